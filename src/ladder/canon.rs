@@ -1,0 +1,178 @@
+//! Canonicalization: the one text normalization every rung uses, for the
+//! user's input and for candidate labels alike, so comparisons are always
+//! like with like.
+//!
+//! `normalize`: Unicode NFKC, lower case, combining marks and apostrophes
+//! dropped, every other non-alphanumeric character a separator, whitespace
+//! collapsed to single spaces. `canonicalize`: `normalize`, then polite filler
+//! phrases from the lexicon removed. ASCII text (the common case) takes a
+//! byte-level fast path; NFKC is the identity on ASCII.
+
+use super::lexicon::Lexicon;
+use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '\u{02BC}' | '`' | '\u{05F3}' | '\u{05F4}' | '"')
+}
+
+/// NFKC, case fold, punctuation to spaces, whitespace collapsed. Idempotent.
+pub fn normalize(text: &str) -> String {
+    if text.is_ascii() {
+        return normalize_ascii(text);
+    }
+    // Lower-casing can yield characters that NFKC changes again (and the
+    // reverse), so iterate to a fixpoint; two passes settle real text.
+    let mut cur = normalize_unicode(text);
+    for _ in 0..3 {
+        if cur.is_ascii() {
+            break;
+        }
+        let next = normalize_unicode(&cur);
+        if next == cur {
+            break;
+        }
+        cur = next;
+    }
+    cur
+}
+
+fn normalize_ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut gap = false;
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push(' ');
+            }
+            gap = false;
+            out.push(b.to_ascii_lowercase() as char);
+        } else if b != b'\'' && b != b'`' && b != b'"' {
+            gap = true;
+        }
+    }
+    out
+}
+
+fn normalize_unicode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut gap = false;
+    for c in text.nfkc() {
+        for lc in c.to_lowercase() {
+            if is_combining_mark(lc) || is_apostrophe(lc) {
+                continue;
+            }
+            if lc.is_alphanumeric() {
+                if gap && !out.is_empty() {
+                    out.push(' ');
+                }
+                gap = false;
+                out.push(lc);
+            } else {
+                gap = true;
+            }
+        }
+    }
+    out
+}
+
+/// `normalize`, then filler phrases removed until none is left.
+pub fn canonicalize(text: &str, lex: &Lexicon) -> String {
+    strip_filler(normalize(text), lex)
+}
+
+/// Removes filler phrases from normalized text. Repeats until stable, since
+/// removing one phrase can join the words of another ("can the you").
+pub fn strip_filler(mut cur: String, lex: &Lexicon) -> String {
+    loop {
+        if !cur.split(' ').any(|t| lex.filler.starts_with(t)) {
+            return cur;
+        }
+        let toks: Vec<&str> = cur.split(' ').filter(|t| !t.is_empty()).collect();
+        let mut out = String::with_capacity(cur.len());
+        let mut removed = false;
+        let mut i = 0;
+        while i < toks.len() {
+            if let Some(n) = lex.filler.match_at(&toks, i) {
+                i += n;
+                removed = true;
+                continue;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(toks[i]);
+            i += 1;
+        }
+        if !removed {
+            return cur;
+        }
+        cur = out;
+    }
+}
+
+/// Tokens of canonical text.
+pub fn tokens(canonical: &str) -> impl DoubleEndedIterator<Item = &str> + Clone {
+    canonical.split(' ').filter(|t| !t.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn lex() -> Lexicon {
+        Lexicon::shipped()
+    }
+
+    #[test]
+    fn canonicalization_table() {
+        let lex = lex();
+        let table = [
+            ("Open Links Panel D", "open links panel d"),
+            ("  can you   ope panel d pls ", "ope panel d"),
+            ("What's panel D?", "whats panel d"),
+            ("#3", "3"),
+            ("the second one", "second one"),
+            ("Links-Panel_D!!!", "links panel d"),
+            ("Ｌｉｎｋｓ　Ｐａｎｅｌ", "links panel"),
+            ("ﬁle", "file"),
+            ("Café", "café"),
+            ("שָׁלוֹם", "שלום"),
+            ("צ'אט", "צאט"),
+            ("please", ""),
+            ("can the you open", "open"),
+            ("Panel A", "panel a"),
+            ("", ""),
+        ];
+        for (input, want) in table {
+            assert_eq!(canonicalize(input, &lex), want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn tokens_skip_empty_text() {
+        assert_eq!(tokens("").count(), 0);
+        assert_eq!(tokens("a b").collect::<Vec<_>>(), ["a", "b"]);
+    }
+
+    proptest! {
+        #[test]
+        fn normalize_is_idempotent(s in "\\PC{0,40}") {
+            let once = normalize(&s);
+            prop_assert_eq!(normalize(&once), once.clone());
+        }
+
+        #[test]
+        fn canonicalize_is_idempotent(s in "(\\PC|can you|please|the |pls ){0,12}") {
+            let lex = lex();
+            let once = canonicalize(&s, &lex);
+            prop_assert_eq!(canonicalize(&once, &lex), once.clone());
+        }
+
+        #[test]
+        fn canonical_text_has_single_spaces_and_no_edges(s in "\\PC{0,60}") {
+            let c = canonicalize(&s, &lex());
+            prop_assert!(!c.starts_with(' ') && !c.ends_with(' ') && !c.contains("  "));
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Per-session continuity state (spec section 7), the TTL rules that make it
+//! stale, the updates a decision or an outcome applies to it, and the
+//! deterministic continuity resolver.
+//!
+//! The state is plain data; a session store (an adapter) keeps it and applies
+//! `Update`s atomically with `ContinuityState::apply`, so a shared backend
+//! can be added without touching the ladder.
+
+use super::types::{DecideRequest, Scope, ScopeRef};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// Newest-first action trace length (spec: 5).
+pub const TRACE_LEN: usize = 5;
+/// Accepted / rejected choice windows.
+pub const CHOICE_WINDOW: usize = 5;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingClarifier {
+    #[default]
+    None,
+    SelectionDisambiguation,
+    ScopeDisambiguation,
+    MissingSlot,
+    Confirmation,
+    Repair,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionEntry {
+    /// "execute", "command", "outcome".
+    pub kind: String,
+    pub target_ref: String,
+    pub source_scope: Scope,
+    pub option_set_id: String,
+    /// Milliseconds since the Unix epoch.
+    pub timestamp_ms: i64,
+    /// "decided", "escaped", "accepted", "executed", "rejected", "corrected".
+    pub outcome: String,
+}
+
+/// Which budget table an enrichment cycle runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lane {
+    /// Choosing among known candidates.
+    Selection,
+    /// Inferring meaning from context (no deterministic match).
+    Semantic,
+}
+
+impl Lane {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lane::Selection => "selection",
+            Lane::Semantic => "semantic",
+        }
+    }
+}
+
+/// One unresolved cycle: from the first unresolved decision on some evidence
+/// until a resolution. Holds the loop guard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cycle {
+    pub id: String,
+    /// canonical input + sorted candidate ids + option_set_id + scope.
+    pub guard_key: String,
+    /// An LLM attempt started for `guard_key` (successful or not).
+    pub llm_attempted: bool,
+    /// The last clarifier's option order, reused on a guard repeat.
+    pub ordering: Vec<String>,
+    pub suggested_id: Option<String>,
+    pub lane: Lane,
+    pub fingerprint: String,
+    pub enrichment_steps: u32,
+    pub llm_calls: u32,
+    /// The request the cycle is about (with evidence merged in), kept so
+    /// `Enrich` can re-run the ladder. Dropped when the cycle resolves.
+    pub request: Option<Box<DecideRequest>>,
+    /// Excerpts supplied through `Enrich` (semantic lane), newest first.
+    pub excerpts: Vec<String>,
+    pub resolved: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ContinuityState {
+    pub last_resolved_action: Option<ActionEntry>,
+    /// Newest first, at most `TRACE_LEN`.
+    pub recent_action_trace: VecDeque<ActionEntry>,
+    pub last_accepted_choice_id: Option<String>,
+    pub recent_accepted_choice_ids: VecDeque<String>,
+    pub recent_rejected_choice_ids: VecDeque<String>,
+    pub active_option_set_id: Option<String>,
+    pub active_scope: Option<ScopeRef>,
+    pub pending_clarifier_type: PendingClarifier,
+    /// Turns (Decide calls) seen in this session.
+    pub turn_count: u64,
+    /// Turn and monotonic time at which the continuity context was last set.
+    pub context_turn: u64,
+    pub context_at_ms: u64,
+    pub cycle: Option<Cycle>,
+}
+
+/// TTL of the continuity context: whichever comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ttl {
+    pub turns: u64,
+    pub millis: u64,
+}
+
+/// Clock readings for one request: monotonic for TTLs, wall for records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Now {
+    pub mono_ms: u64,
+    pub wall_ms: i64,
+}
+
+impl ContinuityState {
+    /// Whether the continuity context is still valid for the turn that is
+    /// being decided now (turn `turn_count + 1`).
+    pub fn is_fresh(&self, now: Now, ttl: Ttl) -> bool {
+        self.context_turn > 0
+            && (self.turn_count + 1).saturating_sub(self.context_turn) <= ttl.turns
+            && now.mono_ms.saturating_sub(self.context_at_ms) <= ttl.millis
+    }
+
+    /// The state as the ladder may use it now: stale context is cleared, so
+    /// an old winner can never be forced (the turn counter survives).
+    pub fn view(&self, now: Now, ttl: Ttl) -> ContinuityState {
+        if self.is_fresh(now, ttl) {
+            self.clone()
+        } else {
+            ContinuityState { turn_count: self.turn_count, ..Default::default() }
+        }
+    }
+
+    /// The open (unresolved) cycle, if any.
+    pub fn open_cycle(&self) -> Option<&Cycle> {
+        self.cycle.as_ref().filter(|c| !c.resolved)
+    }
+
+    /// Applies an update atomically (the store calls this under its lock).
+    pub fn apply(&mut self, update: Update, now: Now, ttl: Ttl) -> Applied {
+        if !self.is_fresh(now, ttl) && !matches!(update, Update::Reset) {
+            // Expired context never leaks into the next turn.
+            *self = ContinuityState { turn_count: self.turn_count, ..Default::default() };
+        }
+        match update {
+            Update::ClaimGuard { guard_key, cycle_id } => {
+                if let Some(c) = self.cycle.as_mut().filter(|c| !c.resolved && c.guard_key == guard_key) {
+                    if c.llm_attempted {
+                        return Applied::GuardRepeat { ordering: c.ordering.clone(), suggested_id: c.suggested_id.clone() };
+                    }
+                    c.llm_attempted = true;
+                    return Applied::GuardClaimed;
+                }
+                self.cycle = Some(Cycle {
+                    id: cycle_id,
+                    guard_key,
+                    llm_attempted: true,
+                    ordering: Vec::new(),
+                    suggested_id: None,
+                    lane: Lane::Selection,
+                    fingerprint: String::new(),
+                    enrichment_steps: 0,
+                    llm_calls: 0,
+                    request: None,
+                    excerpts: Vec::new(),
+                    resolved: false,
+                });
+                self.touch(now);
+                Applied::GuardClaimed
+            }
+            Update::Decided(d) => {
+                // Only re-established context refreshes the TTL; a turn that
+                // shows nothing new lets it age.
+                let refresh = d.options_context.is_some() || d.resolved.is_some() || matches!(d.cycle, CycleChange::Open(_));
+                if d.new_turn {
+                    self.turn_count += 1;
+                }
+                if let Some((set_id, scope)) = d.options_context {
+                    self.active_option_set_id = Some(set_id).filter(|s| !s.is_empty());
+                    self.active_scope = scope;
+                }
+                self.pending_clarifier_type = d.pending;
+                if let Some(entry) = d.resolved {
+                    self.last_resolved_action = Some(entry.clone());
+                    push_front(&mut self.recent_action_trace, entry, TRACE_LEN);
+                }
+                match d.cycle {
+                    CycleChange::Keep => {}
+                    CycleChange::Open(c) => self.cycle = Some(*c),
+                    CycleChange::Close => self.close_cycle(),
+                }
+                if refresh {
+                    self.touch(now);
+                }
+                Applied::Done
+            }
+            Update::Outcome(o) => {
+                let id = o.entry.target_ref.clone();
+                match o.entry.outcome.as_str() {
+                    "accepted" | "executed" | "corrected" => {
+                        if !id.is_empty() {
+                            self.last_accepted_choice_id = Some(id.clone());
+                            push_front(&mut self.recent_accepted_choice_ids, id, CHOICE_WINDOW);
+                        }
+                        self.last_resolved_action = Some(o.entry.clone());
+                        self.pending_clarifier_type = PendingClarifier::None;
+                    }
+                    "rejected" => {
+                        if !id.is_empty() {
+                            push_front(&mut self.recent_rejected_choice_ids, id, CHOICE_WINDOW);
+                        }
+                        self.pending_clarifier_type = PendingClarifier::Repair;
+                    }
+                    _ => {}
+                }
+                if let Some(rejected) = o.also_rejected {
+                    push_front(&mut self.recent_rejected_choice_ids, rejected, CHOICE_WINDOW);
+                }
+                push_front(&mut self.recent_action_trace, o.entry, TRACE_LEN);
+                // Any outcome resolves the cycle and resets the loop guard.
+                self.close_cycle();
+                self.touch(now);
+                Applied::Done
+            }
+            Update::Reset => {
+                *self = ContinuityState::default();
+                Applied::Done
+            }
+        }
+    }
+
+    fn close_cycle(&mut self) {
+        if let Some(c) = self.cycle.as_mut() {
+            c.resolved = true;
+            c.request = None;
+            c.excerpts.clear();
+            c.ordering.clear();
+            c.guard_key.clear();
+        }
+    }
+
+    fn touch(&mut self, now: Now) {
+        self.context_turn = self.turn_count.max(1);
+        self.context_at_ms = now.mono_ms;
+    }
+}
+
+fn push_front<T: PartialEq>(q: &mut VecDeque<T>, item: T, cap: usize) {
+    if let Some(pos) = q.iter().position(|x| *x == item) {
+        q.remove(pos);
+    }
+    q.push_front(item);
+    q.truncate(cap);
+}
+
+/// A change to one session's state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    /// An LLM attempt is about to start for `guard_key` (S5: atomic).
+    ClaimGuard { guard_key: String, cycle_id: String },
+    Decided(DecidedUpdate),
+    Outcome(OutcomeUpdate),
+    Reset,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    Done,
+    GuardClaimed,
+    /// The same evidence already had an LLM attempt in this cycle.
+    GuardRepeat { ordering: Vec<String>, suggested_id: Option<String> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CycleChange {
+    Keep,
+    Open(Box<Cycle>),
+    Close,
+}
+
+/// What a decision changes in the session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecidedUpdate {
+    /// A Decide call (a user turn); Enrich is not a new turn.
+    pub new_turn: bool,
+    /// The options shown now (option_set_id, scope), if the request had any.
+    pub options_context: Option<(String, Option<ScopeRef>)>,
+    pub pending: PendingClarifier,
+    /// Set for EXECUTE and command escapes.
+    pub resolved: Option<ActionEntry>,
+    pub cycle: CycleChange,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeUpdate {
+    pub entry: ActionEntry,
+    /// For a correction: the id that was wrong.
+    pub also_rejected: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
+
+    fn at(ms: u64) -> Now {
+        Now { mono_ms: ms, wall_ms: 0 }
+    }
+
+    fn decided(set: &str) -> Update {
+        Update::Decided(DecidedUpdate {
+            new_turn: true,
+            options_context: Some((set.into(), None)),
+            pending: PendingClarifier::SelectionDisambiguation,
+            resolved: None,
+            cycle: CycleChange::Keep,
+        })
+    }
+
+    fn bare_turn() -> Update {
+        Update::Decided(DecidedUpdate { new_turn: true, options_context: None, pending: PendingClarifier::None, resolved: None, cycle: CycleChange::Keep })
+    }
+
+    #[test]
+    fn context_expires_after_ttl_turns() {
+        let mut s = ContinuityState::default();
+        s.apply(decided("set-1"), at(0), TTL);
+        let mut fresh_turns = Vec::new();
+        for turn in 2..=6 {
+            if s.is_fresh(at(0), TTL) {
+                fresh_turns.push(turn);
+            }
+            s.apply(bare_turn(), at(0), TTL); // a turn that shows no options
+        }
+        assert_eq!(fresh_turns, [2, 3, 4], "fresh for exactly ttl_turns turns");
+        assert_eq!(s.view(at(0), TTL).active_option_set_id, None);
+    }
+
+    #[test]
+    fn showing_options_again_refreshes_the_context() {
+        let mut s = ContinuityState::default();
+        for _ in 0..10 {
+            s.apply(decided("set-1"), at(0), TTL);
+        }
+        assert!(s.is_fresh(at(0), TTL));
+        assert_eq!(s.view(at(0), TTL).active_option_set_id.as_deref(), Some("set-1"));
+    }
+
+    #[test]
+    fn context_expires_after_ttl_time() {
+        let mut s = ContinuityState::default();
+        s.apply(decided("set-1"), at(1_000), TTL);
+        assert!(s.is_fresh(at(1_000 + 600_000), TTL));
+        assert!(!s.is_fresh(at(1_000 + 600_001), TTL));
+        assert_eq!(s.view(at(1_000 + 600_001), TTL).active_option_set_id, None);
+    }
+
+    #[test]
+    fn guard_claims_once_per_key_until_the_cycle_resolves() {
+        let mut s = ContinuityState::default();
+        let claim = |k: &str| Update::ClaimGuard { guard_key: k.into(), cycle_id: format!("cyc-{k}") };
+        assert_eq!(s.apply(claim("k1"), at(0), TTL), Applied::GuardClaimed);
+        assert!(matches!(s.apply(claim("k1"), at(0), TTL), Applied::GuardRepeat { .. }));
+        assert_eq!(s.apply(claim("k2"), at(0), TTL), Applied::GuardClaimed, "new evidence, new key");
+        let outcome = Update::Outcome(OutcomeUpdate {
+            entry: ActionEntry { kind: "outcome".into(), target_ref: "x".into(), source_scope: Scope::Chat, option_set_id: String::new(), timestamp_ms: 0, outcome: "accepted".into() },
+            also_rejected: None,
+        });
+        s.apply(outcome, at(0), TTL);
+        assert_eq!(s.apply(claim("k2"), at(0), TTL), Applied::GuardClaimed, "an outcome resets the guard");
+    }
+
+    #[test]
+    fn trace_keeps_five_newest_first() {
+        let mut s = ContinuityState::default();
+        for i in 0..7 {
+            let entry = ActionEntry { kind: "outcome".into(), target_ref: format!("t{i}"), source_scope: Scope::Chat, option_set_id: String::new(), timestamp_ms: i, outcome: "executed".into() };
+            s.apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), at(0), TTL);
+        }
+        let ids: Vec<&str> = s.recent_action_trace.iter().map(|e| e.target_ref.as_str()).collect();
+        assert_eq!(ids, ["t6", "t5", "t4", "t3", "t2"]);
+        assert_eq!(s.last_accepted_choice_id.as_deref(), Some("t6"));
+        assert_eq!(s.recent_accepted_choice_ids.len(), CHOICE_WINDOW);
+    }
+}

@@ -1,0 +1,221 @@
+//! Phrase lists used by canonicalization, exclusions, scope cues and
+//! ordinals. Shipped as `lexicon.toml` (English complete, a Hebrew starter
+//! set); replaceable from configuration.
+
+use super::canon::normalize;
+use super::types::Scope;
+use serde::Deserialize;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
+
+/// The lexicon shipped inside the binary.
+pub const SHIPPED: &str = include_str!("lexicon.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LexiconFile {
+    pub languages: BTreeMap<String, LanguageLexicon>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguageLexicon {
+    #[serde(default)]
+    pub filler: Vec<String>,
+    #[serde(default)]
+    pub selection_verbs: Vec<String>,
+    #[serde(default)]
+    pub question_openers: Vec<String>,
+    #[serde(default)]
+    pub cancel: Vec<String>,
+    #[serde(default)]
+    pub deictic: Vec<String>,
+    #[serde(default)]
+    pub ordinal_prefixes: Vec<String>,
+    #[serde(default)]
+    pub ordinal_suffixes: Vec<String>,
+    #[serde(default)]
+    pub ordinals: BTreeMap<String, i32>,
+    #[serde(default)]
+    pub cardinals: BTreeMap<String, i32>,
+    #[serde(default)]
+    pub scope_cues: BTreeMap<Scope, Vec<String>>,
+}
+
+/// Multi-word phrases indexed by their first token, longest first, so a
+/// lookup at a token position costs one hash probe.
+#[derive(Debug, Clone, Default)]
+pub struct PhraseSet {
+    by_first: HashMap<String, Vec<Vec<String>>>,
+}
+
+impl PhraseSet {
+    fn build<'a>(phrases: impl IntoIterator<Item = &'a String>) -> Self {
+        let mut by_first: HashMap<String, Vec<Vec<String>>> = HashMap::default();
+        for p in phrases {
+            let toks: Vec<String> = normalize(p).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+            if let Some(first) = toks.first() {
+                let v = by_first.entry(first.clone()).or_default();
+                if !v.contains(&toks) {
+                    v.push(toks);
+                }
+            }
+        }
+        for v in by_first.values_mut() {
+            v.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        }
+        PhraseSet { by_first }
+    }
+
+    /// Length (in tokens) of the longest phrase starting at `tokens[i]`.
+    pub fn match_at(&self, tokens: &[&str], i: usize) -> Option<usize> {
+        let cands = self.by_first.get(tokens[i])?;
+        cands
+            .iter()
+            .find(|p| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b))
+            .map(Vec::len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_first.is_empty()
+    }
+
+    /// Whether some phrase starts with `token` (a cheap pre-check).
+    pub fn starts_with(&self, token: &str) -> bool {
+        self.by_first.contains_key(token)
+    }
+}
+
+/// All enabled languages merged into lookup structures.
+#[derive(Debug, Clone, Default)]
+pub struct Lexicon {
+    pub filler: PhraseSet,
+    pub selection_verbs: PhraseSet,
+    pub question_openers: PhraseSet,
+    pub cancel: HashSet<String>,
+    pub deictic: HashSet<String>,
+    pub ordinal_prefixes: HashSet<String>,
+    pub ordinal_suffixes: HashSet<String>,
+    pub ordinals: HashMap<String, i32>,
+    pub cardinals: HashMap<String, i32>,
+    /// (cue tokens, scope), longest first.
+    pub scope_cues: Vec<(Vec<String>, Scope)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LexiconError {
+    #[error("lexicon is not valid TOML: {0}")]
+    Parse(String),
+    #[error("language {0:?} is not in the lexicon (available: {1})")]
+    UnknownLanguage(String, String),
+}
+
+impl Lexicon {
+    /// Parses a lexicon file and merges the given languages (all when empty).
+    pub fn from_toml(text: &str, languages: &[String]) -> Result<Self, LexiconError> {
+        let file: LexiconFile = toml_parse(text)?;
+        let chosen: Vec<&LanguageLexicon> = if languages.is_empty() {
+            file.languages.values().collect()
+        } else {
+            languages
+                .iter()
+                .map(|l| {
+                    file.languages.get(l).ok_or_else(|| {
+                        LexiconError::UnknownLanguage(
+                            l.clone(),
+                            file.languages.keys().cloned().collect::<Vec<_>>().join(", "),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        };
+        Ok(Self::merge(&chosen))
+    }
+
+    /// The shipped lexicon with every language.
+    pub fn shipped() -> Self {
+        Self::from_toml(SHIPPED, &[]).expect("the shipped lexicon parses (tested)")
+    }
+
+    fn merge(langs: &[&LanguageLexicon]) -> Self {
+        let all = |f: fn(&LanguageLexicon) -> &Vec<String>| -> Vec<String> {
+            langs.iter().flat_map(|l| f(l).iter().cloned()).collect()
+        };
+        let words = |v: Vec<String>| -> HashSet<String> { v.iter().map(|p| normalize(p)).filter(|p| !p.is_empty()).collect() };
+        let mut scope_cues: Vec<(Vec<String>, Scope)> = Vec::new();
+        let mut ordinals = HashMap::default();
+        let mut cardinals = HashMap::default();
+        for l in langs {
+            for (scope, cues) in &l.scope_cues {
+                for c in cues {
+                    let toks: Vec<String> = normalize(c).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+                    if !toks.is_empty() && !scope_cues.iter().any(|(t, _)| *t == toks) {
+                        scope_cues.push((toks, *scope));
+                    }
+                }
+            }
+            for (w, n) in &l.ordinals {
+                ordinals.insert(normalize(w), *n);
+            }
+            for (w, n) in &l.cardinals {
+                cardinals.insert(normalize(w), *n);
+            }
+        }
+        scope_cues.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+        Lexicon {
+            filler: PhraseSet::build(&all(|l| &l.filler)),
+            selection_verbs: PhraseSet::build(&all(|l| &l.selection_verbs)),
+            question_openers: PhraseSet::build(&all(|l| &l.question_openers)),
+            cancel: words(all(|l| &l.cancel)),
+            deictic: words(all(|l| &l.deictic)),
+            ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
+            ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),
+            ordinals,
+            cardinals,
+            scope_cues,
+        }
+    }
+}
+
+fn toml_parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LexiconError> {
+    toml::from_str(text).map_err(|e| LexiconError::Parse(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_lexicon_parses_with_every_language() {
+        let lex = Lexicon::from_toml(SHIPPED, &["en".into(), "he".into()]).unwrap();
+        assert!(lex.cancel.contains("never mind"));
+        assert!(lex.cancel.contains("ביטול"));
+        assert_eq!(lex.ordinals.get("2nd"), Some(&2));
+        assert!(!lex.filler.is_empty());
+    }
+
+    #[test]
+    fn unknown_language_is_named() {
+        let err = Lexicon::from_toml(SHIPPED, &["fr".into()]).unwrap_err();
+        assert!(err.to_string().contains("\"fr\""), "{err}");
+    }
+
+    #[test]
+    fn phrases_match_longest_first() {
+        let lex = Lexicon::shipped();
+        let toks = ["show", "me", "panel"];
+        assert_eq!(lex.selection_verbs.match_at(&toks, 0), Some(2));
+        let toks = ["show", "panel"];
+        assert_eq!(lex.selection_verbs.match_at(&toks, 0), Some(1));
+    }
+
+    #[test]
+    fn filler_never_contains_a_single_letter() {
+        let file: LexiconFile = toml::from_str(SHIPPED).unwrap();
+        for (lang, l) in &file.languages {
+            for f in &l.filler {
+                assert!(f.chars().count() > 1, "{lang}: filler {f:?} would eat badges");
+            }
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! Matching the canonical input against the pool, in the spec's order:
+//! exact label -> normalized label -> alias -> ordinal -> badge -> token
+//! containment -> fuzzy. Each hit records its kind and score; each pool
+//! entry keeps only its best hit.
+//!
+//! Fuzzy matching uses `rapidfuzz` (bit-parallel Levenshtein with the query
+//! preprocessed once per request), and only runs when no stronger rung hit:
+//! it ranks typo-heavy input, it never decides on its own.
+
+use super::canon::{canonicalize, tokens};
+use super::lexicon::Lexicon;
+use super::scope::Pool;
+use super::types::Candidate;
+use rapidfuzz::distance::levenshtein::BatchComparator;
+
+/// Kinds of match, weakest first (the derived order is their strength).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MatchKind {
+    Fuzzy,
+    Containment,
+    Badge,
+    Ordinal,
+    Alias,
+    Normalized,
+    Exact,
+}
+
+/// Kinds that are equally decisive form one tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MatchTier {
+    Fuzzy,
+    Containment,
+    Positional,
+    Label,
+}
+
+impl MatchKind {
+    pub fn tier(self) -> MatchTier {
+        match self {
+            MatchKind::Fuzzy => MatchTier::Fuzzy,
+            MatchKind::Containment => MatchTier::Containment,
+            MatchKind::Badge | MatchKind::Ordinal => MatchTier::Positional,
+            MatchKind::Alias | MatchKind::Normalized | MatchKind::Exact => MatchTier::Label,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Fuzzy => "fuzzy",
+            MatchKind::Containment => "containment",
+            MatchKind::Badge => "badge",
+            MatchKind::Ordinal => "ordinal",
+            MatchKind::Alias => "alias",
+            MatchKind::Normalized => "normalized",
+            MatchKind::Exact => "exact",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    /// Index into `Pool::entries`.
+    pub entry: usize,
+    pub kind: MatchKind,
+    /// In [0, 1]; comparable within a kind.
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommandHit {
+    /// Index into `DecideRequest::commands`.
+    pub index: usize,
+    /// The input is the command (or an alias) and nothing else.
+    pub exact: bool,
+}
+
+/// The input prepared for matching.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// Canonical input without the scope cue.
+    pub full: String,
+    /// `full` without a leading selection verb ("open links panel d" ->
+    /// "links panel d"); equal to `full` when there is no verb.
+    pub core: String,
+}
+
+impl Query {
+    pub fn new(full: String, lex: &Lexicon) -> Self {
+        let toks: Vec<&str> = tokens(&full).collect();
+        let core = match (!toks.is_empty()).then(|| lex.selection_verbs.match_at(&toks, 0)).flatten() {
+            Some(n) if n < toks.len() => toks[n..].join(" "),
+            _ => full.clone(),
+        };
+        Query { full, core }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Matches {
+    /// Best first: strongest kind, then score, then pool order.
+    pub hits: Vec<Hit>,
+    pub command: Option<CommandHit>,
+    /// Fuzzy similarity of every pool entry, when the fuzzy rung ran (it
+    /// ranks the clarifier when nothing stronger matched).
+    pub fuzzy: Option<Vec<f32>>,
+}
+
+impl Matches {
+    pub fn top_tier(&self) -> Option<MatchTier> {
+        self.hits.first().map(|h| h.kind.tier())
+    }
+    /// Hits in the strongest tier present.
+    pub fn top(&self) -> &[Hit] {
+        let Some(t) = self.top_tier() else { return &[] };
+        let n = self.hits.iter().take_while(|h| h.kind.tier() == t).count();
+        &self.hits[..n]
+    }
+}
+
+/// Matching thresholds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchParams {
+    /// Normalized Levenshtein similarity a fuzzy hit needs.
+    pub fuzzy_min: f32,
+}
+
+impl Default for MatchParams {
+    fn default() -> Self {
+        MatchParams { fuzzy_min: 0.7 }
+    }
+}
+
+fn is_badge_token(t: &str) -> bool {
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => c.is_alphanumeric(),
+        _ => t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit()),
+    }
+}
+
+/// "second", "2nd", "3", "option two", "number 3", "the last one" -> 1-based
+/// position, or -1 for last.
+pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
+    let toks: Vec<&str> = tokens(core).collect();
+    let (mut i, mut end) = (0, toks.len());
+    let prefixed = toks.len() > 1 && lex.ordinal_prefixes.contains(toks[0]);
+    if prefixed {
+        i = 1;
+    }
+    if end - i > 1 && lex.ordinal_suffixes.contains(toks[end - 1]) {
+        end -= 1;
+    }
+    if end - i != 1 {
+        return None;
+    }
+    let t = toks[i];
+    if let Some(n) = lex.ordinals.get(t) {
+        return Some(*n);
+    }
+    if prefixed && let Some(n) = lex.cardinals.get(t) {
+        return Some(*n);
+    }
+    if t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit()) {
+        return t.parse::<i32>().ok().filter(|n| *n > 0);
+    }
+    None
+}
+
+fn eq_case_insensitive(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.to_lowercase() == b.to_lowercase()
+    }
+}
+
+/// Runs every matching rung over the pool and the commands.
+pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &Lexicon, params: MatchParams) -> Matches {
+    let raw = raw.trim();
+    let core_toks: Vec<&str> = tokens(&q.core).collect();
+    let ordinal = parse_ordinal(&q.core, lex);
+    let ordinal_pos = ordinal.and_then(|n| {
+        let len = pool.ordinal_len();
+        match n {
+            -1 if len > 0 => Some(len - 1),
+            n if n > 0 && (n as usize) <= len => Some(n as usize - 1),
+            _ => None,
+        }
+    });
+    let input_badge = core_toks.last().copied().filter(|t| is_badge_token(t));
+    let mut labels: Vec<String> = Vec::with_capacity(pool.len());
+    let mut hits: Vec<Hit> = Vec::new();
+
+    for (idx, e) in pool.entries.iter().enumerate() {
+        let label = canonicalize(&e.cand.label, lex);
+        let hit = match_one(raw, q, &label, e.cand, lex)
+            .or_else(|| {
+                (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source))
+                    .then_some((MatchKind::Ordinal, 1.0))
+            })
+            .or_else(|| badge_hit(input_badge, &core_toks, &label, e.cand, lex))
+            .or_else(|| containment(&core_toks, &label, e.cand, lex));
+        if let Some((kind, score)) = hit {
+            hits.push(Hit { entry: idx, kind, score });
+        }
+        labels.push(label);
+    }
+
+    let strong = hits.iter().any(|h| h.kind.tier() >= MatchTier::Containment);
+    let mut fuzzy = None;
+    if !strong && !q.core.is_empty() {
+        let cmp = BatchComparator::new(q.core.chars());
+        let scores: Vec<f32> = labels
+            .iter()
+            .zip(&pool.entries)
+            .map(|(label, e)| {
+                let best = cmp.normalized_similarity(label.chars()) as f32;
+                e.cand.aliases.iter().fold(best, |acc, a| {
+                    acc.max(cmp.normalized_similarity(canonicalize(a, lex).chars()) as f32)
+                })
+            })
+            .collect();
+        for (idx, s) in scores.iter().enumerate() {
+            if *s >= params.fuzzy_min {
+                hits.push(Hit { entry: idx, kind: MatchKind::Fuzzy, score: *s });
+            }
+        }
+        fuzzy = Some(scores);
+    }
+
+    hits.sort_by(|a, b| {
+        b.kind
+            .tier()
+            .cmp(&a.kind.tier())
+            .then(b.score.total_cmp(&a.score))
+            .then(b.kind.cmp(&a.kind))
+            .then(a.entry.cmp(&b.entry))
+    });
+    Matches { hits, command: match_command(raw, q, commands, lex), fuzzy }
+}
+
+/// Exact, normalized and alias matches of one candidate.
+fn match_one(raw: &str, q: &Query, label: &str, cand: &Candidate, lex: &Lexicon) -> Option<(MatchKind, f32)> {
+    if !raw.is_empty() && eq_case_insensitive(raw, cand.label.trim()) {
+        return Some((MatchKind::Exact, 1.0));
+    }
+    if !label.is_empty() && (label == q.core || label == q.full) {
+        return Some((MatchKind::Normalized, 1.0));
+    }
+    for a in &cand.aliases {
+        let a = canonicalize(a, lex);
+        if !a.is_empty() && (a == q.core || a == q.full) {
+            return Some((MatchKind::Alias, 1.0));
+        }
+    }
+    None
+}
+
+/// "panel d" names the candidate whose trailing badge is "d", provided the
+/// other words of the input (if any) share at least one word with its label.
+fn badge_hit(
+    input_badge: Option<&str>,
+    core_toks: &[&str],
+    label: &str,
+    cand: &Candidate,
+    lex: &Lexicon,
+) -> Option<(MatchKind, f32)> {
+    let ib = input_badge?;
+    let explicit;
+    let badge = if cand.badge.trim().is_empty() {
+        let mut lt = tokens(label);
+        let last = lt.next_back()?;
+        lt.next()?; // a one-word label has no badge
+        last
+    } else {
+        explicit = canonicalize(&cand.badge, lex);
+        explicit.as_str()
+    };
+    if badge != ib {
+        return None;
+    }
+    let others = &core_toks[..core_toks.len() - 1];
+    let overlap = others.iter().filter(|t| tokens(label).any(|l| l == **t)).count();
+    if !others.is_empty() && overlap == 0 {
+        return None;
+    }
+    Some((MatchKind::Badge, if others.is_empty() { 0.5 } else { 0.5 + 0.5 * overlap as f32 / others.len() as f32 }))
+}
+
+/// Every input word is in the label, or every label word is in the input.
+fn containment(core_toks: &[&str], label: &str, cand: &Candidate, lex: &Lexicon) -> Option<(MatchKind, f32)> {
+    if core_toks.is_empty() {
+        return None;
+    }
+    let score_against = |label: &str| -> Option<f32> {
+        let lt: Vec<&str> = tokens(label).collect();
+        if lt.is_empty() {
+            return None;
+        }
+        let common = core_toks.iter().filter(|t| lt.contains(t)).count();
+        let input_in_label = common == core_toks.len();
+        let label_in_input = lt.iter().all(|l| core_toks.contains(l));
+        (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + lt.len() - common) as f32)
+    };
+    let mut best = score_against(label);
+    for a in &cand.aliases {
+        let s = score_against(&canonicalize(a, lex));
+        best = match (best, s) {
+            (Some(x), Some(y)) => Some(x.max(y)),
+            (x, y) => x.or(y),
+        };
+    }
+    best.map(|s| (MatchKind::Containment, s))
+}
+
+/// A command matches only when the input names the whole command (verb and
+/// object, or an alias), never on a shared verb alone.
+fn match_command(raw: &str, q: &Query, commands: &[Candidate], lex: &Lexicon) -> Option<CommandHit> {
+    let full: Vec<&str> = tokens(&q.full).collect();
+    let mut best: Option<(CommandHit, usize)> = None;
+    for (index, cmd) in commands.iter().enumerate() {
+        let names = std::iter::once(cmd.label.as_str()).chain(cmd.aliases.iter().map(String::as_str));
+        for name in names {
+            let c = canonicalize(name, lex);
+            let ct: Vec<&str> = tokens(&c).collect();
+            if ct.is_empty() {
+                continue;
+            }
+            let exact = eq_case_insensitive(raw, name.trim()) || c == q.full || c == q.core;
+            let contained = ct.len() >= 2 && full.windows(ct.len()).any(|w| w == ct.as_slice());
+            if exact || contained {
+                let better = match best {
+                    None => true,
+                    Some((b, len)) => (exact && !b.exact) || (exact == b.exact && ct.len() > len),
+                };
+                if better {
+                    best = Some((CommandHit { index, exact }, ct.len()));
+                }
+            }
+        }
+    }
+    best.map(|(h, _)| h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ladder::scope::{Entry, Source};
+
+    fn pool(cands: &[Candidate]) -> Pool<'_> {
+        Pool {
+            entries: cands.iter().enumerate().map(|(position, cand)| Entry { cand, source: Source::ActiveOptions, position }).collect(),
+            cue: None,
+            ordinal_source: Some(Source::ActiveOptions),
+        }
+    }
+
+    fn panels() -> Vec<Candidate> {
+        vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
+    }
+
+    fn run_on(input: &str, cands: &[Candidate], commands: &[Candidate]) -> (Matches, Vec<String>) {
+        let lex = Lexicon::shipped();
+        let q = Query::new(canonicalize(input, &lex), &lex);
+        let p = pool(cands);
+        let m = run(input, &q, &p, commands, &lex, MatchParams::default());
+        let ids = m.hits.iter().map(|h| format!("{}:{}", p.entries[h.entry].cand.id, h.kind.as_str())).collect();
+        (m, ids)
+    }
+
+    #[test]
+    fn matching_table() {
+        let table: &[(&str, &[&str])] = &[
+            ("Links Panel D", &["d:exact"]),
+            ("open links panel d", &["d:normalized"]),
+            ("LINKS-PANEL-E!", &["e:normalized"]),
+            ("the second one", &["d:ordinal"]),
+            ("2nd", &["d:ordinal"]),
+            ("#3", &["e:ordinal"]),
+            ("option three", &["e:ordinal"]),
+            ("the last one", &["e:ordinal"]),
+            ("panel d", &["d:badge"]),
+            ("can you ope panel d pls", &["d:badge"]),
+            ("links panel", &["d:containment", "e:containment"]),
+            ("links panle d", &["d:badge"]),
+            ("lnks panle", &["e:fuzzy", "p:fuzzy"]),
+            ("sales report", &[]),
+            ("fifth", &[]),
+        ];
+        for (input, want) in table {
+            let (_, ids) = run_on(input, &panels(), &[]);
+            assert_eq!(ids, *want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn aliases_match_like_labels() {
+        let mut c = panels();
+        c[0].aliases.push("all the links".into());
+        let (_, ids) = run_on("all links", &c, &[]);
+        assert_eq!(ids, ["p:alias"]);
+    }
+
+    #[test]
+    fn explicit_badge_wins_over_derived() {
+        let mut c = vec![Candidate::new("x", "Revenue chart")];
+        c[0].badge = "R".into();
+        let (_, ids) = run_on("chart r", &c, &[]);
+        assert_eq!(ids, ["x:badge"]);
+    }
+
+    #[test]
+    fn badge_needs_a_shared_word_when_input_has_other_words() {
+        let (_, ids) = run_on("sales d", &panels(), &[]);
+        assert!(ids.iter().all(|i| !i.ends_with(":badge")), "{ids:?}");
+    }
+
+    #[test]
+    fn fuzzy_scores_every_entry_when_nothing_stronger_matched() {
+        let (m, _) = run_on("lnks panle", &panels(), &[]);
+        assert_eq!(m.fuzzy.as_ref().map(Vec::len), Some(3));
+        let (m, _) = run_on("links panel d", &panels(), &[]);
+        assert!(m.fuzzy.is_none());
+    }
+
+    #[test]
+    fn commands_match_only_when_named_whole() {
+        let cmds = vec![Candidate::new("settings", "Open Settings"), Candidate::new("recent", "Open Recent")];
+        let table: &[(&str, Option<(&str, bool)>)] = &[
+            ("open recent", Some(("recent", true))),
+            ("Open Recent", Some(("recent", true))),
+            ("please open recent now", Some(("recent", false))),
+            ("open sales report", None),
+            ("open", None),
+            ("settings", None),
+            ("recent", None),
+        ];
+        for (input, want) in table {
+            let (m, _) = run_on(input, &panels(), &cmds);
+            let got = m.command.map(|c| (cmds[c.index].id.as_str(), c.exact));
+            assert_eq!(got, *want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn ordinal_table() {
+        let lex = Lexicon::shipped();
+        let table = [
+            ("first", Some(1)),
+            ("second one", Some(2)),
+            ("3rd option", Some(3)),
+            ("number 4", Some(4)),
+            ("option two", Some(2)),
+            ("two", None),
+            ("last one", Some(-1)),
+            ("0", None),
+            ("second panel", None),
+            ("12345", None),
+        ];
+        for (input, want) in table {
+            assert_eq!(parse_ordinal(input, &lex), want, "input {input:?}");
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The pure core: everything that decides, with no runtime, no gRPC and no
+//! HTTP. It can be unit-tested, property-tested and fuzzed on its own.
+//!
+//! The sequence lives in [`decide::decide`]; each rung is a module.
+
+pub mod canon;
+pub mod clarifier;
+pub mod classify;
+pub mod continuity;
+pub mod decide;
+pub mod exclusions;
+pub mod fingerprint;
+pub mod lexicon;
+pub mod matching;
+pub mod policy;
+pub mod scope;
+pub mod types;
+
+pub use decide::{Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, decide};
+pub use policy::Policy;
+pub use types::*;

@@ -1,0 +1,326 @@
+//! The ladder's configuration as plain data, and the policy that turns an
+//! LLM's answer into a safe decision: the reply is parsed and validated here
+//! (never trusted), and auto-execute happens only when every gate passes.
+
+use super::clarifier::Templates;
+use super::continuity::Ttl;
+use super::lexicon::Lexicon;
+use super::matching::MatchParams;
+use super::types::{AmbiguityReason, EvidenceType, FallbackReason};
+use serde::Deserialize;
+
+/// Reasons auto-execute may never be allowed for, whatever the config says.
+pub const NEVER_AUTO_EXECUTE: [AmbiguityReason; 5] = [
+    AmbiguityReason::CommandSelectionCollision,
+    AmbiguityReason::MultiMatchNoExactWinner,
+    AmbiguityReason::CrossSourceTie,
+    AmbiguityReason::TypoAmbiguous,
+    AmbiguityReason::NoCandidate,
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlmMode {
+    /// No provider configured: the rung is skipped (`llm_disabled`).
+    Off,
+    /// The LLM's pick reorders the clarifier, or executes through the gates.
+    Live,
+    /// The LLM runs and its verdict is reported, but the decision is the one
+    /// the ladder makes with the LLM off.
+    Shadow,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoExecute {
+    pub enabled: bool,
+    pub min_confidence: f32,
+    pub allowed_reasons: Vec<AmbiguityReason>,
+}
+
+/// Enrichment budgets (spec section 7 table; names map 1:1 to config keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    pub selection_max_enrichment_steps: u32,
+    pub selection_max_llm_calls: u32,
+    pub semantic_max_enrichment_steps: u32,
+    pub semantic_max_llm_calls_per_step: u32,
+    pub chat_history_max_turns: usize,
+    pub chat_history_max_tokens: usize,
+    pub snapshot_excerpt_max_tokens: usize,
+    pub blended_context_max_tokens: usize,
+    pub needed_evidence_types_max: usize,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            selection_max_enrichment_steps: 1,
+            selection_max_llm_calls: 2,
+            semantic_max_enrichment_steps: 2,
+            semantic_max_llm_calls_per_step: 1,
+            chat_history_max_turns: 8,
+            chat_history_max_tokens: 1200,
+            snapshot_excerpt_max_tokens: 400,
+            blended_context_max_tokens: 1800,
+            needed_evidence_types_max: 2,
+        }
+    }
+}
+
+/// Everything the ladder needs to decide, built once from the daemon's
+/// configuration (and rebuilt on reload).
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub lexicon: Lexicon,
+    pub matching: MatchParams,
+    /// Two fuzzy hits closer than this are `typo_ambiguous`.
+    pub fuzzy_margin: f32,
+    pub llm_mode: LlmMode,
+    pub llm_confidence_min: f32,
+    /// At most this many candidates are shown to the LLM.
+    pub llm_max_candidates: usize,
+    pub auto_execute: AutoExecute,
+    pub ttl: Ttl,
+    pub budgets: Budgets,
+    pub clarifier_max_options: usize,
+    pub templates: Templates,
+    pub default_language: String,
+    /// Revision of the configuration (hash), reported on every decision.
+    pub revision: String,
+}
+
+impl Policy {
+    /// The embedded defaults: LLM off, auto-execute off.
+    pub fn defaults() -> Self {
+        Policy {
+            lexicon: Lexicon::shipped(),
+            matching: MatchParams::default(),
+            fuzzy_margin: 0.1,
+            llm_mode: LlmMode::Off,
+            llm_confidence_min: 0.6,
+            llm_max_candidates: 12,
+            auto_execute: AutoExecute {
+                enabled: false,
+                min_confidence: 0.85,
+                allowed_reasons: vec![AmbiguityReason::NoDeterministicMatch],
+            },
+            ttl: Ttl { turns: 3, millis: 600_000 },
+            budgets: Budgets::default(),
+            clarifier_max_options: 5,
+            templates: Templates::shipped(),
+            default_language: "en".into(),
+            revision: "defaults".into(),
+        }
+    }
+}
+
+/// What the LLM port brings back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmAnswer {
+    /// The rung did not call the provider.
+    Skipped(FallbackReason),
+    /// The call failed: timeout, rate limited or transport error.
+    Failed { reason: FallbackReason, latency_ms: u32, detail: String },
+    /// The provider answered; `content` is the assistant message, unparsed.
+    Replied { content: String, latency_ms: u32 },
+}
+
+/// The arbitration reply shape (contract.md), as the model sent it.
+#[derive(Debug, Clone, Deserialize)]
+struct RawReply {
+    decision: String,
+    #[serde(default)]
+    choice_id: Option<String>,
+    #[serde(default)]
+    confidence: Option<f64>,
+    #[serde(default)]
+    needed_evidence_types: Vec<String>,
+}
+
+/// A validated reading of the LLM's reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Select { choice_id: String, confidence: f32 },
+    Abstain { confidence: f32 },
+    NeedMoreInfo { types: Vec<EvidenceType>, dropped: Vec<String>, confidence: f32 },
+    /// Malformed JSON, unknown decision, confidence out of range, or a
+    /// `choice_id` outside the pool (the detail says which; logged).
+    Invalid { detail: String },
+}
+
+impl Verdict {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Select { .. } => "select",
+            Verdict::Abstain { .. } => "abstain",
+            Verdict::NeedMoreInfo { .. } => "need_more_info",
+            Verdict::Invalid { .. } => "invalid",
+        }
+    }
+}
+
+/// Extracts a JSON object from the content: the whole message, or the
+/// first fenced block (```json ... ``` or ``` ... ```).
+pub fn extract_json(content: &str) -> Option<&str> {
+    let t = content.trim();
+    if t.starts_with('{') && t.ends_with('}') {
+        return Some(t);
+    }
+    let start = t.find("```")?;
+    let after = &t[start + 3..];
+    let body_start = after.find('\n').map(|i| i + 1).unwrap_or(0);
+    let lang = after[..body_start].trim();
+    if !(lang.is_empty() || lang.eq_ignore_ascii_case("json")) {
+        return None;
+    }
+    let body = &after[body_start..];
+    let end = body.find("```")?;
+    let inner = body[..end].trim();
+    (inner.starts_with('{') && inner.ends_with('}')).then_some(inner)
+}
+
+/// Parses and validates a reply against the ids the LLM was shown. Checks
+/// everything a schema-constrained provider should already guarantee, since
+/// not every provider honours the schema.
+pub fn interpret(content: &str, pool_ids: &[&str], max_types: usize) -> Verdict {
+    let Some(json) = extract_json(content) else {
+        return Verdict::Invalid { detail: "no JSON object in the reply".into() };
+    };
+    let raw: RawReply = match serde_json::from_str(json) {
+        Ok(r) => r,
+        Err(e) => return Verdict::Invalid { detail: format!("malformed reply: {e}") },
+    };
+    let confidence = match raw.confidence {
+        None => 0.0,
+        Some(c) if (0.0..=1.0).contains(&c) => c as f32,
+        Some(c) => return Verdict::Invalid { detail: format!("confidence {c} outside [0, 1]") },
+    };
+    match raw.decision.as_str() {
+        "select" => match raw.choice_id {
+            Some(id) if pool_ids.contains(&id.as_str()) => Verdict::Select { choice_id: id, confidence },
+            Some(id) => Verdict::Invalid { detail: format!("choice_id {id:?} is not in the pool") },
+            None => Verdict::Invalid { detail: "select without a choice_id".into() },
+        },
+        "abstain" => Verdict::Abstain { confidence },
+        "need_more_info" => {
+            let mut types = Vec::new();
+            let mut dropped = Vec::new();
+            for t in raw.needed_evidence_types {
+                match EvidenceType::parse(&t) {
+                    Some(et) if !types.contains(&et) && types.len() < max_types => types.push(et),
+                    _ => dropped.push(t),
+                }
+            }
+            Verdict::NeedMoreInfo { types, dropped, confidence }
+        }
+        other => Verdict::Invalid { detail: format!("unknown decision {other:?}") },
+    }
+}
+
+/// Inputs of the auto-execute gates (spec section 6).
+#[derive(Debug, Clone, Copy)]
+pub struct GateInput {
+    pub confidence: f32,
+    pub reason: AmbiguityReason,
+    pub guard_repeat: bool,
+    pub question_intent: bool,
+    pub force_clarify_only: bool,
+}
+
+/// The first gate that fails, or `None` when the LLM's pick may execute.
+pub fn auto_execute_gate(p: &Policy, g: GateInput) -> Option<&'static str> {
+    if p.llm_mode != LlmMode::Live {
+        return Some("llm_not_live");
+    }
+    if !p.auto_execute.enabled {
+        return Some("kill_switch_off");
+    }
+    if g.force_clarify_only {
+        return Some("force_clarify_only");
+    }
+    if g.confidence < p.auto_execute.min_confidence {
+        return Some("confidence_below_min");
+    }
+    if NEVER_AUTO_EXECUTE.contains(&g.reason) || !p.auto_execute.allowed_reasons.contains(&g.reason) {
+        return Some("reason_not_allowed");
+    }
+    if g.guard_repeat {
+        return Some("loop_guard_repeat");
+    }
+    if g.question_intent {
+        return Some("question_intent");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IDS: &[&str] = &["a", "b"];
+
+    #[test]
+    fn reply_table() {
+        let table: &[(&str, &str)] = &[
+            (r#"{"decision":"select","choice_id":"a","confidence":0.9,"needed_evidence_types":[]}"#, "select"),
+            ("```json\n{\"decision\":\"select\",\"choice_id\":\"b\",\"confidence\":0.7}\n```", "select"),
+            ("Sure! ```\n{\"decision\":\"abstain\",\"choice_id\":null,\"confidence\":0.2}\n``` hope it helps", "abstain"),
+            (r#"{"decision":"select","choice_id":"zzz","confidence":0.99}"#, "invalid"),
+            (r#"{"decision":"select","choice_id":null,"confidence":0.99}"#, "invalid"),
+            (r#"{"decision":"select","choice_id":"a","confidence":1.5}"#, "invalid"),
+            (r#"{"decision":"execute_everything","choice_id":"a"}"#, "invalid"),
+            ("I think it's a", "invalid"),
+            ("{not json}", "invalid"),
+            ("```python\n{\"decision\":\"select\",\"choice_id\":\"a\"}\n```", "invalid"),
+            (r#"{"decision":"need_more_info","choice_id":null,"confidence":0.3,"needed_evidence_types":["chat_recoverable_options"]}"#, "need_more_info"),
+        ];
+        for (content, want) in table {
+            assert_eq!(interpret(content, IDS, 2).name(), *want, "content {content:?}");
+        }
+    }
+
+    #[test]
+    fn needed_evidence_is_filtered_to_the_allowlist_and_capped() {
+        let v = interpret(
+            r#"{"decision":"need_more_info","needed_evidence_types":["browser_history","chat_recoverable_options","active_widget_items","active_dashboard_items","chat_recoverable_options"]}"#,
+            IDS,
+            2,
+        );
+        let Verdict::NeedMoreInfo { types, dropped, .. } = v else { panic!("{v:?}") };
+        assert_eq!(types, [EvidenceType::ChatRecoverableOptions, EvidenceType::ActiveWidgetItems]);
+        assert_eq!(dropped, ["browser_history", "active_dashboard_items", "chat_recoverable_options"]);
+    }
+
+    fn gate(p: &Policy, confidence: f32, reason: AmbiguityReason) -> Option<&'static str> {
+        auto_execute_gate(p, GateInput { confidence, reason, guard_repeat: false, question_intent: false, force_clarify_only: false })
+    }
+
+    #[test]
+    fn default_policy_never_lets_the_llm_execute() {
+        let mut p = Policy::defaults();
+        p.llm_mode = LlmMode::Live;
+        for r in AmbiguityReason::ALL {
+            assert!(gate(&p, 1.0, r).is_some(), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn gates_in_order() {
+        let mut p = Policy::defaults();
+        p.llm_mode = LlmMode::Live;
+        p.auto_execute.enabled = true;
+        let r = AmbiguityReason::NoDeterministicMatch;
+        assert_eq!(gate(&p, 0.9, r), None);
+        assert_eq!(gate(&p, 0.84, r), Some("confidence_below_min"));
+        assert_eq!(gate(&p, 0.9, AmbiguityReason::TypoAmbiguous), Some("reason_not_allowed"));
+        p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec();
+        for forbidden in NEVER_AUTO_EXECUTE {
+            assert_eq!(gate(&p, 1.0, forbidden), Some("reason_not_allowed"), "{forbidden:?}");
+        }
+        let g = GateInput { confidence: 1.0, reason: r, guard_repeat: true, question_intent: false, force_clarify_only: false };
+        assert_eq!(auto_execute_gate(&p, g), Some("loop_guard_repeat"));
+        let g = GateInput { force_clarify_only: true, ..g };
+        assert_eq!(auto_execute_gate(&p, g), Some("force_clarify_only"));
+        p.llm_mode = LlmMode::Shadow;
+        assert_eq!(gate(&p, 1.0, r), Some("llm_not_live"));
+    }
+}
