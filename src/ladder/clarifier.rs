@@ -61,11 +61,7 @@ impl Templates {
     /// The question in `language` ("he-IL" uses "he"), else in `default`.
     pub fn question(&self, ask: Ask, language: &str, default: &str) -> String {
         let primary = language.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
-        let t = self
-            .by_language
-            .get(&primary)
-            .or_else(|| self.by_language.get(default))
-            .or_else(|| self.by_language.values().next());
+        let t = self.by_language.get(&primary).or_else(|| self.by_language.get(default)).or_else(|| self.by_language.values().next());
         let Some(t) = t else { return String::new() };
         match ask {
             Ask::Selection => &t.selection,
@@ -99,7 +95,17 @@ mod tests {
     fn every_shipped_question_is_one_short_sentence_ending_in_a_question_mark() {
         let t = Templates::shipped();
         for lang in t.languages() {
-            for ask in [Ask::Selection, Ask::Collision, Ask::NoCandidate, Ask::NeedMoreInfo, Ask::Scope(Scope::Chat), Ask::Scope(Scope::Widget), Ask::Scope(Scope::Dashboard), Ask::Scope(Scope::Workspace), Ask::Scope(Scope::Unspecified)] {
+            for ask in [
+                Ask::Selection,
+                Ask::Collision,
+                Ask::NoCandidate,
+                Ask::NeedMoreInfo,
+                Ask::Scope(Scope::Chat),
+                Ask::Scope(Scope::Widget),
+                Ask::Scope(Scope::Dashboard),
+                Ask::Scope(Scope::Workspace),
+                Ask::Scope(Scope::Unspecified),
+            ] {
                 let q = t.question(ask, lang, "en");
                 assert!(q.ends_with('?') && q.matches('?').count() == 1, "{lang} {ask:?}: {q}");
                 assert!(q.chars().count() <= 120, "{lang} {ask:?} too long");

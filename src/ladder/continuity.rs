@@ -128,11 +128,7 @@ impl ContinuityState {
     /// The state as the ladder may use it now: stale context is cleared, so
     /// an old winner can never be forced (the turn counter survives).
     pub fn view(&self, now: Now, ttl: Ttl) -> ContinuityState {
-        if self.is_fresh(now, ttl) {
-            self.clone()
-        } else {
-            ContinuityState { turn_count: self.turn_count, ..Default::default() }
-        }
+        if self.is_fresh(now, ttl) { self.clone() } else { ContinuityState { turn_count: self.turn_count, ..Default::default() } }
     }
 
     /// The open (unresolved) cycle, if any.
@@ -226,6 +222,28 @@ impl ContinuityState {
                 self.touch(now);
                 Applied::Done
             }
+            Update::BeginEnrich { cycle_id, max_selection_steps, max_semantic_steps } => {
+                let Some(c) = self.cycle.as_mut().filter(|c| c.id == cycle_id) else {
+                    return Applied::EnrichRefused(EnrichRefusal::Unknown);
+                };
+                if c.resolved {
+                    return Applied::EnrichRefused(EnrichRefusal::Resolved);
+                }
+                if c.request.is_none() {
+                    return Applied::EnrichRefused(EnrichRefusal::NotResumable);
+                }
+                let max = match c.lane {
+                    Lane::Selection => max_selection_steps,
+                    Lane::Semantic => max_semantic_steps,
+                };
+                if c.enrichment_steps >= max {
+                    return Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(Box::new(c.clone())));
+                }
+                c.enrichment_steps += 1;
+                let snapshot = Box::new(c.clone());
+                self.touch(now);
+                Applied::EnrichStarted(snapshot)
+            }
             Update::Reset => {
                 *self = ContinuityState::default();
                 Applied::Done
@@ -261,10 +279,32 @@ fn push_front<T: PartialEq>(q: &mut VecDeque<T>, item: T, cap: usize) {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {
     /// An LLM attempt is about to start for `guard_key` (S5: atomic).
-    ClaimGuard { guard_key: String, cycle_id: String },
+    ClaimGuard {
+        guard_key: String,
+        cycle_id: String,
+    },
     Decided(DecidedUpdate),
     Outcome(OutcomeUpdate),
+    /// An `Enrich` call takes one enrichment step of the cycle, if its
+    /// lane's budget has one left (atomic: two concurrent calls cannot both
+    /// take the last step).
+    BeginEnrich {
+        cycle_id: String,
+        max_selection_steps: u32,
+        max_semantic_steps: u32,
+    },
     Reset,
+}
+
+/// Why an `Enrich` call cannot run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EnrichRefusal {
+    Unknown,
+    Resolved,
+    /// The cycle's request was too large to keep (memory bound).
+    NotResumable,
+    /// No enrichment step left; the cycle as it stands.
+    BudgetExhausted(Box<Cycle>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -272,7 +312,13 @@ pub enum Applied {
     Done,
     GuardClaimed,
     /// The same evidence already had an LLM attempt in this cycle.
-    GuardRepeat { ordering: Vec<String>, suggested_id: Option<String> },
+    GuardRepeat {
+        ordering: Vec<String>,
+        suggested_id: Option<String>,
+    },
+    /// The cycle, with this step counted.
+    EnrichStarted(Box<Cycle>),
+    EnrichRefused(EnrichRefusal),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -323,7 +369,13 @@ mod tests {
     }
 
     fn bare_turn() -> Update {
-        Update::Decided(DecidedUpdate { new_turn: true, options_context: None, pending: PendingClarifier::None, resolved: None, cycle: CycleChange::Keep })
+        Update::Decided(DecidedUpdate {
+            new_turn: true,
+            options_context: None,
+            pending: PendingClarifier::None,
+            resolved: None,
+            cycle: CycleChange::Keep,
+        })
     }
 
     #[test]
@@ -368,7 +420,14 @@ mod tests {
         assert!(matches!(s.apply(claim("k1"), at(0), TTL), Applied::GuardRepeat { .. }));
         assert_eq!(s.apply(claim("k2"), at(0), TTL), Applied::GuardClaimed, "new evidence, new key");
         let outcome = Update::Outcome(OutcomeUpdate {
-            entry: ActionEntry { kind: "outcome".into(), target_ref: "x".into(), source_scope: Scope::Chat, option_set_id: String::new(), timestamp_ms: 0, outcome: "accepted".into() },
+            entry: ActionEntry {
+                kind: "outcome".into(),
+                target_ref: "x".into(),
+                source_scope: Scope::Chat,
+                option_set_id: String::new(),
+                timestamp_ms: 0,
+                outcome: "accepted".into(),
+            },
             also_rejected: None,
         });
         s.apply(outcome, at(0), TTL);
@@ -379,7 +438,14 @@ mod tests {
     fn trace_keeps_five_newest_first() {
         let mut s = ContinuityState::default();
         for i in 0..7 {
-            let entry = ActionEntry { kind: "outcome".into(), target_ref: format!("t{i}"), source_scope: Scope::Chat, option_set_id: String::new(), timestamp_ms: i, outcome: "executed".into() };
+            let entry = ActionEntry {
+                kind: "outcome".into(),
+                target_ref: format!("t{i}"),
+                source_scope: Scope::Chat,
+                option_set_id: String::new(),
+                timestamp_ms: i,
+                outcome: "executed".into(),
+            };
             s.apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), at(0), TTL);
         }
         let ids: Vec<&str> = s.recent_action_trace.iter().map(|e| e.target_ref.as_str()).collect();

@@ -221,17 +221,45 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.
     let t = Instant::now();
-    let llm = if class.bucket == Bucket::LowConfidenceLlmEligible {
-        run.llm_rung(ports, &tie, reason).await
-    } else {
-        LlmStep::NotEligible
-    };
+    let llm = if class.bucket == Bucket::LowConfidenceLlmEligible { run.llm_rung(ports, &tie, reason).await } else { LlmStep::NotEligible };
     run.step("llm", t, llm.name(), llm.detail());
 
     // 9. Policy and fallback: turn the verdict into a safe decision.
     let t = Instant::now();
     let decided = run.finish(llm, &pool, &matches, &query, &class, &tie, reason);
     decided.with_step("fallback", t)
+}
+
+/// An `Enrich` call with no enrichment step left: the cycle's clarifier
+/// again, with `budget_exhausted`.
+pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
+    let req = cycle.request.as_deref().cloned().unwrap_or_default();
+    let mut d = Decision::new(Outcome::Clarify, Tier::Fallback);
+    d.decision_id = ctx.decision_id.to_string();
+    d.config_revision = ctx.policy.revision.clone();
+    d.decided_by = Decider::Deterministic;
+    d.fallback_reason = Some(FallbackReason::BudgetExhausted);
+    d.loop_cycle_id = Some(cycle.id.clone());
+    d.evidence_fingerprint = Some(cycle.fingerprint.clone());
+    d.clarifier = Some(Clarifier {
+        question: ctx.policy.templates.question(Question::Selection, &req.language, &ctx.policy.default_language),
+        option_ids: cycle.ordering.clone(),
+        suggested_id: cycle.suggested_id.clone(),
+    });
+    d.trace.push(Step { rung: "fallback".into(), outcome: "clarify".into(), detail: "budget_exhausted".into(), duration_us: 0 });
+    Decided {
+        decision: d,
+        update: DecidedUpdate {
+            new_turn: false,
+            options_context: None,
+            pending: PendingClarifier::SelectionDisambiguation,
+            resolved: None,
+            cycle: CycleChange::Keep,
+        },
+        events: vec![Event { name: "continuity_enrichment_budget_exhausted", detail: format!("{} steps", cycle.enrichment_steps) }],
+        canonical_input: String::new(),
+        verdict: None,
+    }
 }
 
 /// Merges `Enrich` evidence into the cycle's request. Candidates whose id is
@@ -428,7 +456,19 @@ struct CycleDraft {
 
 impl<'a> Run<'a> {
     fn new(ctx: &'a Ctx<'a>, req: &'a DecideRequest, mode: Mode<'a>) -> Self {
-        Run { ctx, req, mode, steps: Vec::new(), events: Vec::new(), canonical: String::new(), scope: None, class: None, cycle: None, verdict: None, llm_report: None }
+        Run {
+            ctx,
+            req,
+            mode,
+            steps: Vec::new(),
+            events: Vec::new(),
+            canonical: String::new(),
+            scope: None,
+            class: None,
+            cycle: None,
+            verdict: None,
+            llm_report: None,
+        }
     }
 
     fn step(&mut self, rung: &'static str, started: Instant, outcome: impl Into<String>, detail: String) {
@@ -619,9 +659,13 @@ impl<'a> Run<'a> {
         report.verdict = llm.name().to_string();
         report.shadow = shadow && called;
 
-        let clarify = |run: Self, order: Vec<String>, suggested: Option<String>, fallback: Option<FallbackReason>, tier: Tier, by: Decider, report: LlmReport| {
-            run.clarify(order, suggested, fallback, tier, by, report, question)
-        };
+        let clarify = |run: Self,
+                       order: Vec<String>,
+                       suggested: Option<String>,
+                       fallback: Option<FallbackReason>,
+                       tier: Tier,
+                       by: Decider,
+                       report: LlmReport| { run.clarify(order, suggested, fallback, tier, by, report, question) };
 
         match llm {
             LlmStep::NotEligible => clarify(self, ordering, None, None, Tier::Fallback, Decider::Deterministic, report),
@@ -660,7 +704,15 @@ impl<'a> Run<'a> {
                 report.confidence = confidence;
                 self.event("llm_select", format!("{choice_id} at {confidence:.2}"));
                 if confidence < p.llm_confidence_min {
-                    return clarify(self, ordering, None, Some(FallbackReason::LowConfidence), Tier::Fallback, Decider::Deterministic, report);
+                    return clarify(
+                        self,
+                        ordering,
+                        None,
+                        Some(FallbackReason::LowConfidence),
+                        Tier::Fallback,
+                        Decider::Deterministic,
+                        report,
+                    );
                 }
                 let gate = auto_execute_gate(
                     p,
@@ -704,7 +756,15 @@ impl<'a> Run<'a> {
                             clarify(self, ordering, None, Some(FallbackReason::Abstain), Tier::Fallback, Decider::Deterministic, report)
                         } else if !steps_left {
                             self.event("continuity_enrichment_budget_exhausted", "no enrichment step left".into());
-                            clarify(self, ordering, None, Some(FallbackReason::BudgetExhausted), Tier::Fallback, Decider::Deterministic, report)
+                            clarify(
+                                self,
+                                ordering,
+                                None,
+                                Some(FallbackReason::BudgetExhausted),
+                                Tier::Fallback,
+                                Decider::Deterministic,
+                                report,
+                            )
                         } else {
                             self.need_more_info(ordering, types, report)
                         }
@@ -892,7 +952,12 @@ impl<'a> Run<'a> {
             d.llm = r;
         }
         d.trace = self.steps;
-        let options_context = self.req.options.as_ref().filter(|o| !o.candidates.is_empty()).map(|o| (o.option_set_id.clone(), self.req.active_scope.clone()));
+        let options_context = self
+            .req
+            .options
+            .as_ref()
+            .filter(|o| !o.candidates.is_empty())
+            .map(|o| (o.option_set_id.clone(), self.req.active_scope.clone()));
         let update = DecidedUpdate { new_turn: matches!(self.mode, Mode::Turn), options_context, pending, resolved, cycle };
         Decided { decision: d, update, events: self.events, canonical_input: self.canonical, verdict: self.verdict }
     }

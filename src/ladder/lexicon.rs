@@ -4,8 +4,8 @@
 
 use super::canon::normalize;
 use super::types::Scope;
-use serde::Deserialize;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// The lexicon shipped inside the binary.
@@ -70,10 +70,7 @@ impl PhraseSet {
     /// Length (in tokens) of the longest phrase starting at `tokens[i]`.
     pub fn match_at(&self, tokens: &[&str], i: usize) -> Option<usize> {
         let cands = self.by_first.get(tokens[i])?;
-        cands
-            .iter()
-            .find(|p| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b))
-            .map(Vec::len)
+        cands.iter().find(|p| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b)).map(Vec::len)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -121,10 +118,7 @@ impl Lexicon {
                 .iter()
                 .map(|l| {
                     file.languages.get(l).ok_or_else(|| {
-                        LexiconError::UnknownLanguage(
-                            l.clone(),
-                            file.languages.keys().cloned().collect::<Vec<_>>().join(", "),
-                        )
+                        LexiconError::UnknownLanguage(l.clone(), file.languages.keys().cloned().collect::<Vec<_>>().join(", "))
                     })
                 })
                 .collect::<Result<_, _>>()?
@@ -138,9 +132,7 @@ impl Lexicon {
     }
 
     fn merge(langs: &[&LanguageLexicon]) -> Self {
-        let all = |f: fn(&LanguageLexicon) -> &Vec<String>| -> Vec<String> {
-            langs.iter().flat_map(|l| f(l).iter().cloned()).collect()
-        };
+        let all = |f: fn(&LanguageLexicon) -> &Vec<String>| -> Vec<String> { langs.iter().flat_map(|l| f(l).iter().cloned()).collect() };
         let words = |v: Vec<String>| -> HashSet<String> { v.iter().map(|p| normalize(p)).filter(|p| !p.is_empty()).collect() };
         let mut scope_cues: Vec<(Vec<String>, Scope)> = Vec::new();
         let mut ordinals = HashMap::default();

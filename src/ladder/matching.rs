@@ -166,11 +166,7 @@ pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
 }
 
 fn eq_case_insensitive(a: &str, b: &str) -> bool {
-    if a.is_ascii() && b.is_ascii() {
-        a.eq_ignore_ascii_case(b)
-    } else {
-        a.to_lowercase() == b.to_lowercase()
-    }
+    if a.is_ascii() && b.is_ascii() { a.eq_ignore_ascii_case(b) } else { a.to_lowercase() == b.to_lowercase() }
 }
 
 /// Runs every matching rung over the pool and the commands.
@@ -193,10 +189,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     for (idx, e) in pool.entries.iter().enumerate() {
         let label = canonicalize(&e.cand.label, lex);
         let hit = match_one(raw, q, &label, e.cand, lex)
-            .or_else(|| {
-                (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source))
-                    .then_some((MatchKind::Ordinal, 1.0))
-            })
+            .or_else(|| (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source)).then_some((MatchKind::Ordinal, 1.0)))
             .or_else(|| badge_hit(input_badge, &core_toks, &label, e.cand, lex))
             .or_else(|| containment(&core_toks, &label, e.cand, lex));
         if let Some((kind, score)) = hit {
@@ -214,9 +207,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
             .zip(&pool.entries)
             .map(|(label, e)| {
                 let best = cmp.normalized_similarity(label.chars()) as f32;
-                e.cand.aliases.iter().fold(best, |acc, a| {
-                    acc.max(cmp.normalized_similarity(canonicalize(a, lex).chars()) as f32)
-                })
+                e.cand.aliases.iter().fold(best, |acc, a| acc.max(cmp.normalized_similarity(canonicalize(a, lex).chars()) as f32))
             })
             .collect();
         for (idx, s) in scores.iter().enumerate() {
@@ -228,12 +219,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     }
 
     hits.sort_by(|a, b| {
-        b.kind
-            .tier()
-            .cmp(&a.kind.tier())
-            .then(b.score.total_cmp(&a.score))
-            .then(b.kind.cmp(&a.kind))
-            .then(a.entry.cmp(&b.entry))
+        b.kind.tier().cmp(&a.kind.tier()).then(b.score.total_cmp(&a.score)).then(b.kind.cmp(&a.kind)).then(a.entry.cmp(&b.entry))
     });
     Matches { hits, command: match_command(raw, q, commands, lex), fuzzy }
 }
@@ -257,13 +243,7 @@ fn match_one(raw: &str, q: &Query, label: &str, cand: &Candidate, lex: &Lexicon)
 
 /// "panel d" names the candidate whose trailing badge is "d", provided the
 /// other words of the input (if any) share at least one word with its label.
-fn badge_hit(
-    input_badge: Option<&str>,
-    core_toks: &[&str],
-    label: &str,
-    cand: &Candidate,
-    lex: &Lexicon,
-) -> Option<(MatchKind, f32)> {
+fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, cand: &Candidate, lex: &Lexicon) -> Option<(MatchKind, f32)> {
     let ib = input_badge?;
     let explicit;
     let badge = if cand.badge.trim().is_empty() {

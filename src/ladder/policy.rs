@@ -139,12 +139,23 @@ struct RawReply {
 /// A validated reading of the LLM's reply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    Select { choice_id: String, confidence: f32 },
-    Abstain { confidence: f32 },
-    NeedMoreInfo { types: Vec<EvidenceType>, dropped: Vec<String>, confidence: f32 },
+    Select {
+        choice_id: String,
+        confidence: f32,
+    },
+    Abstain {
+        confidence: f32,
+    },
+    NeedMoreInfo {
+        types: Vec<EvidenceType>,
+        dropped: Vec<String>,
+        confidence: f32,
+    },
     /// Malformed JSON, unknown decision, confidence out of range, or a
     /// `choice_id` outside the pool (the detail says which; logged).
-    Invalid { detail: String },
+    Invalid {
+        detail: String,
+    },
 }
 
 impl Verdict {
@@ -271,7 +282,10 @@ mod tests {
             ("I think it's a", "invalid"),
             ("{not json}", "invalid"),
             ("```python\n{\"decision\":\"select\",\"choice_id\":\"a\"}\n```", "invalid"),
-            (r#"{"decision":"need_more_info","choice_id":null,"confidence":0.3,"needed_evidence_types":["chat_recoverable_options"]}"#, "need_more_info"),
+            (
+                r#"{"decision":"need_more_info","choice_id":null,"confidence":0.3,"needed_evidence_types":["chat_recoverable_options"]}"#,
+                "need_more_info",
+            ),
         ];
         for (content, want) in table {
             assert_eq!(interpret(content, IDS, 2).name(), *want, "content {content:?}");

@@ -106,15 +106,17 @@ pub enum Resolved<'a> {
     Pool(Pool<'a>),
     /// An explicit scope whose pool is empty or stale: ask for evidence,
     /// never execute, never fall back to another scope.
-    EmptyScope { scope: Scope, needed: EvidenceType },
+    EmptyScope {
+        scope: Scope,
+        needed: EvidenceType,
+    },
 }
 
 pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>) -> Resolved<'a> {
     let opts = req.options.as_ref().filter(|o| !o.candidates.is_empty());
     let active = req.active_scope.as_ref().map(|s| s.scope).unwrap_or_default();
-    let list = |cands: &'a [Candidate], source: Source| {
-        cands.iter().enumerate().map(move |(position, cand)| Entry { cand, source, position })
-    };
+    let list =
+        |cands: &'a [Candidate], source: Source| cands.iter().enumerate().map(move |(position, cand)| Entry { cand, source, position });
     match cue {
         Some(Scope::Chat) => {
             let (cands, source) = match opts {

@@ -1,0 +1,735 @@
+//! Configuration: built-in defaults < `ladderd.toml` (`--config` or
+//! `LADDER_CONFIG`) < `LADDER_*` environment variables (nested keys split on
+//! `__`, e.g. `LADDER_LLM__TIMEOUT_MS`). `load` extracts, then `validate`
+//! reports every problem at once, each naming its key.
+
+use crate::ladder::clarifier::Templates;
+use crate::ladder::continuity::Ttl;
+use crate::ladder::lexicon::{Lexicon, SHIPPED};
+use crate::ladder::matching::MatchParams;
+use crate::ladder::policy::{AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
+use crate::ladder::types::AmbiguityReason;
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// gRPC listen address; localhost by default (a sidecar).
+    pub listen: String,
+    pub server: ServerConfig,
+    pub limits: Limits,
+    pub llm: LlmConfig,
+    pub auto_execute: AutoExecuteConfig,
+    pub continuity: ContinuityConfig,
+    pub sessions: SessionsConfig,
+    pub enrichment: EnrichmentConfig,
+    pub matching: MatchingConfig,
+    pub lexicon: LexiconConfig,
+    pub clarifier: ClarifierConfig,
+    pub telemetry: TelemetryConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: "127.0.0.1:50151".into(),
+            server: ServerConfig::default(),
+            limits: Limits::default(),
+            llm: LlmConfig::default(),
+            auto_execute: AutoExecuteConfig::default(),
+            continuity: ContinuityConfig::default(),
+            sessions: SessionsConfig::default(),
+            enrichment: EnrichmentConfig::default(),
+            matching: MatchingConfig::default(),
+            lexicon: LexiconConfig::default(),
+            clarifier: ClarifierConfig::default(),
+            telemetry: TelemetryConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Requests admitted at once; more are shed with RESOURCE_EXHAUSTED.
+    pub max_concurrent_requests: usize,
+    /// Upper bound of a request's deadline (a shorter `grpc-timeout` wins).
+    pub request_timeout_ms: u64,
+    /// Largest decoded request message.
+    pub max_message_bytes: usize,
+    /// How long in-flight calls may finish after SIGTERM.
+    pub drain_grace_ms: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig { max_concurrent_requests: 256, request_timeout_ms: 5_000, max_message_bytes: 4 * 1024 * 1024, drain_grace_ms: 1_000 }
+    }
+}
+
+/// Input limits, checked at the edge before any work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    pub session_id_max_bytes: usize,
+    pub turn_id_max_bytes: usize,
+    pub input_max_bytes: usize,
+    pub candidate_id_max_bytes: usize,
+    pub label_max_bytes: usize,
+    pub aliases_max: usize,
+    pub pool_max: usize,
+    pub excerpt_max_bytes: usize,
+    pub evidence_blocks_max: usize,
+    pub labels_max: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            session_id_max_bytes: 128,
+            turn_id_max_bytes: 128,
+            input_max_bytes: 4096,
+            candidate_id_max_bytes: 256,
+            label_max_bytes: 512,
+            aliases_max: 32,
+            pool_max: 5000,
+            excerpt_max_bytes: 16 * 1024,
+            evidence_blocks_max: 8,
+            labels_max: 16,
+        }
+    }
+}
+
+/// A secret that never prints.
+#[derive(Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(pub String);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_empty() { "\"\"" } else { "\"***\"" })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseFormat {
+    /// `json_schema` with `choice_id` an enum of the pool's ids (OpenAI,
+    /// vLLM, llama.cpp server).
+    JsonSchema,
+    /// `json_object` (Ollama's OpenAI endpoint and others without schemas).
+    JsonObject,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmModeConfig {
+    Live,
+    Shadow,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LlmConfig {
+    /// OpenAI-compatible base URL (".../v1"). Unset: the LLM rung is off.
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// Sent as `Authorization: Bearer`. Never logged.
+    pub api_key: Option<Secret>,
+    /// Read the API key from this file instead (a mounted Kubernetes secret).
+    pub api_key_file: Option<PathBuf>,
+    pub timeout_ms: u64,
+    pub confidence_min: f32,
+    pub mode: LlmModeConfig,
+    pub response_format: ResponseFormat,
+    /// At most this many candidates are shown to the model.
+    pub max_candidates: usize,
+    /// LLM calls in flight at once; when full the rung is skipped.
+    pub max_concurrency: usize,
+    /// 0 (default) or 1: one retry, only when the budget clearly allows it.
+    pub max_retries: u32,
+    /// Consecutive failures that open the circuit breaker (0 disables it).
+    pub breaker_failures: u32,
+    pub breaker_cooldown_ms: u64,
+    /// Kept from the caller's deadline to build the clarifier.
+    pub deadline_margin_ms: u64,
+    pub max_tokens: u32,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            base_url: None,
+            model: None,
+            api_key: None,
+            api_key_file: None,
+            timeout_ms: 800,
+            confidence_min: 0.6,
+            mode: LlmModeConfig::Live,
+            response_format: ResponseFormat::JsonSchema,
+            max_candidates: 12,
+            max_concurrency: 32,
+            max_retries: 0,
+            breaker_failures: 5,
+            breaker_cooldown_ms: 10_000,
+            deadline_margin_ms: 20,
+            max_tokens: 128,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AutoExecuteConfig {
+    /// The kill switch. Off by default: the LLM never executes.
+    pub enabled: bool,
+    pub min_confidence: f32,
+    pub allowed_reasons: Vec<String>,
+}
+
+impl Default for AutoExecuteConfig {
+    fn default() -> Self {
+        AutoExecuteConfig { enabled: false, min_confidence: 0.85, allowed_reasons: vec!["no_deterministic_match".into()] }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ContinuityConfig {
+    pub ttl_turns: u64,
+    pub ttl_seconds: u64,
+}
+
+impl Default for ContinuityConfig {
+    fn default() -> Self {
+        ContinuityConfig { ttl_turns: 3, ttl_seconds: 600 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SessionsConfig {
+    /// Sessions held at most; the least recently used is evicted.
+    pub max: usize,
+    /// A session untouched this long is dropped.
+    pub idle_ttl_seconds: u64,
+    /// An unresolved cycle keeps its request for `Enrich` only up to this
+    /// many candidates (memory bound); larger cycles must be re-decided.
+    pub max_cycle_candidates: usize,
+}
+
+impl Default for SessionsConfig {
+    fn default() -> Self {
+        SessionsConfig { max: 100_000, idle_ttl_seconds: 1_800, max_cycle_candidates: 1_000 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EnrichmentConfig {
+    pub selection_max_enrichment_steps: u32,
+    pub selection_max_llm_calls: u32,
+    pub semantic_max_enrichment_steps: u32,
+    /// Allows a third semantic step (the spec's "3 behind a flag").
+    pub semantic_extra_step: bool,
+    pub semantic_max_llm_calls_per_step: u32,
+    pub chat_history_max_turns: usize,
+    pub chat_history_max_tokens: usize,
+    pub snapshot_excerpt_max_tokens: usize,
+    pub blended_context_max_tokens: usize,
+    pub needed_evidence_types_max: usize,
+}
+
+impl Default for EnrichmentConfig {
+    fn default() -> Self {
+        let b = Budgets::default();
+        EnrichmentConfig {
+            selection_max_enrichment_steps: b.selection_max_enrichment_steps,
+            selection_max_llm_calls: b.selection_max_llm_calls,
+            semantic_max_enrichment_steps: b.semantic_max_enrichment_steps,
+            semantic_extra_step: false,
+            semantic_max_llm_calls_per_step: b.semantic_max_llm_calls_per_step,
+            chat_history_max_turns: b.chat_history_max_turns,
+            chat_history_max_tokens: b.chat_history_max_tokens,
+            snapshot_excerpt_max_tokens: b.snapshot_excerpt_max_tokens,
+            blended_context_max_tokens: b.blended_context_max_tokens,
+            needed_evidence_types_max: b.needed_evidence_types_max,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MatchingConfig {
+    pub fuzzy_min_similarity: f32,
+    pub fuzzy_margin: f32,
+}
+
+impl Default for MatchingConfig {
+    fn default() -> Self {
+        MatchingConfig { fuzzy_min_similarity: MatchParams::default().fuzzy_min, fuzzy_margin: 0.1 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LexiconConfig {
+    /// A lexicon file replacing the shipped one.
+    pub path: Option<PathBuf>,
+    /// Languages to merge (all in the file when empty).
+    pub languages: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClarifierConfig {
+    pub max_options: usize,
+    pub default_language: String,
+    /// A template file replacing the shipped one.
+    pub templates_path: Option<PathBuf>,
+}
+
+impl Default for ClarifierConfig {
+    fn default() -> Self {
+        ClarifierConfig { max_options: 5, default_language: "en".into(), templates_path: None }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Redaction {
+    Off,
+    Hash,
+    Drop,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    Pretty,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TelemetryConfig {
+    /// How user text appears in spans, logs and decision records.
+    pub redact_input: Redaction,
+    pub log_format: LogFormat,
+    /// A tracing filter directive (`RUST_LOG` overrides it).
+    pub log_level: String,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        TelemetryConfig { redact_input: Redaction::Hash, log_format: LogFormat::Pretty, log_level: "info".into() }
+    }
+}
+
+/// Every problem found, each naming its key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub problems: Vec<(String, String)>,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "invalid configuration ({} problem{}):", self.problems.len(), if self.problems.len() == 1 { "" } else { "s" })?;
+        for (key, why) in &self.problems {
+            writeln!(f, "  {key}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The layered figment: defaults < file < environment.
+pub fn figment(file: Option<&Path>) -> Figment {
+    let mut f = Figment::from(Serialized::defaults(Config::default()));
+    if let Some(path) = file {
+        f = f.merge(Toml::file_exact(path));
+    }
+    f.merge(Env::prefixed("LADDER_").ignore(&["CONFIG"]).split("__"))
+}
+
+/// Extracts and validates. `file` comes from `--config` or `LADDER_CONFIG`.
+pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+    if let Some(p) = file
+        && !p.is_file()
+    {
+        return Err(ConfigError { problems: vec![("config".into(), format!("file {} not found", p.display()))] });
+    }
+    from_figment(figment(file))
+}
+
+pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
+    match f.extract::<Config>() {
+        Ok(config) => {
+            config.validate()?;
+            Ok(config)
+        }
+        // serde stops at the first bad value; extract section by section
+        // so every section's problem is reported, plus the semantic checks
+        // of the sections that did parse.
+        Err(first) => {
+            let mut problems = Vec::new();
+            let mut c = Config::default();
+            macro_rules! section {
+                ($($key:literal => $field:ident),* $(,)?) => {$(
+                    match f.extract_inner(concat!($key)) {
+                        Ok(v) => c.$field = v,
+                        Err(e) => problems.extend(describe(e, $key)),
+                    }
+                )*};
+            }
+            section!(
+                "listen" => listen, "server" => server, "limits" => limits, "llm" => llm,
+                "auto_execute" => auto_execute, "continuity" => continuity, "sessions" => sessions,
+                "enrichment" => enrichment, "matching" => matching, "lexicon" => lexicon,
+                "clarifier" => clarifier, "telemetry" => telemetry,
+            );
+            if problems.is_empty() {
+                // An unknown top-level key, or something only the whole sees.
+                problems.extend(describe(first, ""));
+            }
+            if let Err(more) = c.validate() {
+                for p in more.problems {
+                    if !problems.iter().any(|(k, _)| *k == p.0 || p.0.starts_with(&format!("{k}."))) {
+                        problems.push(p);
+                    }
+                }
+            }
+            Err(ConfigError { problems })
+        }
+    }
+}
+
+fn describe(errors: figment::Error, section: &str) -> Vec<(String, String)> {
+    errors
+        .into_iter()
+        .map(|e| {
+            // Inside `extract_inner`, figment reports the section name among
+            // the path elements; rebuild "section.field".
+            let rest: Vec<&str> = e.path.iter().map(String::as_str).filter(|p| *p != section).collect();
+            let key = match (section.is_empty(), rest.is_empty()) {
+                (true, true) => "config".to_string(),
+                (true, false) => rest.join("."),
+                (false, true) => section.to_string(),
+                (false, false) => format!("{section}.{}", rest.join(".")),
+            };
+            let origin = e.metadata.as_ref().map(|m| format!(" (from {})", m.name)).unwrap_or_default();
+            (key, format!("{}{origin}", e.kind))
+        })
+        .collect()
+}
+
+impl Config {
+    /// Semantic checks, all at once.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let mut p: Vec<(String, String)> = Vec::new();
+        let mut bad = |k: &str, why: String| p.push((k.to_string(), why));
+        if self.listen.parse::<SocketAddr>().is_err() {
+            bad("listen", format!("{:?} is not an address like 127.0.0.1:50151", self.listen));
+        }
+        let s = &self.server;
+        if s.max_concurrent_requests == 0 {
+            bad("server.max_concurrent_requests", "must be at least 1".into());
+        }
+        if s.request_timeout_ms == 0 {
+            bad("server.request_timeout_ms", "must be at least 1".into());
+        }
+        if s.max_message_bytes < 1024 {
+            bad("server.max_message_bytes", "must be at least 1024".into());
+        }
+        if s.drain_grace_ms > 30_000 {
+            bad("server.drain_grace_ms", "must be at most 30000 (Kubernetes kills a sidecar soon after the app exits)".into());
+        }
+        let l = &self.limits;
+        for (k, v) in [
+            ("limits.session_id_max_bytes", l.session_id_max_bytes),
+            ("limits.turn_id_max_bytes", l.turn_id_max_bytes),
+            ("limits.input_max_bytes", l.input_max_bytes),
+            ("limits.candidate_id_max_bytes", l.candidate_id_max_bytes),
+            ("limits.label_max_bytes", l.label_max_bytes),
+            ("limits.pool_max", l.pool_max),
+            ("limits.excerpt_max_bytes", l.excerpt_max_bytes),
+            ("limits.evidence_blocks_max", l.evidence_blocks_max),
+        ] {
+            if v == 0 {
+                bad(k, "must be at least 1".into());
+            }
+        }
+        let llm = &self.llm;
+        if let Some(url) = &llm.base_url {
+            match reqwest::Url::parse(url) {
+                Ok(u) if matches!(u.scheme(), "http" | "https") => {}
+                _ => bad("llm.base_url", format!("{url:?} is not an http(s) URL")),
+            }
+            if llm.model.as_deref().unwrap_or("").is_empty() {
+                bad("llm.model", "required when llm.base_url is set".into());
+            }
+        }
+        if llm.api_key.is_some() && llm.api_key_file.is_some() {
+            bad("llm.api_key_file", "set llm.api_key or llm.api_key_file, not both".into());
+        }
+        if let Some(f) = &llm.api_key_file
+            && !f.is_file()
+        {
+            bad("llm.api_key_file", format!("{} is not a readable file", f.display()));
+        }
+        if !(1..=60_000).contains(&llm.timeout_ms) {
+            bad("llm.timeout_ms", "must be between 1 and 60000".into());
+        }
+        if !(0.0..=1.0).contains(&llm.confidence_min) {
+            bad("llm.confidence_min", "must be between 0 and 1".into());
+        }
+        if llm.max_candidates == 0 || llm.max_candidates > 100 {
+            bad("llm.max_candidates", "must be between 1 and 100".into());
+        }
+        if llm.max_concurrency == 0 {
+            bad("llm.max_concurrency", "must be at least 1".into());
+        }
+        if llm.max_retries > 1 {
+            bad("llm.max_retries", "must be 0 or 1 (a retry must fit the same budget)".into());
+        }
+        if llm.deadline_margin_ms >= llm.timeout_ms.max(1) * 10 {
+            bad("llm.deadline_margin_ms", "is implausibly large next to llm.timeout_ms".into());
+        }
+        let ae = &self.auto_execute;
+        if !(0.0..=1.0).contains(&ae.min_confidence) {
+            bad("auto_execute.min_confidence", "must be between 0 and 1".into());
+        }
+        for r in &ae.allowed_reasons {
+            match AmbiguityReason::parse(r) {
+                None => bad("auto_execute.allowed_reasons", format!("{r:?} is not an ambiguity reason")),
+                Some(reason) if NEVER_AUTO_EXECUTE.contains(&reason) => {
+                    bad("auto_execute.allowed_reasons", format!("{r:?} may never auto-execute (spec section 6)"))
+                }
+                Some(_) => {}
+            }
+        }
+        if self.continuity.ttl_turns == 0 {
+            bad("continuity.ttl_turns", "must be at least 1".into());
+        }
+        if self.continuity.ttl_seconds == 0 {
+            bad("continuity.ttl_seconds", "must be at least 1".into());
+        }
+        if self.sessions.max == 0 {
+            bad("sessions.max", "must be at least 1".into());
+        }
+        if self.sessions.idle_ttl_seconds == 0 {
+            bad("sessions.idle_ttl_seconds", "must be at least 1".into());
+        }
+        let e = &self.enrichment;
+        if e.needed_evidence_types_max == 0 || e.needed_evidence_types_max > 6 {
+            bad("enrichment.needed_evidence_types_max", "must be between 1 and 6".into());
+        }
+        if e.selection_max_llm_calls == 0 {
+            bad("enrichment.selection_max_llm_calls", "must be at least 1".into());
+        }
+        if e.semantic_max_enrichment_steps > 2 {
+            bad("enrichment.semantic_max_enrichment_steps", "must be at most 2 (set enrichment.semantic_extra_step for 3)".into());
+        }
+        let m = &self.matching;
+        if !(0.0..=1.0).contains(&m.fuzzy_min_similarity) {
+            bad("matching.fuzzy_min_similarity", "must be between 0 and 1".into());
+        }
+        if !(0.0..=1.0).contains(&m.fuzzy_margin) {
+            bad("matching.fuzzy_margin", "must be between 0 and 1".into());
+        }
+        if let Err(e) = self.lexicon() {
+            bad(if self.lexicon.path.is_some() { "lexicon.path" } else { "lexicon.languages" }, e);
+        }
+        match self.templates() {
+            Err(e) => bad("clarifier.templates_path", e),
+            Ok(t) if !t.has(&self.clarifier.default_language) => bad(
+                "clarifier.default_language",
+                format!("{:?} has no templates (have: {})", self.clarifier.default_language, t.languages().collect::<Vec<_>>().join(", ")),
+            ),
+            Ok(_) => {}
+        }
+        if self.clarifier.max_options == 0 {
+            bad("clarifier.max_options", "must be at least 1".into());
+        }
+        if p.is_empty() { Ok(()) } else { Err(ConfigError { problems: p }) }
+    }
+
+    fn lexicon(&self) -> Result<Lexicon, String> {
+        let text = match &self.lexicon.path {
+            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            None => SHIPPED.to_string(),
+        };
+        Lexicon::from_toml(&text, &self.lexicon.languages).map_err(|e| e.to_string())
+    }
+
+    fn templates(&self) -> Result<Templates, String> {
+        match &self.clarifier.templates_path {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                Templates::from_toml(&text)
+            }
+            None => Ok(Templates::shipped()),
+        }
+    }
+
+    pub fn listen_addr(&self) -> SocketAddr {
+        self.listen.parse().unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 50151)))
+    }
+
+    /// Short, stable hash of the effective configuration (secrets included
+    /// only as hashes), reported on every decision.
+    pub fn revision(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        hex::encode(&Sha256::digest(json.as_bytes())[..6])
+    }
+
+    /// The configuration as TOML with secrets masked (`ladderd config`).
+    pub fn masked_toml(&self) -> String {
+        let mut c = self.clone();
+        if let Some(k) = c.llm.api_key.as_mut() {
+            k.0 = "***".into();
+        }
+        toml::to_string_pretty(&c).unwrap_or_else(|e| format!("# cannot render: {e}"))
+    }
+
+    /// The ladder's policy. Call only on a validated config.
+    pub fn policy(&self) -> Result<Policy, ConfigError> {
+        let one = |k: &str, e: String| ConfigError { problems: vec![(k.to_string(), e)] };
+        let e = &self.enrichment;
+        Ok(Policy {
+            lexicon: self.lexicon().map_err(|e| one("lexicon", e))?,
+            matching: MatchParams { fuzzy_min: self.matching.fuzzy_min_similarity },
+            fuzzy_margin: self.matching.fuzzy_margin,
+            llm_mode: match (&self.llm.base_url, self.llm.mode) {
+                (None, _) => LlmMode::Off,
+                (Some(_), LlmModeConfig::Live) => LlmMode::Live,
+                (Some(_), LlmModeConfig::Shadow) => LlmMode::Shadow,
+            },
+            llm_confidence_min: self.llm.confidence_min,
+            llm_max_candidates: self.llm.max_candidates,
+            auto_execute: AutoExecute {
+                enabled: self.auto_execute.enabled,
+                min_confidence: self.auto_execute.min_confidence,
+                allowed_reasons: self.auto_execute.allowed_reasons.iter().filter_map(|r| AmbiguityReason::parse(r)).collect(),
+            },
+            ttl: Ttl { turns: self.continuity.ttl_turns, millis: self.continuity.ttl_seconds.saturating_mul(1000) },
+            budgets: Budgets {
+                selection_max_enrichment_steps: e.selection_max_enrichment_steps,
+                selection_max_llm_calls: e.selection_max_llm_calls,
+                semantic_max_enrichment_steps: e.semantic_max_enrichment_steps + u32::from(e.semantic_extra_step),
+                semantic_max_llm_calls_per_step: e.semantic_max_llm_calls_per_step,
+                chat_history_max_turns: e.chat_history_max_turns,
+                chat_history_max_tokens: e.chat_history_max_tokens,
+                snapshot_excerpt_max_tokens: e.snapshot_excerpt_max_tokens,
+                blended_context_max_tokens: e.blended_context_max_tokens,
+                needed_evidence_types_max: e.needed_evidence_types_max,
+            },
+            clarifier_max_options: self.clarifier.max_options,
+            templates: self.templates().map_err(|e| one("clarifier.templates_path", e))?,
+            default_language: self.clarifier.default_language.clone(),
+            revision: self.revision(),
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::result_large_err)] // figment::Jail's closures return figment::Error
+mod tests {
+    use super::*;
+    use figment::Jail;
+
+    #[test]
+    fn defaults_are_valid_and_match_the_contract() {
+        // In a Jail: other tests set LADDER_* variables process-wide.
+        Jail::expect_with(|_| {
+            defaults_match_the_contract();
+            Ok(())
+        });
+    }
+
+    fn defaults_match_the_contract() {
+        let c = from_figment(figment(None)).unwrap();
+        assert_eq!(c.listen, "127.0.0.1:50151");
+        assert_eq!(c.llm.base_url, None);
+        assert_eq!(c.llm.timeout_ms, 800);
+        assert_eq!(c.llm.confidence_min, 0.6);
+        assert!(!c.auto_execute.enabled);
+        assert_eq!(c.auto_execute.min_confidence, 0.85);
+        assert_eq!((c.continuity.ttl_turns, c.continuity.ttl_seconds), (3, 600));
+        assert_eq!(c.sessions.max, 100_000);
+        assert_eq!(c.telemetry.redact_input, Redaction::Hash);
+        assert_eq!(c.policy().unwrap().llm_mode, LlmMode::Off);
+    }
+
+    #[test]
+    fn file_then_env_layering() {
+        Jail::expect_with(|jail| {
+            jail.create_file("ladderd.toml", "listen = \"127.0.0.1:6000\"\n[llm]\ntimeout_ms = 500\nconfidence_min = 0.7\n")?;
+            jail.set_env("LADDER_LLM__TIMEOUT_MS", "900");
+            jail.set_env("LADDER_CONFIG", "ignored-by-the-figment.toml");
+            let c = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap();
+            assert_eq!(c.listen, "127.0.0.1:6000", "file over defaults");
+            assert_eq!(c.llm.timeout_ms, 900, "env over file");
+            assert_eq!(c.llm.confidence_min, 0.7);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_key() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_LISTEN", "nowhere");
+            jail.set_env("LADDER_LLM__CONFIDENCE_MIN", "1.5");
+            jail.set_env("LADDER_LLM__BASE_URL", "http://127.0.0.1:9/v1");
+            jail.set_env("LADDER_AUTO_EXECUTE__ALLOWED_REASONS", "[\"typo_ambiguous\"]");
+            let err = from_figment(figment(None)).unwrap_err();
+            let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, ["listen", "llm.model", "llm.confidence_min", "auto_execute.allowed_reasons"]);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn type_errors_in_several_sections_are_all_reported() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_LLM__TIMEOUT_MS", "soon");
+            jail.set_env("LADDER_SESSIONS__MAX", "many");
+            jail.set_env("LADDER_LISTEN", "nowhere");
+            let err = from_figment(figment(None)).unwrap_err();
+            let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, ["llm.timeout_ms", "sessions.max", "listen"], "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn type_errors_and_unknown_keys_name_the_key() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_LLM__TIMEOUT_MS", "soon");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "llm.timeout_ms", "{err}");
+            Ok(())
+        });
+        Jail::expect_with(|jail| {
+            jail.create_file("ladderd.toml", "[llm]\ntimeout = 5\n")?;
+            let err = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap_err();
+            assert!(err.to_string().contains("timeout"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_are_masked() {
+        let mut c = Config::default();
+        c.llm.api_key = Some(Secret("sk-very-secret".into()));
+        assert!(!c.masked_toml().contains("sk-very-secret"));
+        assert!(!format!("{c:?}").contains("sk-very-secret"));
+    }
+}

@@ -1,0 +1,440 @@
+//! The edge: protobuf messages in, domain types out (and back). Every input
+//! limit is checked here, in one place, before any work; a violation names
+//! the field and the limit. Sizes are checked before contents, so a request
+//! with 200,000 candidates is refused without looking at them.
+
+use crate::config::Limits;
+use crate::error::Invalid;
+use crate::ladder::continuity::{ActionEntry, ContinuityState, PendingClarifier};
+use crate::ladder::types as d;
+use crate::pb;
+use rustc_hash::FxHashSet;
+
+fn check_len(field: impl FnOnce() -> String, value: &str, max: usize) -> Result<(), Invalid> {
+    if value.len() > max { Err(Invalid::TooLong { field: field(), len: value.len(), max }) } else { Ok(()) }
+}
+
+fn check_count(field: &str, len: usize, max: usize) -> Result<(), Invalid> {
+    if len > max { Err(Invalid::TooMany { field: field.to_string(), len, max }) } else { Ok(()) }
+}
+
+fn required_id(field: &str, value: &str, max: usize) -> Result<(), Invalid> {
+    if value.trim().is_empty() {
+        return Err(Invalid::Missing { field: field.to_string() });
+    }
+    check_len(|| field.to_string(), value, max)?;
+    if value.chars().any(char::is_control) {
+        return Err(Invalid::bad(field, "must not contain control characters"));
+    }
+    Ok(())
+}
+
+pub fn scope(field: &str, v: i32) -> Result<d::Scope, Invalid> {
+    Ok(match pb::Scope::try_from(v) {
+        Ok(pb::Scope::Unspecified) => d::Scope::Unspecified,
+        Ok(pb::Scope::Chat) => d::Scope::Chat,
+        Ok(pb::Scope::Widget) => d::Scope::Widget,
+        Ok(pb::Scope::Dashboard) => d::Scope::Dashboard,
+        Ok(pb::Scope::Workspace) => d::Scope::Workspace,
+        Err(_) => return Err(Invalid::bad(field, format!("unknown Scope value {v}"))),
+    })
+}
+
+fn scope_to_pb(s: d::Scope) -> pb::Scope {
+    match s {
+        d::Scope::Unspecified => pb::Scope::Unspecified,
+        d::Scope::Chat => pb::Scope::Chat,
+        d::Scope::Widget => pb::Scope::Widget,
+        d::Scope::Dashboard => pb::Scope::Dashboard,
+        d::Scope::Workspace => pb::Scope::Workspace,
+    }
+}
+
+fn scope_ref(field: &str, s: Option<pb::ScopeRef>, l: &Limits) -> Result<Option<d::ScopeRef>, Invalid> {
+    s.map(|s| {
+        check_len(|| format!("{field}.instance_id"), &s.instance_id, l.candidate_id_max_bytes)?;
+        Ok(d::ScopeRef { scope: scope(&format!("{field}.scope"), s.scope)?, instance_id: s.instance_id })
+    })
+    .transpose()
+}
+
+fn scope_ref_to_pb(s: &d::ScopeRef) -> pb::ScopeRef {
+    pb::ScopeRef { scope: scope_to_pb(s.scope) as i32, instance_id: s.instance_id.clone() }
+}
+
+/// Checks one candidate list; ids go into `seen` (unique per request).
+fn candidates(field: &str, list: Vec<pb::Candidate>, l: &Limits, seen: &mut FxHashSet<String>) -> Result<Vec<d::Candidate>, Invalid> {
+    check_count(field, list.len(), l.pool_max)?;
+    list.into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let f = |name: &str| format!("{field}[{i}].{name}");
+            required_id(&f("id"), &c.id, l.candidate_id_max_bytes)?;
+            for (name, v) in [("label", &c.label), ("sublabel", &c.sublabel), ("badge", &c.badge), ("kind", &c.kind), ("path", &c.path)] {
+                check_len(|| f(name), v, l.label_max_bytes)?;
+            }
+            check_count(&f("aliases"), c.aliases.len(), l.aliases_max)?;
+            for (j, a) in c.aliases.iter().enumerate() {
+                check_len(|| format!("{field}[{i}].aliases[{j}]"), a, l.label_max_bytes)?;
+            }
+            if !seen.insert(c.id.clone()) {
+                return Err(Invalid::Duplicate { field: f("id"), id: c.id });
+            }
+            Ok(d::Candidate {
+                id: c.id,
+                label: c.label,
+                sublabel: c.sublabel,
+                badge: c.badge,
+                kind: c.kind,
+                path: c.path,
+                aliases: c.aliases,
+            })
+        })
+        .collect()
+}
+
+fn candidate_to_pb(c: &d::Candidate) -> pb::Candidate {
+    pb::Candidate {
+        id: c.id.clone(),
+        label: c.label.clone(),
+        sublabel: c.sublabel.clone(),
+        badge: c.badge.clone(),
+        kind: c.kind.clone(),
+        path: c.path.clone(),
+        aliases: c.aliases.clone(),
+    }
+}
+
+pub fn session_id(v: &str, l: &Limits) -> Result<(), Invalid> {
+    required_id("session_id", v, l.session_id_max_bytes)
+}
+
+fn language(field: &str, v: &str) -> Result<(), Invalid> {
+    check_len(|| field.to_string(), v, 35)?;
+    if !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(Invalid::bad(field, format!("{v:?} is not a language tag such as \"en\" or \"he-IL\"")));
+    }
+    Ok(())
+}
+
+pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideRequest, Invalid> {
+    session_id(&m.session_id, l)?;
+    check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
+    check_len(|| "input".into(), &m.input, l.input_max_bytes)?;
+    language("language", &m.language)?;
+    // Sizes first: refuse huge pools before touching their contents.
+    let opt_len = m.options.as_ref().map_or(0, |o| o.candidates.len());
+    check_count("options.candidates", opt_len, l.pool_max)?;
+    check_count("recoverable_chat_options", m.recoverable_chat_options.len(), l.pool_max)?;
+    check_count("widget_items", m.widget_items.len(), l.pool_max)?;
+    check_count("commands", m.commands.len(), l.pool_max)?;
+    check_count("labels", m.labels.len(), l.labels_max)?;
+    for (k, v) in &m.labels {
+        check_len(|| format!("labels[{k:?}]"), v, 256)?;
+        check_len(|| "labels (key)".into(), k, 128)?;
+    }
+    let mut seen = FxHashSet::default();
+    let options = m
+        .options
+        .map(|o| -> Result<d::OptionSet, Invalid> {
+            check_len(|| "options.option_set_id".into(), &o.option_set_id, l.candidate_id_max_bytes)?;
+            Ok(d::OptionSet {
+                option_set_id: o.option_set_id,
+                scope: scope("options.scope", o.scope)?,
+                candidates: candidates("options.candidates", o.candidates, l, &mut seen)?,
+            })
+        })
+        .transpose()?;
+    Ok(d::DecideRequest {
+        active_scope: scope_ref("active_scope", m.active_scope, l)?,
+        options,
+        recoverable_chat_options: candidates("recoverable_chat_options", m.recoverable_chat_options, l, &mut seen)?,
+        widget_items: candidates("widget_items", m.widget_items, l, &mut seen)?,
+        commands: candidates("commands", m.commands, l, &mut seen)?,
+        session_id: m.session_id,
+        turn_id: m.turn_id,
+        input: m.input,
+        force_clarify_only: m.force_clarify_only,
+        language: m.language,
+        labels: m.labels.into_iter().collect(),
+    })
+}
+
+/// A validated `Enrich` request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnrichInput {
+    pub session_id: String,
+    pub turn_id: String,
+    pub loop_cycle_id: String,
+    pub evidence: Vec<(d::EvidenceType, Vec<d::Candidate>, String)>,
+}
+
+pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, Invalid> {
+    session_id(&m.session_id, l)?;
+    check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
+    required_id("loop_cycle_id", &m.loop_cycle_id, l.candidate_id_max_bytes)?;
+    check_count("evidence", m.evidence.len(), l.evidence_blocks_max)?;
+    let total: usize = m.evidence.iter().map(|b| b.candidates.len()).sum();
+    check_count("evidence[].candidates", total, l.pool_max)?;
+    let mut seen = FxHashSet::default();
+    let evidence = m
+        .evidence
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let ty = d::EvidenceType::parse(&b.r#type).ok_or_else(|| {
+                let allowed: Vec<&str> = d::EvidenceType::ALL.iter().map(|t| t.as_str()).collect();
+                Invalid::bad(format!("evidence[{i}].type"), format!("{:?} is not one of {}", b.r#type, allowed.join(", ")))
+            })?;
+            check_len(|| format!("evidence[{i}].excerpt"), &b.excerpt, l.excerpt_max_bytes)?;
+            let cands = candidates(&format!("evidence[{i}].candidates"), b.candidates, l, &mut seen)?;
+            Ok((ty, cands, b.excerpt))
+        })
+        .collect::<Result<_, Invalid>>()?;
+    Ok(EnrichInput { session_id: m.session_id, turn_id: m.turn_id, loop_cycle_id: m.loop_cycle_id, evidence })
+}
+
+/// A validated `RecordOutcome` request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeInput {
+    pub session_id: String,
+    pub decision_id: String,
+    /// "accepted", "executed", "rejected", "corrected".
+    pub kind: &'static str,
+    pub choice_id: String,
+    pub scope: Option<d::ScopeRef>,
+    pub option_set_id: String,
+}
+
+pub fn outcome_request(m: pb::RecordOutcomeRequest, l: &Limits) -> Result<OutcomeInput, Invalid> {
+    session_id(&m.session_id, l)?;
+    check_len(|| "decision_id".into(), &m.decision_id, l.candidate_id_max_bytes)?;
+    check_len(|| "choice_id".into(), &m.choice_id, l.candidate_id_max_bytes)?;
+    check_len(|| "option_set_id".into(), &m.option_set_id, l.candidate_id_max_bytes)?;
+    let kind = match pb::OutcomeKind::try_from(m.kind) {
+        Ok(pb::OutcomeKind::Accepted) => "accepted",
+        Ok(pb::OutcomeKind::Executed) => "executed",
+        Ok(pb::OutcomeKind::Rejected) => "rejected",
+        Ok(pb::OutcomeKind::Corrected) => "corrected",
+        Ok(pb::OutcomeKind::Unspecified) => return Err(Invalid::Missing { field: "kind".into() }),
+        Err(_) => return Err(Invalid::bad("kind", format!("unknown OutcomeKind value {}", m.kind))),
+    };
+    if matches!(kind, "accepted" | "corrected") && m.choice_id.is_empty() {
+        return Err(Invalid::Missing { field: "choice_id".into() });
+    }
+    Ok(OutcomeInput {
+        scope: scope_ref("scope", m.scope, l)?,
+        session_id: m.session_id,
+        decision_id: m.decision_id,
+        kind,
+        choice_id: m.choice_id,
+        option_set_id: m.option_set_id,
+    })
+}
+
+// ------------------------------------------------------------- outbound --
+
+impl From<&d::Decision> for pb::Decision {
+    fn from(x: &d::Decision) -> Self {
+        pb::Decision {
+            decision_id: x.decision_id.clone(),
+            outcome: match x.outcome {
+                d::Outcome::Execute => pb::Outcome::Execute,
+                d::Outcome::Clarify => pb::Outcome::Clarify,
+                d::Outcome::Escape => pb::Outcome::Escape,
+                d::Outcome::NeedMoreInfo => pb::Outcome::NeedMoreInfo,
+            } as i32,
+            target_id: x.target_id.clone().unwrap_or_default(),
+            decided_by: match x.decided_by {
+                d::Decider::Unspecified => pb::Decider::Unspecified,
+                d::Decider::Deterministic => pb::Decider::Deterministic,
+                d::Decider::Continuity => pb::Decider::Continuity,
+                d::Decider::Llm => pb::Decider::Llm,
+            } as i32,
+            confidence: match x.confidence {
+                None => pb::ConfidenceBucket::Unspecified,
+                Some(d::Bucket::HighConfidenceExecute) => pb::ConfidenceBucket::HighConfidenceExecute,
+                Some(d::Bucket::LowConfidenceLlmEligible) => pb::ConfidenceBucket::LowConfidenceLlmEligible,
+                Some(d::Bucket::LowConfidenceClarifierOnly) => pb::ConfidenceBucket::LowConfidenceClarifierOnly,
+            } as i32,
+            ambiguity_reason: match x.ambiguity_reason {
+                None => pb::AmbiguityReason::Unspecified,
+                Some(d::AmbiguityReason::MultiMatchNoExactWinner) => pb::AmbiguityReason::MultiMatchNoExactWinner,
+                Some(d::AmbiguityReason::CrossSourceTie) => pb::AmbiguityReason::CrossSourceTie,
+                Some(d::AmbiguityReason::TypoAmbiguous) => pb::AmbiguityReason::TypoAmbiguous,
+                Some(d::AmbiguityReason::CommandSelectionCollision) => pb::AmbiguityReason::CommandSelectionCollision,
+                Some(d::AmbiguityReason::NoCandidate) => pb::AmbiguityReason::NoCandidate,
+                Some(d::AmbiguityReason::NoDeterministicMatch) => pb::AmbiguityReason::NoDeterministicMatch,
+            } as i32,
+            fallback_reason: fallback_to_pb(x.fallback_reason) as i32,
+            escape_reason: x.escape_reason.map(|e| e.as_str().to_string()).unwrap_or_default(),
+            handled_by_tier: x.handled_by_tier.as_str().to_string(),
+            clarifier: x.clarifier.as_ref().map(|c| pb::Clarifier {
+                question: c.question.clone(),
+                option_ids: c.option_ids.clone(),
+                suggested_id: c.suggested_id.clone().unwrap_or_default(),
+            }),
+            needed_evidence_types: x.needed_evidence_types.iter().map(|t| t.as_str().to_string()).collect(),
+            llm: Some(pb::LlmReport {
+                called: x.llm.called,
+                guard_hit: x.llm.guard_hit,
+                latency_ms: x.llm.latency_ms,
+                suggested_id: x.llm.suggested_id.clone().unwrap_or_default(),
+                confidence: x.llm.confidence,
+                verdict: x.llm.verdict.clone(),
+                shadow: x.llm.shadow,
+            }),
+            loop_cycle_id: x.loop_cycle_id.clone().unwrap_or_default(),
+            evidence_fingerprint: x.evidence_fingerprint.clone().unwrap_or_default(),
+            trace: x
+                .trace
+                .iter()
+                .map(|s| pb::Step {
+                    rung: s.rung.to_string(),
+                    outcome: s.outcome.clone(),
+                    detail: s.detail.clone(),
+                    duration_us: s.duration_us,
+                })
+                .collect(),
+            config_revision: x.config_revision.clone(),
+        }
+    }
+}
+
+fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {
+    use d::FallbackReason as F;
+    match r {
+        None => pb::FallbackReason::Unspecified,
+        Some(F::Timeout) => pb::FallbackReason::Timeout,
+        Some(F::RateLimited) => pb::FallbackReason::RateLimited,
+        Some(F::TransportError) => pb::FallbackReason::TransportError,
+        Some(F::Abstain) => pb::FallbackReason::Abstain,
+        Some(F::LowConfidence) => pb::FallbackReason::LowConfidence,
+        Some(F::NoNewEvidence) => pb::FallbackReason::NoNewEvidence,
+        Some(F::BudgetExhausted) => pb::FallbackReason::BudgetExhausted,
+        Some(F::LoopGuard) => pb::FallbackReason::LoopGuard,
+        Some(F::LlmDisabled) => pb::FallbackReason::LlmDisabled,
+        Some(F::LlmOverloaded) => pb::FallbackReason::LlmOverloaded,
+        Some(F::CircuitOpen) => pb::FallbackReason::CircuitOpen,
+        Some(F::Deadline) => pb::FallbackReason::Deadline,
+    }
+}
+
+fn action_to_pb(a: &ActionEntry) -> pb::ActionEntry {
+    pb::ActionEntry {
+        r#type: a.kind.clone(),
+        target_ref: a.target_ref.clone(),
+        source_scope: scope_to_pb(a.source_scope) as i32,
+        option_set_id: a.option_set_id.clone(),
+        timestamp_ms: a.timestamp_ms,
+        outcome: a.outcome.clone(),
+    }
+}
+
+/// The session as `GetSession` reports it. `fresh` says whether the
+/// continuity context is still within its TTL.
+pub fn session_to_pb(session_id: &str, s: &ContinuityState, fresh: bool) -> pb::SessionState {
+    pb::SessionState {
+        session_id: session_id.to_string(),
+        last_resolved_action: s.last_resolved_action.as_ref().map(action_to_pb),
+        recent_action_trace: s.recent_action_trace.iter().map(action_to_pb).collect(),
+        last_accepted_choice_id: s.last_accepted_choice_id.clone().unwrap_or_default(),
+        recent_accepted_choice_ids: s.recent_accepted_choice_ids.iter().cloned().collect(),
+        recent_rejected_choice_ids: s.recent_rejected_choice_ids.iter().cloned().collect(),
+        active_option_set_id: s.active_option_set_id.clone().unwrap_or_default(),
+        active_scope: s.active_scope.as_ref().map(scope_ref_to_pb),
+        pending_clarifier_type: match s.pending_clarifier_type {
+            PendingClarifier::None => pb::PendingClarifierType::None,
+            PendingClarifier::SelectionDisambiguation => pb::PendingClarifierType::SelectionDisambiguation,
+            PendingClarifier::ScopeDisambiguation => pb::PendingClarifierType::ScopeDisambiguation,
+            PendingClarifier::MissingSlot => pb::PendingClarifierType::MissingSlot,
+            PendingClarifier::Confirmation => pb::PendingClarifierType::Confirmation,
+            PendingClarifier::Repair => pb::PendingClarifierType::Repair,
+        } as i32,
+        turn_count: s.turn_count,
+        continuity_fresh: fresh,
+        loop_cycle_id: s.open_cycle().map(|c| c.id.clone()).unwrap_or_default(),
+    }
+}
+
+pub fn candidates_to_pb(list: &[d::Candidate]) -> Vec<pb::Candidate> {
+    list.iter().map(candidate_to_pb).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(id: &str) -> pb::Candidate {
+        pb::Candidate { id: id.into(), label: format!("Label {id}"), ..Default::default() }
+    }
+
+    fn base() -> pb::DecideRequest {
+        pb::DecideRequest {
+            session_id: "s1".into(),
+            input: "open d".into(),
+            options: Some(pb::OptionSet {
+                option_set_id: "o".into(),
+                scope: pb::Scope::Chat as i32,
+                candidates: vec![cand("a"), cand("b")],
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn err(m: pb::DecideRequest) -> Invalid {
+        decide_request(m, &Limits::default()).unwrap_err()
+    }
+
+    #[test]
+    fn a_valid_request_converts() {
+        let r = decide_request(base(), &Limits::default()).unwrap();
+        assert_eq!(r.option_candidates().len(), 2);
+        assert_eq!(r.options.unwrap().scope, d::Scope::Chat);
+    }
+
+    #[test]
+    fn validation_table() {
+        let l = Limits::default();
+        let mut m = base();
+        m.session_id = String::new();
+        assert_eq!(err(m), Invalid::Missing { field: "session_id".into() });
+        let mut m = base();
+        m.session_id = "x".repeat(l.session_id_max_bytes + 1);
+        assert!(matches!(err(m), Invalid::TooLong { field, .. } if field == "session_id"));
+        let mut m = base();
+        m.input = "x".repeat(l.input_max_bytes + 1);
+        assert!(matches!(err(m), Invalid::TooLong { field, max: 4096, .. } if field == "input"));
+        let mut m = base();
+        m.options.as_mut().unwrap().candidates[1].id = String::new();
+        assert_eq!(err(m), Invalid::Missing { field: "options.candidates[1].id".into() });
+        let mut m = base();
+        m.widget_items.push(cand("a"));
+        assert_eq!(err(m), Invalid::Duplicate { field: "widget_items[0].id".into(), id: "a".into() });
+        let mut m = base();
+        m.widget_items = (0..l.pool_max + 1).map(|i| cand(&i.to_string())).collect();
+        assert!(matches!(err(m), Invalid::TooMany { field, .. } if field == "widget_items"));
+        let mut m = base();
+        m.options.as_mut().unwrap().candidates[0].label = "x".repeat(l.label_max_bytes + 1);
+        assert!(matches!(err(m), Invalid::TooLong { field, .. } if field == "options.candidates[0].label"));
+        let mut m = base();
+        m.active_scope = Some(pb::ScopeRef { scope: 42, instance_id: String::new() });
+        assert!(matches!(err(m), Invalid::Bad { field, .. } if field == "active_scope.scope"));
+        let mut m = base();
+        m.language = "en; drop table".into();
+        assert!(matches!(err(m), Invalid::Bad { field, .. } if field == "language"));
+    }
+
+    #[test]
+    fn enrich_types_come_from_the_allowlist() {
+        let m = pb::EnrichRequest {
+            session_id: "s".into(),
+            loop_cycle_id: "c".into(),
+            evidence: vec![pb::EvidenceBlock { r#type: "browser_history".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        let e = enrich_request(m, &Limits::default()).unwrap_err();
+        assert!(matches!(&e, Invalid::Bad { field, .. } if field == "evidence[0].type"), "{e}");
+        assert!(e.to_string().contains("chat_recoverable_options"));
+    }
+}

@@ -1,0 +1,272 @@
+//! The application layer: what each call does, in terms of the ladder, the
+//! session store and the LLM client. gRPC handlers (`crate::grpc`) only
+//! convert messages and call these methods.
+
+use crate::config::Config;
+use crate::convert::{EnrichInput, OutcomeInput};
+use crate::error::ApiError;
+use crate::grpc::stack::StackStats;
+use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, CycleChange, EnrichRefusal, OutcomeUpdate, Update};
+use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter, WordCounter};
+use crate::ladder::policy::{LlmAnswer, Policy};
+use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
+use crate::llm::LlmClient;
+use crate::sessions::{Clock, MemoryStore, SessionStore};
+use arc_swap::{ArcSwap, ArcSwapOption};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Everything a call needs, shared by all calls.
+pub struct Daemon {
+    config: ArcSwap<Config>,
+    policy: ArcSwap<Policy>,
+    llm: ArcSwapOption<LlmClient>,
+    store: Arc<dyn SessionStore>,
+    /// The same store when it is the in-memory one (for its purge task).
+    memory: Option<MemoryStore>,
+    clock: Clock,
+    tokens: Arc<dyn TokenCounter + Send>,
+    pub stack: Arc<StackStats>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::BuildError),
+}
+
+impl Daemon {
+    pub fn new(config: Config) -> Result<Self, StartError> {
+        let policy = config.policy()?;
+        let llm = LlmClient::from_config(&config.llm)?;
+        let store = MemoryStore::new(config.sessions.max, Duration::from_secs(config.sessions.idle_ttl_seconds));
+        Ok(Daemon {
+            policy: ArcSwap::from_pointee(policy),
+            llm: ArcSwapOption::from(llm.map(Arc::new)),
+            store: Arc::new(store.clone()),
+            memory: Some(store),
+            clock: Clock::default(),
+            tokens: Arc::new(WordCounter),
+            stack: Arc::new(StackStats::default()),
+            config: ArcSwap::from_pointee(config),
+        })
+    }
+
+    /// Starts background work (the idle-session purge); it stops when the
+    /// returned guard is dropped. Needs a tokio runtime.
+    pub fn spawn_background(&self) -> Option<crate::sessions::PurgeGuard> {
+        let idle = Duration::from_secs(self.config().sessions.idle_ttl_seconds);
+        let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+        self.memory.as_ref().map(|m| m.spawn_purger(self.clock, every))
+    }
+
+    pub fn config(&self) -> Arc<Config> {
+        self.config.load_full()
+    }
+
+    pub fn store(&self) -> &Arc<dyn SessionStore> {
+        &self.store
+    }
+
+    pub fn clock(&self) -> Clock {
+        self.clock
+    }
+
+    pub async fn decide(&self, req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let policy = self.policy.load_full();
+        let now = self.clock.now();
+        let state = self.store.get(&req.session_id, now).await.map_err(internal)?.unwrap_or_default().view(now, policy.ttl);
+        let ids = Ids::new();
+        let ports = DaemonPorts { daemon: self, session_id: &req.session_id, llm: self.llm.load_full(), deadline, policy: &policy };
+        let ctx = Ctx { policy: &policy, state: &state, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
+        let decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
+        self.commit(&req.session_id, decided, &policy).await
+    }
+
+    pub async fn enrich(&self, input: EnrichInput, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let policy = self.policy.load_full();
+        let now = self.clock.now();
+        let Some(state) = self.store.get(&input.session_id, now).await.map_err(internal)? else {
+            return Err(unknown_cycle(&input));
+        };
+        let b = &policy.budgets;
+        let begin = Update::BeginEnrich {
+            cycle_id: input.loop_cycle_id.clone(),
+            max_selection_steps: b.selection_max_enrichment_steps,
+            max_semantic_steps: b.semantic_max_enrichment_steps,
+        };
+        let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
+        let ids = Ids::new();
+        let view = state.view(now, policy.ttl);
+        let ctx = Ctx { policy: &policy, state: &view, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
+        let decided = match applied {
+            Applied::EnrichStarted(mut cycle) => {
+                let base = cycle.request.as_deref().cloned().unwrap_or_default();
+                let (merged, excerpts) = decide::merge_evidence(&base, &input.evidence);
+                // Newest first.
+                let mut all = excerpts;
+                all.append(&mut cycle.excerpts);
+                cycle.excerpts = all;
+                let ports =
+                    DaemonPorts { daemon: self, session_id: &input.session_id, llm: self.llm.load_full(), deadline, policy: &policy };
+                decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await
+            }
+            Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => decide::budget_exhausted(&ctx, &cycle),
+            Applied::EnrichRefused(EnrichRefusal::Resolved) => {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "loop_cycle_id {:?} is already resolved; call Decide for the next turn",
+                    input.loop_cycle_id
+                )));
+            }
+            Applied::EnrichRefused(EnrichRefusal::NotResumable) => {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "loop_cycle_id {:?} held more candidates than sessions.max_cycle_candidates and cannot be resumed; call Decide again with the evidence",
+                    input.loop_cycle_id
+                )));
+            }
+            Applied::EnrichRefused(EnrichRefusal::Unknown) | Applied::Done | Applied::GuardClaimed | Applied::GuardRepeat { .. } => {
+                return Err(unknown_cycle(&input));
+            }
+        };
+        self.commit(&input.session_id, decided, &policy).await
+    }
+
+    /// Writes the decision's session change and returns the decision.
+    async fn commit(&self, session_id: &str, mut decided: Decided, policy: &Policy) -> Result<Decision, ApiError> {
+        if let CycleChange::Open(c) = &mut decided.update.cycle {
+            let max = self.config.load().sessions.max_cycle_candidates;
+            let size = c.request.as_deref().map_or(0, request_size);
+            if size > max {
+                c.request = None;
+            }
+        }
+        self.store.apply(session_id, Update::Decided(decided.update), self.clock.now(), policy.ttl).await.map_err(internal)?;
+        for e in &decided.events {
+            tracing::debug!(event = e.name, detail = %e.detail, "decision event");
+        }
+        let d = &decided.decision;
+        tracing::info!(
+            decision_id = %d.decision_id,
+            outcome = d.outcome.as_str(),
+            tier = d.handled_by_tier.as_str(),
+            decided_by = d.decided_by.as_str(),
+            reason = d.ambiguity_reason.map_or("", |r| r.as_str()),
+            fallback = d.fallback_reason.map_or("", |r| r.as_str()),
+            "decided"
+        );
+        Ok(decided.decision)
+    }
+
+    pub async fn record_outcome(&self, o: OutcomeInput) -> Result<(ContinuityState, bool), ApiError> {
+        let policy = self.policy.load_full();
+        let now = self.clock.now();
+        let Some(state) = self.store.get(&o.session_id, now).await.map_err(internal)? else {
+            return Err(ApiError::NotFound(format!("session {:?} not found (expired or never seen)", o.session_id)));
+        };
+        let last = state.last_resolved_action.as_ref();
+        let target = if o.choice_id.is_empty() { last.map(|a| a.target_ref.clone()).unwrap_or_default() } else { o.choice_id.clone() };
+        let also_rejected = (o.kind == "corrected").then(|| last.map(|a| a.target_ref.clone())).flatten().filter(|t| *t != target);
+        let entry = ActionEntry {
+            kind: "outcome".into(),
+            target_ref: target,
+            source_scope: o.scope.as_ref().map(|s| s.scope).or(state.active_scope.as_ref().map(|s| s.scope)).unwrap_or_default(),
+            option_set_id: if o.option_set_id.is_empty() {
+                state.active_option_set_id.clone().unwrap_or_default()
+            } else {
+                o.option_set_id.clone()
+            },
+            timestamp_ms: now.wall_ms,
+            outcome: o.kind.to_string(),
+        };
+        self.store
+            .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, policy.ttl)
+            .await
+            .map_err(internal)?;
+        self.session(&o.session_id).await
+    }
+
+    /// The session and whether its continuity context is fresh.
+    pub async fn session(&self, id: &str) -> Result<(ContinuityState, bool), ApiError> {
+        let policy = self.policy.load_full();
+        let now = self.clock.now();
+        match self.store.get(id, now).await.map_err(internal)? {
+            Some(s) => {
+                let fresh = s.is_fresh(now, policy.ttl);
+                Ok((s, fresh))
+            }
+            None => Err(ApiError::NotFound(format!("session {id:?} not found (expired or never seen)"))),
+        }
+    }
+
+    pub async fn reset_session(&self, id: &str) -> Result<bool, ApiError> {
+        self.store.remove(id).await.map_err(internal)
+    }
+}
+
+fn request_size(r: &DecideRequest) -> usize {
+    r.option_candidates().len() + r.recoverable_chat_options.len() + r.widget_items.len() + r.commands.len()
+}
+
+fn unknown_cycle(input: &EnrichInput) -> ApiError {
+    ApiError::FailedPrecondition(format!(
+        "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again",
+        input.loop_cycle_id, input.session_id
+    ))
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(e.to_string())
+}
+
+struct Ids {
+    decision: String,
+    cycle: String,
+}
+
+impl Ids {
+    fn new() -> Self {
+        Ids { decision: uuid::Uuid::new_v4().to_string(), cycle: uuid::Uuid::new_v4().to_string() }
+    }
+}
+
+/// The ladder's view of the outside world for one call.
+struct DaemonPorts<'a> {
+    daemon: &'a Daemon,
+    session_id: &'a str,
+    llm: Option<Arc<LlmClient>>,
+    deadline: Option<Instant>,
+    policy: &'a Policy,
+}
+
+impl Ports for DaemonPorts<'_> {
+    fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send {
+        let update = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
+        async move {
+            match self.daemon.store.apply(self.session_id, update, self.daemon.clock.now(), self.policy.ttl).await {
+                Ok(Applied::GuardRepeat { ordering, suggested_id }) => GuardClaim::Repeat { ordering, suggested_id },
+                Ok(_) => GuardClaim::Claimed,
+                // Without the guard S5 cannot be promised: do not call.
+                Err(e) => {
+                    tracing::error!(error = %e, "loop guard unavailable; skipping the llm");
+                    GuardClaim::Repeat { ordering: Vec::new(), suggested_id: None }
+                }
+            }
+        }
+    }
+
+    fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        let llm = self.llm.clone();
+        let deadline = self.deadline;
+        let ask = ask.clone();
+        async move {
+            match llm {
+                None => LlmAnswer::Skipped(FallbackReason::LlmDisabled),
+                Some(c) => c.arbitrate(&ask, deadline).await.answer,
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! The daemon's errors and their gRPC codes, mapped in exactly one place.
+//! Internal detail is logged, never sent to the caller.
+
+use tonic::{Code, Status};
+
+/// Why a request was refused at the edge.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Invalid {
+    #[error("{field}: required")]
+    Missing { field: String },
+    #[error("{field}: {len} bytes is over the limit of {max}")]
+    TooLong { field: String, len: usize, max: usize },
+    #[error("{field}: {len} items is over the limit of {max}")]
+    TooMany { field: String, len: usize, max: usize },
+    #[error("{field}: duplicate id {id:?} (ids must be unique within a request)")]
+    Duplicate { field: String, id: String },
+    #[error("{field}: {why}")]
+    Bad { field: String, why: String },
+}
+
+impl Invalid {
+    pub fn bad(field: impl Into<String>, why: impl Into<String>) -> Self {
+        Invalid::Bad { field: field.into(), why: why.into() }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    FailedPrecondition(String),
+    #[error("{0}")]
+    Unimplemented(&'static str),
+    /// Something broke inside; the detail is logged, the caller gets a
+    /// generic message.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<ApiError> for Status {
+    fn from(e: ApiError) -> Status {
+        let code = match &e {
+            ApiError::Invalid(Invalid::TooLong { .. } | Invalid::TooMany { .. }) => Code::ResourceExhausted,
+            ApiError::Invalid(_) => Code::InvalidArgument,
+            ApiError::NotFound(_) => Code::NotFound,
+            ApiError::FailedPrecondition(_) => Code::FailedPrecondition,
+            ApiError::Unimplemented(_) => Code::Unimplemented,
+            ApiError::Internal(detail) => {
+                tracing::error!(detail = %detail, "internal error");
+                return Status::internal("internal error; see the ladderd log");
+            }
+        };
+        Status::new(code, e.to_string())
+    }
+}

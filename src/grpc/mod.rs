@@ -1,0 +1,74 @@
+//! The gRPC adapter: `ladder.v1.Arbiter` handlers. Each converts the
+//! message at the edge (`crate::convert`), calls the daemon, and converts
+//! back; errors become statuses in one place (`crate::error`).
+
+pub mod stack;
+
+use crate::convert;
+use crate::daemon::Daemon;
+use crate::error::ApiError;
+use crate::pb;
+use stack::Deadline;
+use std::sync::Arc;
+use tonic::{Request, Response, Status};
+
+#[derive(Clone)]
+pub struct Arbiter {
+    daemon: Arc<Daemon>,
+}
+
+impl Arbiter {
+    pub fn new(daemon: Arc<Daemon>) -> Self {
+        Arbiter { daemon }
+    }
+}
+
+fn deadline<T>(r: &Request<T>) -> Option<tokio::time::Instant> {
+    r.extensions().get::<Deadline>().map(|d| d.0)
+}
+
+#[tonic::async_trait]
+impl pb::arbiter_server::Arbiter for Arbiter {
+    async fn decide(&self, request: Request<pb::DecideRequest>) -> Result<Response<pb::Decision>, Status> {
+        let deadline = deadline(&request);
+        let req = convert::decide_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
+        let d = self.daemon.decide(req, deadline).await?;
+        Ok(Response::new((&d).into()))
+    }
+
+    async fn enrich(&self, request: Request<pb::EnrichRequest>) -> Result<Response<pb::Decision>, Status> {
+        let deadline = deadline(&request);
+        let req = convert::enrich_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
+        let d = self.daemon.enrich(req, deadline).await?;
+        Ok(Response::new((&d).into()))
+    }
+
+    async fn clarify(&self, _request: Request<pb::ClarifyRequest>) -> Result<Response<pb::ClarifyResponse>, Status> {
+        Err(ApiError::Unimplemented("Clarify is not available in this build yet").into())
+    }
+
+    async fn extract(&self, _request: Request<pb::ExtractRequest>) -> Result<Response<pb::ExtractResponse>, Status> {
+        Err(ApiError::Unimplemented("Extract is not available in this build yet").into())
+    }
+
+    async fn record_outcome(&self, request: Request<pb::RecordOutcomeRequest>) -> Result<Response<pb::RecordOutcomeResponse>, Status> {
+        let o = convert::outcome_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
+        let id = o.session_id.clone();
+        let (s, fresh) = self.daemon.record_outcome(o).await?;
+        Ok(Response::new(pb::RecordOutcomeResponse { session: Some(convert::session_to_pb(&id, &s, fresh)) }))
+    }
+
+    async fn get_session(&self, request: Request<pb::GetSessionRequest>) -> Result<Response<pb::SessionState>, Status> {
+        let id = request.into_inner().session_id;
+        convert::session_id(&id, &self.daemon.config().limits).map_err(ApiError::from)?;
+        let (s, fresh) = self.daemon.session(&id).await?;
+        Ok(Response::new(convert::session_to_pb(&id, &s, fresh)))
+    }
+
+    async fn reset_session(&self, request: Request<pb::ResetSessionRequest>) -> Result<Response<pb::ResetSessionResponse>, Status> {
+        let id = request.into_inner().session_id;
+        convert::session_id(&id, &self.daemon.config().limits).map_err(ApiError::from)?;
+        let existed = self.daemon.reset_session(&id).await?;
+        Ok(Response::new(pb::ResetSessionResponse { existed }))
+    }
+}

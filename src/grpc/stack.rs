@@ -1,0 +1,205 @@
+//! The tower stack every gRPC request passes through, outermost first.
+//!
+//! 1. `trace`: outermost, so every request gets a span and a log line,
+//!    including the ones shed or timed out below it.
+//! 2. `oversize`: turns tonic's OUT_OF_RANGE for a request over
+//!    `server.max_message_bytes` into RESOURCE_EXHAUSTED naming the key
+//!    (over-limit sizes are RESOURCE_EXHAUSTED everywhere in ladderd).
+//! 3. `shed` + `limit`: a global bound on requests in flight
+//!    (`server.max_concurrent_requests`). When it is full the request is
+//!    refused at once with RESOURCE_EXHAUSTED instead of queueing without
+//!    bound; before the deadline so shed requests cost nothing.
+//! 4. `deadline`: innermost, so it times only admitted work. It honours
+//!    the client's `grpc-timeout`, capped by `server.request_timeout_ms`,
+//!    and hands the deadline to the handler (the LLM rung stops in time to
+//!    build the clarifier) through the `Deadline` request extension.
+//!
+//! The maximum decoded message size itself is set on the service (tonic
+//! enforces it while decoding).
+
+use http::{HeaderValue, Request, Response};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::time::Instant;
+use tonic::Status;
+use tonic::body::Body;
+use tower::{BoxError, Layer, Service, ServiceBuilder};
+
+/// When the current request must be answered by (a request extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline(pub Instant);
+
+/// Counters the stack keeps (read by metrics).
+#[derive(Debug, Default)]
+pub struct StackStats {
+    pub shed: AtomicU64,
+    pub deadline_exceeded: AtomicU64,
+}
+
+/// Builds the documented stack (see the module docs for the order).
+pub fn layers(
+    max_concurrent: usize,
+    max_timeout: Duration,
+    max_message_bytes: usize,
+    stats: Arc<StackStats>,
+) -> impl Layer<
+    tonic::service::Routes,
+    Service: Service<Request<Body>, Response = Response<Body>, Error = BoxError, Future: Send> + Clone + Send + 'static,
+> + Clone {
+    let shed_stats = stats.clone();
+    let shed_msg =
+        format!("ladderd is at its limit of {max_concurrent} requests in flight (server.max_concurrent_requests); retry with backoff");
+    ServiceBuilder::new()
+        // (The trace layer wraps the body; box it back to tonic's body type.)
+        .map_response(|resp: Response<_>| resp.map(Body::new))
+        .layer(
+            tower_http::trace::TraceLayer::new_for_grpc()
+                .make_span_with(|req: &Request<Body>| tracing::info_span!("grpc", rpc = %req.uri().path()))
+                .on_failure(log_failure),
+        )
+        .map_response(move |resp: Response<Body>| remap_oversize(resp, max_message_bytes))
+        .map_result(move |r: Result<Response<Body>, BoxError>| match r {
+            Err(e) if e.is::<tower::load_shed::error::Overloaded>() => {
+                shed_stats.shed.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!("request shed: concurrency limit reached");
+                Ok(Status::resource_exhausted(shed_msg.clone()).into_http())
+            }
+            other => other,
+        })
+        .load_shed()
+        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(max_concurrent))
+        .layer(DeadlineLayer { max: max_timeout, stats })
+}
+
+/// Refusals the caller caused are routine (debug); anything else is the
+/// server's failure (warn).
+fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration, _span: &tracing::Span) {
+    use tower_http::classify::GrpcFailureClass;
+    let caller = |c: i32| {
+        matches!(
+            tonic::Code::from_i32(c),
+            tonic::Code::InvalidArgument
+                | tonic::Code::ResourceExhausted
+                | tonic::Code::NotFound
+                | tonic::Code::FailedPrecondition
+                | tonic::Code::Cancelled
+                | tonic::Code::DeadlineExceeded
+                | tonic::Code::Unimplemented
+        )
+    };
+    match class {
+        GrpcFailureClass::Code(c) if caller(c.get()) => {
+            tracing::debug!(code = c.get(), latency_ms = latency.as_millis() as u64, "request refused")
+        }
+        GrpcFailureClass::Code(c) => tracing::warn!(code = c.get(), latency_ms = latency.as_millis() as u64, "request failed"),
+        GrpcFailureClass::Error(e) => tracing::warn!(error = %e, latency_ms = latency.as_millis() as u64, "request failed"),
+    }
+}
+
+/// tonic reports an over-limit request as OUT_OF_RANGE; ladderd reports
+/// every over-limit size as RESOURCE_EXHAUSTED, naming the setting.
+fn remap_oversize(mut resp: Response<Body>, limit: usize) -> Response<Body> {
+    let h = resp.headers();
+    let oversize = h.get("grpc-status").is_some_and(|v| v == "11")
+        && h.get("grpc-message")
+            .and_then(|m| m.to_str().ok())
+            .is_some_and(|m| m.contains("message%20length%20too%20large") || m.contains("message length too large"));
+    if oversize {
+        let msg = format!("request message over the limit of {limit} bytes (server.max_message_bytes)");
+        let h = resp.headers_mut();
+        h.insert("grpc-status", HeaderValue::from_static("8"));
+        if let Ok(v) = HeaderValue::from_str(&msg.replace(' ', "%20")) {
+            h.insert("grpc-message", v);
+        }
+    }
+    resp
+}
+
+/// Parses a `grpc-timeout` header value ("100m", "5S", ...).
+pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
+    if v.len() < 2 || v.len() > 9 {
+        return None;
+    }
+    let (num, unit) = v.split_at(v.len() - 1);
+    let n: u64 = num.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(n.saturating_mul(3600)),
+        "M" => Duration::from_secs(n.saturating_mul(60)),
+        "S" => Duration::from_secs(n),
+        "m" => Duration::from_millis(n),
+        "u" => Duration::from_micros(n),
+        "n" => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+#[derive(Clone)]
+pub struct DeadlineLayer {
+    max: Duration,
+    stats: Arc<StackStats>,
+}
+
+impl<S> Layer<S> for DeadlineLayer {
+    type Service = DeadlineService<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        DeadlineService { inner, max: self.max, stats: self.stats.clone() }
+    }
+}
+
+#[derive(Clone)]
+pub struct DeadlineService<S> {
+    inner: S,
+    max: Duration,
+    stats: Arc<StackStats>,
+}
+
+impl<S> Service<Request<Body>> for DeadlineService<S>
+where
+    S: Service<Request<Body>, Response = Response<Body>> + Send,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+{
+    type Response = Response<Body>;
+    type Error = BoxError;
+    type Future = futures::future::BoxFuture<'static, Result<Response<Body>, BoxError>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx).map_err(Into::into)
+    }
+
+    fn call(&mut self, mut req: Request<Body>) -> Self::Future {
+        let asked = req.headers().get("grpc-timeout").and_then(|v| v.to_str().ok()).and_then(parse_grpc_timeout);
+        let budget = asked.map_or(self.max, |t| t.min(self.max));
+        let deadline = Instant::now() + budget;
+        req.extensions_mut().insert(Deadline(deadline));
+        let fut = self.inner.call(req);
+        let stats = self.stats.clone();
+        Box::pin(async move {
+            match tokio::time::timeout_at(deadline, fut).await {
+                Ok(r) => r.map_err(Into::into),
+                Err(_) => {
+                    stats.deadline_exceeded.fetch_add(1, Ordering::Relaxed);
+                    Ok(Status::deadline_exceeded(format!("deadline of {} ms exceeded", budget.as_millis())).into_http())
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grpc_timeout_table() {
+        assert_eq!(parse_grpc_timeout("100m"), Some(Duration::from_millis(100)));
+        assert_eq!(parse_grpc_timeout("5S"), Some(Duration::from_secs(5)));
+        assert_eq!(parse_grpc_timeout("1H"), Some(Duration::from_secs(3600)));
+        assert_eq!(parse_grpc_timeout("250000u"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_grpc_timeout("m"), None);
+        assert_eq!(parse_grpc_timeout("10x"), None);
+        assert_eq!(parse_grpc_timeout("123456789S"), None);
+    }
+}

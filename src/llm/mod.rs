@@ -1,0 +1,334 @@
+//! The LLM adapter: one bounded call to an OpenAI-compatible
+//! `POST {base_url}/chat/completions` endpoint (OpenAI, vLLM, Ollama,
+//! llama.cpp server, LiteLLM, ...), with reqwest (rustls, pooled
+//! connections).
+//!
+//! Protection, in the order a call meets it:
+//! - a circuit breaker: after `llm.breaker_failures` consecutive failures
+//!   the rung is skipped (`circuit_open`) for `llm.breaker_cooldown_ms`,
+//!   then one probe call decides whether it closes;
+//! - a deadline: `llm.timeout_ms`, capped by the caller's remaining gRPC
+//!   deadline minus `llm.deadline_margin_ms` (time to build the clarifier);
+//!   too little left and the rung is skipped (`deadline`). The request is
+//!   cancelled by dropping it when the budget runs out;
+//! - a bound on calls in flight (`llm.max_concurrency`): when full the rung
+//!   is skipped (`llm_overloaded`) instead of queueing, so LLM traffic never
+//!   slows deterministic decisions.
+//!
+//! No retries by default; with `llm.max_retries = 1`, one retry of a 429 or
+//! transport error, only when at least twice the first attempt's time is
+//! left. The reply is returned unparsed: the ladder validates it.
+
+pub mod prompt;
+
+use crate::config::{LlmConfig, ResponseFormat, Secret};
+use crate::ladder::decide::LlmAsk;
+use crate::ladder::policy::LlmAnswer;
+use crate::ladder::types::FallbackReason;
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+
+/// Token usage as reported by the provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// One arbitration call's answer and what the telemetry wants to know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub answer: LlmAnswer,
+    pub usage: Option<Usage>,
+    pub attempts: u32,
+    /// The model the provider says answered.
+    pub response_model: Option<String>,
+}
+
+#[derive(Debug)]
+struct BreakerState {
+    consecutive: u32,
+    open_until: Option<Instant>,
+    probing: bool,
+}
+
+/// Consecutive-failure circuit breaker with a cool-down and one probe.
+#[derive(Debug)]
+pub struct Breaker {
+    threshold: u32,
+    cooldown: Duration,
+    state: Mutex<BreakerState>,
+}
+
+impl Breaker {
+    pub fn new(threshold: u32, cooldown: Duration) -> Self {
+        Breaker { threshold, cooldown, state: Mutex::new(BreakerState { consecutive: 0, open_until: None, probing: false }) }
+    }
+
+    /// Whether a call may go out now.
+    pub fn allow(&self) -> bool {
+        if self.threshold == 0 {
+            return true;
+        }
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        match s.open_until {
+            Some(t) if Instant::now() < t => false,
+            Some(_) if s.probing => false,
+            Some(_) => {
+                s.probing = true;
+                true
+            }
+            None => true,
+        }
+    }
+
+    pub fn record(&self, ok: bool) {
+        if self.threshold == 0 {
+            return;
+        }
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.probing = false;
+        if ok {
+            s.consecutive = 0;
+            s.open_until = None;
+            return;
+        }
+        s.consecutive += 1;
+        if s.consecutive >= self.threshold {
+            if s.open_until.is_none() {
+                tracing::warn!(failures = s.consecutive, cooldown_ms = self.cooldown.as_millis() as u64, "llm circuit breaker open");
+            }
+            s.open_until = Some(Instant::now() + self.cooldown);
+        }
+    }
+
+    pub fn is_open(&self) -> bool {
+        let s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.open_until.is_some_and(|t| Instant::now() < t)
+    }
+}
+
+/// Shortest budget worth sending a request with.
+const MIN_BUDGET: Duration = Duration::from_millis(10);
+
+pub struct LlmClient {
+    http: reqwest::Client,
+    url: reqwest::Url,
+    model: String,
+    api_key: Option<Secret>,
+    timeout: Duration,
+    margin: Duration,
+    format: ResponseFormat,
+    max_tokens: u32,
+    max_retries: u32,
+    permits: Arc<Semaphore>,
+    breaker: Breaker,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("llm.base_url: {0}")]
+    Url(String),
+    #[error("llm.api_key_file: {0}")]
+    KeyFile(String),
+    #[error("llm: cannot build the HTTP client: {0}")]
+    Http(String),
+}
+
+impl LlmClient {
+    /// `None` when no provider is configured (the rung is off).
+    pub fn from_config(c: &LlmConfig) -> Result<Option<Self>, BuildError> {
+        let Some(base) = &c.base_url else { return Ok(None) };
+        let base = if base.ends_with('/') { base.clone() } else { format!("{base}/") };
+        let url = reqwest::Url::parse(&base).and_then(|u| u.join("chat/completions")).map_err(|e| BuildError::Url(e.to_string()))?;
+        let api_key = match (&c.api_key, &c.api_key_file) {
+            (Some(k), _) => Some(k.clone()),
+            (None, Some(path)) => {
+                let k = std::fs::read_to_string(path).map_err(|e| BuildError::KeyFile(format!("{}: {e}", path.display())))?;
+                Some(Secret(k.trim().to_string()))
+            }
+            (None, None) => None,
+        };
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("ladderd/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_millis(c.timeout_ms.min(2_000)))
+            .pool_idle_timeout(Duration::from_secs(90))
+            .tcp_nodelay(true)
+            .build()
+            .map_err(|e| BuildError::Http(e.to_string()))?;
+        Ok(Some(LlmClient {
+            http,
+            url,
+            model: c.model.clone().unwrap_or_default(),
+            api_key,
+            timeout: Duration::from_millis(c.timeout_ms),
+            margin: Duration::from_millis(c.deadline_margin_ms),
+            format: c.response_format,
+            max_tokens: c.max_tokens,
+            max_retries: c.max_retries,
+            permits: Arc::new(Semaphore::new(c.max_concurrency)),
+            breaker: Breaker::new(c.breaker_failures, Duration::from_millis(c.breaker_cooldown_ms)),
+        }))
+    }
+
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    pub fn endpoint(&self) -> &reqwest::Url {
+        &self.url
+    }
+
+    pub fn breaker(&self) -> &Breaker {
+        &self.breaker
+    }
+
+    /// The budget for a call that starts now.
+    pub fn budget(&self, deadline: Option<Instant>) -> Duration {
+        match deadline {
+            Some(d) => self.timeout.min(d.saturating_duration_since(Instant::now()).saturating_sub(self.margin)),
+            None => self.timeout,
+        }
+    }
+
+    /// One arbitration, within the budget. Never fails: every problem is
+    /// an `LlmAnswer` the ladder turns into a clarifier.
+    pub async fn arbitrate(&self, ask: &LlmAsk, deadline: Option<Instant>) -> Call {
+        let skipped = |r| Call { answer: LlmAnswer::Skipped(r), usage: None, attempts: 0, response_model: None };
+        let start = Instant::now();
+        let budget = self.budget(deadline);
+        if budget < MIN_BUDGET {
+            return skipped(FallbackReason::Deadline);
+        }
+        if !self.breaker.allow() {
+            return skipped(FallbackReason::CircuitOpen);
+        }
+        let Ok(_permit) = self.permits.clone().try_acquire_owned() else {
+            return skipped(FallbackReason::LlmOverloaded);
+        };
+        let body = prompt::request_body(ask, &self.model, self.format, self.max_tokens);
+        let end = start + budget;
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let attempt_start = Instant::now();
+            let result = tokio::time::timeout_at(end, self.send(&body)).await;
+            let elapsed = attempt_start.elapsed();
+            let latency_ms = start.elapsed().as_millis().min(u32::MAX as u128) as u32;
+            let (answer, usage, model) = match result {
+                Err(_) => (
+                    LlmAnswer::Failed {
+                        reason: FallbackReason::Timeout,
+                        latency_ms,
+                        detail: format!("no answer within {} ms", budget.as_millis()),
+                    },
+                    None,
+                    None,
+                ),
+                Ok(Err((reason, detail))) => (LlmAnswer::Failed { reason, latency_ms, detail }, None, None),
+                Ok(Ok(reply)) => (LlmAnswer::Replied { content: reply.content, latency_ms }, reply.usage, reply.model),
+            };
+            let retryable =
+                matches!(&answer, LlmAnswer::Failed { reason: FallbackReason::RateLimited | FallbackReason::TransportError, .. });
+            let left = end.saturating_duration_since(Instant::now());
+            if retryable && attempts <= self.max_retries && left >= elapsed * 2 && left >= MIN_BUDGET {
+                tracing::info!(attempt = attempts, left_ms = left.as_millis() as u64, "retrying llm call once");
+                continue;
+            }
+            self.breaker.record(!matches!(answer, LlmAnswer::Failed { .. }));
+            return Call { answer, usage, attempts, response_model: model };
+        }
+    }
+
+    async fn send(&self, body: &Value) -> Result<Reply, (FallbackReason, String)> {
+        let mut req = self.http.post(self.url.clone()).json(body);
+        if let Some(k) = &self.api_key {
+            req = req.bearer_auth(&k.0);
+        }
+        let resp = req.send().await.map_err(|e| (FallbackReason::TransportError, transport_detail(&e)))?;
+        let status = resp.status();
+        if status.as_u16() == 429 {
+            return Err((FallbackReason::RateLimited, "HTTP 429".into()));
+        }
+        if !status.is_success() {
+            return Err((FallbackReason::TransportError, format!("HTTP {}", status.as_u16())));
+        }
+        let bytes = resp.bytes().await.map_err(|e| (FallbackReason::TransportError, transport_detail(&e)))?;
+        parse_completion(&bytes).map_err(|why| (FallbackReason::TransportError, why))
+    }
+}
+
+fn transport_detail(e: &reqwest::Error) -> String {
+    let kind = if e.is_connect() {
+        "connect error"
+    } else if e.is_timeout() {
+        "timeout"
+    } else if e.is_body() || e.is_decode() {
+        "unreadable body"
+    } else {
+        "transport error"
+    };
+    // Only the kind: reqwest's own text can carry the URL.
+    kind.to_string()
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Reply {
+    content: String,
+    usage: Option<Usage>,
+    model: Option<String>,
+}
+
+/// `choices[0].message.content` (a string, or an array of text parts).
+fn parse_completion(bytes: &[u8]) -> Result<Reply, String> {
+    let v: Value = serde_json::from_slice(bytes).map_err(|_| "unreadable body: not JSON".to_string())?;
+    let content = &v["choices"][0]["message"]["content"];
+    let content = match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join(""),
+        _ => return Err("unreadable body: no choices[0].message.content".into()),
+    };
+    let usage = v.get("usage").map(|u| Usage {
+        input_tokens: u["prompt_tokens"].as_u64().unwrap_or(0),
+        output_tokens: u["completion_tokens"].as_u64().unwrap_or(0),
+    });
+    Ok(Reply { content, usage, model: v["model"].as_str().map(str::to_owned) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completion_content_as_string_or_parts() {
+        let r = parse_completion(
+            br#"{"model":"m","choices":[{"message":{"content":"{\"a\":1}"}}],"usage":{"prompt_tokens":10,"completion_tokens":3}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.content, r#"{"a":1}"#);
+        assert_eq!(r.usage, Some(Usage { input_tokens: 10, output_tokens: 3 }));
+        let r =
+            parse_completion(br#"{"choices":[{"message":{"content":[{"type":"text","text":"ab"},{"type":"text","text":"c"}]}}]}"#).unwrap();
+        assert_eq!(r.content, "abc");
+        assert!(parse_completion(b"<html>").is_err());
+        assert!(parse_completion(br#"{"choices":[]}"#).is_err());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn breaker_opens_after_consecutive_failures_and_probes_once() {
+        let b = Breaker::new(3, Duration::from_secs(10));
+        for _ in 0..3 {
+            assert!(b.allow());
+            b.record(false);
+        }
+        assert!(!b.allow() && b.is_open());
+        tokio::time::advance(Duration::from_secs(11)).await;
+        assert!(b.allow(), "one probe after the cool-down");
+        assert!(!b.allow(), "only one");
+        b.record(true);
+        assert!(b.allow() && !b.is_open());
+    }
+}

@@ -1,0 +1,308 @@
+//! Session stores: where each session's `ContinuityState` lives.
+//!
+//! [`SessionStore`] is the interface the service uses; the ladder never sees
+//! it (it reaches the store only through `Ports`). [`MemoryStore`] is the
+//! in-memory implementation: sessions sharded over a few mutexes, each shard
+//! an LRU list (the `lru` crate). One recency order serves both bounds:
+//! the least recently used session is the one evicted when `sessions.max`
+//! is reached, and also the first to pass the idle TTL, so expiry pops from
+//! the cold end and never scans all sessions. A background task purges idle
+//! sessions of shards nobody touches (mini-redis style: woken by a timer,
+//! stopped by a drop guard). Locks are never held across an `.await`.
+//!
+//! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
+
+use crate::ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
+use futures::future::BoxFuture;
+use lru::LruCache;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::time::Instant;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("session store unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// A place to keep sessions. Methods are async so a shared backend (Redis)
+/// can implement them; the in-memory store answers at once.
+pub trait SessionStore: Send + Sync + 'static {
+    /// The session's state, if it exists and is not idle-expired.
+    fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<ContinuityState>, StoreError>>;
+    /// Applies an update atomically, creating the session if needed.
+    fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>>;
+    /// Removes the session; says whether it existed.
+    fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Sessions held now.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Sessions evicted to respect `sessions.max`, since start.
+    fn evictions(&self) -> u64;
+}
+
+/// The monotonic clock of one daemon (tokio's, so tests can pause it).
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    epoch: Instant,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock { epoch: Instant::now() }
+    }
+}
+
+impl Clock {
+    pub fn now(&self) -> Now {
+        let wall_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
+        Now { mono_ms: self.epoch.elapsed().as_millis() as u64, wall_ms }
+    }
+}
+
+struct Entry {
+    state: ContinuityState,
+    last_access_ms: u64,
+}
+
+struct Shard {
+    lru: LruCache<Box<str>, Entry>,
+    cap: usize,
+}
+
+impl Shard {
+    /// Drops sessions idle past the TTL, from the cold end.
+    fn purge(&mut self, now_ms: u64, idle_ms: u64) -> usize {
+        let mut n = 0;
+        while let Some((_, e)) = self.lru.peek_lru() {
+            if now_ms.saturating_sub(e.last_access_ms) <= idle_ms {
+                break;
+            }
+            self.lru.pop_lru();
+            n += 1;
+        }
+        n
+    }
+}
+
+struct Inner {
+    shards: Box<[Mutex<Shard>]>,
+    idle_ms: u64,
+    len: AtomicUsize,
+    evictions: AtomicU64,
+}
+
+/// The in-memory session store.
+#[derive(Clone)]
+pub struct MemoryStore {
+    inner: Arc<Inner>,
+}
+
+const SHARDS: usize = 16;
+
+impl MemoryStore {
+    /// A store holding at most `max` sessions, each dropped after `idle` without use.
+    pub fn new(max: usize, idle: Duration) -> Self {
+        let shards = SHARDS.min(max.max(1));
+        let per = max.div_ceil(shards).max(1);
+        MemoryStore {
+            inner: Arc::new(Inner {
+                shards: (0..shards).map(|_| Mutex::new(Shard { lru: LruCache::unbounded(), cap: per })).collect(),
+                idle_ms: idle.as_millis() as u64,
+                len: AtomicUsize::new(0),
+                evictions: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    fn shard(&self, id: &str) -> &Mutex<Shard> {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = rustc_hash::FxBuildHasher.build_hasher();
+        h.write(id.as_bytes());
+        &self.inner.shards[(h.finish() as usize) % self.inner.shards.len()]
+    }
+
+    fn lock<'a>(&self, m: &'a Mutex<Shard>) -> std::sync::MutexGuard<'a, Shard> {
+        // A panic while holding the lock cannot leave a shard half-written
+        // (every mutation is a single LRU operation), so poisoning is benign.
+        m.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn with<R>(&self, id: &str, now: Now, f: impl FnOnce(&mut Shard) -> R) -> R {
+        let mut shard = self.lock(self.shard(id));
+        let purged = shard.purge(now.mono_ms, self.inner.idle_ms);
+        if purged > 0 {
+            self.inner.len.fetch_sub(purged, Ordering::Relaxed);
+        }
+        f(&mut shard)
+    }
+
+    /// Purges idle sessions in every shard; returns how many went.
+    pub fn purge_idle(&self, now: Now) -> usize {
+        let mut total = 0;
+        for m in self.inner.shards.iter() {
+            let n = self.lock(m).purge(now.mono_ms, self.inner.idle_ms);
+            total += n;
+        }
+        self.inner.len.fetch_sub(total, Ordering::Relaxed);
+        total
+    }
+
+    /// Starts the background purge; it stops when the guard is dropped.
+    pub fn spawn_purger(&self, clock: Clock, every: Duration) -> PurgeGuard {
+        let store = self.clone();
+        let stop = Arc::new(tokio::sync::Notify::new());
+        let stopped = stop.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {
+                        let n = store.purge_idle(clock.now());
+                        if n > 0 {
+                            tracing::debug!(purged = n, "idle sessions purged");
+                        }
+                    }
+                    _ = stopped.notified() => break,
+                }
+            }
+        });
+        PurgeGuard { stop }
+    }
+}
+
+/// Stops the purge task when dropped.
+pub struct PurgeGuard {
+    stop: Arc<tokio::sync::Notify>,
+}
+
+impl Drop for PurgeGuard {
+    fn drop(&mut self) {
+        self.stop.notify_one();
+    }
+}
+
+impl SessionStore for MemoryStore {
+    fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<ContinuityState>, StoreError>> {
+        let r = self.with(id, now, |s| {
+            s.lru.get_mut(id).map(|e| {
+                e.last_access_ms = now.mono_ms;
+                e.state.clone()
+            })
+        });
+        Box::pin(std::future::ready(Ok(r)))
+    }
+
+    fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
+        let r = self.with(id, now, |s| {
+            if let Some(e) = s.lru.get_mut(id) {
+                e.last_access_ms = now.mono_ms;
+                return e.state.apply(update, now, ttl);
+            }
+            let mut state = ContinuityState::default();
+            let applied = state.apply(update, now, ttl);
+            s.lru.push(id.into(), Entry { state, last_access_ms: now.mono_ms });
+            self.inner.len.fetch_add(1, Ordering::Relaxed);
+            while s.lru.len() > s.cap {
+                s.lru.pop_lru();
+                self.inner.len.fetch_sub(1, Ordering::Relaxed);
+                self.inner.evictions.fetch_add(1, Ordering::Relaxed);
+            }
+            applied
+        });
+        Box::pin(std::future::ready(Ok(r)))
+    }
+
+    fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let existed = self.lock(self.shard(id)).lru.pop(id).is_some();
+        if existed {
+            self.inner.len.fetch_sub(1, Ordering::Relaxed);
+        }
+        Box::pin(std::future::ready(Ok(existed)))
+    }
+
+    fn len(&self) -> usize {
+        self.inner.len.load(Ordering::Relaxed)
+    }
+
+    fn evictions(&self) -> u64 {
+        self.inner.evictions.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ladder::continuity::{CycleChange, DecidedUpdate, PendingClarifier};
+
+    const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
+
+    fn touch() -> Update {
+        Update::Decided(DecidedUpdate {
+            new_turn: true,
+            options_context: Some(("set".into(), None)),
+            pending: PendingClarifier::None,
+            resolved: None,
+            cycle: CycleChange::Keep,
+        })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn idle_sessions_expire_with_time() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(100, Duration::from_secs(60));
+        store.apply("a", touch(), clock.now(), TTL).await.unwrap();
+        tokio::time::advance(Duration::from_secs(59)).await;
+        assert!(store.get("a", clock.now()).await.unwrap().is_some(), "a read keeps it alive");
+        tokio::time::advance(Duration::from_secs(59)).await;
+        assert!(store.get("a", clock.now()).await.unwrap().is_some());
+        tokio::time::advance(Duration::from_secs(61)).await;
+        assert!(store.get("a", clock.now()).await.unwrap().is_none());
+        assert_eq!(store.len(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_purger_reclaims_idle_sessions_nobody_touches() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(1000, Duration::from_secs(10));
+        for i in 0..50 {
+            store.apply(&format!("s{i}"), touch(), clock.now(), TTL).await.unwrap();
+        }
+        let guard = store.spawn_purger(clock, Duration::from_secs(5));
+        tokio::time::sleep(Duration::from_secs(16)).await;
+        assert_eq!(store.len(), 0);
+        drop(guard);
+    }
+
+    #[tokio::test]
+    async fn the_least_recently_used_session_is_evicted_at_the_bound() {
+        let clock = Clock::default();
+        // One shard per session slot would hide LRU order; use a bound that
+        // is a multiple of the shard count and fill one shard's worth.
+        let store = MemoryStore::new(16, Duration::from_secs(600));
+        let ids: Vec<String> = (0..200).map(|i| format!("s{i}")).collect();
+        for id in &ids {
+            store.apply(id, touch(), clock.now(), TTL).await.unwrap();
+        }
+        assert!(store.len() <= 16, "bounded: {}", store.len());
+        assert_eq!(store.evictions() as usize + store.len(), 200);
+        // Recently used sessions survive; the oldest were evicted.
+        assert!(store.get("s199", clock.now()).await.unwrap().is_some());
+        assert!(store.get("s0", clock.now()).await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn remove_says_whether_it_existed() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(10, Duration::from_secs(60));
+        store.apply("a", touch(), clock.now(), TTL).await.unwrap();
+        assert!(store.remove("a").await.unwrap());
+        assert!(!store.remove("a").await.unwrap());
+        assert_eq!(store.len(), 0);
+    }
+}

@@ -1,0 +1,74 @@
+//! The README must not drift from the code.
+
+use ladderd::config::Config;
+use std::collections::BTreeSet;
+
+fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                flatten(&key, v, out);
+            }
+        }
+        _ => {
+            out.insert(prefix.to_string());
+        }
+    }
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+#[test]
+fn the_readme_config_table_lists_exactly_the_config_keys() {
+    let mut keys = BTreeSet::new();
+    flatten("", &serde_json::to_value(Config::default()).unwrap(), &mut keys);
+    let text = readme();
+    let section = text.split("## Configuration").nth(1).unwrap().split("\n## ").next().unwrap();
+    let documented: BTreeSet<String> =
+        section.lines().filter_map(|l| l.strip_prefix("| `")).filter_map(|l| l.split('`').next()).map(str::to_string).collect();
+    let missing: Vec<_> = keys.difference(&documented).collect();
+    let stale: Vec<_> = documented.difference(&keys).collect();
+    assert!(missing.is_empty() && stale.is_empty(), "undocumented keys: {missing:?}; documented but absent: {stale:?}");
+}
+
+#[test]
+fn the_readme_config_defaults_match_the_code() {
+    let defaults = serde_json::to_value(Config::default()).unwrap();
+    let text = readme();
+    let section = text.split("## Configuration").nth(1).unwrap().split("\n## ").next().unwrap();
+    for line in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let key = cells[1].trim_matches('`');
+        let documented = cells[2];
+        let mut v = &defaults;
+        for part in key.split('.') {
+            v = &v[part];
+        }
+        let actual = match v {
+            serde_json::Value::Null => "unset".to_string(),
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let documented_value = documented.split(' ').next().unwrap().trim_matches('`').to_string();
+        if let Some(n) = v.as_f64() {
+            let d: f64 = documented_value.parse().unwrap_or(f64::NAN);
+            assert!((n - d).abs() < 1e-6, "README default of {key}: {documented_value} vs {n}");
+        } else {
+            assert_eq!(documented_value, actual, "README default of {key}");
+        }
+    }
+}
+
+#[test]
+fn the_readme_gives_exactly_two_setup_commands() {
+    let text = readme();
+    let quick = text.split("## Quick start").nth(1).unwrap().split("\n## ").next().unwrap();
+    let commands: Vec<&str> = quick.lines().filter(|l| l.starts_with("cargo ")).collect();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
+    let test_command = commands[1].split('#').next().unwrap().trim();
+    assert!(ci.lines().any(|l| l.trim() == test_command), ".ci/run must run {test_command:?}");
+}

@@ -1,0 +1,112 @@
+//! Test helpers: the real daemon on port 0, real tonic clients, and fake
+//! LLM providers at the HTTP edge.
+
+use ladderd::app::App;
+use ladderd::config::Config;
+use ladderd::pb;
+use ladderd::pb::arbiter_client::ArbiterClient;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+
+/// A daemon running in this process until dropped.
+pub struct TestDaemon {
+    pub addr: SocketAddr,
+    pub client: ArbiterClient<Channel>,
+    pub channel: Channel,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl TestDaemon {
+    pub async fn start(mut config: Config) -> TestDaemon {
+        config.listen = "127.0.0.1:0".into();
+        config.validate().expect("test config is valid");
+        let app = App::build(config).await.expect("app builds");
+        let addr = app.local_addr();
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            app.run_until(async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("server runs");
+        });
+        let channel = connect(addr).await;
+        TestDaemon { addr, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx) }
+    }
+
+    pub async fn default() -> TestDaemon {
+        Self::start(Config::default()).await
+    }
+
+    /// Starts the shutdown (health NOT_SERVING, drain).
+    pub fn shutdown(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl Drop for TestDaemon {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+pub async fn connect(addr: SocketAddr) -> Channel {
+    for _ in 0..100 {
+        if let Ok(ch) = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
+            return ch;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("cannot connect to {addr}");
+}
+
+pub fn cand(id: &str, label: &str) -> pb::Candidate {
+    pb::Candidate { id: id.into(), label: label.into(), ..Default::default() }
+}
+
+/// The apps' standard option set: Links Panels, Links Panel D, Links Panel E.
+pub fn panels_request(input: &str) -> pb::DecideRequest {
+    pb::DecideRequest {
+        session_id: "session-1".into(),
+        turn_id: "turn-1".into(),
+        input: input.into(),
+        active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
+        options: Some(pb::OptionSet {
+            option_set_id: "set-1".into(),
+            scope: pb::Scope::Chat as i32,
+            candidates: vec![
+                cand("links-panels", "Links Panels"),
+                cand("links-panel-d", "Links Panel D"),
+                cand("links-panel-e", "Links Panel E"),
+            ],
+        }),
+        ..Default::default()
+    }
+}
+
+/// A TCP server that accepts connections and never answers: a provider
+/// that hangs.
+pub async fn hanging_provider() -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = listener.accept().await {
+            held.push(sock);
+        }
+    });
+    (format!("http://{addr}/v1"), task)
+}
+
+/// A config with the LLM rung pointed at `base_url`.
+pub fn with_llm(base_url: &str, timeout_ms: u64) -> Config {
+    let mut c = Config::default();
+    c.llm.base_url = Some(base_url.into());
+    c.llm.model = Some("test-model".into());
+    c.llm.timeout_ms = timeout_ms;
+    c
+}

@@ -1,0 +1,6 @@
+//! Integration tests: the real daemon, real gRPC clients, fakes only at the
+//! HTTP edge. One binary; each module is one capability.
+
+mod docs;
+mod helpers;
+mod server;
