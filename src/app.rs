@@ -11,6 +11,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
@@ -81,6 +82,14 @@ impl App {
         health.set_service_status("", ServingStatus::Serving).await;
         tracing::info!(addr = %listener.local_addr().map_err(|e| AppError::Serve(e.to_string()))?, revision = %cfg.revision(), "serving");
 
+        // serve_with_incoming ignores the builder's TCP settings: set
+        // TCP_NODELAY here, or small replies wait on delayed ACKs (~40 ms).
+        let incoming = TcpListenerStream::new(listener).map(|conn| {
+            conn.and_then(|s| {
+                s.set_nodelay(true)?;
+                Ok(s)
+            })
+        });
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let server = tonic::transport::Server::builder()
             .layer(stack::layers(
@@ -93,7 +102,7 @@ impl App {
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
             .add_service(arbiter)
-            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async {
+            .serve_with_incoming_shutdown(incoming, async {
                 let _ = stop_rx.await;
             });
         tokio::pin!(server);

@@ -3,4 +3,5 @@
 
 mod docs;
 mod helpers;
+mod llm;
 mod server;
