@@ -87,6 +87,7 @@ pub struct Limits {
     pub excerpt_max_bytes: usize,
     pub evidence_blocks_max: usize,
     pub labels_max: usize,
+    pub chat_history_max: usize,
 }
 
 impl Default for Limits {
@@ -102,6 +103,7 @@ impl Default for Limits {
             excerpt_max_bytes: 16 * 1024,
             evidence_blocks_max: 8,
             labels_max: 16,
+            chat_history_max: 32,
         }
     }
 }

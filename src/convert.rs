@@ -167,6 +167,8 @@ pub struct EnrichInput {
     pub turn_id: String,
     pub loop_cycle_id: String,
     pub evidence: Vec<(d::EvidenceType, Vec<d::Candidate>, String)>,
+    /// Newest first.
+    pub chat_history: Vec<String>,
 }
 
 pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, Invalid> {
@@ -174,6 +176,10 @@ pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, I
     check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
     required_id("loop_cycle_id", &m.loop_cycle_id, l.candidate_id_max_bytes)?;
     check_count("evidence", m.evidence.len(), l.evidence_blocks_max)?;
+    check_count("chat_history", m.chat_history.len(), l.chat_history_max)?;
+    for (i, h) in m.chat_history.iter().enumerate() {
+        check_len(|| format!("chat_history[{i}]"), h, l.excerpt_max_bytes)?;
+    }
     let total: usize = m.evidence.iter().map(|b| b.candidates.len()).sum();
     check_count("evidence[].candidates", total, l.pool_max)?;
     let mut seen = FxHashSet::default();
@@ -191,7 +197,7 @@ pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, I
             Ok((ty, cands, b.excerpt))
         })
         .collect::<Result<_, Invalid>>()?;
-    Ok(EnrichInput { session_id: m.session_id, turn_id: m.turn_id, loop_cycle_id: m.loop_cycle_id, evidence })
+    Ok(EnrichInput { session_id: m.session_id, turn_id: m.turn_id, loop_cycle_id: m.loop_cycle_id, evidence, chat_history: m.chat_history })
 }
 
 /// A validated `RecordOutcome` request.

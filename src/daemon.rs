@@ -7,7 +7,7 @@ use crate::convert::{EnrichInput, OutcomeInput};
 use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
 use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, CycleChange, EnrichRefusal, OutcomeUpdate, Update};
-use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter, WordCounter};
+use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
 use crate::ladder::policy::{LlmAnswer, Policy};
 use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
 use crate::llm::LlmClient;
@@ -42,6 +42,7 @@ pub enum StartError {
 impl Daemon {
     pub fn new(config: Config) -> Result<Self, StartError> {
         let policy = config.policy()?;
+        crate::tokens::warm_up();
         let llm = LlmClient::from_config(&config.llm)?;
         let store = MemoryStore::new(config.sessions.max, Duration::from_secs(config.sessions.idle_ttl_seconds));
         Ok(Daemon {
@@ -50,7 +51,7 @@ impl Daemon {
             store: Arc::new(store.clone()),
             memory: Some(store),
             clock: Clock::default(),
-            tokens: Arc::new(WordCounter),
+            tokens: Arc::new(crate::tokens::BpeCounter),
             stack: Arc::new(StackStats::default()),
             config: ArcSwap::from_pointee(config),
         })
@@ -111,6 +112,9 @@ impl Daemon {
                 let mut all = excerpts;
                 all.append(&mut cycle.excerpts);
                 cycle.excerpts = all;
+                if !input.chat_history.is_empty() {
+                    cycle.history = input.chat_history.clone();
+                }
                 let ports =
                     DaemonPorts { daemon: self, session_id: &input.session_id, llm: self.llm.load_full(), deadline, policy: &policy };
                 decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await

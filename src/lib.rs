@@ -19,7 +19,8 @@
 //! - [`llm`]: the OpenAI-compatible client and the versioned prompt.
 //! - [`sessions`]: the session-store trait and the in-memory store.
 //! - [`config`]: figment layers and validation.
-//! - [`telemetry`]: logging and tracing export.
+//! - [`telemetry`]: logging and tracing export. [`tokens`]: the BPE
+//!   tokenizer for the semantic lane's budgets.
 //! - [`app`]: binds, serves, drains. [`cli`]: the command line.
 #![forbid(unsafe_code)]
 
@@ -35,3 +36,4 @@ pub mod llm;
 pub mod pb;
 pub mod sessions;
 pub mod telemetry;
+pub mod tokens;

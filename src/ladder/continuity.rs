@@ -78,8 +78,10 @@ pub struct Cycle {
     /// The request the cycle is about (with evidence merged in), kept so
     /// `Enrich` can re-run the ladder. Dropped when the cycle resolves.
     pub request: Option<Box<DecideRequest>>,
-    /// Excerpts supplied through `Enrich` (semantic lane), newest first.
+    /// Excerpts supplied through `Enrich`, newest first.
     pub excerpts: Vec<String>,
+    /// Chat history from the latest `Enrich`, newest first.
+    pub history: Vec<String>,
     pub resolved: bool,
 }
 
@@ -163,6 +165,7 @@ impl ContinuityState {
                     llm_calls: 0,
                     request: None,
                     excerpts: Vec::new(),
+                    history: Vec::new(),
                     resolved: false,
                 });
                 self.touch(now);
@@ -256,6 +259,7 @@ impl ContinuityState {
             c.resolved = true;
             c.request = None;
             c.excerpts.clear();
+            c.history.clear();
             c.ordering.clear();
             c.guard_key.clear();
         }

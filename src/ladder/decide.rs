@@ -45,8 +45,8 @@ pub struct LlmAsk {
     pub reason: AmbiguityReason,
     pub candidates: Vec<AskCandidate>,
     pub continuity: AskContinuity,
-    /// Enriched excerpts (semantic lane), packed within the token budgets.
-    pub context: Vec<String>,
+    /// Enriched context, packed within the token budgets.
+    pub context: LlmContext,
     pub allowed_evidence: Vec<EvidenceType>,
 }
 
@@ -57,6 +57,24 @@ pub struct AskCandidate {
     pub kind: String,
     /// Disambiguators: sublabel, path, badge.
     pub hint: String,
+}
+
+/// Chat history and excerpts from `Enrich`, within the token budgets.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LlmContext {
+    /// Newest first.
+    pub chat_history: Vec<String>,
+    pub excerpts: Vec<String>,
+    /// Entries cut to fit a budget (each cut one ends with " …").
+    pub truncated: usize,
+    /// Entries left out because a budget was spent (counted, never silent).
+    pub omitted: usize,
+}
+
+impl LlmContext {
+    pub fn is_empty(&self) -> bool {
+        self.chat_history.is_empty() && self.excerpts.is_empty()
+    }
 }
 
 /// A compact, bounded view of continuity, limited to ids of the pool.
@@ -452,6 +470,7 @@ struct CycleDraft {
     llm_calls: u32,
     enrichment_steps: u32,
     excerpts: Vec<String>,
+    history: Vec<String>,
 }
 
 impl<'a> Run<'a> {
@@ -493,11 +512,13 @@ impl<'a> Run<'a> {
     /// open cycle's when the guard key is the same, a new one otherwise.
     fn open_cycle(&mut self, pool: &Pool<'_>, tie: &[TieItem], reason: AmbiguityReason) {
         let binding = self.scope_binding();
-        let excerpts = match self.mode {
-            Mode::Enrich(c) => c.excerpts.clone(),
-            Mode::Turn => Vec::new(),
+        let (excerpts, history) = match self.mode {
+            Mode::Enrich(c) => (c.excerpts.clone(), c.history.clone()),
+            Mode::Turn => (Vec::new(), Vec::new()),
         };
-        let fp = fingerprint(binding.as_ref(), self.req.option_set_id(), pool.entries.iter().map(|e| e.cand), &excerpts);
+        // Chat history is enriched evidence too: it counts in the fingerprint.
+        let evidence: Vec<String> = excerpts.iter().chain(&history).cloned().collect();
+        let fp = fingerprint(binding.as_ref(), self.req.option_set_id(), pool.entries.iter().map(|e| e.cand), &evidence);
         let mut ids: Vec<&str> = tie.iter().map(|t| t.id.as_str()).collect();
         ids.sort_unstable();
         let guard_key = guard_key(&self.canonical, &ids, self.req.option_set_id(), binding.as_ref());
@@ -512,6 +533,7 @@ impl<'a> Run<'a> {
                 llm_calls: c.llm_calls,
                 enrichment_steps: c.enrichment_steps,
                 excerpts,
+                history,
             },
             Mode::Turn => {
                 let open = self.ctx.state.open_cycle().filter(|c| c.guard_key == guard_key);
@@ -524,6 +546,7 @@ impl<'a> Run<'a> {
                     llm_calls: open.map_or(0, |c| c.llm_calls),
                     enrichment_steps: open.map_or(0, |c| c.enrichment_steps),
                     excerpts,
+                    history,
                 }
             }
         });
@@ -619,7 +642,7 @@ impl<'a> Run<'a> {
             recently_rejected: st.recent_rejected_choice_ids.iter().filter(|id| in_pool(id)).cloned().collect(),
             pending_clarifier: pending_name(st.pending_clarifier_type),
         };
-        let context = self.cycle.as_ref().map(|c| pack_context(&c.excerpts, &p.budgets, self.ctx.tokens)).unwrap_or_default();
+        let context = self.cycle.as_ref().map(|c| pack_context(&c.history, &c.excerpts, &p.budgets, self.ctx.tokens)).unwrap_or_default();
         LlmAsk {
             canonical_input: self.canonical.clone(),
             reason,
@@ -844,6 +867,7 @@ impl<'a> Run<'a> {
                 Mode::Turn => open.map_or(0, |c| c.enrichment_steps),
             },
             excerpts: Vec::new(),
+            history: Vec::new(),
         });
         let steps_left = self.cycle.as_ref().is_some_and(|c| c.enrichment_steps < self.max_steps(c.lane));
         let p = self.ctx.policy;
@@ -886,6 +910,7 @@ impl<'a> Run<'a> {
                 llm_calls: c.llm_calls,
                 request: Some(Box::new(self.req.clone())),
                 excerpts: c.excerpts,
+                history: c.history,
                 resolved: false,
             }
         });
@@ -913,9 +938,14 @@ impl<'a> Run<'a> {
             timestamp_ms: self.ctx.now.wall_ms,
             outcome: "decided".into(),
         };
-        if let Some(c) = self.cycle.take() {
-            d.loop_cycle_id = Some(c.id);
-            d.evidence_fingerprint = Some(c.fingerprint);
+        match (self.cycle.take(), self.mode) {
+            (Some(c), _) => {
+                d.loop_cycle_id = Some(c.id);
+                d.evidence_fingerprint = Some(c.fingerprint);
+            }
+            // An Enrich step resolved before the cycle was re-opened.
+            (None, Mode::Enrich(c)) => d.loop_cycle_id = Some(c.id.clone()),
+            (None, Mode::Turn) => {}
         }
         self.done(d, PendingClarifier::None, Some(entry), CycleChange::Close)
     }
@@ -1000,27 +1030,44 @@ pub fn guard_key(canonical: &str, sorted_ids: &[&str], option_set_id: &str, scop
     hex::encode(&h.finalize()[..16])
 }
 
-/// Semantic-lane context: excerpts newest first, each cut to the snapshot
-/// budget, the whole within the blended budget. Cut, never silently
-/// dropped: a truncated excerpt ends with " …".
-pub fn pack_context(excerpts: &[String], b: &super::policy::Budgets, tokens: &dyn TokenCounter) -> Vec<String> {
-    let mut left = b.blended_context_max_tokens;
-    let mut out = Vec::new();
+/// Packs enriched context for the prompt: chat history first (newest
+/// first, at most `chat_history_max_turns` turns and
+/// `chat_history_max_tokens` tokens), then excerpts (each at most
+/// `snapshot_excerpt_max_tokens`), all within `blended_context_max_tokens`.
+/// An entry that does not fit is cut (it ends with " …"), and what no
+/// longer fits at all is counted in `omitted`: nothing is dropped silently.
+pub fn pack_context(history: &[String], excerpts: &[String], b: &super::policy::Budgets, tokens: &dyn TokenCounter) -> LlmContext {
+    let mut out = LlmContext::default();
+    let mut blended = b.blended_context_max_tokens;
+    let mut history_left = b.chat_history_max_tokens.min(blended);
+    for (i, turn) in history.iter().enumerate() {
+        if i >= b.chat_history_max_turns || history_left == 0 {
+            out.omitted += 1;
+            continue;
+        }
+        let (text, used, cut) = fit(turn, history_left, tokens);
+        out.truncated += usize::from(cut);
+        history_left -= used;
+        blended -= used;
+        out.chat_history.push(text);
+    }
     for e in excerpts {
-        if left == 0 {
-            break;
+        if blended == 0 {
+            out.omitted += 1;
+            continue;
         }
-        let take = b.snapshot_excerpt_max_tokens.min(left);
-        let n = tokens.count(e);
-        if n <= take {
-            out.push(e.clone());
-            left -= n;
-        } else {
-            out.push(format!("{} …", tokens.truncate(e, take)));
-            left -= take;
-        }
+        let (text, used, cut) = fit(e, b.snapshot_excerpt_max_tokens.min(blended), tokens);
+        out.truncated += usize::from(cut);
+        blended -= used;
+        out.excerpts.push(text);
     }
     out
+}
+
+/// `text` within `max` tokens: (text, tokens used, whether it was cut).
+fn fit(text: &str, max: usize, tokens: &dyn TokenCounter) -> (String, usize, bool) {
+    let n = tokens.count(text);
+    if n <= max { (text.to_string(), n, false) } else { (format!("{} …", tokens.truncate(text, max)), max, true) }
 }
 
 #[cfg(test)]

@@ -49,7 +49,14 @@ pub fn user_document(ask: &LlmAsk) -> Value {
         doc["continuity"] = Value::Object(cont);
     }
     if !ask.context.is_empty() {
-        doc["context"] = json!(ask.context);
+        let mut ctx = serde_json::Map::new();
+        if !ask.context.chat_history.is_empty() {
+            ctx.insert("chat_history_newest_first".into(), json!(ask.context.chat_history));
+        }
+        if !ask.context.excerpts.is_empty() {
+            ctx.insert("snapshots".into(), json!(ask.context.excerpts));
+        }
+        doc["context"] = Value::Object(ctx);
     }
     doc
 }
@@ -112,7 +119,7 @@ mod tests {
                 AskCandidate { id: "e".into(), label: "Links Panel E".into(), kind: String::new(), hint: "team".into() },
             ],
             continuity: AskContinuity::default(),
-            context: vec![],
+            context: Default::default(),
             allowed_evidence: EvidenceType::ALL.to_vec(),
         }
     }

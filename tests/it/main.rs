@@ -5,3 +5,4 @@ mod docs;
 mod helpers;
 mod llm;
 mod server;
+mod sessions;

@@ -626,3 +626,148 @@ proptest! {
         prop_assert_ne!(d.outcome, Outcome::Execute);
     }
 }
+
+// ------------------------------------------------- the enrichment loop --
+
+/// Runs an `Enrich` step on the session's open cycle, like the daemon does.
+fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Candidate>, String)], history: &[&str]) -> Decided {
+    let state = fake.state.lock().unwrap().clone();
+    let mut cycle = state.open_cycle().expect("an open cycle").clone();
+    cycle.enrichment_steps += 1;
+    let (merged, excerpts) = merge_evidence(cycle.request.as_deref().unwrap(), evidence);
+    let mut all = excerpts;
+    all.append(&mut cycle.excerpts);
+    cycle.excerpts = all;
+    if !history.is_empty() {
+        cycle.history = history.iter().map(|s| s.to_string()).collect();
+    }
+    let view = state.view(fake.now, fake.ttl);
+    let ctx = Ctx { policy, state: &view, now: fake.now, decision_id: "dec-e", new_cycle_id: "unused", tokens: &WordCounter };
+    let d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake));
+    fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
+    d
+}
+
+const NEED: &str = r#"{"decision":"need_more_info","choice_id":null,"confidence":0.3,"needed_evidence_types":["active_widget_items"]}"#;
+
+#[test]
+fn enrich_with_the_same_evidence_does_not_call_the_llm_again() {
+    let fake = Fake::replying(NEED);
+    let first = turn(&live(), &fake, &req("links panel")).decision;
+    assert_eq!(first.outcome, Outcome::NeedMoreInfo);
+    assert_eq!(fake.calls(), 1);
+    // Widget items do not enter a chat-scoped... no cue: they do enter the
+    // pool. Send items already known: nothing changes.
+    let d = enrich_step(&live(), &fake, &[], &[]);
+    assert_eq!((d.decision.outcome, d.decision.fallback_reason), (Outcome::Clarify, Some(FallbackReason::NoNewEvidence)));
+    assert_eq!(fake.calls(), 1);
+    assert_eq!(d.decision.evidence_fingerprint, first.evidence_fingerprint);
+    assert!(d.events.iter().any(|e| e.name == "continuity_enrichment_fingerprint_unchanged"));
+}
+
+#[test]
+fn new_evidence_gets_one_more_llm_call_within_the_budget() {
+    let fake = Fake::replying(NEED);
+    turn(&live(), &fake, &req("links panel"));
+    let more = vec![(EvidenceType::ActiveWidgetItems, vec![Candidate::new("w-links", "Links Panel Widget")], String::new())];
+    let d = enrich_step(&live(), &fake, &more, &[]);
+    assert_eq!(fake.calls(), 2, "fingerprint changed: a retry");
+    assert!(d.events.iter().any(|e| e.name == "continuity_enrichment_retry_called"));
+    // The selection lane has one enrichment step: asking for more now is
+    // budget_exhausted, not another NEED_MORE_INFO.
+    assert_eq!((d.decision.outcome, d.decision.fallback_reason), (Outcome::Clarify, Some(FallbackReason::BudgetExhausted)));
+    // And the selection lane allows 2 LLM calls in all.
+    let evenmore = vec![(EvidenceType::ActiveWidgetItems, vec![Candidate::new("w-links-2", "Links Panel Two")], String::new())];
+    let d = enrich_step(&live(), &fake, &evenmore, &[]);
+    assert_eq!(fake.calls(), 2);
+    assert_eq!(d.decision.fallback_reason, Some(FallbackReason::BudgetExhausted));
+}
+
+#[test]
+fn enrich_can_resolve_deterministically() {
+    let mut r = req("open panel d from chat");
+    r.options = None;
+    r.widget_items = vec![Candidate::new("w", "Panel D")];
+    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let d = turn(&Policy::defaults(), &fake, &r).decision;
+    assert_eq!(d.needed_evidence_types, [EvidenceType::ChatRecoverableOptions]);
+    let chat = vec![(
+        EvidenceType::ChatRecoverableOptions,
+        vec![Candidate::new("chat-d", "Links Panel D"), Candidate::new("chat-e", "Links Panel E")],
+        String::new(),
+    )];
+    let d = enrich_step(&Policy::defaults(), &fake, &chat, &[]).decision;
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("chat-d")));
+    assert_eq!(d.loop_cycle_id.as_deref(), Some("cycle-0"), "the same cycle");
+    assert!(fake.state.lock().unwrap().open_cycle().is_none(), "resolved");
+}
+
+/// A cross-source tie whose continuity winner (D) conflicts with the LLM's
+/// earlier suggestion (E): the continuity rung is blocked by the loop guard.
+fn conflicted(fake: &Fake, option_set_changes: bool) -> Decided {
+    let mut r = req("open links panel d");
+    r.widget_items = vec![Candidate::new("w-links-d", "Links Panel D")];
+    let first_answer = r#"{"decision":"need_more_info","needed_evidence_types":["active_widget_items"]}"#;
+    *fake.answer.lock().unwrap() = LlmAnswer::Replied { content: first_answer.into(), latency_ms: 1 };
+    turn(&live(), fake, &r);
+    fake.state.lock().unwrap().cycle.as_mut().unwrap().suggested_id = Some("links-panel-e".into());
+    if option_set_changes {
+        fake.state.lock().unwrap().active_option_set_id = Some("another-set".into());
+    }
+    *fake.answer.lock().unwrap() = LlmAnswer::Replied { content: NEED.into(), latency_ms: 1 };
+    // An excerpt changes the fingerprint but not the tie (same guard key).
+    enrich_step(&live(), fake, &[(EvidenceType::ScopeDisambiguationHint, vec![], "the user works in chat".into())], &[])
+}
+
+#[test]
+fn need_more_info_veto_applies_when_continuity_has_a_safe_winner() {
+    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let d = conflicted(&fake, false);
+    let steps: Vec<(&str, &str)> = d.decision.trace.iter().map(|s| (s.rung.as_ref(), s.detail.as_str())).collect();
+    assert!(steps.contains(&("continuity", "loop_guard_conflict")), "{steps:?}");
+    assert_eq!(
+        (d.decision.outcome, d.decision.target_id.as_deref(), d.decision.decided_by),
+        (Outcome::Execute, Some("links-panel-d"), Decider::Continuity)
+    );
+    assert!(d.events.iter().any(|e| e.name == "need_more_info_veto_applied"));
+}
+
+#[test]
+fn need_more_info_veto_is_blocked_by_a_changed_option_set() {
+    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let d = conflicted(&fake, true);
+    assert_ne!(d.decision.outcome, Outcome::Execute);
+    let blocked = d.events.iter().find(|e| e.name == "need_more_info_veto_blocked_reason").expect("blocked event");
+    assert_eq!(blocked.detail, "option_set_changed");
+}
+
+#[test]
+fn context_is_packed_within_every_budget_and_cut_visibly() {
+    use crate::ladder::policy::Budgets;
+    let b = Budgets {
+        chat_history_max_turns: 2,
+        chat_history_max_tokens: 5,
+        snapshot_excerpt_max_tokens: 3,
+        blended_context_max_tokens: 9,
+        ..Budgets::default()
+    };
+    let history = ["one two three", "four five six", "seven", "eight"].map(String::from);
+    let excerpts = ["a b c d e", "f g", "h i"].map(String::from);
+    let c = pack_context(&history, &excerpts, &b, &WordCounter);
+    assert_eq!(c.chat_history, ["one two three", "four five …"], "2 turns, 5 tokens");
+    assert_eq!(c.excerpts, ["a b c …", "f …"], "3 per excerpt, 9 in all");
+    assert_eq!((c.truncated, c.omitted), (3, 3));
+    let total: usize = c.chat_history.iter().chain(&c.excerpts).map(|s| WordCounter.count(s.trim_end_matches(" …"))).sum();
+    assert!(total <= b.blended_context_max_tokens);
+}
+
+#[test]
+fn chat_history_reaches_the_prompt_and_changes_the_fingerprint() {
+    let fake = Fake::replying(NEED);
+    let first = turn(&live(), &fake, &req("the thing for team e")).decision;
+    let d = enrich_step(&live(), &fake, &[], &["I was looking at team E's panel", "hi"]);
+    assert_ne!(d.decision.evidence_fingerprint, first.evidence_fingerprint);
+    let asks = fake.asks.lock().unwrap();
+    assert_eq!(asks.len(), 2);
+    assert_eq!(asks[1].context.chat_history, ["I was looking at team E's panel", "hi"]);
+}

@@ -1,0 +1,84 @@
+//! Token counting for the semantic lane's budgets, with a real BPE
+//! tokenizer (`tiktoken-rs`, `o200k_base`: the encoding of current OpenAI
+//! models; close enough for budgeting other providers' models too).
+//!
+//! Building the tokenizer parses a large rank table (tens of ms), so it is
+//! built once, lazily, and `warm_up` starts that off the startup path:
+//! the daemon reports SERVING without waiting for it.
+
+use crate::ladder::decide::TokenCounter;
+use std::sync::OnceLock;
+use tiktoken_rs::CoreBPE;
+
+static BPE: OnceLock<Option<CoreBPE>> = OnceLock::new();
+
+fn bpe() -> Option<&'static CoreBPE> {
+    BPE.get_or_init(|| match tiktoken_rs::o200k_base() {
+        Ok(b) => Some(b),
+        Err(e) => {
+            tracing::error!(error = %e, "tokenizer unavailable; counting words instead");
+            None
+        }
+    })
+    .as_ref()
+}
+
+/// Builds the tokenizer on a background thread.
+pub fn warm_up() {
+    std::thread::spawn(|| {
+        bpe();
+    });
+}
+
+/// Counts `o200k_base` tokens (words, if the tokenizer failed to build).
+pub struct BpeCounter;
+
+impl TokenCounter for BpeCounter {
+    fn count(&self, text: &str) -> usize {
+        match bpe() {
+            Some(b) => b.encode_ordinary(text).len(),
+            None => text.split_whitespace().count(),
+        }
+    }
+
+    fn truncate(&self, text: &str, max: usize) -> String {
+        let Some(b) = bpe() else {
+            return text.split_whitespace().take(max).collect::<Vec<_>>().join(" ");
+        };
+        let toks = b.encode_ordinary(text);
+        if toks.len() <= max {
+            return text.to_string();
+        }
+        // A cut can split a multi-byte character's tokens; back off until
+        // the prefix decodes.
+        let mut n = max;
+        while n > 0 {
+            if let Ok(s) = b.decode(toks[..n].to_vec()) {
+                return s;
+            }
+            n -= 1;
+        }
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_cuts_real_tokens() {
+        let c = BpeCounter;
+        assert_eq!(c.count(""), 0);
+        let text = "The quarterly revenue dashboard shows the links panel for team D.";
+        let n = c.count(text);
+        assert!(n > 5 && n < 30, "{n}");
+        let cut = c.truncate(text, 4);
+        assert_eq!(c.count(&cut), 4);
+        assert!(text.starts_with(&cut));
+        assert_eq!(c.truncate(text, 1000), text);
+        let hebrew = "שלום לכולם, זה לוח הקישורים של הצוות";
+        let cut = c.truncate(hebrew, 3);
+        assert!(hebrew.starts_with(&cut), "cut on a character boundary: {cut:?}");
+    }
+}

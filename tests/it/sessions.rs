@@ -1,0 +1,210 @@
+//! Sessions over gRPC: Enrich cycles, RecordOutcome, GetSession,
+//! ResetSession, and the session bound.
+
+use crate::helpers::*;
+use ladderd::config::Config;
+use ladderd::pb;
+use ladderd::pb::{FallbackReason as F, Outcome as O};
+use serde_json::json;
+use tonic::Code;
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn scope_request(session: &str) -> pb::DecideRequest {
+    pb::DecideRequest {
+        session_id: session.into(),
+        input: "open panel d from chat".into(),
+        widget_items: vec![cand("w-1", "Panel D")],
+        ..Default::default()
+    }
+}
+
+fn chat_evidence() -> pb::EvidenceBlock {
+    pb::EvidenceBlock {
+        r#type: "chat_recoverable_options".into(),
+        candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
+        excerpt: String::new(),
+    }
+}
+
+fn enrich(session: &str, cycle: &str, evidence: Vec<pb::EvidenceBlock>) -> pb::EnrichRequest {
+    pb::EnrichRequest { session_id: session.into(), loop_cycle_id: cycle.into(), evidence, ..Default::default() }
+}
+
+#[tokio::test]
+async fn need_more_info_then_enrich_executes_and_closes_the_cycle() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    let first = c.decide(scope_request("s1")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    assert_eq!(first.needed_evidence_types, ["chat_recoverable_options"]);
+    let r = c.enrich(enrich("s1", &first.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str(), r.loop_cycle_id.as_str()), (O::Execute, "chat-d", first.loop_cycle_id.as_str()));
+    let again = c.enrich(enrich("s1", &first.loop_cycle_id, vec![chat_evidence()])).await.unwrap_err();
+    assert_eq!(again.code(), Code::FailedPrecondition);
+    assert!(again.message().contains("already resolved"), "{}", again.message());
+}
+
+#[tokio::test]
+async fn an_unknown_cycle_is_a_failed_precondition() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    let s = c.enrich(enrich("nobody", "cycle-x", vec![])).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition);
+    assert!(s.message().contains("call Decide again"), "{}", s.message());
+    c.decide(scope_request("s2")).await.unwrap();
+    let s = c.enrich(enrich("s2", "not-this-one", vec![])).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition);
+}
+
+async fn need_more_info_provider() -> MockServer {
+    let server = MockServer::start().await;
+    let content =
+        json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]});
+    let body = json!({"choices": [{"message": {"content": content.to_string()}}]});
+    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(body)).mount(&server).await;
+    server
+}
+
+#[tokio::test]
+async fn unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop() {
+    let server = need_more_info_provider().await;
+    let d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
+    let mut c = d.client.clone();
+    let first = c.decide(panels_request("links panel")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    // The same pool again: the fingerprint is unchanged.
+    let r = c.enrich(enrich("session-1", &first.loop_cycle_id, vec![])).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.fallback_reason()), (O::Clarify, F::NoNewEvidence));
+    assert_eq!(r.evidence_fingerprint, first.evidence_fingerprint);
+    assert_eq!(server.received_requests().await.unwrap().len(), 1, "no second provider call");
+    // The selection lane has one enrichment step, now spent.
+    let items = pb::EvidenceBlock {
+        r#type: "active_widget_items".into(),
+        candidates: vec![cand("w-9", "Links Panel Widget")],
+        excerpt: String::new(),
+    };
+    let r = c.enrich(enrich("session-1", &first.loop_cycle_id, vec![items])).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.fallback_reason()), (O::Clarify, F::BudgetExhausted));
+    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn record_outcome_updates_the_state_and_resets_the_loop_guard() {
+    let server = need_more_info_provider().await;
+    let d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
+    let mut c = d.client.clone();
+    let first = c.decide(panels_request("links panel")).await.unwrap().into_inner();
+    c.decide(panels_request("links panel")).await.unwrap();
+    assert_eq!(server.received_requests().await.unwrap().len(), 1, "guarded");
+    let s = c
+        .record_outcome(pb::RecordOutcomeRequest {
+            session_id: "session-1".into(),
+            decision_id: first.decision_id.clone(),
+            kind: pb::OutcomeKind::Accepted as i32,
+            choice_id: "links-panel-e".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .session
+        .unwrap();
+    assert_eq!(s.last_accepted_choice_id, "links-panel-e");
+    assert_eq!(s.recent_accepted_choice_ids, ["links-panel-e"]);
+    assert_eq!(s.pending_clarifier_type(), pb::PendingClarifierType::None);
+    assert!(s.loop_cycle_id.is_empty(), "the cycle is resolved");
+    let last = s.last_resolved_action.unwrap();
+    assert_eq!((last.target_ref.as_str(), last.outcome.as_str()), ("links-panel-e", "accepted"));
+    // The guard was reset: the same evidence may be asked again.
+    c.decide(panels_request("links panel")).await.unwrap();
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_correction_records_the_rejected_target() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    let exec = c.decide(panels_request("open links panel d")).await.unwrap().into_inner();
+    assert_eq!(exec.outcome(), O::Execute);
+    let s = c
+        .record_outcome(pb::RecordOutcomeRequest {
+            session_id: "session-1".into(),
+            decision_id: exec.decision_id,
+            kind: pb::OutcomeKind::Corrected as i32,
+            choice_id: "links-panel-e".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .session
+        .unwrap();
+    assert_eq!(s.recent_rejected_choice_ids, ["links-panel-d"]);
+    assert_eq!(s.last_accepted_choice_id, "links-panel-e");
+    let kinds: Vec<(&str, &str)> = s.recent_action_trace.iter().map(|a| (a.r#type.as_str(), a.outcome.as_str())).collect();
+    assert_eq!(kinds, [("outcome", "corrected"), ("execute", "decided")], "newest first");
+}
+
+#[tokio::test]
+async fn the_action_trace_keeps_five_entries_newest_first() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    c.decide(panels_request("open links panel d")).await.unwrap();
+    for i in 0..7 {
+        c.record_outcome(pb::RecordOutcomeRequest {
+            session_id: "session-1".into(),
+            kind: pb::OutcomeKind::Executed as i32,
+            choice_id: format!("choice-{i}"),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    let s = c.get_session(pb::GetSessionRequest { session_id: "session-1".into() }).await.unwrap().into_inner();
+    let ids: Vec<&str> = s.recent_action_trace.iter().map(|a| a.target_ref.as_str()).collect();
+    assert_eq!(ids, ["choice-6", "choice-5", "choice-4", "choice-3", "choice-2"]);
+    assert_eq!(s.recent_accepted_choice_ids.len(), 5);
+    assert!(s.continuity_fresh);
+    assert_eq!(s.turn_count, 1);
+}
+
+#[tokio::test]
+async fn get_and_reset_session() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    let s = c.get_session(pb::GetSessionRequest { session_id: "ghost".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::NotFound);
+    let s = c.record_outcome(pb::RecordOutcomeRequest { session_id: "ghost".into(), kind: 2, ..Default::default() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::NotFound);
+    c.decide(panels_request("links panel")).await.unwrap();
+    let s = c.get_session(pb::GetSessionRequest { session_id: "session-1".into() }).await.unwrap().into_inner();
+    assert_eq!((s.active_option_set_id.as_str(), s.turn_count), ("set-1", 1));
+    assert_eq!(s.pending_clarifier_type(), pb::PendingClarifierType::SelectionDisambiguation);
+    assert!(!s.loop_cycle_id.is_empty());
+    assert!(c.reset_session(pb::ResetSessionRequest { session_id: "session-1".into() }).await.unwrap().into_inner().existed);
+    assert!(!c.reset_session(pb::ResetSessionRequest { session_id: "session-1".into() }).await.unwrap().into_inner().existed);
+    assert_eq!(c.get_session(pb::GetSessionRequest { session_id: "session-1".into() }).await.unwrap_err().code(), Code::NotFound);
+}
+
+#[tokio::test]
+async fn sessions_are_bounded_least_recently_used_first() {
+    let mut config = Config::default();
+    config.sessions.max = 32;
+    let d = TestDaemon::start(config).await;
+    let mut c = d.client.clone();
+    for i in 0..300 {
+        let mut r = panels_request("links panel");
+        r.session_id = format!("s{i}");
+        c.decide(r).await.unwrap();
+    }
+    let mut held = 0;
+    for i in 0..300 {
+        if c.get_session(pb::GetSessionRequest { session_id: format!("s{i}") }).await.is_ok() {
+            held += 1;
+        }
+    }
+    assert!(held <= 32, "held {held}");
+    assert!(c.get_session(pb::GetSessionRequest { session_id: "s299".into() }).await.is_ok(), "the newest survives");
+    assert_eq!(c.get_session(pb::GetSessionRequest { session_id: "s0".into() }).await.unwrap_err().code(), Code::NotFound);
+}
