@@ -3,16 +3,18 @@
 //! `__`, e.g. `LADDER_LLM__TIMEOUT_MS`). `load` extracts, then `validate`
 //! reports every problem at once, each naming its key.
 
+use crate::ladder::assistant::{AssistantTemplates, InvariantRule, MessageType, default_invariants};
 use crate::ladder::clarifier::Templates;
 use crate::ladder::continuity::Ttl;
 use crate::ladder::lexicon::{Lexicon, SHIPPED};
 use crate::ladder::matching::MatchParams;
-use crate::ladder::policy::{AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
+use crate::ladder::policy::{AssistantPolicy, AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
 use crate::ladder::types::AmbiguityReason;
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -32,6 +34,8 @@ pub struct Config {
     pub matching: MatchingConfig,
     pub lexicon: LexiconConfig,
     pub clarifier: ClarifierConfig,
+    pub clarify: ClarifyConfig,
+    pub extract: ExtractConfig,
     pub telemetry: TelemetryConfig,
 }
 
@@ -49,6 +53,8 @@ impl Default for Config {
             matching: MatchingConfig::default(),
             lexicon: LexiconConfig::default(),
             clarifier: ClarifierConfig::default(),
+            clarify: ClarifyConfig::default(),
+            extract: ExtractConfig::default(),
             telemetry: TelemetryConfig::default(),
         }
     }
@@ -303,6 +309,96 @@ impl Default for ClarifierConfig {
     }
 }
 
+/// `Clarify`: assistant messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClarifyConfig {
+    /// Draft with the LLM when a provider is configured (else templates).
+    pub use_llm: bool,
+    /// A template file replacing the shipped one.
+    pub templates_path: Option<PathBuf>,
+    /// Intents whose clarifying question may be a statement (no "?").
+    pub slot_filling_intents: Vec<String>,
+    /// Region code -> language, for the language chain.
+    pub region_languages: BTreeMap<String, String>,
+    /// The invariant table, per message type (spec defaults).
+    pub invariants: BTreeMap<MessageType, InvariantRule>,
+}
+
+impl Default for ClarifyConfig {
+    fn default() -> Self {
+        ClarifyConfig {
+            use_llm: true,
+            templates_path: None,
+            slot_filling_intents: Vec::new(),
+            region_languages: [("IL", "he"), ("US", "en"), ("GB", "en"), ("IE", "en"), ("AU", "en"), ("NZ", "en"), ("CA", "en")]
+                .into_iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            invariants: default_invariants(),
+        }
+    }
+}
+
+/// `Extract`: every hint switch is off by default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExtractConfig {
+    /// The master switch for hints; off, `Extract` is the baseline alone.
+    pub enabled: bool,
+    pub normalization_hint: bool,
+    pub entity_hint: bool,
+    /// The built-in hint (the `llm` provider): its budget and sample rate.
+    pub hint_timeout_ms: u64,
+    pub hint_sample_rate: f64,
+    /// Further extractor agents, run concurrently with the built-in hint.
+    pub agents: Vec<AgentConfig>,
+}
+
+impl Default for ExtractConfig {
+    fn default() -> Self {
+        ExtractConfig {
+            enabled: false,
+            normalization_hint: false,
+            entity_hint: false,
+            hint_timeout_ms: 200,
+            hint_sample_rate: 1.0,
+            agents: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AgentConfig {
+    pub id: String,
+    /// Defaults to `llm.base_url` / `llm.model`.
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub api_key_file: Option<PathBuf>,
+    /// "normalization", "entities".
+    pub capabilities: Vec<String>,
+    /// Intents the agent applies to (all when empty).
+    pub intents: Vec<String>,
+    pub sample_rate: f64,
+    pub timeout_ms: u64,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            id: String::new(),
+            base_url: None,
+            model: None,
+            api_key_file: None,
+            capabilities: vec!["normalization".into(), "entities".into()],
+            intents: Vec::new(),
+            sample_rate: 1.0,
+            timeout_ms: 120,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Redaction {
@@ -395,7 +491,7 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
                 "listen" => listen, "server" => server, "limits" => limits, "llm" => llm,
                 "auto_execute" => auto_execute, "continuity" => continuity, "sessions" => sessions,
                 "enrichment" => enrichment, "matching" => matching, "lexicon" => lexicon,
-                "clarifier" => clarifier, "telemetry" => telemetry,
+                "clarifier" => clarifier, "clarify" => clarify, "extract" => extract, "telemetry" => telemetry,
             );
             if problems.is_empty() {
                 // An unknown top-level key, or something only the whole sees.
@@ -560,6 +656,54 @@ impl Config {
         if self.clarifier.max_options == 0 {
             bad("clarifier.max_options", "must be at least 1".into());
         }
+        match self.assistant_templates() {
+            Err(e) => bad("clarify.templates_path", e),
+            Ok(t) if !t.has(&self.clarifier.default_language) => {
+                bad("clarify.templates_path", format!("no templates for clarifier.default_language {:?}", self.clarifier.default_language))
+            }
+            Ok(_) => {}
+        }
+        for (region, lang) in &self.clarify.region_languages {
+            if lang.trim().is_empty() {
+                bad("clarify.region_languages", format!("region {region:?} has an empty language"));
+            }
+        }
+        let x = &self.extract;
+        if !(1..=60_000).contains(&x.hint_timeout_ms) {
+            bad("extract.hint_timeout_ms", "must be between 1 and 60000".into());
+        }
+        if !(0.0..=1.0).contains(&x.hint_sample_rate) {
+            bad("extract.hint_sample_rate", "must be between 0 and 1".into());
+        }
+        let mut ids = std::collections::BTreeSet::new();
+        for (i, a) in x.agents.iter().enumerate() {
+            let k = |f: &str| format!("extract.agents[{i}].{f}");
+            if a.id.trim().is_empty() || a.id == "llm" || a.id == "baseline" {
+                bad(&k("id"), "required, and not \"llm\" or \"baseline\" (reserved)".into());
+            } else if !ids.insert(a.id.clone()) {
+                bad(&k("id"), format!("duplicate agent id {:?}", a.id));
+            }
+            if a.base_url.is_none() && self.llm.base_url.is_none() {
+                bad(&k("base_url"), "required when llm.base_url is unset".into());
+            }
+            if let Some(u) = &a.base_url
+                && !reqwest::Url::parse(u).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
+            {
+                bad(&k("base_url"), format!("{u:?} is not an http(s) URL"));
+            }
+            if a.model.is_none() && self.llm.model.is_none() {
+                bad(&k("model"), "required when llm.model is unset".into());
+            }
+            if a.capabilities.is_empty() || a.capabilities.iter().any(|c| c != "normalization" && c != "entities") {
+                bad(&k("capabilities"), "a non-empty list of \"normalization\" and \"entities\"".into());
+            }
+            if !(0.0..=1.0).contains(&a.sample_rate) {
+                bad(&k("sample_rate"), "must be between 0 and 1".into());
+            }
+            if !(1..=60_000).contains(&a.timeout_ms) {
+                bad(&k("timeout_ms"), "must be between 1 and 60000".into());
+            }
+        }
         if p.is_empty() { Ok(()) } else { Err(ConfigError { problems: p }) }
     }
 
@@ -578,6 +722,16 @@ impl Config {
                 Templates::from_toml(&text)
             }
             None => Ok(Templates::shipped()),
+        }
+    }
+
+    pub fn assistant_templates(&self) -> Result<AssistantTemplates, String> {
+        match &self.clarify.templates_path {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                AssistantTemplates::from_toml(&text)
+            }
+            None => Ok(AssistantTemplates::shipped()),
         }
     }
 
@@ -636,6 +790,12 @@ impl Config {
             clarifier_max_options: self.clarifier.max_options,
             templates: self.templates().map_err(|e| one("clarifier.templates_path", e))?,
             default_language: self.clarifier.default_language.clone(),
+            assistant: AssistantPolicy {
+                templates: self.assistant_templates().map_err(|e| one("clarify.templates_path", e))?,
+                invariants: self.clarify.invariants.clone(),
+                slot_filling_intents: self.clarify.slot_filling_intents.clone(),
+                region_languages: self.clarify.region_languages.iter().map(|(k, v)| (k.to_ascii_uppercase(), v.clone())).collect(),
+            },
             revision: self.revision(),
         })
     }

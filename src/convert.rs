@@ -5,7 +5,9 @@
 
 use crate::config::Limits;
 use crate::error::Invalid;
+use crate::ladder::assistant::{AssistantMessage, ClarifyRequest, MessageType};
 use crate::ladder::continuity::{ActionEntry, ContinuityState, PendingClarifier};
+use crate::ladder::extract::{ExtractRequest, SlotSpec, SlotValue};
 use crate::ladder::types as d;
 use crate::pb;
 use rustc_hash::FxHashSet;
@@ -235,6 +237,120 @@ pub fn outcome_request(m: pb::RecordOutcomeRequest, l: &Limits) -> Result<Outcom
         kind,
         choice_id: m.choice_id,
         option_set_id: m.option_set_id,
+    })
+}
+
+fn short_list(field: &str, list: &[String], max_items: usize, max_bytes: usize) -> Result<(), Invalid> {
+    check_count(field, list.len(), max_items)?;
+    for (i, v) in list.iter().enumerate() {
+        check_len(|| format!("{field}[{i}]"), v, max_bytes)?;
+    }
+    Ok(())
+}
+
+pub fn clarify_request(m: pb::ClarifyRequest, l: &Limits) -> Result<ClarifyRequest, Invalid> {
+    session_id(&m.session_id, l)?;
+    check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
+    let message_type = match pb::MessageType::try_from(m.r#type) {
+        Ok(pb::MessageType::Clarify) => MessageType::Clarify,
+        Ok(pb::MessageType::Summary) => MessageType::Summary,
+        Ok(pb::MessageType::GateFail) => MessageType::GateFail,
+        Ok(pb::MessageType::SearchFailed) => MessageType::SearchFailed,
+        Ok(pb::MessageType::Unspecified) => return Err(Invalid::Missing { field: "type".into() }),
+        Err(_) => return Err(Invalid::bad("type", format!("unknown MessageType value {}", m.r#type))),
+    };
+    check_len(|| "reason".into(), &m.reason, 128)?;
+    check_len(|| "query".into(), &m.query, l.input_max_bytes)?;
+    check_len(|| "intent".into(), &m.intent, 128)?;
+    check_len(|| "baseline_question".into(), &m.baseline_question, l.label_max_bytes)?;
+    language("ui_language", &m.ui_language)?;
+    language("request_language", &m.request_language)?;
+    if m.region_code.len() > 8 || !m.region_code.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(Invalid::bad("region_code", format!("{:?} is not a region code such as \"IL\"", m.region_code)));
+    }
+    short_list("baseline_missing_fields", &m.baseline_missing_fields, 32, 128)?;
+    let mut seen = FxHashSet::default();
+    Ok(ClarifyRequest {
+        candidates: candidates("candidates", m.candidates, l, &mut seen)?,
+        session_id: m.session_id,
+        turn_id: m.turn_id,
+        message_type: Some(message_type),
+        reason: m.reason,
+        query: m.query,
+        ui_language: m.ui_language,
+        request_language: m.request_language,
+        region_code: m.region_code,
+        intent: m.intent,
+        baseline_missing_fields: m.baseline_missing_fields,
+        result_count: m.result_count,
+        baseline_question: m.baseline_question,
+    })
+}
+
+pub fn clarify_response(a: AssistantMessage, prompt_version: &str) -> pb::ClarifyResponse {
+    pb::ClarifyResponse {
+        message: a.message,
+        question: a.question,
+        suggested_action: a.suggested_action,
+        blocks_search: a.blocks_search,
+        language: a.language,
+        source: a.source.to_string(),
+        enforced_invariants: a.enforced_invariants,
+        validation_issues: a.validation_issues,
+        missing_fields: a.missing_fields,
+        schema_version: crate::ladder::assistant::SCHEMA_VERSION.to_string(),
+        prompt_version: prompt_version.to_string(),
+        language_source: a.language_source.to_string(),
+    }
+}
+
+pub fn extract_request(m: pb::ExtractRequest, l: &Limits) -> Result<ExtractRequest, Invalid> {
+    session_id(&m.session_id, l)?;
+    check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
+    check_len(|| "text".into(), &m.text, l.input_max_bytes)?;
+    check_len(|| "intent".into(), &m.intent, 128)?;
+    language("language", &m.language)?;
+    check_count("slots", m.slots.len(), 64)?;
+    check_count("filled", m.filled.len(), 64)?;
+    let values: usize = m.slots.iter().map(|s| s.values.len()).sum();
+    check_count("slots[].values", values, l.pool_max)?;
+    for (k, v) in &m.filled {
+        check_len(|| "filled (key)".into(), k, 128)?;
+        check_len(|| format!("filled[{k:?}]"), v, l.label_max_bytes)?;
+    }
+    let mut names = FxHashSet::default();
+    let slots = m
+        .slots
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let f = format!("slots[{i}].name");
+            required_id(&f, &s.name, 128)?;
+            if !names.insert(s.name.clone()) {
+                return Err(Invalid::Duplicate { field: f, id: s.name });
+            }
+            let values = s
+                .values
+                .into_iter()
+                .enumerate()
+                .map(|(j, v)| {
+                    let vf = format!("slots[{i}].values[{j}]");
+                    required_id(&format!("{vf}.value"), &v.value, l.label_max_bytes)?;
+                    short_list(&format!("{vf}.synonyms"), &v.synonyms, l.aliases_max, l.label_max_bytes)?;
+                    Ok(SlotValue { value: v.value, synonyms: v.synonyms })
+                })
+                .collect::<Result<Vec<_>, Invalid>>()?;
+            Ok(SlotSpec { name: s.name, values })
+        })
+        .collect::<Result<Vec<_>, Invalid>>()?;
+    Ok(ExtractRequest {
+        session_id: m.session_id,
+        turn_id: m.turn_id,
+        text: m.text,
+        slots,
+        filled: m.filled.into_iter().collect(),
+        intent: m.intent,
+        language: m.language,
     })
 }
 

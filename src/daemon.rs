@@ -2,17 +2,19 @@
 //! session store and the LLM client. gRPC handlers (`crate::grpc`) only
 //! convert messages and call these methods.
 
-use crate::config::Config;
+use crate::config::{AgentConfig, Config, LlmConfig};
 use crate::convert::{EnrichInput, OutcomeInput};
 use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
+use crate::ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
 use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, CycleChange, EnrichRefusal, OutcomeUpdate, Update};
 use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
+use crate::ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
 use crate::ladder::policy::{LlmAnswer, Policy};
 use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
 use crate::llm::LlmClient;
 use crate::sessions::{Clock, MemoryStore, SessionStore};
-use arc_swap::{ArcSwap, ArcSwapOption};
+use arc_swap::ArcSwap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,7 +24,7 @@ use tokio::time::Instant;
 pub struct Daemon {
     config: ArcSwap<Config>,
     policy: ArcSwap<Policy>,
-    llm: ArcSwapOption<LlmClient>,
+    llms: ArcSwap<Llms>,
     store: Arc<dyn SessionStore>,
     /// The same store when it is the in-memory one (for its purge task).
     memory: Option<MemoryStore>,
@@ -43,11 +45,11 @@ impl Daemon {
     pub fn new(config: Config) -> Result<Self, StartError> {
         let policy = config.policy()?;
         crate::tokens::warm_up();
-        let llm = LlmClient::from_config(&config.llm)?;
+        let llms = Llms::from_config(&config)?;
         let store = MemoryStore::new(config.sessions.max, Duration::from_secs(config.sessions.idle_ttl_seconds));
         Ok(Daemon {
             policy: ArcSwap::from_pointee(policy),
-            llm: ArcSwapOption::from(llm.map(Arc::new)),
+            llms: ArcSwap::from_pointee(llms),
             store: Arc::new(store.clone()),
             memory: Some(store),
             clock: Clock::default(),
@@ -82,7 +84,8 @@ impl Daemon {
         let now = self.clock.now();
         let state = self.store.get(&req.session_id, now).await.map_err(internal)?.unwrap_or_default().view(now, policy.ttl);
         let ids = Ids::new();
-        let ports = DaemonPorts { daemon: self, session_id: &req.session_id, llm: self.llm.load_full(), deadline, policy: &policy };
+        let ports =
+            DaemonPorts { daemon: self, session_id: &req.session_id, llm: self.llms.load().main.clone(), deadline, policy: &policy };
         let ctx = Ctx { policy: &policy, state: &state, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
         let decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
         self.commit(&req.session_id, decided, &policy).await
@@ -115,8 +118,13 @@ impl Daemon {
                 if !input.chat_history.is_empty() {
                     cycle.history = input.chat_history.clone();
                 }
-                let ports =
-                    DaemonPorts { daemon: self, session_id: &input.session_id, llm: self.llm.load_full(), deadline, policy: &policy };
+                let ports = DaemonPorts {
+                    daemon: self,
+                    session_id: &input.session_id,
+                    llm: self.llms.load().main.clone(),
+                    deadline,
+                    policy: &policy,
+                };
                 decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await
             }
             Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => decide::budget_exhausted(&ctx, &cycle),
@@ -206,9 +214,214 @@ impl Daemon {
         }
     }
 
+    /// `Clarify`: language chain -> LLM draft -> invariants -> question
+    /// acceptance -> format validation -> the draft or the fallback. Never
+    /// an error once the request is valid.
+    pub async fn clarify(&self, req: ClarifyRequest, deadline: Option<Instant>) -> AssistantMessage {
+        let policy = self.policy.load_full();
+        let a = &policy.assistant;
+        let (lang, lang_source) = assistant::resolve_language(&req, &a.region_languages, &policy.default_language);
+        let fallback = |mut issues: Vec<String>| {
+            let (mut draft, used) = assistant::fallback(&a.templates, &req, &lang, &policy.default_language);
+            if used != lang {
+                issues.push(format!("no_templates_for_language: {lang}; answered in {used}"));
+            }
+            if req.kind() == MessageType::Clarify && !req.baseline_question.trim().is_empty() {
+                let q = req.baseline_question.trim();
+                let ok = assistant::accept_question(Some(q), &req.query, &req.intent, &a.slot_filling_intents, None, &[]).is_ok()
+                    && assistant::format_issues(&draft.message, q, &used).is_empty();
+                if ok {
+                    draft.question = Some(q.to_string());
+                }
+            }
+            assistant::finish(draft, "fallback", used, lang_source, Vec::new(), issues, req.baseline_missing_fields.clone())
+        };
+        let client = self.llms.load().main.clone().filter(|_| self.config().clarify.use_llm);
+        let Some(client) = client else { return fallback(Vec::new()) };
+
+        let body = crate::llm::prompt::assistant_body(&req, &lang, client.model(), client.max_tokens());
+        let call = client.complete(&body, deadline).await;
+        let content = match call.answer {
+            LlmAnswer::Replied { content, .. } => content,
+            LlmAnswer::Failed { reason, .. } | LlmAnswer::Skipped(reason) => {
+                tracing::warn!(fallback_reason = reason.as_str(), "assistant draft unavailable; using the template");
+                return fallback(vec![format!("llm_unavailable: {}", reason.as_str())]);
+            }
+        };
+        let mut draft = match assistant::parse_draft(&content) {
+            Ok(d) => d,
+            Err(e) => {
+                tracing::warn!(event = "assistant_validation_failed", issue = %e, "assistant draft unreadable; using the template");
+                return fallback(vec![format!("llm_reply_invalid: {e}")]);
+            }
+        };
+        let rule = a.invariants.get(&req.kind()).cloned().unwrap_or_default();
+        let (enforced, advice) = assistant::enforce(&mut draft, &rule, &req.reason);
+        for e in &enforced {
+            tracing::info!(event = "assistant_invariant_enforced", invariant = %e, "assistant_invariant_enforced");
+        }
+        for adv in &advice {
+            tracing::info!(advice = %adv, "assistant advice not followed (not forced)");
+        }
+        let mut issues = Vec::new();
+        let mut missing = req.baseline_missing_fields.clone();
+        if req.kind() == MessageType::Clarify {
+            let accepted = assistant::accept_question(
+                draft.question.as_deref(),
+                &req.query,
+                &req.intent,
+                &a.slot_filling_intents,
+                draft.missing_fields.as_deref(),
+                &req.baseline_missing_fields,
+            );
+            match accepted {
+                Ok(()) => missing = draft.missing_fields.clone().unwrap_or(missing),
+                Err(why) => {
+                    issues.push(format!("question_rejected: {why}"));
+                    let (fb, _) = assistant::fallback(&a.templates, &req, &lang, &policy.default_language);
+                    draft.question = Some(req.baseline_question.trim().to_string()).filter(|q| !q.is_empty()).or(fb.question);
+                }
+            }
+        }
+        let mut problems = assistant::format_issues(&draft.message, draft.question.as_deref().unwrap_or(""), &lang);
+        // The draft must say it is in the language we asked for.
+        if !draft.language.trim().is_empty() && !draft.language.trim().to_ascii_lowercase().starts_with(&lang) {
+            problems.push(format!("language_field_mismatch: {} instead of {lang}", draft.language));
+        }
+        if !problems.is_empty() {
+            for p in &problems {
+                tracing::warn!(event = "assistant_validation_failed", issue = %p, "assistant_validation_failed");
+            }
+            issues.extend(problems);
+            let mut fb = fallback(issues);
+            fb.enforced_invariants = enforced;
+            return fb;
+        }
+        assistant::finish(draft, "llm", lang, lang_source, enforced, issues, missing)
+    }
+
+    /// `Extract`: the baseline, then (when switched on) hints from the
+    /// built-in LLM hint and the agents, run concurrently, each within its
+    /// own budget; one is chosen by the spec's tuple and applied by the
+    /// acceptance rules. Errors inside hints leave the baseline unchanged.
+    pub async fn extract(&self, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
+        let policy = self.policy.load_full();
+        let cfg = self.config();
+        let x = &cfg.extract;
+        let base = extract::baseline(&req, &req.text, "baseline", &policy.lexicon, extract::Slots::new());
+        let baseline_only =
+            |hints: Vec<HintOutcome>| Extracted { slots: base.clone(), normalized: None, decided_by: "baseline".into(), hints };
+        if !x.enabled || !(x.normalization_hint || x.entity_hint) {
+            return baseline_only(Vec::new());
+        }
+        let llms = self.llms.load_full();
+        // The built-in hint is component "llm"; agents come after it.
+        let builtin = llms
+            .hint
+            .iter()
+            .map(|h| (AgentConfig { id: "llm".into(), sample_rate: x.hint_sample_rate, ..AgentConfig::default() }, h.clone()));
+        let components: Vec<(AgentConfig, Arc<LlmClient>)> = builtin.chain(llms.agents.iter().cloned()).collect();
+        let runs = components.into_iter().map(|(agent, client)| {
+            let AgentConfig { id, capabilities: caps, intents, sample_rate: rate, .. } = agent;
+            let req = &req;
+            let base = &base;
+            async move {
+                let want_norm = x.normalization_hint && caps.iter().any(|c| c == "normalization");
+                let want_ent = x.entity_hint && caps.iter().any(|c| c == "entities");
+                let applicable = (want_norm || want_ent) && (intents.is_empty() || intents.contains(&req.intent));
+                let skipped = |detail: &str, applicable: bool| HintOutcome {
+                    component: id.clone(),
+                    status: HintStatus::Skipped,
+                    applicable,
+                    latency_ms: 0,
+                    detail: detail.to_string(),
+                    normalized: None,
+                    entities: Vec::new(),
+                };
+                if !applicable {
+                    return skipped("not applicable (capabilities, switches or intent allowlist)", false);
+                }
+                if !extract::sampled(&id, &req.turn_id, rate) {
+                    return skipped("not sampled for this turn", true);
+                }
+                let body = crate::llm::prompt::extraction_body(req, client.model(), client.max_tokens());
+                let call = client.complete(&body, deadline).await;
+                let error = |detail: String, latency_ms: u32| HintOutcome {
+                    component: id.clone(),
+                    status: HintStatus::Error,
+                    applicable: true,
+                    latency_ms,
+                    detail,
+                    normalized: None,
+                    entities: Vec::new(),
+                };
+                match call.answer {
+                    LlmAnswer::Skipped(r) => error(r.as_str().to_string(), 0),
+                    LlmAnswer::Failed { reason, latency_ms, .. } => error(reason.as_str().to_string(), latency_ms),
+                    LlmAnswer::Replied { content, latency_ms } => match extract::parse_hint(&content) {
+                        Err(e) => error(e, latency_ms),
+                        Ok(reply) => extract::evaluate(&id, &reply, req, base, want_norm, want_ent, latency_ms),
+                    },
+                }
+            }
+        });
+        let outcomes: Vec<HintOutcome> = futures::future::join_all(runs).await;
+        match extract::choose(&outcomes).filter(|o| o.status == HintStatus::Ok).cloned() {
+            Some(chosen) => {
+                tracing::info!(decided_by = %chosen.component, "extraction hint accepted");
+                let slots = extract::apply(&req, &policy.lexicon, base.clone(), &chosen);
+                Extracted { slots, normalized: chosen.normalized.clone(), decided_by: chosen.component.clone(), hints: outcomes }
+            }
+            None => {
+                tracing::debug!(decided_by = "baseline", "no extraction hint accepted");
+                baseline_only(outcomes)
+            }
+        }
+    }
+
     pub async fn reset_session(&self, id: &str) -> Result<bool, ApiError> {
         self.store.remove(id).await.map_err(internal)
     }
+}
+
+/// The LLM clients: the provider for arbitration and `Clarify`, the
+/// built-in extraction hint (same provider, its own budget), and the
+/// extractor agents.
+pub struct Llms {
+    pub main: Option<Arc<LlmClient>>,
+    pub hint: Option<Arc<LlmClient>>,
+    pub agents: Vec<(AgentConfig, Arc<LlmClient>)>,
+}
+
+impl Llms {
+    pub fn from_config(c: &Config) -> Result<Self, crate::llm::BuildError> {
+        let main = LlmClient::from_config(&c.llm)?.map(Arc::new);
+        let hint = LlmClient::from_config(&LlmConfig { timeout_ms: c.extract.hint_timeout_ms, ..c.llm.clone() })?.map(Arc::new);
+        let mut agents = Vec::new();
+        for a in &c.extract.agents {
+            let cfg = LlmConfig {
+                base_url: a.base_url.clone().or_else(|| c.llm.base_url.clone()),
+                model: a.model.clone().or_else(|| c.llm.model.clone()),
+                api_key: if a.api_key_file.is_some() { None } else { c.llm.api_key.clone() },
+                api_key_file: a.api_key_file.clone().or_else(|| if c.llm.api_key.is_some() { None } else { c.llm.api_key_file.clone() }),
+                timeout_ms: a.timeout_ms,
+                ..c.llm.clone()
+            };
+            if let Some(client) = LlmClient::from_config(&cfg)? {
+                agents.push((a.clone(), Arc::new(client)));
+            }
+        }
+        Ok(Llms { main, hint, agents })
+    }
+}
+
+/// What `Extract` answers.
+#[derive(Debug, Clone)]
+pub struct Extracted {
+    pub slots: Slots,
+    pub normalized: Option<String>,
+    pub decided_by: String,
+    pub hints: Vec<HintOutcome>,
 }
 
 fn request_size(r: &DecideRequest) -> usize {

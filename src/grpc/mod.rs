@@ -43,12 +43,35 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         Ok(Response::new((&d).into()))
     }
 
-    async fn clarify(&self, _request: Request<pb::ClarifyRequest>) -> Result<Response<pb::ClarifyResponse>, Status> {
-        Err(ApiError::Unimplemented("Clarify is not available in this build yet").into())
+    async fn clarify(&self, request: Request<pb::ClarifyRequest>) -> Result<Response<pb::ClarifyResponse>, Status> {
+        let deadline = deadline(&request);
+        let req = convert::clarify_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
+        let m = self.daemon.clarify(req, deadline).await;
+        Ok(Response::new(convert::clarify_response(m, crate::llm::prompt::ASSISTANT_PROMPT_VERSION)))
     }
 
-    async fn extract(&self, _request: Request<pb::ExtractRequest>) -> Result<Response<pb::ExtractResponse>, Status> {
-        Err(ApiError::Unimplemented("Extract is not available in this build yet").into())
+    async fn extract(&self, request: Request<pb::ExtractRequest>) -> Result<Response<pb::ExtractResponse>, Status> {
+        let deadline = deadline(&request);
+        let req = convert::extract_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
+        let x = self.daemon.extract(req, deadline).await;
+        Ok(Response::new(pb::ExtractResponse {
+            entities: x.slots.into_iter().map(|(slot, f)| pb::ExtractedEntity { slot, value: f.value, source: f.source }).collect(),
+            normalization_accepted: x.normalized.is_some(),
+            normalized_text: x.normalized.unwrap_or_default(),
+            decided_by: x.decided_by,
+            hints: x
+                .hints
+                .into_iter()
+                .map(|h| pb::HintReport {
+                    component: h.component,
+                    status: h.status.as_str().to_string(),
+                    detail: h.detail,
+                    latency_ms: h.latency_ms,
+                })
+                .collect(),
+            schema_version: crate::ladder::extract::SCHEMA_VERSION.to_string(),
+            prompt_version: crate::llm::prompt::EXTRACTION_PROMPT_VERSION.to_string(),
+        }))
     }
 
     async fn record_outcome(&self, request: Request<pb::RecordOutcomeRequest>) -> Result<Response<pb::RecordOutcomeResponse>, Status> {

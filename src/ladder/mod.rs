@@ -3,12 +3,14 @@
 //!
 //! The sequence lives in [`decide::decide`]; each rung is a module.
 
+pub mod assistant;
 pub mod canon;
 pub mod clarifier;
 pub mod classify;
 pub mod continuity;
 pub mod decide;
 pub mod exclusions;
+pub mod extract;
 pub mod fingerprint;
 pub mod lexicon;
 pub mod matching;

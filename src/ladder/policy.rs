@@ -2,12 +2,14 @@
 //! LLM's answer into a safe decision: the reply is parsed and validated here
 //! (never trusted), and auto-execute happens only when every gate passes.
 
+use super::assistant::{AssistantTemplates, InvariantRule, MessageType};
 use super::clarifier::Templates;
 use super::continuity::Ttl;
 use super::lexicon::Lexicon;
 use super::matching::MatchParams;
 use super::types::{AmbiguityReason, EvidenceType, FallbackReason};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 /// Reasons auto-execute may never be allowed for, whatever the config says.
 pub const NEVER_AUTO_EXECUTE: [AmbiguityReason; 5] = [
@@ -84,8 +86,18 @@ pub struct Policy {
     pub clarifier_max_options: usize,
     pub templates: Templates,
     pub default_language: String,
+    pub assistant: AssistantPolicy,
     /// Revision of the configuration (hash), reported on every decision.
     pub revision: String,
+}
+
+/// What `Clarify` needs.
+#[derive(Debug, Clone)]
+pub struct AssistantPolicy {
+    pub templates: AssistantTemplates,
+    pub invariants: BTreeMap<MessageType, InvariantRule>,
+    pub slot_filling_intents: Vec<String>,
+    pub region_languages: BTreeMap<String, String>,
 }
 
 impl Policy {
@@ -108,6 +120,12 @@ impl Policy {
             clarifier_max_options: 5,
             templates: Templates::shipped(),
             default_language: "en".into(),
+            assistant: AssistantPolicy {
+                templates: AssistantTemplates::shipped(),
+                invariants: super::assistant::default_invariants(),
+                slot_filling_intents: Vec::new(),
+                region_languages: BTreeMap::new(),
+            },
             revision: "defaults".into(),
         }
     }

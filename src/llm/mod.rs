@@ -197,6 +197,12 @@ impl LlmClient {
     /// One arbitration, within the budget. Never fails: every problem is
     /// an `LlmAnswer` the ladder turns into a clarifier.
     pub async fn arbitrate(&self, ask: &LlmAsk, deadline: Option<Instant>) -> Call {
+        self.complete(&prompt::request_body(ask, &self.model, self.format, self.max_tokens), deadline).await
+    }
+
+    /// One chat completion with every protection of this module; `body` is
+    /// the whole request body.
+    pub async fn complete(&self, body: &Value, deadline: Option<Instant>) -> Call {
         let skipped = |r| Call { answer: LlmAnswer::Skipped(r), usage: None, attempts: 0, response_model: None };
         let start = Instant::now();
         let budget = self.budget(deadline);
@@ -209,13 +215,12 @@ impl LlmClient {
         let Ok(_permit) = self.permits.clone().try_acquire_owned() else {
             return skipped(FallbackReason::LlmOverloaded);
         };
-        let body = prompt::request_body(ask, &self.model, self.format, self.max_tokens);
         let end = start + budget;
         let mut attempts = 0;
         loop {
             attempts += 1;
             let attempt_start = Instant::now();
-            let result = tokio::time::timeout_at(end, self.send(&body)).await;
+            let result = tokio::time::timeout_at(end, self.send(body)).await;
             let elapsed = attempt_start.elapsed();
             let latency_ms = start.elapsed().as_millis().min(u32::MAX as u128) as u32;
             let (answer, usage, model) = match result {
@@ -241,6 +246,10 @@ impl LlmClient {
             self.breaker.record(!matches!(answer, LlmAnswer::Failed { .. }));
             return Call { answer, usage, attempts, response_model: model };
         }
+    }
+
+    pub fn max_tokens(&self) -> u32 {
+        self.max_tokens
     }
 
     async fn send(&self, body: &Value) -> Result<Reply, (FallbackReason, String)> {

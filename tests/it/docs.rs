@@ -29,8 +29,10 @@ fn the_readme_config_table_lists_exactly_the_config_keys() {
     let section = text.split("## Configuration").nth(1).unwrap().split("\n## ").next().unwrap();
     let documented: BTreeSet<String> =
         section.lines().filter_map(|l| l.strip_prefix("| `")).filter_map(|l| l.split('`').next()).map(str::to_string).collect();
-    let missing: Vec<_> = keys.difference(&documented).collect();
-    let stale: Vec<_> = documented.difference(&keys).collect();
+    // A documented table (`clarify.invariants`) covers the keys under it.
+    let covered = |k: &String| documented.contains(k) || documented.iter().any(|d| k.starts_with(&format!("{d}.")));
+    let missing: Vec<_> = keys.iter().filter(|k| !covered(k)).collect();
+    let stale: Vec<_> = documented.iter().filter(|d| !keys.iter().any(|k| k == *d || k.starts_with(&format!("{d}.")))).collect();
     assert!(missing.is_empty() && stale.is_empty(), "undocumented keys: {missing:?}; documented but absent: {stale:?}");
 }
 
@@ -46,6 +48,9 @@ fn the_readme_config_defaults_match_the_code() {
         let mut v = &defaults;
         for part in key.split('.') {
             v = &v[part];
+        }
+        if v.is_object() {
+            continue; // a table, described in words
         }
         let actual = match v {
             serde_json::Value::Null => "unset".to_string(),

@@ -162,11 +162,15 @@ async fn huge_requests_are_refused_and_the_daemon_keeps_serving() {
 }
 
 #[tokio::test]
-async fn calls_not_built_yet_say_so() {
+async fn every_call_validates_its_session_id() {
     let d = TestDaemon::default().await;
-    let s = d.client.clone().extract(pb::ExtractRequest::default()).await.unwrap_err();
-    assert_eq!(s.code(), Code::Unimplemented);
-    assert!(s.message().contains("Extract"));
+    let mut c = d.client.clone();
+    let s = c.extract(pb::ExtractRequest::default()).await.unwrap_err();
+    assert_eq!((s.code(), s.message()), (Code::InvalidArgument, "session_id: required"));
+    let s = c.clarify(pb::ClarifyRequest::default()).await.unwrap_err();
+    assert_eq!((s.code(), s.message()), (Code::InvalidArgument, "session_id: required"));
+    let s = c.reset_session(pb::ResetSessionRequest::default()).await.unwrap_err();
+    assert_eq!((s.code(), s.message()), (Code::InvalidArgument, "session_id: required"));
 }
 
 #[tokio::test]

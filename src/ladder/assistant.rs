@@ -1,0 +1,456 @@
+//! Assistant messages (`Clarify`, spec section 8): whatever the LLM drafts,
+//! the message that leaves is short, in the user's language, and respects
+//! the invariant table; otherwise a deterministic template is sent.
+//!
+//! The sequence (run by the daemon): resolve the language -> LLM draft ->
+//! enforce invariants -> accept or replace the suggested question ->
+//! validate the format -> the draft, or the deterministic fallback.
+
+use super::types::Candidate;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const SCHEMA_VERSION: &str = "assistant.v1";
+pub const SHIPPED_TEMPLATES: &str = include_str!("assistant.toml");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageType {
+    Clarify,
+    Summary,
+    GateFail,
+    SearchFailed,
+}
+
+impl MessageType {
+    pub const ALL: [MessageType; 4] = [MessageType::Clarify, MessageType::Summary, MessageType::GateFail, MessageType::SearchFailed];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageType::Clarify => "clarify",
+            MessageType::Summary => "summary",
+            MessageType::GateFail => "gate_fail",
+            MessageType::SearchFailed => "search_failed",
+        }
+    }
+}
+
+/// A validated `Clarify` request.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClarifyRequest {
+    pub session_id: String,
+    pub turn_id: String,
+    pub message_type: Option<MessageType>,
+    pub reason: String,
+    pub query: String,
+    pub ui_language: String,
+    pub request_language: String,
+    pub region_code: String,
+    pub intent: String,
+    pub baseline_missing_fields: Vec<String>,
+    pub candidates: Vec<Candidate>,
+    pub result_count: u32,
+    pub baseline_question: String,
+}
+
+impl ClarifyRequest {
+    pub fn kind(&self) -> MessageType {
+        self.message_type.unwrap_or(MessageType::Clarify)
+    }
+}
+
+/// A message as drafted (by the LLM or a template).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub struct Draft {
+    pub message: String,
+    #[serde(default)]
+    pub question: Option<String>,
+    #[serde(default)]
+    pub suggested_action: String,
+    #[serde(default)]
+    pub blocks_search: bool,
+    #[serde(default)]
+    pub language: String,
+    /// The LLM's view of what is missing; accepted only as a subset of the
+    /// baseline's.
+    #[serde(default)]
+    pub missing_fields: Option<Vec<String>>,
+}
+
+/// What `Clarify` answers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AssistantMessage {
+    pub message: String,
+    pub question: String,
+    pub suggested_action: String,
+    pub blocks_search: bool,
+    pub language: String,
+    /// "llm" or "fallback".
+    pub source: &'static str,
+    pub enforced_invariants: Vec<String>,
+    pub validation_issues: Vec<String>,
+    pub missing_fields: Vec<String>,
+    pub language_source: &'static str,
+}
+
+// ----------------------------------------------------------- language --
+
+/// The script a text is mostly written in, as a language when the script
+/// names one. Latin script is read as English (the shipped Latin language).
+pub fn detect_language(text: &str) -> Option<&'static str> {
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut letters = 0usize;
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        *counts.entry(script_language(c)).or_default() += 1;
+    }
+    if letters == 0 {
+        return None;
+    }
+    counts.into_iter().find(|(_, n)| *n * 2 > letters).map(|(lang, _)| lang).filter(|l| *l != "other")
+}
+
+fn script_language(c: char) -> &'static str {
+    match c as u32 {
+        0x0590..=0x05FF | 0xFB1D..=0xFB4F => "he",
+        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => "ar",
+        0x0400..=0x04FF => "ru",
+        0x0370..=0x03FF => "el",
+        _ if c.is_ascii_alphabetic() => "en",
+        0x00C0..=0x024F => "en",
+        _ => "other",
+    }
+}
+
+/// The script a language is written in ("he" -> Hebrew, ...).
+fn expected_script(lang: &str) -> &'static str {
+    match lang {
+        "he" | "yi" => "he",
+        "ar" | "fa" | "ur" => "ar",
+        "ru" | "uk" | "bg" | "sr" => "ru",
+        "el" => "el",
+        _ => "en",
+    }
+}
+
+/// Whether more than half of the letters are in the language's script
+/// (text without letters passes).
+pub fn language_matches(text: &str, lang: &str) -> bool {
+    let want = expected_script(lang);
+    let mut letters = 0usize;
+    let mut hits = 0usize;
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        if script_language(c) == want {
+            hits += 1;
+        }
+    }
+    letters == 0 || hits * 2 > letters
+}
+
+fn primary(tag: &str) -> String {
+    tag.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase()
+}
+
+/// The priority chain: UI language -> request language -> language of the
+/// query -> region default -> configured default. Returns the language and
+/// the rule that chose it.
+pub fn resolve_language(req: &ClarifyRequest, region_languages: &BTreeMap<String, String>, default: &str) -> (String, &'static str) {
+    if !primary(&req.ui_language).is_empty() {
+        return (primary(&req.ui_language), "ui_language");
+    }
+    if !primary(&req.request_language).is_empty() {
+        return (primary(&req.request_language), "request_language");
+    }
+    if let Some(l) = detect_language(&req.query) {
+        return (l.to_string(), "detected");
+    }
+    if let Some(l) = region_languages.get(&req.region_code.trim().to_ascii_uppercase()) {
+        return (l.clone(), "region");
+    }
+    (default.to_string(), "default")
+}
+
+// --------------------------------------------------------------- format --
+
+fn is_terminator(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '…' | '？' | '！' | '。' | '؟')
+}
+
+pub fn question_marks(text: &str) -> usize {
+    text.chars().filter(|c| matches!(c, '?' | '？' | '؟')).count()
+}
+
+/// Sentences in `text`: runs ended by a terminator followed by whitespace
+/// or the end ("3.5" and "e.g" do not end one).
+pub fn sentences(text: &str) -> usize {
+    let chars: Vec<char> = text.trim().chars().collect();
+    let mut count = 0;
+    let mut has_content = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_terminator(c) {
+            while i + 1 < chars.len() && is_terminator(chars[i + 1]) {
+                i += 1;
+            }
+            let at_end = i + 1 == chars.len();
+            if (at_end || chars[i + 1].is_whitespace()) && has_content {
+                count += 1;
+                has_content = false;
+            }
+        } else if c.is_alphanumeric() {
+            has_content = true;
+        }
+        i += 1;
+    }
+    count + usize::from(has_content)
+}
+
+/// Format problems of a message (each a short code with detail).
+pub fn format_issues(message: &str, question: &str, language: &str) -> Vec<String> {
+    let mut issues = Vec::new();
+    if message.trim().is_empty() {
+        issues.push("message_empty".to_string());
+    }
+    let n = sentences(message);
+    if n > 2 {
+        issues.push(format!("message_too_many_sentences: {n} > 2"));
+    }
+    if !question.trim().is_empty() {
+        let n = sentences(question);
+        if n > 1 {
+            issues.push(format!("question_too_many_sentences: {n} > 1"));
+        }
+        let q = question_marks(question);
+        if q > 1 {
+            issues.push(format!("question_too_many_question_marks: {q} > 1"));
+        }
+    }
+    for (field, text) in [("message", message), ("question", question)] {
+        if !language_matches(text, language) {
+            issues.push(format!("{field}_language_mismatch: not {language}"));
+        }
+    }
+    issues
+}
+
+// ------------------------------------------------------------ invariants --
+
+/// What a message type must look like. `blocks_search` and
+/// `suggested_action` are forced; `advised_action` is only logged.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct InvariantRule {
+    pub blocks_search: Option<bool>,
+    pub suggested_action: Option<String>,
+    pub advised_action: Option<String>,
+    /// reason -> forced suggested_action (e.g. MISSING_LOCATION -> ASK_LOCATION).
+    pub action_by_reason: BTreeMap<String, String>,
+}
+
+/// The spec's default invariant table.
+pub fn default_invariants() -> BTreeMap<MessageType, InvariantRule> {
+    let mut t = BTreeMap::new();
+    t.insert(
+        MessageType::Clarify,
+        InvariantRule {
+            blocks_search: Some(true),
+            action_by_reason: [("MISSING_LOCATION", "ASK_LOCATION"), ("MISSING_FOOD", "ASK_FOOD")]
+                .into_iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            ..Default::default()
+        },
+    );
+    t.insert(
+        MessageType::Summary,
+        InvariantRule { blocks_search: Some(false), suggested_action: Some("NONE".into()), ..Default::default() },
+    );
+    t.insert(
+        MessageType::GateFail,
+        InvariantRule { blocks_search: Some(true), advised_action: Some("RETRY".into()), ..Default::default() },
+    );
+    t.insert(
+        MessageType::SearchFailed,
+        InvariantRule { blocks_search: Some(false), advised_action: Some("RETRY".into()), ..Default::default() },
+    );
+    t
+}
+
+/// Forces the rule onto a draft. Returns what was overridden (for
+/// `enforced_invariants`) and advice that was not followed (logged only).
+pub fn enforce(draft: &mut Draft, rule: &InvariantRule, reason: &str) -> (Vec<String>, Vec<String>) {
+    let mut enforced = Vec::new();
+    let mut advice = Vec::new();
+    if let Some(b) = rule.blocks_search
+        && draft.blocks_search != b
+    {
+        draft.blocks_search = b;
+        enforced.push(format!("blocks_search={b}"));
+    }
+    let forced = rule.action_by_reason.get(reason).or(rule.suggested_action.as_ref());
+    if let Some(a) = forced
+        && draft.suggested_action != *a
+    {
+        enforced.push(format!("suggested_action={a}"));
+        draft.suggested_action = a.clone();
+    }
+    if let Some(a) = &rule.advised_action
+        && draft.suggested_action != *a
+    {
+        advice.push(format!("suggested_action {:?} where {a} is advised", draft.suggested_action));
+    }
+    if draft.suggested_action.trim().is_empty() {
+        draft.suggested_action = "NONE".into();
+    }
+    (enforced, advice)
+}
+
+// ------------------------------------------------- question acceptance --
+
+/// Whether an LLM-suggested clarifying question may be shown (spec 8).
+pub fn accept_question(
+    question: Option<&str>,
+    user_text: &str,
+    intent: &str,
+    slot_filling_intents: &[String],
+    missing_fields: Option<&[String]>,
+    baseline_missing: &[String],
+) -> Result<(), &'static str> {
+    let q = question.map(str::trim).unwrap_or("");
+    if q.is_empty() {
+        return Err("question_missing");
+    }
+    let n = q.chars().count();
+    if !(5..=200).contains(&n) {
+        return Err("question_length_out_of_range");
+    }
+    let user = user_text.trim().to_lowercase();
+    if !user.is_empty() && q.to_lowercase().contains(&user) {
+        return Err("question_echoes_user_text");
+    }
+    if question_marks(q) == 0 && !slot_filling_intents.iter().any(|i| i == intent) {
+        return Err("question_without_question_mark");
+    }
+    if let Some(fields) = missing_fields
+        && !fields.iter().all(|f| baseline_missing.contains(f))
+    {
+        return Err("missing_fields_not_in_baseline");
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------ templates --
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Template {
+    pub message: String,
+    #[serde(default)]
+    pub question: Option<String>,
+    pub suggested_action: String,
+    pub blocks_search: bool,
+}
+
+/// language -> type -> reason ("generic" for the rest) -> template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssistantTemplates {
+    by_language: BTreeMap<String, BTreeMap<MessageType, BTreeMap<String, Template>>>,
+}
+
+impl AssistantTemplates {
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let by_language: BTreeMap<String, BTreeMap<MessageType, BTreeMap<String, Template>>> =
+            toml::from_str(text).map_err(|e| e.to_string())?;
+        for (lang, types) in &by_language {
+            for t in MessageType::ALL {
+                if !types.get(&t).is_some_and(|r| r.contains_key("generic")) {
+                    return Err(format!("language {lang:?} has no generic template for {}", t.as_str()));
+                }
+            }
+        }
+        Ok(AssistantTemplates { by_language })
+    }
+
+    pub fn shipped() -> Self {
+        Self::from_toml(SHIPPED_TEMPLATES).expect("shipped assistant templates parse (tested)")
+    }
+
+    pub fn has(&self, lang: &str) -> bool {
+        self.by_language.contains_key(lang)
+    }
+
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.by_language.keys().map(String::as_str)
+    }
+
+    /// Every (language, type, reason, template), for tests and checks.
+    pub fn all(&self) -> impl Iterator<Item = (&str, MessageType, &str, &Template)> {
+        self.by_language
+            .iter()
+            .flat_map(|(l, types)| types.iter().flat_map(move |(t, rs)| rs.iter().map(move |(r, tpl)| (l.as_str(), *t, r.as_str(), tpl))))
+    }
+
+    /// The template for (language, type, reason), falling back to the
+    /// type's generic template, then to `default`'s.
+    pub fn get(&self, lang: &str, t: MessageType, reason: &str, default: &str) -> (&Template, String) {
+        for l in [lang, default] {
+            if let Some(rs) = self.by_language.get(l).and_then(|ts| ts.get(&t))
+                && let Some(tpl) = rs.get(reason).or_else(|| rs.get("generic"))
+            {
+                return (tpl, l.to_string());
+            }
+        }
+        // from_toml guarantees a generic template per type in every language.
+        let (l, ts) = self.by_language.iter().next().expect("at least one language");
+        (&ts[&t]["generic"], l.clone())
+    }
+}
+
+/// Renders the deterministic fallback for a request.
+pub fn fallback(templates: &AssistantTemplates, req: &ClarifyRequest, lang: &str, default: &str) -> (Draft, String) {
+    let (tpl, used) = templates.get(lang, req.kind(), &req.reason, default);
+    let render = |s: &str| s.replace("{result_count}", &req.result_count.to_string());
+    let draft = Draft {
+        message: render(&tpl.message),
+        question: tpl.question.as_deref().map(render),
+        suggested_action: tpl.suggested_action.clone(),
+        blocks_search: tpl.blocks_search,
+        language: used.clone(),
+        missing_fields: None,
+    };
+    (draft, used)
+}
+
+/// Assembles the response from a final draft.
+pub fn finish(
+    d: Draft,
+    source: &'static str,
+    language: String,
+    language_source: &'static str,
+    enforced: Vec<String>,
+    issues: Vec<String>,
+    missing: Vec<String>,
+) -> AssistantMessage {
+    AssistantMessage {
+        message: d.message,
+        question: d.question.unwrap_or_default(),
+        suggested_action: d.suggested_action,
+        blocks_search: d.blocks_search,
+        language,
+        source,
+        enforced_invariants: enforced,
+        validation_issues: issues,
+        missing_fields: missing,
+        language_source,
+    }
+}
+
+/// Parses the LLM's reply into a draft (plain or fenced JSON).
+pub fn parse_draft(content: &str) -> Result<Draft, String> {
+    let json = super::policy::extract_json(content).ok_or("no JSON object in the reply")?;
+    serde_json::from_str::<Draft>(json).map_err(|e| format!("malformed reply: {e}"))
+}
+
+#[cfg(test)]
+mod tests;

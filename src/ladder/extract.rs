@@ -1,0 +1,424 @@
+//! Slot extraction (`Extract`, spec section 9). The deterministic baseline
+//! always has the final word: LLM or agent hints are accepted only by the
+//! strict rules here, fill only empty slots, and any error inside a hint
+//! leaves the baseline unchanged.
+
+use super::canon::{canonicalize, tokens};
+use super::lexicon::Lexicon;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+pub const SCHEMA_VERSION: &str = "extraction.v1";
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SlotValue {
+    pub value: String,
+    pub synonyms: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SlotSpec {
+    pub name: String,
+    /// The closed vocabulary; empty for free-text slots (only hints fill them).
+    pub values: Vec<SlotValue>,
+}
+
+/// A validated `Extract` request.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExtractRequest {
+    pub session_id: String,
+    pub turn_id: String,
+    pub text: String,
+    pub slots: Vec<SlotSpec>,
+    /// Slots the app already filled; never overwritten.
+    pub filled: BTreeMap<String, String>,
+    pub intent: String,
+    pub language: String,
+}
+
+/// A filled slot and who filled it ("app", "baseline", or a hint component).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filled {
+    pub value: String,
+    pub source: String,
+}
+
+pub type Slots = BTreeMap<String, Filled>;
+
+/// The deterministic extraction: the app's filled slots, then each empty
+/// slot's vocabulary matched against the canonical text (whole words; the
+/// earliest occurrence wins, then the longest phrase).
+pub fn baseline(req: &ExtractRequest, text: &str, source: &str, lex: &Lexicon, mut slots: Slots) -> Slots {
+    for (k, v) in &req.filled {
+        slots.entry(k.clone()).or_insert_with(|| Filled { value: v.clone(), source: "app".into() });
+    }
+    let canon = canonicalize(text, lex);
+    let toks: Vec<&str> = tokens(&canon).collect();
+    for spec in &req.slots {
+        if slots.contains_key(&spec.name) {
+            continue;
+        }
+        let mut best: Option<(usize, usize, &str)> = None; // (position, -len, value)
+        for v in &spec.values {
+            for form in std::iter::once(&v.value).chain(&v.synonyms) {
+                let c = canonicalize(form, lex);
+                let ft: Vec<&str> = tokens(&c).collect();
+                if ft.is_empty() || ft.len() > toks.len() {
+                    continue;
+                }
+                if let Some(pos) = toks.windows(ft.len()).position(|w| w == ft.as_slice()) {
+                    let better = match best {
+                        None => true,
+                        Some((p, l, _)) => pos < p || (pos == p && ft.len() > l),
+                    };
+                    if better {
+                        best = Some((pos, ft.len(), v.value.as_str()));
+                    }
+                }
+            }
+        }
+        if let Some((_, _, value)) = best {
+            slots.insert(spec.name.clone(), Filled { value: value.to_string(), source: source.to_string() });
+        }
+    }
+    slots
+}
+
+/// Normalization hint: rejected when missing, empty, longer than
+/// `max(2 * len(original), 10)` characters, or sharing no lowercase
+/// whitespace token with the original.
+pub fn accept_normalization(original: &str, proposed: Option<&str>) -> Result<String, &'static str> {
+    let Some(p) = proposed else { return Err("normalization_missing") };
+    let p = p.trim();
+    if p.is_empty() {
+        return Err("normalization_empty");
+    }
+    let max = (2 * original.chars().count()).max(10);
+    if p.chars().count() > max {
+        return Err("normalization_too_long");
+    }
+    let orig: Vec<String> = original.split_whitespace().map(str::to_lowercase).collect();
+    if !p.split_whitespace().map(str::to_lowercase).any(|t| orig.contains(&t)) {
+        return Err("normalization_shares_no_token");
+    }
+    Ok(p.to_string())
+}
+
+/// Entity hints: a value is accepted only when it is a case-insensitive
+/// substring of the original text (the first such value of a slot wins),
+/// for a requested slot that is still empty. Returns what was accepted and
+/// why the rest was not.
+pub fn accept_entities(
+    original: &str,
+    proposed: &BTreeMap<String, Vec<String>>,
+    requested: &[SlotSpec],
+    current: &Slots,
+) -> (Vec<(String, String)>, Vec<String>) {
+    let lower = original.to_lowercase();
+    let mut accepted = Vec::new();
+    let mut rejected = Vec::new();
+    for (slot, values) in proposed {
+        if !requested.iter().any(|s| &s.name == slot) {
+            rejected.push(format!("{slot}: not a requested slot"));
+            continue;
+        }
+        if current.contains_key(slot) {
+            rejected.push(format!("{slot}: already filled"));
+            continue;
+        }
+        match values.iter().find(|v| !v.trim().is_empty() && lower.contains(&v.trim().to_lowercase())) {
+            Some(v) => accepted.push((slot.clone(), v.trim().to_string())),
+            None => rejected.push(format!("{slot}: no proposed value is in the text")),
+        }
+    }
+    (accepted, rejected)
+}
+
+/// The extraction reply shape (contract.md).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub struct HintReply {
+    #[serde(default)]
+    pub normalized_text: Option<String>,
+    #[serde(default)]
+    pub entities: BTreeMap<String, Vec<String>>,
+}
+
+pub fn parse_hint(content: &str) -> Result<HintReply, String> {
+    let json = super::policy::extract_json(content).ok_or("no JSON object in the reply")?;
+    serde_json::from_str(json).map_err(|e| format!("malformed reply: {e}"))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HintStatus {
+    Ok,
+    Rejected,
+    Error,
+    Skipped,
+}
+
+impl HintStatus {
+    pub fn rank(self) -> u8 {
+        match self {
+            HintStatus::Ok => 0,
+            HintStatus::Rejected => 1,
+            HintStatus::Error => 2,
+            HintStatus::Skipped => 3,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HintStatus::Ok => "ok",
+            HintStatus::Rejected => "rejected",
+            HintStatus::Error => "error",
+            HintStatus::Skipped => "skipped",
+        }
+    }
+}
+
+/// What one hint component (the built-in LLM hint or an agent) produced,
+/// after the acceptance rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HintOutcome {
+    pub component: String,
+    pub status: HintStatus,
+    /// The component's capabilities and allowlist cover this request.
+    pub applicable: bool,
+    pub latency_ms: u32,
+    pub detail: String,
+    /// An accepted normalized text.
+    pub normalized: Option<String>,
+    /// Accepted entity values (slot, value).
+    pub entities: Vec<(String, String)>,
+}
+
+/// Evaluates a component's reply against the rules: `Ok` when any hint
+/// was accepted, `Rejected` when none was.
+pub fn evaluate(
+    component: &str,
+    reply: &HintReply,
+    req: &ExtractRequest,
+    baseline: &Slots,
+    want_normalization: bool,
+    want_entities: bool,
+    latency_ms: u32,
+) -> HintOutcome {
+    let mut notes = Vec::new();
+    let normalized = if want_normalization {
+        match accept_normalization(&req.text, reply.normalized_text.as_deref()) {
+            Ok(n) => Some(n),
+            Err(why) => {
+                notes.push(why.to_string());
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let entities = if want_entities {
+        let (acc, rej) = accept_entities(&req.text, &reply.entities, &req.slots, baseline);
+        notes.extend(rej);
+        acc
+    } else {
+        Vec::new()
+    };
+    let status = if normalized.is_some() || !entities.is_empty() { HintStatus::Ok } else { HintStatus::Rejected };
+    HintOutcome { component: component.to_string(), status, applicable: true, latency_ms, detail: notes.join("; "), normalized, entities }
+}
+
+/// The component whose result is used: the lowest
+/// `(status_rank, applicable ? 0 : 1, latency_ms, component id)`.
+pub fn choose(outcomes: &[HintOutcome]) -> Option<&HintOutcome> {
+    outcomes.iter().min_by(|a, b| {
+        (a.status.rank(), u8::from(!a.applicable), a.latency_ms, &a.component).cmp(&(
+            b.status.rank(),
+            u8::from(!b.applicable),
+            b.latency_ms,
+            &b.component,
+        ))
+    })
+}
+
+/// Stable sampling: the same (component, turn id) always gets the same
+/// verdict, whatever the process or the machine.
+pub fn sampled(component: &str, turn_id: &str, rate: f64) -> bool {
+    if rate >= 1.0 {
+        return true;
+    }
+    if rate <= 0.0 {
+        return false;
+    }
+    let h = Sha256::digest(format!("{component}\u{1f}{turn_id}").as_bytes());
+    let x = u64::from_be_bytes(h[..8].try_into().unwrap_or([0; 8]));
+    (x as f64 / u64::MAX as f64) < rate
+}
+
+/// Applies the chosen outcome to the baseline: an accepted normalized text
+/// re-runs the deterministic extraction for the slots still empty, then
+/// accepted entity values fill what is still empty.
+pub fn apply(req: &ExtractRequest, lex: &Lexicon, baseline: Slots, chosen: &HintOutcome) -> Slots {
+    let mut slots = baseline;
+    if let Some(n) = &chosen.normalized {
+        slots = self::baseline(req, n, &format!("baseline ({} normalization)", chosen.component), lex, slots);
+    }
+    for (slot, value) in &chosen.entities {
+        slots.entry(slot.clone()).or_insert_with(|| Filled { value: value.clone(), source: chosen.component.clone() });
+    }
+    slots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, values: &[(&str, &[&str])]) -> SlotSpec {
+        SlotSpec {
+            name: name.into(),
+            values: values
+                .iter()
+                .map(|(v, syn)| SlotValue { value: v.to_string(), synonyms: syn.iter().map(|s| s.to_string()).collect() })
+                .collect(),
+        }
+    }
+
+    fn request(text: &str) -> ExtractRequest {
+        ExtractRequest {
+            text: text.into(),
+            slots: vec![
+                spec("food", &[("pizza", &[]), ("sushi", &["sashimi"]), ("thai", &["pad thai"])]),
+                spec("location", &[("Tel Aviv", &["tlv"]), ("Haifa", &[])]),
+                spec("budget", &[]),
+            ],
+            ..Default::default()
+        }
+    }
+
+    fn values(s: &Slots) -> Vec<(String, String, String)> {
+        s.iter().map(|(k, f)| (k.clone(), f.value.clone(), f.source.clone())).collect()
+    }
+
+    #[test]
+    fn baseline_table() {
+        let lex = Lexicon::shipped();
+        let table: &[(&str, &[(&str, &str)])] = &[
+            ("Pizza in Tel-Aviv please", &[("food", "pizza"), ("location", "Tel Aviv")]),
+            ("sashimi near TLV", &[("food", "sushi"), ("location", "Tel Aviv")]),
+            ("pad thai or pizza", &[("food", "thai")]),
+            ("piza in telaviv", &[]),
+            ("haifa", &[("location", "Haifa")]),
+        ];
+        for (text, want) in table {
+            let r = request(text);
+            let got = baseline(&r, text, "baseline", &lex, Slots::new());
+            let got: Vec<(String, String)> = got.into_iter().map(|(k, f)| (k, f.value)).collect();
+            let want: Vec<(String, String)> = want.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn app_filled_slots_are_kept() {
+        let lex = Lexicon::shipped();
+        let mut r = request("pizza in haifa");
+        r.filled.insert("location".into(), "Jerusalem".into());
+        let got = baseline(&r, &r.text, "baseline", &lex, Slots::new());
+        assert_eq!(got["location"], Filled { value: "Jerusalem".into(), source: "app".into() });
+    }
+
+    #[test]
+    fn normalization_acceptance_table() {
+        let table: &[(&str, Option<&str>, Result<&str, &str>)] = &[
+            ("piza in telaviv", Some("pizza in tel aviv"), Ok("pizza in tel aviv")),
+            ("piza in telaviv", None, Err("normalization_missing")),
+            ("piza in telaviv", Some("   "), Err("normalization_empty")),
+            ("hi", Some("hello there friend"), Err("normalization_too_long")),
+            ("hi", Some("hi there!"), Ok("hi there!")),
+            ("piza in telaviv", Some(&"pizza in tel aviv ".repeat(3)), Err("normalization_too_long")),
+            ("piza telaviv", Some("pizza tel aviv"), Err("normalization_shares_no_token")),
+            ("Piza IN telaviv", Some("pizza in tel aviv"), Ok("pizza in tel aviv")),
+        ];
+        for (orig, prop, want) in table {
+            let got = accept_normalization(orig, *prop);
+            assert_eq!(got.as_deref().map_err(|e| *e), *want, "{orig:?} -> {prop:?}");
+        }
+    }
+
+    #[test]
+    fn entity_acceptance_table() {
+        let r = request("Cheap pizza around Tel Aviv");
+        let mut current = Slots::new();
+        current.insert("food".into(), Filled { value: "pizza".into(), source: "baseline".into() });
+        let proposed: BTreeMap<String, Vec<String>> = [
+            ("food", vec!["burgers"]),
+            ("location", vec!["Jerusalem", "tel aviv"]),
+            ("budget", vec!["expensive", "CHEAP"]),
+            ("mood", vec!["happy"]),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+        .collect();
+        let (acc, rej) = accept_entities(&r.text, &proposed, &r.slots, &current);
+        assert_eq!(acc, [("budget".to_string(), "CHEAP".to_string()), ("location".to_string(), "tel aviv".to_string())]);
+        assert_eq!(rej, ["food: already filled", "mood: not a requested slot"]);
+        let none: BTreeMap<String, Vec<String>> = [("location".to_string(), vec!["Paris".to_string()])].into();
+        let (acc, rej) = accept_entities(&r.text, &none, &r.slots, &Slots::new());
+        assert!(acc.is_empty());
+        assert_eq!(rej, ["location: no proposed value is in the text"]);
+    }
+
+    fn outcome(id: &str, status: HintStatus, applicable: bool, latency: u32) -> HintOutcome {
+        HintOutcome {
+            component: id.into(),
+            status,
+            applicable,
+            latency_ms: latency,
+            detail: String::new(),
+            normalized: None,
+            entities: vec![],
+        }
+    }
+
+    #[test]
+    fn the_agent_tie_break_cascade() {
+        use HintStatus::*;
+        let pick = |v: Vec<HintOutcome>| choose(&v).map(|o| o.component.clone()).unwrap();
+        // status first
+        assert_eq!(pick(vec![outcome("a", Rejected, true, 1), outcome("b", Ok, true, 90)]), "b");
+        assert_eq!(pick(vec![outcome("a", Error, true, 1), outcome("b", Rejected, true, 90)]), "b");
+        assert_eq!(pick(vec![outcome("a", Skipped, true, 0), outcome("b", Error, true, 90)]), "b");
+        // then applicability
+        assert_eq!(pick(vec![outcome("a", Ok, false, 1), outcome("b", Ok, true, 90)]), "b");
+        // then latency
+        assert_eq!(pick(vec![outcome("a", Ok, true, 50), outcome("b", Ok, true, 40)]), "b");
+        // then the id
+        assert_eq!(pick(vec![outcome("b", Ok, true, 40), outcome("a", Ok, true, 40)]), "a");
+        assert!(choose(&[]).is_none());
+    }
+
+    #[test]
+    fn sampling_is_stable_per_turn_and_close_to_the_rate() {
+        for t in 0..50 {
+            let id = format!("turn-{t}");
+            assert_eq!(sampled("agent", &id, 0.3), sampled("agent", &id, 0.3));
+        }
+        let hits = (0..10_000).filter(|t| sampled("agent", &format!("turn-{t}"), 0.3)).count();
+        assert!((2_700..3_300).contains(&hits), "{hits}");
+        assert!(sampled("a", "x", 1.0) && !sampled("a", "x", 0.0));
+        // A pinned value: the verdict does not depend on the build.
+        assert!(sampled("llm", "turn-42", 0.5) == sampled("llm", "turn-42", 0.5));
+    }
+
+    #[test]
+    fn an_accepted_normalization_reruns_the_baseline_for_empty_slots_only() {
+        let lex = Lexicon::shipped();
+        let r = request("piza in haifa");
+        let base = baseline(&r, &r.text, "baseline", &lex, Slots::new());
+        assert_eq!(values(&base), [("location".into(), "Haifa".into(), "baseline".into())]);
+        let reply = HintReply { normalized_text: Some("pizza in tel aviv".into()), entities: BTreeMap::new() };
+        let o = evaluate("llm", &reply, &r, &base, true, true, 10);
+        assert_eq!(o.status, HintStatus::Ok);
+        let slots = apply(&r, &lex, base, &o);
+        assert_eq!(slots["food"].value, "pizza");
+        assert_eq!(slots["location"].value, "Haifa", "a filled slot is never overwritten");
+    }
+}
