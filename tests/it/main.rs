@@ -2,6 +2,7 @@
 //! HTTP edge. One binary; each module is one capability.
 
 mod assistant;
+mod deploy;
 mod docs;
 mod helpers;
 mod llm;
