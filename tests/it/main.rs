@@ -2,6 +2,7 @@
 //! HTTP edge. One binary; each module is one capability.
 
 mod assistant;
+mod clients;
 mod deploy;
 mod docs;
 mod helpers;

@@ -1,0 +1,311 @@
+// The turn loop an app server runs once per user turn, walked through one
+// scenario of each outcome against a running ladderd.
+//
+//     npm ci && npm run build && node dist/turnLoop.js 127.0.0.1:50151
+//
+// Decide -> EXECUTE: act, then RecordOutcome(EXECUTED)
+//        -> CLARIFY: show the question and options; the user's pick is
+//           RecordOutcome(ACCEPTED)
+//        -> ESCAPE: hand the turn to the app's own router (a question, a
+//           cancel, a command)
+//        -> NEED_MORE_INFO: Enrich with the evidence asked for, then act on
+//           the new decision (FAILED_PRECONDITION: the cycle is gone, Decide
+//           again)
+// Any error: answer the turn without ladderd (it only advises).
+//
+// It is also a test driver: it exits 1 if any scenario ends with an outcome
+// other than the expected one, 2 if the daemon cannot be reached.
+
+import { randomUUID } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
+import {
+  type Candidate,
+  type DecideRequest,
+  type Decision,
+  type EvidenceBlock,
+  type OptionSet,
+  type SessionState,
+  DEFAULT_DEADLINE_MS,
+  LadderClient,
+  LadderError,
+  newTraceparent,
+} from './ladderClient';
+
+const MAX_ENRICH_STEPS = 2;
+
+// ------------------------------------------------------------------ app --
+
+/** What the app has in play for this user when the turn arrives. */
+interface Screen {
+  options?: OptionSet;
+  widgetItems?: Candidate[];
+  /** Options shown earlier in the chat, which the app can recover if asked. */
+  olderChatOptions?: Candidate[];
+}
+
+/** Stands in for the app server: it records what it would do. */
+class DemoApp {
+  readonly log: string[] = [];
+
+  constructor(readonly screen: Screen) {}
+
+  execute(targetId: string): void {
+    this.log.push(`executed ${targetId}`);
+  }
+
+  ask(question: string, optionIds: string[]): string | undefined {
+    this.log.push(`asked ${JSON.stringify(question)} [${optionIds.join(', ')}]`);
+    return optionIds[0]; // the simulated user picks the first option
+  }
+
+  route(reason: string, _text: string): void {
+    this.log.push(`routed (${reason})`);
+  }
+
+  evidence(type: string): EvidenceBlock | undefined {
+    const { olderChatOptions = [], widgetItems = [] } = this.screen;
+    if (type === 'chat_recoverable_options' && olderChatOptions.length) return { type, candidates: olderChatOptions };
+    if (type === 'active_widget_items' && widgetItems.length) return { type, candidates: widgetItems };
+    return undefined;
+  }
+}
+
+// ------------------------------------------------------------ turn loop --
+
+interface Turn {
+  outcomes: string[];
+  decision?: Decision;
+  session?: SessionState;
+  error?: LadderError;
+}
+
+async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string, text: string): Promise<Turn> {
+  const turn: Turn = { outcomes: [] };
+  const turnId = randomUUID();
+  // In an instrumented app, forward the incoming request's trace context.
+  const call = { traceparent: newTraceparent() };
+  const request: DecideRequest = {
+    sessionId,
+    turnId,
+    input: text,
+    activeScope: { scope: 'SCOPE_CHAT', instanceId: 'chat-1' },
+    options: app.screen.options,
+    widgetItems: app.screen.widgetItems,
+    language: 'en',
+  };
+  try {
+    let decision = await client.decide(request, call);
+    turn.outcomes.push(decision.outcome);
+
+    for (let step = 0; decision.outcome === 'OUTCOME_NEED_MORE_INFO' && step < MAX_ENRICH_STEPS; step++) {
+      const evidence = decision.neededEvidenceTypes
+        .map((type) => app.evidence(type))
+        .filter((block): block is EvidenceBlock => block !== undefined);
+      if (!evidence.length) break; // nothing to add: show the decision's clarifier question below
+      try {
+        decision = await client.enrich({ sessionId, turnId, loopCycleId: decision.loopCycleId, evidence }, call);
+      } catch (err) {
+        if (!(err instanceof LadderError) || err.code !== status.FAILED_PRECONDITION) throw err;
+        // The cycle expired, was replaced or resolved: start the turn over.
+        decision = await client.decide(request, call);
+      }
+      turn.outcomes.push(decision.outcome);
+    }
+    turn.decision = decision;
+
+    switch (decision.outcome) {
+      case 'OUTCOME_EXECUTE':
+        app.execute(decision.targetId);
+        turn.session = await client.recordOutcome(
+          { sessionId, turnId, decisionId: decision.decisionId, kind: 'OUTCOME_KIND_EXECUTED', choiceId: decision.targetId },
+          call,
+        );
+        break;
+      case 'OUTCOME_CLARIFY':
+      case 'OUTCOME_NEED_MORE_INFO': {
+        // (In a real app the pick arrives with the user's next message.)
+        const picked = app.ask(decision.clarifier?.question ?? '', decision.clarifier?.optionIds ?? []);
+        if (picked !== undefined) {
+          turn.session = await client.recordOutcome(
+            { sessionId, turnId, decisionId: decision.decisionId, kind: 'OUTCOME_KIND_ACCEPTED', choiceId: picked },
+            call,
+          );
+        }
+        break;
+      }
+      case 'OUTCOME_ESCAPE':
+        // question_intent, cancel, no_active_context, or command (targetId is
+        // then the command's id).
+        app.route(decision.escapeReason, text);
+        break;
+      default:
+        app.route(`unknown outcome ${decision.outcome}`, text);
+    }
+  } catch (err) {
+    if (!(err instanceof LadderError)) throw err;
+    // INVALID_ARGUMENT / RESOURCE_EXHAUSTED: the request the app built is
+    // wrong or too big (the message names the field); DEADLINE_EXCEEDED /
+    // UNAVAILABLE: ladderd is slow or down. Either way, answer the turn
+    // without it.
+    turn.error = err;
+    app.route(`ladderd error ${err.codeName}`, text);
+  }
+  return turn;
+}
+
+// ------------------------------------------------------------ scenarios --
+
+const cand = (id: string, label: string): Candidate => ({ id, label });
+
+const PANELS: OptionSet = {
+  optionSetId: 'set-1',
+  scope: 'SCOPE_CHAT',
+  candidates: [cand('links-panels', 'Links Panels'), cand('links-panel-d', 'Links Panel D'), cand('links-panel-e', 'Links Panel E')],
+};
+
+interface Scenario {
+  name: string;
+  screen: Screen;
+  text: string;
+  outcomes: string[];
+  targetId?: string;
+  optionIds?: string[];
+  escapeReason?: string;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'execute', screen: { options: PANELS }, text: 'open links panel d', outcomes: ['OUTCOME_EXECUTE'], targetId: 'links-panel-d' },
+  {
+    name: 'clarify',
+    screen: { options: PANELS },
+    text: 'links panel',
+    outcomes: ['OUTCOME_CLARIFY'],
+    optionIds: ['links-panel-d', 'links-panel-e'],
+  },
+  {
+    name: 'escape',
+    screen: { options: PANELS },
+    text: 'what is links panel d?',
+    outcomes: ['OUTCOME_ESCAPE'],
+    escapeReason: 'question_intent',
+  },
+  {
+    name: 'need_more_info',
+    screen: {
+      widgetItems: [cand('w-1', 'Panel D')],
+      olderChatOptions: [cand('chat-d', 'Links Panel D'), cand('chat-e', 'Links Panel E')],
+    },
+    text: 'open panel d from chat',
+    outcomes: ['OUTCOME_NEED_MORE_INFO', 'OUTCOME_EXECUTE'],
+    targetId: 'chat-d',
+  },
+];
+
+const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
+
+function check(s: Scenario, turn: Turn, existed: boolean): string[] {
+  if (turn.error) return [`unexpected error ${turn.error.message}`];
+  const d = turn.decision!;
+  const problems: string[] = [];
+  if (!same(turn.outcomes, s.outcomes)) problems.push(`outcomes ${turn.outcomes}, expected ${s.outcomes}`);
+  if (s.targetId && d.targetId !== s.targetId) problems.push(`targetId ${d.targetId}, expected ${s.targetId}`);
+  const optionIds = d.clarifier?.optionIds ?? [];
+  if (s.optionIds && !same(optionIds, s.optionIds)) problems.push(`clarifier.optionIds ${optionIds}, expected ${s.optionIds}`);
+  if (s.escapeReason && d.escapeReason !== s.escapeReason)
+    problems.push(`escapeReason ${d.escapeReason}, expected ${s.escapeReason}`);
+  if ((d.outcome === 'OUTCOME_CLARIFY' || d.outcome === 'OUTCOME_NEED_MORE_INFO') && !d.loopCycleId)
+    problems.push('an unresolved decision without loopCycleId');
+  const expectedChoice = s.targetId ?? s.optionIds?.[0];
+  if (expectedChoice && turn.session?.lastAcceptedChoiceId !== expectedChoice)
+    problems.push(`session after RecordOutcome: ${JSON.stringify(turn.session)}`);
+  if (!existed) problems.push('ResetSession: the session did not exist');
+  return problems;
+}
+
+/** The refusals an app must handle, by code: [problems, what was seen]. */
+async function checkErrors(client: LadderClient, runId: string): Promise<[string[], string[]]> {
+  const problems: string[] = [];
+  const seen: string[] = [];
+  const expect = async (code: status, needle: string, call: () => Promise<unknown>) => {
+    try {
+      await call();
+      problems.push(`expected ${status[code]}, the call succeeded`);
+    } catch (err) {
+      if (!(err instanceof LadderError)) throw err;
+      if (err.code !== code || !err.details.includes(needle))
+        problems.push(`expected ${status[code]} naming ${JSON.stringify(needle)}, got ${err.message}`);
+      else seen.push(`${err.codeName}: ${err.details}`);
+    }
+  };
+  await expect(status.INVALID_ARGUMENT, 'session_id', () => client.decide({ input: 'hi' }));
+  await expect(status.RESOURCE_EXHAUSTED, 'input', () => client.decide({ sessionId: `${runId}-big`, input: 'x'.repeat(5000) }));
+  await expect(status.FAILED_PRECONDITION, 'Decide', () =>
+    client.enrich({
+      sessionId: `${runId}-stale`,
+      loopCycleId: 'a-cycle-that-never-was',
+      evidence: [{ type: 'chat_recoverable_options', candidates: [cand('x', 'X')] }],
+    }),
+  );
+  await expect(status.NOT_FOUND, 'not found', () => client.getSession(`${runId}-never-seen`));
+  return [problems, seen];
+}
+
+function parseArgs(argv: string[]): { address: string; deadlineMs: number } {
+  let address = '127.0.0.1:50151';
+  let deadlineMs = DEFAULT_DEADLINE_MS;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--deadline-ms') deadlineMs = Number(argv[++i]);
+    else if (argv[i] === '-h' || argv[i] === '--help') {
+      console.log('usage: node dist/turnLoop.js [ADDRESS] [--deadline-ms N]');
+      process.exit(0);
+    } else address = argv[i];
+  }
+  return { address, deadlineMs };
+}
+
+async function main(): Promise<number> {
+  const { address, deadlineMs } = parseArgs(process.argv.slice(2));
+  const runId = randomUUID().slice(0, 8);
+  const client = new LadderClient(address, { deadlineMs });
+  try {
+    try {
+      await client.waitReady();
+    } catch (err) {
+      console.error(`cannot reach ladderd at ${address}: ${(err as Error).message}`);
+      return 2;
+    }
+
+    let failures = 0;
+    const report = (name: string, problems: string[], summary: string, notes: string[] = []) => {
+      if (problems.length) failures++;
+      console.log(`${(problems.length ? 'FAIL' : 'ok').padEnd(4)}  ${name.padEnd(15)} ${summary}`);
+      for (const line of [...problems, ...notes]) console.log(`        ${line}`);
+    };
+
+    for (const s of SCENARIOS) {
+      const sessionId = `ts-${runId}-${s.name}`;
+      const app = new DemoApp(s.screen);
+      const turn = await handleTurn(client, app, sessionId, s.text);
+      const existed = await client.resetSession(sessionId);
+      report(s.name, check(s, turn, existed), `${turn.outcomes.join(' -> ')}  [${app.log.join('; ')}]`);
+    }
+    const [problems, seen] = await checkErrors(client, `ts-${runId}`);
+    report('errors', problems, 'refusals handled by status code', seen);
+
+    const total = SCENARIOS.length + 1;
+    console.log(`turn loop: ${total - failures} of ${total} scenarios as expected`);
+    return failures ? 1 : 0;
+  } finally {
+    client.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);
