@@ -6,9 +6,11 @@ use crate::config::Config;
 use crate::daemon::{Daemon, StartError};
 use crate::grpc::{Arbiter, stack};
 use crate::pb;
+use crate::telemetry::{SharedReader, Telemetry};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_stream::StreamExt;
@@ -21,6 +23,10 @@ pub struct App {
     daemon: Arc<Daemon>,
     health: HealthReporter,
     health_service: tonic_health::pb::health_server::HealthServer<tonic_health::server::HealthService>,
+    /// The Prometheus endpoint (`telemetry.metrics_listen`).
+    admin: Option<(TcpListener, SharedReader)>,
+    /// Observable instruments live as long as the app.
+    _gauges: Vec<Box<dyn std::any::Any + Send>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -36,14 +42,33 @@ pub enum AppError {
 }
 
 impl App {
+    /// The app without exporters (tests); see `build_with`.
     pub async fn build(config: Config) -> Result<App, AppError> {
+        Self::build_with(config, None).await
+    }
+
+    /// Binds the gRPC listener (and the admin listener when configured).
+    pub async fn build_with(config: Config, telemetry: Option<&Telemetry>) -> Result<App, AppError> {
         let addr = config.listen_addr();
+        let admin_addr = config.telemetry.metrics_listen.as_ref().and_then(|a| a.parse::<SocketAddr>().ok());
         let daemon = Arc::new(Daemon::new(config)?);
         let listener = TcpListener::bind(addr).await.map_err(|source| AppError::Bind { addr, source })?;
+        let admin = match (admin_addr, telemetry) {
+            (Some(a), Some(t)) => {
+                Some((TcpListener::bind(a).await.map_err(|source| AppError::Bind { addr: a, source })?, t.prometheus.clone()))
+            }
+            _ => None,
+        };
         let health = HealthReporter::new();
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));
-        Ok(App { listener, daemon, health, health_service })
+        let _gauges = gauges(&daemon, telemetry);
+        Ok(App { listener, daemon, health, health_service, admin, _gauges })
+    }
+
+    /// The admin (metrics) address, when one is served.
+    pub fn admin_addr(&self) -> Option<SocketAddr> {
+        self.admin.as_ref().and_then(|(l, _)| l.local_addr().ok())
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -58,7 +83,23 @@ impl App {
     /// accepting, and lets in-flight calls finish within
     /// `server.drain_grace_ms`.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), AppError> {
-        let App { listener, daemon, health, health_service } = self;
+        let App { listener, daemon, health, health_service, admin, _gauges } = self;
+        if let Some((l, reader)) = admin {
+            let addr = l.local_addr().map_err(|e| AppError::Serve(e.to_string()))?;
+            let router = axum::Router::new().route(
+                "/metrics",
+                axum::routing::get(move || {
+                    let reader = reader.clone();
+                    async move { ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], reader.render()) }
+                }),
+            );
+            tokio::spawn(async move {
+                if let Err(e) = axum::serve(l, router).await {
+                    tracing::error!(error = %e, "metrics endpoint failed");
+                }
+            });
+            tracing::info!(addr = %addr, "serving metrics");
+        }
         let cfg = daemon.config();
         let grace = Duration::from_millis(cfg.server.drain_grace_ms);
         let reflection = |v1: bool| {
@@ -116,12 +157,73 @@ impl App {
         health.set_service_status("", ServingStatus::NotServing).await;
         tracing::info!(grace_ms = grace.as_millis() as u64, "shutting down: not serving, draining");
         let _ = stop_tx.send(());
-        match tokio::time::timeout(grace, server).await {
+        let result = match tokio::time::timeout(grace, server).await {
             Ok(r) => r.map_err(|e| AppError::Serve(e.to_string())),
             Err(_) => {
                 tracing::warn!("drain grace period over; abandoning in-flight calls");
                 Ok(())
             }
-        }
+        };
+        let records = daemon.clone();
+        let _ = tokio::task::spawn_blocking(move || records.close_records(Duration::from_secs(1))).await;
+        result
     }
+}
+
+/// Gauges and counters read from the daemon's own counters at collection.
+fn gauges(daemon: &Arc<Daemon>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn std::any::Any + Send>> {
+    let meter = opentelemetry::global::meter("ladderd");
+    let mut out: Vec<Box<dyn std::any::Any + Send>> = Vec::new();
+    let d = daemon.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_gauge("ladder.sessions")
+            .with_description("Sessions held")
+            .with_callback(move |o| o.observe(d.store().len() as u64, &[]))
+            .build(),
+    ));
+    let stack = daemon.stack.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_counter("ladder.requests.shed")
+            .with_description("Requests refused at the concurrency limit")
+            .with_callback(move |o| o.observe(stack.shed.load(Ordering::Relaxed), &[]))
+            .build(),
+    ));
+    let stack = daemon.stack.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_counter("ladder.requests.deadline_exceeded")
+            .with_description("Requests past their deadline")
+            .with_callback(move |o| o.observe(stack.deadline_exceeded.load(Ordering::Relaxed), &[]))
+            .build(),
+    ));
+    let d = daemon.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_counter("ladder.sessions.evicted")
+            .with_description("Sessions evicted at sessions.max")
+            .with_callback(move |o| o.observe(d.store().evictions(), &[]))
+            .build(),
+    ));
+    if let Some(t) = telemetry {
+        let spans = t.spans.clone();
+        out.push(Box::new(
+            meter
+                .u64_observable_counter("ladder.telemetry.spans.dropped")
+                .with_description("Spans dropped because the export queue was full")
+                .with_callback(move |o| o.observe(spans.dropped.load(Ordering::Relaxed), &[]))
+                .build(),
+        ));
+    }
+    if let Some(stats) = daemon.record_stats() {
+        out.push(Box::new(
+            meter
+                .u64_observable_counter("ladder.decision_records.dropped")
+                .with_description("Decision records dropped because the writer fell behind")
+                .with_callback(move |o| o.observe(stats.dropped.load(Ordering::Relaxed), &[]))
+                .build(),
+        ));
+    }
+    out
 }

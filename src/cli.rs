@@ -7,6 +7,7 @@ use crate::config;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Debug, Parser)]
 #[command(name = "ladderd", version, about = "Decides what a chat user meant: deterministic code decides, an LLM only advises.")]
@@ -60,7 +61,6 @@ fn serve(file: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(EXIT_CONFIG);
         }
     };
-    crate::telemetry::init_logging(&config.telemetry);
     let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -68,49 +68,74 @@ fn serve(file: Option<PathBuf>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    rt.block_on(async {
-        let app = match App::build(config).await {
+    let (code, telemetry) = rt.block_on(async {
+        let stop = shutdown_signal();
+        let telemetry = crate::telemetry::init(&config.telemetry);
+        let app = match App::build_with(config, Some(&telemetry)).await {
             Ok(a) => a,
             Err(e) => {
                 eprintln!("ladderd: {e}");
-                return ExitCode::from(match e {
+                let code = ExitCode::from(match e {
                     crate::app::AppError::Start(_) => EXIT_CONFIG,
                     _ => 1,
                 });
+                return (code, telemetry);
             }
         };
-        match app.run_until(shutdown_signal()).await {
-            Ok(()) => {
-                tracing::info!("stopped");
-                ExitCode::SUCCESS
-            }
+        let code = match app.run_until(stop).await {
+            Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 tracing::error!(error = %e, "server failed");
                 ExitCode::FAILURE
             }
-        }
-    })
+        };
+        (code, telemetry)
+    });
+    // Flush spans and metrics on a plain thread with a hard cap (the
+    // runtime keeps running the exporters meanwhile): a stuck collector
+    // must not hold the exit past Kubernetes' grace period.
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        telemetry.shutdown(FLUSH_CAP);
+        let _ = done_tx.send(());
+    });
+    if done_rx.recv_timeout(FLUSH_CAP + Duration::from_millis(500)).is_err() {
+        eprintln!("ladderd: telemetry flush cut off after {} ms", FLUSH_CAP.as_millis() + 500);
+    }
+    rt.shutdown_timeout(Duration::from_millis(250));
+    code
 }
 
-/// SIGTERM or SIGINT.
-async fn shutdown_signal() {
+/// How long the final telemetry flush may take.
+const FLUSH_CAP: Duration = Duration::from_millis(1500);
+
+/// Resolves on SIGTERM or SIGINT. The handlers are registered when this
+/// is called, not when it is first polled: a SIGTERM that arrives right
+/// after startup must still mean a graceful stop, not the default kill.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
+        let term = signal(SignalKind::terminate());
+        let int = signal(SignalKind::interrupt());
+        async move {
+            match (term, int) {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

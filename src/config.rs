@@ -422,11 +422,37 @@ pub struct TelemetryConfig {
     pub log_format: LogFormat,
     /// A tracing filter directive (`RUST_LOG` overrides it).
     pub log_level: String,
+    /// Admin address serving Prometheus text at `/metrics`; off when unset.
+    pub metrics_listen: Option<String>,
+    pub decision_log: DecisionLogConfig,
 }
 
 impl Default for TelemetryConfig {
     fn default() -> Self {
-        TelemetryConfig { redact_input: Redaction::Hash, log_format: LogFormat::Pretty, log_level: "info".into() }
+        TelemetryConfig {
+            redact_input: Redaction::Hash,
+            log_format: LogFormat::Pretty,
+            log_level: "info".into(),
+            metrics_listen: None,
+            decision_log: DecisionLogConfig::default(),
+        }
+    }
+}
+
+/// Decision records: one JSON line per decision (off when `path` is unset).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DecisionLogConfig {
+    pub path: Option<PathBuf>,
+    /// The file is rotated at this size ...
+    pub max_bytes: u64,
+    /// ... keeping this many files in all.
+    pub max_files: u32,
+}
+
+impl Default for DecisionLogConfig {
+    fn default() -> Self {
+        DecisionLogConfig { path: None, max_bytes: 64 * 1024 * 1024, max_files: 3 }
     }
 }
 
@@ -652,6 +678,23 @@ impl Config {
                 format!("{:?} has no templates (have: {})", self.clarifier.default_language, t.languages().collect::<Vec<_>>().join(", ")),
             ),
             Ok(_) => {}
+        }
+        if let Some(a) = &self.telemetry.metrics_listen
+            && a.parse::<SocketAddr>().is_err()
+        {
+            bad("telemetry.metrics_listen", format!("{a:?} is not an address like 127.0.0.1:9464"));
+        }
+        let dl = &self.telemetry.decision_log;
+        if let Some(p) = &dl.path
+            && p.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir())
+        {
+            bad("telemetry.decision_log.path", format!("the directory of {} does not exist", p.display()));
+        }
+        if dl.max_bytes < 4096 {
+            bad("telemetry.decision_log.max_bytes", "must be at least 4096".into());
+        }
+        if dl.max_files == 0 {
+            bad("telemetry.decision_log.max_files", "must be at least 1".into());
         }
         if self.clarifier.max_options == 0 {
             bad("clarifier.max_options", "must be at least 1".into());

@@ -2,11 +2,12 @@
 //! session store and the LLM client. gRPC handlers (`crate::grpc`) only
 //! convert messages and call these methods.
 
-use crate::config::{AgentConfig, Config, LlmConfig};
+use crate::config::{AgentConfig, Config, LlmConfig, Redaction};
 use crate::convert::{EnrichInput, OutcomeInput};
 use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
 use crate::ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
+use crate::ladder::continuity::Cycle;
 use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, CycleChange, EnrichRefusal, OutcomeUpdate, Update};
 use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
 use crate::ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
@@ -14,11 +15,13 @@ use crate::ladder::policy::{LlmAnswer, Policy};
 use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
 use crate::llm::LlmClient;
 use crate::sessions::{Clock, MemoryStore, SessionStore};
+use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
+use tracing::Instrument;
 
 /// Everything a call needs, shared by all calls.
 pub struct Daemon {
@@ -31,6 +34,8 @@ pub struct Daemon {
     clock: Clock,
     tokens: Arc<dyn TokenCounter + Send>,
     pub stack: Arc<StackStats>,
+    metrics: Metrics,
+    records: Option<DecisionLog>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +44,8 @@ pub enum StartError {
     Config(#[from] crate::config::ConfigError),
     #[error(transparent)]
     Llm(#[from] crate::llm::BuildError),
+    #[error("telemetry.decision_log.path: {0}")]
+    DecisionLog(std::io::Error),
 }
 
 impl Daemon {
@@ -47,7 +54,12 @@ impl Daemon {
         crate::tokens::warm_up();
         let llms = Llms::from_config(&config)?;
         let store = MemoryStore::new(config.sessions.max, Duration::from_secs(config.sessions.idle_ttl_seconds));
+        let dl = &config.telemetry.decision_log;
+        let records =
+            dl.path.as_deref().map(|p| DecisionLog::open(p, dl.max_bytes, dl.max_files)).transpose().map_err(StartError::DecisionLog)?;
         Ok(Daemon {
+            metrics: Metrics::new(&opentelemetry::global::meter("ladderd")),
+            records,
             policy: ArcSwap::from_pointee(policy),
             llms: ArcSwap::from_pointee(llms),
             store: Arc::new(store.clone()),
@@ -67,6 +79,17 @@ impl Daemon {
         self.memory.as_ref().map(|m| m.spawn_purger(self.clock, every))
     }
 
+    /// Closes the decision log (writes what is queued), within `cap`.
+    pub fn close_records(&self, cap: Duration) {
+        if let Some(log) = &self.records {
+            log.flush(cap);
+        }
+    }
+
+    pub fn record_stats(&self) -> Option<Arc<telemetry::records::RecordStats>> {
+        self.records.as_ref().map(|r| r.stats.clone())
+    }
+
     pub fn config(&self) -> Arc<Config> {
         self.config.load_full()
     }
@@ -80,6 +103,13 @@ impl Daemon {
     }
 
     pub async fn decide(&self, req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let span = call_span("decide", &req.session_id, &req.turn_id);
+        self.redact_into(&span, "ladder.input", &req.input);
+        self.decide_in_span(req, deadline).instrument(span).await
+    }
+
+    async fn decide_in_span(&self, req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let started = Instant::now();
         let policy = self.policy.load_full();
         let now = self.clock.now();
         let state = self.store.get(&req.session_id, now).await.map_err(internal)?.unwrap_or_default().view(now, policy.ttl);
@@ -88,10 +118,17 @@ impl Daemon {
             DaemonPorts { daemon: self, session_id: &req.session_id, llm: self.llms.load().main.clone(), deadline, policy: &policy };
         let ctx = Ctx { policy: &policy, state: &state, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
         let decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
-        self.commit(&req.session_id, decided, &policy).await
+        self.commit(&req.session_id, decided, &policy, Record { call: "decide", req: &req, state: &state, cycle: None, started }).await
     }
 
     pub async fn enrich(&self, input: EnrichInput, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let span = call_span("enrich", &input.session_id, &input.turn_id);
+        span.record("ladder.loop_cycle_id", input.loop_cycle_id.as_str());
+        self.enrich_in_span(input, deadline).instrument(span).await
+    }
+
+    async fn enrich_in_span(&self, input: EnrichInput, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let started = Instant::now();
         let policy = self.policy.load_full();
         let now = self.clock.now();
         let Some(state) = self.store.get(&input.session_id, now).await.map_err(internal)? else {
@@ -107,7 +144,7 @@ impl Daemon {
         let ids = Ids::new();
         let view = state.view(now, policy.ttl);
         let ctx = Ctx { policy: &policy, state: &view, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
-        let decided = match applied {
+        let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let base = cycle.request.as_deref().cloned().unwrap_or_default();
                 let (merged, excerpts) = decide::merge_evidence(&base, &input.evidence);
@@ -125,9 +162,13 @@ impl Daemon {
                     deadline,
                     policy: &policy,
                 };
-                decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await
+                let d = decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await;
+                (d, merged, cycle)
             }
-            Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => decide::budget_exhausted(&ctx, &cycle),
+            Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => {
+                let req = cycle.request.as_deref().cloned().unwrap_or_default();
+                (decide::budget_exhausted(&ctx, &cycle), req, cycle)
+            }
             Applied::EnrichRefused(EnrichRefusal::Resolved) => {
                 return Err(ApiError::FailedPrecondition(format!(
                     "loop_cycle_id {:?} is already resolved; call Decide for the next turn",
@@ -144,11 +185,18 @@ impl Daemon {
                 return Err(unknown_cycle(&input));
             }
         };
-        self.commit(&input.session_id, decided, &policy).await
+        self.commit(
+            &input.session_id,
+            decided,
+            &policy,
+            Record { call: "enrich", req: &merged, state: &view, cycle: Some(&cycle), started },
+        )
+        .await
     }
 
-    /// Writes the decision's session change and returns the decision.
-    async fn commit(&self, session_id: &str, mut decided: Decided, policy: &Policy) -> Result<Decision, ApiError> {
+    /// Writes the decision's session change, records what happened
+    /// (span attributes, metrics, decision record) and returns the decision.
+    async fn commit(&self, session_id: &str, mut decided: Decided, policy: &Policy, rec: Record<'_>) -> Result<Decision, ApiError> {
         if let CycleChange::Open(c) = &mut decided.update.cycle {
             let max = self.config.load().sessions.max_cycle_candidates;
             let size = c.request.as_deref().map_or(0, request_size);
@@ -156,11 +204,66 @@ impl Daemon {
                 c.request = None;
             }
         }
-        self.store.apply(session_id, Update::Decided(decided.update), self.clock.now(), policy.ttl).await.map_err(internal)?;
-        for e in &decided.events {
-            tracing::debug!(event = e.name, detail = %e.detail, "decision event");
+        self.store.apply(session_id, Update::Decided(decided.update.clone()), self.clock.now(), policy.ttl).await.map_err(internal)?;
+        let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
+        self.observe(&decided, elapsed_ms);
+        if let Some(log) = &self.records {
+            log.write(&self.record(&decided, rec));
         }
+        Ok(decided.decision)
+    }
+
+    /// Span attributes, metrics and the log line of one decision.
+    fn observe(&self, decided: &Decided, elapsed_ms: f64) {
         let d = &decided.decision;
+        let span = tracing::Span::current();
+        span.record("ladder.decision_id", d.decision_id.as_str());
+        span.record("ladder.outcome", d.outcome.as_str());
+        span.record("ladder.decided_by", d.decided_by.as_str());
+        span.record("ladder.handled_by_tier", d.handled_by_tier.as_str());
+        span.record("ladder.config_revision", d.config_revision.as_str());
+        if let Some(b) = d.confidence {
+            span.record("ladder.confidence_bucket", b.as_str());
+        }
+        if let Some(r) = d.ambiguity_reason {
+            span.record("ladder.ambiguity_reason", r.as_str());
+        }
+        if let Some(r) = d.fallback_reason {
+            span.record("ladder.fallback_reason", r.as_str());
+        }
+        if let Some(t) = &d.target_id {
+            span.record("ladder.target_id", t.as_str());
+        }
+        if let Some(c) = &d.loop_cycle_id {
+            span.record("ladder.loop_cycle_id", c.as_str());
+        }
+        if let Some(f) = &d.evidence_fingerprint {
+            span.record("ladder.evidence_fingerprint", f.as_str());
+        }
+        span.record("ladder.llm.called", d.llm.called);
+        span.record("ladder.llm.guard_hit", d.llm.guard_hit);
+
+        let m = &self.metrics;
+        let kv = |k: &'static str, v: &str| opentelemetry::KeyValue::new(k, v.to_string());
+        m.decisions
+            .add(1, &[kv("outcome", d.outcome.as_str()), kv("decided_by", d.decided_by.as_str()), kv("tier", d.handled_by_tier.as_str())]);
+        if let Some(r) = d.ambiguity_reason {
+            m.ambiguity.add(1, &[kv("reason", r.as_str())]);
+        }
+        if let Some(r) = d.fallback_reason {
+            m.fallbacks.add(1, &[kv("reason", r.as_str())]);
+        }
+        m.decision_duration.record(elapsed_ms, &[kv("outcome", d.outcome.as_str())]);
+        if d.llm.called {
+            m.llm_calls.add(1, &[kv("kind", "arbitration"), kv("result", &d.llm.verdict)]);
+            m.llm_latency.record(f64::from(d.llm.latency_ms), &[kv("kind", "arbitration")]);
+        }
+        if d.llm.guard_hit {
+            m.loop_guard_hits.add(1, &[]);
+        }
+        if decided.events.iter().any(|e| e.name == "continuity_enrichment_retry_called") {
+            m.enrichment_retries.add(1, &[]);
+        }
         tracing::info!(
             decision_id = %d.decision_id,
             outcome = d.outcome.as_str(),
@@ -168,9 +271,62 @@ impl Daemon {
             decided_by = d.decided_by.as_str(),
             reason = d.ambiguity_reason.map_or("", |r| r.as_str()),
             fallback = d.fallback_reason.map_or("", |r| r.as_str()),
+            elapsed_ms,
             "decided"
         );
-        Ok(decided.decision)
+    }
+
+    fn redaction(&self) -> Redaction {
+        self.config.load().telemetry.redact_input
+    }
+
+    /// Puts user text on a span as `telemetry.redact_input` allows. It is
+    /// set as an OpenTelemetry attribute only, never as a tracing field, so
+    /// the log (which prints span fields) never carries it in any mode.
+    fn redact_into(&self, span: &tracing::Span, key: &'static str, text: &str) {
+        use tracing_opentelemetry::OpenTelemetrySpanExt;
+        if let Some(v) = telemetry::redact(self.redaction(), text) {
+            span.set_attribute(key, v);
+        }
+    }
+
+    /// One decision record: what the ladder saw (request, session state,
+    /// LLM answer, guard claim) and what it decided, with user text redacted
+    /// as configured. With `redact_input = "off"` it replays exactly.
+    fn record(&self, decided: &Decided, rec: Record<'_>) -> DecisionRecord {
+        let mode = self.redaction();
+        let text = |s: &str| telemetry::redact(mode, s).unwrap_or_default();
+        let mut request = rec.req.clone();
+        request.input = text(&request.input);
+        let strip = |c: &Cycle| {
+            let mut c = c.clone();
+            c.request = None;
+            c.excerpts = c.excerpts.iter().map(|e| text(e)).collect();
+            c.history = c.history.iter().map(|e| text(e)).collect();
+            c
+        };
+        let mut state = rec.state.clone();
+        state.cycle = state.cycle.as_ref().map(strip);
+        let llm_answer = decided.llm_answer.clone().map(|a| match (a, mode) {
+            (LlmAnswer::Replied { content, latency_ms }, m) if m != Redaction::Off => {
+                LlmAnswer::Replied { content: telemetry::redact(m, &content).unwrap_or_default(), latency_ms }
+            }
+            (a, _) => a,
+        });
+        DecisionRecord {
+            schema: RECORD_SCHEMA.into(),
+            ts_ms: self.clock.now().wall_ms,
+            call: rec.call.into(),
+            redaction: mode,
+            canonical_input: text(&decided.canonical_input),
+            request,
+            state,
+            cycle: rec.cycle.map(strip),
+            guard: decided.guard.clone(),
+            llm_answer,
+            events: decided.events.iter().map(|e| (e.name.to_string(), e.detail.clone())).collect(),
+            decision: decided.decision.clone(),
+        }
     }
 
     pub async fn record_outcome(&self, o: OutcomeInput) -> Result<(ContinuityState, bool), ApiError> {
@@ -218,6 +374,16 @@ impl Daemon {
     /// acceptance -> format validation -> the draft or the fallback. Never
     /// an error once the request is valid.
     pub async fn clarify(&self, req: ClarifyRequest, deadline: Option<Instant>) -> AssistantMessage {
+        let span = call_span("clarify", &req.session_id, &req.turn_id);
+        self.redact_into(&span, "ladder.input", &req.query);
+        let m = self.clarify_in_span(req, deadline).instrument(span.clone()).await;
+        span.record("ladder.source", m.source);
+        span.record("ladder.language", m.language.as_str());
+        self.metrics.assistant_messages.add(1, &[opentelemetry::KeyValue::new("source", m.source)]);
+        m
+    }
+
+    async fn clarify_in_span(&self, req: ClarifyRequest, deadline: Option<Instant>) -> AssistantMessage {
         let policy = self.policy.load_full();
         let a = &policy.assistant;
         let (lang, lang_source) = assistant::resolve_language(&req, &a.region_languages, &policy.default_language);
@@ -243,7 +409,7 @@ impl Daemon {
         let call = client.complete(&body, deadline).await;
         let content = match call.answer {
             LlmAnswer::Replied { content, .. } => content,
-            LlmAnswer::Failed { reason, .. } | LlmAnswer::Skipped(reason) => {
+            LlmAnswer::Failed { reason, .. } | LlmAnswer::Skipped { reason } => {
                 tracing::warn!(fallback_reason = reason.as_str(), "assistant draft unavailable; using the template");
                 return fallback(vec![format!("llm_unavailable: {}", reason.as_str())]);
             }
@@ -251,14 +417,14 @@ impl Daemon {
         let mut draft = match assistant::parse_draft(&content) {
             Ok(d) => d,
             Err(e) => {
-                tracing::warn!(event = "assistant_validation_failed", issue = %e, "assistant draft unreadable; using the template");
+                tracing::warn!(issue = %e, "assistant_validation_failed");
                 return fallback(vec![format!("llm_reply_invalid: {e}")]);
             }
         };
         let rule = a.invariants.get(&req.kind()).cloned().unwrap_or_default();
         let (enforced, advice) = assistant::enforce(&mut draft, &rule, &req.reason);
         for e in &enforced {
-            tracing::info!(event = "assistant_invariant_enforced", invariant = %e, "assistant_invariant_enforced");
+            tracing::info!(invariant = %e, "assistant_invariant_enforced");
         }
         for adv in &advice {
             tracing::info!(advice = %adv, "assistant advice not followed (not forced)");
@@ -290,7 +456,7 @@ impl Daemon {
         }
         if !problems.is_empty() {
             for p in &problems {
-                tracing::warn!(event = "assistant_validation_failed", issue = %p, "assistant_validation_failed");
+                tracing::warn!(issue = %p, "assistant_validation_failed");
             }
             issues.extend(problems);
             let mut fb = fallback(issues);
@@ -305,6 +471,15 @@ impl Daemon {
     /// own budget; one is chosen by the spec's tuple and applied by the
     /// acceptance rules. Errors inside hints leave the baseline unchanged.
     pub async fn extract(&self, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
+        let span = call_span("extract", &req.session_id, &req.turn_id);
+        self.redact_into(&span, "ladder.input", &req.text);
+        let x = self.extract_in_span(req, deadline).instrument(span.clone()).await;
+        span.record("ladder.decided_by_component", x.decided_by.as_str());
+        self.metrics.extractions.add(1, &[opentelemetry::KeyValue::new("decided_by", x.decided_by.clone())]);
+        x
+    }
+
+    async fn extract_in_span(&self, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
         let policy = self.policy.load_full();
         let cfg = self.config();
         let x = &cfg.extract;
@@ -356,7 +531,7 @@ impl Daemon {
                     entities: Vec::new(),
                 };
                 match call.answer {
-                    LlmAnswer::Skipped(r) => error(r.as_str().to_string(), 0),
+                    LlmAnswer::Skipped { reason: r } => error(r.as_str().to_string(), 0),
                     LlmAnswer::Failed { reason, latency_ms, .. } => error(reason.as_str().to_string(), latency_ms),
                     LlmAnswer::Replied { content, latency_ms } => match extract::parse_hint(&content) {
                         Err(e) => error(e, latency_ms),
@@ -382,6 +557,66 @@ impl Daemon {
     pub async fn reset_session(&self, id: &str) -> Result<bool, ApiError> {
         self.store.remove(id).await.map_err(internal)
     }
+}
+
+/// The schema of decision records (`telemetry.decision_log`).
+pub const RECORD_SCHEMA: &str = "ladder.record.v1";
+
+/// What `commit` needs to write a decision record.
+struct Record<'a> {
+    call: &'static str,
+    req: &'a DecideRequest,
+    state: &'a ContinuityState,
+    cycle: Option<&'a Cycle>,
+    started: Instant,
+}
+
+/// One line of the decision log: enough to replay the decision offline.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct DecisionRecord {
+    pub schema: String,
+    pub ts_ms: i64,
+    /// "decide" or "enrich".
+    pub call: String,
+    /// How user text was written (`off` records replay exactly).
+    pub redaction: Redaction,
+    pub canonical_input: String,
+    pub request: DecideRequest,
+    /// The session's continuity state as the ladder saw it.
+    pub state: ContinuityState,
+    /// For `enrich`: the cycle the step ran on.
+    pub cycle: Option<Cycle>,
+    pub guard: Option<GuardClaim>,
+    pub llm_answer: Option<LlmAnswer>,
+    pub events: Vec<(String, String)>,
+    pub decision: Decision,
+}
+
+/// The span of one call; the daemon records the outcome on it.
+fn call_span(name: &'static str, session_id: &str, turn_id: &str) -> tracing::Span {
+    tracing::info_span!(
+        "call",
+        otel.name = name,
+        ladder.call = name,
+        ladder.session_id = session_id,
+        ladder.turn_id = turn_id,
+        ladder.decision_id = tracing::field::Empty,
+        ladder.outcome = tracing::field::Empty,
+        ladder.decided_by = tracing::field::Empty,
+        ladder.handled_by_tier = tracing::field::Empty,
+        ladder.confidence_bucket = tracing::field::Empty,
+        ladder.ambiguity_reason = tracing::field::Empty,
+        ladder.fallback_reason = tracing::field::Empty,
+        ladder.target_id = tracing::field::Empty,
+        ladder.loop_cycle_id = tracing::field::Empty,
+        ladder.evidence_fingerprint = tracing::field::Empty,
+        ladder.config_revision = tracing::field::Empty,
+        ladder.llm.called = tracing::field::Empty,
+        ladder.llm.guard_hit = tracing::field::Empty,
+        ladder.source = tracing::field::Empty,
+        ladder.language = tracing::field::Empty,
+        ladder.decided_by_component = tracing::field::Empty,
+    )
 }
 
 /// The LLM clients: the provider for arbitration and `Clarify`, the
@@ -481,7 +716,7 @@ impl Ports for DaemonPorts<'_> {
         let ask = ask.clone();
         async move {
             match llm {
-                None => LlmAnswer::Skipped(FallbackReason::LlmDisabled),
+                None => LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled },
                 Some(c) => c.arbitrate(&ask, deadline).await.answer,
             }
         }

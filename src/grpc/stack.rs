@@ -54,11 +54,7 @@ pub fn layers(
     ServiceBuilder::new()
         // (The trace layer wraps the body; box it back to tonic's body type.)
         .map_response(|resp: Response<_>| resp.map(Body::new))
-        .layer(
-            tower_http::trace::TraceLayer::new_for_grpc()
-                .make_span_with(|req: &Request<Body>| tracing::info_span!("grpc", rpc = %req.uri().path()))
-                .on_failure(log_failure),
-        )
+        .layer(tower_http::trace::TraceLayer::new_for_grpc().make_span_with(server_span).on_failure(log_failure))
         .map_response(move |resp: Response<Body>| remap_oversize(resp, max_message_bytes))
         .map_result(move |r: Result<Response<Body>, BoxError>| match r {
             Err(e) if e.is::<tower::load_shed::error::Overloaded>() => {
@@ -73,9 +69,32 @@ pub fn layers(
         .layer(DeadlineLayer { max: max_timeout, stats })
 }
 
+/// The server span of a call, a child of the caller's trace when the
+/// request carries a W3C `traceparent`. Health checks and reflection get
+/// none: probes would otherwise fill the traces.
+fn server_span(req: &Request<Body>) -> tracing::Span {
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+    let path = req.uri().path().trim_start_matches('/');
+    if path.starts_with("grpc.health.") || path.starts_with("grpc.reflection.") {
+        return tracing::Span::none();
+    }
+    let (service, method) = path.split_once('/').unwrap_or((path, ""));
+    let span = tracing::info_span!(
+        "grpc",
+        otel.name = path,
+        otel.kind = "server",
+        rpc.system = "grpc",
+        rpc.service = service,
+        rpc.method = method,
+        rpc.grpc.status_code = tracing::field::Empty,
+    );
+    let _ = span.set_parent(crate::telemetry::parent_context(req.headers()));
+    span
+}
+
 /// Refusals the caller caused are routine (debug); anything else is the
 /// server's failure (warn).
-fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration, _span: &tracing::Span) {
+fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration, span: &tracing::Span) {
     use tower_http::classify::GrpcFailureClass;
     let caller = |c: i32| {
         matches!(
@@ -89,6 +108,9 @@ fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration,
                 | tonic::Code::Unimplemented
         )
     };
+    if let GrpcFailureClass::Code(c) = &class {
+        span.record("rpc.grpc.status_code", c.get());
+    }
     match class {
         GrpcFailureClass::Code(c) if caller(c.get()) => {
             tracing::debug!(code = c.get(), latency_ms = latency.as_millis() as u64, "request refused")

@@ -32,7 +32,8 @@ pub trait Ports: Sync {
     fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send;
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum GuardClaim {
     Claimed,
     Repeat { ordering: Vec<String>, suggested_id: Option<String> },
@@ -142,6 +143,10 @@ pub struct Decided {
     pub canonical_input: String,
     /// The LLM's validated verdict, when it answered.
     pub verdict: Option<Verdict>,
+    /// What the LLM port returned (for decision records and replay).
+    pub llm_answer: Option<LlmAnswer>,
+    /// What the loop-guard claim returned, if the ladder claimed it.
+    pub guard: Option<GuardClaim>,
 }
 
 /// Runs the ladder for one request.
@@ -151,48 +156,53 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let mut run = Run::new(ctx, req, mode);
 
     // 1. Canonicalize once; every later rung uses this text.
-    let t = Instant::now();
+    run.begin("canonicalize");
     let canonical = canonicalize(&req.input, lex);
     run.canonical = canonical.clone();
-    run.step("canonicalize", t, "ok", format!("{} tokens", tokens(&canonical).count()));
+    run.step("ok", format!("{} tokens", tokens(&canonical).count()));
 
     // 2. Hard exclusions: the only early escapes.
-    let t = Instant::now();
+    run.begin("exclusions");
     let exclusion = hard_exclusion(&req.input, &canonical, req, lex);
-    run.step("exclusions", t, exclusion.map_or("pass", EscapeReason::as_str), String::new());
+    run.step(exclusion.map_or("pass", EscapeReason::as_str), String::new());
     if let Some(reason) = exclusion {
         return run.escape(reason, None, Tier::Exclusions);
     }
 
     // 3. Scope cue, parsed before any widget shortcut, and the pool.
-    let t = Instant::now();
+    run.begin("scope");
     let cue = match scope::find_cue(&canonical, lex) {
         CueParse::None => None,
         CueParse::One(c) => Some(c),
         CueParse::Conflict => {
-            run.step("scope", t, "conflicting_cues", String::new());
+            run.step("conflicting_cues", String::new());
             return run.need_scope(Scope::Unspecified, EvidenceType::ScopeDisambiguationHint);
         }
     };
     let pool = match scope::resolve(req, cue.as_ref().map(|c| c.scope)) {
         Resolved::Pool(pool) => pool,
         Resolved::EmptyScope { scope, needed } => {
-            run.step("scope", t, "empty_scope", format!("{} cue with no candidates", scope.as_str()));
+            run.step("empty_scope", format!("{} cue with no candidates", scope.as_str()));
             return run.need_scope(scope, needed);
         }
     };
     run.scope = cue.as_ref().map(|c| c.scope);
     let cue_name = cue.as_ref().map_or("none", |c| c.scope.as_str());
-    run.step("scope", t, cue_name, format!("{} candidates", pool.len()));
+    run.record(|s| {
+        s.record("ladder.candidate_count", pool.len());
+        s.record("ladder.scope", cue_name);
+        s.record("ladder.option_set_id", req.option_set_id());
+    });
+    run.step(cue_name, format!("{} candidates", pool.len()));
 
     // 4. Match.
-    let t = Instant::now();
+    run.begin("match");
     let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
     let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, p.matching);
-    run.step("match", t, format!("{} hits", matches.hits.len()), describe_hits(&pool, &matches));
+    run.step(format!("{} hits", matches.hits.len()), describe_hits(&pool, &matches));
 
     // 5. Classify: the one place confidence is decided.
-    let t = Instant::now();
+    run.begin("classify");
     let class = classify(&Evidence {
         pool: &pool,
         matches: &matches,
@@ -201,51 +211,61 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     });
     run.class = Some(class);
     let reason_name = class.reason.map_or("", AmbiguityReason::as_str);
-    run.step("classify", t, class.bucket.as_str(), reason_name.to_string());
+    run.record(|s| {
+        s.record("ladder.confidence_bucket", class.bucket.as_str());
+        s.record("ladder.ambiguity_reason", reason_name);
+    });
+    run.step(class.bucket.as_str(), reason_name.to_string());
 
     // 6. Collision guard: a high-confidence winner is either a selection or
     //    a command escape; everything else goes up the ladder.
-    let t = Instant::now();
+    run.begin("collision");
     match class.winner {
         Some(Winner::Entry(i)) => {
             let e = pool.entries[i];
-            run.step("collision", t, "selection", e.cand.id.clone());
             run.event("deterministic_high_confidence_execute", e.cand.id.clone());
+            run.step("selection", e.cand.id.clone());
             return run.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic);
         }
         Some(Winner::Command(i)) => {
-            run.step("collision", t, "command", req.commands[i].id.clone());
+            run.step("command", req.commands[i].id.clone());
             return run.escape(EscapeReason::Command, Some(req.commands[i].id.clone()), Tier::Command);
         }
-        None => run.step("collision", t, "unresolved", reason_name.to_string()),
+        None => {}
     }
     let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
     let tie = rank(&pool, &matches, reason, req, p.llm_max_candidates.max(p.clarifier_max_options));
     run.open_cycle(&pool, &tie, reason);
+    let sources: std::collections::BTreeSet<&str> =
+        tie.iter().map(|t| t.entry.map_or("commands", |i| pool.entries[i].source.as_str())).collect();
+    let sources = sources.into_iter().collect::<Vec<_>>().join(",");
+    run.record(|s| {
+        s.record("ladder.sources_in_tie", sources.as_str());
+    });
     run.event("deterministic_low_confidence_tie", reason.as_str().to_string());
+    run.step("unresolved", reason_name.to_string());
 
     // 7. Continuity: may resolve a remaining tie under its strict rules.
-    let t = Instant::now();
+    run.begin("continuity");
     let resolver = continuity_winner(ctx, req, &pool, &matches, &query, &class, run.guard_suggestion());
     match &resolver {
         Ok(i) => {
             let e = pool.entries[*i];
-            run.step("continuity", t, "resolved", e.cand.id.clone());
             run.event("deterministic_continuity_resolve", e.cand.id.clone());
+            run.step("resolved", e.cand.id.clone());
             return run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity);
         }
-        Err(why) => run.step("continuity", t, "pass", why.to_string()),
+        Err(why) => run.step("pass", why.to_string()),
     }
 
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.
-    let t = Instant::now();
+    run.begin("llm");
     let llm = if class.bucket == Bucket::LowConfidenceLlmEligible { run.llm_rung(ports, &tie, reason).await } else { LlmStep::NotEligible };
-    run.step("llm", t, llm.name(), llm.detail());
+    run.step(llm.name(), llm.detail());
 
     // 9. Policy and fallback: turn the verdict into a safe decision.
-    let t = Instant::now();
-    let decided = run.finish(llm, &pool, &matches, &query, &class, &tie, reason);
-    decided.with_step("fallback", t)
+    run.begin("fallback");
+    run.finish(llm, &pool, &matches, &query, &class, &tie, reason)
 }
 
 /// An `Enrich` call with no enrichment step left: the cycle's clarifier
@@ -277,6 +297,8 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
         events: vec![Event { name: "continuity_enrichment_budget_exhausted", detail: format!("{} steps", cycle.enrichment_steps) }],
         canonical_input: String::new(),
         verdict: None,
+        llm_answer: None,
+        guard: None,
     }
 }
 
@@ -457,6 +479,10 @@ struct Run<'a> {
     cycle: Option<CycleDraft>,
     verdict: Option<Verdict>,
     llm_report: Option<LlmReport>,
+    answer: Option<LlmAnswer>,
+    guard: Option<GuardClaim>,
+    /// The rung in progress: its name, start, and span.
+    open: Option<(&'static str, Instant, tracing::Span)>,
 }
 
 /// The unresolved cycle this decision belongs to.
@@ -487,16 +513,72 @@ impl<'a> Run<'a> {
             cycle: None,
             verdict: None,
             llm_report: None,
+            answer: None,
+            guard: None,
+            open: None,
         }
     }
 
-    fn step(&mut self, rung: &'static str, started: Instant, outcome: impl Into<String>, detail: String) {
+    /// Opens a rung: its span starts now (closing any rung still open).
+    fn begin(&mut self, rung: &'static str) {
+        self.close_open();
+        let span = tracing::info_span!(
+            target: "ladder::rung",
+            "rung",
+            otel.name = rung,
+            ladder.rung = rung,
+            ladder.outcome = tracing::field::Empty,
+            ladder.detail = tracing::field::Empty,
+            ladder.candidate_count = tracing::field::Empty,
+            ladder.scope = tracing::field::Empty,
+            ladder.option_set_id = tracing::field::Empty,
+            ladder.confidence_bucket = tracing::field::Empty,
+            ladder.ambiguity_reason = tracing::field::Empty,
+            ladder.sources_in_tie = tracing::field::Empty,
+            ladder.fallback_reason = tracing::field::Empty,
+            ladder.handled_by_tier = tracing::field::Empty,
+            ladder.loop_cycle_id = tracing::field::Empty,
+            ladder.fingerprint_before = tracing::field::Empty,
+            ladder.fingerprint_after = tracing::field::Empty,
+            ladder.retry_index = tracing::field::Empty,
+            ladder.budget_remaining = tracing::field::Empty,
+            ladder.llm.latency_ms = tracing::field::Empty,
+            ladder.llm.verdict = tracing::field::Empty,
+        );
+        self.open = Some((rung, Instant::now(), span));
+    }
+
+    /// Records attributes on the open rung's span.
+    fn record(&self, f: impl FnOnce(&tracing::Span)) {
+        if let Some((_, _, span)) = &self.open {
+            f(span)
+        }
+    }
+
+    /// Closes the open rung with its outcome: a `Step` in the trace and the
+    /// end of its span.
+    fn step(&mut self, outcome: impl Into<String>, detail: String) {
+        let Some((rung, started, span)) = self.open.take() else { return };
         let outcome = outcome.into();
-        tracing::debug!(rung, outcome = %outcome, "ladder rung");
+        span.record("ladder.outcome", outcome.as_str());
+        if !detail.is_empty() {
+            span.record("ladder.detail", detail.as_str());
+        }
         self.steps.push(Step { rung: rung.into(), outcome, detail, duration_us: started.elapsed().as_micros() as u64 });
     }
 
+    fn close_open(&mut self) {
+        if self.open.is_some() {
+            self.step("", String::new());
+        }
+    }
+
+    /// A decision event (spec section 10), on the open rung's span.
     fn event(&mut self, name: &'static str, detail: String) {
+        match &self.open {
+            Some((_, _, span)) => tracing::info!(target: "ladder::event", parent: span, detail = %detail, "{name}"),
+            None => tracing::info!(target: "ladder::event", detail = %detail, "{name}"),
+        }
         self.events.push(Event { name, detail });
     }
 
@@ -582,6 +664,11 @@ impl<'a> Run<'a> {
         let Some(cycle) = self.cycle.clone() else { return LlmStep::Skipped(FallbackReason::LlmDisabled) };
         match self.mode {
             Mode::Enrich(prev) => {
+                let (before, after) = (prev.fingerprint.clone(), cycle.fingerprint.clone());
+                self.record(|s| {
+                    s.record("ladder.fingerprint_before", before.as_str());
+                    s.record("ladder.fingerprint_after", after.as_str());
+                });
                 if prev.fingerprint == cycle.fingerprint {
                     self.event("continuity_enrichment_fingerprint_unchanged", cycle.fingerprint.clone());
                     return LlmStep::Skipped(FallbackReason::NoNewEvidence);
@@ -597,19 +684,37 @@ impl<'a> Run<'a> {
                     self.event("continuity_enrichment_budget_exhausted", format!("{} llm calls", cycle.llm_calls));
                     return LlmStep::Skipped(FallbackReason::BudgetExhausted);
                 }
-                if let GuardClaim::Repeat { ordering, suggested_id } = ports.claim_guard(&cycle.guard_key, &cycle.id).await {
+                let claim = ports.claim_guard(&cycle.guard_key, &cycle.id).await;
+                self.guard = Some(claim.clone());
+                if let GuardClaim::Repeat { ordering, suggested_id } = claim {
                     return LlmStep::GuardRepeat { ordering, suggested_id };
                 }
             }
         }
         let ask = self.ask(tie, reason);
+        let max_calls = self.max_llm_calls(cycle.lane);
         if let Some(c) = self.cycle.as_mut() {
             c.llm_attempted = true;
             c.llm_calls += 1;
         }
+        let (retry, left) = (cycle.llm_calls, max_calls.saturating_sub(cycle.llm_calls + 1));
+        let cycle_id = cycle.id.clone();
+        self.record(|s| {
+            s.record("ladder.retry_index", retry);
+            s.record("ladder.budget_remaining", left);
+            s.record("ladder.loop_cycle_id", cycle_id.as_str());
+        });
         self.event("llm_arbitration_called", format!("{} candidates", ask.candidates.len()));
-        match ports.arbitrate(&ask).await {
-            LlmAnswer::Skipped(r) => LlmStep::Skipped(r),
+        let span = self.open.as_ref().map_or_else(tracing::Span::current, |(_, _, s)| s.clone());
+        let answer = tracing::Instrument::instrument(ports.arbitrate(&ask), span.clone()).await;
+        self.answer = Some(answer.clone());
+        let latency = match &answer {
+            LlmAnswer::Replied { latency_ms, .. } | LlmAnswer::Failed { latency_ms, .. } => *latency_ms,
+            LlmAnswer::Skipped { reason: _ } => 0,
+        };
+        span.record("ladder.llm.latency_ms", latency);
+        match answer {
+            LlmAnswer::Skipped { reason: r } => LlmStep::Skipped(r),
             LlmAnswer::Failed { reason, latency_ms, detail } => LlmStep::Failed { reason, latency_ms, detail },
             LlmAnswer::Replied { content, latency_ms } => {
                 let ids: Vec<&str> = ask.candidates.iter().map(|c| c.id.as_str()).collect();
@@ -623,6 +728,7 @@ impl<'a> Run<'a> {
                     tracing::warn!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
                 }
                 self.verdict = Some(verdict.clone());
+                span.record("ladder.llm.verdict", verdict.name());
                 LlmStep::Answered { verdict, latency_ms }
             }
         }
@@ -975,7 +1081,17 @@ impl<'a> Run<'a> {
         self.done(d, pending, resolved, change)
     }
 
-    fn done(self, mut d: Decision, pending: PendingClarifier, resolved: Option<ActionEntry>, cycle: CycleChange) -> Decided {
+    fn done(mut self, mut d: Decision, pending: PendingClarifier, resolved: Option<ActionEntry>, cycle: CycleChange) -> Decided {
+        // A rung still open made this decision (the fallback rung).
+        if self.open.is_some() {
+            let fallback = d.fallback_reason.map_or("", |r| r.as_str());
+            let tier = d.handled_by_tier.as_str();
+            self.record(|s| {
+                s.record("ladder.fallback_reason", fallback);
+                s.record("ladder.handled_by_tier", tier);
+            });
+            self.step(d.outcome.as_str(), fallback.to_string());
+        }
         d.decision_id = self.ctx.decision_id.to_string();
         d.config_revision = self.ctx.policy.revision.clone();
         if let Some(r) = self.llm_report {
@@ -989,17 +1105,15 @@ impl<'a> Run<'a> {
             .filter(|o| !o.candidates.is_empty())
             .map(|o| (o.option_set_id.clone(), self.req.active_scope.clone()));
         let update = DecidedUpdate { new_turn: matches!(self.mode, Mode::Turn), options_context, pending, resolved, cycle };
-        Decided { decision: d, update, events: self.events, canonical_input: self.canonical, verdict: self.verdict }
-    }
-}
-
-impl Decided {
-    fn with_step(mut self, rung: &'static str, started: Instant) -> Self {
-        let d = &self.decision;
-        let outcome = d.outcome.as_str().to_string();
-        let detail = d.fallback_reason.map_or_else(String::new, |r| r.as_str().to_string());
-        self.decision.trace.push(Step { rung: rung.into(), outcome, detail, duration_us: started.elapsed().as_micros() as u64 });
-        self
+        Decided {
+            decision: d,
+            update,
+            events: self.events,
+            canonical_input: self.canonical,
+            verdict: self.verdict,
+            llm_answer: self.answer,
+            guard: self.guard,
+        }
     }
 }
 

@@ -132,10 +132,11 @@ impl Policy {
 }
 
 /// What the LLM port brings back.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum LlmAnswer {
     /// The rung did not call the provider.
-    Skipped(FallbackReason),
+    Skipped { reason: FallbackReason },
     /// The call failed: timeout, rate limited or transport error.
     Failed { reason: FallbackReason, latency_ms: u32, detail: String },
     /// The provider answered; `content` is the assistant message, unparsed.

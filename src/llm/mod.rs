@@ -201,9 +201,52 @@ impl LlmClient {
     }
 
     /// One chat completion with every protection of this module; `body` is
-    /// the whole request body.
+    /// the whole request body. Traced as an OpenTelemetry GenAI client span
+    /// (`chat {model}`): model, token usage, latency, error type.
     pub async fn complete(&self, body: &Value, deadline: Option<Instant>) -> Call {
-        let skipped = |r| Call { answer: LlmAnswer::Skipped(r), usage: None, attempts: 0, response_model: None };
+        let span = tracing::info_span!(
+            "chat",
+            otel.name = format!("chat {}", self.model),
+            otel.kind = "client",
+            gen_ai.operation.name = "chat",
+            // The wire protocol; the server itself is in server.address.
+            gen_ai.provider.name = "openai",
+            gen_ai.request.model = self.model.as_str(),
+            gen_ai.response.model = tracing::field::Empty,
+            gen_ai.usage.input_tokens = tracing::field::Empty,
+            gen_ai.usage.output_tokens = tracing::field::Empty,
+            server.address = self.url.host_str().unwrap_or(""),
+            server.port = self.url.port_or_known_default().unwrap_or(0),
+            error.type = tracing::field::Empty,
+            ladder.llm.attempts = tracing::field::Empty,
+            ladder.llm.latency_ms = tracing::field::Empty,
+        );
+        let call = tracing::Instrument::instrument(self.complete_inner(body, deadline), span.clone()).await;
+        if let Some(m) = &call.response_model {
+            span.record("gen_ai.response.model", m.as_str());
+        }
+        if let Some(u) = call.usage {
+            span.record("gen_ai.usage.input_tokens", u.input_tokens);
+            span.record("gen_ai.usage.output_tokens", u.output_tokens);
+        }
+        span.record("ladder.llm.attempts", call.attempts);
+        match &call.answer {
+            LlmAnswer::Failed { reason, latency_ms, .. } => {
+                span.record("error.type", reason.as_str());
+                span.record("ladder.llm.latency_ms", latency_ms);
+            }
+            LlmAnswer::Skipped { reason } => {
+                span.record("error.type", reason.as_str());
+            }
+            LlmAnswer::Replied { latency_ms, .. } => {
+                span.record("ladder.llm.latency_ms", latency_ms);
+            }
+        }
+        call
+    }
+
+    async fn complete_inner(&self, body: &Value, deadline: Option<Instant>) -> Call {
+        let skipped = |r| Call { answer: LlmAnswer::Skipped { reason: r }, usage: None, attempts: 0, response_model: None };
         let start = Instant::now();
         let budget = self.budget(deadline);
         if budget < MIN_BUDGET {

@@ -6,7 +6,8 @@ use ladderd::config::Config;
 use ladderd::pb;
 use ladderd::pb::arbiter_client::ArbiterClient;
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncBufReadExt;
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
 
@@ -109,4 +110,35 @@ pub fn with_llm(base_url: &str, timeout_ms: u64) -> Config {
     c.llm.model = Some("test-model".into());
     c.llm.timeout_ms = timeout_ms;
     c
+}
+
+/// Runs the real binary; returns it and the address it serves on.
+pub async fn spawn_binary(envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
+    let started = Instant::now();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+        .env_clear()
+        .env("LADDER_LISTEN", "127.0.0.1:0")
+        .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
+        .envs(envs.iter().copied())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let addr = loop {
+        let line =
+            tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("log line").unwrap().expect("serving line");
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        if v["fields"]["message"] == "serving" {
+            break v["fields"]["addr"].as_str().unwrap().to_string();
+        }
+    };
+    // Keep draining stderr so the child never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, addr, started)
+}
+
+pub fn sigterm(child: &tokio::process::Child) {
+    let pid = child.id().unwrap().to_string();
+    assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
 }

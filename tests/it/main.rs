@@ -9,3 +9,4 @@ mod helpers;
 mod llm;
 mod server;
 mod sessions;
+mod telemetry;

@@ -4,9 +4,7 @@
 use crate::helpers::*;
 use ladderd::config::Config;
 use ladderd::pb;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
@@ -199,37 +197,6 @@ async fn over_the_concurrency_limit_requests_are_shed() {
     }
     // Capacity is back.
     assert!(d.client.clone().decide(panels_request("open links panel d")).await.is_ok());
-}
-
-/// Runs the real binary; returns it and the address it serves on.
-async fn spawn_binary(envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
-    let started = Instant::now();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
-        .env_clear()
-        .env("LADDER_LISTEN", "127.0.0.1:0")
-        .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
-        .envs(envs.iter().copied())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = loop {
-        let line =
-            tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("log line").unwrap().expect("serving line");
-        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-        if v["fields"]["message"] == "serving" {
-            break v["fields"]["addr"].as_str().unwrap().to_string();
-        }
-    };
-    // Keep draining stderr so the child never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, addr, started)
-}
-
-fn sigterm(child: &tokio::process::Child) {
-    let pid = child.id().unwrap().to_string();
-    assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
 }
 
 #[tokio::test]

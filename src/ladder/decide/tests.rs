@@ -110,7 +110,8 @@ fn ids(d: &Decision) -> Vec<String> {
 #[test]
 fn can_you_ope_panel_d_pls_only_ever_picks_links_panel_d() {
     let d =
-        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("can you ope panel d pls")).decision;
+        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("can you ope panel d pls"))
+            .decision;
     assert_ne!(d.outcome, Outcome::Escape, "never escapes to a command");
     if d.outcome == Outcome::Execute {
         assert_eq!(d.target_id.as_deref(), Some("links-panel-d"));
@@ -123,7 +124,8 @@ fn can_you_ope_panel_d_pls_only_ever_picks_links_panel_d() {
 
 #[test]
 fn open_links_panel_d_executes_it() {
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("open links panel d")).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("open links panel d"))
+        .decision;
     assert_eq!((d.outcome, d.target_id.as_deref(), d.handled_by_tier), (Outcome::Execute, Some("links-panel-d"), Tier::Deterministic));
     assert_eq!(d.decided_by, Decider::Deterministic);
     assert_eq!(d.confidence, Some(Bucket::HighConfidenceExecute));
@@ -131,7 +133,8 @@ fn open_links_panel_d_executes_it() {
 
 #[test]
 fn the_second_one_executes_links_panel_d() {
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("the second one")).decision;
+    let d =
+        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("the second one")).decision;
     assert_eq!((d.outcome, d.target_id.as_deref(), d.handled_by_tier), (Outcome::Execute, Some("links-panel-d"), Tier::Deterministic));
 }
 
@@ -144,7 +147,7 @@ fn open_recent_escapes_to_the_command_when_no_option_matches() {
         candidates: vec![Candidate::new("sales", "Sales Report"), Candidate::new("team", "Team Links")],
     });
     r.commands = vec![Candidate::new("cmd-settings", "Open Settings"), Candidate::new("cmd-recent", "Open Recent")];
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &r).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
     assert_eq!((d.outcome, d.target_id.as_deref(), d.handled_by_tier), (Outcome::Escape, Some("cmd-recent"), Tier::Command));
     assert_eq!(d.escape_reason, Some(EscapeReason::Command));
 }
@@ -153,7 +156,7 @@ fn open_recent_escapes_to_the_command_when_no_option_matches() {
 fn a_shared_verb_alone_never_escapes_to_a_command() {
     let mut r = req("open sales report");
     r.commands = vec![Candidate::new("cmd-settings", "Open Settings")];
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &r).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
     assert_ne!(d.outcome, Outcome::Escape);
 }
 
@@ -195,7 +198,7 @@ fn open_panel_d_from_chat_resolves_in_the_chat_pool_only() {
         recoverable_chat_options: vec![Candidate::new("chat-links-d", "Links Panel D"), Candidate::new("chat-links-e", "Links Panel E")],
         ..Default::default()
     };
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &r).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
     assert_eq!((d.outcome, d.target_id.as_deref(), d.handled_by_tier), (Outcome::Execute, Some("chat-links-d"), Tier::Deterministic));
 }
 
@@ -212,7 +215,7 @@ fn typos_with_close_candidates_are_unresolved_not_executed() {
     for (input, cands, reason) in cases {
         let mut r = req(input);
         r.options.as_mut().unwrap().candidates = cands;
-        let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &r).decision;
+        let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
         assert_eq!(d.outcome, Outcome::Clarify, "{input}");
         assert_eq!(d.confidence, Some(Bucket::LowConfidenceLlmEligible), "{input}");
         assert_eq!(d.ambiguity_reason, Some(reason), "{input}");
@@ -222,7 +225,7 @@ fn typos_with_close_candidates_are_unresolved_not_executed() {
 
 #[test]
 fn with_the_llm_off_every_unresolved_case_is_a_safe_clarifier() {
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("links panel")).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("links panel")).decision;
     assert_eq!((d.outcome, d.handled_by_tier, d.fallback_reason), (Outcome::Clarify, Tier::Fallback, Some(FallbackReason::LlmDisabled)));
     assert_eq!(d.ambiguity_reason, Some(AmbiguityReason::MultiMatchNoExactWinner));
     assert_eq!(ids(&d), ["links-panel-d", "links-panel-e"]);
@@ -235,7 +238,7 @@ fn chat_cue_with_no_chat_options_asks_for_them() {
     let mut r = req("open panel d from chat");
     r.options = None;
     r.widget_items = vec![Candidate::new("w", "Panel D")];
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &r).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
     assert_eq!((d.outcome, d.handled_by_tier), (Outcome::NeedMoreInfo, Tier::Scope));
     assert_eq!(d.needed_evidence_types, [EvidenceType::ChatRecoverableOptions]);
     assert!(ids(&d).is_empty(), "never an unrelated fallback");
@@ -253,10 +256,11 @@ fn cancel_and_empty_context_escape() {
 
 #[test]
 fn trace_lists_the_rungs_in_order() {
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("links panel")).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("links panel")).decision;
     let rungs: Vec<&str> = d.trace.iter().map(|s| s.rung.as_ref()).collect();
     assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "match", "classify", "collision", "continuity", "llm", "fallback"]);
-    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("open links panel d")).decision;
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("open links panel d"))
+        .decision;
     let rungs: Vec<&str> = d.trace.iter().map(|s| s.rung.as_ref()).collect();
     assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "match", "classify", "collision"]);
 }
@@ -265,7 +269,7 @@ fn trace_lists_the_rungs_in_order() {
 fn cross_source_tie_resolves_by_continuity_when_the_option_set_is_unchanged() {
     let mut r = req("open links panel d");
     r.widget_items = vec![Candidate::new("w-links-d", "Links Panel D")];
-    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
     // First turn: the options are shown (a clarifier); no continuity yet.
     let first = turn(&Policy::defaults(), &fake, &r).decision;
     assert_eq!(first.ambiguity_reason, Some(AmbiguityReason::CrossSourceTie));
@@ -277,7 +281,7 @@ fn cross_source_tie_resolves_by_continuity_when_the_option_set_is_unchanged() {
         (Outcome::Execute, Some("links-panel-d"), Decider::Continuity)
     );
     // A new option set is stale continuity: no forced winner.
-    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
     turn(&Policy::defaults(), &fake, &r);
     let mut changed = r.clone();
     changed.options.as_mut().unwrap().option_set_id = "set-2".into();
@@ -335,11 +339,12 @@ fn llm_failures_map_to_their_fallback_reasons() {
             LlmAnswer::Replied { content: r#"{"decision":"select","choice_id":"links-panel-d","confidence":0.3}"#.into(), latency_ms: 3 },
             FallbackReason::LowConfidence,
         ),
-        (LlmAnswer::Skipped(FallbackReason::CircuitOpen), FallbackReason::CircuitOpen),
-        (LlmAnswer::Skipped(FallbackReason::LlmOverloaded), FallbackReason::LlmOverloaded),
+        (LlmAnswer::Skipped { reason: FallbackReason::CircuitOpen }, FallbackReason::CircuitOpen),
+        (LlmAnswer::Skipped { reason: FallbackReason::LlmOverloaded }, FallbackReason::LlmOverloaded),
     ];
     let baseline =
-        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled)), &req("the thing with the e")).decision;
+        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("the thing with the e"))
+            .decision;
     for (answer, want) in cases {
         let mut p = live();
         p.auto_execute.enabled = true;
@@ -688,7 +693,7 @@ fn enrich_can_resolve_deterministically() {
     let mut r = req("open panel d from chat");
     r.options = None;
     r.widget_items = vec![Candidate::new("w", "Panel D")];
-    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
     let d = turn(&Policy::defaults(), &fake, &r).decision;
     assert_eq!(d.needed_evidence_types, [EvidenceType::ChatRecoverableOptions]);
     let chat = vec![(
@@ -721,7 +726,7 @@ fn conflicted(fake: &Fake, option_set_changes: bool) -> Decided {
 
 #[test]
 fn need_more_info_veto_applies_when_continuity_has_a_safe_winner() {
-    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
     let d = conflicted(&fake, false);
     let steps: Vec<(&str, &str)> = d.decision.trace.iter().map(|s| (s.rung.as_ref(), s.detail.as_str())).collect();
     assert!(steps.contains(&("continuity", "loop_guard_conflict")), "{steps:?}");
@@ -734,7 +739,7 @@ fn need_more_info_veto_applies_when_continuity_has_a_safe_winner() {
 
 #[test]
 fn need_more_info_veto_is_blocked_by_a_changed_option_set() {
-    let fake = Fake::new(LlmAnswer::Skipped(FallbackReason::LlmDisabled));
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
     let d = conflicted(&fake, true);
     assert_ne!(d.decision.outcome, Outcome::Execute);
     let blocked = d.events.iter().find(|e| e.name == "need_more_info_veto_blocked_reason").expect("blocked event");

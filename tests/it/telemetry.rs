@@ -1,0 +1,420 @@
+//! Observability end to end: the real binary exports to an in-process OTLP
+//! receiver; spans, trace context, redaction, the export queue, metrics
+//! and decision records.
+
+use crate::helpers::*;
+use ladderd::pb;
+use opentelemetry_proto::tonic::collector::metrics::v1::metrics_service_server::{MetricsService, MetricsServiceServer};
+use opentelemetry_proto::tonic::collector::metrics::v1::{ExportMetricsServiceRequest, ExportMetricsServiceResponse};
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
+use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
+use opentelemetry_proto::tonic::common::v1::KeyValue;
+use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// An OTLP collector in the test process.
+#[derive(Clone, Default)]
+struct Receiver {
+    traces: Arc<Mutex<Vec<ExportTraceServiceRequest>>>,
+    metrics: Arc<Mutex<Vec<ExportMetricsServiceRequest>>>,
+}
+
+#[tonic::async_trait]
+impl TraceService for Receiver {
+    async fn export(
+        &self,
+        r: tonic::Request<ExportTraceServiceRequest>,
+    ) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
+        self.traces.lock().unwrap().push(r.into_inner());
+        Ok(tonic::Response::new(ExportTraceServiceResponse::default()))
+    }
+}
+
+#[tonic::async_trait]
+impl MetricsService for Receiver {
+    async fn export(
+        &self,
+        r: tonic::Request<ExportMetricsServiceRequest>,
+    ) -> Result<tonic::Response<ExportMetricsServiceResponse>, tonic::Status> {
+        self.metrics.lock().unwrap().push(r.into_inner());
+        Ok(tonic::Response::new(ExportMetricsServiceResponse::default()))
+    }
+}
+
+impl Receiver {
+    async fn start() -> (Receiver, String) {
+        let r = Receiver::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let svc = r.clone();
+        tokio::spawn(async move {
+            tonic::transport::Server::builder()
+                .add_service(TraceServiceServer::new(svc.clone()))
+                .add_service(MetricsServiceServer::new(svc))
+                .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener))
+                .await
+                .unwrap();
+        });
+        (r, format!("http://{addr}"))
+    }
+
+    fn spans(&self) -> Vec<Span> {
+        let mut out = Vec::new();
+        for req in self.traces.lock().unwrap().iter() {
+            for rs in &req.resource_spans {
+                let service = rs.resource.as_ref().and_then(|r| attr(&r.attributes, "service.name")).unwrap_or_default();
+                for ss in &rs.scope_spans {
+                    for s in &ss.spans {
+                        out.push(Span {
+                            name: s.name.clone(),
+                            trace_id: hex::encode(&s.trace_id),
+                            span_id: hex::encode(&s.span_id),
+                            parent: hex::encode(&s.parent_span_id),
+                            attrs: s.attributes.iter().map(|kv| (kv.key.clone(), value(kv))).collect(),
+                            events: s
+                                .events
+                                .iter()
+                                .map(|e| (e.name.clone(), e.attributes.iter().map(|kv| (kv.key.clone(), value(kv))).collect()))
+                                .collect(),
+                            service: service.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Span {
+    name: String,
+    trace_id: String,
+    span_id: String,
+    parent: String,
+    attrs: BTreeMap<String, String>,
+    events: Vec<(String, BTreeMap<String, String>)>,
+    service: String,
+}
+
+fn value(kv: &KeyValue) -> String {
+    match kv.value.as_ref().and_then(|v| v.value.as_ref()) {
+        Some(Any::StringValue(s)) => s.clone(),
+        Some(Any::IntValue(i)) => i.to_string(),
+        Some(Any::BoolValue(b)) => b.to_string(),
+        Some(Any::DoubleValue(d)) => d.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn attr(attrs: &[KeyValue], key: &str) -> Option<String> {
+    attrs.iter().find(|kv| kv.key == key).map(value)
+}
+
+fn completion(content: &str) -> serde_json::Value {
+    json!({"model": "test-model-2026", "choices": [{"message": {"role": "assistant", "content": content}}], "usage": {"prompt_tokens": 120, "completion_tokens": 20}})
+}
+
+async fn provider() -> MockServer {
+    let server = MockServer::start().await;
+    let reply = json!({"decision": "select", "choice_id": "links-panel-e", "confidence": 0.9, "needed_evidence_types": []}).to_string();
+    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(completion(&reply))).mount(&server).await;
+    server
+}
+
+const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+const PARENT_ID: &str = "00f067aa0ba902b7";
+
+async fn decide_with_traceparent(addr: &str, input: &str) -> pb::Decision {
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(channel);
+    let mut req = tonic::Request::new(panels_request(input));
+    req.metadata_mut().insert("traceparent", format!("00-{TRACE_ID}-{PARENT_ID}-01").parse().unwrap());
+    client.decide(req).await.unwrap().into_inner()
+}
+
+async fn stop(mut child: tokio::process::Child) {
+    sigterm(&child);
+    let status = tokio::time::timeout(Duration::from_secs(5), child.wait()).await.expect("exits within 5 s").unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_decision_through_the_llm_rung_exports_one_span_tree_in_the_callers_trace() {
+    let (receiver, endpoint) = Receiver::start().await;
+    let llm = provider().await;
+    let url = format!("{}/v1", llm.uri());
+    let (child, addr, _) = spawn_binary(&[
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+        ("OTEL_SERVICE_NAME", "ladderd-under-test"),
+        // Nothing is exported on schedule: the spans below arrive only
+        // because SIGTERM flushes them.
+        ("OTEL_BSP_SCHEDULE_DELAY", "600000"),
+        ("OTEL_METRIC_EXPORT_INTERVAL", "600000"),
+        ("LADDER_LLM__BASE_URL", &url),
+        ("LADDER_LLM__MODEL", "test-model"),
+    ])
+    .await;
+    let d = decide_with_traceparent(&addr, "links panel").await;
+    assert_eq!(d.clarifier.unwrap().suggested_id, "links-panel-e");
+    assert!(receiver.spans().is_empty(), "nothing exported before shutdown");
+    stop(child).await;
+
+    let spans = receiver.spans();
+    assert!(spans.iter().all(|s| s.trace_id == TRACE_ID), "every span is in the caller's trace");
+    assert!(spans.iter().all(|s| s.service == "ladderd-under-test"));
+    let by_name = |n: &str| {
+        spans.iter().find(|s| s.name == n).unwrap_or_else(|| panic!("no span {n}: {:?}", spans.iter().map(|s| &s.name).collect::<Vec<_>>()))
+    };
+    let server = by_name("ladder.v1.Arbiter/Decide");
+    assert_eq!(server.parent, PARENT_ID, "the server span continues the caller's span");
+    assert_eq!(server.attrs["rpc.system"], "grpc");
+    let call = by_name("decide");
+    assert_eq!(call.parent, server.span_id);
+    for (k, v) in [
+        ("ladder.outcome", "clarify"),
+        ("ladder.decided_by", "llm"),
+        ("ladder.handled_by_tier", "llm"),
+        ("ladder.confidence_bucket", "LOW_CONFIDENCE_LLM_ELIGIBLE"),
+        ("ladder.ambiguity_reason", "multi_match_no_exact_winner"),
+        ("ladder.llm.called", "true"),
+        ("ladder.session_id", "session-1"),
+    ] {
+        assert_eq!(call.attrs.get(k).map(String::as_str), Some(v), "{k} on {:?}", call.attrs);
+    }
+    assert!(call.attrs["ladder.input"].starts_with("sha256:"), "hashed by default");
+    assert_eq!(call.attrs["ladder.decision_id"], d.decision_id);
+    assert_eq!(call.attrs["ladder.loop_cycle_id"], d.loop_cycle_id);
+    assert_eq!(call.attrs["ladder.evidence_fingerprint"], d.evidence_fingerprint);
+
+    let rungs: Vec<&Span> = spans.iter().filter(|s| s.parent == call.span_id).collect();
+    let names: Vec<&str> = rungs.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names.len(), 9, "{names:?}");
+    for n in ["canonicalize", "exclusions", "scope", "match", "classify", "collision", "continuity", "llm", "fallback"] {
+        assert!(names.contains(&n), "rung {n} missing from {names:?}");
+    }
+    let rung = |n: &str| *rungs.iter().find(|s| s.name == n).unwrap();
+    assert_eq!(rung("scope").attrs["ladder.candidate_count"], "3");
+    assert_eq!(rung("scope").attrs["ladder.option_set_id"], "set-1");
+    assert_eq!(rung("classify").attrs["ladder.confidence_bucket"], "LOW_CONFIDENCE_LLM_ELIGIBLE");
+    assert_eq!(rung("collision").attrs["ladder.sources_in_tie"], "options");
+    assert!(rung("collision").events.iter().any(|(n, _)| n == "deterministic_low_confidence_tie"));
+    let llm_rung = rung("llm");
+    assert_eq!(llm_rung.attrs["ladder.outcome"], "select");
+    assert_eq!(llm_rung.attrs["ladder.retry_index"], "0");
+    assert_eq!(llm_rung.attrs["ladder.budget_remaining"], "1");
+    assert!(llm_rung.events.iter().any(|(n, _)| n == "llm_arbitration_called"));
+    assert_eq!(rung("fallback").attrs["ladder.handled_by_tier"], "llm");
+    assert!(rung("fallback").events.iter().any(|(n, _)| n == "llm_select"));
+
+    // The provider call follows the GenAI semantic conventions.
+    let chat = spans.iter().find(|s| s.parent == llm_rung.span_id).expect("a client span under the llm rung");
+    assert_eq!(chat.name, "chat test-model");
+    for (k, v) in [
+        ("gen_ai.operation.name", "chat"),
+        ("gen_ai.request.model", "test-model"),
+        ("gen_ai.response.model", "test-model-2026"),
+        ("gen_ai.usage.input_tokens", "120"),
+        ("gen_ai.usage.output_tokens", "20"),
+        ("server.address", "127.0.0.1"),
+    ] {
+        assert_eq!(chat.attrs.get(k).map(String::as_str), Some(v), "{k}");
+    }
+    // Metrics went out over OTLP too.
+    assert!(!receiver.metrics.lock().unwrap().is_empty(), "metrics flushed on shutdown");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_secret_in_the_input_appears_nowhere_unless_redaction_is_off() {
+    const SECRET: &str = "zx9secretcard4111";
+    for mode in ["hash", "drop", "off"] {
+        let (receiver, endpoint) = Receiver::start().await;
+        let llm = provider().await;
+        let url = format!("{}/v1", llm.uri());
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("decisions.jsonl");
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+            .env_clear()
+            .env("LADDER_LISTEN", "127.0.0.1:0")
+            .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
+            .env("LADDER_TELEMETRY__REDACT_INPUT", mode)
+            .env("LADDER_TELEMETRY__DECISION_LOG__PATH", &records)
+            .env("RUST_LOG", "debug")
+            .env("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint)
+            .env("LADDER_LLM__BASE_URL", &url)
+            .env("LADDER_LLM__MODEL", "m")
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let logs = Arc::new(Mutex::new(String::new()));
+        let (addr_tx, addr_rx) = tokio::sync::oneshot::channel::<String>();
+        let sink = logs.clone();
+        let reader = tokio::spawn(async move {
+            use tokio::io::AsyncBufReadExt;
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            let mut addr_tx = Some(addr_tx);
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(tx) = addr_tx.take_if(|_| line.contains("\"message\":\"serving\"")) {
+                    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+                    let _ = tx.send(v["fields"]["addr"].as_str().unwrap().to_string());
+                }
+                sink.lock().unwrap().push_str(&line);
+                sink.lock().unwrap().push('\n');
+            }
+        });
+        let addr = tokio::time::timeout(Duration::from_secs(10), addr_rx).await.unwrap().unwrap();
+        // Unresolved, so the input travels through every rung and the LLM.
+        decide_with_traceparent(&addr, &format!("links panel {SECRET}")).await;
+        stop(child).await;
+        reader.await.unwrap();
+        let logs = logs.lock().unwrap().clone();
+        let spans = format!("{:?}", receiver.spans());
+        let record = std::fs::read_to_string(&records).unwrap();
+        assert!(!record.is_empty() && !spans.is_empty() && !logs.is_empty(), "{mode}: every output was produced");
+        assert!(!logs.contains(SECRET), "{mode}: the logs never carry user text");
+        if mode == "off" {
+            assert!(spans.contains(SECRET) && record.contains(SECRET), "off: the text is there (positive control)");
+        } else {
+            assert!(!spans.contains(SECRET), "{mode}: secret in spans");
+            assert!(!record.contains(SECRET), "{mode}: secret in the decision record");
+        }
+        let rec: serde_json::Value = serde_json::from_str(record.lines().next().unwrap()).unwrap();
+        assert_eq!(rec["redaction"], mode);
+        assert_eq!(rec["schema"], "ladder.record.v1");
+        assert_eq!(rec["decision"]["outcome"], "clarify");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stuck_collector_never_blocks_calls_and_drops_are_counted() {
+    // A collector that accepts connections and never answers.
+    let (stuck, _hold) = hanging_provider().await;
+    let endpoint = stuck.trim_end_matches("/v1").to_string();
+    let (child, addr, _) = spawn_binary(&[
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+        ("OTEL_EXPORTER_OTLP_TIMEOUT", "60000"),
+        ("OTEL_BSP_MAX_QUEUE_SIZE", "8"),
+        ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "4"),
+        ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+        ("LADDER_TELEMETRY__METRICS_LISTEN", "127.0.0.1:0"),
+    ])
+    .await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(channel);
+    let mut worst = Duration::ZERO;
+    for i in 0..200 {
+        let mut r = panels_request("open links panel d");
+        r.session_id = format!("s{i}");
+        let t = Instant::now();
+        let d = client.decide(r).await.expect("served while the collector hangs").into_inner();
+        worst = worst.max(t.elapsed());
+        assert_eq!(d.target_id, "links-panel-d");
+    }
+    println!("worst call latency with a stuck collector: {worst:?}");
+    assert!(worst < Duration::from_secs(1), "a call waited on telemetry: {worst:?}");
+    stop(child).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn prometheus_metrics_count_decisions_sessions_and_dropped_spans() {
+    let (stuck, _hold) = hanging_provider().await;
+    let endpoint = stuck.trim_end_matches("/v1").to_string();
+    let admin = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    let (child, addr, _) = spawn_binary(&[
+        ("LADDER_TELEMETRY__METRICS_LISTEN", &admin),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+        ("OTEL_BSP_MAX_QUEUE_SIZE", "4"),
+        ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2"),
+        ("OTEL_BSP_SCHEDULE_DELAY", "20"),
+    ])
+    .await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(channel);
+    for (i, input) in ["open links panel d", "links panel", "what is links panel d?", "links panel"].iter().enumerate() {
+        let mut r = panels_request(input);
+        r.session_id = format!("s{i}");
+        client.decide(r).await.unwrap();
+    }
+    let text = reqwest::get(format!("http://{admin}/metrics")).await.unwrap().text().await.unwrap();
+    let value = |series: &str| -> f64 {
+        text.lines()
+            .find(|l| l.starts_with(series))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no series {series} in\n{text}"))
+    };
+    assert_eq!(value("ladder_decisions_total{decided_by=\"deterministic\",outcome=\"execute\",tier=\"deterministic\"}"), 1.0);
+    assert_eq!(value("ladder_decisions_total{decided_by=\"deterministic\",outcome=\"clarify\",tier=\"fallback\"}"), 2.0);
+    assert_eq!(value("ladder_fallbacks_total{reason=\"llm_disabled\"}"), 2.0);
+    assert_eq!(value("ladder_ambiguity_total{reason=\"multi_match_no_exact_winner\"}"), 2.0);
+    assert_eq!(value("ladder_sessions"), 4.0);
+    assert!(value("ladder_telemetry_spans_dropped_total") > 0.0, "drops are counted:\n{text}");
+    assert!(text.contains("ladder_decision_duration_milliseconds_bucket"));
+    stop(child).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_metric_on_the_dashboard_is_exported() {
+    let llm = MockServer::start().await;
+    let need = json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]}).to_string();
+    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(completion(&need))).mount(&llm).await;
+    let (receiver, endpoint) = Receiver::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let admin = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    let url = format!("{}/v1", llm.uri());
+    let records = dir.path().join("r.jsonl");
+    let (child, addr, _) = spawn_binary(&[
+        ("LADDER_TELEMETRY__METRICS_LISTEN", &admin),
+        ("LADDER_TELEMETRY__DECISION_LOG__PATH", records.to_str().unwrap()),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+        ("LADDER_LLM__BASE_URL", &url),
+        ("LADDER_LLM__MODEL", "m"),
+        ("LADDER_EXTRACT__ENABLED", "true"),
+        ("LADDER_EXTRACT__ENTITY_HINT", "true"),
+    ])
+    .await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(channel);
+    c.decide(panels_request("open links panel d")).await.unwrap();
+    let first = c.decide(panels_request("links panel")).await.unwrap().into_inner();
+    c.decide(panels_request("links panel")).await.unwrap(); // a loop-guard hit
+    let items = pb::EvidenceBlock { r#type: "active_widget_items".into(), candidates: vec![cand("w-1", "Links Panel Widget")], excerpt: String::new() };
+    c.enrich(pb::EnrichRequest { session_id: "session-1".into(), loop_cycle_id: first.loop_cycle_id, evidence: vec![items], ..Default::default() })
+        .await
+        .unwrap();
+    c.clarify(pb::ClarifyRequest { session_id: "s".into(), r#type: pb::MessageType::Summary as i32, ..Default::default() }).await.unwrap();
+    c.extract(pb::ExtractRequest { session_id: "s".into(), text: "pizza".into(), ..Default::default() }).await.unwrap();
+    let text = reqwest::get(format!("http://{admin}/metrics")).await.unwrap().text().await.unwrap();
+
+    let dashboard: serde_json::Value = serde_json::from_str(include_str!("../../deploy/observability/grafana-dashboard.json")).unwrap();
+    let mut names = std::collections::BTreeSet::new();
+    for panel in dashboard["panels"].as_array().unwrap() {
+        for t in panel["targets"].as_array().unwrap() {
+            let expr = t["expr"].as_str().unwrap();
+            let mut rest = expr;
+            while let Some(i) = rest.find("ladder_") {
+                let name: String = rest[i..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                rest = &rest[i + name.len()..];
+                names.insert(name);
+            }
+        }
+    }
+    assert!(names.len() >= 15, "{names:?}");
+    let missing: Vec<&String> = names.iter().filter(|n| !text.lines().any(|l| l.starts_with(n.as_str()))).collect();
+    assert!(missing.is_empty(), "dashboard queries {missing:?}, not exported:\n{text}");
+    stop(child).await;
+    drop(receiver);
+}
