@@ -9,6 +9,7 @@ use crate::pb;
 use crate::telemetry::{SharedReader, Telemetry};
 use std::future::Future;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -27,6 +28,8 @@ pub struct App {
     admin: Option<(TcpListener, SharedReader)>,
     /// Observable instruments live as long as the app.
     _gauges: Vec<Box<dyn std::any::Any + Send>>,
+    /// The configuration file to reload when it changes.
+    watch: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +66,14 @@ impl App {
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));
         let _gauges = gauges(&daemon, telemetry);
-        Ok(App { listener, daemon, health, health_service, admin, _gauges })
+        Ok(App { listener, daemon, health, health_service, admin, _gauges, watch: None })
+    }
+
+    /// Reloads `path` when its content changes (checked every
+    /// `config_reload.poll_ms`; reading follows symlinks, so a Kubernetes
+    /// ConfigMap's `..data` swap is seen) and on SIGHUP.
+    pub fn watch_config(&mut self, path: PathBuf) {
+        self.watch = Some(path);
     }
 
     /// The admin (metrics) address, when one is served.
@@ -83,7 +93,12 @@ impl App {
     /// accepting, and lets in-flight calls finish within
     /// `server.drain_grace_ms`.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), AppError> {
-        let App { listener, daemon, health, health_service, admin, _gauges } = self;
+        let App { listener, daemon, health, health_service, admin, _gauges, watch } = self;
+        let mut background = tokio::task::JoinSet::new();
+        if let Some(path) = watch {
+            background.spawn(watch_config(daemon.clone(), path));
+        }
+        background.spawn(evaluate_guardrails(daemon.clone()));
         if let Some((l, reader)) = admin {
             let addr = l.local_addr().map_err(|e| AppError::Serve(e.to_string()))?;
             let router = axum::Router::new().route(
@@ -164,9 +179,62 @@ impl App {
                 Ok(())
             }
         };
+        background.abort_all();
         let records = daemon.clone();
         let _ = tokio::task::spawn_blocking(move || records.close_records(Duration::from_secs(1))).await;
         result
+    }
+}
+
+fn digest(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// The config watcher: a changed file is loaded and validated like at
+/// start; a valid one applies to the next request, an invalid one is
+/// refused (logged, counted, reported by GetRollout) and the running
+/// configuration stays.
+async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
+    let poll = Duration::from_millis(daemon.config().config_reload.poll_ms);
+    #[cfg(unix)]
+    let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+    let mut last = tokio::fs::read(&path).await.ok().map(|b| digest(&b));
+    loop {
+        #[cfg(unix)]
+        let forced = tokio::select! {
+            _ = tokio::time::sleep(poll), if !poll.is_zero() => false,
+            Some(_) = async { match hup.as_mut() { Some(h) => h.recv().await, None => std::future::pending().await } } => true,
+        };
+        #[cfg(not(unix))]
+        let forced = {
+            tokio::time::sleep(if poll.is_zero() { Duration::from_secs(3600) } else { poll }).await;
+            false
+        };
+        // During a ConfigMap swap the file can be briefly missing: try
+        // again on the next round.
+        let Ok(bytes) = tokio::fs::read(&path).await else { continue };
+        let d = digest(&bytes);
+        if !forced && last == Some(d) {
+            continue;
+        }
+        last = Some(d);
+        let loaded = crate::config::load(Some(&path)).map_err(|e| e.to_string());
+        match loaded.and_then(|c| daemon.reload(c).map_err(|e| e.to_string())) {
+            Ok(_) => {}
+            Err(why) => daemon.reload_refused(why.trim_end()),
+        }
+    }
+}
+
+/// Evaluates the rollout guardrails on a timer.
+async fn evaluate_guardrails(daemon: Arc<Daemon>) {
+    loop {
+        let every = Duration::from_secs(daemon.config().guardrails.evaluate_every_seconds.max(1));
+        tokio::time::sleep(every).await;
+        if daemon.config().guardrails.enabled {
+            daemon.check_guardrails();
+        }
     }
 }
 
@@ -196,6 +264,14 @@ fn gauges(daemon: &Arc<Daemon>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn st
             .u64_observable_counter("ladder.requests.deadline_exceeded")
             .with_description("Requests past their deadline")
             .with_callback(move |o| o.observe(stack.deadline_exceeded.load(Ordering::Relaxed), &[]))
+            .build(),
+    ));
+    let d = daemon.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_gauge("ladder.auto_execute.tripped")
+            .with_description("1 while the guardrails keep auto-execute off")
+            .with_callback(move |o| o.observe(u64::from(d.tripped()), &[]))
             .build(),
     ));
     let d = daemon.clone();

@@ -29,6 +29,17 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
     },
+    /// Re-run decision records under a configuration (`--config`, else the
+    /// current one) and report what would change. The LLM is not called:
+    /// its recorded answers are used.
+    Replay {
+        /// Decision records (JSON lines); repeat for rotated files.
+        #[arg(long = "records", value_name = "FILE", required = true)]
+        records: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Exit code for an invalid configuration.
@@ -46,6 +57,30 @@ pub fn run(cli: Cli) -> ExitCode {
                 Err(e) => {
                     eprint!("ladderd: {e}");
                     ExitCode::from(EXIT_CONFIG)
+                }
+            }
+        }
+        Command::Replay { records, json } => {
+            let config = match config::load(cli.config.as_deref()) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprint!("ladderd: {e}");
+                    return ExitCode::from(EXIT_CONFIG);
+                }
+            };
+            let report = crate::replay::read(&records).and_then(|(recs, skipped)| crate::replay::replay(&recs, skipped, &config));
+            match report {
+                Ok(r) if json => {
+                    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+                    ExitCode::SUCCESS
+                }
+                Ok(r) => {
+                    print!("{}", crate::replay::render(&r));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("ladderd: replay: {e}");
+                    ExitCode::FAILURE
                 }
             }
         }
@@ -72,7 +107,12 @@ fn serve(file: Option<PathBuf>) -> ExitCode {
         let stop = shutdown_signal();
         let telemetry = crate::telemetry::init(&config.telemetry);
         let app = match App::build_with(config, Some(&telemetry)).await {
-            Ok(a) => a,
+            Ok(mut a) => {
+                if let Some(path) = file {
+                    a.watch_config(path);
+                }
+                a
+            }
             Err(e) => {
                 eprintln!("ladderd: {e}");
                 let code = ExitCode::from(match e {

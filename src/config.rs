@@ -6,6 +6,7 @@
 use crate::ladder::assistant::{AssistantTemplates, InvariantRule, MessageType, default_invariants};
 use crate::ladder::clarifier::Templates;
 use crate::ladder::continuity::Ttl;
+use crate::ladder::guardrails::{Settings, Thresholds};
 use crate::ladder::lexicon::{Lexicon, SHIPPED};
 use crate::ladder::matching::MatchParams;
 use crate::ladder::policy::{AssistantPolicy, AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
@@ -36,6 +37,8 @@ pub struct Config {
     pub clarifier: ClarifierConfig,
     pub clarify: ClarifyConfig,
     pub extract: ExtractConfig,
+    pub guardrails: GuardrailsConfig,
+    pub config_reload: ConfigReloadConfig,
     pub telemetry: TelemetryConfig,
 }
 
@@ -55,6 +58,8 @@ impl Default for Config {
             clarifier: ClarifierConfig::default(),
             clarify: ClarifyConfig::default(),
             extract: ExtractConfig::default(),
+            guardrails: GuardrailsConfig::default(),
+            config_reload: ConfigReloadConfig::default(),
             telemetry: TelemetryConfig::default(),
         }
     }
@@ -399,6 +404,79 @@ impl Default for AgentConfig {
     }
 }
 
+/// Rollout guardrails (spec section 11).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GuardrailsConfig {
+    pub enabled: bool,
+    /// The `DecideRequest.labels` key naming a turn's cohort ("default"
+    /// when absent).
+    pub cohort_label: String,
+    /// Compare every cohort with this one; unset: with its own previous window.
+    pub baseline_cohort: Option<String>,
+    pub window_seconds: u64,
+    pub min_samples: u64,
+    pub max_samples: usize,
+    pub evaluate_every_seconds: u64,
+    /// Turn auto-execute off on a breach, until `ResetRollout`.
+    pub auto_trip: bool,
+    pub wrong_action_rate_increase_points: f64,
+    pub clarifier_rate_increase_relative: f64,
+    pub p95_latency_increase_ms: f64,
+    pub unchanged_fingerprint_retry_share_max: f64,
+}
+
+impl Default for GuardrailsConfig {
+    fn default() -> Self {
+        let t = Thresholds::default();
+        GuardrailsConfig {
+            enabled: true,
+            cohort_label: "cohort".into(),
+            baseline_cohort: None,
+            window_seconds: 600,
+            min_samples: 100,
+            max_samples: 20_000,
+            evaluate_every_seconds: 10,
+            auto_trip: false,
+            wrong_action_rate_increase_points: t.wrong_action_rate_increase_points,
+            clarifier_rate_increase_relative: t.clarifier_rate_increase_relative,
+            p95_latency_increase_ms: t.p95_latency_increase_ms,
+            unchanged_fingerprint_retry_share_max: t.unchanged_fingerprint_retry_share_max,
+        }
+    }
+}
+
+impl GuardrailsConfig {
+    pub fn settings(&self) -> Settings {
+        Settings {
+            window_ms: self.window_seconds.saturating_mul(1000),
+            min_samples: self.min_samples,
+            max_samples: self.max_samples,
+            thresholds: Thresholds {
+                wrong_action_rate_increase_points: self.wrong_action_rate_increase_points,
+                clarifier_rate_increase_relative: self.clarifier_rate_increase_relative,
+                p95_latency_increase_ms: self.p95_latency_increase_ms,
+                unchanged_fingerprint_retry_share_max: self.unchanged_fingerprint_retry_share_max,
+            },
+        }
+    }
+}
+
+/// Live reload of the configuration file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConfigReloadConfig {
+    /// How often the file is checked for a change (0: never; SIGHUP still
+    /// reloads).
+    pub poll_ms: u64,
+}
+
+impl Default for ConfigReloadConfig {
+    fn default() -> Self {
+        ConfigReloadConfig { poll_ms: 1000 }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Redaction {
@@ -517,7 +595,8 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
                 "listen" => listen, "server" => server, "limits" => limits, "llm" => llm,
                 "auto_execute" => auto_execute, "continuity" => continuity, "sessions" => sessions,
                 "enrichment" => enrichment, "matching" => matching, "lexicon" => lexicon,
-                "clarifier" => clarifier, "clarify" => clarify, "extract" => extract, "telemetry" => telemetry,
+                "clarifier" => clarifier, "clarify" => clarify, "extract" => extract, "guardrails" => guardrails,
+                "config_reload" => config_reload, "telemetry" => telemetry,
             );
             if problems.is_empty() {
                 // An unknown top-level key, or something only the whole sees.
@@ -678,6 +757,29 @@ impl Config {
                 format!("{:?} has no templates (have: {})", self.clarifier.default_language, t.languages().collect::<Vec<_>>().join(", ")),
             ),
             Ok(_) => {}
+        }
+        let g = &self.guardrails;
+        if g.cohort_label.trim().is_empty() {
+            bad("guardrails.cohort_label", "must not be empty".into());
+        }
+        if g.window_seconds == 0 {
+            bad("guardrails.window_seconds", "must be at least 1".into());
+        }
+        if g.evaluate_every_seconds == 0 {
+            bad("guardrails.evaluate_every_seconds", "must be at least 1".into());
+        }
+        if g.max_samples == 0 {
+            bad("guardrails.max_samples", "must be at least 1".into());
+        }
+        for (k, v) in [
+            ("guardrails.wrong_action_rate_increase_points", g.wrong_action_rate_increase_points),
+            ("guardrails.clarifier_rate_increase_relative", g.clarifier_rate_increase_relative),
+            ("guardrails.p95_latency_increase_ms", g.p95_latency_increase_ms),
+            ("guardrails.unchanged_fingerprint_retry_share_max", g.unchanged_fingerprint_retry_share_max),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                bad(k, "must be a number of at least 0".into());
+            }
         }
         if let Some(a) = &self.telemetry.metrics_listen
             && a.parse::<SocketAddr>().is_err()

@@ -479,6 +479,48 @@ pub fn session_to_pb(session_id: &str, s: &ContinuityState, fresh: bool) -> pb::
     }
 }
 
+fn breach_to_pb(b: &crate::ladder::guardrails::Breach) -> pb::GuardrailBreach {
+    pb::GuardrailBreach {
+        cohort: b.cohort.clone(),
+        figure: b.figure.to_string(),
+        value: b.value,
+        baseline: b.baseline,
+        threshold: b.threshold,
+    }
+}
+
+pub fn rollout_to_pb(r: crate::daemon::RolloutView) -> pb::RolloutState {
+    pb::RolloutState {
+        config_revision: r.config_revision,
+        llm_mode: r.llm_mode.to_string(),
+        auto_execute_configured: r.auto_execute_configured,
+        auto_execute_tripped: r.trip.is_some(),
+        auto_execute_effective: r.auto_execute_configured && r.trip.is_none() && r.llm_mode == "live",
+        tripped_at_ms: r.trip.as_ref().map_or(0, |t| t.at_ms),
+        trip_breaches: r.trip.as_ref().map(|t| t.breaches.iter().map(breach_to_pb).collect()).unwrap_or_default(),
+        cohorts: r
+            .cohorts
+            .into_iter()
+            .map(|c| pb::CohortFigures {
+                cohort: c.cohort,
+                decisions: c.figures.decisions,
+                clarifier_rate: c.figures.clarifier_rate,
+                executed: c.figures.executed,
+                wrong_actions: c.figures.wrong_actions,
+                wrong_action_rate: c.figures.wrong_action_rate,
+                p95_latency_ms: c.figures.p95_latency_ms,
+                retries: c.figures.retries,
+                unchanged_fingerprint_retry_share: c.figures.unchanged_fingerprint_retry_share,
+                compared_with: c.compared_with,
+            })
+            .collect(),
+        breaches: r.breaches.iter().map(breach_to_pb).collect(),
+        config_reloads: r.config_reloads,
+        config_reload_failures: r.config_reload_failures,
+        last_reload_error: r.last_reload_error,
+    }
+}
+
 pub fn candidates_to_pb(list: &[d::Candidate]) -> Vec<pb::Candidate> {
     list.iter().map(candidate_to_pb).collect()
 }

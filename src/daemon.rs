@@ -11,7 +11,10 @@ use crate::ladder::continuity::Cycle;
 use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, CycleChange, EnrichRefusal, OutcomeUpdate, Update};
 use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
 use crate::ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
+use crate::ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
+use crate::ladder::policy::LlmMode;
 use crate::ladder::policy::{LlmAnswer, Policy};
+use crate::ladder::types::Outcome;
 use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
 use crate::llm::LlmClient;
 use crate::sessions::{Clock, MemoryStore, SessionStore};
@@ -19,6 +22,7 @@ use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::time::Instant;
 use tracing::Instrument;
@@ -36,6 +40,43 @@ pub struct Daemon {
     pub stack: Arc<StackStats>,
     metrics: Metrics,
     records: Option<DecisionLog>,
+    rollout: Rollout,
+}
+
+/// Rollout control: guardrail windows, the kill-switch trip, reloads.
+#[derive(Debug)]
+struct Rollout {
+    guardrails: std::sync::Mutex<Guardrails>,
+    trip: std::sync::Mutex<Option<Trip>>,
+    /// Breaches seen at the last evaluation (to log and count new ones once).
+    last: std::sync::Mutex<Vec<(String, &'static str)>>,
+    reloads: AtomicU64,
+    reload_failures: AtomicU64,
+    last_reload_error: std::sync::Mutex<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Trip {
+    pub at_ms: i64,
+    pub breaches: Vec<Breach>,
+}
+
+/// What `GetRollout` reports.
+#[derive(Debug, Clone)]
+pub struct RolloutView {
+    pub config_revision: String,
+    pub llm_mode: &'static str,
+    pub auto_execute_configured: bool,
+    pub trip: Option<Trip>,
+    pub cohorts: Vec<CohortReport>,
+    pub breaches: Vec<Breach>,
+    pub config_reloads: u64,
+    pub config_reload_failures: u64,
+    pub last_reload_error: String,
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +101,14 @@ impl Daemon {
         Ok(Daemon {
             metrics: Metrics::new(&opentelemetry::global::meter("ladderd")),
             records,
+            rollout: Rollout {
+                guardrails: std::sync::Mutex::new(Guardrails::new(100_000)),
+                trip: std::sync::Mutex::new(None),
+                last: std::sync::Mutex::new(Vec::new()),
+                reloads: AtomicU64::new(0),
+                reload_failures: AtomicU64::new(0),
+                last_reload_error: std::sync::Mutex::new(String::new()),
+            },
             policy: ArcSwap::from_pointee(policy),
             llms: ArcSwap::from_pointee(llms),
             store: Arc::new(store.clone()),
@@ -116,7 +165,15 @@ impl Daemon {
         let ids = Ids::new();
         let ports =
             DaemonPorts { daemon: self, session_id: &req.session_id, llm: self.llms.load().main.clone(), deadline, policy: &policy };
-        let ctx = Ctx { policy: &policy, state: &state, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
+        let ctx = Ctx {
+            policy: &policy,
+            state: &state,
+            now,
+            decision_id: &ids.decision,
+            new_cycle_id: &ids.cycle,
+            tokens: &*self.tokens,
+            auto_execute_tripped: self.tripped(),
+        };
         let decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
         self.commit(&req.session_id, decided, &policy, Record { call: "decide", req: &req, state: &state, cycle: None, started }).await
     }
@@ -143,7 +200,15 @@ impl Daemon {
         let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
         let ids = Ids::new();
         let view = state.view(now, policy.ttl);
-        let ctx = Ctx { policy: &policy, state: &view, now, decision_id: &ids.decision, new_cycle_id: &ids.cycle, tokens: &*self.tokens };
+        let ctx = Ctx {
+            policy: &policy,
+            state: &view,
+            now,
+            decision_id: &ids.decision,
+            new_cycle_id: &ids.cycle,
+            tokens: &*self.tokens,
+            auto_execute_tripped: self.tripped(),
+        };
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let base = cycle.request.as_deref().cloned().unwrap_or_default();
@@ -207,6 +272,7 @@ impl Daemon {
         self.store.apply(session_id, Update::Decided(decided.update.clone()), self.clock.now(), policy.ttl).await.map_err(internal)?;
         let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&decided, elapsed_ms);
+        self.feed_guardrails(&decided.decision, &rec, elapsed_ms);
         if let Some(log) = &self.records {
             log.write(&self.record(&decided, rec));
         }
@@ -274,6 +340,141 @@ impl Daemon {
             elapsed_ms,
             "decided"
         );
+    }
+
+    fn cohort(&self, req: &DecideRequest) -> String {
+        let label = &self.config.load().guardrails.cohort_label;
+        req.labels.get(label).cloned().unwrap_or_else(|| "default".to_string())
+    }
+
+    fn feed_guardrails(&self, d: &Decision, rec: &Record<'_>, elapsed_ms: f64) {
+        let cfg = self.config.load();
+        if !cfg.guardrails.enabled {
+            return;
+        }
+        let s = cfg.guardrails.settings();
+        let cohort = self.cohort(rec.req);
+        let now = self.clock.now().mono_ms;
+        let executed = d.outcome == Outcome::Execute;
+        let mut g = lock(&self.rollout.guardrails);
+        if rec.call == "enrich" {
+            g.remember(&cohort, &d.decision_id, executed);
+            g.record_retry(&s, &cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
+        } else {
+            let clarified = matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo);
+            g.record_decision(&s, &cohort, &d.decision_id, Sample { executed, clarified, latency_ms: elapsed_ms }, now);
+        }
+    }
+
+    pub fn tripped(&self) -> bool {
+        lock(&self.rollout.trip).is_some()
+    }
+
+    /// Evaluates the guardrails now: logs and counts new breaches, and trips
+    /// auto-execute off when `guardrails.auto_trip` is set.
+    pub fn check_guardrails(&self) -> (Vec<CohortReport>, Vec<Breach>) {
+        let cfg = self.config.load();
+        let g = &cfg.guardrails;
+        let (reports, breaches) =
+            lock(&self.rollout.guardrails).evaluate(&g.settings(), g.baseline_cohort.as_deref(), self.clock.now().mono_ms);
+        let current: Vec<(String, &'static str)> = breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect();
+        {
+            let mut last = lock(&self.rollout.last);
+            for b in breaches.iter().filter(|b| !last.contains(&(b.cohort.clone(), b.figure))) {
+                tracing::warn!(cohort = %b.cohort, figure = b.figure, value = b.value, baseline = b.baseline, threshold = b.threshold, "guardrail_breached");
+                self.metrics
+                    .guardrail_breaches
+                    .add(1, &[opentelemetry::KeyValue::new("cohort", b.cohort.clone()), opentelemetry::KeyValue::new("figure", b.figure)]);
+            }
+            *last = current;
+        }
+        if g.auto_trip && !breaches.is_empty() {
+            let mut trip = lock(&self.rollout.trip);
+            if trip.is_none() {
+                tracing::error!(
+                    breaches = breaches.len(),
+                    "auto_execute_tripped: guardrails turned auto-execute off; call ResetRollout to re-enable"
+                );
+                *trip = Some(Trip { at_ms: self.clock.now().wall_ms, breaches: breaches.clone() });
+            }
+        }
+        (reports, breaches)
+    }
+
+    pub fn rollout(&self) -> RolloutView {
+        let (cohorts, breaches) = self.check_guardrails();
+        let policy = self.policy.load();
+        RolloutView {
+            config_revision: policy.revision.clone(),
+            llm_mode: match policy.llm_mode {
+                LlmMode::Off => "off",
+                LlmMode::Live => "live",
+                LlmMode::Shadow => "shadow",
+            },
+            auto_execute_configured: policy.auto_execute.enabled,
+            trip: lock(&self.rollout.trip).clone(),
+            cohorts,
+            breaches,
+            config_reloads: self.rollout.reloads.load(Ordering::Relaxed),
+            config_reload_failures: self.rollout.reload_failures.load(Ordering::Relaxed),
+            last_reload_error: lock(&self.rollout.last_reload_error).clone(),
+        }
+    }
+
+    /// An operator re-enables auto-execute after a trip. The guardrail
+    /// windows start afresh, so only new evidence can trip it again.
+    pub fn reset_rollout(&self, note: &str) -> RolloutView {
+        if lock(&self.rollout.trip).take().is_some() {
+            tracing::warn!(note = %note, "auto-execute re-enabled by an operator (ResetRollout)");
+        }
+        lock(&self.rollout.guardrails).clear();
+        lock(&self.rollout.last).clear();
+        self.rollout()
+    }
+
+    /// Applies a new (validated) configuration for the next request. Keys
+    /// that only take effect at start keep their running values; their
+    /// names are returned.
+    pub fn reload(&self, mut new: Config) -> Result<Vec<&'static str>, StartError> {
+        let old = self.config.load_full();
+        let mut restart = Vec::new();
+        macro_rules! keep {
+            ($($key:literal => $($field:ident).+),* $(,)?) => {$(
+                if new.$($field).+ != old.$($field).+ {
+                    restart.push($key);
+                    new.$($field).+ = old.$($field).+.clone();
+                }
+            )*};
+        }
+        keep!(
+            "listen" => listen,
+            "server" => server,
+            "sessions.max" => sessions.max,
+            "sessions.idle_ttl_seconds" => sessions.idle_ttl_seconds,
+            "telemetry.log_format" => telemetry.log_format,
+            "telemetry.log_level" => telemetry.log_level,
+            "telemetry.metrics_listen" => telemetry.metrics_listen,
+            "telemetry.decision_log" => telemetry.decision_log,
+            "config_reload" => config_reload,
+        );
+        let policy = new.policy()?;
+        let llms = Llms::from_config(&new)?;
+        let revision = policy.revision.clone();
+        self.llms.store(Arc::new(llms));
+        self.policy.store(Arc::new(policy));
+        self.config.store(Arc::new(new));
+        self.rollout.reloads.fetch_add(1, Ordering::Relaxed);
+        self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "applied")]);
+        tracing::info!(revision = %revision, restart_required = ?restart, "configuration reloaded");
+        Ok(restart)
+    }
+
+    /// A configuration that could not be applied: the old one stays.
+    pub fn reload_refused(&self, why: &str) {
+        self.rollout.reload_failures.fetch_add(1, Ordering::Relaxed);
+        *lock(&self.rollout.last_reload_error) = why.to_string();
+        self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "refused")]);
+        tracing::error!(error = %why, revision = %self.policy.load().revision, "configuration reload refused; keeping the running configuration");
     }
 
     fn redaction(&self) -> Redaction {
@@ -354,6 +555,10 @@ impl Daemon {
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, policy.ttl)
             .await
             .map_err(internal)?;
+        // Feedback for the rollout guardrails (a rejected execution is a
+        // wrong action of the cohort that decided it).
+        let s = self.config.load().guardrails.settings();
+        lock(&self.rollout.guardrails).record_outcome(&s, &o.decision_id, o.kind, now.mono_ms);
         self.session(&o.session_id).await
     }
 

@@ -21,7 +21,8 @@
 //! - [`config`]: figment layers and validation.
 //! - [`telemetry`]: logging and tracing export. [`tokens`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
-//! - [`app`]: binds, serves, drains. [`cli`]: the command line.
+//! - [`replay`]: re-runs decision records under a configuration.
+//! - [`app`]: binds, serves, drains, reloads. [`cli`]: the command line.
 #![forbid(unsafe_code)]
 
 pub mod app;
@@ -34,6 +35,7 @@ pub mod grpc;
 pub mod ladder;
 pub mod llm;
 pub mod pb;
+pub mod replay;
 pub mod sessions;
 pub mod telemetry;
 pub mod tokens;

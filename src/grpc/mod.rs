@@ -88,6 +88,18 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         Ok(Response::new(convert::session_to_pb(&id, &s, fresh)))
     }
 
+    async fn get_rollout(&self, _request: Request<pb::GetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
+        Ok(Response::new(convert::rollout_to_pb(self.daemon.rollout())))
+    }
+
+    async fn reset_rollout(&self, request: Request<pb::ResetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
+        let note = request.into_inner().note;
+        if note.len() > 512 {
+            return Err(ApiError::from(crate::error::Invalid::TooLong { field: "note".into(), len: note.len(), max: 512 }).into());
+        }
+        Ok(Response::new(convert::rollout_to_pb(self.daemon.reset_rollout(&note))))
+    }
+
     async fn reset_session(&self, request: Request<pb::ResetSessionRequest>) -> Result<Response<pb::ResetSessionResponse>, Status> {
         let id = request.into_inner().session_id;
         convert::session_id(&id, &self.daemon.config().limits).map_err(ApiError::from)?;

@@ -117,6 +117,8 @@ pub struct Ctx<'a> {
     /// Used when this decision opens a new unresolved cycle.
     pub new_cycle_id: &'a str,
     pub tokens: &'a dyn TokenCounter,
+    /// Auto-execute was turned off by the rollout guardrails.
+    pub auto_execute_tripped: bool,
 }
 
 /// A `Decide` turn, or an `Enrich` step of an open cycle.
@@ -851,6 +853,7 @@ impl<'a> Run<'a> {
                         guard_repeat: false,
                         question_intent: false,
                         force_clarify_only: self.req.force_clarify_only,
+                        tripped: self.ctx.auto_execute_tripped,
                     },
                 );
                 // S1: only a pool entry can be executed, never a command.

@@ -12,6 +12,7 @@ pub mod decide;
 pub mod exclusions;
 pub mod extract;
 pub mod fingerprint;
+pub mod guardrails;
 pub mod lexicon;
 pub mod matching;
 pub mod policy;

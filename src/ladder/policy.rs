@@ -254,6 +254,8 @@ pub struct GateInput {
     pub guard_repeat: bool,
     pub question_intent: bool,
     pub force_clarify_only: bool,
+    /// The rollout guardrails turned auto-execute off.
+    pub tripped: bool,
 }
 
 /// The first gate that fails, or `None` when the LLM's pick may execute.
@@ -263,6 +265,9 @@ pub fn auto_execute_gate(p: &Policy, g: GateInput) -> Option<&'static str> {
     }
     if !p.auto_execute.enabled {
         return Some("kill_switch_off");
+    }
+    if g.tripped {
+        return Some("tripped_by_guardrails");
     }
     if g.force_clarify_only {
         return Some("force_clarify_only");
@@ -324,7 +329,10 @@ mod tests {
     }
 
     fn gate(p: &Policy, confidence: f32, reason: AmbiguityReason) -> Option<&'static str> {
-        auto_execute_gate(p, GateInput { confidence, reason, guard_repeat: false, question_intent: false, force_clarify_only: false })
+        auto_execute_gate(
+            p,
+            GateInput { confidence, reason, guard_repeat: false, question_intent: false, force_clarify_only: false, tripped: false },
+        )
     }
 
     #[test]
@@ -349,10 +357,13 @@ mod tests {
         for forbidden in NEVER_AUTO_EXECUTE {
             assert_eq!(gate(&p, 1.0, forbidden), Some("reason_not_allowed"), "{forbidden:?}");
         }
-        let g = GateInput { confidence: 1.0, reason: r, guard_repeat: true, question_intent: false, force_clarify_only: false };
+        let g =
+            GateInput { confidence: 1.0, reason: r, guard_repeat: true, question_intent: false, force_clarify_only: false, tripped: false };
         assert_eq!(auto_execute_gate(&p, g), Some("loop_guard_repeat"));
         let g = GateInput { force_clarify_only: true, ..g };
         assert_eq!(auto_execute_gate(&p, g), Some("force_clarify_only"));
+        let g = GateInput { force_clarify_only: false, guard_repeat: false, tripped: true, ..g };
+        assert_eq!(auto_execute_gate(&p, g), Some("tripped_by_guardrails"));
         p.llm_mode = LlmMode::Shadow;
         assert_eq!(gate(&p, 1.0, r), Some("llm_not_live"));
     }

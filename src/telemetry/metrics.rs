@@ -25,6 +25,8 @@ pub struct Metrics {
     pub enrichment_retries: Counter<u64>,
     pub assistant_messages: Counter<u64>,
     pub extractions: Counter<u64>,
+    pub guardrail_breaches: Counter<u64>,
+    pub config_reloads: Counter<u64>,
 }
 
 impl Metrics {
@@ -51,6 +53,14 @@ impl Metrics {
             enrichment_retries: meter.u64_counter("ladder.enrichment.retries").with_description("LLM calls made from Enrich").build(),
             assistant_messages: meter.u64_counter("ladder.assistant.messages").with_description("Clarify answers by source").build(),
             extractions: meter.u64_counter("ladder.extractions").with_description("Extract answers by deciding component").build(),
+            guardrail_breaches: meter
+                .u64_counter("ladder.guardrail.breaches")
+                .with_description("New guardrail breaches by cohort and figure")
+                .build(),
+            config_reloads: meter
+                .u64_counter("ladder.config.reloads")
+                .with_description("Configuration reloads by result (applied, refused)")
+                .build(),
         }
     }
 }

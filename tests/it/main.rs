@@ -7,6 +7,7 @@ mod deploy;
 mod docs;
 mod helpers;
 mod llm;
+mod rollout;
 mod server;
 mod sessions;
 mod telemetry;

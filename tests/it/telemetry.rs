@@ -366,7 +366,9 @@ async fn prometheus_metrics_count_decisions_sessions_and_dropped_spans() {
 #[tokio::test(flavor = "multi_thread")]
 async fn every_metric_on_the_dashboard_is_exported() {
     let llm = MockServer::start().await;
-    let need = json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]}).to_string();
+    let need =
+        json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]})
+            .to_string();
     Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(completion(&need))).mount(&llm).await;
     let (receiver, endpoint) = Receiver::start().await;
     let dir = tempfile::tempdir().unwrap();
@@ -391,10 +393,19 @@ async fn every_metric_on_the_dashboard_is_exported() {
     c.decide(panels_request("open links panel d")).await.unwrap();
     let first = c.decide(panels_request("links panel")).await.unwrap().into_inner();
     c.decide(panels_request("links panel")).await.unwrap(); // a loop-guard hit
-    let items = pb::EvidenceBlock { r#type: "active_widget_items".into(), candidates: vec![cand("w-1", "Links Panel Widget")], excerpt: String::new() };
-    c.enrich(pb::EnrichRequest { session_id: "session-1".into(), loop_cycle_id: first.loop_cycle_id, evidence: vec![items], ..Default::default() })
-        .await
-        .unwrap();
+    let items = pb::EvidenceBlock {
+        r#type: "active_widget_items".into(),
+        candidates: vec![cand("w-1", "Links Panel Widget")],
+        excerpt: String::new(),
+    };
+    c.enrich(pb::EnrichRequest {
+        session_id: "session-1".into(),
+        loop_cycle_id: first.loop_cycle_id,
+        evidence: vec![items],
+        ..Default::default()
+    })
+    .await
+    .unwrap();
     c.clarify(pb::ClarifyRequest { session_id: "s".into(), r#type: pb::MessageType::Summary as i32, ..Default::default() }).await.unwrap();
     c.extract(pb::ExtractRequest { session_id: "s".into(), text: "pizza".into(), ..Default::default() }).await.unwrap();
     let text = reqwest::get(format!("http://{admin}/metrics")).await.unwrap().text().await.unwrap();

@@ -66,7 +66,15 @@ fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided {
     let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
     let n = fake.calls() + fake.state.lock().unwrap().turn_count as usize;
     let cycle_id = format!("cycle-{n}");
-    let ctx = Ctx { policy, state: &view, now: fake.now, decision_id: "dec-1", new_cycle_id: &cycle_id, tokens: &WordCounter };
+    let ctx = Ctx {
+        policy,
+        state: &view,
+        now: fake.now,
+        decision_id: "dec-1",
+        new_cycle_id: &cycle_id,
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+    };
     let d = block_on(decide(&ctx, req, Mode::Turn, fake));
     fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
     d
@@ -647,7 +655,15 @@ fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Cand
         cycle.history = history.iter().map(|s| s.to_string()).collect();
     }
     let view = state.view(fake.now, fake.ttl);
-    let ctx = Ctx { policy, state: &view, now: fake.now, decision_id: "dec-e", new_cycle_id: "unused", tokens: &WordCounter };
+    let ctx = Ctx {
+        policy,
+        state: &view,
+        now: fake.now,
+        decision_id: "dec-e",
+        new_cycle_id: "unused",
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+    };
     let d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake));
     fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
     d

@@ -1,0 +1,337 @@
+//! Rollout guardrails (spec section 11): per cohort, sliding-window figures
+//! from the decisions and the `RecordOutcome` feedback, compared with a
+//! baseline (another cohort, or the same cohort's previous window) using
+//! the spec's thresholds. Pure data: the daemon feeds it and acts on the
+//! breaches (a metric, a log line, and optionally tripping auto-execute).
+
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, VecDeque};
+
+/// The spec's default thresholds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// Wrong-action rate may rise at most this many percentage points.
+    pub wrong_action_rate_increase_points: f64,
+    /// Clarifier rate may rise at most this fraction (0.10 = 10%).
+    pub clarifier_rate_increase_relative: f64,
+    /// p95 latency may rise at most this many milliseconds.
+    pub p95_latency_increase_ms: f64,
+    /// At most this share of retries may have an unchanged fingerprint.
+    pub unchanged_fingerprint_retry_share_max: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            wrong_action_rate_increase_points: 0.5,
+            clarifier_rate_increase_relative: 0.10,
+            p95_latency_increase_ms: 250.0,
+            unchanged_fingerprint_retry_share_max: 0.02,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    pub window_ms: u64,
+    /// Figures over fewer decisions are not judged.
+    pub min_samples: u64,
+    /// Samples kept per cohort at most (memory bound).
+    pub max_samples: usize,
+    pub thresholds: Thresholds,
+}
+
+/// One decided turn, as the guardrails see it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    pub executed: bool,
+    pub clarified: bool,
+    pub latency_ms: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Turn {
+    at_ms: u64,
+    latency_ms: f64,
+    clarified: bool,
+    executed: bool,
+}
+
+#[derive(Debug, Default)]
+struct Cohort {
+    turns: VecDeque<Turn>,
+    wrong: VecDeque<u64>,
+    /// (time, fingerprint unchanged)
+    retries: VecDeque<(u64, bool)>,
+}
+
+/// Figures of one cohort over one window.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Figures {
+    pub decisions: u64,
+    pub clarifier_rate: f64,
+    pub executed: u64,
+    pub wrong_actions: u64,
+    /// Wrong actions per executed action, in [0, 1].
+    pub wrong_action_rate: f64,
+    pub p95_latency_ms: f64,
+    pub retries: u64,
+    pub unchanged_fingerprint_retry_share: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Breach {
+    pub cohort: String,
+    /// "wrong_action_rate", "clarifier_rate", "p95_latency_ms",
+    /// "unchanged_fingerprint_retry_share".
+    pub figure: &'static str,
+    pub value: f64,
+    pub baseline: f64,
+    pub threshold: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CohortReport {
+    pub cohort: String,
+    pub figures: Figures,
+    /// "cohort <name>", "previous window", or "" when not compared.
+    pub compared_with: String,
+}
+
+/// The daemon's guardrail state.
+#[derive(Debug)]
+pub struct Guardrails {
+    cohorts: BTreeMap<String, Cohort>,
+    /// decision id -> (cohort, executed), to attribute outcomes.
+    decisions: FxHashMap<String, (String, bool)>,
+    decision_order: VecDeque<String>,
+    max_decisions: usize,
+}
+
+impl Guardrails {
+    pub fn new(max_decisions: usize) -> Self {
+        Guardrails {
+            cohorts: BTreeMap::new(),
+            decisions: FxHashMap::default(),
+            decision_order: VecDeque::new(),
+            max_decisions: max_decisions.max(1),
+        }
+    }
+
+    /// Forgets every window (after an operator reset: only new evidence
+    /// may trip auto-execute again).
+    pub fn clear(&mut self) {
+        self.cohorts.clear();
+    }
+
+    /// A decided turn (`Decide`).
+    pub fn record_decision(&mut self, s: &Settings, cohort: &str, decision_id: &str, sample: Sample, now_ms: u64) {
+        let Sample { executed, clarified, latency_ms } = sample;
+        let c = self.cohorts.entry(cohort.to_string()).or_default();
+        c.turns.push_back(Turn { at_ms: now_ms, latency_ms, clarified, executed });
+        trim(&mut c.turns, s.max_samples, |t| t.at_ms, now_ms, 2 * s.window_ms);
+        self.remember(cohort, decision_id, executed);
+    }
+
+    /// Remembers a decision so later feedback can be attributed to it.
+    pub fn remember(&mut self, cohort: &str, decision_id: &str, executed: bool) {
+        if !decision_id.is_empty() && self.decisions.insert(decision_id.to_string(), (cohort.to_string(), executed)).is_none() {
+            self.decision_order.push_back(decision_id.to_string());
+            while self.decision_order.len() > self.max_decisions {
+                if let Some(old) = self.decision_order.pop_front() {
+                    self.decisions.remove(&old);
+                }
+            }
+        }
+    }
+
+    /// An `Enrich` retry; `unchanged` when the fingerprint had not changed.
+    pub fn record_retry(&mut self, s: &Settings, cohort: &str, unchanged: bool, now_ms: u64) {
+        let c = self.cohorts.entry(cohort.to_string()).or_default();
+        c.retries.push_back((now_ms, unchanged));
+        trim(&mut c.retries, s.max_samples, |r| r.0, now_ms, 2 * s.window_ms);
+    }
+
+    /// Feedback: a rejected or corrected executed decision is a wrong action.
+    pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: &str, now_ms: u64) {
+        let Some((cohort, executed)) = self.decisions.get(decision_id).cloned() else { return };
+        if executed && matches!(kind, "rejected" | "corrected") {
+            let c = self.cohorts.entry(cohort).or_default();
+            c.wrong.push_back(now_ms);
+            trim(&mut c.wrong, s.max_samples, |t| *t, now_ms, 2 * s.window_ms);
+        }
+    }
+
+    fn figures(c: &Cohort, from: u64, to: u64) -> Figures {
+        let turns: Vec<&Turn> = c.turns.iter().filter(|t| t.at_ms > from && t.at_ms <= to).collect();
+        let decisions = turns.len() as u64;
+        let clarified = turns.iter().filter(|t| t.clarified).count() as f64;
+        let executed = turns.iter().filter(|t| t.executed).count() as u64;
+        let wrong = c.wrong.iter().filter(|t| **t > from && **t <= to).count() as u64;
+        let mut lat: Vec<f64> = turns.iter().map(|t| t.latency_ms).collect();
+        lat.sort_by(f64::total_cmp);
+        let p95 = if lat.is_empty() { 0.0 } else { lat[((lat.len() as f64 * 0.95).ceil() as usize).saturating_sub(1).min(lat.len() - 1)] };
+        let retries: Vec<bool> = c.retries.iter().filter(|r| r.0 > from && r.0 <= to).map(|r| r.1).collect();
+        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+        Figures {
+            decisions,
+            clarifier_rate: ratio(clarified, decisions as f64),
+            executed,
+            wrong_actions: wrong,
+            wrong_action_rate: ratio(wrong as f64, executed as f64).min(1.0),
+            p95_latency_ms: p95,
+            retries: retries.len() as u64,
+            unchanged_fingerprint_retry_share: ratio(retries.iter().filter(|u| **u).count() as f64, retries.len() as f64),
+        }
+    }
+
+    /// Current figures of every cohort and the breaches against the
+    /// baseline: the `baseline` cohort when given (and big enough), else
+    /// the cohort's own previous window.
+    pub fn evaluate(&self, s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
+        let cur_from = now_ms.saturating_sub(s.window_ms);
+        let prev_from = now_ms.saturating_sub(2 * s.window_ms);
+        let base_figures = baseline.and_then(|b| self.cohorts.get(b)).map(|c| Self::figures(c, cur_from, now_ms));
+        let mut reports = Vec::new();
+        let mut breaches = Vec::new();
+        let t = s.thresholds;
+        for (name, c) in &self.cohorts {
+            let cur = Self::figures(c, cur_from, now_ms);
+            let (base, with) = match (&base_figures, baseline) {
+                (Some(b), Some(bn)) if bn != name && b.decisions >= s.min_samples => (Some(b.clone()), format!("cohort {bn}")),
+                (_, Some(bn)) if bn == name => (None, String::new()),
+                _ => {
+                    let prev = Self::figures(c, prev_from, cur_from);
+                    if prev.decisions >= s.min_samples { (Some(prev), "previous window".to_string()) } else { (None, String::new()) }
+                }
+            };
+            let mut breach = |figure, value: f64, baseline: f64, threshold: f64| {
+                breaches.push(Breach { cohort: name.clone(), figure, value, baseline, threshold });
+            };
+            // The share of unchanged-fingerprint retries is judged on its own.
+            if cur.retries >= s.min_samples.min(50) && cur.unchanged_fingerprint_retry_share > t.unchanged_fingerprint_retry_share_max {
+                breach(
+                    "unchanged_fingerprint_retry_share",
+                    cur.unchanged_fingerprint_retry_share,
+                    0.0,
+                    t.unchanged_fingerprint_retry_share_max,
+                );
+            }
+            if let Some(b) = base.as_ref().filter(|_| cur.decisions >= s.min_samples) {
+                if (cur.wrong_action_rate - b.wrong_action_rate) * 100.0 > t.wrong_action_rate_increase_points {
+                    breach("wrong_action_rate", cur.wrong_action_rate, b.wrong_action_rate, t.wrong_action_rate_increase_points);
+                }
+                if b.clarifier_rate > 0.0 && cur.clarifier_rate > b.clarifier_rate * (1.0 + t.clarifier_rate_increase_relative) {
+                    breach("clarifier_rate", cur.clarifier_rate, b.clarifier_rate, t.clarifier_rate_increase_relative);
+                }
+                if cur.p95_latency_ms - b.p95_latency_ms > t.p95_latency_increase_ms {
+                    breach("p95_latency_ms", cur.p95_latency_ms, b.p95_latency_ms, t.p95_latency_increase_ms);
+                }
+            }
+            reports.push(CohortReport { cohort: name.clone(), figures: cur, compared_with: with });
+        }
+        (reports, breaches)
+    }
+}
+
+/// Drops entries older than `keep_ms` and beyond `max` (oldest first).
+fn trim<T>(q: &mut VecDeque<T>, max: usize, at: impl Fn(&T) -> u64, now_ms: u64, keep_ms: u64) {
+    while q.front().is_some_and(|x| now_ms.saturating_sub(at(x)) > keep_ms) || q.len() > max {
+        q.pop_front();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: Settings = Settings {
+        window_ms: 60_000,
+        min_samples: 100,
+        max_samples: 100_000,
+        thresholds: Thresholds {
+            wrong_action_rate_increase_points: 0.5,
+            clarifier_rate_increase_relative: 0.10,
+            p95_latency_increase_ms: 250.0,
+            unchanged_fingerprint_retry_share_max: 0.02,
+        },
+    };
+
+    /// `n` turns of a cohort spread over `[from, to)`.
+    fn stream(g: &mut Guardrails, cohort: &str, n: u64, from: u64, to: u64, f: impl Fn(u64) -> (bool, bool, f64)) {
+        for i in 0..n {
+            let (executed, clarified, latency) = f(i);
+            let at = from + (to - from) * i / n;
+            g.record_decision(&S, cohort, &format!("{cohort}-{from}-{i}"), Sample { executed, clarified, latency_ms: latency }, at);
+        }
+    }
+
+    fn figures_of(breaches: &[Breach]) -> Vec<&'static str> {
+        breaches.iter().map(|b| b.figure).collect()
+    }
+
+    #[test]
+    fn the_wrong_action_rate_crosses_half_a_point() {
+        for (wrong, want_breach) in [(4u64, false), (7, true)] {
+            let mut g = Guardrails::new(10_000);
+            stream(&mut g, "control", 1000, 0, 60_000, |_| (true, false, 10.0));
+            stream(&mut g, "llm", 1000, 0, 60_000, |_| (true, false, 10.0));
+            // 1000 executed; `wrong` rejections -> 0.4% vs 0.7%.
+            for i in 0..wrong {
+                g.record_outcome(&S, &format!("llm-0-{i}"), "rejected", 30_000);
+            }
+            let (reports, breaches) = g.evaluate(&S, Some("control"), 60_000);
+            let llm = reports.iter().find(|r| r.cohort == "llm").unwrap();
+            assert_eq!(llm.figures.wrong_actions, wrong);
+            assert_eq!(llm.compared_with, "cohort control");
+            assert_eq!(figures_of(&breaches).contains(&"wrong_action_rate"), want_breach, "{wrong} wrong of 1000: {breaches:?}");
+        }
+    }
+
+    #[test]
+    fn the_clarifier_rate_crosses_ten_percent_relative() {
+        for (clarify_every, want) in [(10u64, false), (8, true)] {
+            let mut g = Guardrails::new(10_000);
+            // Baseline: 20% clarifiers. Cohort: 1 in `clarify_every` x 2.
+            stream(&mut g, "control", 1000, 0, 60_000, |i| (false, i % 5 == 0, 10.0));
+            stream(&mut g, "llm", 1000, 0, 60_000, |i| (false, (i % clarify_every) < 2, 10.0));
+            let (_, breaches) = g.evaluate(&S, Some("control"), 60_000);
+            assert_eq!(figures_of(&breaches).contains(&"clarifier_rate"), want, "1/{clarify_every}: {breaches:?}");
+        }
+    }
+
+    #[test]
+    fn p95_latency_against_the_previous_window() {
+        for (slow_ms, want) in [(200.0, false), (400.0, true)] {
+            let mut g = Guardrails::new(10_000);
+            stream(&mut g, "default", 1000, 0, 60_000, |_| (false, false, 20.0));
+            stream(&mut g, "default", 1000, 60_000, 120_000, |i| (false, false, if i % 10 == 0 { slow_ms + 20.0 } else { 20.0 }));
+            let (reports, breaches) = g.evaluate(&S, None, 120_000);
+            assert_eq!(reports[0].compared_with, "previous window");
+            assert_eq!(figures_of(&breaches).contains(&"p95_latency_ms"), want, "{slow_ms}: {breaches:?}");
+        }
+    }
+
+    #[test]
+    fn unchanged_fingerprint_retries_over_two_percent() {
+        for (unchanged, want) in [(2u64, false), (3, true)] {
+            let mut g = Guardrails::new(10_000);
+            for i in 0..100 {
+                g.record_retry(&S, "default", i < unchanged, 1_000 + i);
+            }
+            let (_, breaches) = g.evaluate(&S, None, 60_000);
+            assert_eq!(figures_of(&breaches).contains(&"unchanged_fingerprint_retry_share"), want, "{unchanged}/100");
+        }
+    }
+
+    #[test]
+    fn too_few_samples_are_not_judged_and_old_samples_age_out() {
+        let mut g = Guardrails::new(10_000);
+        stream(&mut g, "control", 50, 0, 60_000, |_| (false, false, 10.0));
+        stream(&mut g, "llm", 50, 0, 60_000, |_| (false, true, 900.0));
+        assert!(g.evaluate(&S, Some("control"), 60_000).1.is_empty());
+        // Three windows later nothing is left.
+        let (reports, _) = g.evaluate(&S, Some("control"), 240_000);
+        assert!(reports.iter().all(|r| r.figures.decisions == 0));
+    }
+}

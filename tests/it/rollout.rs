@@ -1,0 +1,358 @@
+//! Rollout control: live reload, the kill switch, shadow mode, guardrails
+//! that trip auto-execute, and offline replay of decision records.
+
+use crate::helpers::*;
+use ladderd::config::Config;
+use ladderd::pb;
+use ladderd::pb::Outcome as O;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// A provider that picks the last candidate it is shown, at 0.9.
+struct PickLast;
+
+impl Respond for PickLast {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
+        let doc: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
+        let id = doc["candidates"].as_array().and_then(|c| c.last()).and_then(|c| c["id"].as_str()).unwrap_or("none").to_string();
+        let reply = json!({"decision": "select", "choice_id": id, "confidence": 0.9, "needed_evidence_types": []}).to_string();
+        ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": reply}}]}))
+    }
+}
+
+async fn pick_last_provider() -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST")).respond_with(PickLast).mount(&server).await;
+    server
+}
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn req(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = panels_request(input);
+    r.session_id = session.into();
+    r
+}
+
+/// Regenerates `tests/fixtures/decision-records.jsonl`:
+/// `cargo test --test it regenerate_the_replay_fixture -- --ignored`.
+#[tokio::test]
+#[ignore]
+async fn regenerate_the_replay_fixture() {
+    let llm = pick_last_provider().await;
+    let out = fixtures().join("decision-records.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    c.telemetry.redact_input = ladderd::config::Redaction::Off;
+    c.telemetry.decision_log.path = Some(out.clone());
+    let mut d = TestDaemon::start(c).await;
+    let mut client = d.client.clone();
+    for (i, input) in [
+        "open links panel d",
+        "the second one",
+        "links panel",
+        "the thing for team e",
+        "what is links panel d?",
+        "lnks pnel",
+        "never mind",
+        "the thing for team d",
+    ]
+    .iter()
+    .enumerate()
+    {
+        client.decide(req(&format!("s{i}"), input)).await.unwrap();
+    }
+    // A loop-guard repeat in one session.
+    client.decide(req("s2", "links panel")).await.unwrap();
+    // NEED_MORE_INFO for a chat scope, then Enrich.
+    let mut scope = req("s9", "open panel d from chat");
+    scope.options = None;
+    scope.widget_items = vec![cand("w-1", "Panel D")];
+    let first = client.decide(scope).await.unwrap().into_inner();
+    let evidence = pb::EvidenceBlock {
+        r#type: "chat_recoverable_options".into(),
+        candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
+        excerpt: String::new(),
+    };
+    client
+        .enrich(pb::EnrichRequest {
+            session_id: "s9".into(),
+            loop_cycle_id: first.loop_cycle_id,
+            evidence: vec![evidence],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    d.shutdown();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let n = std::fs::read_to_string(&out).unwrap().lines().count();
+    assert_eq!(n, 11, "one record per decision");
+}
+
+fn replay(config: Option<&Path>, json: bool) -> (String, std::process::ExitStatus) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"));
+    cmd.env_clear().arg("replay").arg("--records").arg(fixtures().join("decision-records.jsonl"));
+    if let Some(c) = config {
+        cmd.arg("--config").arg(c);
+    }
+    if json {
+        cmd.arg("--json");
+    }
+    let out = cmd.output().unwrap();
+    (String::from_utf8_lossy(&out.stdout).to_string(), out.status)
+}
+
+fn write_config(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const RECORDED: &str = "[llm]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"fixture\"\n";
+
+#[test]
+fn replay_under_the_recording_config_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, status) = replay(Some(&write_config(dir.path(), "recorded.toml", RECORDED)), true);
+    assert!(status.success(), "{out}");
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["replayed"], 11);
+    assert_eq!(r["changed"], json!([]), "{out}");
+    assert_eq!(r["llm_answer_unavailable"], 0);
+}
+
+#[test]
+fn replay_shows_what_auto_execute_would_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = write_config(dir.path(), "auto.toml", &format!("{RECORDED}[auto_execute]\nenabled = true\n"));
+    let (out, status) = replay(Some(&cfg), true);
+    assert!(status.success(), "{out}");
+    let r: Value = serde_json::from_str(&out).unwrap();
+    let changed = r["changed"].as_array().unwrap();
+    // Exactly the recorded no_deterministic_match turns with a 0.9 pick
+    // now execute (the only reason auto-execute allows by default).
+    let recorded = std::fs::read_to_string(fixtures().join("decision-records.jsonl")).unwrap();
+    let eligible = recorded
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|rec| rec["decision"]["ambiguity_reason"] == "no_deterministic_match" && rec["decision"]["llm"]["verdict"] == "select")
+        .count();
+    assert!(eligible >= 2, "the fixture holds paraphrases");
+    assert_eq!(changed.len(), eligible, "{out}");
+    for c in changed {
+        assert_eq!((c["before"]["outcome"].as_str(), c["after"]["outcome"].as_str()), (Some("clarify"), Some("execute")));
+        assert_eq!(c["after"]["decided_by"], "llm");
+    }
+    assert!(r["clarifier_rate_after"].as_f64() < r["clarifier_rate_before"].as_f64());
+    // The text report says the same.
+    let (text, _) = replay(Some(&cfg), false);
+    assert!(text.contains(&format!("changed decisions: {eligible}")), "{text}");
+    assert!(text.lines().filter(|l| l.contains("): clarify by llm -> execute")).count() == eligible, "{text}");
+}
+
+#[test]
+fn replay_with_the_llm_off_reverts_to_deterministic_clarifiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = write_config(dir.path(), "off.toml", "");
+    let (out, _) = replay(Some(&cfg), true);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    let changed = r["changed"].as_array().unwrap();
+    assert!(!changed.is_empty());
+    assert!(changed.iter().all(|c| c["after"]["fallback_reason"] == "llm_disabled"), "{out}");
+    assert_eq!(r["before"], r["after"], "outcomes keep their counts; only who ordered the clarifier changes");
+}
+
+#[test]
+fn replay_is_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = write_config(dir.path(), "auto.toml", &format!("{RECORDED}[auto_execute]\nenabled = true\n"));
+    assert_eq!(replay(Some(&cfg), true).0, replay(Some(&cfg), true).0);
+}
+
+#[test]
+fn redacted_records_are_counted_not_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixtures().join("decision-records.jsonl")).unwrap();
+    let mut first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    first["redaction"] = json!("hash");
+    let file = dir.path().join("mixed.jsonl");
+    std::fs::write(&file, format!("{text}{}\nnot json\n", first)).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+        .env_clear()
+        .args(["replay", "--json", "--records"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["replayed"], 11);
+    assert_eq!(r["skipped"]["input redacted when recorded"], 1);
+    assert_eq!(r["skipped"]["malformed line"], 1);
+}
+
+// ------------------------------------------------------- live reload --
+
+async fn rollout(client: &mut pb::arbiter_client::ArbiterClient<tonic::transport::Channel>) -> pb::RolloutState {
+    client.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner()
+}
+
+async fn eventually<F: std::future::Future<Output = bool>>(mut f: impl FnMut() -> F) -> bool {
+    for _ in 0..100 {
+        if f().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
+    let llm = pick_last_provider().await;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The layout kubelet writes for a ConfigMap volume.
+    let write_version = |name: &str, toml: &str| {
+        std::fs::create_dir_all(d.join(name)).unwrap();
+        std::fs::write(d.join(name).join("ladderd.toml"), toml).unwrap();
+        let tmp = d.join("..data_tmp");
+        let _ = std::fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(name, &tmp).unwrap();
+        std::fs::rename(&tmp, d.join("..data")).unwrap();
+    };
+    let base = format!("[llm]\nbase_url = \"{}/v1\"\nmodel = \"m\"\n[config_reload]\npoll_ms = 100\n", llm.uri());
+    write_version("..v1", &format!("{base}[auto_execute]\nenabled = true\n"));
+    std::os::unix::fs::symlink("..data/ladderd.toml", d.join("ladderd.toml")).unwrap();
+    let cfg = d.join("ladderd.toml");
+    let (child, addr, _) = spawn_binary(&[("LADDER_CONFIG", cfg.to_str().unwrap())]).await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(channel);
+
+    // Auto-execute on: the LLM's pick for a paraphrase executes.
+    let r = client.decide(req("a", "the thing for team e")).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.decided_by()), (O::Execute, pb::Decider::Llm));
+    let rev1 = rollout(&mut client).await.config_revision;
+
+    // The kill switch, delivered by a ConfigMap update: off for the next request.
+    write_version("..v2", &format!("{base}[auto_execute]\nenabled = false\n"));
+    let mut c = client.clone();
+    assert!(
+        eventually(|| {
+            let mut c = c.clone();
+            async move { rollout(&mut c).await.config_reloads == 1 }
+        })
+        .await,
+        "reloaded"
+    );
+    let r = client.decide(req("b", "the thing for team e")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Clarify, "auto-execute is off now");
+    let state = rollout(&mut c).await;
+    assert_ne!(state.config_revision, rev1);
+    assert_eq!(r.config_revision, state.config_revision, "decisions carry the active revision");
+    assert!(!state.auto_execute_configured);
+
+    // An invalid file is refused; the running configuration stays.
+    write_version("..v3", &format!("{base}[auto_execute]\nenabled = true\nmin_confidence = 7\n"));
+    assert!(
+        eventually(|| {
+            let mut c = c.clone();
+            async move { rollout(&mut c).await.config_reload_failures == 1 }
+        })
+        .await
+    );
+    let state = rollout(&mut c).await;
+    assert!(state.last_reload_error.contains("auto_execute.min_confidence"), "{}", state.last_reload_error);
+    assert!(!state.auto_execute_configured, "the old config is kept");
+    let r = client.decide(req("c", "the thing for team e")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Clarify);
+    sigterm(&child);
+}
+
+#[tokio::test]
+async fn shadow_mode_runs_the_llm_but_decides_as_if_it_were_off() {
+    let llm = pick_last_provider().await;
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    c.llm.mode = ladderd::config::LlmModeConfig::Shadow;
+    c.auto_execute.enabled = true;
+    let d = TestDaemon::start(c).await;
+    let off = TestDaemon::start(Config::default()).await;
+    for input in ["the thing for team e", "links panel", "lnks pnel"] {
+        let shadow = d.client.clone().decide(req("s", input)).await.unwrap().into_inner();
+        let plain = off.client.clone().decide(req("s", input)).await.unwrap().into_inner();
+        assert_eq!((shadow.outcome(), shadow.fallback_reason()), (plain.outcome(), plain.fallback_reason()), "{input}");
+        assert_eq!(shadow.clarifier.as_ref().unwrap().option_ids, plain.clarifier.as_ref().unwrap().option_ids, "{input}");
+        let llm_report = shadow.llm.unwrap();
+        assert!(llm_report.called && llm_report.shadow, "{input}: the LLM ran");
+        assert!(!llm_report.suggested_id.is_empty(), "{input}: its verdict is recorded");
+    }
+    assert_eq!(llm.received_requests().await.unwrap().len(), 3);
+    let state = d.client.clone().get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner();
+    assert_eq!(state.llm_mode, "shadow");
+    assert!(!state.auto_execute_effective, "shadow never executes");
+}
+
+#[tokio::test]
+async fn a_guardrail_breach_trips_auto_execute_until_an_operator_resets_it() {
+    let llm = pick_last_provider().await;
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    c.auto_execute.enabled = true;
+    c.guardrails.auto_trip = true;
+    c.guardrails.baseline_cohort = Some("control".into());
+    c.guardrails.min_samples = 20;
+    let d = TestDaemon::start(c).await;
+    let mut client = d.client.clone();
+    let labelled = |session: String, input: &str, cohort: &str| {
+        let mut r = req(&session, input);
+        r.labels.insert("cohort".into(), cohort.into());
+        r
+    };
+    // Control: 40 correct deterministic executions.
+    for i in 0..40 {
+        client.decide(labelled(format!("c{i}"), "open links panel d", "control")).await.unwrap();
+    }
+    // The LLM cohort: 40 auto-executions, 3 of them rejected (7.5 points up).
+    let mut ids = Vec::new();
+    for i in 0..40 {
+        let r = client.decide(labelled(format!("l{i}"), "the thing for team e", "llm")).await.unwrap().into_inner();
+        assert_eq!(r.outcome(), O::Execute);
+        ids.push((format!("l{i}"), r.decision_id));
+    }
+    assert!(!rollout(&mut client).await.auto_execute_tripped, "no feedback yet");
+    for (session, id) in ids.iter().take(3) {
+        client
+            .record_outcome(pb::RecordOutcomeRequest {
+                session_id: session.clone(),
+                decision_id: id.clone(),
+                kind: pb::OutcomeKind::Rejected as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    let state = rollout(&mut client).await;
+    assert!(state.auto_execute_tripped, "{state:?}");
+    assert!(!state.auto_execute_effective);
+    assert_eq!(state.trip_breaches[0].figure, "wrong_action_rate");
+    assert_eq!(state.trip_breaches[0].cohort, "llm");
+    let llm_cohort = state.cohorts.iter().find(|c| c.cohort == "llm").unwrap();
+    assert_eq!((llm_cohort.wrong_actions, llm_cohort.compared_with.as_str()), (3, "cohort control"));
+
+    // Tripped: the same pick only reorders the clarifier.
+    let r = client.decide(labelled("after".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Clarify);
+    let pick = r.llm.unwrap().suggested_id;
+    assert!(!pick.is_empty());
+    assert_eq!(r.clarifier.unwrap().suggested_id, pick, "the pick leads the clarifier");
+
+    // The operator re-enables it; the windows start afresh.
+    let state = client.reset_rollout(pb::ResetRolloutRequest { note: "checked the rejections".into() }).await.unwrap().into_inner();
+    assert!(!state.auto_execute_tripped && state.auto_execute_effective, "{state:?}");
+    assert!(state.cohorts.is_empty());
+    let r = client.decide(labelled("again".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Execute);
+}
