@@ -235,11 +235,14 @@ pub struct SessionsConfig {
     /// An unresolved cycle keeps its request for `Enrich` only up to this
     /// many candidates (memory bound); larger cycles must be re-decided.
     pub max_cycle_candidates: usize,
+    /// Candidates held for pool reuse across all sessions (least recently
+    /// used sets go first).
+    pub pool_cache_candidates: usize,
 }
 
 impl Default for SessionsConfig {
     fn default() -> Self {
-        SessionsConfig { max: 100_000, idle_ttl_seconds: 1_800, max_cycle_candidates: 1_000 }
+        SessionsConfig { max: 100_000, idle_ttl_seconds: 1_800, max_cycle_candidates: 1_000, pool_cache_candidates: 1_000_000 }
     }
 }
 

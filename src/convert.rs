@@ -140,10 +140,24 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
         .options
         .map(|o| -> Result<d::OptionSet, Invalid> {
             check_len(|| "options.option_set_id".into(), &o.option_set_id, l.candidate_id_max_bytes)?;
+            check_len(|| "options.version".into(), &o.version, 128)?;
+            if o.by_reference {
+                if !o.candidates.is_empty() {
+                    return Err(Invalid::bad("options.candidates", "must be empty when options.by_reference is set"));
+                }
+                if o.option_set_id.is_empty() {
+                    return Err(Invalid::Missing { field: "options.option_set_id".into() });
+                }
+                if o.version.is_empty() {
+                    return Err(Invalid::Missing { field: "options.version".into() });
+                }
+            }
             Ok(d::OptionSet {
                 option_set_id: o.option_set_id,
                 scope: scope("options.scope", o.scope)?,
                 candidates: candidates("options.candidates", o.candidates, l, &mut seen)?,
+                version: o.version,
+                by_reference: o.by_reference,
             })
         })
         .transpose()?;
@@ -419,8 +433,27 @@ impl From<&d::Decision> for pb::Decision {
                 })
                 .collect(),
             config_revision: x.config_revision.clone(),
+            pool_version: x.pool_version.clone().unwrap_or_default(),
         }
     }
+}
+
+/// Ids must stay unique once a referenced option set is filled in.
+pub fn check_unique_ids(r: &d::DecideRequest) -> Result<(), Invalid> {
+    let mut seen = FxHashSet::default();
+    for c in r.option_candidates() {
+        seen.insert(c.id.as_str());
+    }
+    for (field, list) in
+        [("recoverable_chat_options", &r.recoverable_chat_options), ("widget_items", &r.widget_items), ("commands", &r.commands)]
+    {
+        for (i, c) in list.iter().enumerate() {
+            if !seen.insert(c.id.as_str()) {
+                return Err(Invalid::Duplicate { field: format!("{field}[{i}].id"), id: c.id.clone() });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {
@@ -541,6 +574,7 @@ mod tests {
                 option_set_id: "o".into(),
                 scope: pb::Scope::Chat as i32,
                 candidates: vec![cand("a"), cand("b")],
+                ..Default::default()
             }),
             ..Default::default()
         }

@@ -3,7 +3,7 @@
 //! convert messages and call these methods.
 
 use crate::config::{AgentConfig, Config, LlmConfig, Redaction};
-use crate::convert::{EnrichInput, OutcomeInput};
+use crate::convert::{self, EnrichInput, OutcomeInput};
 use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
 use crate::ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
@@ -17,6 +17,7 @@ use crate::ladder::policy::{LlmAnswer, Policy};
 use crate::ladder::types::Outcome;
 use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
 use crate::llm::LlmClient;
+use crate::pools::PoolCache;
 use crate::sessions::{Clock, MemoryStore, SessionStore};
 use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
@@ -41,6 +42,7 @@ pub struct Daemon {
     metrics: Metrics,
     records: Option<DecisionLog>,
     rollout: Rollout,
+    pools: PoolCache,
 }
 
 /// Rollout control: guardrail windows, the kill-switch trip, reloads.
@@ -101,6 +103,7 @@ impl Daemon {
         Ok(Daemon {
             metrics: Metrics::new(&opentelemetry::global::meter("ladderd")),
             records,
+            pools: PoolCache::new(config.sessions.pool_cache_candidates),
             rollout: Rollout {
                 guardrails: std::sync::Mutex::new(Guardrails::new(100_000)),
                 trip: std::sync::Mutex::new(None),
@@ -157,8 +160,9 @@ impl Daemon {
         self.decide_in_span(req, deadline).instrument(span).await
     }
 
-    async fn decide_in_span(&self, req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+    async fn decide_in_span(&self, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
         let started = Instant::now();
+        let pool_version = self.resolve_pool(&mut req)?;
         let policy = self.policy.load_full();
         let now = self.clock.now();
         let state = self.store.get(&req.session_id, now).await.map_err(internal)?.unwrap_or_default().view(now, policy.ttl);
@@ -174,8 +178,38 @@ impl Daemon {
             tokens: &*self.tokens,
             auto_execute_tripped: self.tripped(),
         };
-        let decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
+        let mut decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
+        decided.decision.pool_version = pool_version;
         self.commit(&req.session_id, decided, &policy, Record { call: "decide", req: &req, state: &state, cycle: None, started }).await
+    }
+
+    /// Pool reuse: fills a referenced option set from the cache, or caches
+    /// a versioned one. Returns the version it is held under.
+    fn resolve_pool(&self, req: &mut DecideRequest) -> Result<Option<String>, ApiError> {
+        let session = req.session_id.clone();
+        let Some(o) = req.options.as_mut() else { return Ok(None) };
+        if o.version.is_empty() {
+            return Ok(None);
+        }
+        if o.by_reference {
+            let Some((scope, cands)) = self.pools.get(&session, &o.option_set_id, &o.version) else {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "options: option set {:?} version {:?} is not held for this session (evicted, or never sent); resend it with its candidates",
+                    o.option_set_id, o.version
+                )));
+            };
+            o.candidates = (*cands).clone();
+            if o.scope == crate::ladder::types::Scope::Unspecified {
+                o.scope = scope;
+            }
+            let version = o.version.clone();
+            convert::check_unique_ids(req)?;
+            return Ok(Some(version));
+        }
+        if !o.candidates.is_empty() {
+            self.pools.put(&session, &o.option_set_id, &o.version, o.scope, o.candidates.clone());
+        }
+        Ok(Some(o.version.clone()))
     }
 
     pub async fn enrich(&self, input: EnrichInput, deadline: Option<Instant>) -> Result<Decision, ApiError> {

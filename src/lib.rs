@@ -18,6 +18,7 @@
 //! - [`pb`]: the generated protobuf code, wrapped once.
 //! - [`llm`]: the OpenAI-compatible client and the versioned prompt.
 //! - [`sessions`]: the session-store trait and the in-memory store.
+//!   [`pools`]: option sets cached for reuse.
 //! - [`config`]: figment layers and validation.
 //! - [`telemetry`]: logging and tracing export. [`tokens`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
@@ -35,6 +36,7 @@ pub mod grpc;
 pub mod ladder;
 pub mod llm;
 pub mod pb;
+pub mod pools;
 pub mod replay;
 pub mod sessions;
 pub mod telemetry;

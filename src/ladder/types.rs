@@ -62,6 +62,12 @@ pub struct OptionSet {
     /// Where the options are shown. `Unspecified` is read as chat.
     pub scope: Scope,
     pub candidates: Vec<Candidate>,
+    /// Pool reuse: the version the set is cached under.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    /// Pool reuse: the candidates come from the session's cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_reference: bool,
 }
 
 impl OptionSet {
@@ -356,6 +362,9 @@ pub struct Decision {
     pub evidence_fingerprint: Option<String>,
     pub trace: Vec<Step>,
     pub config_revision: String,
+    /// The version under which the request's option set is cached.
+    #[serde(default)]
+    pub pool_version: Option<String>,
 }
 
 impl Decision {
@@ -378,6 +387,7 @@ impl Decision {
             evidence_fingerprint: None,
             trace: Vec::new(),
             config_revision: String::new(),
+            pool_version: None,
         }
     }
 }

@@ -84,6 +84,7 @@ pub fn panels_request(input: &str) -> pb::DecideRequest {
                 cand("links-panel-d", "Links Panel D"),
                 cand("links-panel-e", "Links Panel E"),
             ],
+            ..Default::default()
         }),
         ..Default::default()
     }

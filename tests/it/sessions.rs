@@ -208,3 +208,74 @@ async fn sessions_are_bounded_least_recently_used_first() {
     assert!(c.get_session(pb::GetSessionRequest { session_id: "s299".into() }).await.is_ok(), "the newest survives");
     assert_eq!(c.get_session(pb::GetSessionRequest { session_id: "s0".into() }).await.unwrap_err().code(), Code::NotFound);
 }
+
+// ----------------------------------------------------------- pool reuse --
+
+fn versioned(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = panels_request(input);
+    r.session_id = session.into();
+    r.options.as_mut().unwrap().version = "v1".into();
+    r
+}
+
+fn by_reference(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = versioned(session, input);
+    let o = r.options.as_mut().unwrap();
+    o.candidates.clear();
+    o.by_reference = true;
+    r
+}
+
+#[tokio::test]
+async fn a_pool_sent_once_is_reused_by_reference() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    let first = c.decide(versioned("p1", "links panel")).await.unwrap().into_inner();
+    assert_eq!(first.pool_version, "v1");
+    for (input, target) in
+        [("open links panel d", "links-panel-d"), ("the second one", "links-panel-d"), ("links panel e", "links-panel-e")]
+    {
+        let r = c.decide(by_reference("p1", input)).await.unwrap().into_inner();
+        assert_eq!((r.outcome(), r.target_id.as_str(), r.pool_version.as_str()), (O::Execute, target, "v1"), "{input}");
+    }
+    let r = c.decide(by_reference("p1", "links panel")).await.unwrap().into_inner();
+    assert_eq!(r.clarifier.unwrap().option_ids, first.clarifier.unwrap().option_ids, "the same pool");
+    // Without a version nothing is cached (no cost for clients that do not reuse).
+    let plain = c.decide(panels_request("links panel")).await.unwrap().into_inner();
+    assert!(plain.pool_version.is_empty());
+}
+
+#[tokio::test]
+async fn an_unknown_reference_asks_the_client_to_resend() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    c.decide(versioned("p1", "links panel")).await.unwrap();
+    let mut other_version = by_reference("p1", "links panel");
+    other_version.options.as_mut().unwrap().version = "v2".into();
+    for (name, r) in [("other session", by_reference("p2", "links panel")), ("other version", other_version)] {
+        let s = c.decide(r).await.unwrap_err();
+        assert_eq!(s.code(), Code::FailedPrecondition, "{name}");
+        assert!(s.message().contains("resend it with its candidates"), "{name}: {}", s.message());
+    }
+    let mut both = versioned("p1", "links panel");
+    both.options.as_mut().unwrap().by_reference = true;
+    let s = c.decide(both).await.unwrap_err();
+    assert_eq!((s.code(), s.message()), (Code::InvalidArgument, "options.candidates: must be empty when options.by_reference is set"));
+    let mut dup = by_reference("p1", "links panel");
+    dup.widget_items = vec![cand("links-panel-d", "Duplicate")];
+    let s = c.decide(dup).await.unwrap_err();
+    assert_eq!(s.code(), Code::InvalidArgument);
+    assert!(s.message().contains("widget_items[0].id: duplicate id"), "{}", s.message());
+}
+
+#[tokio::test]
+async fn the_pool_cache_is_bounded() {
+    let mut config = Config::default();
+    config.sessions.pool_cache_candidates = 5;
+    let d = TestDaemon::start(config).await;
+    let mut c = d.client.clone();
+    c.decide(versioned("p1", "links panel")).await.unwrap();
+    c.decide(versioned("p2", "links panel")).await.unwrap();
+    assert!(c.decide(by_reference("p2", "links panel")).await.is_ok());
+    assert_eq!(c.decide(by_reference("p1", "links panel")).await.unwrap_err().code(), Code::FailedPrecondition, "evicted");
+}

@@ -95,6 +95,7 @@ fn panels() -> OptionSet {
             Candidate::new("links-panel-d", "Links Panel D"),
             Candidate::new("links-panel-e", "Links Panel E"),
         ],
+        ..Default::default()
     }
 }
 
@@ -153,6 +154,7 @@ fn open_recent_escapes_to_the_command_when_no_option_matches() {
         option_set_id: "set-2".into(),
         scope: Scope::Chat,
         candidates: vec![Candidate::new("sales", "Sales Report"), Candidate::new("team", "Team Links")],
+        ..Default::default()
     });
     r.commands = vec![Candidate::new("cmd-settings", "Open Settings"), Candidate::new("cmd-recent", "Open Recent")];
     let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
@@ -201,6 +203,7 @@ fn open_panel_d_from_chat_resolves_in_the_chat_pool_only() {
             option_set_id: "widget-set".into(),
             scope: Scope::Widget,
             candidates: vec![Candidate::new("w-panel-d", "Widget Panel D"), Candidate::new("w-panel-e", "Widget Panel E")],
+            ..Default::default()
         }),
         widget_items: vec![Candidate::new("item-panel-d", "Panel D")],
         recoverable_chat_options: vec![Candidate::new("chat-links-d", "Links Panel D"), Candidate::new("chat-links-e", "Links Panel E")],
@@ -511,7 +514,7 @@ fn world() -> impl Strategy<Value = World> {
                 session_id: "s".into(),
                 input,
                 active_scope: Some(ScopeRef { scope: opt_scope, instance_id: "x".into() }),
-                options: Some(OptionSet { option_set_id: "set".into(), scope: opt_scope, candidates: opts }),
+                options: Some(OptionSet { option_set_id: "set".into(), scope: opt_scope, candidates: opts, ..Default::default() }),
                 widget_items: widget,
                 recoverable_chat_options: rec,
                 commands: cmds,

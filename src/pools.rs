@@ -1,0 +1,104 @@
+//! Pool reuse: option sets cached per session, so a client sends a large
+//! pool once and refers to it afterwards by `option_set_id` and version.
+//! Bounded by the total number of candidates held
+//! (`sessions.pool_cache_candidates`), least recently used first out.
+
+use crate::ladder::types::{Candidate, Scope};
+use lru::LruCache;
+use std::sync::{Arc, Mutex};
+
+#[derive(Debug)]
+struct Entry {
+    version: String,
+    scope: Scope,
+    candidates: Arc<Vec<Candidate>>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    lru: LruCache<(Box<str>, Box<str>), Entry>,
+    held: usize,
+}
+
+#[derive(Debug)]
+pub struct PoolCache {
+    inner: Mutex<Inner>,
+    max_candidates: usize,
+}
+
+impl PoolCache {
+    pub fn new(max_candidates: usize) -> Self {
+        PoolCache { inner: Mutex::new(Inner { lru: LruCache::unbounded(), held: 0 }), max_candidates }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Caches a set (replacing an older version of it).
+    pub fn put(&self, session: &str, set: &str, version: &str, scope: Scope, candidates: Vec<Candidate>) {
+        let n = candidates.len();
+        if n > self.max_candidates {
+            return;
+        }
+        let mut g = self.lock();
+        let entry = Entry { version: version.to_string(), scope, candidates: Arc::new(candidates) };
+        if let Some(old) = g.lru.put((session.into(), set.into()), entry) {
+            g.held -= old.candidates.len();
+        }
+        g.held += n;
+        while g.held > self.max_candidates {
+            match g.lru.pop_lru() {
+                Some((_, e)) => g.held -= e.candidates.len(),
+                None => break,
+            }
+        }
+    }
+
+    /// The cached set, if it is held under `version`.
+    pub fn get(&self, session: &str, set: &str, version: &str) -> Option<(Scope, Arc<Vec<Candidate>>)> {
+        let mut g = self.lock();
+        let e = g.lru.get(&(session.into(), set.into()))?;
+        (e.version == version).then(|| (e.scope, e.candidates.clone()))
+    }
+
+    /// Candidates held now.
+    pub fn held(&self) -> usize {
+        self.lock().held
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cands(n: usize) -> Vec<Candidate> {
+        (0..n).map(|i| Candidate::new(format!("c{i}"), format!("Label {i}"))).collect()
+    }
+
+    #[test]
+    fn sets_are_found_by_session_set_and_version() {
+        let c = PoolCache::new(100);
+        c.put("s1", "set", "v1", Scope::Chat, cands(3));
+        assert_eq!(c.get("s1", "set", "v1").unwrap().1.len(), 3);
+        assert!(c.get("s1", "set", "v2").is_none(), "another version");
+        assert!(c.get("s2", "set", "v1").is_none(), "another session");
+        c.put("s1", "set", "v2", Scope::Chat, cands(5));
+        assert!(c.get("s1", "set", "v1").is_none(), "replaced");
+        assert_eq!(c.held(), 5);
+    }
+
+    #[test]
+    fn the_cache_is_bounded_by_candidates_least_recently_used_first() {
+        let c = PoolCache::new(10);
+        c.put("a", "set", "v", Scope::Chat, cands(4));
+        c.put("b", "set", "v", Scope::Chat, cands(4));
+        c.get("a", "set", "v");
+        c.put("c", "set", "v", Scope::Chat, cands(4));
+        assert!(c.get("b", "set", "v").is_none(), "least recently used went");
+        assert!(c.get("a", "set", "v").is_some() && c.get("c", "set", "v").is_some());
+        assert!(c.held() <= 10);
+        c.put("d", "set", "v", Scope::Chat, cands(11));
+        assert!(c.get("d", "set", "v").is_none(), "larger than the whole cache: not held");
+    }
+}
