@@ -429,3 +429,40 @@ async fn every_metric_on_the_dashboard_is_exported() {
     stop(child).await;
     drop(receiver);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn spans_export_over_otlp_http_protobuf_too() {
+    use prost::Message;
+    let got: Arc<Mutex<Vec<ExportTraceServiceRequest>>> = Arc::default();
+    let sink = got.clone();
+    let app = axum::Router::new()
+        .route(
+            "/v1/traces",
+            axum::routing::post(move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+                let sink = sink.clone();
+                async move {
+                    assert_eq!(headers.get("content-type").unwrap(), "application/x-protobuf");
+                    sink.lock().unwrap().push(ExportTraceServiceRequest::decode(body).unwrap());
+                    axum::http::StatusCode::OK
+                }
+            }),
+        )
+        .route("/v1/metrics", axum::routing::post(|| async { axum::http::StatusCode::OK }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let (child, addr, _) =
+        spawn_binary(&[("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint), ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]).await;
+    let d = decide_with_traceparent(&addr, "open links panel d").await;
+    assert_eq!(d.target_id, "links-panel-d");
+    stop(child).await;
+    let names: Vec<String> = got
+        .lock()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.resource_spans.iter().flat_map(|rs| rs.scope_spans.iter().flat_map(|ss| ss.spans.iter().map(|s| s.name.clone()))))
+        .collect();
+    for n in ["ladder.v1.Arbiter/Decide", "decide", "canonicalize", "collision"] {
+        assert!(names.iter().any(|x| x == n), "{n} missing from {names:?}");
+    }
+}
