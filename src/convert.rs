@@ -95,17 +95,6 @@ fn candidates(field: &str, list: Vec<pb::Candidate>, l: &Limits, seen: &mut FxHa
         .collect()
 }
 
-fn candidate_to_pb(c: &d::Candidate) -> pb::Candidate {
-    pb::Candidate {
-        id: c.id.clone(),
-        label: c.label.clone(),
-        sublabel: c.sublabel.clone(),
-        badge: c.badge.clone(),
-        kind: c.kind.clone(),
-        path: c.path.clone(),
-        aliases: c.aliases.clone(),
-    }
-}
 
 pub fn session_id(v: &str, l: &Limits) -> Result<(), Invalid> {
     required_id("session_id", v, l.session_id_max_bytes)
@@ -554,9 +543,6 @@ pub fn rollout_to_pb(r: crate::daemon::RolloutView) -> pb::RolloutState {
     }
 }
 
-pub fn candidates_to_pb(list: &[d::Candidate]) -> Vec<pb::Candidate> {
-    list.iter().map(candidate_to_pb).collect()
-}
 
 #[cfg(test)]
 mod tests {

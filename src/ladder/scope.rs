@@ -49,9 +49,6 @@ impl Pool<'_> {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-    pub fn contains_id(&self, id: &str) -> bool {
-        self.entries.iter().any(|e| e.cand.id == id)
-    }
     pub fn ordinal_len(&self) -> usize {
         self.entries.iter().filter(|e| Some(e.source) == self.ordinal_source).count()
     }

@@ -163,12 +163,6 @@ pub fn init(t: &TelemetryConfig) -> Telemetry {
     Telemetry { tracer, meter, prometheus, spans }
 }
 
-/// Logging only (for commands that do not serve).
-pub fn init_logging(t: &TelemetryConfig) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&t.log_level));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
-}
-
 impl Telemetry {
     /// Flushes spans and metrics, each within `cap`. Blocks: call it from a
     /// plain thread while the runtime still runs, never on a runtime worker.
