@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
 use crate::ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
 use crate::ladder::continuity::Cycle;
-use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, CycleChange, EnrichRefusal, OutcomeUpdate, Update};
+use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, EnrichRefusal, OutcomeUpdate, Update};
 use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
 use crate::ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
 use crate::ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
@@ -163,9 +163,11 @@ impl Daemon {
     async fn decide_in_span(&self, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
         let started = Instant::now();
         let pool_version = self.resolve_pool(&mut req)?;
+        // Shared with the cycle it may open (for Enrich), never copied.
+        let req = Arc::new(req);
         let policy = self.policy.load_full();
         let now = self.clock.now();
-        let state = self.store.get(&req.session_id, now).await.map_err(internal)?.unwrap_or_default().view(now, policy.ttl);
+        let state = ContinuityState::view_shared(self.store.get(&req.session_id, now).await.map_err(internal)?, now, policy.ttl);
         let ids = Ids::new();
         let ports =
             DaemonPorts { daemon: self, session_id: &req.session_id, llm: self.llms.load().main.clone(), deadline, policy: &policy };
@@ -233,7 +235,7 @@ impl Daemon {
         };
         let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
         let ids = Ids::new();
-        let view = state.view(now, policy.ttl);
+        let view = ContinuityState::view_shared(Some(state), now, policy.ttl);
         let ctx = Ctx {
             policy: &policy,
             state: &view,
@@ -245,8 +247,9 @@ impl Daemon {
         };
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
-                let base = cycle.request.as_deref().cloned().unwrap_or_default();
+                let base = cycle.request.clone().unwrap_or_default();
                 let (merged, excerpts) = decide::merge_evidence(&base, &input.evidence);
+                let merged = Arc::new(merged);
                 // Newest first.
                 let mut all = excerpts;
                 all.append(&mut cycle.excerpts);
@@ -265,7 +268,7 @@ impl Daemon {
                 (d, merged, cycle)
             }
             Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => {
-                let req = cycle.request.as_deref().cloned().unwrap_or_default();
+                let req = cycle.request.clone().unwrap_or_default();
                 (decide::budget_exhausted(&ctx, &cycle), req, cycle)
             }
             Applied::EnrichRefused(EnrichRefusal::Resolved) => {
@@ -296,12 +299,9 @@ impl Daemon {
     /// Writes the decision's session change, records what happened
     /// (span attributes, metrics, decision record) and returns the decision.
     async fn commit(&self, session_id: &str, mut decided: Decided, policy: &Policy, rec: Record<'_>) -> Result<Decision, ApiError> {
-        if let CycleChange::Open(c) = &mut decided.update.cycle {
-            let max = self.config.load().sessions.max_cycle_candidates;
-            let size = c.request.as_deref().map_or(0, request_size);
-            if size > max {
-                c.request = None;
-            }
+        // An open cycle keeps its request for Enrich, within the memory bound.
+        if request_size(rec.req) <= self.config.load().sessions.max_cycle_candidates {
+            decided.attach_request(rec.req);
         }
         self.store.apply(session_id, Update::Decided(decided.update.clone()), self.clock.now(), policy.ttl).await.map_err(internal)?;
         let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
@@ -364,7 +364,10 @@ impl Daemon {
         if decided.events.iter().any(|e| e.name == "continuity_enrichment_retry_called") {
             m.enrichment_retries.add(1, &[]);
         }
-        tracing::info!(
+        // Per-decision detail is for debugging: at 5k decisions/s a line each
+        // would cost more than the decision (metrics, spans and decision
+        // records carry it for operators).
+        tracing::debug!(
             decision_id = %d.decision_id,
             outcome = d.outcome.as_str(),
             tier = d.handled_by_tier.as_str(),
@@ -531,7 +534,7 @@ impl Daemon {
     fn record(&self, decided: &Decided, rec: Record<'_>) -> DecisionRecord {
         let mode = self.redaction();
         let text = |s: &str| telemetry::redact(mode, s).unwrap_or_default();
-        let mut request = rec.req.clone();
+        let mut request = DecideRequest::clone(rec.req);
         request.input = text(&request.input);
         let strip = |c: &Cycle| {
             let mut c = c.clone();
@@ -603,7 +606,7 @@ impl Daemon {
         match self.store.get(id, now).await.map_err(internal)? {
             Some(s) => {
                 let fresh = s.is_fresh(now, policy.ttl);
-                Ok((s, fresh))
+                Ok((ContinuityState::clone(&s), fresh))
             }
             None => Err(ApiError::NotFound(format!("session {id:?} not found (expired or never seen)"))),
         }
@@ -804,7 +807,7 @@ pub const RECORD_SCHEMA: &str = "ladder.record.v1";
 /// What `commit` needs to write a decision record.
 struct Record<'a> {
     call: &'static str,
-    req: &'a DecideRequest,
+    req: &'a Arc<DecideRequest>,
     state: &'a ContinuityState,
     cycle: Option<&'a Cycle>,
     started: Instant,

@@ -30,8 +30,9 @@ pub enum StoreError {
 /// A place to keep sessions. Methods are async so a shared backend (Redis)
 /// can implement them; the in-memory store answers at once.
 pub trait SessionStore: Send + Sync + 'static {
-    /// The session's state, if it exists and is not idle-expired.
-    fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<ContinuityState>, StoreError>>;
+    /// The session's state, if it exists and is not idle-expired. Shared,
+    /// not copied: a reader never pays for the state's size.
+    fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>>;
     /// Applies an update atomically, creating the session if needed.
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>>;
     /// Removes the session; says whether it existed.
@@ -65,7 +66,8 @@ impl Clock {
 }
 
 struct Entry {
-    state: ContinuityState,
+    /// Copy-on-write: `apply` copies only while a reader still holds it.
+    state: Arc<ContinuityState>,
     last_access_ms: u64,
 }
 
@@ -188,7 +190,7 @@ impl Drop for PurgeGuard {
 }
 
 impl SessionStore for MemoryStore {
-    fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<ContinuityState>, StoreError>> {
+    fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>> {
         let r = self.with(id, now, |s| {
             s.lru.get_mut(id).map(|e| {
                 e.last_access_ms = now.mono_ms;
@@ -202,11 +204,11 @@ impl SessionStore for MemoryStore {
         let r = self.with(id, now, |s| {
             if let Some(e) = s.lru.get_mut(id) {
                 e.last_access_ms = now.mono_ms;
-                return e.state.apply(update, now, ttl);
+                return Arc::make_mut(&mut e.state).apply(update, now, ttl);
             }
             let mut state = ContinuityState::default();
             let applied = state.apply(update, now, ttl);
-            s.lru.push(id.into(), Entry { state, last_access_ms: now.mono_ms });
+            s.lru.push(id.into(), Entry { state: Arc::new(state), last_access_ms: now.mono_ms });
             self.inner.len.fetch_add(1, Ordering::Relaxed);
             while s.lru.len() > s.cap {
                 s.lru.pop_lru();

@@ -76,8 +76,10 @@ pub struct Cycle {
     pub enrichment_steps: u32,
     pub llm_calls: u32,
     /// The request the cycle is about (with evidence merged in), kept so
-    /// `Enrich` can re-run the ladder. Dropped when the cycle resolves.
-    pub request: Option<Box<DecideRequest>>,
+    /// `Enrich` can re-run the ladder. Shared with the caller that owns it
+    /// (`Decided::attach_request`), never copied; dropped when the cycle
+    /// resolves.
+    pub request: Option<std::sync::Arc<DecideRequest>>,
     /// Excerpts supplied through `Enrich`, newest first.
     pub excerpts: Vec<String>,
     /// Chat history from the latest `Enrich`, newest first.
@@ -131,6 +133,15 @@ impl ContinuityState {
     /// an old winner can never be forced (the turn counter survives).
     pub fn view(&self, now: Now, ttl: Ttl) -> ContinuityState {
         if self.is_fresh(now, ttl) { self.clone() } else { ContinuityState { turn_count: self.turn_count, ..Default::default() } }
+    }
+
+    /// `view` without copying: the same state when it is fresh.
+    pub fn view_shared(state: Option<std::sync::Arc<ContinuityState>>, now: Now, ttl: Ttl) -> std::sync::Arc<ContinuityState> {
+        match state {
+            Some(s) if s.is_fresh(now, ttl) => s,
+            Some(s) => std::sync::Arc::new(ContinuityState { turn_count: s.turn_count, ..Default::default() }),
+            None => std::sync::Arc::default(),
+        }
     }
 
     /// The open (unresolved) cycle, if any.

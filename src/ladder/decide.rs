@@ -151,6 +151,16 @@ pub struct Decided {
     pub guard: Option<GuardClaim>,
 }
 
+impl Decided {
+    /// Gives an opened cycle the request it is about (shared, not copied),
+    /// so `Enrich` can re-run the ladder on it.
+    pub fn attach_request(&mut self, req: &std::sync::Arc<DecideRequest>) {
+        if let CycleChange::Open(c) = &mut self.update.cycle {
+            c.request = Some(req.clone());
+        }
+    }
+}
+
 /// Runs the ladder for one request.
 pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>, ports: &P) -> Decided {
     let p = ctx.policy;
@@ -273,7 +283,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 /// An `Enrich` call with no enrichment step left: the cycle's clarifier
 /// again, with `budget_exhausted`.
 pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
-    let req = cycle.request.as_deref().cloned().unwrap_or_default();
+    let language = cycle.request.as_deref().map_or("", |r| r.language.as_str());
     let mut d = Decision::new(Outcome::Clarify, Tier::Fallback);
     d.decision_id = ctx.decision_id.to_string();
     d.config_revision = ctx.policy.revision.clone();
@@ -282,7 +292,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
     d.loop_cycle_id = Some(cycle.id.clone());
     d.evidence_fingerprint = Some(cycle.fingerprint.clone());
     d.clarifier = Some(Clarifier {
-        question: ctx.policy.templates.question(Question::Selection, &req.language, &ctx.policy.default_language),
+        question: ctx.policy.templates.question(Question::Selection, language, &ctx.policy.default_language),
         option_ids: cycle.ordering.clone(),
         suggested_id: cycle.suggested_id.clone(),
     });
@@ -1017,7 +1027,8 @@ impl<'a> Run<'a> {
                 fingerprint: c.fingerprint,
                 enrichment_steps: c.enrichment_steps,
                 llm_calls: c.llm_calls,
-                request: Some(Box::new(self.req.clone())),
+                // Attached by the caller, who owns the request (no copy).
+                request: None,
                 excerpts: c.excerpts,
                 history: c.history,
                 resolved: false,

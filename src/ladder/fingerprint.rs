@@ -11,13 +11,73 @@
 
 use super::canon::normalize;
 use super::types::{Candidate, ScopeRef};
-use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use std::io::Write;
 
 pub const SCHEMA: &str = "ladder.evidence.v1";
 
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
+}
+
+/// Writes the canonical JSON: keys in sorted order, compact, strings
+/// escaped by serde_json, so any JSON library that sorts keys and prints
+/// compactly produces the same bytes (see tests/golden/fingerprint.py).
+/// Streams into `out`: no document tree is built, whatever the pool size.
+fn write_canonical<'a, W: Write>(
+    out: &mut W,
+    scope: Option<&ScopeRef>,
+    option_set_id: &str,
+    candidates: impl IntoIterator<Item = &'a Candidate>,
+    excerpts: &[String],
+) -> std::io::Result<()> {
+    let mut cands: Vec<&Candidate> = candidates.into_iter().collect();
+    cands.sort_by(|a, b| a.id.cmp(&b.id));
+    cands.dedup_by(|a, b| a.id == b.id);
+    let mut excerpt_hashes: Vec<String> = excerpts.iter().map(|e| sha256_hex(e.as_bytes())).collect();
+    excerpt_hashes.sort();
+    excerpt_hashes.dedup();
+    let s = |out: &mut W, v: &str| serde_json::to_writer(&mut *out, v).map_err(std::io::Error::other);
+    out.write_all(b"{\"candidate_ids\":[")?;
+    for (i, c) in cands.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        s(out, &c.id)?;
+    }
+    out.write_all(b"],\"candidates\":[")?;
+    for (i, c) in cands.iter().enumerate() {
+        out.write_all(if i > 0 { b",{\"badge\":" } else { b"{\"badge\":" })?;
+        s(out, &normalize(&c.badge))?;
+        out.write_all(b",\"id\":")?;
+        s(out, &c.id)?;
+        out.write_all(b",\"kind\":")?;
+        s(out, &c.kind)?;
+        out.write_all(b",\"label\":")?;
+        s(out, &normalize(&c.label))?;
+        out.write_all(b",\"path\":")?;
+        s(out, &c.path)?;
+        out.write_all(b",\"sublabel\":")?;
+        s(out, &normalize(&c.sublabel))?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"],\"excerpt_hashes\":[")?;
+    for (i, h) in excerpt_hashes.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        s(out, h)?;
+    }
+    let scope = scope.cloned().unwrap_or_default();
+    out.write_all(b"],\"option_set_id\":")?;
+    s(out, option_set_id)?;
+    out.write_all(b",\"schema\":")?;
+    s(out, SCHEMA)?;
+    out.write_all(b",\"scope\":{\"instance_id\":")?;
+    s(out, &scope.instance_id)?;
+    out.write_all(b",\"scope\":")?;
+    s(out, scope.scope.as_str())?;
+    out.write_all(b"}}")
 }
 
 /// The canonical JSON text that is hashed (exposed for golden tests and for
@@ -28,48 +88,32 @@ pub fn canonical_json<'a>(
     candidates: impl IntoIterator<Item = &'a Candidate>,
     excerpts: &[String],
 ) -> String {
-    let mut sigs: Vec<(String, Value)> = candidates
-        .into_iter()
-        .map(|c| {
-            (
-                c.id.clone(),
-                json!({
-                    "id": c.id,
-                    "label": normalize(&c.label),
-                    "kind": c.kind,
-                    "path": c.path,
-                    "sublabel": normalize(&c.sublabel),
-                    "badge": normalize(&c.badge),
-                }),
-            )
-        })
-        .collect();
-    sigs.sort_by(|a, b| a.0.cmp(&b.0));
-    sigs.dedup_by(|a, b| a.0 == b.0);
-    let ids: Vec<&str> = sigs.iter().map(|(id, _)| id.as_str()).collect();
-    let mut excerpt_hashes: Vec<String> = excerpts.iter().map(|e| sha256_hex(e.as_bytes())).collect();
-    excerpt_hashes.sort();
-    excerpt_hashes.dedup();
-    let scope = scope.cloned().unwrap_or_default();
-    // serde_json's map is a BTreeMap (no `preserve_order`), so keys serialize sorted.
-    let doc = json!({
-        "schema": SCHEMA,
-        "scope": { "scope": scope.scope.as_str(), "instance_id": scope.instance_id },
-        "option_set_id": option_set_id,
-        "candidate_ids": ids,
-        "candidates": sigs.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
-        "excerpt_hashes": excerpt_hashes,
-    });
-    doc.to_string()
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_canonical(&mut out, scope, option_set_id, candidates, excerpts);
+    String::from_utf8(out).unwrap_or_default()
 }
 
+/// SHA-256 of the canonical JSON, hex encoded.
 pub fn fingerprint<'a>(
     scope: Option<&ScopeRef>,
     option_set_id: &str,
     candidates: impl IntoIterator<Item = &'a Candidate>,
     excerpts: &[String],
 ) -> String {
-    sha256_hex(canonical_json(scope, option_set_id, candidates, excerpts).as_bytes())
+    struct Hashing(Sha256);
+    impl Write for Hashing {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut h = Hashing(Sha256::new());
+    let _ = write_canonical(&mut h, scope, option_set_id, candidates, excerpts);
+    hex::encode(h.0.finalize())
 }
 
 #[cfg(test)]

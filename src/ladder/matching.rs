@@ -271,15 +271,16 @@ fn containment(core_toks: &[&str], label: &str, cand: &Candidate, lex: &Lexicon)
     if core_toks.is_empty() {
         return None;
     }
+    // No allocation per label: this runs for every candidate of the pool.
     let score_against = |label: &str| -> Option<f32> {
-        let lt: Vec<&str> = tokens(label).collect();
-        if lt.is_empty() {
+        let label_len = tokens(label).count();
+        if label_len == 0 {
             return None;
         }
-        let common = core_toks.iter().filter(|t| lt.contains(t)).count();
+        let common = core_toks.iter().filter(|t| tokens(label).any(|l| l == **t)).count();
         let input_in_label = common == core_toks.len();
-        let label_in_input = lt.iter().all(|l| core_toks.contains(l));
-        (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + lt.len() - common) as f32)
+        let label_in_input = input_in_label && label_len == common || tokens(label).all(|l| core_toks.contains(&l));
+        (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + label_len - common) as f32)
     };
     let mut best = score_against(label);
     for a in &cand.aliases {

@@ -75,7 +75,8 @@ fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided {
         tokens: &WordCounter,
         auto_execute_tripped: false,
     };
-    let d = block_on(decide(&ctx, req, Mode::Turn, fake));
+    let mut d = block_on(decide(&ctx, req, Mode::Turn, fake));
+    d.attach_request(&std::sync::Arc::new(req.clone()));
     fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
     d
 }
@@ -667,7 +668,8 @@ fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Cand
         tokens: &WordCounter,
         auto_execute_tripped: false,
     };
-    let d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake));
+    let mut d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake));
+    d.attach_request(&std::sync::Arc::new(merged.clone()));
     fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
     d
 }

@@ -60,3 +60,21 @@ fn fingerprint_is_a_sha256_of_the_canonical_json() {
     );
     assert_eq!(fingerprint(Some(&s), "set-1", &c, &[]), hex::encode(Sha256::digest(json.as_bytes())));
 }
+
+proptest::proptest! {
+    /// The streamed JSON is exactly what a JSON library prints for the same
+    /// document with sorted keys, whatever the strings hold.
+    #[test]
+    fn streamed_json_equals_a_json_librarys_sorted_compact_form(
+        ids in proptest::collection::vec("\\PC{0,8}", 0..6),
+        label in "\\PC{0,12}",
+        set in "[\"\\\\a-z]{0,6}",
+        excerpt in "\\PC{0,10}",
+    ) {
+        let cands: Vec<Candidate> = ids.iter().map(|id| Candidate { id: id.clone(), label: label.clone(), kind: "k\"\\".into(), ..Default::default() }).collect();
+        let scope = ScopeRef { scope: Scope::Widget, instance_id: "w\n1".into() };
+        let text = canonical_json(Some(&scope), &set, &cands, &[excerpt]);
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        proptest::prop_assert_eq!(serde_json::to_string(&parsed).unwrap(), text);
+    }
+}
