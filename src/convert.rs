@@ -95,7 +95,6 @@ fn candidates(field: &str, list: Vec<pb::Candidate>, l: &Limits, seen: &mut FxHa
         .collect()
 }
 
-
 pub fn session_id(v: &str, l: &Limits) -> Result<(), Invalid> {
     required_id("session_id", v, l.session_id_max_bytes)
 }
@@ -466,12 +465,12 @@ fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {
 
 fn action_to_pb(a: &ActionEntry) -> pb::ActionEntry {
     pb::ActionEntry {
-        r#type: a.kind.clone(),
+        r#type: a.kind.as_str().to_string(),
         target_ref: a.target_ref.clone(),
         source_scope: scope_to_pb(a.source_scope) as i32,
         option_set_id: a.option_set_id.clone(),
         timestamp_ms: a.timestamp_ms,
-        outcome: a.outcome.clone(),
+        outcome: a.outcome.as_str().to_string(),
     }
 }
 
@@ -542,7 +541,6 @@ pub fn rollout_to_pb(r: crate::daemon::RolloutView) -> pb::RolloutState {
         last_reload_error: r.last_reload_error,
     }
 }
-
 
 #[cfg(test)]
 mod tests {

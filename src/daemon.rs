@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
 use crate::ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
 use crate::ladder::continuity::Cycle;
-use crate::ladder::continuity::{ActionEntry, Applied, ContinuityState, EnrichRefusal, OutcomeUpdate, Update};
+use crate::ladder::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, EnrichRefusal, OutcomeUpdate, Update};
 use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
 use crate::ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
 use crate::ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
@@ -577,7 +577,7 @@ impl Daemon {
         let target = if o.choice_id.is_empty() { last.map(|a| a.target_ref.clone()).unwrap_or_default() } else { o.choice_id.clone() };
         let also_rejected = (o.kind == "corrected").then(|| last.map(|a| a.target_ref.clone())).flatten().filter(|t| *t != target);
         let entry = ActionEntry {
-            kind: "outcome".into(),
+            kind: ActionKind::Outcome,
             target_ref: target,
             source_scope: o.scope.as_ref().map(|s| s.scope).or(state.active_scope.as_ref().map(|s| s.scope)).unwrap_or_default(),
             option_set_id: if o.option_set_id.is_empty() {
@@ -586,7 +586,12 @@ impl Daemon {
                 o.option_set_id.clone()
             },
             timestamp_ms: now.wall_ms,
-            outcome: o.kind.to_string(),
+            outcome: match o.kind {
+                "accepted" => ActionOutcome::Accepted,
+                "rejected" => ActionOutcome::Rejected,
+                "corrected" => ActionOutcome::Corrected,
+                _ => ActionOutcome::Executed,
+            },
         };
         self.store
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, policy.ttl)

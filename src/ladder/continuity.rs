@@ -27,17 +27,62 @@ pub enum PendingClarifier {
     Repair,
 }
 
+/// What an action trace entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// An EXECUTE decision.
+    Execute,
+    /// An escape to a command.
+    Command,
+    /// A `RecordOutcome`.
+    Outcome,
+}
+
+/// How an action ended (for decisions) or what the app reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionOutcome {
+    Decided,
+    Escaped,
+    Accepted,
+    Executed,
+    Rejected,
+    Corrected,
+}
+
+impl ActionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Execute => "execute",
+            ActionKind::Command => "command",
+            ActionKind::Outcome => "outcome",
+        }
+    }
+}
+
+impl ActionOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionOutcome::Decided => "decided",
+            ActionOutcome::Escaped => "escaped",
+            ActionOutcome::Accepted => "accepted",
+            ActionOutcome::Executed => "executed",
+            ActionOutcome::Rejected => "rejected",
+            ActionOutcome::Corrected => "corrected",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionEntry {
-    /// "execute", "command", "outcome".
-    pub kind: String,
+    pub kind: ActionKind,
     pub target_ref: String,
     pub source_scope: Scope,
     pub option_set_id: String,
     /// Milliseconds since the Unix epoch.
     pub timestamp_ms: i64,
-    /// "decided", "escaped", "accepted", "executed", "rejected", "corrected".
-    pub outcome: String,
+    pub outcome: ActionOutcome,
 }
 
 /// Which budget table an enrichment cycle runs under.
@@ -210,8 +255,8 @@ impl ContinuityState {
             }
             Update::Outcome(o) => {
                 let id = o.entry.target_ref.clone();
-                match o.entry.outcome.as_str() {
-                    "accepted" | "executed" | "corrected" => {
+                match o.entry.outcome {
+                    ActionOutcome::Accepted | ActionOutcome::Executed | ActionOutcome::Corrected => {
                         if !id.is_empty() {
                             self.last_accepted_choice_id = Some(id.clone());
                             push_front(&mut self.recent_accepted_choice_ids, id, CHOICE_WINDOW);
@@ -219,7 +264,7 @@ impl ContinuityState {
                         self.last_resolved_action = Some(o.entry.clone());
                         self.pending_clarifier_type = PendingClarifier::None;
                     }
-                    "rejected" => {
+                    ActionOutcome::Rejected => {
                         if !id.is_empty() {
                             push_front(&mut self.recent_rejected_choice_ids, id, CHOICE_WINDOW);
                         }
@@ -436,12 +481,12 @@ mod tests {
         assert_eq!(s.apply(claim("k2"), at(0), TTL), Applied::GuardClaimed, "new evidence, new key");
         let outcome = Update::Outcome(OutcomeUpdate {
             entry: ActionEntry {
-                kind: "outcome".into(),
+                kind: ActionKind::Outcome,
                 target_ref: "x".into(),
                 source_scope: Scope::Chat,
                 option_set_id: String::new(),
                 timestamp_ms: 0,
-                outcome: "accepted".into(),
+                outcome: ActionOutcome::Accepted,
             },
             also_rejected: None,
         });
@@ -454,12 +499,12 @@ mod tests {
         let mut s = ContinuityState::default();
         for i in 0..7 {
             let entry = ActionEntry {
-                kind: "outcome".into(),
+                kind: ActionKind::Outcome,
                 target_ref: format!("t{i}"),
                 source_scope: Scope::Chat,
                 option_set_id: String::new(),
                 timestamp_ms: i,
-                outcome: "executed".into(),
+                outcome: ActionOutcome::Executed,
             };
             s.apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), at(0), TTL);
         }

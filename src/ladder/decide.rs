@@ -11,7 +11,9 @@
 use super::canon::{canonicalize, tokens};
 use super::clarifier::Ask as Question;
 use super::classify::{Classification, Evidence, Winner, classify};
-use super::continuity::{ActionEntry, ContinuityState, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier};
+use super::continuity::{
+    ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier,
+};
 use super::exclusions::hard_exclusion;
 use super::fingerprint::fingerprint;
 use super::matching::{self, MatchKind, MatchTier, Matches, Query};
@@ -1047,7 +1049,7 @@ impl<'a> Run<'a> {
             d.ambiguity_reason = c.reason;
         }
         let entry = ActionEntry {
-            kind: "execute".into(),
+            kind: ActionKind::Execute,
             target_ref: id,
             source_scope: match source {
                 Source::ActiveOptions => self.req.options.as_ref().map_or(Scope::Chat, |o| if o.is_chat() { Scope::Chat } else { o.scope }),
@@ -1056,7 +1058,7 @@ impl<'a> Run<'a> {
             },
             option_set_id: self.req.option_set_id().to_string(),
             timestamp_ms: self.ctx.now.wall_ms,
-            outcome: "decided".into(),
+            outcome: ActionOutcome::Decided,
         };
         match (self.cycle.take(), self.mode) {
             (Some(c), _) => {
@@ -1079,12 +1081,12 @@ impl<'a> Run<'a> {
             d.confidence = Some(c.bucket);
         }
         let resolved = target.map(|t| ActionEntry {
-            kind: "command".into(),
+            kind: ActionKind::Command,
             target_ref: t,
             source_scope: self.req.active_scope.as_ref().map_or(Scope::Unspecified, |s| s.scope),
             option_set_id: self.req.option_set_id().to_string(),
             timestamp_ms: self.ctx.now.wall_ms,
-            outcome: "escaped".into(),
+            outcome: ActionOutcome::Escaped,
         });
         // A question leaves the clarification up; anything else ends the cycle.
         let (change, pending) = match reason {
