@@ -21,12 +21,18 @@ fn check_count(field: &str, len: usize, max: usize) -> Result<(), Invalid> {
 }
 
 fn required_id(field: &str, value: &str, max: usize) -> Result<(), Invalid> {
+    required_id_lazy(|| field.to_string(), value, max)
+}
+
+/// `required_id` with the field's name built only on failure (it runs for
+/// every candidate: valid input must not pay for error messages).
+fn required_id_lazy(field: impl Fn() -> String, value: &str, max: usize) -> Result<(), Invalid> {
     if value.trim().is_empty() {
-        return Err(Invalid::Missing { field: field.to_string() });
+        return Err(Invalid::Missing { field: field() });
     }
-    check_len(|| field.to_string(), value, max)?;
+    check_len(&field, value, max)?;
     if value.chars().any(char::is_control) {
-        return Err(Invalid::bad(field, "must not contain control characters"));
+        return Err(Invalid::bad(field(), "must not contain control characters"));
     }
     Ok(())
 }
@@ -64,35 +70,48 @@ fn scope_ref_to_pb(s: &d::ScopeRef) -> pb::ScopeRef {
     pb::ScopeRef { scope: scope_to_pb(s.scope) as i32, instance_id: s.instance_id.clone() }
 }
 
-/// Checks one candidate list; ids go into `seen` (unique per request).
-fn candidates(field: &str, list: Vec<pb::Candidate>, l: &Limits, seen: &mut FxHashSet<String>) -> Result<Vec<d::Candidate>, Invalid> {
+/// Checks one candidate list without moving it; ids go into `seen`
+/// (unique per request, borrowed: no copy of any id).
+fn check_candidates<'a>(field: &str, list: &'a [pb::Candidate], l: &Limits, seen: &mut FxHashSet<&'a str>) -> Result<(), Invalid> {
     check_count(field, list.len(), l.pool_max)?;
+    for (i, c) in list.iter().enumerate() {
+        let f = |name: &str| format!("{field}[{i}].{name}");
+        required_id_lazy(|| f("id"), &c.id, l.candidate_id_max_bytes)?;
+        for (name, v) in [("label", &c.label), ("sublabel", &c.sublabel), ("badge", &c.badge), ("kind", &c.kind), ("path", &c.path)] {
+            check_len(|| f(name), v, l.label_max_bytes)?;
+        }
+        if c.aliases.len() > l.aliases_max {
+            return Err(Invalid::TooMany { field: f("aliases"), len: c.aliases.len(), max: l.aliases_max });
+        }
+        for (j, a) in c.aliases.iter().enumerate() {
+            check_len(|| format!("{field}[{i}].aliases[{j}]"), a, l.label_max_bytes)?;
+        }
+        if !seen.insert(c.id.as_str()) {
+            return Err(Invalid::Duplicate { field: f("id"), id: c.id.clone() });
+        }
+    }
+    Ok(())
+}
+
+/// Moves a checked list into domain candidates.
+fn into_candidates(list: Vec<pb::Candidate>) -> Vec<d::Candidate> {
     list.into_iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let f = |name: &str| format!("{field}[{i}].{name}");
-            required_id(&f("id"), &c.id, l.candidate_id_max_bytes)?;
-            for (name, v) in [("label", &c.label), ("sublabel", &c.sublabel), ("badge", &c.badge), ("kind", &c.kind), ("path", &c.path)] {
-                check_len(|| f(name), v, l.label_max_bytes)?;
-            }
-            check_count(&f("aliases"), c.aliases.len(), l.aliases_max)?;
-            for (j, a) in c.aliases.iter().enumerate() {
-                check_len(|| format!("{field}[{i}].aliases[{j}]"), a, l.label_max_bytes)?;
-            }
-            if !seen.insert(c.id.clone()) {
-                return Err(Invalid::Duplicate { field: f("id"), id: c.id });
-            }
-            Ok(d::Candidate {
-                id: c.id,
-                label: c.label,
-                sublabel: c.sublabel,
-                badge: c.badge,
-                kind: c.kind,
-                path: c.path,
-                aliases: c.aliases,
-            })
+        .map(|c| d::Candidate {
+            id: c.id,
+            label: c.label,
+            sublabel: c.sublabel,
+            badge: c.badge,
+            kind: c.kind,
+            path: c.path,
+            aliases: c.aliases,
         })
         .collect()
+}
+
+/// Checks and moves one list (for calls with a single list).
+fn candidates(field: &str, list: Vec<pb::Candidate>, l: &Limits) -> Result<Vec<d::Candidate>, Invalid> {
+    check_candidates(field, &list, l, &mut FxHashSet::default())?;
+    Ok(into_candidates(list))
 }
 
 pub fn session_id(v: &str, l: &Limits) -> Result<(), Invalid> {
@@ -123,7 +142,17 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
         check_len(|| format!("labels[{k:?}]"), v, 256)?;
         check_len(|| "labels (key)".into(), k, 128)?;
     }
-    let mut seen = FxHashSet::default();
+    // Contents next, by reference (ids are unique across the whole request),
+    // then everything is moved into domain types without copies.
+    {
+        let mut seen = FxHashSet::default();
+        if let Some(o) = &m.options {
+            check_candidates("options.candidates", &o.candidates, l, &mut seen)?;
+        }
+        check_candidates("recoverable_chat_options", &m.recoverable_chat_options, l, &mut seen)?;
+        check_candidates("widget_items", &m.widget_items, l, &mut seen)?;
+        check_candidates("commands", &m.commands, l, &mut seen)?;
+    }
     let options = m
         .options
         .map(|o| -> Result<d::OptionSet, Invalid> {
@@ -143,7 +172,7 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
             Ok(d::OptionSet {
                 option_set_id: o.option_set_id,
                 scope: scope("options.scope", o.scope)?,
-                candidates: candidates("options.candidates", o.candidates, l, &mut seen)?,
+                candidates: into_candidates(o.candidates),
                 version: o.version,
                 by_reference: o.by_reference,
             })
@@ -152,9 +181,9 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
     Ok(d::DecideRequest {
         active_scope: scope_ref("active_scope", m.active_scope, l)?,
         options,
-        recoverable_chat_options: candidates("recoverable_chat_options", m.recoverable_chat_options, l, &mut seen)?,
-        widget_items: candidates("widget_items", m.widget_items, l, &mut seen)?,
-        commands: candidates("commands", m.commands, l, &mut seen)?,
+        recoverable_chat_options: into_candidates(m.recoverable_chat_options),
+        widget_items: into_candidates(m.widget_items),
+        commands: into_candidates(m.commands),
         session_id: m.session_id,
         turn_id: m.turn_id,
         input: m.input,
@@ -186,7 +215,12 @@ pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, I
     }
     let total: usize = m.evidence.iter().map(|b| b.candidates.len()).sum();
     check_count("evidence[].candidates", total, l.pool_max)?;
-    let mut seen = FxHashSet::default();
+    {
+        let mut seen = FxHashSet::default();
+        for (i, b) in m.evidence.iter().enumerate() {
+            check_candidates(&format!("evidence[{i}].candidates"), &b.candidates, l, &mut seen)?;
+        }
+    }
     let evidence = m
         .evidence
         .into_iter()
@@ -197,8 +231,7 @@ pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, I
                 Invalid::bad(format!("evidence[{i}].type"), format!("{:?} is not one of {}", b.r#type, allowed.join(", ")))
             })?;
             check_len(|| format!("evidence[{i}].excerpt"), &b.excerpt, l.excerpt_max_bytes)?;
-            let cands = candidates(&format!("evidence[{i}].candidates"), b.candidates, l, &mut seen)?;
-            Ok((ty, cands, b.excerpt))
+            Ok((ty, into_candidates(b.candidates), b.excerpt))
         })
         .collect::<Result<_, Invalid>>()?;
     Ok(EnrichInput { session_id: m.session_id, turn_id: m.turn_id, loop_cycle_id: m.loop_cycle_id, evidence, chat_history: m.chat_history })
@@ -271,9 +304,8 @@ pub fn clarify_request(m: pb::ClarifyRequest, l: &Limits) -> Result<ClarifyReque
         return Err(Invalid::bad("region_code", format!("{:?} is not a region code such as \"IL\"", m.region_code)));
     }
     short_list("baseline_missing_fields", &m.baseline_missing_fields, 32, 128)?;
-    let mut seen = FxHashSet::default();
     Ok(ClarifyRequest {
-        candidates: candidates("candidates", m.candidates, l, &mut seen)?,
+        candidates: candidates("candidates", m.candidates, l)?,
         session_id: m.session_id,
         turn_id: m.turn_id,
         message_type: Some(message_type),

@@ -842,6 +842,7 @@ pub struct DecisionRecord {
 /// The span of one call; the daemon records the outcome on it.
 fn call_span(name: &'static str, session_id: &str, turn_id: &str) -> tracing::Span {
     tracing::info_span!(
+        target: "ladder::call",
         "call",
         otel.name = name,
         ladder.call = name,

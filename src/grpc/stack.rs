@@ -84,6 +84,7 @@ fn server_span(req: &Request<Body>) -> tracing::Span {
     }
     let (service, method) = path.split_once('/').unwrap_or((path, ""));
     let span = tracing::info_span!(
+        target: "ladder::server",
         "grpc",
         otel.name = path,
         otel.kind = "server",

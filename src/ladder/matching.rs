@@ -184,6 +184,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     });
     let input_badge = core_toks.last().copied().filter(|t| is_badge_token(t));
     let mut labels: Vec<String> = Vec::with_capacity(pool.len());
+    let mut offsets: Vec<(usize, usize)> = Vec::with_capacity(16);
     let mut hits: Vec<Hit> = Vec::new();
 
     for (idx, e) in pool.entries.iter().enumerate() {
@@ -191,7 +192,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         let hit = match_one(raw, q, &label, e.cand, lex)
             .or_else(|| (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source)).then_some((MatchKind::Ordinal, 1.0)))
             .or_else(|| badge_hit(input_badge, &core_toks, &label, e.cand, lex))
-            .or_else(|| containment(&core_toks, &label, e.cand, lex));
+            .or_else(|| containment(&core_toks, &label, e.cand, lex, &mut offsets));
         if let Some((kind, score)) = hit {
             hits.push(Hit { entry: idx, kind, score });
         }
@@ -267,30 +268,54 @@ fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, cand: &
 }
 
 /// Every input word is in the label, or every label word is in the input.
-fn containment(core_toks: &[&str], label: &str, cand: &Candidate, lex: &Lexicon) -> Option<(MatchKind, f32)> {
+fn containment(
+    core_toks: &[&str],
+    label: &str,
+    cand: &Candidate,
+    lex: &Lexicon,
+    buf: &mut Vec<(usize, usize)>,
+) -> Option<(MatchKind, f32)> {
     if core_toks.is_empty() {
         return None;
     }
-    // No allocation per label: this runs for every candidate of the pool.
-    let score_against = |label: &str| -> Option<f32> {
-        let label_len = tokens(label).count();
-        if label_len == 0 {
-            return None;
-        }
-        let common = core_toks.iter().filter(|t| tokens(label).any(|l| l == **t)).count();
-        let input_in_label = common == core_toks.len();
-        let label_in_input = input_in_label && label_len == common || tokens(label).all(|l| core_toks.contains(&l));
-        (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + label_len - common) as f32)
-    };
-    let mut best = score_against(label);
+    let mut best = contained(core_toks, label, buf);
     for a in &cand.aliases {
-        let s = score_against(&canonicalize(a, lex));
+        let s = contained(core_toks, &canonicalize(a, lex), buf);
         best = match (best, s) {
             (Some(x), Some(y)) => Some(x.max(y)),
             (x, y) => x.or(y),
         };
     }
     best.map(|s| (MatchKind::Containment, s))
+}
+
+/// Jaccard score of input and label tokens when one side contains the
+/// other. This runs for every candidate: the label is split once, into a
+/// buffer of offsets reused across candidates (no allocation per label).
+fn contained(core_toks: &[&str], label: &str, buf: &mut Vec<(usize, usize)>) -> Option<f32> {
+    buf.clear();
+    let mut start = None;
+    for (i, b) in label.bytes().enumerate() {
+        match (b == b' ', start) {
+            (true, Some(s)) => {
+                buf.push((s, i));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        buf.push((s, label.len()));
+    }
+    if buf.is_empty() {
+        return None;
+    }
+    let tok = |r: &(usize, usize)| &label[r.0..r.1];
+    let common = core_toks.iter().filter(|t| buf.iter().any(|r| tok(r) == **t)).count();
+    let input_in_label = common == core_toks.len();
+    let label_in_input = buf.iter().all(|r| core_toks.contains(&tok(r)));
+    (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + buf.len() - common) as f32)
 }
 
 /// A command matches only when the input names the whole command (verb and

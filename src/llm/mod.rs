@@ -205,6 +205,7 @@ impl LlmClient {
     /// (`chat {model}`): model, token usage, latency, error type.
     pub async fn complete(&self, body: &Value, deadline: Option<Instant>) -> Call {
         let span = tracing::info_span!(
+            target: "ladder::llm",
             "chat",
             otel.name = format!("chat {}", self.model),
             otel.kind = "client",

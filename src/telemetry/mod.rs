@@ -134,12 +134,13 @@ pub fn init(t: &TelemetryConfig) -> Telemetry {
     });
     opentelemetry::global::set_meter_provider(meter.clone());
 
-    // Logs: the configured level; rung spans and decision events are for
-    // traces, not for the log.
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&t.log_level));
-    let filter = filter
-        .add_directive("ladder::rung=off".parse().expect("static directive"))
-        .add_directive("ladder::event=off".parse().expect("static directive"));
+    // Logs: the configured level. The spans (server, call, rung, LLM
+    // client) and decision events are for traces: the log layer ignores
+    // them, so without an exporter they are disabled and cost nothing.
+    let mut filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&t.log_level));
+    for target in ["ladder::server", "ladder::call", "ladder::rung", "ladder::llm", "ladder::event"] {
+        filter = filter.add_directive(format!("{target}=off").parse().expect("static directive"));
+    }
     let fmt = match t.log_format {
         LogFormat::Json => tracing_subscriber::fmt::layer().json().with_current_span(false).with_writer(std::io::stderr).boxed(),
         LogFormat::Pretty => tracing_subscriber::fmt::layer().compact().with_writer(std::io::stderr).boxed(),
