@@ -235,6 +235,10 @@ pub struct SessionsConfig {
     /// An unresolved cycle keeps its request for `Enrich` only up to this
     /// many candidates (memory bound); larger cycles must be re-decided.
     pub max_cycle_candidates: usize,
+    /// Candidates held by the requests of open cycles, all sessions
+    /// together; past it a new cycle is not kept for `Enrich` (memory bound:
+    /// about 200 bytes a candidate).
+    pub cycle_candidates_budget: usize,
     /// Candidates held for pool reuse across all sessions (least recently
     /// used sets go first).
     pub pool_cache_candidates: usize,
@@ -242,7 +246,13 @@ pub struct SessionsConfig {
 
 impl Default for SessionsConfig {
     fn default() -> Self {
-        SessionsConfig { max: 100_000, idle_ttl_seconds: 1_800, max_cycle_candidates: 1_000, pool_cache_candidates: 1_000_000 }
+        SessionsConfig {
+            max: 100_000,
+            idle_ttl_seconds: 1_800,
+            max_cycle_candidates: 1_000,
+            cycle_candidates_budget: 200_000,
+            pool_cache_candidates: 200_000,
+        }
     }
 }
 

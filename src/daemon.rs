@@ -279,7 +279,7 @@ impl Daemon {
             }
             Applied::EnrichRefused(EnrichRefusal::NotResumable) => {
                 return Err(ApiError::FailedPrecondition(format!(
-                    "loop_cycle_id {:?} held more candidates than sessions.max_cycle_candidates and cannot be resumed; call Decide again with the evidence",
+                    "loop_cycle_id {:?} cannot be resumed: its candidates were over sessions.max_cycle_candidates, or sessions.cycle_candidates_budget was spent when it opened; call Decide again with the evidence",
                     input.loop_cycle_id
                 )));
             }
@@ -299,8 +299,11 @@ impl Daemon {
     /// Writes the decision's session change, records what happened
     /// (span attributes, metrics, decision record) and returns the decision.
     async fn commit(&self, session_id: &str, mut decided: Decided, policy: &Policy, rec: Record<'_>) -> Result<Decision, ApiError> {
-        // An open cycle keeps its request for Enrich, within the memory bound.
-        if request_size(rec.req) <= self.config.load().sessions.max_cycle_candidates {
+        // An open cycle keeps its request for Enrich, within the memory
+        // bounds (per cycle, and for all open cycles together).
+        let size = rec.req.candidate_count();
+        let sessions = &self.config.load().sessions;
+        if size <= sessions.max_cycle_candidates && self.store.cycle_candidates() + size <= sessions.cycle_candidates_budget {
             decided.attach_request(rec.req);
         }
         self.store.apply(session_id, Update::Decided(decided.update.clone()), self.clock.now(), policy.ttl).await.map_err(internal)?;
@@ -905,10 +908,6 @@ pub struct Extracted {
     pub normalized: Option<String>,
     pub decided_by: String,
     pub hints: Vec<HintOutcome>,
-}
-
-fn request_size(r: &DecideRequest) -> usize {
-    r.option_candidates().len() + r.recoverable_chat_options.len() + r.widget_items.len() + r.commands.len()
 }
 
 fn unknown_cycle(input: &EnrichInput) -> ApiError {

@@ -44,6 +44,8 @@ pub trait SessionStore: Send + Sync + 'static {
     }
     /// Sessions evicted to respect `sessions.max`, since start.
     fn evictions(&self) -> u64;
+    /// Candidates held by the requests of open cycles, all sessions together.
+    fn cycle_candidates(&self) -> usize;
 }
 
 /// The monotonic clock of one daemon (tokio's, so tests can pause it).
@@ -77,17 +79,20 @@ struct Shard {
 }
 
 impl Shard {
-    /// Drops sessions idle past the TTL, from the cold end.
-    fn purge(&mut self, now_ms: u64, idle_ms: u64) -> usize {
-        let mut n = 0;
+    /// Drops sessions idle past the TTL, from the cold end. Returns how
+    /// many went and the cycle candidates they held.
+    fn purge(&mut self, now_ms: u64, idle_ms: u64) -> (usize, usize) {
+        let (mut n, mut held) = (0, 0);
         while let Some((_, e)) = self.lru.peek_lru() {
             if now_ms.saturating_sub(e.last_access_ms) <= idle_ms {
                 break;
             }
-            self.lru.pop_lru();
+            if let Some((_, e)) = self.lru.pop_lru() {
+                held += e.state.held_candidates();
+            }
             n += 1;
         }
-        n
+        (n, held)
     }
 }
 
@@ -96,6 +101,8 @@ struct Inner {
     idle_ms: u64,
     len: AtomicUsize,
     evictions: AtomicU64,
+    /// Candidates held by open cycles' requests (`held_candidates`).
+    cycle_candidates: AtomicUsize,
 }
 
 /// The in-memory session store.
@@ -117,6 +124,7 @@ impl MemoryStore {
                 idle_ms: idle.as_millis() as u64,
                 len: AtomicUsize::new(0),
                 evictions: AtomicU64::new(0),
+                cycle_candidates: AtomicUsize::new(0),
             }),
         }
     }
@@ -136,9 +144,10 @@ impl MemoryStore {
 
     fn with<R>(&self, id: &str, now: Now, f: impl FnOnce(&mut Shard) -> R) -> R {
         let mut shard = self.lock(self.shard(id));
-        let purged = shard.purge(now.mono_ms, self.inner.idle_ms);
+        let (purged, held) = shard.purge(now.mono_ms, self.inner.idle_ms);
         if purged > 0 {
             self.inner.len.fetch_sub(purged, Ordering::Relaxed);
+            self.inner.cycle_candidates.fetch_sub(held, Ordering::Relaxed);
         }
         f(&mut shard)
     }
@@ -147,8 +156,9 @@ impl MemoryStore {
     pub fn purge_idle(&self, now: Now) -> usize {
         let mut total = 0;
         for m in self.inner.shards.iter() {
-            let n = self.lock(m).purge(now.mono_ms, self.inner.idle_ms);
+            let (n, held) = self.lock(m).purge(now.mono_ms, self.inner.idle_ms);
             total += n;
+            self.inner.cycle_candidates.fetch_sub(held, Ordering::Relaxed);
         }
         self.inner.len.fetch_sub(total, Ordering::Relaxed);
         total
@@ -202,16 +212,25 @@ impl SessionStore for MemoryStore {
 
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
         let r = self.with(id, now, |s| {
+            let held = &self.inner.cycle_candidates;
             if let Some(e) = s.lru.get_mut(id) {
                 e.last_access_ms = now.mono_ms;
-                return Arc::make_mut(&mut e.state).apply(update, now, ttl);
+                let before = e.state.held_candidates();
+                let applied = Arc::make_mut(&mut e.state).apply(update, now, ttl);
+                let after = e.state.held_candidates();
+                held.fetch_add(after, Ordering::Relaxed);
+                held.fetch_sub(before, Ordering::Relaxed);
+                return applied;
             }
             let mut state = ContinuityState::default();
             let applied = state.apply(update, now, ttl);
+            held.fetch_add(state.held_candidates(), Ordering::Relaxed);
             s.lru.push(id.into(), Entry { state: Arc::new(state), last_access_ms: now.mono_ms });
             self.inner.len.fetch_add(1, Ordering::Relaxed);
             while s.lru.len() > s.cap {
-                s.lru.pop_lru();
+                if let Some((_, e)) = s.lru.pop_lru() {
+                    held.fetch_sub(e.state.held_candidates(), Ordering::Relaxed);
+                }
                 self.inner.len.fetch_sub(1, Ordering::Relaxed);
                 self.inner.evictions.fetch_add(1, Ordering::Relaxed);
             }
@@ -221,9 +240,11 @@ impl SessionStore for MemoryStore {
     }
 
     fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
-        let existed = self.lock(self.shard(id)).lru.pop(id).is_some();
-        if existed {
+        let removed = self.lock(self.shard(id)).lru.pop(id);
+        let existed = removed.is_some();
+        if let Some(e) = removed {
             self.inner.len.fetch_sub(1, Ordering::Relaxed);
+            self.inner.cycle_candidates.fetch_sub(e.state.held_candidates(), Ordering::Relaxed);
         }
         Box::pin(std::future::ready(Ok(existed)))
     }
@@ -234,6 +255,10 @@ impl SessionStore for MemoryStore {
 
     fn evictions(&self) -> u64 {
         self.inner.evictions.load(Ordering::Relaxed)
+    }
+
+    fn cycle_candidates(&self) -> usize {
+        self.inner.cycle_candidates.load(Ordering::Relaxed)
     }
 }
 
@@ -296,6 +321,76 @@ mod tests {
         // Recently used sessions survive; the oldest were evicted.
         assert!(store.get("s199", clock.now()).await.unwrap().is_some());
         assert!(store.get("s0", clock.now()).await.unwrap().is_none());
+    }
+
+    fn open_cycle(candidates: usize) -> Update {
+        let req = crate::ladder::types::DecideRequest {
+            widget_items: (0..candidates).map(|i| crate::ladder::types::Candidate { id: format!("c{i}"), ..Default::default() }).collect(),
+            ..Default::default()
+        };
+        let cycle = crate::ladder::continuity::Cycle {
+            id: "cyc".into(),
+            guard_key: "g".into(),
+            llm_attempted: false,
+            ordering: vec![],
+            suggested_id: None,
+            lane: crate::ladder::continuity::Lane::Selection,
+            fingerprint: String::new(),
+            enrichment_steps: 0,
+            llm_calls: 0,
+            request: Some(Arc::new(req)),
+            excerpts: vec![],
+            history: vec![],
+            resolved: false,
+        };
+        Update::Decided(DecidedUpdate {
+            new_turn: true,
+            options_context: None,
+            pending: PendingClarifier::None,
+            resolved: None,
+            cycle: CycleChange::Open(Box::new(cycle)),
+        })
+    }
+
+    fn close_cycle() -> Update {
+        Update::Decided(DecidedUpdate {
+            new_turn: true,
+            options_context: None,
+            pending: PendingClarifier::None,
+            resolved: None,
+            cycle: CycleChange::Close,
+        })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn held_cycle_candidates_are_counted_in_and_out() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(16, Duration::from_secs(60));
+        store.apply("a", open_cycle(7), clock.now(), TTL).await.unwrap();
+        store.apply("b", open_cycle(5), clock.now(), TTL).await.unwrap();
+        assert_eq!(store.cycle_candidates(), 12);
+        // A new cycle replaces the old one's request.
+        store.apply("a", open_cycle(3), clock.now(), TTL).await.unwrap();
+        assert_eq!(store.cycle_candidates(), 8);
+        // Closing, removing and idle expiry each give the candidates back.
+        store.apply("a", close_cycle(), clock.now(), TTL).await.unwrap();
+        assert_eq!(store.cycle_candidates(), 5);
+        store.apply("a", open_cycle(4), clock.now(), TTL).await.unwrap();
+        assert!(store.remove("a").await.unwrap());
+        assert_eq!(store.cycle_candidates(), 5);
+        tokio::time::advance(Duration::from_secs(61)).await;
+        assert_eq!(store.purge_idle(clock.now()), 1);
+        assert_eq!(store.cycle_candidates(), 0);
+    }
+
+    #[tokio::test]
+    async fn evicted_sessions_give_back_their_cycle_candidates() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(16, Duration::from_secs(600));
+        for i in 0..200 {
+            store.apply(&format!("s{i}"), open_cycle(2), clock.now(), TTL).await.unwrap();
+        }
+        assert_eq!(store.cycle_candidates(), 2 * store.len());
     }
 
     #[tokio::test]

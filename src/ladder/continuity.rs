@@ -189,6 +189,11 @@ impl ContinuityState {
         }
     }
 
+    /// Candidates held by the open cycle's stored request (memory accounting).
+    pub fn held_candidates(&self) -> usize {
+        self.open_cycle().and_then(|c| c.request.as_deref()).map_or(0, DecideRequest::candidate_count)
+    }
+
     /// The open (unresolved) cycle, if any.
     pub fn open_cycle(&self) -> Option<&Cycle> {
         self.cycle.as_ref().filter(|c| !c.resolved)

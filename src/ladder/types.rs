@@ -101,6 +101,10 @@ impl DecideRequest {
     pub fn option_set_id(&self) -> &str {
         self.options.as_ref().map(|o| o.option_set_id.as_str()).unwrap_or("")
     }
+    /// Candidates in every list of the request.
+    pub fn candidate_count(&self) -> usize {
+        self.option_candidates().len() + self.recoverable_chat_options.len() + self.widget_items.len() + self.commands.len()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

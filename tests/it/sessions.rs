@@ -279,3 +279,24 @@ async fn the_pool_cache_is_bounded() {
     assert!(c.decide(by_reference("p2", "links panel")).await.is_ok());
     assert_eq!(c.decide(by_reference("p1", "links panel")).await.unwrap_err().code(), Code::FailedPrecondition, "evicted");
 }
+
+#[tokio::test]
+async fn open_cycles_share_one_candidate_budget() {
+    let mut config = Config::default();
+    config.sessions.cycle_candidates_budget = 1;
+    let d = TestDaemon::start(config).await;
+    let mut c = d.client.clone();
+    let first = c.decide(scope_request("b1")).await.unwrap().into_inner();
+    let second = c.decide(scope_request("b2")).await.unwrap().into_inner();
+    assert_eq!(second.outcome(), O::NeedMoreInfo, "the decision itself is unaffected");
+    // b1's open cycle holds the whole budget, so b2's was not kept.
+    let s = c.enrich(enrich("b2", &second.loop_cycle_id, vec![chat_evidence()])).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition);
+    assert!(s.message().contains("cannot be resumed") && s.message().contains("cycle_candidates_budget"), "{}", s.message());
+    // Resolving b1 gives the budget back to the next cycle.
+    let r = c.enrich(enrich("b1", &first.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Execute);
+    let third = c.decide(scope_request("b3")).await.unwrap().into_inner();
+    let r = c.enrich(enrich("b3", &third.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Execute);
+}
