@@ -1,0 +1,208 @@
+//! The deterministic ladder's cost by pool size (issue 3, item 10).
+//!
+//! `cargo bench --bench ladder`
+//!
+//! Two groups, for pools of 10, 100, 1,000 and 10,000 candidates with
+//! realistic labels and four inputs (exact label, ordinal, unresolved
+//! multi-match, typo-only fuzzy):
+//!
+//! - `core/<input>/<pool>`: canonicalize + scope + match + classify, the
+//!   rungs whose cost grows with the pool;
+//! - `decide/<input>/<pool>`: the whole `ladder::decide::decide` with the
+//!   embedded default policy (LLM off) and a no-op `Ports`.
+//!
+//! Goals: 1,000 candidates under 150 us median, 10,000 under 1.5 ms, cost
+//! growing no worse than linearly (criterion reports the throughput in
+//! candidates per second: a flat figure across sizes is linear).
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use futures::executor::block_on;
+use ladderd::ladder::canon::canonicalize;
+use ladderd::ladder::classify::{Evidence, classify};
+use ladderd::ladder::continuity::{ContinuityState, Now};
+use ladderd::ladder::decide::{Ctx, GuardClaim, LlmAsk, Mode, Ports, WordCounter, decide};
+use ladderd::ladder::matching::{self, Query};
+use ladderd::ladder::policy::{LlmAnswer, Policy};
+use ladderd::ladder::scope::{self, Resolved};
+use ladderd::ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Scope, ScopeRef};
+use std::future::Future;
+use std::hint::black_box;
+use std::time::Duration;
+
+const AREAS: &[&str] = &[
+    "Sales",
+    "Marketing",
+    "Revenue",
+    "Support",
+    "Billing",
+    "Inventory",
+    "Customer",
+    "Product",
+    "Finance",
+    "Growth",
+    "Quarterly",
+    "Weekly",
+    "Regional",
+    "Partner",
+    "Hiring",
+    "Security",
+    "Release",
+    "Campaign",
+    "Churn",
+    "Pricing",
+];
+const THINGS: &[&str] = &[
+    "Dashboard",
+    "Report",
+    "Overview",
+    "Chart",
+    "Pipeline",
+    "Tickets",
+    "Forecast",
+    "Summary",
+    "Board",
+    "Notes",
+    "Roadmap",
+    "Metrics",
+    "Calendar",
+    "Tasks",
+    "Invoices",
+    "Contacts",
+    "Backlog",
+    "Budget",
+    "Leads",
+    "Alerts",
+];
+
+/// `n` candidates with realistic labels ("Revenue Forecast Q", "Support
+/// Tickets 2024", "Sales Budget Alerts"), the apps' regression set (Links
+/// Panels, Links Panel D, Links Panel E) in the middle. The same generator
+/// as `ladderd-load`.
+fn pool(n: usize) -> Vec<Candidate> {
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut out: Vec<Candidate> = (0..n)
+        .map(|i| {
+            let r = next();
+            let area = AREAS[(r % AREAS.len() as u64) as usize];
+            let thing = THINGS[((r >> 8) % THINGS.len() as u64) as usize];
+            let label = match (r >> 16) % 4 {
+                0 => format!("{area} {thing}"),
+                1 => format!("{area} {thing} {}", (b'A' + ((r >> 24) % 26) as u8) as char),
+                2 => format!("{area} {thing} {}", 2020 + (r >> 24) % 6),
+                _ => format!("{area} {} {thing}", THINGS[((r >> 32) % THINGS.len() as u64) as usize]),
+            };
+            let mut c = Candidate::new(format!("cand-{i:05}"), label);
+            if i % 3 == 0 {
+                c.kind = "panel".into();
+            }
+            c
+        })
+        .collect();
+    let regression = [("links-panels", "Links Panels"), ("links-panel-d", "Links Panel D"), ("links-panel-e", "Links Panel E")];
+    let at = n.saturating_sub(3) / 2;
+    for (k, (id, label)) in regression.iter().enumerate() {
+        let c = Candidate::new(*id, *label);
+        if at + k < out.len() {
+            out[at + k] = c;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn request(input: &str, candidates: Vec<Candidate>) -> DecideRequest {
+    DecideRequest {
+        session_id: "bench".into(),
+        turn_id: "t1".into(),
+        input: input.into(),
+        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
+        options: Some(OptionSet { option_set_id: "set-1".into(), scope: Scope::Chat, candidates, ..Default::default() }),
+        ..Default::default()
+    }
+}
+
+/// exact -> EXECUTE (label), ordinal -> EXECUTE (position), unresolved ->
+/// two containment hits (multi-match), fuzzy -> every label scored.
+const INPUTS: &[(&str, &str)] =
+    &[("exact", "Links Panel D"), ("ordinal", "the second one"), ("unresolved", "links panel"), ("fuzzy", "lnks panle")];
+const SIZES: &[usize] = &[10, 100, 1_000, 10_000];
+
+/// The ladder's ports doing nothing: the guard is always claimed and the
+/// LLM is off.
+struct NoPorts;
+
+impl Ports for NoPorts {
+    fn claim_guard(&self, _: &str, _: &str) -> impl Future<Output = GuardClaim> + Send {
+        std::future::ready(GuardClaim::Claimed)
+    }
+    fn arbitrate(&self, _: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
+    }
+}
+
+/// canonicalize + scope + match + classify, as `decide` runs them.
+fn core(policy: &Policy, req: &DecideRequest) -> usize {
+    let lex = &policy.lexicon;
+    let canonical = canonicalize(&req.input, lex);
+    let Resolved::Pool(pool) = scope::resolve(req, None) else { unreachable!("a chat pool") };
+    let query = Query::new(canonical, lex);
+    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, policy.matching);
+    let class = classify(&Evidence {
+        pool: &pool,
+        matches: &matches,
+        input_is_deictic: query.core.is_empty() || lex.deictic.contains(&query.core),
+        fuzzy_margin: policy.fuzzy_margin,
+    });
+    matches.hits.len() + usize::from(class.winner.is_some())
+}
+
+fn bench(c: &mut Criterion) {
+    let policy = Policy::defaults();
+    let state = ContinuityState::default();
+    let now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
+    for (group, whole) in [("core", false), ("decide", true)] {
+        let mut g = c.benchmark_group(group);
+        for (name, input) in INPUTS {
+            for &n in SIZES {
+                let req = request(input, pool(n));
+                g.throughput(Throughput::Elements(n as u64));
+                if n >= 10_000 {
+                    g.sample_size(30);
+                } else {
+                    g.sample_size(100);
+                }
+                g.bench_with_input(BenchmarkId::new(*name, n), &req, |b, req| {
+                    if whole {
+                        let ctx = Ctx {
+                            policy: &policy,
+                            state: &state,
+                            now,
+                            decision_id: "dec-1",
+                            new_cycle_id: "cycle-1",
+                            tokens: &WordCounter,
+                            auto_execute_tripped: false,
+                        };
+                        b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts))));
+                    } else {
+                        b.iter(|| black_box(core(&policy, black_box(req))));
+                    }
+                });
+            }
+        }
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,260 @@
+//! The session store's memory and per-request cost (issue 5, item 7).
+//!
+//! `cargo bench --bench sessions`
+//!
+//! 1. Bytes per session, counted by a global allocator that tracks live
+//!    heap bytes: 10,000 sessions of each shape inserted into a
+//!    `MemoryStore`, (heap after - heap before) / 10,000. Includes the key,
+//!    the LRU node and the hash table slot. Shapes: a session after one
+//!    executed turn; a typical one (five turns: a clarifier, its answer, two
+//!    executions and their outcomes); and sessions whose last turn left an
+//!    unresolved cycle open, which keeps its request for `Enrich` (10, 100
+//!    and 1,000 candidates). Goal: typical under 2 KiB.
+//! 2. RSS with 1,000,000 typical sessions: VmRSS of this process before and
+//!    after inserting them (also the counted heap). Goal: under 3 GiB.
+//! 3. Per-request store cost, `get` + `apply` of a turn (what `Decide` does
+//!    with the store), on random existing sessions of a store holding 1,000
+//!    and one holding 1,000,000 sessions; and on the 1,000,000-session store
+//!    touching only 1,000 of them (same structure, warm caches: tells the
+//!    structure's cost from cache misses). Goal: 1M within 10% of 1k.
+//!
+//! Under `cargo test --benches` (no `--bench` argument) the sizes shrink so
+//! the target still runs quickly.
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use futures::executor::block_on;
+use ladderd::ladder::continuity::{
+    ActionEntry, Cycle, CycleChange, DecidedUpdate, Lane, Now, OutcomeUpdate, PendingClarifier, Ttl, Update,
+};
+use ladderd::ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
+use ladderd::sessions::{MemoryStore, SessionStore};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::Duration;
+
+/// Counts live heap bytes (requested sizes, not the allocator's rounding:
+/// RSS shows the rest).
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(l) };
+        if !p.is_null() {
+            LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            LIVE.fetch_add(new as isize - l.size() as isize, Ordering::Relaxed);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
+const NOW: Now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
+
+/// A UUID-shaped session id (36 bytes), as apps send them.
+fn session_id(i: u64) -> String {
+    let h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    format!("{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}", h >> 32, (h >> 16) & 0xffff, h & 0xfff, (h >> 20) & 0xfff, i)
+}
+
+fn scope() -> Option<ScopeRef> {
+    Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() })
+}
+
+fn action(kind: &str, target: &str, outcome: &str) -> ActionEntry {
+    ActionEntry {
+        kind: serde_json::from_value(serde_json::json!(kind)).expect("an action kind"),
+        target_ref: target.into(),
+        source_scope: Scope::Chat,
+        option_set_id: "set-42".into(),
+        timestamp_ms: NOW.wall_ms,
+        outcome: serde_json::from_value(serde_json::json!(outcome)).expect("an action outcome"),
+    }
+}
+
+fn turn(resolved: Option<ActionEntry>, cycle: CycleChange, pending: PendingClarifier) -> Update {
+    Update::Decided(DecidedUpdate { new_turn: true, options_context: Some(("set-42".into(), scope())), pending, resolved, cycle })
+}
+
+fn outcome(target: &str, kind: &str) -> Update {
+    Update::Outcome(OutcomeUpdate { entry: action("outcome", target, kind), also_rejected: None })
+}
+
+fn candidates(n: usize) -> Vec<Candidate> {
+    (0..n).map(|i| Candidate::new(format!("cand-{i:05}"), format!("Revenue Forecast {i}"))).collect()
+}
+
+/// An unresolved cycle as `decide` opens it, keeping its request when the
+/// pool is within `sessions.max_cycle_candidates`.
+fn open_cycle(pool: usize) -> Update {
+    let cands = candidates(pool);
+    let request = DecideRequest {
+        session_id: "x".into(),
+        turn_id: "t".into(),
+        input: "links panel".into(),
+        active_scope: scope(),
+        options: Some(OptionSet { option_set_id: "set-42".into(), scope: Scope::Chat, candidates: cands.clone(), ..Default::default() }),
+        ..Default::default()
+    };
+    let cycle = Cycle {
+        id: "5f0e6c1a-2b7d-4c1e-9a3f-0d2c4b6a8e10".into(),
+        guard_key: "0123456789abcdef0123456789abcdef".into(),
+        llm_attempted: true,
+        ordering: cands.iter().take(5).map(|c| c.id.clone()).collect(),
+        suggested_id: None,
+        lane: Lane::Selection,
+        fingerprint: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+        enrichment_steps: 0,
+        llm_calls: 1,
+        request: Some(std::sync::Arc::new(request)),
+        excerpts: Vec::new(),
+        history: Vec::new(),
+        resolved: false,
+    };
+    turn(None, CycleChange::Open(Box::new(cycle)), PendingClarifier::SelectionDisambiguation)
+}
+
+/// The updates that build one session of a shape.
+fn shape(name: &str) -> Vec<Update> {
+    match name {
+        "one executed turn" => vec![turn(Some(action("execute", "links-panel-d", "decided")), CycleChange::Keep, PendingClarifier::None)],
+        "typical (5 turns, cycle closed)" => vec![
+            open_cycle(10),
+            outcome("links-panel-e", "accepted"),
+            turn(Some(action("execute", "sales-report-q3", "decided")), CycleChange::Close, PendingClarifier::None),
+            outcome("sales-report-q3", "executed"),
+            turn(Some(action("execute", "revenue-forecast-7", "decided")), CycleChange::Keep, PendingClarifier::None),
+            outcome("revenue-forecast-7", "executed"),
+        ],
+        "open cycle, 10 candidates" => vec![turn(None, CycleChange::Keep, PendingClarifier::None), open_cycle(10)],
+        "open cycle, 100 candidates" => vec![turn(None, CycleChange::Keep, PendingClarifier::None), open_cycle(100)],
+        "open cycle, 1,000 candidates" => vec![turn(None, CycleChange::Keep, PendingClarifier::None), open_cycle(1_000)],
+        other => unreachable!("{other}"),
+    }
+}
+
+/// Inserts sessions `from..from + n`, each built by the updates of `shape`
+/// (made afresh per session: an open cycle's request is its own, as in the
+/// daemon, not one shared `Arc`).
+fn fill(store: &MemoryStore, from: u64, n: u64, shape_name: &str) {
+    for i in from..from + n {
+        let id = session_id(i);
+        for u in shape(shape_name) {
+            block_on(store.apply(&id, u, NOW, TTL)).expect("the memory store never fails");
+        }
+    }
+}
+
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()))
+        .unwrap_or(0)
+}
+
+fn bytes_per_session(full: bool) {
+    let n: u64 = if full { 10_000 } else { 200 };
+    println!("bytes per session ({n} sessions of each shape in a MemoryStore; live heap bytes / sessions):");
+    for name in [
+        "one executed turn",
+        "typical (5 turns, cycle closed)",
+        "open cycle, 10 candidates",
+        "open cycle, 100 candidates",
+        "open cycle, 1,000 candidates",
+    ] {
+        let store = MemoryStore::new(n as usize * 2, Duration::from_secs(1_800));
+        let before = LIVE.load(Ordering::Relaxed);
+        fill(&store, 0, n, name);
+        let after = LIVE.load(Ordering::Relaxed);
+        assert_eq!(store.len() as u64, n);
+        let per = (after - before) as f64 / n as f64;
+        println!("  {name:<34} {per:>10.0} B  ({:.2} KiB)", per / 1024.0);
+        drop(store);
+    }
+}
+
+/// Builds the 1M-session store, reporting RSS and heap.
+fn million(n: u64) -> MemoryStore {
+    let rss0 = rss_kb();
+    let heap0 = LIVE.load(Ordering::Relaxed);
+    let store = MemoryStore::new(n as usize + n as usize / 10, Duration::from_secs(1_800));
+    let t = std::time::Instant::now();
+    fill(&store, 0, n, "typical (5 turns, cycle closed)");
+    let rss1 = rss_kb();
+    let heap1 = LIVE.load(Ordering::Relaxed);
+    assert_eq!(store.len() as u64, n);
+    println!(
+        "{n} typical sessions: RSS {} MiB -> {} MiB (+{:.0} MiB, {:.0} B per session); live heap +{:.0} MiB ({:.0} B per session); built in {:.1} s",
+        rss0 / 1024,
+        rss1 / 1024,
+        (rss1 - rss0) as f64 / 1024.0,
+        (rss1 - rss0) as f64 * 1024.0 / n as f64,
+        (heap1 - heap0) as f64 / 1048576.0,
+        (heap1 - heap0) as f64 / n as f64,
+        t.elapsed().as_secs_f64()
+    );
+    store
+}
+
+/// `get` + `apply(turn)` on pseudo-random existing sessions: `(held,
+/// touched, store)` runs over the first `touched` of the `held` sessions (a
+/// big store with a small hot set tells the structure's cost from the
+/// cache misses of touching cold sessions).
+fn store_cost(c: &mut Criterion, stores: &[(u64, u64, &MemoryStore)]) {
+    let mut g = c.benchmark_group("store");
+    g.throughput(Throughput::Elements(1));
+    let update = turn(Some(action("execute", "links-panel-d", "decided")), CycleChange::Keep, PendingClarifier::None);
+    for (held, touched, store) in stores {
+        // Ids inline in one array: one cache line per lookup on the bench's side.
+        let ids: Vec<[u8; 36]> = (0..*touched).map(|i| session_id(i).into_bytes().try_into().expect("36-byte ids")).collect();
+        let mut state: u64 = 1;
+        let name = if held == touched { format!("{held} sessions") } else { format!("{held} sessions, {touched} hot") };
+        g.bench_function(BenchmarkId::new("get+apply", name), |b| {
+            b.iter(|| {
+                // A 64-bit LCG picks the session: in the big store nearly
+                // every access is to a different, cache-cold session.
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let id = std::str::from_utf8(&ids[((state >> 24) % touched) as usize]).expect("ascii ids");
+                let s = block_on(store.get(id, NOW)).expect("never fails");
+                black_box(s);
+                black_box(block_on(store.apply(id, update.clone(), NOW, TTL)).expect("never fails"));
+            })
+        });
+    }
+    g.finish();
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    // The million first, while RSS is still the process's baseline.
+    let big_n: u64 = if full { 1_000_000 } else { 2_000 };
+    let big = million(big_n);
+    bytes_per_session(full);
+    let small = MemoryStore::new(1_100, Duration::from_secs(1_800));
+    fill(&small, 0, 1_000, "typical (5 turns, cycle closed)");
+    let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5)).configure_from_args();
+    store_cost(&mut c, &[(1_000, 1_000, &small), (big_n, big_n, &big), (big_n, 1_000, &big)]);
+    c.final_summary();
+}
