@@ -123,7 +123,7 @@ fn request(input: &str, candidates: Vec<Candidate>) -> DecideRequest {
         turn_id: "t1".into(),
         input: input.into(),
         active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
-        options: Some(OptionSet { option_set_id: "set-1".into(), scope: Scope::Chat, candidates, ..Default::default() }),
+        options: Some(OptionSet { option_set_id: "set-1".into(), scope: Scope::Chat, candidates: candidates.into(), ..Default::default() }),
         ..Default::default()
     }
 }

@@ -115,7 +115,12 @@ fn open_cycle(pool: usize) -> Update {
         turn_id: "t".into(),
         input: "links panel".into(),
         active_scope: scope(),
-        options: Some(OptionSet { option_set_id: "set-42".into(), scope: Scope::Chat, candidates: cands.clone(), ..Default::default() }),
+        options: Some(OptionSet {
+            option_set_id: "set-42".into(),
+            scope: Scope::Chat,
+            candidates: std::sync::Arc::new(cands.clone()),
+            ..Default::default()
+        }),
         ..Default::default()
     };
     let cycle = Cycle {

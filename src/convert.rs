@@ -172,7 +172,7 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
             Ok(d::OptionSet {
                 option_set_id: o.option_set_id,
                 scope: scope("options.scope", o.scope)?,
-                candidates: into_candidates(o.candidates),
+                candidates: std::sync::Arc::new(into_candidates(o.candidates)),
                 version: o.version,
                 by_reference: o.by_reference,
             })

@@ -200,12 +200,16 @@ impl Daemon {
                     o.option_set_id, o.version
                 )));
             };
-            o.candidates = (*cands).clone();
+            o.candidates = cands;
             if o.scope == crate::ladder::types::Scope::Unspecified {
                 o.scope = scope;
             }
             let version = o.version.clone();
-            convert::check_unique_ids(req)?;
+            // The held set's ids were unique when it was sent; only the
+            // other lists can collide with it now.
+            if !(req.recoverable_chat_options.is_empty() && req.widget_items.is_empty() && req.commands.is_empty()) {
+                convert::check_unique_ids(req)?;
+            }
             return Ok(Some(version));
         }
         if !o.candidates.is_empty() {

@@ -36,13 +36,13 @@ impl PoolCache {
     }
 
     /// Caches a set (replacing an older version of it).
-    pub fn put(&self, session: &str, set: &str, version: &str, scope: Scope, candidates: Vec<Candidate>) {
+    pub fn put(&self, session: &str, set: &str, version: &str, scope: Scope, candidates: Arc<Vec<Candidate>>) {
         let n = candidates.len();
         if n > self.max_candidates {
             return;
         }
         let mut g = self.lock();
-        let entry = Entry { version: version.to_string(), scope, candidates: Arc::new(candidates) };
+        let entry = Entry { version: version.to_string(), scope, candidates };
         if let Some(old) = g.lru.put((session.into(), set.into()), entry) {
             g.held -= old.candidates.len();
         }
@@ -72,8 +72,8 @@ impl PoolCache {
 mod tests {
     use super::*;
 
-    fn cands(n: usize) -> Vec<Candidate> {
-        (0..n).map(|i| Candidate::new(format!("c{i}"), format!("Label {i}"))).collect()
+    fn cands(n: usize) -> Arc<Vec<Candidate>> {
+        Arc::new((0..n).map(|i| Candidate::new(format!("c{i}"), format!("Label {i}"))).collect())
     }
 
     #[test]

@@ -30,7 +30,10 @@
 //!   `--rss-interval` and reports start / end / max;
 //! - `--fake-llm`: starts an instant OpenAI-compatible provider in this
 //!   process and points the daemon at it, so `unresolved` inputs go through
-//!   the LLM rung.
+//!   the LLM rung;
+//! - `--pool-reuse`: before each ladderd run, sends every session its pool
+//!   once (`options.version`), then measures calls that only refer to it
+//!   (`options.by_reference`): compare with the same run without the flag.
 //!
 //! Every call's grpc-status is checked: non-OK statuses are counted by code
 //! (unlike h2load, which only sees HTTP 200). Requests are encoded once per
@@ -183,6 +186,12 @@ struct RunArgs {
     /// stop repeats).
     #[arg(long)]
     fake_llm: bool,
+    /// Pool reuse: send each session's pool once with `options.version`
+    /// before the run, then measure calls that refer to it by reference
+    /// (no candidates on the wire). Needs --sessions > 0, and --sessions x
+    /// the pool within the daemon's `sessions.pool_cache_candidates`.
+    #[arg(long)]
+    pool_reuse: bool,
     /// After the closed-loop runs: offer --overload-factor x the sustainable
     /// rate open loop and report shedding (per pool and input).
     #[arg(long)]
@@ -572,6 +581,9 @@ fn pool(n: usize) -> Vec<pb::Candidate> {
 /// call writes in front).
 struct Payload {
     bodies: Vec<Bytes>,
+    /// With `--pool-reuse`: the call that puts the pool in a session's
+    /// cache (candidates and a version); `bodies` then only refer to it.
+    prime: Option<Bytes>,
     /// Distinct session ids used in turn; 0 for a new one per call.
     sessions: u64,
     /// Append a fresh `options.option_set_id` to each call (a new loop-guard
@@ -580,30 +592,61 @@ struct Payload {
     bytes: usize,
 }
 
-fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool) -> Payload {
+fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, pool_reuse: bool) -> Payload {
     let candidates = pool(pool_size);
-    let bodies: Vec<Bytes> = input
-        .texts()
-        .iter()
-        .map(|text| {
-            let req = pb::DecideRequest {
-                turn_id: "turn-1".into(),
-                input: (*text).into(),
-                active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
-                options: Some(pb::OptionSet {
-                    option_set_id: "set-1".into(),
-                    scope: pb::Scope::Chat as i32,
-                    candidates: candidates.clone(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            };
-            Bytes::from(req.encode_to_vec())
-        })
-        .collect();
+    let encode = |text: &str, options: pb::OptionSet| {
+        let req = pb::DecideRequest {
+            turn_id: "turn-1".into(),
+            input: text.into(),
+            active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
+            options: Some(options),
+            ..Default::default()
+        };
+        Bytes::from(req.encode_to_vec())
+    };
+    let full = pb::OptionSet {
+        option_set_id: "set-1".into(),
+        scope: pb::Scope::Chat as i32,
+        candidates,
+        version: if pool_reuse { "v1".into() } else { String::new() },
+        ..Default::default()
+    };
+    let options = if pool_reuse {
+        pb::OptionSet { option_set_id: "set-1".into(), version: "v1".into(), by_reference: true, ..Default::default() }
+    } else {
+        full.clone()
+    };
+    let bodies: Vec<Bytes> = input.texts().iter().map(|text| encode(text, options.clone())).collect();
+    let prime = pool_reuse.then(|| encode(input.texts()[0], full));
     let bytes = bodies.iter().map(Bytes::len).max().unwrap_or(0);
     let unresolved = matches!(input, InputKind::Unresolved | InputKind::Mix);
-    Payload { bodies, sessions, fresh_option_set: fake_llm && unresolved, bytes }
+    Payload { bodies, prime, sessions, fresh_option_set: fake_llm && unresolved, bytes }
+}
+
+/// `--pool-reuse`: puts the pool in the cache of every session the run
+/// uses (16 calls in flight).
+async fn prime_sessions(ch: &[Channel], p: &Payload, timeout: Duration) -> Result<(), String> {
+    let Some(prime) = &p.prime else { return Ok(()) };
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks: tokio::task::JoinSet<Result<(), String>> = tokio::task::JoinSet::new();
+    for w in 0..16 {
+        let (mut grpc, next, prime, sessions) =
+            (tonic::client::Grpc::new(ch[w % ch.len()].clone()), next.clone(), prime.clone(), p.sessions);
+        tasks.spawn(async move {
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= sessions {
+                    return Ok(());
+                }
+                let call = Call { session_id: format!("load-{n}"), option_set_id: None, body: prime.clone() };
+                send(&mut grpc, call, timeout).await.map_err(|s| format!("priming session load-{n}: {:?}: {}", s.code(), s.message()))?;
+            }
+        });
+    }
+    while let Some(r) = tasks.join_next().await {
+        r.map_err(|e| format!("priming task: {e}"))??;
+    }
+    Ok(())
 }
 
 /// One call on the wire: a session id (field 1) and the rest of the
@@ -1179,6 +1222,11 @@ async fn run(a: RunArgs) -> ExitCode {
 }
 
 async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
+    if a.pool_reuse && (a.sessions == 0 || a.fake_llm) {
+        return Err(
+            "--pool-reuse needs --sessions > 0 (each session holds its pool) and no --fake-llm (fresh option sets are never cached)".into(),
+        );
+    }
     let epoch = Instant::now();
     let fake = if a.fake_llm { Some(start_fake_llm("127.0.0.1:0").await) } else { None };
     if fake.is_some() && a.target.is_some() {
@@ -1201,13 +1249,14 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         m["kernel"].as_str().unwrap_or(""),
     );
     println!(
-        "runs: {} measured{} each, warm-up {:?}, {} connection(s), deadline {:?}, sessions {}",
+        "runs: {} measured{} each, warm-up {:?}, {} connection(s), deadline {:?}, sessions {}{}",
         a.requests.map_or(format!("{:?}", a.duration), |n| format!("{n} calls")),
         if a.rate.is_some() { " (open loop)" } else { "" },
         a.warmup,
         a.connections,
         a.timeout,
-        if a.sessions == 0 { "new per call".into() } else { a.sessions.to_string() }
+        if a.sessions == 0 { "new per call".into() } else { a.sessions.to_string() },
+        if a.pool_reuse { ", pools by reference (sent once per session)" } else { "" }
     );
     print_header();
 
@@ -1217,15 +1266,17 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
     let mut payload_bytes = BTreeMap::new();
     for &pool_size in &a.pools {
         for &input in &a.inputs {
-            let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some()));
+            let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.pool_reuse));
             payload_bytes.insert(pool_size, p.bytes);
             if let Some(rate) = a.rate {
+                prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
                 let r = measure_open("ladderd", &t.daemon_ch, &a, pool_size, input, rate, &p, epoch).await;
                 print_run(&r);
                 results.push(r);
                 continue;
             }
             for &conc in &a.concurrency {
+                prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
                 let r = measure_closed("ladderd", &t.daemon_ch, &a, pool_size, input, conc, &p, epoch).await;
                 print_run(&r);
                 let d = results.len();
@@ -1269,7 +1320,8 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         let conc = a.concurrency.iter().copied().max().unwrap_or(64);
         for &pool_size in &a.pools {
             for &input in &a.inputs {
-                let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some()));
+                let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.pool_reuse));
+                prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
                 let sustained = match results.iter().find(|r| {
                     r.target == "ladderd" && r.mode == "closed" && r.pool == pool_size && r.input == input && r.concurrency == conc
                 }) {
@@ -1374,7 +1426,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
             "machine": m,
             "settings": {
                 "duration_s": a.duration.as_secs_f64(), "requests": a.requests, "warmup_s": a.warmup.as_secs_f64(),
-                "connections": a.connections, "sessions": a.sessions, "timeout_ms": a.timeout.as_millis() as u64,
+                "connections": a.connections, "sessions": a.sessions, "pool_reuse": a.pool_reuse, "timeout_ms": a.timeout.as_millis() as u64,
                 "daemon_cpu": a.daemon_cpu, "client_cpu": a.client_cpu, "fake_llm": a.fake_llm,
                 "daemon_env": a.daemon_env, "payload_bytes": payload_bytes,
             },

@@ -334,7 +334,7 @@ pub fn merge_evidence(base: &DecideRequest, evidence: &[(EvidenceType, Vec<Candi
         match ty {
             EvidenceType::ChatActiveOptions => {
                 let set = req.options.get_or_insert_with(|| OptionSet { scope: Scope::Chat, ..Default::default() });
-                set.candidates.extend(fresh);
+                std::sync::Arc::make_mut(&mut set.candidates).extend(fresh);
             }
             EvidenceType::ChatRecoverableOptions => req.recoverable_chat_options.extend(fresh),
             EvidenceType::ActiveWidgetItems | EvidenceType::ActiveDashboardItems | EvidenceType::ActiveWorkspaceItems => {

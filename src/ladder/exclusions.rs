@@ -44,7 +44,7 @@ mod tests {
         DecideRequest {
             options: Some(crate::ladder::types::OptionSet {
                 option_set_id: "s".into(),
-                candidates: vec![Candidate::new("a", "Links Panel D")],
+                candidates: vec![Candidate::new("a", "Links Panel D")].into(),
                 ..Default::default()
             }),
             ..Default::default()

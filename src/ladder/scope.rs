@@ -196,7 +196,12 @@ mod tests {
     fn widget_req() -> DecideRequest {
         DecideRequest {
             active_scope: Some(ScopeRef { scope: Scope::Widget, instance_id: "w1".into() }),
-            options: Some(OptionSet { option_set_id: "o".into(), scope: Scope::Widget, candidates: vec![c("w-a")], ..Default::default() }),
+            options: Some(OptionSet {
+                option_set_id: "o".into(),
+                scope: Scope::Widget,
+                candidates: vec![c("w-a")].into(),
+                ..Default::default()
+            }),
             recoverable_chat_options: vec![c("chat-a"), c("chat-b")],
             widget_items: vec![c("item-a")],
             ..Default::default()

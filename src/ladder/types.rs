@@ -61,7 +61,9 @@ pub struct OptionSet {
     pub option_set_id: String,
     /// Where the options are shown. `Unspecified` is read as chat.
     pub scope: Scope,
-    pub candidates: Vec<Candidate>,
+    /// Shared, never copied: the pool cache, a stored cycle request and
+    /// this request may all hold the same (large) list.
+    pub candidates: std::sync::Arc<Vec<Candidate>>,
     /// Pool reuse: the version the set is cached under.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub version: String,

@@ -95,7 +95,8 @@ fn panels() -> OptionSet {
             Candidate::new("links-panels", "Links Panels"),
             Candidate::new("links-panel-d", "Links Panel D"),
             Candidate::new("links-panel-e", "Links Panel E"),
-        ],
+        ]
+        .into(),
         ..Default::default()
     }
 }
@@ -154,7 +155,7 @@ fn open_recent_escapes_to_the_command_when_no_option_matches() {
     r.options = Some(OptionSet {
         option_set_id: "set-2".into(),
         scope: Scope::Chat,
-        candidates: vec![Candidate::new("sales", "Sales Report"), Candidate::new("team", "Team Links")],
+        candidates: vec![Candidate::new("sales", "Sales Report"), Candidate::new("team", "Team Links")].into(),
         ..Default::default()
     });
     r.commands = vec![Candidate::new("cmd-settings", "Open Settings"), Candidate::new("cmd-recent", "Open Recent")];
@@ -203,7 +204,7 @@ fn open_panel_d_from_chat_resolves_in_the_chat_pool_only() {
         options: Some(OptionSet {
             option_set_id: "widget-set".into(),
             scope: Scope::Widget,
-            candidates: vec![Candidate::new("w-panel-d", "Widget Panel D"), Candidate::new("w-panel-e", "Widget Panel E")],
+            candidates: vec![Candidate::new("w-panel-d", "Widget Panel D"), Candidate::new("w-panel-e", "Widget Panel E")].into(),
             ..Default::default()
         }),
         widget_items: vec![Candidate::new("item-panel-d", "Panel D")],
@@ -226,7 +227,7 @@ fn typos_with_close_candidates_are_unresolved_not_executed() {
     ];
     for (input, cands, reason) in cases {
         let mut r = req(input);
-        r.options.as_mut().unwrap().candidates = cands;
+        r.options.as_mut().unwrap().candidates = cands.into();
         let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
         assert_eq!(d.outcome, Outcome::Clarify, "{input}");
         assert_eq!(d.confidence, Some(Bucket::LowConfidenceLlmEligible), "{input}");
@@ -515,7 +516,7 @@ fn world() -> impl Strategy<Value = World> {
                 session_id: "s".into(),
                 input,
                 active_scope: Some(ScopeRef { scope: opt_scope, instance_id: "x".into() }),
-                options: Some(OptionSet { option_set_id: "set".into(), scope: opt_scope, candidates: opts, ..Default::default() }),
+                options: Some(OptionSet { option_set_id: "set".into(), scope: opt_scope, candidates: opts.into(), ..Default::default() }),
                 widget_items: widget,
                 recoverable_chat_options: rec,
                 commands: cmds,
