@@ -145,7 +145,11 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
     // Contents next, by reference (ids are unique across the whole request),
     // then everything is moved into domain types without copies.
     {
-        let mut seen = FxHashSet::default();
+        let total = m.options.as_ref().map_or(0, |o| o.candidates.len())
+            + m.recoverable_chat_options.len()
+            + m.widget_items.len()
+            + m.commands.len();
+        let mut seen = FxHashSet::with_capacity_and_hasher(total, Default::default());
         if let Some(o) = &m.options {
             check_candidates("options.candidates", &o.candidates, l, &mut seen)?;
         }

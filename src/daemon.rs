@@ -351,7 +351,8 @@ impl Daemon {
         span.record("ladder.llm.guard_hit", d.llm.guard_hit);
 
         let m = &self.metrics;
-        let kv = |k: &'static str, v: &str| opentelemetry::KeyValue::new(k, v.to_string());
+        // Static values: no allocation per attribute.
+        let kv = |k: &'static str, v: &'static str| opentelemetry::KeyValue::new(k, v);
         m.decisions
             .add(1, &[kv("outcome", d.outcome.as_str()), kv("decided_by", d.decided_by.as_str()), kv("tier", d.handled_by_tier.as_str())]);
         if let Some(r) = d.ambiguity_reason {
@@ -362,7 +363,7 @@ impl Daemon {
         }
         m.decision_duration.record(elapsed_ms, &[kv("outcome", d.outcome.as_str())]);
         if d.llm.called {
-            m.llm_calls.add(1, &[kv("kind", "arbitration"), kv("result", &d.llm.verdict)]);
+            m.llm_calls.add(1, &[kv("kind", "arbitration"), opentelemetry::KeyValue::new("result", d.llm.verdict.clone())]);
             m.llm_latency.record(f64::from(d.llm.latency_ms), &[kv("kind", "arbitration")]);
         }
         if d.llm.guard_hit {

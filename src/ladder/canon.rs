@@ -38,19 +38,38 @@ pub fn normalize(text: &str) -> String {
 
 fn normalize_ascii(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    normalize_ascii_into(text, &mut out, None);
+    out
+}
+
+/// Appends the normalized form of ASCII `text` to `out`. Returns whether
+/// a token of it starts a filler phrase (checked as each token ends, so
+/// the text is not split again), when a lexicon is given.
+fn normalize_ascii_into(text: &str, out: &mut String, filler: Option<&Lexicon>) -> bool {
     let mut gap = false;
+    let mut tok: Option<usize> = None;
+    let mut found = false;
+    let mut end_token = |out: &String, tok: &mut Option<usize>| {
+        if let (Some(start), Some(lex)) = (tok.take(), filler) {
+            found = found || lex.filler.starts_with(&out[start..]);
+        }
+    };
+    let base = out.len();
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() {
-            if gap && !out.is_empty() {
+            if gap && out.len() > base {
+                end_token(out, &mut tok);
                 out.push(' ');
             }
             gap = false;
+            tok.get_or_insert(out.len());
             out.push(b.to_ascii_lowercase() as char);
         } else if b != b'\'' && b != b'`' && b != b'"' {
             gap = true;
         }
     }
-    out
+    end_token(out, &mut tok);
+    found
 }
 
 fn normalize_unicode(text: &str) -> String {
@@ -77,14 +96,37 @@ fn normalize_unicode(text: &str) -> String {
 
 /// `normalize`, then filler phrases removed until none is left.
 pub fn canonicalize(text: &str, lex: &Lexicon) -> String {
-    strip_filler(normalize(text), lex)
+    let mut out = String::new();
+    canonicalize_into(text, lex, &mut out);
+    out
+}
+
+/// `canonicalize`, appended to `out`: a pool's labels share one buffer
+/// instead of an allocation each (the matching rung's hot loop).
+pub fn canonicalize_into(text: &str, lex: &Lexicon, out: &mut String) {
+    let start = out.len();
+    let filler = if text.is_ascii() {
+        normalize_ascii_into(text, out, Some(lex))
+    } else {
+        out.push_str(&normalize(text));
+        has_filler(&out[start..], lex)
+    };
+    if filler {
+        let stripped = strip_filler(out[start..].to_string(), lex);
+        out.truncate(start);
+        out.push_str(&stripped);
+    }
+}
+
+fn has_filler(normalized: &str, lex: &Lexicon) -> bool {
+    normalized.split(' ').any(|t| lex.filler.starts_with(t))
 }
 
 /// Removes filler phrases from normalized text. Repeats until stable, since
 /// removing one phrase can join the words of another ("can the you").
 pub fn strip_filler(mut cur: String, lex: &Lexicon) -> String {
     loop {
-        if !cur.split(' ').any(|t| lex.filler.starts_with(t)) {
+        if !has_filler(&cur, lex) {
             return cur;
         }
         let toks: Vec<&str> = cur.split(' ').filter(|t| !t.is_empty()).collect();
@@ -167,6 +209,17 @@ mod tests {
             let lex = lex();
             let once = canonicalize(&s, &lex);
             prop_assert_eq!(canonicalize(&once, &lex), once.clone());
+        }
+
+        #[test]
+        fn canonicalize_into_appends_what_canonicalize_returns(a in "\\PC{0,30}", b in "(\\PC|please |can you ){0,10}") {
+            let lex = lex();
+            let mut buf = String::new();
+            canonicalize_into(&a, &lex, &mut buf);
+            let mid = buf.len();
+            canonicalize_into(&b, &lex, &mut buf);
+            prop_assert_eq!(&buf[..mid], canonicalize(&a, &lex));
+            prop_assert_eq!(&buf[mid..], canonicalize(&b, &lex));
         }
 
         #[test]

@@ -7,7 +7,7 @@
 //! preprocessed once per request), and only runs when no stronger rung hit:
 //! it ranks typo-heavy input, it never decides on its own.
 
-use super::canon::{canonicalize, tokens};
+use super::canon::{canonicalize, canonicalize_into, tokens};
 use super::lexicon::Lexicon;
 use super::scope::Pool;
 use super::types::Candidate;
@@ -183,34 +183,34 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         }
     });
     let input_badge = core_toks.last().copied().filter(|t| is_badge_token(t));
-    let mut labels: Vec<String> = Vec::with_capacity(pool.len());
+    let canon = CanonPool::new(pool, lex);
     let mut offsets: Vec<(usize, usize)> = Vec::with_capacity(16);
     let mut hits: Vec<Hit> = Vec::new();
 
     for (idx, e) in pool.entries.iter().enumerate() {
-        let label = canonicalize(&e.cand.label, lex);
-        let hit = match_one(raw, q, &label, e.cand, lex)
+        let label = canon.label(idx);
+        let aliases = canon.aliases(idx);
+        let hit = match_one(raw, q, label, e.cand, aliases.clone())
             .or_else(|| (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source)).then_some((MatchKind::Ordinal, 1.0)))
-            .or_else(|| badge_hit(input_badge, &core_toks, &label, e.cand, lex))
-            .or_else(|| containment(&core_toks, &label, e.cand, lex, &mut offsets));
+            .or_else(|| badge_hit(input_badge, &core_toks, label, e.cand, lex))
+            .or_else(|| containment(&core_toks, label, aliases, &mut offsets));
         if let Some((kind, score)) = hit {
             hits.push(Hit { entry: idx, kind, score });
         }
-        labels.push(label);
     }
 
     let strong = hits.iter().any(|h| h.kind.tier() >= MatchTier::Containment);
     let mut fuzzy = None;
     if !strong && !q.core.is_empty() {
-        let cmp = BatchComparator::new(q.core.chars());
-        let scores: Vec<f32> = labels
-            .iter()
-            .zip(&pool.entries)
-            .map(|(label, e)| {
-                let best = cmp.normalized_similarity(label.chars()) as f32;
-                e.cand.aliases.iter().fold(best, |acc, a| acc.max(cmp.normalized_similarity(canonicalize(a, lex).chars()) as f32))
-            })
-            .collect();
+        // Levenshtein over characters; over bytes when everything is ASCII
+        // (the same distances, without decoding UTF-8 for every label).
+        let scores: Vec<f32> = if q.core.is_ascii() && canon.text.is_ascii() {
+            let cmp = BatchComparator::new(q.core.bytes());
+            canon.similarity(|s| cmp.normalized_similarity(s.bytes()))
+        } else {
+            let cmp = BatchComparator::new(q.core.chars());
+            canon.similarity(|s| cmp.normalized_similarity(s.chars()))
+        };
         for (idx, s) in scores.iter().enumerate() {
             if *s >= params.fuzzy_min {
                 hits.push(Hit { entry: idx, kind: MatchKind::Fuzzy, score: *s });
@@ -225,21 +225,69 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     Matches { hits, command: match_command(raw, q, commands, lex), fuzzy }
 }
 
+/// The canonical labels and aliases of a pool, computed once per request
+/// into one buffer (every rung below reads them; none re-canonicalizes).
+struct CanonPool {
+    text: String,
+    /// Per entry: its label's range in `text`, and its aliases' ranges as
+    /// a range of `aliases`.
+    entries: Vec<((usize, usize), (usize, usize))>,
+    aliases: Vec<(usize, usize)>,
+}
+
+impl CanonPool {
+    fn new(pool: &Pool<'_>, lex: &Lexicon) -> Self {
+        let bytes: usize = pool.entries.iter().map(|e| e.cand.label.len() + e.cand.aliases.iter().map(String::len).sum::<usize>()).sum();
+        let mut text = String::with_capacity(bytes);
+        let mut entries = Vec::with_capacity(pool.entries.len());
+        let mut aliases = Vec::new();
+        let add = |s: &str, text: &mut String| {
+            let start = text.len();
+            canonicalize_into(s, lex, text);
+            (start, text.len())
+        };
+        for e in &pool.entries {
+            let label = add(&e.cand.label, &mut text);
+            let first = aliases.len();
+            for a in &e.cand.aliases {
+                aliases.push(add(a, &mut text));
+            }
+            entries.push((label, (first, aliases.len())));
+        }
+        CanonPool { text, entries, aliases }
+    }
+
+    fn label(&self, idx: usize) -> &str {
+        let (s, e) = self.entries[idx].0;
+        &self.text[s..e]
+    }
+
+    fn aliases(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
+        let (first, end) = self.entries[idx].1;
+        self.aliases[first..end].iter().map(|&(s, e)| &self.text[s..e])
+    }
+
+    /// Per entry, the best similarity of its label and aliases.
+    fn similarity(&self, sim: impl Fn(&str) -> f64) -> Vec<f32> {
+        (0..self.entries.len()).map(|idx| self.aliases(idx).fold(sim(self.label(idx)) as f32, |acc, a| acc.max(sim(a) as f32))).collect()
+    }
+}
+
 /// Exact, normalized and alias matches of one candidate.
-fn match_one(raw: &str, q: &Query, label: &str, cand: &Candidate, lex: &Lexicon) -> Option<(MatchKind, f32)> {
+fn match_one<'a>(
+    raw: &str,
+    q: &Query,
+    label: &str,
+    cand: &Candidate,
+    mut aliases: impl Iterator<Item = &'a str>,
+) -> Option<(MatchKind, f32)> {
     if !raw.is_empty() && eq_case_insensitive(raw, cand.label.trim()) {
         return Some((MatchKind::Exact, 1.0));
     }
     if !label.is_empty() && (label == q.core || label == q.full) {
         return Some((MatchKind::Normalized, 1.0));
     }
-    for a in &cand.aliases {
-        let a = canonicalize(a, lex);
-        if !a.is_empty() && (a == q.core || a == q.full) {
-            return Some((MatchKind::Alias, 1.0));
-        }
-    }
-    None
+    aliases.any(|a| !a.is_empty() && (a == q.core || a == q.full)).then_some((MatchKind::Alias, 1.0))
 }
 
 /// "panel d" names the candidate whose trailing badge is "d", provided the
@@ -268,19 +316,18 @@ fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, cand: &
 }
 
 /// Every input word is in the label, or every label word is in the input.
-fn containment(
+fn containment<'a>(
     core_toks: &[&str],
     label: &str,
-    cand: &Candidate,
-    lex: &Lexicon,
+    aliases: impl Iterator<Item = &'a str>,
     buf: &mut Vec<(usize, usize)>,
 ) -> Option<(MatchKind, f32)> {
     if core_toks.is_empty() {
         return None;
     }
     let mut best = contained(core_toks, label, buf);
-    for a in &cand.aliases {
-        let s = contained(core_toks, &canonicalize(a, lex), buf);
+    for a in aliases {
+        let s = contained(core_toks, a, buf);
         best = match (best, s) {
             (Some(x), Some(y)) => Some(x.max(y)),
             (x, y) => x.or(y),
