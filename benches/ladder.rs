@@ -29,6 +29,10 @@ use std::future::Future;
 use std::hint::black_box;
 use std::time::Duration;
 
+// The daemon's allocator (src/main.rs), so the figures are the daemon's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const AREAS: &[&str] = &[
     "Sales",
     "Marketing",

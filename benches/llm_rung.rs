@@ -23,8 +23,17 @@
 //!    every call waits the full budget): the Decide latency distribution.
 //!    Goal: p99.9 within 800 + 20 ms.
 //!
+//! 3. **Isolation.** Deterministic `Decide("open links panel d")` calls,
+//!    one in flight, on a daemon whose provider hangs: alone, then while 200
+//!    unresolved calls are kept waiting on the provider (`llm.max_concurrency
+//!    = 256` so all 200 really wait, each for `llm.timeout_ms = 2000`). The
+//!    companion of the integration test
+//!    `a_hanging_provider_never_touches_deterministic_calls`: LLM traffic
+//!    must not slow deterministic decisions.
+//!
 //! Sizes: `LLM_BENCH_CALLS` (default 10000) calls per overhead phase,
-//! `LLM_BENCH_DEADLINE_CALLS` (default 1000, about 50 s) for the deadline.
+//! `LLM_BENCH_DEADLINE_CALLS` (default 1000, about 50 s) for the deadline,
+//! `LLM_BENCH_CALLS / 5` deterministic calls per isolation phase.
 
 use hdrhistogram::Histogram;
 use ladderd::app::App;
@@ -36,6 +45,10 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;
+
+// The daemon's allocator (src/main.rs), so the figures are the daemon's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const CONCURRENCY: usize = 16;
 
@@ -209,6 +222,49 @@ async fn phase(name: &str, client: &ArbiterClient<Channel>, calls: usize, concur
     out
 }
 
+/// `calls` deterministic Decide calls, one in flight.
+async fn deterministic(client: &ArbiterClient<Channel>, calls: usize, tag: &str) -> Histogram<u64> {
+    let mut c = client.clone();
+    let mut h = histogram();
+    for i in 0..calls {
+        let mut r = request(format!("det-{tag}-{i}"));
+        r.input = "open links panel d".into();
+        let mut req = tonic::Request::new(r);
+        req.set_timeout(Duration::from_millis(1_500));
+        let t = Instant::now();
+        let d = c.decide(req).await.expect("a deterministic call succeeds").into_inner();
+        h.saturating_record(t.elapsed().as_micros().max(1) as u64);
+        assert_eq!((d.outcome(), d.target_id.as_str()), (pb::Outcome::Execute, "links-panel-d"));
+    }
+    h
+}
+
+/// Keeps `n` unresolved calls waiting on the provider until `stop`; returns
+/// how many calls ended (each a clarifier after the LLM timeout).
+async fn keep_waiting(
+    client: &ArbiterClient<Channel>,
+    n: usize,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> Vec<tokio::task::JoinHandle<u64>> {
+    (0..n)
+        .map(|w| {
+            let mut c = client.clone();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let mut done = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let mut req = tonic::Request::new(request(format!("hog-{w}-{done}")));
+                    req.set_timeout(Duration::from_millis(5_000));
+                    let d = c.decide(req).await.expect("an unresolved call gets an answer").into_inner();
+                    assert_eq!(d.outcome(), pb::Outcome::Clarify);
+                    done += 1;
+                }
+                done
+            })
+        })
+        .collect()
+}
+
 fn ms(us: u64) -> String {
     format!("{:.3} ms", us as f64 / 1000.0)
 }
@@ -307,6 +363,34 @@ fn main() {
             p.latency.len(),
             (p.latency.value_at_quantile(0.999) as f64 - 800_000.0) / 1000.0,
             p.kinds
+        );
+        drop(d);
+
+        println!();
+        let n = (calls / 5).max(50);
+        println!("Isolation: deterministic Decide x {n}, 1 in flight, provider hanging, llm.timeout_ms = 2000");
+        let hang = hanging_provider().await;
+        let mut c = llm_config(&format!("http://{hang}/v1"));
+        c.llm.timeout_ms = 2_000;
+        c.llm.breaker_failures = 0;
+        c.llm.max_concurrency = 256;
+        let d = daemon(c).await;
+        deterministic(&d.client, n.min(500), "warm").await;
+        let alone = deterministic(&d.client, n, "alone").await;
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let hogs = keep_waiting(&d.client, 200, stop.clone()).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let busy = deterministic(&d.client, n, "busy").await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut ended = 0;
+        for h in hogs {
+            ended += h.await.unwrap();
+        }
+        show("alone", &alone);
+        show("with 200 LLM calls waiting", &busy);
+        println!(
+            "  p99 with / alone: {:.2}x; unresolved calls that ended meanwhile (each after 2 s): {ended}",
+            busy.value_at_quantile(0.99) as f64 / alone.value_at_quantile(0.99) as f64
         );
     });
 }

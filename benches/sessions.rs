@@ -28,38 +28,40 @@ use ladderd::ladder::continuity::{
 };
 use ladderd::ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
 use ladderd::sessions::{MemoryStore, SessionStore};
-use std::alloc::{GlobalAlloc, Layout, System};
+use mimalloc::MiMalloc as Inner;
+use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Duration;
 
 /// Counts live heap bytes (requested sizes, not the allocator's rounding:
-/// RSS shows the rest).
+/// RSS shows the rest), over the daemon's own allocator (mimalloc), so the
+/// RSS figures are the daemon's.
 struct Counting;
 
 static LIVE: AtomicIsize = AtomicIsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
+        let p = unsafe { Inner.alloc(l) };
         if !p.is_null() {
             LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
+        unsafe { Inner.dealloc(p, l) };
         LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(l) };
+        let p = unsafe { Inner.alloc_zeroed(l) };
         if !p.is_null() {
             LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
         }
         p
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, new) };
+        let q = unsafe { Inner.realloc(p, l, new) };
         if !q.is_null() {
             LIVE.fetch_add(new as isize - l.size() as isize, Ordering::Relaxed);
         }
