@@ -531,6 +531,10 @@ impl Daemon {
     /// the log (which prints span fields) never carries it in any mode.
     fn redact_into(&self, span: &tracing::Span, key: &'static str, text: &str) {
         use tracing_opentelemetry::OpenTelemetrySpanExt;
+        // Without an exporter the span is disabled: no copy, no hash.
+        if span.is_disabled() {
+            return;
+        }
         if let Some(v) = telemetry::redact(self.redaction(), text) {
             span.set_attribute(key, v);
         }
