@@ -43,10 +43,14 @@ pub struct LanguageLexicon {
 }
 
 /// Multi-word phrases indexed by their first token, longest first, so a
-/// lookup at a token position costs one hash probe.
+/// lookup at a token position costs one hash probe, and most tokens none:
+/// `firsts` is a filter by (first byte, length) of the first tokens.
 #[derive(Debug, Clone, Default)]
 pub struct PhraseSet {
     by_first: HashMap<String, Vec<Vec<String>>>,
+    /// Per first byte, bit `min(len, 63)` set for each first token; empty
+    /// when there are no phrases.
+    firsts: Vec<u64>,
 }
 
 impl PhraseSet {
@@ -64,11 +68,33 @@ impl PhraseSet {
         for v in by_first.values_mut() {
             v.sort_by_key(|p| std::cmp::Reverse(p.len()));
         }
-        PhraseSet { by_first }
+        let mut firsts = Vec::new();
+        if !by_first.is_empty() {
+            firsts = vec![0u64; 256];
+            for k in by_first.keys() {
+                firsts[usize::from(k.as_bytes()[0])] |= Self::len_bit(k);
+            }
+        }
+        PhraseSet { by_first, firsts }
+    }
+
+    fn len_bit(token: &str) -> u64 {
+        1u64 << token.len().min(63)
+    }
+
+    /// False only when no phrase can start with `token` (no hash needed).
+    fn may_start(&self, token: &str) -> bool {
+        match token.as_bytes().first() {
+            Some(&b) if !self.firsts.is_empty() => self.firsts[usize::from(b)] & Self::len_bit(token) != 0,
+            _ => false,
+        }
     }
 
     /// Length (in tokens) of the longest phrase starting at `tokens[i]`.
     pub fn match_at(&self, tokens: &[&str], i: usize) -> Option<usize> {
+        if !self.may_start(tokens[i]) {
+            return None;
+        }
         let cands = self.by_first.get(tokens[i])?;
         cands.iter().find(|p| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b)).map(Vec::len)
     }
@@ -79,7 +105,7 @@ impl PhraseSet {
 
     /// Whether some phrase starts with `token` (a cheap pre-check).
     pub fn starts_with(&self, token: &str) -> bool {
-        self.by_first.contains_key(token)
+        self.may_start(token) && self.by_first.contains_key(token)
     }
 }
 
@@ -199,6 +225,25 @@ mod tests {
         assert_eq!(lex.selection_verbs.match_at(&toks, 0), Some(2));
         let toks = ["show", "panel"];
         assert_eq!(lex.selection_verbs.match_at(&toks, 0), Some(1));
+    }
+
+    #[test]
+    fn the_first_token_filter_never_hides_a_phrase() {
+        let long = "x".repeat(70);
+        let phrases: Vec<String> = ["can you", "please", "בבקשה", "i want to", long.as_str()].iter().map(|s| s.to_string()).collect();
+        let set = PhraseSet::build(&phrases);
+        for first in ["can", "please", "בבקשה", "i", long.as_str()] {
+            assert!(set.starts_with(first), "{first:?}");
+        }
+        // Same first byte, other lengths; same length, other first byte;
+        // a long token of another length still passes the filter (bit 63)
+        // and is then refused by the hash lookup.
+        for other in ["ca", "cans", "plea", "pleases", "dan", "", &"x".repeat(80)] {
+            assert!(!set.starts_with(other), "{other:?}");
+        }
+        assert_eq!(set.match_at(&["can", "you", "open"], 0), Some(2));
+        assert_eq!(set.match_at(&["cab", "you"], 0), None);
+        assert!(!PhraseSet::default().starts_with("can"));
     }
 
     #[test]
