@@ -6,9 +6,12 @@
 //! an LRU list (the `lru` crate). One recency order serves both bounds:
 //! the least recently used session is the one evicted when `sessions.max`
 //! is reached, and also the first to pass the idle TTL, so expiry pops from
-//! the cold end and never scans all sessions. A background task purges idle
-//! sessions of shards nobody touches (mini-redis style: woken by a timer,
-//! stopped by a drop guard). Locks are never held across an `.await`.
+//! the cold end and never scans all sessions. A call checks only its own
+//! session's idle time (a session idle past the TTL is gone for it); a
+//! background task pops idle sessions from the cold ends (mini-redis style:
+//! woken by a timer, stopped by a drop guard), so a call never touches
+//! another session's memory: at 1,000,000 sessions the cold end is not in
+//! the CPU's caches. Locks are never held across an `.await`.
 //!
 //! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
 
@@ -94,6 +97,13 @@ impl Shard {
         }
         (n, held)
     }
+
+    /// Removes `id` if it has been idle past the TTL. Returns the cycle
+    /// candidates it held, or `None` when it was not removed.
+    fn expire(&mut self, id: &str, now_ms: u64, idle_ms: u64) -> Option<usize> {
+        let idle = self.lru.peek(id).is_some_and(|e| now_ms.saturating_sub(e.last_access_ms) > idle_ms);
+        if idle { self.lru.pop(id).map(|e| e.state.held_candidates()) } else { None }
+    }
 }
 
 struct Inner {
@@ -142,11 +152,12 @@ impl MemoryStore {
         m.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Runs `f` on `id`'s shard, after dropping `id` if it is idle past
+    /// the TTL (only `id`: other idle sessions go in the background purge).
     fn with<R>(&self, id: &str, now: Now, f: impl FnOnce(&mut Shard) -> R) -> R {
         let mut shard = self.lock(self.shard(id));
-        let (purged, held) = shard.purge(now.mono_ms, self.inner.idle_ms);
-        if purged > 0 {
-            self.inner.len.fetch_sub(purged, Ordering::Relaxed);
+        if let Some(held) = shard.expire(id, now.mono_ms, self.inner.idle_ms) {
+            self.inner.len.fetch_sub(1, Ordering::Relaxed);
             self.inner.cycle_candidates.fetch_sub(held, Ordering::Relaxed);
         }
         f(&mut shard)
@@ -291,6 +302,25 @@ mod tests {
         tokio::time::advance(Duration::from_secs(61)).await;
         assert!(store.get("a", clock.now()).await.unwrap().is_none());
         assert_eq!(store.len(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_expires_only_its_own_session() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(100, Duration::from_secs(60));
+        store.apply("old", open_cycle(4), clock.now(), TTL).await.unwrap();
+        store.apply("other", touch(), clock.now(), TTL).await.unwrap();
+        tokio::time::advance(Duration::from_secs(61)).await;
+        // "old" is idle past the TTL: a write starts it afresh.
+        store.apply("old", touch(), clock.now(), TTL).await.unwrap();
+        let fresh = store.get("old", clock.now()).await.unwrap().expect("recreated");
+        assert!(fresh.cycle.is_none(), "the idle session's cycle is gone");
+        assert_eq!(store.cycle_candidates(), 0, "its request is given back");
+        // "other" is idle too, but nobody asked for it: the purge takes it.
+        assert_eq!(store.len(), 2);
+        assert_eq!(store.purge_idle(clock.now()), 1);
+        assert!(store.get("other", clock.now()).await.unwrap().is_none());
+        assert_eq!(store.len(), 1);
     }
 
     #[tokio::test(start_paused = true)]
