@@ -813,7 +813,10 @@ impl Daemon {
         }
     }
 
+    /// Clears the session's continuity state and the option sets held for
+    /// it (pool reuse); says whether the session existed.
     pub async fn reset_session(&self, id: &str) -> Result<bool, ApiError> {
+        self.pools.remove_session(id);
         self.store.remove(id).await.map_err(internal)
     }
 }

@@ -2,6 +2,8 @@
 //! pool once and refers to it afterwards by `option_set_id` and version.
 //! Bounded by the total number of candidates held
 //! (`sessions.pool_cache_candidates`), least recently used first out.
+//! `ResetSession` drops a session's sets too (an index by session makes
+//! that a lookup, not a scan of the cache).
 
 use crate::ladder::types::{Candidate, Scope};
 use lru::LruCache;
@@ -18,6 +20,20 @@ struct Entry {
 struct Inner {
     lru: LruCache<(Box<str>, Box<str>), Entry>,
     held: usize,
+    /// The set ids held per session (for `remove_session`).
+    by_session: rustc_hash::FxHashMap<Box<str>, Vec<Box<str>>>,
+}
+
+impl Inner {
+    /// Forgets `set` in the session index.
+    fn unindex(&mut self, session: &str, set: &str) {
+        if let Some(v) = self.by_session.get_mut(session) {
+            v.retain(|s| &**s != set);
+            if v.is_empty() {
+                self.by_session.remove(session);
+            }
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -28,7 +44,7 @@ pub struct PoolCache {
 
 impl PoolCache {
     pub fn new(max_candidates: usize) -> Self {
-        PoolCache { inner: Mutex::new(Inner { lru: LruCache::unbounded(), held: 0 }), max_candidates }
+        PoolCache { inner: Mutex::new(Inner { lru: LruCache::unbounded(), held: 0, by_session: Default::default() }), max_candidates }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -43,16 +59,32 @@ impl PoolCache {
         }
         let mut g = self.lock();
         let entry = Entry { version: version.to_string(), scope, candidates };
-        if let Some(old) = g.lru.put((session.into(), set.into()), entry) {
-            g.held -= old.candidates.len();
+        match g.lru.put((session.into(), set.into()), entry) {
+            Some(old) => g.held -= old.candidates.len(),
+            None => g.by_session.entry(session.into()).or_default().push(set.into()),
         }
         g.held += n;
         while g.held > self.max_candidates {
             match g.lru.pop_lru() {
-                Some((_, e)) => g.held -= e.candidates.len(),
+                Some(((s, set), e)) => {
+                    g.held -= e.candidates.len();
+                    g.unindex(&s, &set);
+                }
                 None => break,
             }
         }
+    }
+
+    /// Drops every set held for `session`; returns how many.
+    pub fn remove_session(&self, session: &str) -> usize {
+        let mut g = self.lock();
+        let Some(sets) = g.by_session.remove(session) else { return 0 };
+        for set in &sets {
+            if let Some(e) = g.lru.pop(&(session.into(), set.clone())) {
+                g.held -= e.candidates.len();
+            }
+        }
+        sets.len()
     }
 
     /// The cached set, if it is held under `version`.
@@ -100,5 +132,31 @@ mod tests {
         assert!(c.held() <= 10);
         c.put("d", "set", "v", Scope::Chat, cands(11));
         assert!(c.get("d", "set", "v").is_none(), "larger than the whole cache: not held");
+    }
+
+    #[test]
+    fn removing_a_session_drops_its_sets_only() {
+        let c = PoolCache::new(100);
+        c.put("a", "one", "v", Scope::Chat, cands(2));
+        c.put("a", "two", "v", Scope::Widget, cands(3));
+        c.put("a", "two", "v2", Scope::Widget, cands(4));
+        c.put("b", "one", "v", Scope::Chat, cands(5));
+        assert_eq!(c.remove_session("a"), 2);
+        assert!(c.get("a", "one", "v").is_none() && c.get("a", "two", "v2").is_none());
+        assert_eq!(c.get("b", "one", "v").unwrap().1.len(), 5);
+        assert_eq!(c.held(), 5);
+        assert_eq!(c.remove_session("a"), 0, "nothing left");
+    }
+
+    #[test]
+    fn evicted_sets_leave_the_session_index() {
+        let c = PoolCache::new(6);
+        c.put("a", "one", "v", Scope::Chat, cands(4));
+        c.put("b", "one", "v", Scope::Chat, cands(4));
+        assert!(c.get("a", "one", "v").is_none(), "evicted");
+        assert_eq!(c.remove_session("a"), 0, "the index forgot it");
+        assert_eq!(c.remove_session("b"), 1);
+        assert_eq!(c.held(), 0);
+        assert!(c.lock().by_session.is_empty());
     }
 }

@@ -269,6 +269,19 @@ async fn an_unknown_reference_asks_the_client_to_resend() {
 }
 
 #[tokio::test]
+async fn reset_session_also_drops_the_pools_held_for_it() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    c.decide(versioned("p1", "links panel")).await.unwrap();
+    c.decide(versioned("p2", "links panel")).await.unwrap();
+    assert!(c.reset_session(pb::ResetSessionRequest { session_id: "p1".into() }).await.unwrap().into_inner().existed);
+    let s = c.decide(by_reference("p1", "open links panel d")).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition, "{}", s.message());
+    let r = c.decide(by_reference("p2", "open links panel d")).await.unwrap().into_inner();
+    assert_eq!(r.target_id, "links-panel-d", "other sessions keep theirs");
+}
+
+#[tokio::test]
 async fn the_pool_cache_is_bounded() {
     let mut config = Config::default();
     config.sessions.pool_cache_candidates = 5;
