@@ -33,92 +33,10 @@ use std::time::Duration;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const AREAS: &[&str] = &[
-    "Sales",
-    "Marketing",
-    "Revenue",
-    "Support",
-    "Billing",
-    "Inventory",
-    "Customer",
-    "Product",
-    "Finance",
-    "Growth",
-    "Quarterly",
-    "Weekly",
-    "Regional",
-    "Partner",
-    "Hiring",
-    "Security",
-    "Release",
-    "Campaign",
-    "Churn",
-    "Pricing",
-];
-const THINGS: &[&str] = &[
-    "Dashboard",
-    "Report",
-    "Overview",
-    "Chart",
-    "Pipeline",
-    "Tickets",
-    "Forecast",
-    "Summary",
-    "Board",
-    "Notes",
-    "Roadmap",
-    "Metrics",
-    "Calendar",
-    "Tasks",
-    "Invoices",
-    "Contacts",
-    "Backlog",
-    "Budget",
-    "Leads",
-    "Alerts",
-];
-
-/// `n` candidates with realistic labels ("Revenue Forecast Q", "Support
-/// Tickets 2024", "Sales Budget Alerts"), the apps' regression set (Links
-/// Panels, Links Panel D, Links Panel E) in the middle. The same generator
-/// as `ladderd-load`.
+/// `n` candidates of `ladderd::samples::pool` (realistic labels, the
+/// apps' regression set in the middle), the same pools `ladderd-load` sends.
 fn pool(n: usize) -> Vec<Candidate> {
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut out: Vec<Candidate> = (0..n)
-        .map(|i| {
-            let r = next();
-            let area = AREAS[(r % AREAS.len() as u64) as usize];
-            let thing = THINGS[((r >> 8) % THINGS.len() as u64) as usize];
-            let label = match (r >> 16) % 4 {
-                0 => format!("{area} {thing}"),
-                1 => format!("{area} {thing} {}", (b'A' + ((r >> 24) % 26) as u8) as char),
-                2 => format!("{area} {thing} {}", 2020 + (r >> 24) % 6),
-                _ => format!("{area} {} {thing}", THINGS[((r >> 32) % THINGS.len() as u64) as usize]),
-            };
-            let mut c = Candidate::new(format!("cand-{i:05}"), label);
-            if i % 3 == 0 {
-                c.kind = "panel".into();
-            }
-            c
-        })
-        .collect();
-    let regression = [("links-panels", "Links Panels"), ("links-panel-d", "Links Panel D"), ("links-panel-e", "Links Panel E")];
-    let at = n.saturating_sub(3) / 2;
-    for (k, (id, label)) in regression.iter().enumerate() {
-        let c = Candidate::new(*id, *label);
-        if at + k < out.len() {
-            out[at + k] = c;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    ladderd::samples::pool(n).into_iter().map(|c| Candidate { id: c.id, label: c.label, kind: c.kind, ..Default::default() }).collect()
 }
 
 fn request(input: &str, candidates: Vec<Candidate>) -> DecideRequest {

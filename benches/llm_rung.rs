@@ -134,6 +134,17 @@ async fn daemon(mut config: Config) -> Daemon {
     Daemon { client: ArbiterClient::new(channel), _stop: tx }
 }
 
+/// A daemon whose provider never answers; breaker off, so every
+/// unresolved call waits its whole `timeout_ms`.
+async fn hanging_daemon(timeout_ms: u64, max_concurrency: usize) -> Daemon {
+    let hang = hanging_provider().await;
+    let mut c = llm_config(&format!("http://{hang}/v1"));
+    c.llm.timeout_ms = timeout_ms;
+    c.llm.breaker_failures = 0;
+    c.llm.max_concurrency = max_concurrency;
+    daemon(c).await
+}
+
 fn llm_config(base_url: &str) -> Config {
     let mut c = Config::default();
     c.llm.base_url = Some(base_url.into());
@@ -141,28 +152,9 @@ fn llm_config(base_url: &str) -> Config {
     c
 }
 
-fn cand(id: &str, label: &str) -> pb::Candidate {
-    pb::Candidate { id: id.into(), label: label.into(), ..Default::default() }
-}
-
+/// `Decide("links panel")` over the apps' regression set: a tie.
 fn request(session_id: String) -> pb::DecideRequest {
-    pb::DecideRequest {
-        session_id,
-        turn_id: "turn-1".into(),
-        input: "links panel".into(),
-        active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
-        options: Some(pb::OptionSet {
-            option_set_id: "set-1".into(),
-            scope: pb::Scope::Chat as i32,
-            candidates: vec![
-                cand("links-panels", "Links Panels"),
-                cand("links-panel-d", "Links Panel D"),
-                cand("links-panel-e", "Links Panel E"),
-            ],
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
+    ladderd::samples::panels_request(&session_id, "links panel")
 }
 
 struct Phase {
@@ -349,12 +341,7 @@ fn main() {
 
         println!();
         println!("Deadline precision: a provider that never answers, llm.timeout_ms = 800, x {deadline_calls}, {CONCURRENCY} in flight");
-        let hang = hanging_provider().await;
-        let mut c = llm_config(&format!("http://{hang}/v1"));
-        c.llm.timeout_ms = 800;
-        c.llm.breaker_failures = 0;
-        c.llm.max_concurrency = 64;
-        let d = daemon(c).await;
+        let d = hanging_daemon(800, 64).await;
         let p = phase("hang", &d.client, deadline_calls, CONCURRENCY).await;
         show("Decide against a hanging provider", &p.latency);
         let over = p.latency.iter_recorded().filter(|v| v.value_iterated_to() > 820_000).map(|v| v.count_at_value()).sum::<u64>();
@@ -369,12 +356,7 @@ fn main() {
         println!();
         let n = (calls / 5).max(50);
         println!("Isolation: deterministic Decide x {n}, 1 in flight, provider hanging, llm.timeout_ms = 2000");
-        let hang = hanging_provider().await;
-        let mut c = llm_config(&format!("http://{hang}/v1"));
-        c.llm.timeout_ms = 2_000;
-        c.llm.breaker_failures = 0;
-        c.llm.max_concurrency = 256;
-        let d = daemon(c).await;
+        let d = hanging_daemon(2_000, 256).await;
         deterministic(&d.client, n.min(500), "warm").await;
         let alone = deterministic(&d.client, n, "alone").await;
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));

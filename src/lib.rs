@@ -23,6 +23,7 @@
 //! - [`telemetry`]: logging and tracing export. [`tokens`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
 //! - [`replay`]: re-runs decision records under a configuration.
+//!   [`samples`]: sample option sets for benchmarks, the load tool and tests.
 //! - [`app`]: binds, serves, drains, reloads. [`cli`]: the command line.
 #![forbid(unsafe_code)]
 
@@ -38,6 +39,7 @@ pub mod llm;
 pub mod pb;
 pub mod pools;
 pub mod replay;
+pub mod samples;
 pub mod sessions;
 pub mod telemetry;
 pub mod tokens;

@@ -493,94 +493,6 @@ async fn connect(addr: &str, n: usize) -> Result<Vec<Channel>, String> {
 
 // -------------------------------------------------------------- payloads --
 
-const AREAS: &[&str] = &[
-    "Sales",
-    "Marketing",
-    "Revenue",
-    "Support",
-    "Billing",
-    "Inventory",
-    "Customer",
-    "Product",
-    "Finance",
-    "Growth",
-    "Quarterly",
-    "Weekly",
-    "Regional",
-    "Partner",
-    "Hiring",
-    "Security",
-    "Release",
-    "Campaign",
-    "Churn",
-    "Pricing",
-];
-const THINGS: &[&str] = &[
-    "Dashboard",
-    "Report",
-    "Overview",
-    "Chart",
-    "Pipeline",
-    "Tickets",
-    "Forecast",
-    "Summary",
-    "Board",
-    "Notes",
-    "Roadmap",
-    "Metrics",
-    "Calendar",
-    "Tasks",
-    "Invoices",
-    "Contacts",
-    "Backlog",
-    "Budget",
-    "Leads",
-    "Alerts",
-];
-
-/// `n` candidates with realistic, mostly distinct labels ("Revenue Forecast
-/// Q", "Support Tickets 2024"), with the apps' regression set (Links
-/// Panels, Links Panel D, Links Panel E) in the middle.
-fn pool(n: usize) -> Vec<pb::Candidate> {
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut out: Vec<pb::Candidate> = (0..n)
-        .map(|i| {
-            let r = next();
-            let area = AREAS[(r % AREAS.len() as u64) as usize];
-            let thing = THINGS[((r >> 8) % THINGS.len() as u64) as usize];
-            let label = match (r >> 16) % 4 {
-                0 => format!("{area} {thing}"),
-                1 => format!("{area} {thing} {}", (b'A' + ((r >> 24) % 26) as u8) as char),
-                2 => format!("{area} {thing} {}", 2020 + (r >> 24) % 6),
-                _ => format!("{area} {} {thing}", THINGS[((r >> 32) % THINGS.len() as u64) as usize]),
-            };
-            pb::Candidate {
-                id: format!("cand-{i:05}"),
-                label,
-                kind: if i % 3 == 0 { "panel".into() } else { String::new() },
-                ..Default::default()
-            }
-        })
-        .collect();
-    let regression = [("links-panels", "Links Panels"), ("links-panel-d", "Links Panel D"), ("links-panel-e", "Links Panel E")];
-    let at = n.saturating_sub(3) / 2;
-    for (k, (id, label)) in regression.iter().enumerate() {
-        let c = pb::Candidate { id: (*id).into(), label: (*label).into(), ..Default::default() };
-        if at + k < out.len() {
-            out[at + k] = c;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The pre-encoded requests of one run (without `session_id`, which each
 /// call writes in front).
 struct Payload {
@@ -597,7 +509,7 @@ struct Payload {
 }
 
 fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, pool_reuse: bool) -> Payload {
-    let candidates = pool(pool_size);
+    let candidates = ladderd::samples::pool(pool_size);
     let encode = |text: &str, options: pb::OptionSet| {
         let req = pb::DecideRequest {
             turn_id: "turn-1".into(),

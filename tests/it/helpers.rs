@@ -65,29 +65,11 @@ pub async fn connect(addr: SocketAddr) -> Channel {
     panic!("cannot connect to {addr}");
 }
 
-pub fn cand(id: &str, label: &str) -> pb::Candidate {
-    pb::Candidate { id: id.into(), label: label.into(), ..Default::default() }
-}
+pub use ladderd::samples::cand;
 
 /// The apps' standard option set: Links Panels, Links Panel D, Links Panel E.
 pub fn panels_request(input: &str) -> pb::DecideRequest {
-    pb::DecideRequest {
-        session_id: "session-1".into(),
-        turn_id: "turn-1".into(),
-        input: input.into(),
-        active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
-        options: Some(pb::OptionSet {
-            option_set_id: "set-1".into(),
-            scope: pb::Scope::Chat as i32,
-            candidates: vec![
-                cand("links-panels", "Links Panels"),
-                cand("links-panel-d", "Links Panel D"),
-                cand("links-panel-e", "Links Panel E"),
-            ],
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
+    ladderd::samples::panels_request("session-1", input)
 }
 
 /// A TCP server that accepts connections and never answers: a provider
