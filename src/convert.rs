@@ -394,17 +394,18 @@ pub fn extract_request(m: pb::ExtractRequest, l: &Limits) -> Result<ExtractReque
 
 // ------------------------------------------------------------- outbound --
 
-impl From<&d::Decision> for pb::Decision {
-    fn from(x: &d::Decision) -> Self {
+/// Moves the decision's strings into the message (it is answered once).
+impl From<d::Decision> for pb::Decision {
+    fn from(x: d::Decision) -> Self {
         pb::Decision {
-            decision_id: x.decision_id.clone(),
+            decision_id: x.decision_id,
             outcome: match x.outcome {
                 d::Outcome::Execute => pb::Outcome::Execute,
                 d::Outcome::Clarify => pb::Outcome::Clarify,
                 d::Outcome::Escape => pb::Outcome::Escape,
                 d::Outcome::NeedMoreInfo => pb::Outcome::NeedMoreInfo,
             } as i32,
-            target_id: x.target_id.clone().unwrap_or_default(),
+            target_id: x.target_id.unwrap_or_default(),
             decided_by: match x.decided_by {
                 d::Decider::Unspecified => pb::Decider::Unspecified,
                 d::Decider::Deterministic => pb::Decider::Deterministic,
@@ -429,35 +430,30 @@ impl From<&d::Decision> for pb::Decision {
             fallback_reason: fallback_to_pb(x.fallback_reason) as i32,
             escape_reason: x.escape_reason.map(|e| e.as_str().to_string()).unwrap_or_default(),
             handled_by_tier: x.handled_by_tier.as_str().to_string(),
-            clarifier: x.clarifier.as_ref().map(|c| pb::Clarifier {
-                question: c.question.clone(),
-                option_ids: c.option_ids.clone(),
-                suggested_id: c.suggested_id.clone().unwrap_or_default(),
+            clarifier: x.clarifier.map(|c| pb::Clarifier {
+                question: c.question,
+                option_ids: c.option_ids,
+                suggested_id: c.suggested_id.unwrap_or_default(),
             }),
             needed_evidence_types: x.needed_evidence_types.iter().map(|t| t.as_str().to_string()).collect(),
             llm: Some(pb::LlmReport {
                 called: x.llm.called,
                 guard_hit: x.llm.guard_hit,
                 latency_ms: x.llm.latency_ms,
-                suggested_id: x.llm.suggested_id.clone().unwrap_or_default(),
+                suggested_id: x.llm.suggested_id.unwrap_or_default(),
                 confidence: x.llm.confidence,
-                verdict: x.llm.verdict.clone(),
+                verdict: x.llm.verdict,
                 shadow: x.llm.shadow,
             }),
-            loop_cycle_id: x.loop_cycle_id.clone().unwrap_or_default(),
-            evidence_fingerprint: x.evidence_fingerprint.clone().unwrap_or_default(),
+            loop_cycle_id: x.loop_cycle_id.unwrap_or_default(),
+            evidence_fingerprint: x.evidence_fingerprint.unwrap_or_default(),
             trace: x
                 .trace
-                .iter()
-                .map(|s| pb::Step {
-                    rung: s.rung.to_string(),
-                    outcome: s.outcome.clone(),
-                    detail: s.detail.clone(),
-                    duration_us: s.duration_us,
-                })
+                .into_iter()
+                .map(|s| pb::Step { rung: s.rung.to_string(), outcome: s.outcome, detail: s.detail, duration_us: s.duration_us })
                 .collect(),
-            config_revision: x.config_revision.clone(),
-            pool_version: x.pool_version.clone().unwrap_or_default(),
+            config_revision: x.config_revision,
+            pool_version: x.pool_version.unwrap_or_default(),
         }
     }
 }

@@ -188,13 +188,13 @@ impl Daemon {
     /// Pool reuse: fills a referenced option set from the cache, or caches
     /// a versioned one. Returns the version it is held under.
     fn resolve_pool(&self, req: &mut DecideRequest) -> Result<Option<String>, ApiError> {
-        let session = req.session_id.clone();
+        let session = &req.session_id;
         let Some(o) = req.options.as_mut() else { return Ok(None) };
         if o.version.is_empty() {
             return Ok(None);
         }
         if o.by_reference {
-            let Some((scope, cands)) = self.pools.get(&session, &o.option_set_id, &o.version) else {
+            let Some((scope, cands)) = self.pools.get(session, &o.option_set_id, &o.version) else {
                 return Err(ApiError::FailedPrecondition(format!(
                     "options: option set {:?} version {:?} is not held for this session (evicted, or never sent); resend it with its candidates",
                     o.option_set_id, o.version
@@ -213,7 +213,7 @@ impl Daemon {
             return Ok(Some(version));
         }
         if !o.candidates.is_empty() {
-            self.pools.put(&session, &o.option_set_id, &o.version, o.scope, o.candidates.clone());
+            self.pools.put(session, &o.option_set_id, &o.version, o.scope, o.candidates.clone());
         }
         Ok(Some(o.version.clone()))
     }
@@ -310,7 +310,9 @@ impl Daemon {
         if size <= sessions.max_cycle_candidates && self.store.cycle_candidates() + size <= sessions.cycle_candidates_budget {
             decided.attach_request(rec.req);
         }
-        self.store.apply(session_id, Update::Decided(decided.update.clone()), self.clock.now(), policy.ttl).await.map_err(internal)?;
+        // Moved, not copied: what follows reads only the decision and events.
+        let update = std::mem::take(&mut decided.update);
+        self.store.apply(session_id, Update::Decided(update), self.clock.now(), policy.ttl).await.map_err(internal)?;
         let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&decided, elapsed_ms);
         self.feed_guardrails(&decided.decision, &rec, elapsed_ms);

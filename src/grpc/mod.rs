@@ -33,14 +33,14 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         let deadline = deadline(&request);
         let req = convert::decide_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
         let d = self.daemon.decide(req, deadline).await?;
-        Ok(Response::new((&d).into()))
+        Ok(Response::new(d.into()))
     }
 
     async fn enrich(&self, request: Request<pb::EnrichRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
         let req = convert::enrich_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
         let d = self.daemon.enrich(req, deadline).await?;
-        Ok(Response::new((&d).into()))
+        Ok(Response::new(d.into()))
     }
 
     async fn clarify(&self, request: Request<pb::ClarifyRequest>) -> Result<Response<pb::ClarifyResponse>, Status> {

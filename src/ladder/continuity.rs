@@ -386,15 +386,16 @@ pub enum Applied {
     EnrichRefused(EnrichRefusal),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum CycleChange {
+    #[default]
     Keep,
     Open(Box<Cycle>),
     Close,
 }
 
 /// What a decision changes in the session.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct DecidedUpdate {
     /// A Decide call (a user turn); Enrich is not a new turn.
     pub new_turn: bool,
