@@ -42,33 +42,59 @@ fn normalize_ascii(text: &str) -> String {
     out
 }
 
+/// What each ASCII byte becomes: its lower-case form (letters and digits),
+/// `DROP` (apostrophes and quotes, which join their neighbours) or `GAP`
+/// (everything else separates words). One table lookup per byte instead of
+/// a chain of tests.
+const DROP: u8 = 0;
+const GAP: u8 = b' ';
+const ASCII_MAP: [u8; 128] = {
+    let mut map = [GAP; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            map[b] = c.to_ascii_lowercase();
+        } else if c == b'\'' || c == b'`' || c == b'"' {
+            map[b] = DROP;
+        }
+        b += 1;
+    }
+    map
+};
+
 /// Appends the normalized form of ASCII `text` to `out`. Returns whether
-/// a token of it starts a filler phrase (checked as each token ends, so
+/// a token of it may start a filler phrase (checked as each token ends, so
 /// the text is not split again), when a lexicon is given.
 fn normalize_ascii_into(text: &str, out: &mut String, filler: Option<&Lexicon>) -> bool {
-    let mut gap = false;
-    let mut tok: Option<usize> = None;
-    let mut found = false;
-    let mut end_token = |out: &String, tok: &mut Option<usize>| {
-        if let (Some(start), Some(lex)) = (tok.take(), filler) {
-            found = found || lex.filler.starts_with(&out[start..]);
-        }
-    };
     let base = out.len();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() {
-            if gap && out.len() > base {
-                end_token(out, &mut tok);
-                out.push(' ');
+    out.reserve(text.len());
+    let mut found = false;
+    let mut tok = base;
+    let mut gap = false;
+    for &b in text.as_bytes() {
+        let m = ASCII_MAP[usize::from(b & 0x7f)];
+        if m > GAP {
+            if gap {
+                gap = false;
+                if out.len() > base {
+                    if let Some(lex) = filler {
+                        found |= lex.filler.starts_with(&out[tok..]);
+                    }
+                    out.push(' ');
+                    tok = out.len();
+                }
             }
-            gap = false;
-            tok.get_or_insert(out.len());
-            out.push(b.to_ascii_lowercase() as char);
-        } else if b != b'\'' && b != b'`' && b != b'"' {
+            out.push(char::from(m));
+        } else if m == GAP {
             gap = true;
         }
     }
-    end_token(out, &mut tok);
+    if let Some(lex) = filler
+        && out.len() > tok
+    {
+        found |= lex.filler.starts_with(&out[tok..]);
+    }
     found
 }
 
@@ -102,10 +128,12 @@ pub fn canonicalize(text: &str, lex: &Lexicon) -> String {
 }
 
 /// `canonicalize`, appended to `out`: a pool's labels share one buffer
-/// instead of an allocation each (the matching rung's hot loop).
-pub fn canonicalize_into(text: &str, lex: &Lexicon, out: &mut String) {
+/// instead of an allocation each (the matching rung's hot loop). Returns
+/// whether `text` is ASCII (then so is what was appended).
+pub fn canonicalize_into(text: &str, lex: &Lexicon, out: &mut String) -> bool {
     let start = out.len();
-    let filler = if text.is_ascii() {
+    let ascii = text.is_ascii();
+    let filler = if ascii {
         normalize_ascii_into(text, out, Some(lex))
     } else {
         out.push_str(&normalize(text));
@@ -116,6 +144,7 @@ pub fn canonicalize_into(text: &str, lex: &Lexicon, out: &mut String) {
         out.truncate(start);
         out.push_str(&stripped);
     }
+    ascii
 }
 
 fn has_filler(normalized: &str, lex: &Lexicon) -> bool {
@@ -202,6 +231,11 @@ mod tests {
         fn normalize_is_idempotent(s in "\\PC{0,40}") {
             let once = normalize(&s);
             prop_assert_eq!(normalize(&once), once.clone());
+        }
+
+        #[test]
+        fn the_ascii_table_agrees_with_the_unicode_path(s in "[ -~]{0,60}") {
+            prop_assert_eq!(normalize_ascii(&s), normalize_unicode(&s));
         }
 
         #[test]
