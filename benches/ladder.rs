@@ -75,7 +75,7 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, policy.matching);
+    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, policy.matching, policy.tie_len());
     let class = classify(&Evidence {
         pool: &pool,
         matches: &matches,

@@ -212,7 +212,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 4. Match.
     run.begin("match");
     let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
-    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, p.matching);
+    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, p.matching, p.tie_len());
     run.step(format!("{} hits", matches.hits.len()), describe_hits(&pool, &matches));
 
     // 5. Classify: the one place confidence is decided.
@@ -248,7 +248,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         None => {}
     }
     let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
-    let tie = rank(&pool, &matches, reason, req, p.llm_max_candidates.max(p.clarifier_max_options));
+    let tie = rank(&pool, &matches, reason, req, p.tie_len());
     run.open_cycle(&pool, &tie, reason);
     let sources: std::collections::BTreeSet<&str> =
         tie.iter().map(|t| t.entry.map_or("commands", |i| pool.entries[i].source.as_str())).collect();
@@ -369,12 +369,21 @@ fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideReque
             v
         }
         AmbiguityReason::NoDeterministicMatch => {
-            let mut order: Vec<usize> = m.hits.iter().map(|h| h.entry).collect();
-            let mut rest: Vec<usize> = (0..pool.len()).filter(|i| !order.contains(i)).collect();
-            if let Some(f) = &m.fuzzy {
-                rest.sort_by(|a, b| f[*b].total_cmp(&f[*a]).then(a.cmp(b)));
+            // The hits, then the most similar entries (when the fuzzy rung
+            // ranked them), else pool order.
+            let mut order: Vec<usize> = m.hits.iter().map(|h| h.entry).take(cap).collect();
+            let rest: Box<dyn Iterator<Item = usize>> = match &m.fuzzy {
+                Some(ranked) => Box::new(ranked.iter().copied()),
+                None => Box::new(0..pool.len()),
+            };
+            for i in rest {
+                if order.len() >= cap {
+                    break;
+                }
+                if !order.contains(&i) {
+                    order.push(i);
+                }
             }
-            order.extend(rest);
             order.into_iter().map(item).collect()
         }
     };

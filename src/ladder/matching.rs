@@ -11,7 +11,7 @@ use super::canon::{canonicalize, canonicalize_into, tokens};
 use super::lexicon::Lexicon;
 use super::scope::Pool;
 use super::types::Candidate;
-use rapidfuzz::distance::levenshtein::BatchComparator;
+use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 
 /// Kinds of match, weakest first (the derived order is their strength).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -99,9 +99,10 @@ pub struct Matches {
     /// Best first: strongest kind, then score, then pool order.
     pub hits: Vec<Hit>,
     pub command: Option<CommandHit>,
-    /// Fuzzy similarity of every pool entry, when the fuzzy rung ran (it
-    /// ranks the clarifier when nothing stronger matched).
-    pub fuzzy: Option<Vec<f32>>,
+    /// When the fuzzy rung ran: the `ranked` pool entries most similar to
+    /// the input, most similar first, pool order for equal similarity (they
+    /// rank the clarifier when nothing stronger matched).
+    pub fuzzy: Option<Vec<usize>>,
 }
 
 impl Matches {
@@ -169,9 +170,41 @@ fn eq_case_insensitive(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() { a.eq_ignore_ascii_case(b) } else { a.to_lowercase() == b.to_lowercase() }
 }
 
-/// Runs every matching rung over the pool and the commands.
-pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &Lexicon, params: MatchParams) -> Matches {
+/// The raw input, compared case-insensitively with every label of the
+/// pool: its ASCII check and lower-casing are done once, not per label.
+struct RawInput<'a> {
+    text: &'a str,
+    /// `text` lower-cased, when it is not ASCII.
+    lower: Option<String>,
+}
+
+impl<'a> RawInput<'a> {
+    fn new(text: &'a str) -> Self {
+        RawInput { text, lower: (!text.is_ascii()).then(|| text.to_lowercase()) }
+    }
+
+    /// `eq_case_insensitive(self.text, label.trim())`.
+    fn eq_label(&self, label: &str) -> bool {
+        // Only text starting or ending with white space (ASCII, or a
+        // non-ASCII byte: Unicode white space) needs trimming.
+        let edge = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace() || !b.is_ascii());
+        let label = if edge(label.as_bytes().first()) || edge(label.as_bytes().last()) { label.trim() } else { label };
+        match &self.lower {
+            // An ASCII label of another length cannot be equal; a non-ASCII
+            // one can ("\u{212A}" lower-cases to "k").
+            None if label.len() != self.text.len() && label.is_ascii() => false,
+            None if label.is_ascii() => label.eq_ignore_ascii_case(self.text),
+            None => label.to_lowercase() == self.text.to_ascii_lowercase(),
+            Some(lower) => label.to_lowercase() == *lower,
+        }
+    }
+}
+
+/// Runs every matching rung over the pool and the commands. `ranked` is how
+/// many entries the fuzzy rung ranks (`Matches::fuzzy`).
+pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &Lexicon, params: MatchParams, ranked: usize) -> Matches {
     let raw = raw.trim();
+    let raw_input = RawInput::new(raw);
     let core_toks: Vec<&str> = tokens(&q.core).collect();
     let ordinal = parse_ordinal(&q.core, lex);
     let ordinal_pos = ordinal.and_then(|n| {
@@ -183,17 +216,19 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         }
     });
     let input_badge = core_toks.last().copied().filter(|t| is_badge_token(t));
-    let canon = CanonPool::new(pool, lex);
-    let mut offsets: Vec<(usize, usize)> = Vec::with_capacity(16);
+    let canon = CanonPool::new(pool, lex, &raw_input);
+    let mut seen = vec![false; core_toks.len()];
     let mut hits: Vec<Hit> = Vec::new();
 
+    // Only the canonical pool is read here: a candidate itself is touched
+    // once, while it is canonicalized.
     for (idx, e) in pool.entries.iter().enumerate() {
         let label = canon.label(idx);
         let aliases = canon.aliases(idx);
-        let hit = match_one(raw, q, label, e.cand, aliases.clone())
+        let hit = match_one(canon.entries[idx].raw_eq, q, label, aliases.clone())
             .or_else(|| (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source)).then_some((MatchKind::Ordinal, 1.0)))
-            .or_else(|| badge_hit(input_badge, &core_toks, label, e.cand, lex))
-            .or_else(|| containment(&core_toks, label, aliases, &mut offsets));
+            .or_else(|| badge_hit(input_badge, &core_toks, label, canon.badge(idx)))
+            .or_else(|| containment(&core_toks, label, aliases, &mut seen));
         if let Some((kind, score)) = hit {
             hits.push(Hit { entry: idx, kind, score });
         }
@@ -204,19 +239,22 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     if !strong && !q.core.is_empty() {
         // Levenshtein over characters; over bytes when everything is ASCII
         // (the same distances, without decoding UTF-8 for every label).
-        let scores: Vec<f32> = if q.core.is_ascii() && canon.text.is_ascii() {
+        let mut best = FuzzyBest::new(ranked, params.fuzzy_min);
+        if q.core.is_ascii() && canon.ascii {
             let cmp = BatchComparator::new(q.core.bytes());
-            canon.similarity(|s| cmp.normalized_similarity(s.bytes()))
+            let bag = BagBound::new(q.core.as_bytes());
+            canon.similarity(&mut best, |s, cutoff| {
+                if bag.upper(s.as_bytes()) < cutoff {
+                    return None;
+                }
+                cmp.normalized_similarity_with_args(s.bytes(), &Args::default().score_cutoff(cutoff))
+            });
         } else {
             let cmp = BatchComparator::new(q.core.chars());
-            canon.similarity(|s| cmp.normalized_similarity(s.chars()))
-        };
-        for (idx, s) in scores.iter().enumerate() {
-            if *s >= params.fuzzy_min {
-                hits.push(Hit { entry: idx, kind: MatchKind::Fuzzy, score: *s });
-            }
+            canon.similarity(&mut best, |s, cutoff| cmp.normalized_similarity_with_args(s.chars(), &Args::default().score_cutoff(cutoff)));
         }
-        fuzzy = Some(scores);
+        hits.extend(best.hits);
+        fuzzy = Some(best.ranked.into_iter().map(|(_, idx)| idx).collect());
     }
 
     hits.sort_by(|a, b| {
@@ -225,63 +263,175 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     Matches { hits, command: match_command(raw, q, commands, lex), fuzzy }
 }
 
-/// The canonical labels and aliases of a pool, computed once per request
-/// into one buffer (every rung below reads them; none re-canonicalizes).
+/// The canonical labels, aliases and badges of a pool, computed once per
+/// request into one buffer (every rung below reads them; none
+/// re-canonicalizes).
 struct CanonPool {
     text: String,
-    /// Per entry: its label's range in `text`, and its aliases' ranges as
-    /// a range of `aliases`.
-    entries: Vec<((usize, usize), (usize, usize))>,
+    entries: Vec<CanonEntry>,
+    /// Ranges of `text`.
     aliases: Vec<(usize, usize)>,
+    /// `text` is ASCII.
+    ascii: bool,
+}
+
+struct CanonEntry {
+    /// Range of `text`.
+    label: (usize, usize),
+    /// Range of `CanonPool::aliases`.
+    aliases: (usize, usize),
+    /// The candidate's explicit badge, canonical (a range of `text`), when
+    /// it has one.
+    badge: Option<(usize, usize)>,
+    /// The raw input is the candidate's raw label, ignoring case.
+    raw_eq: bool,
 }
 
 impl CanonPool {
-    fn new(pool: &Pool<'_>, lex: &Lexicon) -> Self {
+    fn new(pool: &Pool<'_>, lex: &Lexicon, raw: &RawInput<'_>) -> Self {
         let bytes: usize = pool.entries.iter().map(|e| e.cand.label.len() + e.cand.aliases.iter().map(String::len).sum::<usize>()).sum();
         let mut text = String::with_capacity(bytes);
         let mut entries = Vec::with_capacity(pool.entries.len());
         let mut aliases = Vec::new();
-        let add = |s: &str, text: &mut String| {
+        let mut ascii = true;
+        let mut add = |s: &str, text: &mut String| {
             let start = text.len();
-            canonicalize_into(s, lex, text);
+            ascii &= canonicalize_into(s, lex, text);
             (start, text.len())
         };
         for e in &pool.entries {
-            let label = add(&e.cand.label, &mut text);
+            let c = e.cand;
+            let label = add(&c.label, &mut text);
             let first = aliases.len();
-            for a in &e.cand.aliases {
+            for a in &c.aliases {
                 aliases.push(add(a, &mut text));
             }
-            entries.push((label, (first, aliases.len())));
+            let badge = (!c.badge.trim().is_empty()).then(|| add(&c.badge, &mut text));
+            let raw_eq = !raw.text.is_empty() && raw.eq_label(&c.label);
+            entries.push(CanonEntry { label, aliases: (first, aliases.len()), badge, raw_eq });
         }
-        CanonPool { text, entries, aliases }
+        let ascii = ascii || text.is_ascii();
+        CanonPool { text, entries, aliases, ascii }
     }
 
     fn label(&self, idx: usize) -> &str {
-        let (s, e) = self.entries[idx].0;
+        let (s, e) = self.entries[idx].label;
         &self.text[s..e]
     }
 
     fn aliases(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
-        let (first, end) = self.entries[idx].1;
+        let (first, end) = self.entries[idx].aliases;
         self.aliases[first..end].iter().map(|&(s, e)| &self.text[s..e])
     }
 
-    /// Per entry, the best similarity of its label and aliases.
-    fn similarity(&self, sim: impl Fn(&str) -> f64) -> Vec<f32> {
-        (0..self.entries.len()).map(|idx| self.aliases(idx).fold(sim(self.label(idx)) as f32, |acc, a| acc.max(sim(a) as f32))).collect()
+    fn badge(&self, idx: usize) -> Option<&str> {
+        self.entries[idx].badge.map(|(s, e)| &self.text[s..e])
+    }
+
+    /// Feeds each entry's best similarity (of its label and aliases) to
+    /// `best`, asking `sim` only for similarities `best` can still use:
+    /// `sim(text, cutoff)` is `None` below `cutoff`, which lets rapidfuzz skip
+    /// labels whose length alone rules them out.
+    fn similarity(&self, best: &mut FuzzyBest, sim: impl Fn(&str, f64) -> Option<f64>) {
+        for idx in 0..self.entries.len() {
+            let cutoff = best.cutoff();
+            let score = self.aliases(idx).fold(sim(self.label(idx), cutoff), |acc, a| match (acc, sim(a, cutoff)) {
+                (Some(x), Some(y)) => Some(x.max(y)),
+                (x, y) => x.or(y),
+            });
+            if let Some(score) = score {
+                best.offer(idx, score as f32);
+            }
+        }
     }
 }
 
-/// Exact, normalized and alias matches of one candidate.
-fn match_one<'a>(
-    raw: &str,
-    q: &Query,
-    label: &str,
-    cand: &Candidate,
-    mut aliases: impl Iterator<Item = &'a str>,
-) -> Option<(MatchKind, f32)> {
-    if !raw.is_empty() && eq_case_insensitive(raw, cand.label.trim()) {
+/// The fuzzy rung's results, built entry by entry in pool order: every hit
+/// (similarity at least `min`) and the `len` most similar entries. Ranking
+/// all entries and keeping the first `len` gives the same list; this only
+/// needs exact similarities down to `cutoff`.
+struct FuzzyBest {
+    len: usize,
+    min: f32,
+    hits: Vec<Hit>,
+    /// (similarity, entry), most similar first, pool order for ties.
+    ranked: Vec<(f32, usize)>,
+}
+
+impl FuzzyBest {
+    fn new(len: usize, min: f32) -> Self {
+        FuzzyBest { len, min, hits: Vec::new(), ranked: Vec::with_capacity(len + 1) }
+    }
+
+    /// The least similarity an entry offered next could still need to be
+    /// known exactly, lowered by far more than f32 rounding (similarities
+    /// are compared as f32) so nothing at the boundary is lost.
+    fn cutoff(&self) -> f64 {
+        let floor = match self.ranked.last() {
+            Some(&(kth, _)) if self.ranked.len() == self.len => kth.min(self.min),
+            _ if self.len == 0 => self.min,
+            _ => return 0.0,
+        };
+        (f64::from(floor) - 1e-6).max(0.0)
+    }
+
+    /// Entries must be offered in pool order.
+    fn offer(&mut self, entry: usize, score: f32) {
+        if score >= self.min {
+            self.hits.push(Hit { entry, kind: MatchKind::Fuzzy, score });
+        }
+        // After every entry with a similarity >= `score` (earlier entries
+        // win ties).
+        let at = self.ranked.partition_point(|&(s, _)| s >= score);
+        if at < self.len {
+            self.ranked.insert(at, (score, entry));
+            self.ranked.truncate(self.len);
+        }
+    }
+}
+
+/// An upper bound of the normalized Levenshtein similarity of ASCII text to
+/// the query, from the bag distance (characters one side has more of than
+/// the other; each needs an edit): one pass of counting, several times
+/// cheaper than the distance itself, and in large pools most labels share
+/// too few letters with a typo-only input to need it.
+struct BagBound {
+    counts: [u8; 128],
+    len: usize,
+}
+
+impl BagBound {
+    fn new(query: &[u8]) -> Self {
+        let mut counts = [0u8; 128];
+        for &b in query {
+            let c = &mut counts[usize::from(b & 0x7f)];
+            *c = c.saturating_add(1);
+        }
+        BagBound { counts, len: query.len() }
+    }
+
+    /// `1 - bag_distance / max(len)`, computed as rapidfuzz computes the
+    /// similarity from the distance, so it is never below the similarity.
+    fn upper(&self, text: &[u8]) -> f64 {
+        let mut left = self.counts;
+        let mut extra = 0usize;
+        for &b in text {
+            let c = &mut left[usize::from(b & 0x7f)];
+            let has = u8::from(*c > 0);
+            *c -= has;
+            extra += usize::from(1 - has);
+        }
+        let shared = text.len() - extra;
+        let bound = extra.max(self.len - shared);
+        let max = self.len.max(text.len());
+        if max == 0 { 1.0 } else { 1.0 - bound as f64 / max as f64 }
+    }
+}
+
+/// Exact, normalized and alias matches of one candidate (`raw_eq`: the raw
+/// input is its raw label, ignoring case).
+fn match_one<'a>(raw_eq: bool, q: &Query, label: &str, mut aliases: impl Iterator<Item = &'a str>) -> Option<(MatchKind, f32)> {
+    if raw_eq {
         return Some((MatchKind::Exact, 1.0));
     }
     if !label.is_empty() && (label == q.core || label == q.full) {
@@ -292,20 +442,21 @@ fn match_one<'a>(
 
 /// "panel d" names the candidate whose trailing badge is "d", provided the
 /// other words of the input (if any) share at least one word with its label.
-fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, cand: &Candidate, lex: &Lexicon) -> Option<(MatchKind, f32)> {
+/// `explicit` is the candidate's own badge (canonical); without one, the
+/// label's last word is its badge.
+fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, explicit: Option<&str>) -> Option<(MatchKind, f32)> {
     let ib = input_badge?;
-    let explicit;
-    let badge = if cand.badge.trim().is_empty() {
-        let mut lt = tokens(label);
-        let last = lt.next_back()?;
-        lt.next()?; // a one-word label has no badge
-        last
-    } else {
-        explicit = canonicalize(&cand.badge, lex);
-        explicit.as_str()
-    };
-    if badge != ib {
-        return None;
+    match explicit {
+        // The label's last word, when it has more than one (canonical text
+        // has single spaces and none at the edges).
+        None => {
+            let head = label.strip_suffix(ib)?.strip_suffix(' ')?;
+            if head.is_empty() {
+                return None;
+            }
+        }
+        Some(badge) if badge != ib => return None,
+        Some(_) => {}
     }
     let others = &core_toks[..core_toks.len() - 1];
     let overlap = others.iter().filter(|t| tokens(label).any(|l| l == **t)).count();
@@ -316,18 +467,13 @@ fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, cand: &
 }
 
 /// Every input word is in the label, or every label word is in the input.
-fn containment<'a>(
-    core_toks: &[&str],
-    label: &str,
-    aliases: impl Iterator<Item = &'a str>,
-    buf: &mut Vec<(usize, usize)>,
-) -> Option<(MatchKind, f32)> {
+fn containment<'a>(core_toks: &[&str], label: &str, aliases: impl Iterator<Item = &'a str>, seen: &mut [bool]) -> Option<(MatchKind, f32)> {
     if core_toks.is_empty() {
         return None;
     }
-    let mut best = contained(core_toks, label, buf);
+    let mut best = contained(core_toks, label, seen);
     for a in aliases {
-        let s = contained(core_toks, a, buf);
+        let s = contained(core_toks, a, seen);
         best = match (best, s) {
             (Some(x), Some(y)) => Some(x.max(y)),
             (x, y) => x.or(y),
@@ -337,32 +483,31 @@ fn containment<'a>(
 }
 
 /// Jaccard score of input and label tokens when one side contains the
-/// other. This runs for every candidate: the label is split once, into a
-/// buffer of offsets reused across candidates (no allocation per label).
-fn contained(core_toks: &[&str], label: &str, buf: &mut Vec<(usize, usize)>) -> Option<f32> {
-    buf.clear();
-    let mut start = None;
-    for (i, b) in label.bytes().enumerate() {
-        match (b == b' ', start) {
-            (true, Some(s)) => {
-                buf.push((s, i));
-                start = None;
+/// other. This runs for every candidate: one pass over the label's words,
+/// marking the input words seen in `seen` (one flag per input word, reused
+/// across candidates: no allocation per label).
+fn contained(core_toks: &[&str], label: &str, seen: &mut [bool]) -> Option<f32> {
+    seen.fill(false);
+    let mut label_len = 0;
+    let mut label_in_input = true;
+    for word in label.as_bytes().split(|&b| b == b' ').filter(|w| !w.is_empty()) {
+        label_len += 1;
+        let mut found = false;
+        for (t, s) in core_toks.iter().zip(seen.iter_mut()) {
+            let t = t.as_bytes();
+            if t.len() == word.len() && t[0] == word[0] && t == word {
+                *s = true;
+                found = true;
             }
-            (false, None) => start = Some(i),
-            _ => {}
         }
+        label_in_input &= found;
     }
-    if let Some(s) = start {
-        buf.push((s, label.len()));
-    }
-    if buf.is_empty() {
+    if label_len == 0 {
         return None;
     }
-    let tok = |r: &(usize, usize)| &label[r.0..r.1];
-    let common = core_toks.iter().filter(|t| buf.iter().any(|r| tok(r) == **t)).count();
+    let common = seen.iter().filter(|s| **s).count();
     let input_in_label = common == core_toks.len();
-    let label_in_input = buf.iter().all(|r| core_toks.contains(&tok(r)));
-    (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + buf.len() - common) as f32)
+    (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + label_len - common) as f32)
 }
 
 /// A command matches only when the input names the whole command (verb and
@@ -415,7 +560,7 @@ mod tests {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m = run(input, &q, &p, commands, &lex, MatchParams::default());
+        let m = run(input, &q, &p, commands, &lex, MatchParams::default(), 12);
         let ids = m.hits.iter().map(|h| format!("{}:{}", p.entries[h.entry].cand.id, h.kind.as_str())).collect();
         (m, ids)
     }
@@ -468,7 +613,7 @@ mod tests {
     }
 
     #[test]
-    fn fuzzy_scores_every_entry_when_nothing_stronger_matched() {
+    fn fuzzy_ranks_entries_only_when_nothing_stronger_matched() {
         let (m, _) = run_on("lnks panle", &panels(), &[]);
         assert_eq!(m.fuzzy.as_ref().map(Vec::len), Some(3));
         let (m, _) = run_on("links panel d", &panels(), &[]);
@@ -511,6 +656,84 @@ mod tests {
         ];
         for (input, want) in table {
             assert_eq!(parse_ordinal(input, &lex), want, "input {input:?}");
+        }
+    }
+
+    /// The definitions the fast paths above must agree with.
+    mod reference {
+        use super::super::tokens;
+
+        pub fn contained(core: &[&str], label: &str) -> Option<f32> {
+            let words: Vec<&str> = tokens(label).collect();
+            if words.is_empty() {
+                return None;
+            }
+            let common = core.iter().filter(|t| words.contains(t)).count();
+            let label_in_input = words.iter().all(|w| core.contains(w));
+            (common == core.len() || label_in_input).then(|| common as f32 / (core.len() + words.len() - common) as f32)
+        }
+
+        pub fn derived_badge(label: &str) -> Option<&str> {
+            let words: Vec<&str> = tokens(label).collect();
+            (words.len() >= 2).then(|| words[words.len() - 1])
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn contained_agrees_with_its_definition(core in "(links|panel|d|e|sales|report| ){0,30}", label in "(links|panel|d|e|sales|report| ){0,30}") {
+            let lex = Lexicon::shipped();
+            let (core, label) = (canonicalize(&core, &lex), canonicalize(&label, &lex));
+            let core: Vec<&str> = tokens(&core).collect();
+            let mut seen = vec![false; core.len()];
+            proptest::prop_assert_eq!(contained(&core, &label, &mut seen), reference::contained(&core, &label));
+        }
+
+        #[test]
+        fn a_derived_badge_is_the_last_word_of_a_longer_label(label in "(links|panel|d|dd|e|1|12| ){0,20}", badge in "(d|e|1|12)") {
+            let lex = Lexicon::shipped();
+            let label = canonicalize(&label, &lex);
+            let got = badge_hit(Some(&badge), &[badge.as_str()], &label, None).is_some();
+            proptest::prop_assert_eq!(got, reference::derived_badge(&label) == Some(badge.as_str()));
+        }
+
+        /// The fuzzy rung skips similarities it cannot use; its hits and
+        /// ranking must be those of scoring every entry in full.
+        #[test]
+        fn fuzzy_ranking_equals_scoring_every_entry(
+            input in "(lnks|panle|sales|reprot|d|e|q|2024| ){1,6}",
+            labels in proptest::collection::vec(("(links|panel|sales|report|dashboard|d|e|q|2024| ){0,5}", proptest::collection::vec("(links|panel|sales|rep|d| ){0,3}", 0..2)), 0..40),
+            ranked in 0usize..8,
+            min in 0.0f32..1.0,
+        ) {
+            let lex = Lexicon::shipped();
+            let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, (l, a))| Candidate { aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) }).collect();
+            let q = Query::new(canonicalize(&input, &lex), &lex);
+            let p = pool(&cands);
+            let m = run(&input, &q, &p, &[], &lex, MatchParams { fuzzy_min: min }, ranked);
+            proptest::prop_assume!(m.fuzzy.is_some());
+
+            let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;
+            let scores: Vec<f32> = cands.iter().map(|c| c.aliases.iter().fold(sim(&c.label), |acc, a| acc.max(sim(a)))).collect();
+            let mut order: Vec<usize> = (0..cands.len()).collect();
+            order.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]).then(a.cmp(b)));
+            let want_hits: Vec<(usize, f32)> = order.iter().filter(|i| scores[**i] >= min).map(|i| (*i, scores[*i])).collect();
+            let got_hits: Vec<(usize, f32)> = m.hits.iter().map(|h| (h.entry, h.score)).collect();
+            proptest::prop_assert_eq!(got_hits, want_hits);
+            order.truncate(ranked);
+            proptest::prop_assert_eq!(m.fuzzy.unwrap(), order);
+        }
+
+        #[test]
+        fn the_bag_bound_is_never_below_the_similarity(a in "[ -~]{0,20}", b in "[ -~]{0,30}") {
+            let sim = rapidfuzz::distance::levenshtein::normalized_similarity(a.bytes(), b.bytes());
+            proptest::prop_assert!(BagBound::new(a.as_bytes()).upper(b.as_bytes()) >= sim);
+        }
+
+        #[test]
+        fn raw_input_equals_labels_as_eq_case_insensitive_does(raw in "\\PC{0,8}", label in "(\\PC|\u{212A}|K| ){0,8}") {
+            let raw = raw.trim();
+            proptest::prop_assert_eq!(RawInput::new(raw).eq_label(&label), eq_case_insensitive(raw, label.trim()));
         }
     }
 }

@@ -101,6 +101,12 @@ pub struct AssistantPolicy {
 }
 
 impl Policy {
+    /// How many candidates an unresolved turn ranks: enough for the LLM's
+    /// list and for the clarifier.
+    pub fn tie_len(&self) -> usize {
+        self.llm_max_candidates.max(self.clarifier_max_options)
+    }
+
     /// The embedded defaults: LLM off, auto-execute off.
     pub fn defaults() -> Self {
         Policy {
