@@ -38,7 +38,7 @@ pub fn normalize(text: &str) -> String {
 
 fn normalize_ascii(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    normalize_ascii_into(text, &mut out, None);
+    normalize_ascii_into(text, &mut out, None, None);
     out
 }
 
@@ -63,16 +63,25 @@ const ASCII_MAP: [u8; 128] = {
     map
 };
 
-/// Appends the normalized form of ASCII `text` to `out`. Returns whether
-/// a token of it may start a filler phrase (checked as each token ends, so
-/// the text is not split again), when a lexicon is given.
-fn normalize_ascii_into(text: &str, out: &mut String, filler: Option<&Lexicon>) -> bool {
+/// Appends the normalized form of `text` to `out` if it is ASCII (else
+/// appends nothing and returns `None`). Returns whether a token of it may
+/// start a filler phrase (checked as each token ends, so the text is not
+/// split again), when a lexicon is given. The ASCII check is folded into
+/// the same pass. Each word's range in `out` is pushed to `words`.
+fn normalize_ascii_into(
+    text: &str,
+    out: &mut String,
+    filler: Option<&Lexicon>,
+    mut words: Option<&mut Vec<(usize, usize)>>,
+) -> Option<bool> {
     let base = out.len();
     out.reserve(text.len());
     let mut found = false;
     let mut tok = base;
     let mut gap = false;
+    let mut high = 0u8;
     for &b in text.as_bytes() {
+        high |= b;
         let m = ASCII_MAP[usize::from(b & 0x7f)];
         if m > GAP {
             if gap {
@@ -80,6 +89,9 @@ fn normalize_ascii_into(text: &str, out: &mut String, filler: Option<&Lexicon>) 
                 if out.len() > base {
                     if let Some(lex) = filler {
                         found |= lex.filler.starts_with(&out[tok..]);
+                    }
+                    if let Some(w) = words.as_deref_mut() {
+                        w.push((tok, out.len()));
                     }
                     out.push(' ');
                     tok = out.len();
@@ -90,12 +102,19 @@ fn normalize_ascii_into(text: &str, out: &mut String, filler: Option<&Lexicon>) 
             gap = true;
         }
     }
-    if let Some(lex) = filler
-        && out.len() > tok
-    {
-        found |= lex.filler.starts_with(&out[tok..]);
+    if high >= 0x80 {
+        out.truncate(base);
+        return None;
     }
-    found
+    if out.len() > tok {
+        if let Some(lex) = filler {
+            found |= lex.filler.starts_with(&out[tok..]);
+        }
+        if let Some(w) = words {
+            w.push((tok, out.len()));
+        }
+    }
+    Some(found)
 }
 
 fn normalize_unicode(text: &str) -> String {
@@ -131,18 +150,43 @@ pub fn canonicalize(text: &str, lex: &Lexicon) -> String {
 /// instead of an allocation each (the matching rung's hot loop). Returns
 /// whether `text` is ASCII (then so is what was appended).
 pub fn canonicalize_into(text: &str, lex: &Lexicon, out: &mut String) -> bool {
+    canonicalize_impl(text, lex, out, None)
+}
+
+/// `canonicalize_into`, also setting `words` to the ranges in `out` of the
+/// appended words (found while normalizing, so matching need not split the
+/// label again).
+pub fn canonicalize_words_into(text: &str, lex: &Lexicon, out: &mut String, words: &mut Vec<(usize, usize)>) -> bool {
+    words.clear();
+    canonicalize_impl(text, lex, out, Some(words))
+}
+
+fn canonicalize_impl(text: &str, lex: &Lexicon, out: &mut String, mut words: Option<&mut Vec<(usize, usize)>>) -> bool {
     let start = out.len();
-    let ascii = text.is_ascii();
-    let filler = if ascii {
-        normalize_ascii_into(text, out, Some(lex))
-    } else {
-        out.push_str(&normalize(text));
-        has_filler(&out[start..], lex)
+    let (filler, ascii) = match normalize_ascii_into(text, out, Some(lex), words.as_deref_mut()) {
+        Some(filler) => (filler, true),
+        None => {
+            out.push_str(&normalize(text));
+            (has_filler(&out[start..], lex), false)
+        }
     };
     if filler {
         let stripped = strip_filler(out[start..].to_string(), lex);
         out.truncate(start);
         out.push_str(&stripped);
+    }
+    if let Some(words) = words
+        && (filler || !ascii)
+    {
+        // The words changed (or were not recorded): split the result.
+        words.clear();
+        let mut at = start;
+        for word in out[start..].split(' ') {
+            if !word.is_empty() {
+                words.push((at, at + word.len()));
+            }
+            at += word.len() + 1;
+        }
     }
     ascii
 }
@@ -246,14 +290,16 @@ mod tests {
         }
 
         #[test]
-        fn canonicalize_into_appends_what_canonicalize_returns(a in "\\PC{0,30}", b in "(\\PC|please |can you ){0,10}") {
+        fn canonicalize_into_appends_what_canonicalize_returns_and_its_words(a in "\\PC{0,30}", b in "(\\PC|please |can you ){0,10}") {
             let lex = lex();
-            let mut buf = String::new();
-            canonicalize_into(&a, &lex, &mut buf);
+            let (mut buf, mut words) = (String::new(), Vec::new());
+            canonicalize_words_into(&a, &lex, &mut buf, &mut words);
             let mid = buf.len();
-            canonicalize_into(&b, &lex, &mut buf);
+            canonicalize_words_into(&b, &lex, &mut buf, &mut words);
             prop_assert_eq!(&buf[..mid], canonicalize(&a, &lex));
             prop_assert_eq!(&buf[mid..], canonicalize(&b, &lex));
+            let got: Vec<&str> = words.iter().map(|&(s, e)| &buf[s..e]).collect();
+            prop_assert_eq!(got, tokens(&buf[mid..]).collect::<Vec<_>>());
         }
 
         #[test]

@@ -7,7 +7,7 @@
 //! preprocessed once per request), and only runs when no stronger rung hit:
 //! it ranks typo-heavy input, it never decides on its own.
 
-use super::canon::{canonicalize, canonicalize_into, tokens};
+use super::canon::{canonicalize, canonicalize_into, canonicalize_words_into, tokens};
 use super::lexicon::Lexicon;
 use super::scope::Pool;
 use super::types::Candidate;
@@ -183,17 +183,17 @@ impl<'a> RawInput<'a> {
         RawInput { text, lower: (!text.is_ascii()).then(|| text.to_lowercase()) }
     }
 
-    /// `eq_case_insensitive(self.text, label.trim())`.
-    fn eq_label(&self, label: &str) -> bool {
+    /// `eq_case_insensitive(self.text, label.trim())`, where `ascii` says
+    /// whether `label` is ASCII (the caller knows it already).
+    fn eq_label(&self, label: &str, ascii: bool) -> bool {
         // Only text starting or ending with white space (ASCII, or a
         // non-ASCII byte: Unicode white space) needs trimming.
         let edge = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace() || !b.is_ascii());
         let label = if edge(label.as_bytes().first()) || edge(label.as_bytes().last()) { label.trim() } else { label };
         match &self.lower {
-            // An ASCII label of another length cannot be equal; a non-ASCII
-            // one can ("\u{212A}" lower-cases to "k").
-            None if label.len() != self.text.len() && label.is_ascii() => false,
-            None if label.is_ascii() => label.eq_ignore_ascii_case(self.text),
+            // A non-ASCII label can equal ASCII input ("\u{212A}" lower-cases
+            // to "k"), so only an ASCII one takes the byte comparison.
+            None if ascii => label.eq_ignore_ascii_case(self.text),
             None => label.to_lowercase() == self.text.to_ascii_lowercase(),
             Some(lower) => label.to_lowercase() == *lower,
         }
@@ -216,19 +216,20 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         }
     });
     let input_badge = core_toks.last().copied().filter(|t| is_badge_token(t));
-    let canon = CanonPool::new(pool, lex, &raw_input);
+    let mut canon = CanonPool::with_capacity(pool);
     let mut seen = vec![false; core_toks.len()];
     let mut hits: Vec<Hit> = Vec::new();
 
-    // Only the canonical pool is read here: a candidate itself is touched
-    // once, while it is canonicalized.
+    // One pass: each candidate is canonicalized and matched while its text
+    // is in cache; the rungs read only its canonical form.
     for (idx, e) in pool.entries.iter().enumerate() {
+        canon.push(e.cand, lex, &raw_input);
         let label = canon.label(idx);
         let aliases = canon.aliases(idx);
         let hit = match_one(canon.entries[idx].raw_eq, q, label, aliases.clone())
             .or_else(|| (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source)).then_some((MatchKind::Ordinal, 1.0)))
             .or_else(|| badge_hit(input_badge, &core_toks, label, canon.badge(idx)))
-            .or_else(|| containment(&core_toks, label, aliases, &mut seen));
+            .or_else(|| containment(&core_toks, canon.label_words(), aliases, &mut seen));
         if let Some((kind, score)) = hit {
             hits.push(Hit { entry: idx, kind, score });
         }
@@ -243,15 +244,18 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         if q.core.is_ascii() && canon.ascii {
             let cmp = BatchComparator::new(q.core.bytes());
             let bag = BagBound::new(q.core.as_bytes());
-            canon.similarity(&mut best, |s, cutoff| {
-                if bag.upper(s.as_bytes()) < cutoff {
-                    return None;
-                }
-                cmp.normalized_similarity_with_args(s.bytes(), &Args::default().score_cutoff(cutoff))
-            });
+            canon.similarity(
+                &mut best,
+                |s| bag.upper(s.as_bytes()),
+                |s, cutoff| cmp.normalized_similarity_with_args(s.bytes(), &Args::default().score_cutoff(cutoff)),
+            );
         } else {
             let cmp = BatchComparator::new(q.core.chars());
-            canon.similarity(&mut best, |s, cutoff| cmp.normalized_similarity_with_args(s.chars(), &Args::default().score_cutoff(cutoff)));
+            canon.similarity(
+                &mut best,
+                |_| 1.0,
+                |s, cutoff| cmp.normalized_similarity_with_args(s.chars(), &Args::default().score_cutoff(cutoff)),
+            );
         }
         hits.extend(best.hits);
         fuzzy = Some(best.ranked.into_iter().map(|(_, idx)| idx).collect());
@@ -273,6 +277,8 @@ struct CanonPool {
     aliases: Vec<(usize, usize)>,
     /// `text` is ASCII.
     ascii: bool,
+    /// Ranges of `text`: the words of the last label pushed.
+    label_words: Vec<(usize, usize)>,
 }
 
 struct CanonEntry {
@@ -288,30 +294,39 @@ struct CanonEntry {
 }
 
 impl CanonPool {
-    fn new(pool: &Pool<'_>, lex: &Lexicon, raw: &RawInput<'_>) -> Self {
-        let bytes: usize = pool.entries.iter().map(|e| e.cand.label.len() + e.cand.aliases.iter().map(String::len).sum::<usize>()).sum();
-        let mut text = String::with_capacity(bytes);
-        let mut entries = Vec::with_capacity(pool.entries.len());
-        let mut aliases = Vec::new();
-        let mut ascii = true;
-        let mut add = |s: &str, text: &mut String| {
+    /// Room for the pool's labels (canonical text is never longer).
+    fn with_capacity(pool: &Pool<'_>) -> Self {
+        let bytes: usize = pool.entries.iter().map(|e| e.cand.label.len()).sum();
+        CanonPool {
+            text: String::with_capacity(bytes),
+            entries: Vec::with_capacity(pool.entries.len()),
+            aliases: Vec::new(),
+            ascii: true,
+            label_words: Vec::with_capacity(8),
+        }
+    }
+
+    /// Canonicalizes the next candidate of the pool.
+    fn push(&mut self, c: &Candidate, lex: &Lexicon, raw: &RawInput<'_>) {
+        let text = &mut self.text;
+        let start = text.len();
+        let label_ascii = canonicalize_words_into(&c.label, lex, text, &mut self.label_words);
+        // Canonical text of ASCII text is ASCII; of other text it may be.
+        let mut ascii = label_ascii || text[start..].is_ascii();
+        let label = (start, text.len());
+        let mut add = |s: &str| {
             let start = text.len();
-            ascii &= canonicalize_into(s, lex, text);
+            ascii &= canonicalize_into(s, lex, text) || text[start..].is_ascii();
             (start, text.len())
         };
-        for e in &pool.entries {
-            let c = e.cand;
-            let label = add(&c.label, &mut text);
-            let first = aliases.len();
-            for a in &c.aliases {
-                aliases.push(add(a, &mut text));
-            }
-            let badge = (!c.badge.trim().is_empty()).then(|| add(&c.badge, &mut text));
-            let raw_eq = !raw.text.is_empty() && raw.eq_label(&c.label);
-            entries.push(CanonEntry { label, aliases: (first, aliases.len()), badge, raw_eq });
+        let first = self.aliases.len();
+        for a in &c.aliases {
+            self.aliases.push(add(a));
         }
-        let ascii = ascii || text.is_ascii();
-        CanonPool { text, entries, aliases, ascii }
+        let badge = (!c.badge.trim().is_empty()).then(|| add(&c.badge));
+        self.ascii &= ascii;
+        let raw_eq = !raw.text.is_empty() && raw.eq_label(&c.label, label_ascii);
+        self.entries.push(CanonEntry { label, aliases: (first, self.aliases.len()), badge, raw_eq });
     }
 
     fn label(&self, idx: usize) -> &str {
@@ -324,15 +339,22 @@ impl CanonPool {
         self.aliases[first..end].iter().map(|&(s, e)| &self.text[s..e])
     }
 
+    /// The words of the last label pushed.
+    fn label_words(&self) -> impl Iterator<Item = &[u8]> {
+        self.label_words.iter().map(|&(s, e)| &self.text.as_bytes()[s..e])
+    }
+
     fn badge(&self, idx: usize) -> Option<&str> {
         self.entries[idx].badge.map(|(s, e)| &self.text[s..e])
     }
 
     /// Feeds each entry's best similarity (of its label and aliases) to
     /// `best`, asking `sim` only for similarities `best` can still use:
-    /// `sim(text, cutoff)` is `None` below `cutoff`, which lets rapidfuzz skip
-    /// labels whose length alone rules them out.
-    fn similarity(&self, best: &mut FuzzyBest, sim: impl Fn(&str, f64) -> Option<f64>) {
+    /// `upper(text)` is a cheap bound of `sim` that rules out most of a large
+    /// pool, and `sim(text, cutoff)` is `None` below `cutoff` (rapidfuzz then
+    /// skips texts whose length alone rules them out).
+    fn similarity(&self, best: &mut FuzzyBest, upper: impl Fn(&str) -> f64, sim: impl Fn(&str, f64) -> Option<f64>) {
+        let sim = |text: &str, cutoff: f64| if upper(text) < cutoff { None } else { sim(text, cutoff) };
         for idx in 0..self.entries.len() {
             let cutoff = best.cutoff();
             let score = self.aliases(idx).fold(sim(self.label(idx), cutoff), |acc, a| match (acc, sim(a, cutoff)) {
@@ -346,10 +368,11 @@ impl CanonPool {
     }
 }
 
-/// The fuzzy rung's results, built entry by entry in pool order: every hit
-/// (similarity at least `min`) and the `len` most similar entries. Ranking
-/// all entries and keeping the first `len` gives the same list; this only
-/// needs exact similarities down to `cutoff`.
+/// The fuzzy rung's results, built entry by entry in any order: every hit
+/// (similarity at least `min`) and the `len` most similar entries (pool
+/// order for equal similarity). Ranking all entries and keeping the first
+/// `len` gives the same list; this only needs exact similarities down to
+/// `cutoff`.
 struct FuzzyBest {
     len: usize,
     min: f32,
@@ -375,14 +398,13 @@ impl FuzzyBest {
         (f64::from(floor) - 1e-6).max(0.0)
     }
 
-    /// Entries must be offered in pool order.
+    /// Each entry is offered at most once.
     fn offer(&mut self, entry: usize, score: f32) {
         if score >= self.min {
             self.hits.push(Hit { entry, kind: MatchKind::Fuzzy, score });
         }
-        // After every entry with a similarity >= `score` (earlier entries
-        // win ties).
-        let at = self.ranked.partition_point(|&(s, _)| s >= score);
+        // After every entry more similar, or as similar and earlier.
+        let at = self.ranked.partition_point(|&(s, e)| s > score || (s == score && e < entry));
         if at < self.len {
             self.ranked.insert(at, (score, entry));
             self.ranked.truncate(self.len);
@@ -467,13 +489,18 @@ fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, explici
 }
 
 /// Every input word is in the label, or every label word is in the input.
-fn containment<'a>(core_toks: &[&str], label: &str, aliases: impl Iterator<Item = &'a str>, seen: &mut [bool]) -> Option<(MatchKind, f32)> {
+fn containment<'a>(
+    core_toks: &[&str],
+    label_words: impl Iterator<Item = &'a [u8]>,
+    aliases: impl Iterator<Item = &'a str>,
+    seen: &mut [bool],
+) -> Option<(MatchKind, f32)> {
     if core_toks.is_empty() {
         return None;
     }
-    let mut best = contained(core_toks, label, seen);
+    let mut best = contained(core_toks, label_words, seen);
     for a in aliases {
-        let s = contained(core_toks, a, seen);
+        let s = contained(core_toks, words(a), seen);
         best = match (best, s) {
             (Some(x), Some(y)) => Some(x.max(y)),
             (x, y) => x.or(y),
@@ -482,15 +509,20 @@ fn containment<'a>(core_toks: &[&str], label: &str, aliases: impl Iterator<Item 
     best.map(|s| (MatchKind::Containment, s))
 }
 
-/// Jaccard score of input and label tokens when one side contains the
+/// The words of canonical text, as bytes.
+fn words(canonical: &str) -> impl Iterator<Item = &[u8]> {
+    canonical.as_bytes().split(|&b| b == b' ').filter(|w| !w.is_empty())
+}
+
+/// Jaccard score of input and label words when one side contains the
 /// other. This runs for every candidate: one pass over the label's words,
 /// marking the input words seen in `seen` (one flag per input word, reused
 /// across candidates: no allocation per label).
-fn contained(core_toks: &[&str], label: &str, seen: &mut [bool]) -> Option<f32> {
+fn contained<'a>(core_toks: &[&str], label_words: impl Iterator<Item = &'a [u8]>, seen: &mut [bool]) -> Option<f32> {
     seen.fill(false);
     let mut label_len = 0;
     let mut label_in_input = true;
-    for word in label.as_bytes().split(|&b| b == b' ').filter(|w| !w.is_empty()) {
+    for word in label_words {
         label_len += 1;
         let mut found = false;
         for (t, s) in core_toks.iter().zip(seen.iter_mut()) {
@@ -686,7 +718,7 @@ mod tests {
             let (core, label) = (canonicalize(&core, &lex), canonicalize(&label, &lex));
             let core: Vec<&str> = tokens(&core).collect();
             let mut seen = vec![false; core.len()];
-            proptest::prop_assert_eq!(contained(&core, &label, &mut seen), reference::contained(&core, &label));
+            proptest::prop_assert_eq!(contained(&core, words(&label), &mut seen), reference::contained(&core, &label));
         }
 
         #[test]
@@ -733,7 +765,7 @@ mod tests {
         #[test]
         fn raw_input_equals_labels_as_eq_case_insensitive_does(raw in "\\PC{0,8}", label in "(\\PC|\u{212A}|K| ){0,8}") {
             let raw = raw.trim();
-            proptest::prop_assert_eq!(RawInput::new(raw).eq_label(&label), eq_case_insensitive(raw, label.trim()));
+            proptest::prop_assert_eq!(RawInput::new(raw).eq_label(&label, label.is_ascii()), eq_case_insensitive(raw, label.trim()));
         }
     }
 }
