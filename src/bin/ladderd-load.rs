@@ -1359,11 +1359,13 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         }
     }
     drop(rss);
-    if let Some((mut e, _)) = t.echo.take() {
-        e.stop();
-    }
+    // Read before the servers are stopped: the watchdog sees a stopped
+    // server as gone too.
     if ABORT.load(Ordering::Relaxed) {
         return Err(dead(&mut t));
+    }
+    if let Some((mut e, _)) = t.echo.take() {
+        e.stop();
     }
     t.daemon.stop();
     Ok(ExitCode::SUCCESS)
