@@ -143,7 +143,7 @@ impl App {
         let incoming = TcpListenerStream::new(listener).map(|conn| {
             conn.and_then(|s| {
                 s.set_nodelay(true)?;
-                Ok(s)
+                Ok(Conn(s))
             })
         });
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
@@ -302,4 +302,49 @@ fn gauges(daemon: &Arc<Daemon>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn st
         ));
     }
     out
+}
+
+/// A client connection as h2 should see it: without vectored writes.
+///
+/// With vectored writes h2 sends every DATA payload of 256 bytes or more as
+/// a separate buffer and must write it out before it can encode the next
+/// frame, so each answer (a `Decision` is 300 bytes to a few KB) costs a
+/// write of its own and its trailers another one, and answers of
+/// concurrent calls are never batched. Without them h2 copies payloads
+/// under 1 KiB into its 16 KiB write buffer and writes whole buffers: fewer
+/// system calls per call under load (see BENCHMARKS.md, gRPC section).
+struct Conn(tokio::net::TcpStream);
+
+impl tokio::io::AsyncRead for Conn {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.0).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Conn {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.0).poll_write(cx, buf)
+    }
+    fn poll_flush(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.0).poll_flush(cx)
+    }
+    fn poll_shutdown(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.0).poll_shutdown(cx)
+    }
+    // `is_write_vectored` stays false (the default): the point of the type.
+}
+
+impl tonic::transport::server::Connected for Conn {
+    type ConnectInfo = <tokio::net::TcpStream as tonic::transport::server::Connected>::ConnectInfo;
+    fn connect_info(&self) -> Self::ConnectInfo {
+        self.0.connect_info()
+    }
 }
