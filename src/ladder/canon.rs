@@ -36,6 +36,13 @@ pub fn normalize(text: &str) -> String {
     cur
 }
 
+/// `normalize`, appended to `out` (no allocation for ASCII text).
+pub fn normalize_into(text: &str, out: &mut String) {
+    if normalize_ascii_into(text, out, None, None).is_none() {
+        out.push_str(&normalize(text));
+    }
+}
+
 fn normalize_ascii(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     normalize_ascii_into(text, &mut out, None, None);
@@ -280,6 +287,16 @@ mod tests {
         #[test]
         fn the_ascii_table_agrees_with_the_unicode_path(s in "[ -~]{0,60}") {
             prop_assert_eq!(normalize_ascii(&s), normalize_unicode(&s));
+        }
+
+        #[test]
+        fn normalize_into_appends_what_normalize_returns(a in "\\PC{0,30}", b in "\\PC{0,30}") {
+            let mut buf = String::new();
+            normalize_into(&a, &mut buf);
+            let mid = buf.len();
+            normalize_into(&b, &mut buf);
+            prop_assert_eq!(&buf[..mid], normalize(&a));
+            prop_assert_eq!(&buf[mid..], normalize(&b));
         }
 
         #[test]

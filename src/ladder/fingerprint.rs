@@ -9,7 +9,7 @@
 //! with SHA-256, hex encoded. Labels are normalized with `canon::normalize`
 //! only (no lexicon), so a lexicon change never changes a fingerprint.
 
-use super::canon::normalize;
+use super::canon::normalize_into;
 use super::types::{Candidate, ScopeRef};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -37,7 +37,14 @@ fn write_canonical<'a, W: Write>(
     let mut excerpt_hashes: Vec<String> = excerpts.iter().map(|e| sha256_hex(e.as_bytes())).collect();
     excerpt_hashes.sort();
     excerpt_hashes.dedup();
-    let s = |out: &mut W, v: &str| serde_json::to_writer(&mut *out, v).map_err(std::io::Error::other);
+    let s = |out: &mut W, v: &str| json_str(out, v);
+    // Normalized text goes through one reused buffer.
+    let mut norm = String::new();
+    let mut n = |out: &mut W, v: &str| {
+        norm.clear();
+        normalize_into(v, &mut norm);
+        json_str(out, &norm)
+    };
     out.write_all(b"{\"candidate_ids\":[")?;
     for (i, c) in cands.iter().enumerate() {
         if i > 0 {
@@ -48,17 +55,17 @@ fn write_canonical<'a, W: Write>(
     out.write_all(b"],\"candidates\":[")?;
     for (i, c) in cands.iter().enumerate() {
         out.write_all(if i > 0 { b",{\"badge\":" } else { b"{\"badge\":" })?;
-        s(out, &normalize(&c.badge))?;
+        n(out, &c.badge)?;
         out.write_all(b",\"id\":")?;
         s(out, &c.id)?;
         out.write_all(b",\"kind\":")?;
         s(out, &c.kind)?;
         out.write_all(b",\"label\":")?;
-        s(out, &normalize(&c.label))?;
+        n(out, &c.label)?;
         out.write_all(b",\"path\":")?;
         s(out, &c.path)?;
         out.write_all(b",\"sublabel\":")?;
-        s(out, &normalize(&c.sublabel))?;
+        n(out, &c.sublabel)?;
         out.write_all(b"}")?;
     }
     out.write_all(b"],\"excerpt_hashes\":[")?;
@@ -78,6 +85,19 @@ fn write_canonical<'a, W: Write>(
     out.write_all(b",\"scope\":")?;
     s(out, scope.scope.as_str())?;
     out.write_all(b"}}")
+}
+
+/// A JSON string as serde_json writes it: text without quotes, backslashes
+/// or control characters (nearly all) is written as is; the rest through
+/// serde_json.
+fn json_str<W: Write>(out: &mut W, v: &str) -> std::io::Result<()> {
+    if v.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.write_all(b"\"")?;
+        out.write_all(v.as_bytes())?;
+        out.write_all(b"\"")
+    } else {
+        serde_json::to_writer(&mut *out, v).map_err(std::io::Error::other)
+    }
 }
 
 /// The canonical JSON text that is hashed (exposed for golden tests and for
@@ -111,8 +131,13 @@ pub fn fingerprint<'a>(
             Ok(())
         }
     }
-    let mut h = Hashing(Sha256::new());
+    // The JSON is written in small pieces; the hash takes them in blocks.
+    let mut h = std::io::BufWriter::with_capacity(8 * 1024, Hashing(Sha256::new()));
     let _ = write_canonical(&mut h, scope, option_set_id, candidates, excerpts);
+    let (mut h, rest) = h.into_parts();
+    if let Ok(rest) = rest {
+        h.0.update(&rest);
+    }
     hex::encode(h.0.finalize())
 }
 

@@ -62,6 +62,13 @@ fn fingerprint_is_a_sha256_of_the_canonical_json() {
 }
 
 proptest::proptest! {
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them(v in "(\\PC|[\\x00-\\x1f\"\\\\\\x7f])*") {
+        let mut out = Vec::new();
+        super::json_str(&mut out, &v).unwrap();
+        proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&v).unwrap());
+    }
+
     /// The streamed JSON is exactly what a JSON library prints for the same
     /// document with sorted keys, whatever the strings hold.
     #[test]
