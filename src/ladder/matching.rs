@@ -294,7 +294,7 @@ struct CanonEntry {
 }
 
 impl CanonPool {
-    /// Room for the pool's labels (canonical text is never longer).
+    /// Room for the pool's labels (canonical text is seldom longer).
     fn with_capacity(pool: &Pool<'_>) -> Self {
         let bytes: usize = pool.entries.iter().map(|e| e.cand.label.len()).sum();
         CanonPool {
