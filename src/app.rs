@@ -311,8 +311,8 @@ fn gauges(daemon: &Arc<Daemon>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn st
 /// frame, so each answer (a `Decision` is 300 bytes to a few KB) costs one
 /// write for its headers and data and another for its trailers. Without
 /// them h2 copies payloads under 1 KiB into its 16 KiB write buffer: one
-/// write per answer (measured under load: 2 -> 1 per call, +31% calls/s;
-/// see BENCHMARKS.md, gRPC section).
+/// write per answer (measured under load: 2 -> 1 per call, about 15% more
+/// calls/s; see BENCHMARKS.md, gRPC section).
 struct Conn(tokio::net::TcpStream);
 
 impl tokio::io::AsyncRead for Conn {
