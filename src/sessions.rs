@@ -97,13 +97,6 @@ impl Shard {
         }
         (n, held)
     }
-
-    /// Removes `id` if it has been idle past the TTL. Returns the cycle
-    /// candidates it held, or `None` when it was not removed.
-    fn expire(&mut self, id: &str, now_ms: u64, idle_ms: u64) -> Option<usize> {
-        let idle = self.lru.peek(id).is_some_and(|e| now_ms.saturating_sub(e.last_access_ms) > idle_ms);
-        if idle { self.lru.pop(id).map(|e| e.state.held_candidates()) } else { None }
-    }
 }
 
 struct Inner {
@@ -152,15 +145,24 @@ impl MemoryStore {
         m.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `f` on `id`'s shard, after dropping `id` if it is idle past
-    /// the TTL (only `id`: other idle sessions go in the background purge).
-    fn with<R>(&self, id: &str, now: Now, f: impl FnOnce(&mut Shard) -> R) -> R {
-        let mut shard = self.lock(self.shard(id));
-        if let Some(held) = shard.expire(id, now.mono_ms, self.inner.idle_ms) {
+    /// Runs `f` on `id`'s shard.
+    fn with<R>(&self, id: &str, f: impl FnOnce(&mut Shard) -> R) -> R {
+        f(&mut self.lock(self.shard(id)))
+    }
+
+    /// Whether a session last used then is idle past the TTL (gone for a
+    /// call that finds it: only its own session; other idle sessions go in
+    /// the background purge).
+    fn idle(&self, e: &Entry, now: Now) -> bool {
+        now.mono_ms.saturating_sub(e.last_access_ms) > self.inner.idle_ms
+    }
+
+    /// Drops `id`, found idle past the TTL (the rare path: a second lookup).
+    fn drop_idle(&self, s: &mut Shard, id: &str) {
+        if let Some(e) = s.lru.pop(id) {
             self.inner.len.fetch_sub(1, Ordering::Relaxed);
-            self.inner.cycle_candidates.fetch_sub(held, Ordering::Relaxed);
+            self.inner.cycle_candidates.fetch_sub(e.state.held_candidates(), Ordering::Relaxed);
         }
-        f(&mut shard)
     }
 
     /// Purges idle sessions in every shard; returns how many went.
@@ -212,26 +214,37 @@ impl Drop for PurgeGuard {
 
 impl SessionStore for MemoryStore {
     fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>> {
-        let r = self.with(id, now, |s| {
-            s.lru.get_mut(id).map(|e| {
-                e.last_access_ms = now.mono_ms;
-                e.state.clone()
-            })
+        let r = self.with(id, |s| {
+            match s.lru.get_mut(id) {
+                Some(e) if !self.idle(e, now) => {
+                    e.last_access_ms = now.mono_ms;
+                    return Some(e.state.clone());
+                }
+                Some(_) => {}
+                None => return None,
+            }
+            self.drop_idle(s, id);
+            None
         });
         Box::pin(std::future::ready(Ok(r)))
     }
 
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
-        let r = self.with(id, now, |s| {
+        let r = self.with(id, |s| {
             let held = &self.inner.cycle_candidates;
-            if let Some(e) = s.lru.get_mut(id) {
-                e.last_access_ms = now.mono_ms;
-                let before = e.state.held_candidates();
-                let applied = Arc::make_mut(&mut e.state).apply(update, now, ttl);
-                let after = e.state.held_candidates();
-                held.fetch_add(after, Ordering::Relaxed);
-                held.fetch_sub(before, Ordering::Relaxed);
-                return applied;
+            match s.lru.get_mut(id) {
+                Some(e) if !self.idle(e, now) => {
+                    e.last_access_ms = now.mono_ms;
+                    let before = e.state.held_candidates();
+                    let applied = Arc::make_mut(&mut e.state).apply(update, now, ttl);
+                    let after = e.state.held_candidates();
+                    held.fetch_add(after, Ordering::Relaxed);
+                    held.fetch_sub(before, Ordering::Relaxed);
+                    return applied;
+                }
+                // Idle past the TTL: it starts afresh.
+                Some(_) => self.drop_idle(s, id),
+                None => {}
             }
             let mut state = ContinuityState::default();
             let applied = state.apply(update, now, ttl);
