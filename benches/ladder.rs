@@ -36,7 +36,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// `n` candidates of `ladderd::samples::pool` (realistic labels, the
 /// apps' regression set in the middle), the same pools `ladderd-load` sends.
 fn pool(n: usize) -> Vec<Candidate> {
-    ladderd::samples::pool(n).into_iter().map(|c| Candidate { id: c.id, label: c.label, kind: c.kind, ..Default::default() }).collect()
+    ladderd::samples::pool(n).into_iter().map(Candidate::from).collect()
 }
 
 fn request(input: &str, candidates: Vec<Candidate>) -> DecideRequest {

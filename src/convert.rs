@@ -93,19 +93,17 @@ fn check_candidates<'a>(field: &str, list: &'a [pb::Candidate], l: &Limits, seen
     Ok(())
 }
 
+/// Moves a candidate's fields into the domain type (no checks: see
+/// `check_candidates`).
+impl From<pb::Candidate> for d::Candidate {
+    fn from(c: pb::Candidate) -> Self {
+        d::Candidate { id: c.id, label: c.label, sublabel: c.sublabel, badge: c.badge, kind: c.kind, path: c.path, aliases: c.aliases }
+    }
+}
+
 /// Moves a checked list into domain candidates.
 fn into_candidates(list: Vec<pb::Candidate>) -> Vec<d::Candidate> {
-    list.into_iter()
-        .map(|c| d::Candidate {
-            id: c.id,
-            label: c.label,
-            sublabel: c.sublabel,
-            badge: c.badge,
-            kind: c.kind,
-            path: c.path,
-            aliases: c.aliases,
-        })
-        .collect()
+    list.into_iter().map(d::Candidate::from).collect()
 }
 
 /// Checks and moves one list (for calls with a single list).
