@@ -368,7 +368,7 @@ impl CanonPool {
     }
 }
 
-/// The fuzzy rung's results, built entry by entry in any order: every hit
+/// The fuzzy rung's results, built entry by entry in pool order: every hit
 /// (similarity at least `min`) and the `len` most similar entries (pool
 /// order for equal similarity). Ranking all entries and keeping the first
 /// `len` gives the same list; this only needs exact similarities down to
@@ -398,13 +398,13 @@ impl FuzzyBest {
         (f64::from(floor) - 1e-6).max(0.0)
     }
 
-    /// Each entry is offered at most once.
+    /// Entries are offered once each, in pool order.
     fn offer(&mut self, entry: usize, score: f32) {
         if score >= self.min {
             self.hits.push(Hit { entry, kind: MatchKind::Fuzzy, score });
         }
-        // After every entry more similar, or as similar and earlier.
-        let at = self.ranked.partition_point(|&(s, e)| s > score || (s == score && e < entry));
+        // After every entry at least as similar (they came earlier).
+        let at = self.ranked.partition_point(|&(s, _)| s >= score);
         if at < self.len {
             self.ranked.insert(at, (score, entry));
             self.ranked.truncate(self.len);
