@@ -490,6 +490,8 @@ fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {
         Some(F::LlmOverloaded) => pb::FallbackReason::LlmOverloaded,
         Some(F::CircuitOpen) => pb::FallbackReason::CircuitOpen,
         Some(F::Deadline) => pb::FallbackReason::Deadline,
+        Some(F::StateUnavailable) => pb::FallbackReason::StateUnavailable,
+        Some(F::NotCorroborated) => pb::FallbackReason::NotCorroborated,
     }
 }
 

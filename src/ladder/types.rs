@@ -218,6 +218,8 @@ pub enum FallbackReason {
     LlmOverloaded,
     CircuitOpen,
     Deadline,
+    StateUnavailable,
+    NotCorroborated,
 }
 
 impl FallbackReason {
@@ -235,6 +237,8 @@ impl FallbackReason {
             FallbackReason::LlmOverloaded => "llm_overloaded",
             FallbackReason::CircuitOpen => "circuit_open",
             FallbackReason::Deadline => "deadline",
+            FallbackReason::StateUnavailable => "state_unavailable",
+            FallbackReason::NotCorroborated => "not_corroborated",
         }
     }
 }
