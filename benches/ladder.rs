@@ -17,14 +17,14 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use futures::executor::block_on;
-use ladderd::ladder::canon::canonicalize;
-use ladderd::ladder::classify::{Evidence, classify};
-use ladderd::ladder::continuity::{ContinuityState, Now};
-use ladderd::ladder::decide::{Ctx, GuardClaim, LlmAsk, Mode, Ports, WordCounter, decide};
-use ladderd::ladder::matching::{self, Query};
-use ladderd::ladder::policy::{LlmAnswer, Policy};
-use ladderd::ladder::scope::{self, Resolved};
-use ladderd::ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Scope, ScopeRef};
+use ladder::canon::canonicalize;
+use ladder::classify::{Evidence, classify};
+use ladder::continuity::{ContinuityState, Now};
+use ladder::decide::{Ctx, GuardClaim, LlmAsk, Mode, Ports, WordCounter, decide};
+use ladder::matching::{self, Query};
+use ladder::policy::{LlmAnswer, Policy};
+use ladder::scope::{self, Resolved};
+use ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Scope, ScopeRef};
 use std::future::Future;
 use std::hint::black_box;
 use std::time::Duration;
@@ -33,10 +33,10 @@ use std::time::Duration;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// `n` candidates of `ladderd::samples::pool` (realistic labels, the
+/// `n` candidates of `ladderd_load::samples::pool` (realistic labels, the
 /// apps' regression set in the middle), the same pools `ladderd-load` sends.
 fn pool(n: usize) -> Vec<Candidate> {
-    ladderd::samples::pool(n).into_iter().map(Candidate::from).collect()
+    ladderd_load::samples::pool(n).into_iter().map(Candidate::from).collect()
 }
 
 fn request(input: &str, candidates: Vec<Candidate>) -> DecideRequest {

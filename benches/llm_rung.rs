@@ -154,7 +154,7 @@ fn llm_config(base_url: &str) -> Config {
 
 /// `Decide("links panel")` over the apps' regression set: a tie.
 fn request(session_id: String) -> pb::DecideRequest {
-    ladderd::samples::panels_request(&session_id, "links panel")
+    ladderd_load::samples::panels_request(&session_id, "links panel")
 }
 
 struct Phase {

@@ -15,8 +15,8 @@ import sys
 
 BUCKETS = [
     ("convert (validation, into domain types)", ["ladderd::convert::"]),
-    ("matching::run", ["ladderd::ladder::matching::run"]),
-    ("the rest of decide", ["ladderd::ladder::decide::"]),
+    ("matching::run", ["ladder::matching::run"]),
+    ("the rest of decide", ["ladder::decide::"]),
     ("session store", ["ladderd::sessions::"]),
     ("observe, metrics, guardrails, records", ["Daemon::observe", "feed_guardrails", "guardrails::", "opentelemetry", "Daemon>::record"]),
     ("protobuf decoding", ["ProstDecoder", "DecodeBuf", "decode_varint"]),

@@ -23,10 +23,8 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use futures::executor::block_on;
-use ladderd::ladder::continuity::{
-    ActionEntry, Cycle, CycleChange, DecidedUpdate, Lane, Now, OutcomeUpdate, PendingClarifier, Ttl, Update,
-};
-use ladderd::ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
+use ladder::continuity::{ActionEntry, Cycle, CycleChange, DecidedUpdate, Lane, Now, OutcomeUpdate, PendingClarifier, Ttl, Update};
+use ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
 use ladderd::sessions::{MemoryStore, SessionStore};
 use mimalloc::MiMalloc as Inner;
 use std::alloc::{GlobalAlloc, Layout};

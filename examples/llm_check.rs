@@ -8,10 +8,10 @@
 //! Configuration comes from the same layers as the daemon (defaults <
 //! LADDER_CONFIG file < LADDER_* env), so the same settings can be tried.
 
+use ladder::decide::{AskCandidate, AskContinuity, LlmAsk};
+use ladder::policy::{LlmAnswer, interpret};
+use ladder::types::{AmbiguityReason, EvidenceType};
 use ladderd::config;
-use ladderd::ladder::decide::{AskCandidate, AskContinuity, LlmAsk};
-use ladderd::ladder::policy::{LlmAnswer, interpret};
-use ladderd::ladder::types::{AmbiguityReason, EvidenceType};
 use ladderd::llm::{LlmClient, prompt};
 
 #[tokio::main]
@@ -23,7 +23,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let input = std::env::args().nth(1).unwrap_or_else(|| "links panel".into());
     let candidates = [("links-panels", "Links Panels"), ("links-panel-d", "Links Panel D"), ("links-panel-e", "Links Panel E")];
     let ask = LlmAsk {
-        canonical_input: ladderd::ladder::canon::canonicalize(&input, &ladderd::ladder::lexicon::Lexicon::shipped()),
+        canonical_input: ladder::canon::canonicalize(&input, &ladder::lexicon::Lexicon::shipped()),
         reason: AmbiguityReason::MultiMatchNoExactWinner,
         candidates: candidates
             .iter()

@@ -3,16 +3,16 @@
 //! `__`, e.g. `LADDER_LLM__TIMEOUT_MS`). `load` extracts, then `validate`
 //! reports every problem at once, each naming its key.
 
-use crate::ladder::assistant::{AssistantTemplates, InvariantRule, MessageType, default_invariants};
-use crate::ladder::clarifier::Templates;
-use crate::ladder::continuity::Ttl;
-use crate::ladder::guardrails::{Settings, Thresholds};
-use crate::ladder::lexicon::{Lexicon, SHIPPED};
-use crate::ladder::matching::MatchParams;
-use crate::ladder::policy::{AssistantPolicy, AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
-use crate::ladder::types::AmbiguityReason;
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
+use ladder::assistant::{AssistantTemplates, InvariantRule, MessageType, default_invariants};
+use ladder::clarifier::Templates;
+use ladder::continuity::Ttl;
+use ladder::guardrails::{Settings, Thresholds};
+use ladder::lexicon::{Lexicon, SHIPPED};
+use ladder::matching::MatchParams;
+use ladder::policy::{AssistantPolicy, AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
+use ladder::types::AmbiguityReason;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

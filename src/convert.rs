@@ -5,11 +5,11 @@
 
 use crate::config::Limits;
 use crate::error::Invalid;
-use crate::ladder::assistant::{AssistantMessage, ClarifyRequest, MessageType};
-use crate::ladder::continuity::{ActionEntry, ContinuityState, PendingClarifier};
-use crate::ladder::extract::{ExtractRequest, SlotSpec, SlotValue};
-use crate::ladder::types as d;
 use crate::pb;
+use ladder::assistant::{AssistantMessage, ClarifyRequest, MessageType};
+use ladder::continuity::{ActionEntry, ContinuityState, PendingClarifier};
+use ladder::extract::{ExtractRequest, SlotSpec, SlotValue};
+use ladder::types as d;
 use rustc_hash::FxHashSet;
 
 fn check_len(field: impl FnOnce() -> String, value: &str, max: usize) -> Result<(), Invalid> {
@@ -334,7 +334,7 @@ pub fn clarify_response(a: AssistantMessage, prompt_version: &str) -> pb::Clarif
         enforced_invariants: a.enforced_invariants,
         validation_issues: a.validation_issues,
         missing_fields: a.missing_fields,
-        schema_version: crate::ladder::assistant::SCHEMA_VERSION.to_string(),
+        schema_version: ladder::assistant::SCHEMA_VERSION.to_string(),
         prompt_version: prompt_version.to_string(),
         language_source: a.language_source.to_string(),
     }
@@ -532,7 +532,7 @@ pub fn session_to_pb(session_id: &str, s: &ContinuityState, fresh: bool) -> pb::
     }
 }
 
-fn breach_to_pb(b: &crate::ladder::guardrails::Breach) -> pb::GuardrailBreach {
+fn breach_to_pb(b: &ladder::guardrails::Breach) -> pb::GuardrailBreach {
     pb::GuardrailBreach {
         cohort: b.cohort.clone(),
         figure: b.figure.to_string(),

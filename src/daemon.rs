@@ -6,21 +6,21 @@ use crate::config::{AgentConfig, Config, LlmConfig, Redaction};
 use crate::convert::{self, EnrichInput, OutcomeInput};
 use crate::error::ApiError;
 use crate::grpc::stack::StackStats;
-use crate::ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
-use crate::ladder::continuity::Cycle;
-use crate::ladder::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, EnrichRefusal, OutcomeUpdate, Update};
-use crate::ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
-use crate::ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
-use crate::ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
-use crate::ladder::policy::LlmMode;
-use crate::ladder::policy::{LlmAnswer, Policy};
-use crate::ladder::types::Outcome;
-use crate::ladder::types::{DecideRequest, Decision, FallbackReason};
 use crate::llm::LlmClient;
 use crate::pools::PoolCache;
 use crate::sessions::{Clock, MemoryStore, SessionStore};
 use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
+use ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
+use ladder::continuity::Cycle;
+use ladder::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, EnrichRefusal, OutcomeUpdate, Update};
+use ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
+use ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
+use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
+use ladder::policy::LlmMode;
+use ladder::policy::{LlmAnswer, Policy};
+use ladder::types::Outcome;
+use ladder::types::{DecideRequest, Decision, FallbackReason};
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -201,7 +201,7 @@ impl Daemon {
                 )));
             };
             o.candidates = cands;
-            if o.scope == crate::ladder::types::Scope::Unspecified {
+            if o.scope == ladder::types::Scope::Unspecified {
                 o.scope = scope;
             }
             let version = o.version.clone();

@@ -5,7 +5,7 @@
 //! `ResetSession` drops a session's sets too (an index by session makes
 //! that a lookup, not a scan of the cache).
 
-use crate::ladder::types::{Candidate, Scope};
+use ladder::types::{Candidate, Scope};
 use lru::LruCache;
 use std::sync::{Arc, Mutex};
 

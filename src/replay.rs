@@ -6,9 +6,9 @@
 
 use crate::config::{Config, Redaction};
 use crate::daemon::{DecisionRecord, RECORD_SCHEMA};
-use crate::ladder::decide::{self, Ctx, GuardClaim, LlmAsk, Mode, Ports};
-use crate::ladder::policy::{LlmAnswer, Policy};
-use crate::ladder::types::{Decision, FallbackReason, Outcome};
+use ladder::decide::{self, Ctx, GuardClaim, LlmAsk, Mode, Ports};
+use ladder::policy::{LlmAnswer, Policy};
+use ladder::types::{Decision, FallbackReason, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -126,7 +126,7 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
             continue;
         }
         let ports = ReplayPorts { guard: r.guard.clone(), answer: r.llm_answer.clone(), unavailable: AtomicBool::new(false) };
-        let now = crate::ladder::continuity::Now { mono_ms: 0, wall_ms: r.ts_ms };
+        let now = ladder::continuity::Now { mono_ms: 0, wall_ms: r.ts_ms };
         let cycle_id = r.decision.loop_cycle_id.clone().unwrap_or_else(|| "replay".to_string());
         let ctx = Ctx {
             policy: &policy,

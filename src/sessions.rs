@@ -15,8 +15,8 @@
 //!
 //! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
 
-use crate::ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use futures::future::BoxFuture;
+use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use lru::LruCache;
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -289,7 +289,7 @@ impl SessionStore for MemoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::continuity::{CycleChange, DecidedUpdate, PendingClarifier};
+    use ladder::continuity::{CycleChange, DecidedUpdate, PendingClarifier};
 
     const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
 
@@ -367,17 +367,17 @@ mod tests {
     }
 
     fn open_cycle(candidates: usize) -> Update {
-        let req = crate::ladder::types::DecideRequest {
-            widget_items: (0..candidates).map(|i| crate::ladder::types::Candidate { id: format!("c{i}"), ..Default::default() }).collect(),
+        let req = ladder::types::DecideRequest {
+            widget_items: (0..candidates).map(|i| ladder::types::Candidate { id: format!("c{i}"), ..Default::default() }).collect(),
             ..Default::default()
         };
-        let cycle = crate::ladder::continuity::Cycle {
+        let cycle = ladder::continuity::Cycle {
             id: "cyc".into(),
             guard_key: "g".into(),
             llm_attempted: false,
             ordering: vec![],
             suggested_id: None,
-            lane: crate::ladder::continuity::Lane::Selection,
+            lane: ladder::continuity::Lane::Selection,
             fingerprint: String::new(),
             enrichment_steps: 0,
             llm_calls: 0,

@@ -69,7 +69,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
                     latency_ms: h.latency_ms,
                 })
                 .collect(),
-            schema_version: crate::ladder::extract::SCHEMA_VERSION.to_string(),
+            schema_version: ladder::extract::SCHEMA_VERSION.to_string(),
             prompt_version: crate::llm::prompt::EXTRACTION_PROMPT_VERSION.to_string(),
         }))
     }

@@ -22,9 +22,9 @@
 pub mod prompt;
 
 use crate::config::{LlmConfig, ResponseFormat, Secret};
-use crate::ladder::decide::LlmAsk;
-use crate::ladder::policy::LlmAnswer;
-use crate::ladder::types::FallbackReason;
+use ladder::decide::LlmAsk;
+use ladder::policy::LlmAnswer;
+use ladder::types::FallbackReason;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -6,10 +6,10 @@
 //! only the bounded pool of this turn.
 
 use crate::config::ResponseFormat;
-use crate::ladder::assistant::ClarifyRequest;
-use crate::ladder::decide::LlmAsk;
-use crate::ladder::extract::ExtractRequest;
-use crate::ladder::types::EvidenceType;
+use ladder::assistant::ClarifyRequest;
+use ladder::decide::LlmAsk;
+use ladder::extract::ExtractRequest;
+use ladder::types::EvidenceType;
 use serde_json::{Value, json};
 
 pub const PROMPT_VERSION: &str = "arbitration.v1";
@@ -182,8 +182,8 @@ pub fn extraction_body(req: &ExtractRequest, model: &str, max_tokens: u32) -> Va
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::decide::{AskCandidate, AskContinuity};
-    use crate::ladder::types::AmbiguityReason;
+    use ladder::decide::{AskCandidate, AskContinuity};
+    use ladder::types::AmbiguityReason;
 
     fn ask(input: &str) -> LlmAsk {
         LlmAsk {

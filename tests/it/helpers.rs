@@ -65,11 +65,11 @@ pub async fn connect(addr: SocketAddr) -> Channel {
     panic!("cannot connect to {addr}");
 }
 
-pub use ladderd::samples::cand;
+pub use ladderd_load::samples::cand;
 
 /// The apps' standard option set: Links Panels, Links Panel D, Links Panel E.
 pub fn panels_request(input: &str) -> pb::DecideRequest {
-    ladderd::samples::panels_request("session-1", input)
+    ladderd_load::samples::panels_request("session-1", input)
 }
 
 /// A TCP server that accepts connections and never answers: a provider

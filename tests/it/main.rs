@@ -6,6 +6,7 @@ mod clients;
 mod deploy;
 mod docs;
 mod helpers;
+mod layers;
 mod llm;
 mod rollout;
 mod server;

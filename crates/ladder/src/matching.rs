@@ -571,7 +571,7 @@ fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Le
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::scope::{Entry, Source};
+    use crate::scope::{Entry, Source};
 
     fn pool(cands: &[Candidate]) -> Pool<'_> {
         Pool {

@@ -166,7 +166,7 @@ pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>) -> Resolved<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::types::{OptionSet, ScopeRef};
+    use crate::types::{OptionSet, ScopeRef};
 
     fn c(id: &str) -> Candidate {
         Candidate::new(id, id)

@@ -3,7 +3,7 @@
 //! synthetic pools of any size with realistic labels. One generator, so
 //! `cargo bench --bench ladder` and `ladderd-load` measure the same pools.
 
-use crate::pb;
+use ladderd::pb;
 
 /// The apps' regression set, in this order.
 pub const PANELS: [(&str, &str); 3] =

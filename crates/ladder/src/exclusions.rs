@@ -37,12 +37,12 @@ pub fn is_question(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::canon::canonicalize;
-    use crate::ladder::types::Candidate;
+    use crate::canon::canonicalize;
+    use crate::types::Candidate;
 
     fn req_with_options() -> DecideRequest {
         DecideRequest {
-            options: Some(crate::ladder::types::OptionSet {
+            options: Some(crate::types::OptionSet {
                 option_set_id: "s".into(),
                 candidates: vec![Candidate::new("a", "Links Panel D")].into(),
                 ..Default::default()

@@ -4,10 +4,10 @@
 //! build; each field must change it; order and volatile fields must not.
 
 use super::*;
-use crate::ladder::types::{Candidate, Scope, ScopeRef};
+use crate::types::{Candidate, Scope, ScopeRef};
 use serde::Deserialize;
 
-const GOLDEN: &str = include_str!("../../../tests/golden/fingerprints.json");
+const GOLDEN: &str = include_str!("../../../../tests/golden/fingerprints.json");
 
 #[derive(Deserialize)]
 struct Golden {

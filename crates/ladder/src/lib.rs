@@ -2,6 +2,8 @@
 //! HTTP. It can be unit-tested, property-tested and fuzzed on its own.
 //!
 //! The sequence lives in [`decide::decide`]; each rung is a module.
+#![forbid(unsafe_code)]
+#![deny(clippy::disallowed_types, clippy::disallowed_methods)]
 
 pub mod assistant;
 pub mod canon;

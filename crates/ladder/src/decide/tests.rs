@@ -3,8 +3,8 @@
 //! property tests for the safety invariants.
 
 use super::*;
-use crate::ladder::continuity::{Applied, Ttl, Update};
-use crate::ladder::policy::{LlmAnswer, LlmMode, Policy};
+use crate::continuity::{Applied, Ttl, Update};
+use crate::policy::{LlmAnswer, LlmMode, Policy};
 use futures::executor::block_on;
 use proptest::prelude::*;
 use std::sync::Mutex;
@@ -770,7 +770,7 @@ fn need_more_info_veto_is_blocked_by_a_changed_option_set() {
 
 #[test]
 fn context_is_packed_within_every_budget_and_cut_visibly() {
-    use crate::ladder::policy::Budgets;
+    use crate::policy::Budgets;
     let b = Budgets {
         chat_history_max_turns: 2,
         chat_history_max_tokens: 5,

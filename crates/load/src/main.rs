@@ -509,7 +509,7 @@ struct Payload {
 }
 
 fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, pool_reuse: bool) -> Payload {
-    let candidates = ladderd::samples::pool(pool_size);
+    let candidates = ladderd_load::samples::pool(pool_size);
     let encode = |text: &str, options: pb::OptionSet| {
         let req = pb::DecideRequest {
             turn_id: "turn-1".into(),

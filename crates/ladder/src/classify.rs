@@ -114,9 +114,9 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ladder::matching::{CommandHit, Hit, MatchKind};
-    use crate::ladder::scope::{Entry, Source};
-    use crate::ladder::types::{Candidate, Scope};
+    use crate::matching::{CommandHit, Hit, MatchKind};
+    use crate::scope::{Entry, Source};
+    use crate::types::{Candidate, Scope};
 
     fn pool_of<'a>(cands: &'a [(Candidate, Source)], cue: Option<Scope>) -> Pool<'a> {
         Pool {
