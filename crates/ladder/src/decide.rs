@@ -8,7 +8,8 @@
 //! claiming the loop guard in the session store and asking the LLM — come
 //! through the `Ports` trait, so this module stays free of any runtime.
 
-use super::canon::{canonicalize, tokens};
+use super::canon::canonicalize;
+use super::text::tokens;
 use super::clarifier::Ask as Question;
 use super::classify::{Classification, Evidence, Winner, classify};
 use super::continuity::{

@@ -2,7 +2,7 @@
 //! are never executed as selections (S6); no candidates at all means there
 //! is nothing to decide.
 
-use super::canon::tokens;
+use super::text::tokens;
 use super::lexicon::Lexicon;
 use super::types::{DecideRequest, EscapeReason};
 

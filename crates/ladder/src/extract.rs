@@ -3,7 +3,8 @@
 //! strict rules here, fill only empty slots, and any error inside a hint
 //! leaves the baseline unchanged.
 
-use super::canon::{canonicalize, tokens};
+use super::canon::canonicalize;
+use super::text::tokens;
 use super::lexicon::Lexicon;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -145,7 +146,7 @@ pub struct HintReply {
 }
 
 pub fn parse_hint(content: &str) -> Result<HintReply, String> {
-    let json = super::policy::extract_json(content).ok_or("no JSON object in the reply")?;
+    let json = super::reply::extract_json(content).ok_or("no JSON object in the reply")?;
     serde_json::from_str(json).map_err(|e| format!("malformed reply: {e}"))
 }
 

@@ -6,10 +6,10 @@
 //! of: schema version, scope binding, option_set_id, sorted candidate ids,
 //! candidate signatures sorted by id (id, normalized label, kind, path,
 //! sublabel, badge), and sorted SHA-256 hashes of enriched excerpts; hashed
-//! with SHA-256, hex encoded. Labels are normalized with `canon::normalize`
+//! with SHA-256, hex encoded. Labels are normalized with `text::normalize`
 //! only (no lexicon), so a lexicon change never changes a fingerprint.
 
-use super::canon::normalize_into;
+use super::text::normalize_into;
 use super::types::{Candidate, ScopeRef};
 use sha2::{Digest, Sha256};
 use std::io::Write;

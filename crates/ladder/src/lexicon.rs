@@ -2,7 +2,7 @@
 //! ordinals. Shipped as `lexicon.toml` (English complete, a Hebrew starter
 //! set); replaceable from configuration.
 
-use super::canon::normalize;
+use super::text::normalize;
 use super::types::Scope;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;

@@ -18,7 +18,9 @@ pub mod guardrails;
 pub mod lexicon;
 pub mod matching;
 pub mod policy;
+pub mod reply;
 pub mod scope;
+pub mod text;
 pub mod types;
 
 pub use decide::{Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, decide};

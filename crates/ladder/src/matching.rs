@@ -7,7 +7,8 @@
 //! preprocessed once per request), and only runs when no stronger rung hit:
 //! it ranks typo-heavy input, it never decides on its own.
 
-use super::canon::{canonicalize, canonicalize_into, canonicalize_words_into, tokens};
+use super::canon::{canonicalize, canonicalize_into, canonicalize_words_into};
+use super::text::tokens;
 use super::lexicon::Lexicon;
 use super::scope::Pool;
 use super::types::Candidate;

@@ -7,6 +7,7 @@ use super::clarifier::Templates;
 use super::continuity::Ttl;
 use super::lexicon::Lexicon;
 use super::matching::MatchParams;
+use super::reply::extract_json;
 use super::types::{AmbiguityReason, EvidenceType, FallbackReason};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -192,26 +193,6 @@ impl Verdict {
             Verdict::Invalid { .. } => "invalid",
         }
     }
-}
-
-/// Extracts a JSON object from the content: the whole message, or the
-/// first fenced block (```json ... ``` or ``` ... ```).
-pub fn extract_json(content: &str) -> Option<&str> {
-    let t = content.trim();
-    if t.starts_with('{') && t.ends_with('}') {
-        return Some(t);
-    }
-    let start = t.find("```")?;
-    let after = &t[start + 3..];
-    let body_start = after.find('\n').map(|i| i + 1).unwrap_or(0);
-    let lang = after[..body_start].trim();
-    if !(lang.is_empty() || lang.eq_ignore_ascii_case("json")) {
-        return None;
-    }
-    let body = &after[body_start..];
-    let end = body.find("```")?;
-    let inner = body[..end].trim();
-    (inner.starts_with('{') && inner.ends_with('}')).then_some(inner)
 }
 
 /// Parses and validates a reply against the ids the LLM was shown. Checks

@@ -2,7 +2,7 @@
 //! widget") is parsed before any widget shortcut (S4) and restricts the pool
 //! to that scope's candidates.
 
-use super::canon::tokens;
+use super::text::tokens;
 use super::lexicon::Lexicon;
 use super::types::{Candidate, DecideRequest, EvidenceType, Scope};
 
