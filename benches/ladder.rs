@@ -17,12 +17,14 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use futures::executor::block_on;
+use ladder::ask::LlmAsk;
 use ladder::canon::canonicalize;
 use ladder::classify::{Evidence, classify};
 use ladder::continuity::{ContinuityState, Now};
-use ladder::decide::{Ctx, GuardClaim, LlmAsk, Mode, Ports, WordCounter, decide};
+use ladder::decide::{Ctx, Mode, decide};
 use ladder::matching::{self, Query};
 use ladder::policy::{LlmAnswer, Policy};
+use ladder::ports::{GuardClaim, Ports, WordCounter};
 use ladder::scope::{self, Resolved};
 use ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Scope, ScopeRef};
 use std::future::Future;

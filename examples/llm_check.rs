@@ -8,7 +8,7 @@
 //! Configuration comes from the same layers as the daemon (defaults <
 //! LADDER_CONFIG file < LADDER_* env), so the same settings can be tried.
 
-use ladder::decide::{AskCandidate, AskContinuity, LlmAsk};
+use ladder::ask::{AskCandidate, AskContinuity, LlmAsk};
 use ladder::policy::{LlmAnswer, interpret};
 use ladder::types::{AmbiguityReason, EvidenceType};
 use ladderd::config;

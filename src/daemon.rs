@@ -11,14 +11,17 @@ use crate::pools::PoolCache;
 use crate::sessions::{Clock, MemoryStore, SessionStore};
 use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
+use ladder::ask::LlmAsk;
 use ladder::assistant::{self, AssistantMessage, ClarifyRequest, MessageType};
 use ladder::continuity::Cycle;
+use ladder::continuity::merge_evidence;
 use ladder::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, EnrichRefusal, OutcomeUpdate, Update};
-use ladder::decide::{self, Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, TokenCounter};
+use ladder::decide::{self, Ctx, Decided, Mode};
 use ladder::extract::{self, ExtractRequest, HintOutcome, HintStatus, Slots};
 use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
 use ladder::policy::LlmMode;
 use ladder::policy::{LlmAnswer, Policy};
+use ladder::ports::{GuardClaim, Ports, TokenCounter};
 use ladder::types::Outcome;
 use ladder::types::{DecideRequest, Decision, FallbackReason};
 use std::future::Future;
@@ -252,7 +255,7 @@ impl Daemon {
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let base = cycle.request.clone().unwrap_or_default();
-                let (merged, excerpts) = decide::merge_evidence(&base, &input.evidence);
+                let (merged, excerpts) = merge_evidence(&base, &input.evidence);
                 let merged = Arc::new(merged);
                 // Newest first.
                 let mut all = excerpts;

@@ -6,8 +6,10 @@
 
 use crate::config::{Config, Redaction};
 use crate::daemon::{DecisionRecord, RECORD_SCHEMA};
-use ladder::decide::{self, Ctx, GuardClaim, LlmAsk, Mode, Ports};
+use ladder::ask::LlmAsk;
+use ladder::decide::{self, Ctx, Mode};
 use ladder::policy::{LlmAnswer, Policy};
+use ladder::ports::{GuardClaim, Ports};
 use ladder::types::{Decision, FallbackReason, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;

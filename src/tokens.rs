@@ -6,7 +6,7 @@
 //! built once, lazily, and `warm_up` starts that off the startup path:
 //! the daemon reports SERVING without waiting for it.
 
-use ladder::decide::TokenCounter;
+use ladder::ports::TokenCounter;
 use std::sync::OnceLock;
 use tiktoken_rs::CoreBPE;
 

@@ -22,7 +22,7 @@
 pub mod prompt;
 
 use crate::config::{LlmConfig, ResponseFormat, Secret};
-use ladder::decide::LlmAsk;
+use ladder::ask::LlmAsk;
 use ladder::policy::LlmAnswer;
 use ladder::types::FallbackReason;
 use serde_json::Value;

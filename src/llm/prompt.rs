@@ -6,8 +6,8 @@
 //! only the bounded pool of this turn.
 
 use crate::config::ResponseFormat;
+use ladder::ask::LlmAsk;
 use ladder::assistant::ClarifyRequest;
-use ladder::decide::LlmAsk;
 use ladder::extract::ExtractRequest;
 use ladder::types::EvidenceType;
 use serde_json::{Value, json};
@@ -182,7 +182,7 @@ pub fn extraction_body(req: &ExtractRequest, model: &str, max_tokens: u32) -> Va
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ladder::decide::{AskCandidate, AskContinuity};
+    use ladder::ask::{AskCandidate, AskContinuity};
     use ladder::types::AmbiguityReason;
 
     fn ask(input: &str) -> LlmAsk {

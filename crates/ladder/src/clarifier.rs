@@ -1,7 +1,10 @@
 //! The clarifier: which candidates to offer, in which order, and the short
 //! question that goes with them, in the request's language.
 
-use super::types::Scope;
+use super::classify::Classification;
+use super::matching::{MatchKind, Matches, Query};
+use super::scope::Pool;
+use super::types::{AmbiguityReason, Candidate, DecideRequest, Scope};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -78,9 +81,120 @@ impl Templates {
     }
 }
 
+/// An unresolved turn: what the rules found, why it did not settle, and
+/// the candidates the clarifier offers (and the LLM is shown), ranked.
+pub struct Tie<'p> {
+    pub pool: &'p Pool<'p>,
+    pub matches: &'p Matches,
+    pub query: &'p Query,
+    pub class: Classification,
+    pub reason: AmbiguityReason,
+    pub items: Vec<TieItem>,
+}
+
+impl<'p> Tie<'p> {
+    pub fn new(pool: &'p Pool<'p>, matches: &'p Matches, query: &'p Query, class: Classification, req: &DecideRequest, cap: usize) -> Self {
+        let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
+        let items = rank(pool, matches, reason, req, cap);
+        Tie { pool, matches, query, class, reason, items }
+    }
+
+    /// The ranked ids: the clarifier's order before any suggestion.
+    pub fn ids(&self) -> Vec<String> {
+        self.items.iter().map(|t| t.id.clone()).collect()
+    }
+
+    /// The question that goes with this tie.
+    pub fn question(&self) -> Ask {
+        match self.reason {
+            AmbiguityReason::CommandSelectionCollision => Ask::Collision,
+            AmbiguityReason::NoCandidate => Ask::NoCandidate,
+            _ => Ask::Selection,
+        }
+    }
+}
+
+/// One candidate of an unresolved turn's tie, as the clarifier offers it
+/// and the LLM is shown it.
+#[derive(Debug, Clone)]
+pub struct TieItem {
+    pub id: String,
+    pub label: String,
+    pub kind: String,
+    pub hint: String,
+    /// The pool entry, `None` for a command in a collision.
+    pub entry: Option<usize>,
+}
+
+/// Candidates worth offering, most plausible first; deterministic for equal
+/// scores (pool order). For a collision the command is part of the tie.
+pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideRequest, cap: usize) -> Vec<TieItem> {
+    let item = |i: usize| {
+        let e = pool.entries[i];
+        TieItem { id: e.cand.id.clone(), label: e.cand.label.clone(), kind: e.cand.kind.clone(), hint: hint(e.cand), entry: Some(i) }
+    };
+    let mut out: Vec<TieItem> = match reason {
+        AmbiguityReason::NoCandidate => Vec::new(),
+        AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie => m.top().iter().map(|h| item(h.entry)).collect(),
+        AmbiguityReason::TypoAmbiguous => m.hits.iter().filter(|h| h.kind == MatchKind::Fuzzy).map(|h| item(h.entry)).collect(),
+        AmbiguityReason::CommandSelectionCollision => {
+            let mut v: Vec<TieItem> = m.hits.iter().map(|h| item(h.entry)).collect();
+            if let Some(c) = m.command {
+                let cmd = &req.commands[c.index];
+                v.push(TieItem { id: cmd.id.clone(), label: cmd.label.clone(), kind: "command".into(), hint: String::new(), entry: None });
+            }
+            v
+        }
+        AmbiguityReason::NoDeterministicMatch => {
+            // The hits, then the most similar entries (when the fuzzy rung
+            // ranked them), else pool order.
+            let mut order: Vec<usize> = m.hits.iter().map(|h| h.entry).take(cap).collect();
+            let rest: Box<dyn Iterator<Item = usize>> = match &m.fuzzy {
+                Some(ranked) => Box::new(ranked.iter().copied()),
+                None => Box::new(0..pool.len()),
+            };
+            for i in rest {
+                if order.len() >= cap {
+                    break;
+                }
+                if !order.contains(&i) {
+                    order.push(i);
+                }
+            }
+            order.into_iter().map(item).collect()
+        }
+    };
+    out.truncate(cap);
+    out
+}
+
+/// A candidate's disambiguators for the prompt: sublabel, path, badge.
+fn hint(c: &Candidate) -> String {
+    [c.sublabel.as_str(), c.path.as_str(), c.badge.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(" · ")
+}
+
+/// The clarifier's display order: the suggestion (the LLM's pick) first,
+/// then the ranking, at most `max` options.
+pub fn display_order(mut ids: Vec<String>, suggested: Option<&str>, max: usize) -> Vec<String> {
+    if let Some(s) = suggested {
+        ids.retain(|id| id != s);
+        ids.insert(0, s.to_string());
+    }
+    ids.truncate(max);
+    ids
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_suggestion_comes_first_once_and_the_list_is_capped() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(display_order(ids(&["a", "b", "c"]), Some("c"), 5), ids(&["c", "a", "b"]));
+        assert_eq!(display_order(ids(&["a", "b", "c"]), Some("z"), 2), ids(&["z", "a"]));
+        assert_eq!(display_order(ids(&["a", "b", "c"]), None, 2), ids(&["a", "b"]));
+    }
 
     #[test]
     fn language_falls_back_to_the_default() {

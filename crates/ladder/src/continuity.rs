@@ -1,12 +1,16 @@
 //! Per-session continuity state (spec section 7), the TTL rules that make it
-//! stale, the updates a decision or an outcome applies to it, and the
-//! deterministic continuity resolver.
+//! stale, the updates a decision or an outcome applies to it, the
+//! deterministic continuity resolver, and how `Enrich` evidence joins a
+//! cycle's request.
 //!
 //! The state is plain data; a session store (an adapter) keeps it and applies
 //! `Update`s atomically with `ContinuityState::apply`, so a shared backend
 //! can be added without touching the ladder.
 
-use super::types::{DecideRequest, Scope, ScopeRef};
+use super::clarifier::Tie;
+use super::matching::MatchTier;
+use super::scope::Source;
+use super::types::{AmbiguityReason, Candidate, DecideRequest, EvidenceType, OptionSet, Scope, ScopeRef};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -25,6 +29,19 @@ pub enum PendingClarifier {
     MissingSlot,
     Confirmation,
     Repair,
+}
+
+impl PendingClarifier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PendingClarifier::None => "none",
+            PendingClarifier::SelectionDisambiguation => "selection_disambiguation",
+            PendingClarifier::ScopeDisambiguation => "scope_disambiguation",
+            PendingClarifier::MissingSlot => "missing_slot",
+            PendingClarifier::Confirmation => "confirmation",
+            PendingClarifier::Repair => "repair",
+        }
+    }
 }
 
 /// What an action trace entry records.
@@ -412,6 +429,72 @@ pub struct OutcomeUpdate {
     pub entry: ActionEntry,
     /// For a correction: the id that was wrong.
     pub also_rejected: Option<String>,
+}
+
+/// The continuity resolver (spec section 7): resolves a remaining tie only
+/// when the input is command-like, the session's option set and scope equal
+/// the request's (fresh state), there is a unique exact/normalized label
+/// winner among the active options, and there is no collision or loop-guard
+/// conflict. Returns the pool entry, or why it did not resolve.
+pub fn resolve(state: &ContinuityState, req: &DecideRequest, tie: &Tie<'_>, guard_suggestion: Option<&str>) -> Result<usize, &'static str> {
+    let (pool, m, q) = (tie.pool, tie.matches, tie.query);
+    if q.core == q.full {
+        return Err("not_command_like");
+    }
+    if m.command.is_some() || tie.class.reason == Some(AmbiguityReason::CommandSelectionCollision) {
+        return Err("collision");
+    }
+    let set = req.option_set_id();
+    if set.is_empty() || state.active_option_set_id.as_deref() != Some(set) {
+        return Err("option_set_changed");
+    }
+    if state.active_scope != req.active_scope {
+        return Err("scope_changed");
+    }
+    let winners: Vec<usize> = m
+        .hits
+        .iter()
+        .filter(|h| h.kind.tier() == MatchTier::Label && pool.entries[h.entry].source == Source::ActiveOptions)
+        .map(|h| h.entry)
+        .collect();
+    let [winner] = winners[..] else { return Err("no_unique_label_winner") };
+    if guard_suggestion.is_some_and(|s| s != pool.entries[winner].cand.id) {
+        return Err("loop_guard_conflict");
+    }
+    Ok(winner)
+}
+
+/// Merges `Enrich` evidence into the cycle's request. Candidates whose id is
+/// already in the request are ignored (ids stay unique); excerpts become
+/// context for the semantic lane.
+pub fn merge_evidence(base: &DecideRequest, evidence: &[(EvidenceType, Vec<Candidate>, String)]) -> (DecideRequest, Vec<String>) {
+    let mut req = base.clone();
+    let mut seen: std::collections::HashSet<String> = std::iter::empty()
+        .chain(req.option_candidates())
+        .chain(&req.recoverable_chat_options)
+        .chain(&req.widget_items)
+        .chain(&req.commands)
+        .map(|c| c.id.clone())
+        .collect();
+    let mut excerpts = Vec::new();
+    for (ty, cands, excerpt) in evidence {
+        let fresh: Vec<Candidate> = cands.iter().filter(|c| seen.insert(c.id.clone())).cloned().collect();
+        match ty {
+            EvidenceType::ChatActiveOptions => {
+                let set = req.options.get_or_insert_with(|| OptionSet { scope: Scope::Chat, ..Default::default() });
+                std::sync::Arc::make_mut(&mut set.candidates).extend(fresh);
+            }
+            EvidenceType::ChatRecoverableOptions => req.recoverable_chat_options.extend(fresh),
+            EvidenceType::ActiveWidgetItems | EvidenceType::ActiveDashboardItems | EvidenceType::ActiveWorkspaceItems => {
+                req.widget_items.extend(fresh)
+            }
+            EvidenceType::ScopeDisambiguationHint => {}
+        }
+        if !excerpt.trim().is_empty() {
+            excerpts.push(excerpt.clone());
+        }
+    }
+    (req, excerpts)
 }
 
 #[cfg(test)]

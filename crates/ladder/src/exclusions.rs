@@ -2,8 +2,8 @@
 //! are never executed as selections (S6); no candidates at all means there
 //! is nothing to decide.
 
-use super::text::tokens;
 use super::lexicon::Lexicon;
+use super::text::tokens;
 use super::types::{DecideRequest, EscapeReason};
 
 /// Which exclusion applies, if any. `raw` is the user's text as sent,

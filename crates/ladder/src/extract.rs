@@ -4,8 +4,8 @@
 //! leaves the baseline unchanged.
 
 use super::canon::canonicalize;
-use super::text::tokens;
 use super::lexicon::Lexicon;
+use super::text::tokens;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::disallowed_types, clippy::disallowed_methods)]
 
+pub mod ask;
 pub mod assistant;
 pub mod canon;
 pub mod clarifier;
@@ -16,13 +17,17 @@ pub mod extract;
 pub mod fingerprint;
 pub mod guardrails;
 pub mod lexicon;
+pub mod llm_rung;
 pub mod matching;
 pub mod policy;
+pub mod ports;
 pub mod reply;
 pub mod scope;
 pub mod text;
 pub mod types;
 
-pub use decide::{Ctx, Decided, GuardClaim, LlmAsk, Mode, Ports, decide};
+pub use ask::LlmAsk;
+pub use decide::{Ctx, Decided, Mode, decide};
 pub use policy::Policy;
+pub use ports::{GuardClaim, Ports};
 pub use types::*;

@@ -8,9 +8,9 @@
 //! it ranks typo-heavy input, it never decides on its own.
 
 use super::canon::{canonicalize, canonicalize_into, canonicalize_words_into};
-use super::text::tokens;
 use super::lexicon::Lexicon;
 use super::scope::Pool;
+use super::text::tokens;
 use super::types::Candidate;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 
@@ -115,6 +115,20 @@ impl Matches {
         let Some(t) = self.top_tier() else { return &[] };
         let n = self.hits.iter().take_while(|h| h.kind.tier() == t).count();
         &self.hits[..n]
+    }
+
+    /// The match rung's trace detail: the first hits as
+    /// `candidate:kind:score`, and whether a command matched.
+    pub fn describe(&self, pool: &Pool<'_>) -> String {
+        let mut parts: Vec<String> =
+            self.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", pool.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();
+        if self.hits.len() > 5 {
+            parts.push(format!("+{}", self.hits.len() - 5));
+        }
+        if self.command.is_some() {
+            parts.push("command".into());
+        }
+        parts.join(" ")
     }
 }
 

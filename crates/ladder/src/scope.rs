@@ -2,8 +2,8 @@
 //! widget") is parsed before any widget shortcut (S4) and restricts the pool
 //! to that scope's candidates.
 
-use super::text::tokens;
 use super::lexicon::Lexicon;
+use super::text::tokens;
 use super::types::{Candidate, DecideRequest, EvidenceType, Scope};
 
 /// Which list of the request a pool entry came from.

@@ -3,8 +3,10 @@
 //! property tests for the safety invariants.
 
 use super::*;
-use crate::continuity::{Applied, Ttl, Update};
+use crate::ask::LlmAsk;
+use crate::continuity::{Applied, Ttl, Update, merge_evidence};
 use crate::policy::{LlmAnswer, LlmMode, Policy};
+use crate::ports::WordCounter;
 use futures::executor::block_on;
 use proptest::prelude::*;
 use std::sync::Mutex;
@@ -766,26 +768,6 @@ fn need_more_info_veto_is_blocked_by_a_changed_option_set() {
     assert_ne!(d.decision.outcome, Outcome::Execute);
     let blocked = d.events.iter().find(|e| e.name == "need_more_info_veto_blocked_reason").expect("blocked event");
     assert_eq!(blocked.detail, "option_set_changed");
-}
-
-#[test]
-fn context_is_packed_within_every_budget_and_cut_visibly() {
-    use crate::policy::Budgets;
-    let b = Budgets {
-        chat_history_max_turns: 2,
-        chat_history_max_tokens: 5,
-        snapshot_excerpt_max_tokens: 3,
-        blended_context_max_tokens: 9,
-        ..Budgets::default()
-    };
-    let history = ["one two three", "four five six", "seven", "eight"].map(String::from);
-    let excerpts = ["a b c d e", "f g", "h i"].map(String::from);
-    let c = pack_context(&history, &excerpts, &b, &WordCounter);
-    assert_eq!(c.chat_history, ["one two three", "four five …"], "2 turns, 5 tokens");
-    assert_eq!(c.excerpts, ["a b c …", "f …"], "3 per excerpt, 9 in all");
-    assert_eq!((c.truncated, c.omitted), (3, 3));
-    let total: usize = c.chat_history.iter().chain(&c.excerpts).map(|s| WordCounter.count(s.trim_end_matches(" …"))).sum();
-    assert!(total <= b.blended_context_max_tokens);
 }
 
 #[test]

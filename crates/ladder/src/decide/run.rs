@@ -1,0 +1,444 @@
+//! The working state of one run of the ladder: the trace and spans of the
+//! rungs, the unresolved cycle the decision belongs to, and the
+//! constructors that turn a rung's result into a `Decision` and the
+//! session change it implies.
+
+use super::{Ctx, Decided, Event, Mode};
+use crate::clarifier::{Ask as Question, Tie, display_order};
+use crate::classify::Classification;
+use crate::continuity::Cycle;
+use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, CycleChange, DecidedUpdate, Lane, PendingClarifier};
+use crate::fingerprint::fingerprint;
+use crate::policy::{LlmAnswer, Verdict};
+use crate::ports::GuardClaim;
+use crate::scope::Source;
+use crate::types::*;
+use sha2::{Digest, Sha256};
+use std::time::Instant;
+
+/// The working state of one run of the ladder.
+pub(crate) struct Run<'a> {
+    pub(crate) ctx: &'a Ctx<'a>,
+    pub(crate) req: &'a DecideRequest,
+    pub(crate) mode: Mode<'a>,
+    steps: Vec<Step>,
+    events: Vec<Event>,
+    pub(crate) canonical: String,
+    pub(crate) scope: Option<Scope>,
+    pub(crate) class: Option<Classification>,
+    pub(crate) cycle: Option<CycleDraft>,
+    pub(crate) verdict: Option<Verdict>,
+    pub(crate) llm_report: Option<LlmReport>,
+    pub(crate) answer: Option<LlmAnswer>,
+    pub(crate) guard: Option<GuardClaim>,
+    /// The rung in progress: its name, start, and span.
+    pub(crate) open: Option<(&'static str, Instant, tracing::Span)>,
+}
+
+/// The unresolved cycle this decision belongs to.
+#[derive(Debug, Clone)]
+pub(crate) struct CycleDraft {
+    pub(crate) id: String,
+    pub(crate) guard_key: String,
+    pub(crate) fingerprint: String,
+    pub(crate) lane: Lane,
+    pub(crate) llm_attempted: bool,
+    pub(crate) llm_calls: u32,
+    pub(crate) enrichment_steps: u32,
+    pub(crate) excerpts: Vec<String>,
+    pub(crate) history: Vec<String>,
+}
+
+impl CycleDraft {
+    /// The cycle a decision on this evidence belongs to. An `Enrich` step
+    /// continues its cycle (its budgets, lane and evidence). A turn
+    /// continues the session's open cycle when the guard key is the same
+    /// (same input, candidates, option set and scope), else opens a new one
+    /// in `lane`.
+    fn new(ctx: &Ctx<'_>, mode: Mode<'_>, guard_key: String, fingerprint: String, lane: Lane) -> Self {
+        match mode {
+            Mode::Enrich(c) => CycleDraft {
+                id: c.id.clone(),
+                guard_key,
+                fingerprint,
+                lane: c.lane,
+                llm_attempted: false,
+                llm_calls: c.llm_calls,
+                enrichment_steps: c.enrichment_steps,
+                excerpts: c.excerpts.clone(),
+                history: c.history.clone(),
+            },
+            Mode::Turn => {
+                let open = ctx.state.open_cycle().filter(|c| c.guard_key == guard_key);
+                CycleDraft {
+                    id: open.map_or_else(|| ctx.new_cycle_id.to_string(), |c| c.id.clone()),
+                    guard_key,
+                    fingerprint,
+                    lane: open.map_or(lane, |c| c.lane),
+                    llm_attempted: open.is_some_and(|c| c.llm_attempted),
+                    llm_calls: open.map_or(0, |c| c.llm_calls),
+                    enrichment_steps: open.map_or(0, |c| c.enrichment_steps),
+                    excerpts: Vec::new(),
+                    history: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Enrichment steps allowed in this cycle's lane.
+    pub(crate) fn max_steps(&self, b: &crate::policy::Budgets) -> u32 {
+        match self.lane {
+            Lane::Selection => b.selection_max_enrichment_steps,
+            Lane::Semantic => b.semantic_max_enrichment_steps,
+        }
+    }
+
+    /// LLM calls allowed in this cycle's lane.
+    pub(crate) fn max_llm_calls(&self, b: &crate::policy::Budgets) -> u32 {
+        match self.lane {
+            Lane::Selection => b.selection_max_llm_calls,
+            Lane::Semantic => 1 + b.semantic_max_enrichment_steps * b.semantic_max_llm_calls_per_step,
+        }
+    }
+}
+
+/// A clarifier's options: the ranked ids, the suggestion shown first, and
+/// the question.
+pub(crate) struct Offer {
+    pub(crate) order: Vec<String>,
+    pub(crate) suggested: Option<String>,
+    pub(crate) question: Question,
+}
+
+impl Offer {
+    /// The tie's ranking and question, with no suggestion.
+    pub(crate) fn of(tie: &Tie<'_>) -> Self {
+        Offer { order: tie.ids(), suggested: None, question: tie.question() }
+    }
+
+    pub(crate) fn suggesting(self, id: Option<String>) -> Self {
+        Offer { suggested: id, ..self }
+    }
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(ctx: &'a Ctx<'a>, req: &'a DecideRequest, mode: Mode<'a>) -> Self {
+        Run {
+            ctx,
+            req,
+            mode,
+            steps: Vec::new(),
+            events: Vec::new(),
+            canonical: String::new(),
+            scope: None,
+            class: None,
+            cycle: None,
+            verdict: None,
+            llm_report: None,
+            answer: None,
+            guard: None,
+            open: None,
+        }
+    }
+
+    /// Opens a rung: its span starts now (closing any rung still open).
+    pub(crate) fn begin(&mut self, rung: &'static str) {
+        self.close_open();
+        let span = tracing::info_span!(
+            target: "ladder::rung",
+            "rung",
+            otel.name = rung,
+            ladder.rung = rung,
+            ladder.outcome = tracing::field::Empty,
+            ladder.detail = tracing::field::Empty,
+            ladder.candidate_count = tracing::field::Empty,
+            ladder.scope = tracing::field::Empty,
+            ladder.option_set_id = tracing::field::Empty,
+            ladder.confidence_bucket = tracing::field::Empty,
+            ladder.ambiguity_reason = tracing::field::Empty,
+            ladder.sources_in_tie = tracing::field::Empty,
+            ladder.fallback_reason = tracing::field::Empty,
+            ladder.handled_by_tier = tracing::field::Empty,
+            ladder.loop_cycle_id = tracing::field::Empty,
+            ladder.fingerprint_before = tracing::field::Empty,
+            ladder.fingerprint_after = tracing::field::Empty,
+            ladder.retry_index = tracing::field::Empty,
+            ladder.budget_remaining = tracing::field::Empty,
+            ladder.llm.latency_ms = tracing::field::Empty,
+            ladder.llm.verdict = tracing::field::Empty,
+        );
+        self.open = Some((rung, Instant::now(), span));
+    }
+
+    /// Records attributes on the open rung's span.
+    pub(crate) fn record(&self, f: impl FnOnce(&tracing::Span)) {
+        if let Some((_, _, span)) = &self.open {
+            f(span)
+        }
+    }
+
+    /// Closes the open rung with its outcome: a `Step` in the trace and the
+    /// end of its span.
+    pub(crate) fn step(&mut self, outcome: impl Into<String>, detail: String) {
+        let Some((rung, started, span)) = self.open.take() else { return };
+        let outcome = outcome.into();
+        span.record("ladder.outcome", outcome.as_str());
+        if !detail.is_empty() {
+            span.record("ladder.detail", detail.as_str());
+        }
+        self.steps.push(Step { rung: rung.into(), outcome, detail, duration_us: started.elapsed().as_micros() as u64 });
+    }
+
+    pub(crate) fn close_open(&mut self) {
+        if self.open.is_some() {
+            self.step("", String::new());
+        }
+    }
+
+    /// A decision event (spec section 10), on the open rung's span.
+    pub(crate) fn event(&mut self, name: &'static str, detail: String) {
+        match &self.open {
+            Some((_, _, span)) => tracing::info!(target: "ladder::event", parent: span, detail = %detail, "{name}"),
+            None => tracing::info!(target: "ladder::event", detail = %detail, "{name}"),
+        }
+        self.events.push(Event { name, detail });
+    }
+
+    pub(crate) fn scope_binding(&self) -> Option<ScopeRef> {
+        match (self.scope, &self.req.active_scope) {
+            (Some(s), Some(a)) if a.scope == s => Some(a.clone()),
+            (Some(s), _) => Some(ScopeRef { scope: s, instance_id: String::new() }),
+            (None, a) => a.clone(),
+        }
+    }
+
+    /// Computes the fingerprint and guard key of an unresolved turn and
+    /// the cycle it belongs to.
+    pub(crate) fn open_cycle(&mut self, tie: &Tie<'_>) {
+        let binding = self.scope_binding();
+        let (excerpts, history): (&[String], &[String]) = match self.mode {
+            Mode::Enrich(c) => (&c.excerpts, &c.history),
+            Mode::Turn => (&[], &[]),
+        };
+        // Chat history is enriched evidence too: it counts in the fingerprint.
+        let evidence: Vec<String> = excerpts.iter().chain(history).cloned().collect();
+        let fp = fingerprint(binding.as_ref(), self.req.option_set_id(), tie.pool.entries.iter().map(|e| e.cand), &evidence);
+        let mut ids: Vec<&str> = tie.items.iter().map(|t| t.id.as_str()).collect();
+        ids.sort_unstable();
+        let guard_key = guard_key(&self.canonical, &ids, self.req.option_set_id(), binding.as_ref());
+        let lane = if tie.reason == AmbiguityReason::NoDeterministicMatch { Lane::Semantic } else { Lane::Selection };
+        self.cycle = Some(CycleDraft::new(self.ctx, self.mode, guard_key, fp, lane));
+    }
+
+    /// The suggestion an earlier LLM attempt made for the same evidence.
+    pub(crate) fn guard_suggestion(&self) -> Option<&str> {
+        let c = self.cycle.as_ref()?;
+        self.ctx.state.open_cycle().filter(|o| o.id == c.id && o.guard_key == c.guard_key).and_then(|o| o.suggested_id.as_deref())
+    }
+
+    /// Whether the cycle has an enrichment step left.
+    pub(crate) fn steps_left(&self) -> bool {
+        self.cycle.as_ref().is_some_and(|c| c.enrichment_steps < c.max_steps(&self.ctx.policy.budgets))
+    }
+
+    /// A clarifier over `offer`, and why there was no better answer.
+    pub(crate) fn clarify(mut self, offer: Offer, fallback: Option<FallbackReason>, tier: Tier, by: Decider, report: LlmReport) -> Decided {
+        let p = self.ctx.policy;
+        let mut d = Decision::new(Outcome::Clarify, tier);
+        d.decided_by = by;
+        d.fallback_reason = fallback;
+        d.clarifier = Some(Clarifier {
+            question: p.templates.question(offer.question, &self.req.language, &p.default_language),
+            option_ids: display_order(offer.order, offer.suggested.as_deref(), p.clarifier_max_options),
+            suggested_id: offer.suggested,
+        });
+        self.llm_report = Some(report);
+        self.unresolved(d, PendingClarifier::SelectionDisambiguation)
+    }
+
+    /// The deterministic fallback: a clarifier decided by the rules, with
+    /// the reason the LLM did not settle it (if it was asked).
+    pub(crate) fn fallback(self, offer: Offer, reason: Option<FallbackReason>, report: LlmReport) -> Decided {
+        self.clarify(offer, reason, Tier::Fallback, Decider::Deterministic, report)
+    }
+
+    pub(crate) fn need_more_info(mut self, order: Vec<String>, types: Vec<EvidenceType>, report: LlmReport) -> Decided {
+        let p = self.ctx.policy;
+        let mut d = Decision::new(Outcome::NeedMoreInfo, Tier::Llm);
+        d.decided_by = Decider::Llm;
+        d.needed_evidence_types = types;
+        d.clarifier = Some(Clarifier {
+            question: p.templates.question(Question::NeedMoreInfo, &self.req.language, &p.default_language),
+            option_ids: display_order(order, None, p.clarifier_max_options),
+            suggested_id: None,
+        });
+        self.llm_report = Some(report);
+        self.unresolved(d, PendingClarifier::SelectionDisambiguation)
+    }
+
+    /// An explicit scope with nothing in it: ask the app for that scope's
+    /// candidates (an enrichment cycle), never execute.
+    pub(crate) fn need_scope(mut self, scope: Scope, needed: EvidenceType) -> Decided {
+        self.scope = Some(scope);
+        let binding = self.scope_binding();
+        let fp = fingerprint(binding.as_ref(), self.req.option_set_id(), std::iter::empty(), &[]);
+        let guard_key = guard_key(&self.canonical, &[], self.req.option_set_id(), binding.as_ref());
+        self.cycle = Some(CycleDraft::new(self.ctx, self.mode, guard_key, fp, Lane::Selection));
+        let steps_left = self.steps_left();
+        let p = self.ctx.policy;
+        let mut d = Decision::new(if steps_left { Outcome::NeedMoreInfo } else { Outcome::Clarify }, Tier::Scope);
+        d.decided_by = Decider::Deterministic;
+        d.ambiguity_reason = Some(AmbiguityReason::NoCandidate);
+        d.confidence = Some(Bucket::LowConfidenceClarifierOnly);
+        if steps_left {
+            d.needed_evidence_types = vec![needed];
+        } else {
+            d.fallback_reason = Some(FallbackReason::BudgetExhausted);
+        }
+        d.clarifier = Some(Clarifier {
+            question: p.templates.question(Question::Scope(scope), &self.req.language, &p.default_language),
+            option_ids: Vec::new(),
+            suggested_id: None,
+        });
+        self.unresolved(d, PendingClarifier::ScopeDisambiguation)
+    }
+
+    pub(crate) fn unresolved(mut self, mut d: Decision, pending: PendingClarifier) -> Decided {
+        if let Some(c) = &self.class {
+            d.confidence = Some(c.bucket);
+            d.ambiguity_reason = c.reason;
+        }
+        let order = d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default();
+        let suggested = d.clarifier.as_ref().and_then(|c| c.suggested_id.clone());
+        let cycle = self.cycle.take().map(|c| {
+            d.loop_cycle_id = Some(c.id.clone());
+            d.evidence_fingerprint = Some(c.fingerprint.clone());
+            Cycle {
+                id: c.id,
+                guard_key: c.guard_key,
+                llm_attempted: c.llm_attempted,
+                ordering: order,
+                suggested_id: suggested.or_else(|| self.llm_report.as_ref().and_then(|r| r.suggested_id.clone())),
+                lane: c.lane,
+                fingerprint: c.fingerprint,
+                enrichment_steps: c.enrichment_steps,
+                llm_calls: c.llm_calls,
+                // Attached by the caller, who owns the request (no copy).
+                request: None,
+                excerpts: c.excerpts,
+                history: c.history,
+                resolved: false,
+            }
+        });
+        let change = cycle.map_or(CycleChange::Keep, |c| CycleChange::Open(Box::new(c)));
+        self.done(d, pending, None, change)
+    }
+
+    pub(crate) fn execute(mut self, id: String, source: Source, by: Decider, tier: Tier) -> Decided {
+        let mut d = Decision::new(Outcome::Execute, tier);
+        d.decided_by = by;
+        d.target_id = Some(id.clone());
+        if let Some(c) = &self.class {
+            d.confidence = Some(c.bucket);
+            d.ambiguity_reason = c.reason;
+        }
+        let entry = ActionEntry {
+            kind: ActionKind::Execute,
+            target_ref: id,
+            source_scope: match source {
+                Source::ActiveOptions => self.req.options.as_ref().map_or(Scope::Chat, |o| if o.is_chat() { Scope::Chat } else { o.scope }),
+                Source::RecoverableChat => Scope::Chat,
+                Source::Widget => self.req.active_scope.as_ref().map_or(Scope::Widget, |s| s.scope),
+            },
+            option_set_id: self.req.option_set_id().to_string(),
+            timestamp_ms: self.ctx.now.wall_ms,
+            outcome: ActionOutcome::Decided,
+        };
+        match (self.cycle.take(), self.mode) {
+            (Some(c), _) => {
+                d.loop_cycle_id = Some(c.id);
+                d.evidence_fingerprint = Some(c.fingerprint);
+            }
+            // An Enrich step resolved before the cycle was re-opened.
+            (None, Mode::Enrich(c)) => d.loop_cycle_id = Some(c.id.clone()),
+            (None, Mode::Turn) => {}
+        }
+        self.done(d, PendingClarifier::None, Some(entry), CycleChange::Close)
+    }
+
+    pub(crate) fn escape(mut self, reason: EscapeReason, target: Option<String>, tier: Tier) -> Decided {
+        let mut d = Decision::new(Outcome::Escape, tier);
+        d.decided_by = Decider::Deterministic;
+        d.escape_reason = Some(reason);
+        d.target_id = target.clone();
+        if let Some(c) = &self.class {
+            d.confidence = Some(c.bucket);
+        }
+        let resolved = target.map(|t| ActionEntry {
+            kind: ActionKind::Command,
+            target_ref: t,
+            source_scope: self.req.active_scope.as_ref().map_or(Scope::Unspecified, |s| s.scope),
+            option_set_id: self.req.option_set_id().to_string(),
+            timestamp_ms: self.ctx.now.wall_ms,
+            outcome: ActionOutcome::Escaped,
+        });
+        // A question leaves the clarification up; anything else ends the cycle.
+        let (change, pending) = match reason {
+            EscapeReason::QuestionIntent => (CycleChange::Keep, self.ctx.state.pending_clarifier_type),
+            _ => (CycleChange::Close, PendingClarifier::None),
+        };
+        self.cycle = None;
+        self.done(d, pending, resolved, change)
+    }
+
+    pub(crate) fn done(mut self, mut d: Decision, pending: PendingClarifier, resolved: Option<ActionEntry>, cycle: CycleChange) -> Decided {
+        // A rung still open made this decision (the fallback rung).
+        if self.open.is_some() {
+            let fallback = d.fallback_reason.map_or("", |r| r.as_str());
+            let tier = d.handled_by_tier.as_str();
+            self.record(|s| {
+                s.record("ladder.fallback_reason", fallback);
+                s.record("ladder.handled_by_tier", tier);
+            });
+            self.step(d.outcome.as_str(), fallback.to_string());
+        }
+        d.decision_id = self.ctx.decision_id.to_string();
+        d.config_revision = self.ctx.policy.revision.clone();
+        if let Some(r) = self.llm_report {
+            d.llm = r;
+        }
+        d.trace = self.steps;
+        let options_context = self
+            .req
+            .options
+            .as_ref()
+            .filter(|o| !o.candidates.is_empty())
+            .map(|o| (o.option_set_id.clone(), self.req.active_scope.clone()));
+        let update = DecidedUpdate { new_turn: matches!(self.mode, Mode::Turn), options_context, pending, resolved, cycle };
+        Decided {
+            decision: d,
+            update,
+            events: self.events,
+            canonical_input: self.canonical,
+            verdict: self.verdict,
+            llm_answer: self.answer,
+            guard: self.guard,
+        }
+    }
+}
+
+/// The loop guard key: canonical input + sorted candidate ids +
+/// option_set_id + scope, hashed so it is short and holds no user text.
+pub fn guard_key(canonical: &str, sorted_ids: &[&str], option_set_id: &str, scope: Option<&ScopeRef>) -> String {
+    let mut h = Sha256::new();
+    for part in [canonical, &sorted_ids.join("\u{1f}"), option_set_id] {
+        h.update(part.as_bytes());
+        h.update([0u8]);
+    }
+    if let Some(s) = scope {
+        h.update(s.scope.as_str().as_bytes());
+        h.update([0u8]);
+        h.update(s.instance_id.as_bytes());
+    }
+    hex::encode(&h.finalize()[..16])
+}

@@ -1,0 +1,44 @@
+//! The ports: the effects the ladder needs from outside, implemented by the
+//! daemon's adapters (the session store, the LLM client, a tokenizer) and by
+//! fakes in tests. The core calls them; it never reaches the outside itself.
+
+use super::ask::LlmAsk;
+use super::policy::LlmAnswer;
+use std::future::Future;
+
+/// The effects the ladder needs, implemented by the daemon's adapters (and
+/// by fakes in tests).
+pub trait Ports: Sync {
+    /// Atomically records that an LLM attempt starts for `guard_key` in
+    /// this session; says whether one already did in this cycle (S5).
+    fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send;
+    /// Asks the LLM once, within the port's own deadline.
+    fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send;
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum GuardClaim {
+    Claimed,
+    Repeat { ordering: Vec<String>, suggested_id: Option<String> },
+}
+
+/// Counts and cuts text in model tokens (the daemon uses a real BPE
+/// tokenizer; tests may count words).
+pub trait TokenCounter: Sync {
+    fn count(&self, text: &str) -> usize;
+    /// The longest prefix of `text` with at most `max` tokens.
+    fn truncate(&self, text: &str, max: usize) -> String;
+}
+
+/// Whitespace-separated words as tokens (tests and examples).
+pub struct WordCounter;
+
+impl TokenCounter for WordCounter {
+    fn count(&self, text: &str) -> usize {
+        text.split_whitespace().count()
+    }
+    fn truncate(&self, text: &str, max: usize) -> String {
+        text.split_whitespace().take(max).collect::<Vec<_>>().join(" ")
+    }
+}
