@@ -13,78 +13,20 @@
 //! the LLM — come through [`Ports`], so this module stays free of any
 //! runtime.
 
-pub(crate) mod run;
-
-pub use run::guard_key;
+pub use crate::run::{Ctx, Decided, Event, Mode, guard_key};
 
 use super::canon::canonicalize;
 use super::clarifier::{Ask as Question, Tie};
 use super::classify::{Evidence, Winner, classify};
-use super::continuity::{self, ContinuityState, Cycle, CycleChange, DecidedUpdate, Now, PendingClarifier};
+use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, PendingClarifier};
 use super::exclusions::hard_exclusion;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
-use super::policy::{LlmAnswer, Policy, Verdict};
-use super::ports::{GuardClaim, Ports, TokenCounter};
+use super::ports::Ports;
 use super::scope::{self, CueParse, Resolved};
 use super::text::tokens;
 use super::types::*;
-use run::Run;
-
-/// Per-request context.
-#[derive(Clone, Copy)]
-pub struct Ctx<'a> {
-    pub policy: &'a Policy,
-    /// The session's continuity state with TTLs applied (`ContinuityState::view`).
-    pub state: &'a ContinuityState,
-    pub now: Now,
-    pub decision_id: &'a str,
-    /// Used when this decision opens a new unresolved cycle.
-    pub new_cycle_id: &'a str,
-    pub tokens: &'a dyn TokenCounter,
-    /// Auto-execute was turned off by the rollout guardrails.
-    pub auto_execute_tripped: bool,
-}
-
-/// A `Decide` turn, or an `Enrich` step of an open cycle.
-#[derive(Debug, Clone, Copy)]
-pub enum Mode<'a> {
-    Turn,
-    Enrich(&'a Cycle),
-}
-
-/// A named decision event (spec section 10) with a short detail.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Event {
-    pub name: &'static str,
-    pub detail: String,
-}
-
-/// What `decide` produces: the decision, the session change it implies, and
-/// what happened on the way (for spans, metrics and decision records).
-#[derive(Debug, Clone)]
-pub struct Decided {
-    pub decision: Decision,
-    pub update: DecidedUpdate,
-    pub events: Vec<Event>,
-    pub canonical_input: String,
-    /// The LLM's validated verdict, when it answered.
-    pub verdict: Option<Verdict>,
-    /// What the LLM port returned (for decision records and replay).
-    pub llm_answer: Option<LlmAnswer>,
-    /// What the loop-guard claim returned, if the ladder claimed it.
-    pub guard: Option<GuardClaim>,
-}
-
-impl Decided {
-    /// Gives an opened cycle the request it is about (shared, not copied),
-    /// so `Enrich` can re-run the ladder on it.
-    pub fn attach_request(&mut self, req: &std::sync::Arc<DecideRequest>) {
-        if let CycleChange::Open(c) = &mut self.update.cycle {
-            c.request = Some(req.clone());
-        }
-    }
-}
+use crate::run::Run;
 
 /// Runs the ladder for one request.
 pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>, ports: &P) -> Decided {

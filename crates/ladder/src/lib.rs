@@ -22,6 +22,7 @@ pub mod matching;
 pub mod policy;
 pub mod ports;
 pub mod reply;
+pub mod run;
 pub mod scope;
 pub mod text;
 pub mod types;

@@ -4,9 +4,9 @@
 
 use super::*;
 use crate::ask::LlmAsk;
-use crate::continuity::{Applied, Ttl, Update, merge_evidence};
+use crate::continuity::{Applied, ContinuityState, Now, Ttl, Update, merge_evidence};
 use crate::policy::{LlmAnswer, LlmMode, Policy};
-use crate::ports::WordCounter;
+use crate::ports::{GuardClaim, WordCounter};
 use futures::executor::block_on;
 use proptest::prelude::*;
 use std::sync::Mutex;

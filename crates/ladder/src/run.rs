@@ -1,20 +1,76 @@
-//! The working state of one run of the ladder: the trace and spans of the
-//! rungs, the unresolved cycle the decision belongs to, and the
-//! constructors that turn a rung's result into a `Decision` and the
-//! session change it implies.
+//! One run of the ladder: what it is given (`Ctx`, `Mode`), its working
+//! state (`Run`: the trace and spans of the rungs, the unresolved cycle the
+//! decision belongs to), the constructors that turn a rung's result into a
+//! `Decision` and the session change it implies, and what it produces
+//! (`Decided`).
 
-use super::{Ctx, Decided, Event, Mode};
 use crate::clarifier::{Ask as Question, Tie, display_order};
 use crate::classify::Classification;
-use crate::continuity::Cycle;
-use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, CycleChange, DecidedUpdate, Lane, PendingClarifier};
+use crate::continuity::{
+    ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier,
+};
 use crate::fingerprint::fingerprint;
-use crate::policy::{LlmAnswer, Verdict};
-use crate::ports::GuardClaim;
+use crate::policy::{LlmAnswer, Policy, Verdict};
+use crate::ports::{GuardClaim, TokenCounter};
 use crate::scope::Source;
 use crate::types::*;
 use sha2::{Digest, Sha256};
 use std::time::Instant;
+
+/// Per-request context.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    pub policy: &'a Policy,
+    /// The session's continuity state with TTLs applied (`ContinuityState::view`).
+    pub state: &'a ContinuityState,
+    pub now: Now,
+    pub decision_id: &'a str,
+    /// Used when this decision opens a new unresolved cycle.
+    pub new_cycle_id: &'a str,
+    pub tokens: &'a dyn TokenCounter,
+    /// Auto-execute was turned off by the rollout guardrails.
+    pub auto_execute_tripped: bool,
+}
+
+/// A `Decide` turn, or an `Enrich` step of an open cycle.
+#[derive(Debug, Clone, Copy)]
+pub enum Mode<'a> {
+    Turn,
+    Enrich(&'a Cycle),
+}
+
+/// A named decision event (spec section 10) with a short detail.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub name: &'static str,
+    pub detail: String,
+}
+
+/// What `decide` produces: the decision, the session change it implies, and
+/// what happened on the way (for spans, metrics and decision records).
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub decision: Decision,
+    pub update: DecidedUpdate,
+    pub events: Vec<Event>,
+    pub canonical_input: String,
+    /// The LLM's validated verdict, when it answered.
+    pub verdict: Option<Verdict>,
+    /// What the LLM port returned (for decision records and replay).
+    pub llm_answer: Option<LlmAnswer>,
+    /// What the loop-guard claim returned, if the ladder claimed it.
+    pub guard: Option<GuardClaim>,
+}
+
+impl Decided {
+    /// Gives an opened cycle the request it is about (shared, not copied),
+    /// so `Enrich` can re-run the ladder on it.
+    pub fn attach_request(&mut self, req: &std::sync::Arc<DecideRequest>) {
+        if let CycleChange::Open(c) = &mut self.update.cycle {
+            c.request = Some(req.clone());
+        }
+    }
+}
 
 /// The working state of one run of the ladder.
 pub(crate) struct Run<'a> {
