@@ -4,7 +4,8 @@
 
 use crate::config::Config;
 use crate::daemon::{Daemon, StartError};
-use crate::grpc::{Arbiter, stack};
+use crate::grpc::Arbiter;
+use crate::grpc::stack::{self, StackStats};
 use crate::pb;
 use crate::telemetry::{SharedReader, Telemetry};
 use std::future::Future;
@@ -30,6 +31,8 @@ pub struct App {
     _gauges: Vec<Box<dyn std::any::Any + Send>>,
     /// The configuration file to reload when it changes.
     watch: Option<PathBuf>,
+    /// What the tower stack counts (shed requests, deadlines passed).
+    stack: Arc<StackStats>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -65,8 +68,9 @@ impl App {
         let health = HealthReporter::new();
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));
-        let _gauges = gauges(&daemon, telemetry);
-        Ok(App { listener, daemon, health, health_service, admin, _gauges, watch: None })
+        let stack = Arc::new(StackStats::default());
+        let _gauges = gauges(&daemon, &stack, telemetry);
+        Ok(App { listener, daemon, health, health_service, admin, _gauges, watch: None, stack })
     }
 
     /// Reloads `path` when its content changes (checked every
@@ -93,7 +97,7 @@ impl App {
     /// accepting, and lets in-flight calls finish within
     /// `server.drain_grace_ms`.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), AppError> {
-        let App { listener, daemon, health, health_service, admin, _gauges, watch } = self;
+        let App { listener, daemon, health, health_service, admin, _gauges, watch, stack: stats } = self;
         let mut background = tokio::task::JoinSet::new();
         if let Some(path) = watch {
             background.spawn(watch_config(daemon.clone(), path));
@@ -115,7 +119,8 @@ impl App {
             });
             tracing::info!(addr = %addr, "serving metrics");
         }
-        let cfg = daemon.config();
+        let generation = daemon.current();
+        let cfg = &generation.config;
         let grace = Duration::from_millis(cfg.server.drain_grace_ms);
         let reflection = |v1: bool| {
             tonic_reflection::server::Builder::configure()
@@ -152,7 +157,7 @@ impl App {
                 cfg.server.max_concurrent_requests,
                 Duration::from_millis(cfg.server.request_timeout_ms),
                 cfg.server.max_message_bytes,
-                daemon.stack.clone(),
+                stats,
             ))
             .add_service(health_service)
             .add_service(reflection_v1)
@@ -196,7 +201,7 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// refused (logged, counted, reported by GetRollout) and the running
 /// configuration stays.
 async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
-    let poll = Duration::from_millis(daemon.config().config_reload.poll_ms);
+    let poll = Duration::from_millis(daemon.current().config.config_reload.poll_ms);
     #[cfg(unix)]
     let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
     let mut last = tokio::fs::read(&path).await.ok().map(|b| digest(&b));
@@ -230,16 +235,16 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
 /// Evaluates the rollout guardrails on a timer.
 async fn evaluate_guardrails(daemon: Arc<Daemon>) {
     loop {
-        let every = Duration::from_secs(daemon.config().guardrails.evaluate_every_seconds.max(1));
+        let every = Duration::from_secs(daemon.current().config.guardrails.evaluate_every_seconds.max(1));
         tokio::time::sleep(every).await;
-        if daemon.config().guardrails.enabled {
+        if daemon.current().config.guardrails.enabled {
             daemon.check_guardrails();
         }
     }
 }
 
 /// Gauges and counters read from the daemon's own counters at collection.
-fn gauges(daemon: &Arc<Daemon>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn std::any::Any + Send>> {
+fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn std::any::Any + Send>> {
     let meter = opentelemetry::global::meter("ladderd");
     let mut out: Vec<Box<dyn std::any::Any + Send>> = Vec::new();
     let d = daemon.clone();
@@ -250,15 +255,15 @@ fn gauges(daemon: &Arc<Daemon>, telemetry: Option<&Telemetry>) -> Vec<Box<dyn st
             .with_callback(move |o| o.observe(d.store().len() as u64, &[]))
             .build(),
     ));
-    let stack = daemon.stack.clone();
+    let shed = stack.clone();
     out.push(Box::new(
         meter
             .u64_observable_counter("ladder.requests.shed")
             .with_description("Requests refused at the concurrency limit")
-            .with_callback(move |o| o.observe(stack.shed.load(Ordering::Relaxed), &[]))
+            .with_callback(move |o| o.observe(shed.shed.load(Ordering::Relaxed), &[]))
             .build(),
     ));
-    let stack = daemon.stack.clone();
+    let stack = stack.clone();
     out.push(Box::new(
         meter
             .u64_observable_counter("ladder.requests.deadline_exceeded")

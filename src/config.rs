@@ -5,13 +5,14 @@
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
-use ladder::assistant::{AssistantTemplates, InvariantRule, MessageType, default_invariants};
+use ladder::assistant::{AssistantPolicy, AssistantTemplates, InvariantRule, MessageType, default_invariants};
 use ladder::clarifier::Templates;
 use ladder::continuity::Ttl;
+use ladder::extract::{Capability, Component};
 use ladder::guardrails::{Settings, Thresholds};
 use ladder::lexicon::{Lexicon, SHIPPED};
 use ladder::matching::MatchParams;
-use ladder::policy::{AssistantPolicy, AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
+use ladder::policy::{AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
 use ladder::types::AmbiguityReason;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -394,8 +395,8 @@ pub struct AgentConfig {
     pub base_url: Option<String>,
     pub model: Option<String>,
     pub api_key_file: Option<PathBuf>,
-    /// "normalization", "entities".
-    pub capabilities: Vec<String>,
+    /// What it may propose: `normalization`, `entities`.
+    pub capabilities: Vec<Capability>,
     /// Intents the agent applies to (all when empty).
     pub intents: Vec<String>,
     pub sample_rate: f64,
@@ -409,10 +410,35 @@ impl Default for AgentConfig {
             base_url: None,
             model: None,
             api_key_file: None,
-            capabilities: vec!["normalization".into(), "entities".into()],
+            capabilities: vec![Capability::Normalization, Capability::Entities],
             intents: Vec::new(),
             sample_rate: 1.0,
             timeout_ms: 120,
+        }
+    }
+}
+
+impl AgentConfig {
+    /// The agent as the extraction rules see it.
+    pub fn component(&self) -> Component {
+        Component {
+            id: self.id.clone(),
+            capabilities: self.capabilities.clone(),
+            intents: self.intents.clone(),
+            sample_rate: self.sample_rate,
+        }
+    }
+}
+
+impl ExtractConfig {
+    /// The built-in hint (component `llm`): every capability, its own
+    /// sample rate.
+    pub fn builtin_component(&self) -> Component {
+        Component {
+            id: "llm".into(),
+            capabilities: vec![Capability::Normalization, Capability::Entities],
+            intents: Vec::new(),
+            sample_rate: self.hint_sample_rate,
         }
     }
 }
@@ -852,7 +878,7 @@ impl Config {
             if a.model.is_none() && self.llm.model.is_none() {
                 bad(&k("model"), "required when llm.model is unset".into());
             }
-            if a.capabilities.is_empty() || a.capabilities.iter().any(|c| c != "normalization" && c != "entities") {
+            if a.capabilities.is_empty() {
                 bad(&k("capabilities"), "a non-empty list of \"normalization\" and \"entities\"".into());
             }
             if !(0.0..=1.0).contains(&a.sample_rate) {

@@ -4,10 +4,11 @@
 //! with 200,000 candidates is refused without looking at them.
 
 use crate::config::Limits;
+use crate::daemon::{EnrichInput, OutcomeInput, RolloutView};
 use crate::error::Invalid;
 use crate::pb;
 use ladder::assistant::{AssistantMessage, ClarifyRequest, MessageType};
-use ladder::continuity::{ActionEntry, ContinuityState, PendingClarifier};
+use ladder::continuity::{ActionEntry, ActionOutcome, ContinuityState, PendingClarifier};
 use ladder::extract::{ExtractRequest, SlotSpec, SlotValue};
 use ladder::types as d;
 use rustc_hash::FxHashSet;
@@ -195,17 +196,6 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
     })
 }
 
-/// A validated `Enrich` request.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EnrichInput {
-    pub session_id: String,
-    pub turn_id: String,
-    pub loop_cycle_id: String,
-    pub evidence: Vec<(d::EvidenceType, Vec<d::Candidate>, String)>,
-    /// Newest first.
-    pub chat_history: Vec<String>,
-}
-
 pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, Invalid> {
     session_id(&m.session_id, l)?;
     check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
@@ -239,32 +229,20 @@ pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, I
     Ok(EnrichInput { session_id: m.session_id, turn_id: m.turn_id, loop_cycle_id: m.loop_cycle_id, evidence, chat_history: m.chat_history })
 }
 
-/// A validated `RecordOutcome` request.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OutcomeInput {
-    pub session_id: String,
-    pub decision_id: String,
-    /// "accepted", "executed", "rejected", "corrected".
-    pub kind: &'static str,
-    pub choice_id: String,
-    pub scope: Option<d::ScopeRef>,
-    pub option_set_id: String,
-}
-
 pub fn outcome_request(m: pb::RecordOutcomeRequest, l: &Limits) -> Result<OutcomeInput, Invalid> {
     session_id(&m.session_id, l)?;
     check_len(|| "decision_id".into(), &m.decision_id, l.candidate_id_max_bytes)?;
     check_len(|| "choice_id".into(), &m.choice_id, l.candidate_id_max_bytes)?;
     check_len(|| "option_set_id".into(), &m.option_set_id, l.candidate_id_max_bytes)?;
     let kind = match pb::OutcomeKind::try_from(m.kind) {
-        Ok(pb::OutcomeKind::Accepted) => "accepted",
-        Ok(pb::OutcomeKind::Executed) => "executed",
-        Ok(pb::OutcomeKind::Rejected) => "rejected",
-        Ok(pb::OutcomeKind::Corrected) => "corrected",
+        Ok(pb::OutcomeKind::Accepted) => ActionOutcome::Accepted,
+        Ok(pb::OutcomeKind::Executed) => ActionOutcome::Executed,
+        Ok(pb::OutcomeKind::Rejected) => ActionOutcome::Rejected,
+        Ok(pb::OutcomeKind::Corrected) => ActionOutcome::Corrected,
         Ok(pb::OutcomeKind::Unspecified) => return Err(Invalid::Missing { field: "kind".into() }),
         Err(_) => return Err(Invalid::bad("kind", format!("unknown OutcomeKind value {}", m.kind))),
     };
-    if matches!(kind, "accepted" | "corrected") && m.choice_id.is_empty() {
+    if matches!(kind, ActionOutcome::Accepted | ActionOutcome::Corrected) && m.choice_id.is_empty() {
         return Err(Invalid::Missing { field: "choice_id".into() });
     }
     Ok(OutcomeInput {
@@ -456,24 +434,6 @@ impl From<d::Decision> for pb::Decision {
     }
 }
 
-/// Ids must stay unique once a referenced option set is filled in.
-pub fn check_unique_ids(r: &d::DecideRequest) -> Result<(), Invalid> {
-    let mut seen = FxHashSet::default();
-    for c in r.option_candidates() {
-        seen.insert(c.id.as_str());
-    }
-    for (field, list) in
-        [("recoverable_chat_options", &r.recoverable_chat_options), ("widget_items", &r.widget_items), ("commands", &r.commands)]
-    {
-        for (i, c) in list.iter().enumerate() {
-            if !seen.insert(c.id.as_str()) {
-                return Err(Invalid::Duplicate { field: format!("{field}[{i}].id"), id: c.id.clone() });
-            }
-        }
-    }
-    Ok(())
-}
-
 fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {
     use d::FallbackReason as F;
     match r {
@@ -542,13 +502,13 @@ fn breach_to_pb(b: &ladder::guardrails::Breach) -> pb::GuardrailBreach {
     }
 }
 
-pub fn rollout_to_pb(r: crate::daemon::RolloutView) -> pb::RolloutState {
+pub fn rollout_to_pb(r: RolloutView) -> pb::RolloutState {
     pb::RolloutState {
+        auto_execute_effective: r.auto_execute_effective(),
         config_revision: r.config_revision,
-        llm_mode: r.llm_mode.to_string(),
+        llm_mode: r.llm_mode.as_str().to_string(),
         auto_execute_configured: r.auto_execute_configured,
         auto_execute_tripped: r.trip.is_some(),
-        auto_execute_effective: r.auto_execute_configured && r.trip.is_none() && r.llm_mode == "live",
         tripped_at_ms: r.trip.as_ref().map_or(0, |t| t.at_ms),
         trip_breaches: r.trip.as_ref().map(|t| t.breaches.iter().map(breach_to_pb).collect()).unwrap_or_default(),
         cohorts: r

@@ -5,7 +5,8 @@
 //! records and configuration always give the same report.
 
 use crate::config::{Config, Redaction};
-use crate::daemon::{DecisionRecord, RECORD_SCHEMA};
+use crate::telemetry::Call;
+use crate::telemetry::records::{DecisionRecord, RECORD_SCHEMA};
 use ladder::ask::LlmAsk;
 use ladder::decide::{self, Ctx, Mode};
 use ladder::policy::{LlmAnswer, Policy};
@@ -42,7 +43,7 @@ impl Summary {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
     pub decision_id: String,
-    pub call: String,
+    pub call: Call,
     pub before: Summary,
     pub after: Summary,
 }
@@ -123,7 +124,7 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
             *skipped.entry("input redacted when recorded".to_string()).or_insert(0) += 1;
             continue;
         }
-        if r.call == "enrich" && r.cycle.is_none() {
+        if r.call == Call::Enrich && r.cycle.is_none() {
             *skipped.entry("enrich record without its cycle".to_string()).or_insert(0) += 1;
             continue;
         }
@@ -140,7 +141,7 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
             auto_execute_tripped: false,
         };
         let mode = match &r.cycle {
-            Some(c) if r.call == "enrich" => Mode::Enrich(c),
+            Some(c) if r.call == Call::Enrich => Mode::Enrich(c),
             _ => Mode::Turn,
         };
         let d = futures::executor::block_on(decide::decide(&ctx, &r.request, mode, &ports));
@@ -152,7 +153,7 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
         *before.entry(b.outcome.clone()).or_insert(0) += 1;
         *after.entry(a.outcome.clone()).or_insert(0) += 1;
         if a != b {
-            changed.push(Change { decision_id: r.decision.decision_id.clone(), call: r.call.clone(), before: b, after: a });
+            changed.push(Change { decision_id: r.decision.decision_id.clone(), call: r.call, before: b, after: a });
         }
     }
     Ok(Report {
@@ -203,7 +204,7 @@ pub fn render(r: &Report) -> String {
             s,
             "  {} ({}): {}{} by {} -> {}{} by {}{}",
             c.decision_id,
-            c.call,
+            c.call.as_str(),
             c.before.outcome,
             target(&c.before),
             c.before.decided_by,

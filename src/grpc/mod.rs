@@ -1,6 +1,8 @@
-//! The gRPC adapter: `ladder.v1.Arbiter` handlers. Each converts the
-//! message at the edge (`crate::convert`), calls the daemon, and converts
-//! back; errors become statuses in one place (`crate::error`).
+//! The gRPC adapter: `ladder.v1.Arbiter` handlers. Each loads the
+//! configuration generation once, converts the message at the edge
+//! (`crate::convert`, under that generation's limits), calls the daemon
+//! with the same generation, and converts back; errors become statuses in
+//! one place (`crate::error`).
 
 pub mod stack;
 
@@ -31,29 +33,33 @@ fn deadline<T>(r: &Request<T>) -> Option<tokio::time::Instant> {
 impl pb::arbiter_server::Arbiter for Arbiter {
     async fn decide(&self, request: Request<pb::DecideRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
-        let req = convert::decide_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
-        let d = self.daemon.decide(req, deadline).await?;
+        let g = self.daemon.current();
+        let req = convert::decide_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
+        let d = self.daemon.decide(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
     }
 
     async fn enrich(&self, request: Request<pb::EnrichRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
-        let req = convert::enrich_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
-        let d = self.daemon.enrich(req, deadline).await?;
+        let g = self.daemon.current();
+        let req = convert::enrich_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
+        let d = self.daemon.enrich(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
     }
 
     async fn clarify(&self, request: Request<pb::ClarifyRequest>) -> Result<Response<pb::ClarifyResponse>, Status> {
         let deadline = deadline(&request);
-        let req = convert::clarify_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
-        let m = self.daemon.clarify(req, deadline).await;
+        let g = self.daemon.current();
+        let req = convert::clarify_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
+        let m = self.daemon.clarify(&g, req, deadline).await;
         Ok(Response::new(convert::clarify_response(m, crate::llm::prompt::ASSISTANT_PROMPT_VERSION)))
     }
 
     async fn extract(&self, request: Request<pb::ExtractRequest>) -> Result<Response<pb::ExtractResponse>, Status> {
         let deadline = deadline(&request);
-        let req = convert::extract_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
-        let x = self.daemon.extract(req, deadline).await;
+        let g = self.daemon.current();
+        let req = convert::extract_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
+        let x = self.daemon.extract(&g, req, deadline).await;
         Ok(Response::new(pb::ExtractResponse {
             entities: x.slots.into_iter().map(|(slot, f)| pb::ExtractedEntity { slot, value: f.value, source: f.source }).collect(),
             normalization_accepted: x.normalized.is_some(),
@@ -75,16 +81,18 @@ impl pb::arbiter_server::Arbiter for Arbiter {
     }
 
     async fn record_outcome(&self, request: Request<pb::RecordOutcomeRequest>) -> Result<Response<pb::RecordOutcomeResponse>, Status> {
-        let o = convert::outcome_request(request.into_inner(), &self.daemon.config().limits).map_err(ApiError::from)?;
+        let g = self.daemon.current();
+        let o = convert::outcome_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
         let id = o.session_id.clone();
-        let (s, fresh) = self.daemon.record_outcome(o).await?;
+        let (s, fresh) = self.daemon.record_outcome(&g, o).await?;
         Ok(Response::new(pb::RecordOutcomeResponse { session: Some(convert::session_to_pb(&id, &s, fresh)) }))
     }
 
     async fn get_session(&self, request: Request<pb::GetSessionRequest>) -> Result<Response<pb::SessionState>, Status> {
         let id = request.into_inner().session_id;
-        convert::session_id(&id, &self.daemon.config().limits).map_err(ApiError::from)?;
-        let (s, fresh) = self.daemon.session(&id).await?;
+        let g = self.daemon.current();
+        convert::session_id(&id, &g.config.limits).map_err(ApiError::from)?;
+        let (s, fresh) = self.daemon.session(&g, &id).await?;
         Ok(Response::new(convert::session_to_pb(&id, &s, fresh)))
     }
 
@@ -102,7 +110,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
 
     async fn reset_session(&self, request: Request<pb::ResetSessionRequest>) -> Result<Response<pb::ResetSessionResponse>, Status> {
         let id = request.into_inner().session_id;
-        convert::session_id(&id, &self.daemon.config().limits).map_err(ApiError::from)?;
+        convert::session_id(&id, &self.daemon.current().config.limits).map_err(ApiError::from)?;
         let existed = self.daemon.reset_session(&id).await?;
         Ok(Response::new(pb::ResetSessionResponse { existed }))
     }

@@ -21,7 +21,7 @@
 
 pub mod prompt;
 
-use crate::config::{LlmConfig, ResponseFormat, Secret};
+use crate::config::{AgentConfig, Config, LlmConfig, ResponseFormat, Secret};
 use ladder::ask::LlmAsk;
 use ladder::policy::LlmAnswer;
 use ladder::types::FallbackReason;
@@ -349,6 +349,37 @@ fn parse_completion(bytes: &[u8]) -> Result<Reply, String> {
         output_tokens: u["completion_tokens"].as_u64().unwrap_or(0),
     });
     Ok(Reply { content, usage, model: v["model"].as_str().map(str::to_owned) })
+}
+
+/// The LLM clients: the provider for arbitration and `Clarify`, the
+/// built-in extraction hint (same provider, its own budget), and the
+/// extractor agents.
+pub struct Llms {
+    pub main: Option<Arc<LlmClient>>,
+    pub hint: Option<Arc<LlmClient>>,
+    pub agents: Vec<(AgentConfig, Arc<LlmClient>)>,
+}
+
+impl Llms {
+    pub fn from_config(c: &Config) -> Result<Self, BuildError> {
+        let main = LlmClient::from_config(&c.llm)?.map(Arc::new);
+        let hint = LlmClient::from_config(&LlmConfig { timeout_ms: c.extract.hint_timeout_ms, ..c.llm.clone() })?.map(Arc::new);
+        let mut agents = Vec::new();
+        for a in &c.extract.agents {
+            let cfg = LlmConfig {
+                base_url: a.base_url.clone().or_else(|| c.llm.base_url.clone()),
+                model: a.model.clone().or_else(|| c.llm.model.clone()),
+                api_key: if a.api_key_file.is_some() { None } else { c.llm.api_key.clone() },
+                api_key_file: a.api_key_file.clone().or_else(|| if c.llm.api_key.is_some() { None } else { c.llm.api_key_file.clone() }),
+                timeout_ms: a.timeout_ms,
+                ..c.llm.clone()
+            };
+            if let Some(client) = LlmClient::from_config(&cfg)? {
+                agents.push((a.clone(), Arc::new(client)));
+            }
+        }
+        Ok(Llms { main, hint, agents })
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,24 @@ pub mod export;
 pub mod metrics;
 pub mod records;
 
+/// The calls of `ladder.v1.Arbiter` that make a span and a record: the
+/// `ladder.call` attribute and the decision record's `call`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Call {
+    Decide,
+    Enrich,
+    Clarify,
+    Extract,
+}
+
+impl Call {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
 use crate::config::{LogFormat, Redaction, TelemetryConfig};
 use opentelemetry::propagation::{Extractor, TextMapPropagator};
 use opentelemetry::trace::TracerProvider as _;

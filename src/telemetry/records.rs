@@ -4,6 +4,11 @@
 //! record is dropped and counted. The file is size-bounded with rotation
 //! (`path`, `path.1`, ... `path.{max_files - 1}`).
 
+use crate::config::Redaction;
+use ladder::continuity::{ContinuityState, Cycle};
+use ladder::policy::LlmAnswer;
+use ladder::ports::GuardClaim;
+use ladder::types::{DecideRequest, Decision};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -13,6 +18,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The schema of decision records (`telemetry.decision_log`).
+pub const RECORD_SCHEMA: &str = "ladder.record.v1";
+
+/// One line of the decision log: enough to replay the decision offline.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct DecisionRecord {
+    pub schema: String,
+    pub ts_ms: i64,
+    /// `decide` or `enrich`.
+    pub call: super::Call,
+    /// How user text was written (`off` records replay exactly).
+    pub redaction: Redaction,
+    pub canonical_input: String,
+    pub request: DecideRequest,
+    /// The session's continuity state as the ladder saw it.
+    pub state: ContinuityState,
+    /// For `enrich`: the cycle the step ran on.
+    pub cycle: Option<Cycle>,
+    pub guard: Option<GuardClaim>,
+    pub llm_answer: Option<LlmAnswer>,
+    pub events: Vec<(String, String)>,
+    pub decision: Decision,
+}
 
 #[derive(Debug, Default)]
 pub struct RecordStats {

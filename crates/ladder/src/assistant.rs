@@ -2,9 +2,25 @@
 //! the message that leaves is short, in the user's language, and respects
 //! the invariant table; otherwise a deterministic template is sent.
 //!
-//! The sequence (run by the daemon): resolve the language -> LLM draft ->
-//! enforce invariants -> accept or replace the suggested question ->
-//! validate the format -> the draft, or the deterministic fallback.
+//! The sequence, [`compose`]: resolve the language -> the LLM's draft (the
+//! daemon makes the call and passes its reply or its failure in) -> enforce
+//! invariants -> accept or replace the suggested question -> validate the
+//! format -> the draft, or the deterministic fallback. Every rule is a pure
+//! function here; the daemon only asks the LLM.
+//!
+//! The rules, as the tests name them:
+//! - language: the chain UI language -> request language -> the query's
+//!   script (more than half of its letters) -> region -> default;
+//! - invariants: the table per message type (spec defaults: CLARIFY blocks
+//!   search with the action the reason names, SUMMARY never blocks and
+//!   suggests NONE, GATE_FAIL blocks with RETRY advised);
+//! - question acceptance C1-C7: C1 present, C2 not empty, C3 at least 5
+//!   characters, C4 at most 200, C5 does not echo the user's text, C6 has a
+//!   "?" unless the intent fills a slot, C7 its `missing_fields` are a subset
+//!   of the baseline's;
+//! - format: at most 2 sentences of message, 1 sentence and one "?" of
+//!   question, in the resolved language's script; any failure, and any LLM
+//!   failure, is the deterministic fallback (never an error, never a retry).
 
 use super::types::Candidate;
 use serde::{Deserialize, Serialize};
@@ -13,8 +29,23 @@ use std::collections::BTreeMap;
 pub const SCHEMA_VERSION: &str = "assistant.v1";
 pub const SHIPPED_TEMPLATES: &str = include_str!("assistant.toml");
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum MessageType {
     Clarify,
     Summary,
@@ -22,16 +53,38 @@ pub enum MessageType {
     SearchFailed,
 }
 
-impl MessageType {
-    pub const ALL: [MessageType; 4] = [MessageType::Clarify, MessageType::Summary, MessageType::GateFail, MessageType::SearchFailed];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MessageType::Clarify => "clarify",
-            MessageType::Summary => "summary",
-            MessageType::GateFail => "gate_fail",
-            MessageType::SearchFailed => "search_failed",
+wire_names!(MessageType);
+
+/// What `Clarify` needs besides the request (built from the configuration).
+#[derive(Debug, Clone)]
+pub struct AssistantPolicy {
+    pub templates: AssistantTemplates,
+    pub invariants: BTreeMap<MessageType, InvariantRule>,
+    pub slot_filling_intents: Vec<String>,
+    pub region_languages: BTreeMap<String, String>,
+}
+
+impl Default for AssistantPolicy {
+    /// The shipped templates, the spec's invariant table.
+    fn default() -> Self {
+        AssistantPolicy {
+            templates: AssistantTemplates::shipped(),
+            invariants: default_invariants(),
+            slot_filling_intents: Vec::new(),
+            region_languages: BTreeMap::new(),
         }
     }
+}
+
+/// What the LLM did for a draft, as data (the daemon makes the call).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DraftReply {
+    /// No provider, or drafting with the LLM is off: the template answers.
+    NotAsked,
+    /// The call failed (timeout, rate limit, transport...): its reason.
+    Failed(String),
+    /// The assistant message's content, unparsed.
+    Replied(String),
 }
 
 /// A validated `Clarify` request.
@@ -364,7 +417,7 @@ impl AssistantTemplates {
             toml::from_str(text).map_err(|e| e.to_string())?;
         for (lang, types) in &by_language {
             for t in MessageType::ALL {
-                if !types.get(&t).is_some_and(|r| r.contains_key("generic")) {
+                if !types.get(t).is_some_and(|r| r.contains_key("generic")) {
                     return Err(format!("language {lang:?} has no generic template for {}", t.as_str()));
                 }
             }
@@ -450,6 +503,86 @@ pub fn finish(
 pub fn parse_draft(content: &str) -> Result<Draft, String> {
     let json = super::reply::extract_json(content).ok_or("no JSON object in the reply")?;
     serde_json::from_str::<Draft>(json).map_err(|e| format!("malformed reply: {e}"))
+}
+
+/// The whole `Clarify` sequence after the LLM call: the draft when it
+/// passes every rule (invariants forced, a rejected question replaced by the
+/// deterministic one), else the deterministic fallback with the problems in
+/// `validation_issues`. Overrides and failures are logged
+/// (`assistant_invariant_enforced`, `assistant_validation_failed`).
+pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str, reply: DraftReply) -> AssistantMessage {
+    let (lang, lang_source) = resolve_language(req, &p.region_languages, default_language);
+    let fallback = |mut issues: Vec<String>, enforced: Vec<String>| {
+        let (mut draft, used) = fallback(&p.templates, req, &lang, default_language);
+        if used != lang {
+            issues.push(format!("no_templates_for_language: {lang}; answered in {used}"));
+        }
+        if req.kind() == MessageType::Clarify && !req.baseline_question.trim().is_empty() {
+            let q = req.baseline_question.trim();
+            let ok = accept_question(Some(q), &req.query, &req.intent, &p.slot_filling_intents, None, &[]).is_ok()
+                && format_issues(&draft.message, q, &used).is_empty();
+            if ok {
+                draft.question = Some(q.to_string());
+            }
+        }
+        finish(draft, "fallback", used, lang_source, enforced, issues, req.baseline_missing_fields.clone())
+    };
+    let content = match reply {
+        DraftReply::NotAsked => return fallback(Vec::new(), Vec::new()),
+        DraftReply::Failed(reason) => {
+            tracing::warn!(fallback_reason = %reason, "assistant draft unavailable; using the template");
+            return fallback(vec![format!("llm_unavailable: {reason}")], Vec::new());
+        }
+        DraftReply::Replied(content) => content,
+    };
+    let mut draft = match parse_draft(&content) {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::warn!(issue = %e, "assistant_validation_failed");
+            return fallback(vec![format!("llm_reply_invalid: {e}")], Vec::new());
+        }
+    };
+    let rule = p.invariants.get(&req.kind()).cloned().unwrap_or_default();
+    let (enforced, advice) = enforce(&mut draft, &rule, &req.reason);
+    for e in &enforced {
+        tracing::info!(invariant = %e, "assistant_invariant_enforced");
+    }
+    for adv in &advice {
+        tracing::info!(advice = %adv, "assistant advice not followed (not forced)");
+    }
+    let mut issues = Vec::new();
+    let mut missing = req.baseline_missing_fields.clone();
+    if req.kind() == MessageType::Clarify {
+        let accepted = accept_question(
+            draft.question.as_deref(),
+            &req.query,
+            &req.intent,
+            &p.slot_filling_intents,
+            draft.missing_fields.as_deref(),
+            &req.baseline_missing_fields,
+        );
+        match accepted {
+            Ok(()) => missing = draft.missing_fields.clone().unwrap_or(missing),
+            Err(why) => {
+                issues.push(format!("question_rejected: {why}"));
+                let (fb, _) = self::fallback(&p.templates, req, &lang, default_language);
+                draft.question = Some(req.baseline_question.trim().to_string()).filter(|q| !q.is_empty()).or(fb.question);
+            }
+        }
+    }
+    let mut problems = format_issues(&draft.message, draft.question.as_deref().unwrap_or(""), &lang);
+    // The draft must say it is in the language we asked for.
+    if !draft.language.trim().is_empty() && !draft.language.trim().to_ascii_lowercase().starts_with(&lang) {
+        problems.push(format!("language_field_mismatch: {} instead of {lang}", draft.language));
+    }
+    if !problems.is_empty() {
+        for p in &problems {
+            tracing::warn!(issue = %p, "assistant_validation_failed");
+        }
+        issues.extend(problems);
+        return fallback(issues, enforced);
+    }
+    finish(draft, "llm", lang, lang_source, enforced, issues, missing)
 }
 
 #[cfg(test)]

@@ -19,8 +19,11 @@ pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum PendingClarifier {
     #[default]
     None,
@@ -31,22 +34,12 @@ pub enum PendingClarifier {
     Repair,
 }
 
-impl PendingClarifier {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PendingClarifier::None => "none",
-            PendingClarifier::SelectionDisambiguation => "selection_disambiguation",
-            PendingClarifier::ScopeDisambiguation => "scope_disambiguation",
-            PendingClarifier::MissingSlot => "missing_slot",
-            PendingClarifier::Confirmation => "confirmation",
-            PendingClarifier::Repair => "repair",
-        }
-    }
-}
+wire_names!(PendingClarifier);
 
 /// What an action trace entry records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ActionKind {
     /// An EXECUTE decision.
     Execute,
@@ -56,9 +49,12 @@ pub enum ActionKind {
     Outcome,
 }
 
+wire_names!(ActionKind);
+
 /// How an action ended (for decisions) or what the app reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ActionOutcome {
     Decided,
     Escaped,
@@ -68,28 +64,7 @@ pub enum ActionOutcome {
     Corrected,
 }
 
-impl ActionKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionKind::Execute => "execute",
-            ActionKind::Command => "command",
-            ActionKind::Outcome => "outcome",
-        }
-    }
-}
-
-impl ActionOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionOutcome::Decided => "decided",
-            ActionOutcome::Escaped => "escaped",
-            ActionOutcome::Accepted => "accepted",
-            ActionOutcome::Executed => "executed",
-            ActionOutcome::Rejected => "rejected",
-            ActionOutcome::Corrected => "corrected",
-        }
-    }
-}
+wire_names!(ActionOutcome);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionEntry {
@@ -103,8 +78,9 @@ pub struct ActionEntry {
 }
 
 /// Which budget table an enrichment cycle runs under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Lane {
     /// Choosing among known candidates.
     Selection,
@@ -112,14 +88,7 @@ pub enum Lane {
     Semantic,
 }
 
-impl Lane {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Lane::Selection => "selection",
-            Lane::Semantic => "semantic",
-        }
-    }
-}
+wire_names!(Lane);
 
 /// One unresolved cycle: from the first unresolved decision on some evidence
 /// until a resolution. Holds the loop guard.

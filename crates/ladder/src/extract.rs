@@ -2,11 +2,31 @@
 //! always has the final word: LLM or agent hints are accepted only by the
 //! strict rules here, fill only empty slots, and any error inside a hint
 //! leaves the baseline unchanged.
+//!
+//! The sequence, all pure: [`baseline`]; for each hint component, [`plan`]
+//! (skip it, or ask it for what its capabilities and the switches allow);
+//! the daemon asks the components that are to be asked, concurrently, and
+//! passes each reply or failure to [`outcome`]; [`settle`] chooses one by
+//! the spec's tuple and applies it.
+//!
+//! The rules, as the tests name them:
+//! - normalization hint N1-N4: N1 present, N2 not empty, N3 at most
+//!   `max(2 * len(original), 10)` characters, N4 shares a lowercase
+//!   whitespace token with the original; when accepted the baseline re-runs
+//!   on it for the slots still empty;
+//! - entity hint: a value only when it is a case-insensitive substring of
+//!   the original text, for a requested slot that is still empty, the first
+//!   such value of a slot wins;
+//! - the agent scoring tuple: the lowest `(status ok=0 rejected=1 error=2
+//!   skipped=3, applicable 0/1, latency_ms, component id)` decides;
+//! - sampling: the same (component, turn id) always gets the same verdict;
+//! - switches: everything is off by default (`extract.enabled`, then each
+//!   hint kind).
 
 use super::canon::canonicalize;
 use super::lexicon::Lexicon;
 use super::text::tokens;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
@@ -150,13 +170,16 @@ pub fn parse_hint(content: &str) -> Result<HintReply, String> {
     serde_json::from_str(json).map_err(|e| format!("malformed reply: {e}"))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[strum(serialize_all = "snake_case")]
 pub enum HintStatus {
     Ok,
     Rejected,
     Error,
     Skipped,
 }
+
+wire_names!(HintStatus);
 
 impl HintStatus {
     pub fn rank(self) -> u8 {
@@ -165,14 +188,6 @@ impl HintStatus {
             HintStatus::Rejected => 1,
             HintStatus::Error => 2,
             HintStatus::Skipped => 3,
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HintStatus::Ok => "ok",
-            HintStatus::Rejected => "rejected",
-            HintStatus::Error => "error",
-            HintStatus::Skipped => "skipped",
         }
     }
 }
@@ -266,6 +281,152 @@ pub fn apply(req: &ExtractRequest, lex: &Lexicon, baseline: Slots, chosen: &Hint
         slots.entry(slot.clone()).or_insert_with(|| Filled { value: value.clone(), source: chosen.component.clone() });
     }
     slots
+}
+
+/// What a hint component can do.
+#[derive(
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Capability {
+    /// Propose a normalized text.
+    Normalization,
+    /// Propose slot values.
+    Entities,
+}
+
+wire_names!(Capability);
+
+/// A hint component as the extraction sees it: the built-in LLM hint
+/// (`llm`) or an extractor agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    pub id: String,
+    pub capabilities: Vec<Capability>,
+    /// Intents it serves; all when empty.
+    pub intents: Vec<String>,
+    pub sample_rate: f64,
+}
+
+/// The switches (`extract.*`): everything off by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Switches {
+    pub enabled: bool,
+    pub normalization: bool,
+    pub entities: bool,
+}
+
+impl Switches {
+    /// Whether any hint may run at all.
+    pub fn any(self) -> bool {
+        self.enabled && (self.normalization || self.entities)
+    }
+}
+
+/// What to do with a component for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// Not asked: its outcome is already known.
+    Skip(HintOutcome),
+    /// Ask it for what it may propose.
+    Ask { normalization: bool, entities: bool },
+}
+
+/// Whether and for what a component is asked: only for the hint kinds that
+/// its capabilities and the switches both allow, for an intent on its
+/// allowlist, and when the turn is sampled for it.
+pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> Plan {
+    let normalization = switches.any() && switches.normalization && c.capabilities.contains(&Capability::Normalization);
+    let entities = switches.any() && switches.entities && c.capabilities.contains(&Capability::Entities);
+    let applicable = (normalization || entities) && (c.intents.is_empty() || c.intents.contains(&req.intent));
+    let skipped = |detail: &str, applicable: bool| {
+        Plan::Skip(HintOutcome {
+            component: c.id.clone(),
+            status: HintStatus::Skipped,
+            applicable,
+            latency_ms: 0,
+            detail: detail.to_string(),
+            normalized: None,
+            entities: Vec::new(),
+        })
+    };
+    if !applicable {
+        return skipped("not applicable (capabilities, switches or intent allowlist)", false);
+    }
+    if !sampled(&c.id, &req.turn_id, c.sample_rate) {
+        return skipped("not sampled for this turn", true);
+    }
+    Plan::Ask { normalization, entities }
+}
+
+/// What a component's call brought back, as data (the daemon makes it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HintAnswer {
+    /// The call failed or was not made: the reason's name.
+    Failed { reason: String, latency_ms: u32 },
+    /// The assistant message's content, unparsed.
+    Replied { content: String, latency_ms: u32 },
+}
+
+/// A component's outcome from its answer: an error when the call failed or
+/// the reply is unreadable, else the acceptance rules' verdict.
+pub fn outcome(component: &str, answer: HintAnswer, wants: (bool, bool), req: &ExtractRequest, baseline: &Slots) -> HintOutcome {
+    let error = |detail: String, latency_ms: u32| HintOutcome {
+        component: component.to_string(),
+        status: HintStatus::Error,
+        applicable: true,
+        latency_ms,
+        detail,
+        normalized: None,
+        entities: Vec::new(),
+    };
+    match answer {
+        HintAnswer::Failed { reason, latency_ms } => error(reason, latency_ms),
+        HintAnswer::Replied { content, latency_ms } => match parse_hint(&content) {
+            Err(e) => error(e, latency_ms),
+            Ok(reply) => evaluate(component, &reply, req, baseline, wants.0, wants.1, latency_ms),
+        },
+    }
+}
+
+/// What `Extract` answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extracted {
+    pub slots: Slots,
+    pub normalized: Option<String>,
+    /// The component whose hint was applied, or "baseline".
+    pub decided_by: String,
+    /// Every component's outcome.
+    pub hints: Vec<HintOutcome>,
+}
+
+/// The end of the sequence: the component chosen by the tuple, applied to
+/// the baseline when it is `Ok`; otherwise the baseline as it is.
+pub fn settle(req: &ExtractRequest, lex: &Lexicon, base: Slots, outcomes: Vec<HintOutcome>) -> Extracted {
+    match choose(&outcomes).filter(|o| o.status == HintStatus::Ok).cloned() {
+        Some(chosen) => {
+            tracing::info!(decided_by = %chosen.component, "extraction hint accepted");
+            let slots = apply(req, lex, base, &chosen);
+            Extracted { slots, normalized: chosen.normalized, decided_by: chosen.component, hints: outcomes }
+        }
+        None => {
+            tracing::debug!(decided_by = "baseline", "no extraction hint accepted");
+            Extracted { slots: base, normalized: None, decided_by: "baseline".into(), hints: outcomes }
+        }
+    }
 }
 
 #[cfg(test)]

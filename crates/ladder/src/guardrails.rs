@@ -4,6 +4,7 @@
 //! the spec's thresholds. Pure data: the daemon feeds it and acts on the
 //! breaches (a metric, a log line, and optionally tripping auto-execute).
 
+use crate::continuity::ActionOutcome;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -153,9 +154,9 @@ impl Guardrails {
     }
 
     /// Feedback: a rejected or corrected executed decision is a wrong action.
-    pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: &str, now_ms: u64) {
+    pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: ActionOutcome, now_ms: u64) {
         let Some((cohort, executed)) = self.decisions.get(decision_id).cloned() else { return };
-        if executed && matches!(kind, "rejected" | "corrected") {
+        if executed && matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected) {
             let c = self.cohorts.entry(cohort).or_default();
             c.wrong.push_back(now_ms);
             trim(&mut c.wrong, s.max_samples, |t| *t, now_ms, 2 * s.window_ms);
@@ -278,7 +279,7 @@ mod tests {
             stream(&mut g, "llm", 1000, 0, 60_000, |_| (true, false, 10.0));
             // 1000 executed; `wrong` rejections -> 0.4% vs 0.7%.
             for i in 0..wrong {
-                g.record_outcome(&S, &format!("llm-0-{i}"), "rejected", 30_000);
+                g.record_outcome(&S, &format!("llm-0-{i}"), ActionOutcome::Rejected, 30_000);
             }
             let (reports, breaches) = g.evaluate(&S, Some("control"), 60_000);
             let llm = reports.iter().find(|r| r.cohort == "llm").unwrap();

@@ -5,6 +5,27 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::disallowed_types, clippy::disallowed_methods)]
 
+/// Gives an enum deriving strum's `IntoStaticStr`, `EnumString` and
+/// `VariantArray` its wire names: `as_str`, `parse` and `ALL`, from the one
+/// naming rule its strum and serde attributes share (a test checks they
+/// agree), never a hand-written table.
+macro_rules! wire_names {
+    ($t:ty) => {
+        impl $t {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$t] = <$t as strum::VariantArray>::VARIANTS;
+            /// The wire name.
+            pub fn as_str(self) -> &'static str {
+                self.into()
+            }
+            /// The variant with this wire name.
+            pub fn parse(s: &str) -> Option<Self> {
+                s.parse().ok()
+            }
+        }
+    };
+}
+
 pub mod ask;
 pub mod assistant;
 pub mod canon;

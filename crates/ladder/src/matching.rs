@@ -15,7 +15,8 @@ use super::types::Candidate;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 
 /// Kinds of match, weakest first (the derived order is their strength).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[strum(serialize_all = "snake_case")]
 pub enum MatchKind {
     Fuzzy,
     Containment,
@@ -25,6 +26,8 @@ pub enum MatchKind {
     Normalized,
     Exact,
 }
+
+wire_names!(MatchKind);
 
 /// Kinds that are equally decisive form one tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -42,17 +45,6 @@ impl MatchKind {
             MatchKind::Containment => MatchTier::Containment,
             MatchKind::Badge | MatchKind::Ordinal => MatchTier::Positional,
             MatchKind::Alias | MatchKind::Normalized | MatchKind::Exact => MatchTier::Label,
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchKind::Fuzzy => "fuzzy",
-            MatchKind::Containment => "containment",
-            MatchKind::Badge => "badge",
-            MatchKind::Ordinal => "ordinal",
-            MatchKind::Alias => "alias",
-            MatchKind::Normalized => "normalized",
-            MatchKind::Exact => "exact",
         }
     }
 }

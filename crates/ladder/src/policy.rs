@@ -2,7 +2,7 @@
 //! LLM's answer into a safe decision: the reply is parsed and validated here
 //! (never trusted), and auto-execute happens only when every gate passes.
 
-use super::assistant::{AssistantTemplates, InvariantRule, MessageType};
+use super::assistant::AssistantPolicy;
 use super::clarifier::Templates;
 use super::continuity::Ttl;
 use super::lexicon::Lexicon;
@@ -10,7 +10,6 @@ use super::matching::MatchParams;
 use super::reply::extract_json;
 use super::types::{AmbiguityReason, EvidenceType, FallbackReason};
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 /// Reasons auto-execute may never be allowed for, whatever the config says.
 pub const NEVER_AUTO_EXECUTE: [AmbiguityReason; 5] = [
@@ -21,7 +20,8 @@ pub const NEVER_AUTO_EXECUTE: [AmbiguityReason; 5] = [
     AmbiguityReason::NoCandidate,
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq)]
+#[strum(serialize_all = "snake_case")]
 pub enum LlmMode {
     /// No provider configured: the rung is skipped (`llm_disabled`).
     Off,
@@ -31,6 +31,8 @@ pub enum LlmMode {
     /// the ladder makes with the LLM off.
     Shadow,
 }
+
+wire_names!(LlmMode);
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AutoExecute {
@@ -92,15 +94,6 @@ pub struct Policy {
     pub revision: String,
 }
 
-/// What `Clarify` needs.
-#[derive(Debug, Clone)]
-pub struct AssistantPolicy {
-    pub templates: AssistantTemplates,
-    pub invariants: BTreeMap<MessageType, InvariantRule>,
-    pub slot_filling_intents: Vec<String>,
-    pub region_languages: BTreeMap<String, String>,
-}
-
 impl Policy {
     /// How many candidates an unresolved turn ranks: enough for the LLM's
     /// list and for the clarifier.
@@ -127,12 +120,7 @@ impl Policy {
             clarifier_max_options: 5,
             templates: Templates::shipped(),
             default_language: "en".into(),
-            assistant: AssistantPolicy {
-                templates: AssistantTemplates::shipped(),
-                invariants: super::assistant::default_invariants(),
-                slot_filling_intents: Vec::new(),
-                region_languages: BTreeMap::new(),
-            },
+            assistant: AssistantPolicy::default(),
             revision: "defaults".into(),
         }
     }
@@ -326,7 +314,7 @@ mod tests {
     fn default_policy_never_lets_the_llm_execute() {
         let mut p = Policy::defaults();
         p.llm_mode = LlmMode::Live;
-        for r in AmbiguityReason::ALL {
+        for &r in AmbiguityReason::ALL {
             assert!(gate(&p, 1.0, r).is_some(), "{r:?}");
         }
     }

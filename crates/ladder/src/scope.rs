@@ -7,22 +7,18 @@ use super::text::tokens;
 use super::types::{Candidate, DecideRequest, EvidenceType, Scope};
 
 /// Which list of the request a pool entry came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[strum(serialize_all = "snake_case")]
 pub enum Source {
+    #[strum(serialize = "options")]
     ActiveOptions,
+    #[strum(serialize = "recoverable_chat_options")]
     RecoverableChat,
+    #[strum(serialize = "widget_items")]
     Widget,
 }
 
-impl Source {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::ActiveOptions => "options",
-            Source::RecoverableChat => "recoverable_chat_options",
-            Source::Widget => "widget_items",
-        }
-    }
-}
+wire_names!(Source);
 
 #[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {

@@ -4,8 +4,24 @@
 use serde::{Deserialize, Serialize};
 
 /// Where candidates live.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    Default,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Scope {
     #[default]
     Unspecified,
@@ -15,17 +31,7 @@ pub enum Scope {
     Workspace,
 }
 
-impl Scope {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Unspecified => "unspecified",
-            Scope::Chat => "chat",
-            Scope::Widget => "widget",
-            Scope::Dashboard => "dashboard",
-            Scope::Workspace => "workspace",
-        }
-    }
-}
+wire_names!(Scope);
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct ScopeRef {
@@ -103,14 +109,48 @@ impl DecideRequest {
     pub fn option_set_id(&self) -> &str {
         self.options.as_ref().map(|o| o.option_set_id.as_str()).unwrap_or("")
     }
+    /// The first id of `recoverable_chat_options`, `widget_items` or
+    /// `commands` that repeats an earlier id of the request (ids must be
+    /// unique within a request). The option set's own ids are taken as
+    /// unique: they were checked when the set was first sent, so a request
+    /// with no other list costs nothing here.
+    pub fn duplicate_id(&self) -> Option<DuplicateId<'_>> {
+        let others = [
+            ("recoverable_chat_options", &self.recoverable_chat_options),
+            ("widget_items", &self.widget_items),
+            ("commands", &self.commands),
+        ];
+        if others.iter().all(|(_, l)| l.is_empty()) {
+            return None;
+        }
+        let mut seen: rustc_hash::FxHashSet<&str> = self.option_candidates().iter().map(|c| c.id.as_str()).collect();
+        for (field, list) in others {
+            for (index, c) in list.iter().enumerate() {
+                if !seen.insert(c.id.as_str()) {
+                    return Some(DuplicateId { field, index, id: &c.id });
+                }
+            }
+        }
+        None
+    }
+
     /// Candidates in every list of the request.
     pub fn candidate_count(&self) -> usize {
         self.option_candidates().len() + self.recoverable_chat_options.len() + self.widget_items.len() + self.commands.len()
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where a repeated id is: `field[index].id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuplicateId<'a> {
+    pub field: &'static str,
+    pub index: usize,
+    pub id: &'a str,
+}
+
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Outcome {
     Execute,
     Clarify,
@@ -118,19 +158,13 @@ pub enum Outcome {
     NeedMoreInfo,
 }
 
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Execute => "execute",
-            Outcome::Clarify => "clarify",
-            Outcome::Escape => "escape",
-            Outcome::NeedMoreInfo => "need_more_info",
-        }
-    }
-}
+wire_names!(Outcome);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Decider {
     #[default]
     Unspecified,
@@ -139,37 +173,36 @@ pub enum Decider {
     Llm,
 }
 
-impl Decider {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decider::Unspecified => "unspecified",
-            Decider::Deterministic => "deterministic",
-            Decider::Continuity => "continuity",
-            Decider::Llm => "llm",
-        }
-    }
-}
+wire_names!(Decider);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
 pub enum Bucket {
     HighConfidenceExecute,
     LowConfidenceLlmEligible,
     LowConfidenceClarifierOnly,
 }
 
-impl Bucket {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bucket::HighConfidenceExecute => "HIGH_CONFIDENCE_EXECUTE",
-            Bucket::LowConfidenceLlmEligible => "LOW_CONFIDENCE_LLM_ELIGIBLE",
-            Bucket::LowConfidenceClarifierOnly => "LOW_CONFIDENCE_CLARIFIER_ONLY",
-        }
-    }
-}
+wire_names!(Bucket);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum AmbiguityReason {
     MultiMatchNoExactWinner,
     CrossSourceTie,
@@ -179,32 +212,11 @@ pub enum AmbiguityReason {
     NoDeterministicMatch,
 }
 
-impl AmbiguityReason {
-    pub const ALL: [AmbiguityReason; 6] = [
-        AmbiguityReason::MultiMatchNoExactWinner,
-        AmbiguityReason::CrossSourceTie,
-        AmbiguityReason::TypoAmbiguous,
-        AmbiguityReason::CommandSelectionCollision,
-        AmbiguityReason::NoCandidate,
-        AmbiguityReason::NoDeterministicMatch,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AmbiguityReason::MultiMatchNoExactWinner => "multi_match_no_exact_winner",
-            AmbiguityReason::CrossSourceTie => "cross_source_tie",
-            AmbiguityReason::TypoAmbiguous => "typo_ambiguous",
-            AmbiguityReason::CommandSelectionCollision => "command_selection_collision",
-            AmbiguityReason::NoCandidate => "no_candidate",
-            AmbiguityReason::NoDeterministicMatch => "no_deterministic_match",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-}
+wire_names!(AmbiguityReason);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum FallbackReason {
     Timeout,
     RateLimited,
@@ -222,29 +234,11 @@ pub enum FallbackReason {
     NotCorroborated,
 }
 
-impl FallbackReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FallbackReason::Timeout => "timeout",
-            FallbackReason::RateLimited => "rate_limited",
-            FallbackReason::TransportError => "transport_error",
-            FallbackReason::Abstain => "abstain",
-            FallbackReason::LowConfidence => "low_confidence",
-            FallbackReason::NoNewEvidence => "no_new_evidence",
-            FallbackReason::BudgetExhausted => "budget_exhausted",
-            FallbackReason::LoopGuard => "loop_guard",
-            FallbackReason::LlmDisabled => "llm_disabled",
-            FallbackReason::LlmOverloaded => "llm_overloaded",
-            FallbackReason::CircuitOpen => "circuit_open",
-            FallbackReason::Deadline => "deadline",
-            FallbackReason::StateUnavailable => "state_unavailable",
-            FallbackReason::NotCorroborated => "not_corroborated",
-        }
-    }
-}
+wire_names!(FallbackReason);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum EscapeReason {
     QuestionIntent,
     Cancel,
@@ -252,20 +246,12 @@ pub enum EscapeReason {
     Command,
 }
 
-impl EscapeReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EscapeReason::QuestionIntent => "question_intent",
-            EscapeReason::Cancel => "cancel",
-            EscapeReason::NoActiveContext => "no_active_context",
-            EscapeReason::Command => "command",
-        }
-    }
-}
+wire_names!(EscapeReason);
 
 /// The tier that made the final decision (`Decision.handled_by_tier`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Tier {
     Exclusions,
     Scope,
@@ -276,23 +262,26 @@ pub enum Tier {
     Fallback,
 }
 
-impl Tier {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Exclusions => "exclusions",
-            Tier::Scope => "scope",
-            Tier::Deterministic => "deterministic",
-            Tier::Command => "command",
-            Tier::Continuity => "continuity",
-            Tier::Llm => "llm",
-            Tier::Fallback => "fallback",
-        }
-    }
-}
+wire_names!(Tier);
 
 /// Evidence the app can be asked for (spec section 7 allowlist).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum EvidenceType {
     ChatActiveOptions,
     ChatRecoverableOptions,
@@ -302,29 +291,7 @@ pub enum EvidenceType {
     ScopeDisambiguationHint,
 }
 
-impl EvidenceType {
-    pub const ALL: [EvidenceType; 6] = [
-        EvidenceType::ChatActiveOptions,
-        EvidenceType::ChatRecoverableOptions,
-        EvidenceType::ActiveWidgetItems,
-        EvidenceType::ActiveDashboardItems,
-        EvidenceType::ActiveWorkspaceItems,
-        EvidenceType::ScopeDisambiguationHint,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EvidenceType::ChatActiveOptions => "chat_active_options",
-            EvidenceType::ChatRecoverableOptions => "chat_recoverable_options",
-            EvidenceType::ActiveWidgetItems => "active_widget_items",
-            EvidenceType::ActiveDashboardItems => "active_dashboard_items",
-            EvidenceType::ActiveWorkspaceItems => "active_workspace_items",
-            EvidenceType::ScopeDisambiguationHint => "scope_disambiguation_hint",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-}
+wire_names!(EvidenceType);
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Clarifier {
@@ -399,5 +366,57 @@ impl Decision {
             config_revision: String::new(),
             pool_version: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assistant::MessageType;
+    use crate::continuity::{ActionKind, ActionOutcome, Lane, PendingClarifier};
+    use crate::extract::Capability;
+
+    /// serde and strum name variants by the same rule: one source.
+    fn same_names<T: Serialize + Copy + std::fmt::Debug + PartialEq>(
+        all: &[T],
+        as_str: impl Fn(T) -> &'static str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) {
+        assert!(!all.is_empty());
+        for &v in all {
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::Value::String(as_str(v).into()), "{v:?}");
+            assert_eq!(parse(as_str(v)), Some(v));
+        }
+    }
+
+    #[test]
+    fn wire_names_are_serde_names() {
+        same_names(Scope::ALL, Scope::as_str, Scope::parse);
+        same_names(Outcome::ALL, Outcome::as_str, Outcome::parse);
+        same_names(Decider::ALL, Decider::as_str, Decider::parse);
+        same_names(Bucket::ALL, Bucket::as_str, Bucket::parse);
+        same_names(AmbiguityReason::ALL, AmbiguityReason::as_str, AmbiguityReason::parse);
+        same_names(FallbackReason::ALL, FallbackReason::as_str, FallbackReason::parse);
+        same_names(EscapeReason::ALL, EscapeReason::as_str, EscapeReason::parse);
+        same_names(Tier::ALL, Tier::as_str, Tier::parse);
+        same_names(EvidenceType::ALL, EvidenceType::as_str, EvidenceType::parse);
+        same_names(PendingClarifier::ALL, PendingClarifier::as_str, PendingClarifier::parse);
+        same_names(ActionKind::ALL, ActionKind::as_str, ActionKind::parse);
+        same_names(ActionOutcome::ALL, ActionOutcome::as_str, ActionOutcome::parse);
+        same_names(Lane::ALL, Lane::as_str, Lane::parse);
+        same_names(MessageType::ALL, MessageType::as_str, MessageType::parse);
+        same_names(Capability::ALL, Capability::as_str, Capability::parse);
+    }
+
+    #[test]
+    fn names_that_clients_and_dashboards_read_are_unchanged() {
+        assert_eq!(FallbackReason::NotCorroborated.as_str(), "not_corroborated");
+        assert_eq!(FallbackReason::StateUnavailable.as_str(), "state_unavailable");
+        assert_eq!(Bucket::LowConfidenceLlmEligible.as_str(), "LOW_CONFIDENCE_LLM_ELIGIBLE");
+        assert_eq!(AmbiguityReason::MultiMatchNoExactWinner.as_str(), "multi_match_no_exact_winner");
+        assert_eq!(EvidenceType::ChatRecoverableOptions.as_str(), "chat_recoverable_options");
+        assert_eq!(crate::scope::Source::RecoverableChat.as_str(), "recoverable_chat_options");
+        assert_eq!(crate::matching::MatchKind::Normalized.as_str(), "normalized");
+        assert_eq!(AmbiguityReason::parse("nonsense"), None);
     }
 }

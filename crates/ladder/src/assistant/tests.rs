@@ -150,7 +150,7 @@ fn every_shipped_template_passes_the_invariants_and_the_format_rules() {
 fn english_and_hebrew_cover_every_type_and_named_reason() {
     let t = AssistantTemplates::shipped();
     for lang in ["en", "he"] {
-        for kind in MessageType::ALL {
+        for &kind in MessageType::ALL {
             let (tpl, used) = t.get(lang, kind, "generic", "en");
             assert_eq!(used, lang);
             assert!(!tpl.message.is_empty());

@@ -1,0 +1,90 @@
+//! The assistant calls: `Clarify` and `Extract`. Their rule sequences are
+//! pure functions of the core (`ladder::assistant::compose`,
+//! `ladder::extract::{plan, outcome, settle}`); this file only asks the
+//! LLM (and the extractor agents) and passes their replies or failures in.
+
+use super::{Daemon, Generation, call_span};
+use crate::llm::LlmClient;
+use crate::telemetry::Call;
+use ladder::assistant::{self, AssistantMessage, ClarifyRequest, DraftReply};
+use ladder::extract::{self, Component, ExtractRequest, Extracted, HintAnswer, HintOutcome, Plan, Switches};
+use ladder::policy::LlmAnswer;
+use std::sync::Arc;
+use tokio::time::Instant;
+use tracing::Instrument;
+
+impl Daemon {
+    /// `Clarify`: the LLM's draft (when a provider is configured and
+    /// `clarify.use_llm`), then the core's rules: the draft, or the
+    /// deterministic fallback. Never an error once the request is valid.
+    pub async fn clarify(&self, g: &Generation, req: ClarifyRequest, deadline: Option<Instant>) -> AssistantMessage {
+        let span = call_span(Call::Clarify, &req.session_id, &req.turn_id);
+        Self::redact_into(g.config.telemetry.redact_input, &span, "ladder.input", &req.query);
+        let m = Self::clarify_in_span(g, req, deadline).instrument(span.clone()).await;
+        span.record("ladder.source", m.source);
+        span.record("ladder.language", m.language.as_str());
+        self.metrics.assistant_messages.add(1, &[opentelemetry::KeyValue::new("source", m.source)]);
+        m
+    }
+
+    async fn clarify_in_span(g: &Generation, req: ClarifyRequest, deadline: Option<Instant>) -> AssistantMessage {
+        let p = &g.policy;
+        let reply = match g.llms.main.as_ref().filter(|_| g.config.clarify.use_llm) {
+            None => DraftReply::NotAsked,
+            Some(client) => {
+                let (lang, _) = assistant::resolve_language(&req, &p.assistant.region_languages, &p.default_language);
+                let body = crate::llm::prompt::assistant_body(&req, &lang, client.model(), client.max_tokens());
+                match client.complete(&body, deadline).await.answer {
+                    LlmAnswer::Replied { content, .. } => DraftReply::Replied(content),
+                    LlmAnswer::Failed { reason, .. } | LlmAnswer::Skipped { reason } => DraftReply::Failed(reason.as_str().to_string()),
+                }
+            }
+        };
+        assistant::compose(&req, &p.assistant, &p.default_language, reply)
+    }
+
+    /// `Extract`: the baseline, then (when switched on) hints from the
+    /// built-in LLM hint and the agents, asked concurrently, each within
+    /// its own budget; the core chooses one by the spec's tuple and applies
+    /// it by the acceptance rules.
+    pub async fn extract(&self, g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
+        let span = call_span(Call::Extract, &req.session_id, &req.turn_id);
+        Self::redact_into(g.config.telemetry.redact_input, &span, "ladder.input", &req.text);
+        let x = Self::extract_in_span(g, req, deadline).instrument(span.clone()).await;
+        span.record("ladder.decided_by_component", x.decided_by.as_str());
+        self.metrics.extractions.add(1, &[opentelemetry::KeyValue::new("decided_by", x.decided_by.clone())]);
+        x
+    }
+
+    async fn extract_in_span(g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
+        let lex = &g.policy.lexicon;
+        let x = &g.config.extract;
+        let base = extract::baseline(&req, &req.text, "baseline", lex, extract::Slots::new());
+        let switches = Switches { enabled: x.enabled, normalization: x.normalization_hint, entities: x.entity_hint };
+        if !switches.any() {
+            return extract::settle(&req, lex, base, Vec::new());
+        }
+        // The built-in hint is component "llm"; agents come after it.
+        let builtin = g.llms.hint.iter().map(|h| (x.builtin_component(), h.clone()));
+        let agents = g.llms.agents.iter().map(|(a, c)| (a.component(), c.clone()));
+        let components: Vec<(Component, Arc<LlmClient>)> = builtin.chain(agents).collect();
+        let runs = components.into_iter().map(|(component, client)| {
+            let (req, base) = (&req, &base);
+            async move {
+                let (normalization, entities) = match extract::plan(&component, switches, req) {
+                    Plan::Skip(outcome) => return outcome,
+                    Plan::Ask { normalization, entities } => (normalization, entities),
+                };
+                let body = crate::llm::prompt::extraction_body(req, client.model(), client.max_tokens());
+                let answer = match client.complete(&body, deadline).await.answer {
+                    LlmAnswer::Skipped { reason } => HintAnswer::Failed { reason: reason.as_str().to_string(), latency_ms: 0 },
+                    LlmAnswer::Failed { reason, latency_ms, .. } => HintAnswer::Failed { reason: reason.as_str().to_string(), latency_ms },
+                    LlmAnswer::Replied { content, latency_ms } => HintAnswer::Replied { content, latency_ms },
+                };
+                extract::outcome(&component.id, answer, (normalization, entities), req, base)
+            }
+        });
+        let outcomes: Vec<HintOutcome> = futures::future::join_all(runs).await;
+        extract::settle(&req, lex, base, outcomes)
+    }
+}

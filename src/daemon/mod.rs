@@ -1,0 +1,180 @@
+//! The application layer: what each call does, in terms of the ladder, the
+//! session store and the LLM client. gRPC handlers (`crate::grpc`) only
+//! convert messages and call these methods. One file per capability:
+//!
+//! - [`turn`]: the turn calls (`Decide`, `Enrich`, `RecordOutcome`,
+//!   `GetSession`, `ResetSession`) and the ladder's ports;
+//! - [`assistant`]: the assistant calls (`Clarify`, `Extract`);
+//! - [`rollout`]: guardrails, `GetRollout` / `ResetRollout`, and reloading
+//!   the configuration.
+//!
+//! Every call reads ONE configuration [`Generation`] (the configuration,
+//! the ladder's policy built from it and the LLM clients built from it,
+//! swapped together), so a reload can never hand a call a mix of old and
+//! new settings.
+
+pub mod assistant;
+pub mod rollout;
+pub mod turn;
+
+pub use rollout::{RolloutView, Trip};
+pub use turn::{EnrichInput, OutcomeInput};
+
+use crate::config::{Config, Redaction};
+use crate::error::ApiError;
+use crate::llm::Llms;
+use crate::pools::PoolCache;
+use crate::sessions::{Clock, MemoryStore, SessionStore};
+use crate::telemetry::{self, Metrics, records::DecisionLog};
+use arc_swap::ArcSwap;
+use ladder::policy::Policy;
+use ladder::ports::TokenCounter;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One generation of the configuration: the configuration, the ladder's
+/// policy and the LLM clients built from it. Swapped as one; a call loads
+/// it once and uses only it.
+pub struct Generation {
+    pub config: Config,
+    pub policy: Policy,
+    pub llms: Llms,
+}
+
+impl Generation {
+    /// Builds the policy and the LLM clients of a validated configuration.
+    pub fn new(config: Config) -> Result<Self, StartError> {
+        let policy = config.policy()?;
+        let llms = Llms::from_config(&config)?;
+        Ok(Generation { config, policy, llms })
+    }
+}
+
+/// Everything a call needs, shared by all calls.
+pub struct Daemon {
+    current: ArcSwap<Generation>,
+    store: Arc<dyn SessionStore>,
+    /// The same store when it is the in-memory one (for its purge task).
+    memory: Option<MemoryStore>,
+    clock: Clock,
+    tokens: Arc<dyn TokenCounter + Send>,
+    metrics: Metrics,
+    records: Option<DecisionLog>,
+    rollout: rollout::Rollout,
+    pools: PoolCache,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::BuildError),
+    #[error("telemetry.decision_log.path: {0}")]
+    DecisionLog(std::io::Error),
+}
+
+impl Daemon {
+    pub fn new(config: Config) -> Result<Self, StartError> {
+        crate::tokens::warm_up();
+        let store = MemoryStore::new(config.sessions.max, Duration::from_secs(config.sessions.idle_ttl_seconds));
+        let dl = &config.telemetry.decision_log;
+        let records =
+            dl.path.as_deref().map(|p| DecisionLog::open(p, dl.max_bytes, dl.max_files)).transpose().map_err(StartError::DecisionLog)?;
+        let pools = PoolCache::new(config.sessions.pool_cache_candidates);
+        Ok(Daemon {
+            metrics: Metrics::new(&opentelemetry::global::meter("ladderd")),
+            records,
+            pools,
+            rollout: rollout::Rollout::default(),
+            store: Arc::new(store.clone()),
+            memory: Some(store),
+            clock: Clock::default(),
+            tokens: Arc::new(crate::tokens::BpeCounter),
+            current: ArcSwap::from_pointee(Generation::new(config)?),
+        })
+    }
+
+    /// The configuration generation in force now. A call loads it once.
+    pub fn current(&self) -> Arc<Generation> {
+        self.current.load_full()
+    }
+
+    /// Starts background work (the idle-session purge); it stops when the
+    /// returned guard is dropped. Needs a tokio runtime.
+    pub fn spawn_background(&self) -> Option<crate::sessions::PurgeGuard> {
+        let idle = Duration::from_secs(self.current.load().config.sessions.idle_ttl_seconds);
+        let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+        self.memory.as_ref().map(|m| m.spawn_purger(self.clock, every))
+    }
+
+    /// Closes the decision log (writes what is queued), within `cap`.
+    pub fn close_records(&self, cap: Duration) {
+        if let Some(log) = &self.records {
+            log.flush(cap);
+        }
+    }
+
+    pub fn record_stats(&self) -> Option<Arc<telemetry::records::RecordStats>> {
+        self.records.as_ref().map(|r| r.stats.clone())
+    }
+
+    pub fn store(&self) -> &Arc<dyn SessionStore> {
+        &self.store
+    }
+
+    pub fn clock(&self) -> Clock {
+        self.clock
+    }
+
+    /// Puts user text on a span as `telemetry.redact_input` allows. It is
+    /// set as an OpenTelemetry attribute only, never as a tracing field, so
+    /// the log (which prints span fields) never carries it in any mode.
+    fn redact_into(mode: Redaction, span: &tracing::Span, key: &'static str, text: &str) {
+        use tracing_opentelemetry::OpenTelemetrySpanExt;
+        // Without an exporter the span is disabled: no copy, no hash.
+        if span.is_disabled() {
+            return;
+        }
+        if let Some(v) = telemetry::redact(mode, text) {
+            span.set_attribute(key, v);
+        }
+    }
+}
+
+/// The span of one call; the daemon records the outcome on it.
+fn call_span(call: telemetry::Call, session_id: &str, turn_id: &str) -> tracing::Span {
+    let name = call.as_str();
+    tracing::info_span!(
+        target: "ladder::call",
+        "call",
+        otel.name = name,
+        ladder.call = name,
+        ladder.session_id = session_id,
+        ladder.turn_id = turn_id,
+        ladder.decision_id = tracing::field::Empty,
+        ladder.outcome = tracing::field::Empty,
+        ladder.decided_by = tracing::field::Empty,
+        ladder.handled_by_tier = tracing::field::Empty,
+        ladder.confidence_bucket = tracing::field::Empty,
+        ladder.ambiguity_reason = tracing::field::Empty,
+        ladder.fallback_reason = tracing::field::Empty,
+        ladder.target_id = tracing::field::Empty,
+        ladder.loop_cycle_id = tracing::field::Empty,
+        ladder.evidence_fingerprint = tracing::field::Empty,
+        ladder.config_revision = tracing::field::Empty,
+        ladder.llm.called = tracing::field::Empty,
+        ladder.llm.guard_hit = tracing::field::Empty,
+        ladder.source = tracing::field::Empty,
+        ladder.language = tracing::field::Empty,
+        ladder.decided_by_component = tracing::field::Empty,
+    )
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(e.to_string())
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

@@ -1,0 +1,206 @@
+//! Rollout control: the guardrail windows fed by every decision and
+//! outcome, the auto-execute trip, `GetRollout` / `ResetRollout`, and
+//! reloading the configuration (one new generation, swapped whole).
+
+use super::{Daemon, Generation, StartError, lock};
+use crate::config::Config;
+use crate::telemetry::Call;
+use ladder::continuity::{ActionOutcome, Now};
+use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
+use ladder::policy::LlmMode;
+use ladder::types::{DecideRequest, Decision, FallbackReason, Outcome};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Rollout control: guardrail windows, the kill-switch trip, reloads.
+#[derive(Debug)]
+pub(super) struct Rollout {
+    guardrails: Mutex<Guardrails>,
+    trip: Mutex<Option<Trip>>,
+    /// Breaches seen at the last evaluation (to log and count new ones once).
+    last: Mutex<Vec<(String, &'static str)>>,
+    reloads: AtomicU64,
+    reload_failures: AtomicU64,
+    last_reload_error: Mutex<String>,
+}
+
+impl Default for Rollout {
+    fn default() -> Self {
+        Rollout {
+            guardrails: Mutex::new(Guardrails::new(100_000)),
+            trip: Mutex::new(None),
+            last: Mutex::new(Vec::new()),
+            reloads: AtomicU64::new(0),
+            reload_failures: AtomicU64::new(0),
+            last_reload_error: Mutex::new(String::new()),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Trip {
+    pub at_ms: i64,
+    pub breaches: Vec<Breach>,
+}
+
+/// What `GetRollout` reports.
+#[derive(Debug, Clone)]
+pub struct RolloutView {
+    pub config_revision: String,
+    pub llm_mode: LlmMode,
+    pub auto_execute_configured: bool,
+    pub trip: Option<Trip>,
+    pub cohorts: Vec<CohortReport>,
+    pub breaches: Vec<Breach>,
+    pub config_reloads: u64,
+    pub config_reload_failures: u64,
+    pub last_reload_error: String,
+}
+
+impl RolloutView {
+    /// Whether an LLM pick may execute now at all: auto-execute is switched
+    /// on, the LLM runs live (not shadow, not off), and the guardrails have
+    /// not tripped it off. Each pick must still pass every gate.
+    pub fn auto_execute_effective(&self) -> bool {
+        self.auto_execute_configured && self.trip.is_none() && self.llm_mode == LlmMode::Live
+    }
+}
+
+impl Daemon {
+    fn cohort(g: &Generation, req: &DecideRequest) -> String {
+        let label = &g.config.guardrails.cohort_label;
+        req.labels.get(label).cloned().unwrap_or_else(|| "default".to_string())
+    }
+
+    /// Feeds one decision to the guardrail windows.
+    pub(super) fn feed_guardrails(&self, g: &Generation, d: &Decision, call: Call, req: &DecideRequest, elapsed_ms: f64) {
+        if !g.config.guardrails.enabled {
+            return;
+        }
+        let s = g.config.guardrails.settings();
+        let cohort = Self::cohort(g, req);
+        let now = self.clock.now().mono_ms;
+        let executed = d.outcome == Outcome::Execute;
+        let mut windows = lock(&self.rollout.guardrails);
+        if call == Call::Enrich {
+            windows.remember(&cohort, &d.decision_id, executed);
+            windows.record_retry(&s, &cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
+        } else {
+            let clarified = matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo);
+            windows.record_decision(&s, &cohort, &d.decision_id, Sample { executed, clarified, latency_ms: elapsed_ms }, now);
+        }
+    }
+
+    /// Feeds an outcome: a rejected execution is a wrong action of the
+    /// cohort that decided it.
+    pub(super) fn feed_outcome(&self, g: &Generation, decision_id: &str, kind: ActionOutcome, now: Now) {
+        let s = g.config.guardrails.settings();
+        lock(&self.rollout.guardrails).record_outcome(&s, decision_id, kind, now.mono_ms);
+    }
+
+    pub fn tripped(&self) -> bool {
+        lock(&self.rollout.trip).is_some()
+    }
+
+    /// Evaluates the guardrails now: logs and counts new breaches, and trips
+    /// auto-execute off when `guardrails.auto_trip` is set.
+    pub fn check_guardrails(&self) -> (Vec<CohortReport>, Vec<Breach>) {
+        let g = self.current();
+        let c = &g.config.guardrails;
+        let (reports, breaches) =
+            lock(&self.rollout.guardrails).evaluate(&c.settings(), c.baseline_cohort.as_deref(), self.clock.now().mono_ms);
+        let current: Vec<(String, &'static str)> = breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect();
+        {
+            let mut last = lock(&self.rollout.last);
+            for b in breaches.iter().filter(|b| !last.contains(&(b.cohort.clone(), b.figure))) {
+                tracing::warn!(cohort = %b.cohort, figure = b.figure, value = b.value, baseline = b.baseline, threshold = b.threshold, "guardrail_breached");
+                self.metrics
+                    .guardrail_breaches
+                    .add(1, &[opentelemetry::KeyValue::new("cohort", b.cohort.clone()), opentelemetry::KeyValue::new("figure", b.figure)]);
+            }
+            *last = current;
+        }
+        if c.auto_trip && !breaches.is_empty() {
+            let mut trip = lock(&self.rollout.trip);
+            if trip.is_none() {
+                tracing::error!(
+                    breaches = breaches.len(),
+                    "auto_execute_tripped: guardrails turned auto-execute off; call ResetRollout to re-enable"
+                );
+                *trip = Some(Trip { at_ms: self.clock.now().wall_ms, breaches: breaches.clone() });
+            }
+        }
+        (reports, breaches)
+    }
+
+    pub fn rollout(&self) -> RolloutView {
+        let (cohorts, breaches) = self.check_guardrails();
+        let g = self.current();
+        RolloutView {
+            config_revision: g.policy.revision.clone(),
+            llm_mode: g.policy.llm_mode,
+            auto_execute_configured: g.policy.auto_execute.enabled,
+            trip: lock(&self.rollout.trip).clone(),
+            cohorts,
+            breaches,
+            config_reloads: self.rollout.reloads.load(Ordering::Relaxed),
+            config_reload_failures: self.rollout.reload_failures.load(Ordering::Relaxed),
+            last_reload_error: lock(&self.rollout.last_reload_error).clone(),
+        }
+    }
+
+    /// An operator re-enables auto-execute after a trip. The guardrail
+    /// windows start afresh, so only new evidence can trip it again.
+    pub fn reset_rollout(&self, note: &str) -> RolloutView {
+        if lock(&self.rollout.trip).take().is_some() {
+            tracing::warn!(note = %note, "auto-execute re-enabled by an operator (ResetRollout)");
+        }
+        lock(&self.rollout.guardrails).clear();
+        lock(&self.rollout.last).clear();
+        self.rollout()
+    }
+
+    /// Applies a new (validated) configuration for the next request, as one
+    /// new generation. Keys that only take effect at start keep their
+    /// running values; their names are returned.
+    pub fn reload(&self, mut new: Config) -> Result<Vec<&'static str>, StartError> {
+        let old = self.current();
+        let old = &old.config;
+        let mut restart = Vec::new();
+        macro_rules! keep {
+            ($($key:literal => $($field:ident).+),* $(,)?) => {$(
+                if new.$($field).+ != old.$($field).+ {
+                    restart.push($key);
+                    new.$($field).+ = old.$($field).+.clone();
+                }
+            )*};
+        }
+        keep!(
+            "listen" => listen,
+            "server" => server,
+            "sessions.max" => sessions.max,
+            "sessions.idle_ttl_seconds" => sessions.idle_ttl_seconds,
+            "telemetry.log_format" => telemetry.log_format,
+            "telemetry.log_level" => telemetry.log_level,
+            "telemetry.metrics_listen" => telemetry.metrics_listen,
+            "telemetry.decision_log" => telemetry.decision_log,
+            "config_reload" => config_reload,
+        );
+        let next = Generation::new(new)?;
+        let revision = next.policy.revision.clone();
+        self.current.store(Arc::new(next));
+        self.rollout.reloads.fetch_add(1, Ordering::Relaxed);
+        self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "applied")]);
+        tracing::info!(revision = %revision, restart_required = ?restart, "configuration reloaded");
+        Ok(restart)
+    }
+
+    /// A configuration that could not be applied: the old one stays.
+    pub fn reload_refused(&self, why: &str) {
+        self.rollout.reload_failures.fetch_add(1, Ordering::Relaxed);
+        *lock(&self.rollout.last_reload_error) = why.to_string();
+        self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "refused")]);
+        tracing::error!(error = %why, revision = %self.current().policy.revision, "configuration reload refused; keeping the running configuration");
+    }
+}

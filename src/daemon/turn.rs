@@ -1,0 +1,415 @@
+//! The turn calls: `Decide`, `Enrich`, `RecordOutcome`, `GetSession`,
+//! `ResetSession`, and the ladder's ports (the loop-guard claim in the
+//! session store, the LLM call).
+
+use super::{Daemon, Generation, call_span, internal};
+use crate::config::Redaction;
+use crate::error::{ApiError, Invalid};
+use crate::llm::LlmClient;
+use crate::telemetry::{self, Call, records::DecisionRecord};
+use ladder::ask::LlmAsk;
+use ladder::continuity::{
+    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, EnrichRefusal, Now, OutcomeUpdate, Update, merge_evidence,
+};
+use ladder::decide::{self, Ctx, Decided, Mode};
+use ladder::policy::LlmAnswer;
+use ladder::ports::{GuardClaim, Ports};
+use ladder::types::{Candidate, DecideRequest, Decision, EvidenceType, FallbackReason, Scope, ScopeRef};
+use std::future::Future;
+use std::sync::Arc;
+use tokio::time::Instant;
+use tracing::Instrument;
+
+/// A validated `Enrich` request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnrichInput {
+    pub session_id: String,
+    pub turn_id: String,
+    pub loop_cycle_id: String,
+    pub evidence: Vec<(EvidenceType, Vec<Candidate>, String)>,
+    /// Newest first.
+    pub chat_history: Vec<String>,
+}
+
+/// A validated `RecordOutcome` request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeInput {
+    pub session_id: String,
+    pub decision_id: String,
+    /// `Accepted`, `Executed`, `Rejected` or `Corrected`.
+    pub kind: ActionOutcome,
+    pub choice_id: String,
+    pub scope: Option<ScopeRef>,
+    pub option_set_id: String,
+}
+
+impl Daemon {
+    pub async fn decide(&self, g: &Generation, req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let span = call_span(Call::Decide, &req.session_id, &req.turn_id);
+        Self::redact_into(g.config.telemetry.redact_input, &span, "ladder.input", &req.input);
+        self.decide_in_span(g, req, deadline).instrument(span).await
+    }
+
+    async fn decide_in_span(&self, g: &Generation, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let started = Instant::now();
+        let pool_version = self.resolve_pool(&mut req)?;
+        // Shared with the cycle it may open (for Enrich), never copied.
+        let req = Arc::new(req);
+        let now = self.clock.now();
+        let state = ContinuityState::view_shared(self.store.get(&req.session_id, now).await.map_err(internal)?, now, g.policy.ttl);
+        let ids = Ids::new();
+        let ports = DaemonPorts { daemon: self, session_id: &req.session_id, llm: g.llms.main.clone(), deadline, g };
+        let ctx = self.ctx(g, &state, &ids, now);
+        let mut decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
+        decided.decision.pool_version = pool_version;
+        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started }).await
+    }
+
+    fn ctx<'a>(&'a self, g: &'a Generation, state: &'a ContinuityState, ids: &'a Ids, now: Now) -> Ctx<'a> {
+        Ctx {
+            policy: &g.policy,
+            state,
+            now,
+            decision_id: &ids.decision,
+            new_cycle_id: &ids.cycle,
+            tokens: &*self.tokens,
+            auto_execute_tripped: self.tripped(),
+        }
+    }
+
+    /// Pool reuse: fills a referenced option set from the cache, or caches
+    /// a versioned one. Returns the version it is held under.
+    fn resolve_pool(&self, req: &mut DecideRequest) -> Result<Option<String>, ApiError> {
+        let session = &req.session_id;
+        let Some(o) = req.options.as_mut() else { return Ok(None) };
+        if o.version.is_empty() {
+            return Ok(None);
+        }
+        if o.by_reference {
+            let Some((scope, cands)) = self.pools.get(session, &o.option_set_id, &o.version) else {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "options: option set {:?} version {:?} is not held for this session (evicted, or never sent); resend it with its candidates",
+                    o.option_set_id, o.version
+                )));
+            };
+            o.candidates = cands;
+            if o.scope == Scope::Unspecified {
+                o.scope = scope;
+            }
+            let version = o.version.clone();
+            // The held set's ids were unique when it was sent; only the
+            // other lists can collide with it now.
+            if let Some(dup) = req.duplicate_id() {
+                return Err(Invalid::Duplicate { field: format!("{}[{}].id", dup.field, dup.index), id: dup.id.to_string() }.into());
+            }
+            return Ok(Some(version));
+        }
+        if !o.candidates.is_empty() {
+            self.pools.put(session, &o.option_set_id, &o.version, o.scope, o.candidates.clone());
+        }
+        Ok(Some(o.version.clone()))
+    }
+
+    pub async fn enrich(&self, g: &Generation, input: EnrichInput, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let span = call_span(Call::Enrich, &input.session_id, &input.turn_id);
+        span.record("ladder.loop_cycle_id", input.loop_cycle_id.as_str());
+        self.enrich_in_span(g, input, deadline).instrument(span).await
+    }
+
+    async fn enrich_in_span(&self, g: &Generation, input: EnrichInput, deadline: Option<Instant>) -> Result<Decision, ApiError> {
+        let started = Instant::now();
+        let policy = &g.policy;
+        let now = self.clock.now();
+        let Some(state) = self.store.get(&input.session_id, now).await.map_err(internal)? else {
+            return Err(unknown_cycle(&input));
+        };
+        let b = &policy.budgets;
+        let begin = Update::BeginEnrich {
+            cycle_id: input.loop_cycle_id.clone(),
+            max_selection_steps: b.selection_max_enrichment_steps,
+            max_semantic_steps: b.semantic_max_enrichment_steps,
+        };
+        let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
+        let ids = Ids::new();
+        let view = ContinuityState::view_shared(Some(state), now, policy.ttl);
+        let ctx = self.ctx(g, &view, &ids, now);
+        let (decided, merged, cycle) = match applied {
+            Applied::EnrichStarted(mut cycle) => {
+                let base = cycle.request.clone().unwrap_or_default();
+                let (merged, excerpts) = merge_evidence(&base, &input.evidence);
+                let merged = Arc::new(merged);
+                // Newest first.
+                let mut all = excerpts;
+                all.append(&mut cycle.excerpts);
+                cycle.excerpts = all;
+                if !input.chat_history.is_empty() {
+                    cycle.history = input.chat_history.clone();
+                }
+                let ports = DaemonPorts { daemon: self, session_id: &input.session_id, llm: g.llms.main.clone(), deadline, g };
+                let d = decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await;
+                (d, merged, cycle)
+            }
+            Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => {
+                let req = cycle.request.clone().unwrap_or_default();
+                (decide::budget_exhausted(&ctx, &cycle), req, cycle)
+            }
+            Applied::EnrichRefused(EnrichRefusal::Resolved) => {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "loop_cycle_id {:?} is already resolved; call Decide for the next turn",
+                    input.loop_cycle_id
+                )));
+            }
+            Applied::EnrichRefused(EnrichRefusal::NotResumable) => {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "loop_cycle_id {:?} cannot be resumed: its candidates were over sessions.max_cycle_candidates, or sessions.cycle_candidates_budget was spent when it opened; call Decide again with the evidence",
+                    input.loop_cycle_id
+                )));
+            }
+            Applied::EnrichRefused(EnrichRefusal::Unknown) | Applied::Done | Applied::GuardClaimed | Applied::GuardRepeat { .. } => {
+                return Err(unknown_cycle(&input));
+            }
+        };
+        self.commit(g, &input.session_id, decided, Record { call: Call::Enrich, req: &merged, state: &view, cycle: Some(&cycle), started })
+            .await
+    }
+
+    /// Writes the decision's session change, records what happened
+    /// (span attributes, metrics, decision record) and returns the decision.
+    async fn commit(&self, g: &Generation, session_id: &str, mut decided: Decided, rec: Record<'_>) -> Result<Decision, ApiError> {
+        // An open cycle keeps its request for Enrich, within the memory
+        // bounds (per cycle, and for all open cycles together).
+        let size = rec.req.candidate_count();
+        let sessions = &g.config.sessions;
+        if size <= sessions.max_cycle_candidates && self.store.cycle_candidates() + size <= sessions.cycle_candidates_budget {
+            decided.attach_request(rec.req);
+        }
+        // Moved, not copied: what follows reads only the decision and events.
+        let update = std::mem::take(&mut decided.update);
+        self.store.apply(session_id, Update::Decided(update), self.clock.now(), g.policy.ttl).await.map_err(internal)?;
+        let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
+        self.observe(&decided, elapsed_ms);
+        self.feed_guardrails(g, &decided.decision, rec.call, rec.req, elapsed_ms);
+        if let Some(log) = &self.records {
+            log.write(&self.record(g.config.telemetry.redact_input, &decided, rec));
+        }
+        Ok(decided.decision)
+    }
+
+    /// Span attributes, metrics and the log line of one decision.
+    fn observe(&self, decided: &Decided, elapsed_ms: f64) {
+        let d = &decided.decision;
+        let span = tracing::Span::current();
+        span.record("ladder.decision_id", d.decision_id.as_str());
+        span.record("ladder.outcome", d.outcome.as_str());
+        span.record("ladder.decided_by", d.decided_by.as_str());
+        span.record("ladder.handled_by_tier", d.handled_by_tier.as_str());
+        span.record("ladder.config_revision", d.config_revision.as_str());
+        if let Some(b) = d.confidence {
+            span.record("ladder.confidence_bucket", b.as_str());
+        }
+        if let Some(r) = d.ambiguity_reason {
+            span.record("ladder.ambiguity_reason", r.as_str());
+        }
+        if let Some(r) = d.fallback_reason {
+            span.record("ladder.fallback_reason", r.as_str());
+        }
+        if let Some(t) = &d.target_id {
+            span.record("ladder.target_id", t.as_str());
+        }
+        if let Some(c) = &d.loop_cycle_id {
+            span.record("ladder.loop_cycle_id", c.as_str());
+        }
+        if let Some(f) = &d.evidence_fingerprint {
+            span.record("ladder.evidence_fingerprint", f.as_str());
+        }
+        span.record("ladder.llm.called", d.llm.called);
+        span.record("ladder.llm.guard_hit", d.llm.guard_hit);
+
+        let m = &self.metrics;
+        // Static values: no allocation per attribute.
+        let kv = |k: &'static str, v: &'static str| opentelemetry::KeyValue::new(k, v);
+        m.decisions
+            .add(1, &[kv("outcome", d.outcome.as_str()), kv("decided_by", d.decided_by.as_str()), kv("tier", d.handled_by_tier.as_str())]);
+        if let Some(r) = d.ambiguity_reason {
+            m.ambiguity.add(1, &[kv("reason", r.as_str())]);
+        }
+        if let Some(r) = d.fallback_reason {
+            m.fallbacks.add(1, &[kv("reason", r.as_str())]);
+        }
+        m.decision_duration.record(elapsed_ms, &[kv("outcome", d.outcome.as_str())]);
+        if d.llm.called {
+            m.llm_calls.add(1, &[kv("kind", "arbitration"), opentelemetry::KeyValue::new("result", d.llm.verdict.clone())]);
+            m.llm_latency.record(f64::from(d.llm.latency_ms), &[kv("kind", "arbitration")]);
+        }
+        if d.llm.guard_hit {
+            m.loop_guard_hits.add(1, &[]);
+        }
+        if decided.events.iter().any(|e| e.name == "continuity_enrichment_retry_called") {
+            m.enrichment_retries.add(1, &[]);
+        }
+        // Per-decision detail is for debugging: at 5k decisions/s a line each
+        // would cost more than the decision (metrics, spans and decision
+        // records carry it for operators).
+        tracing::debug!(
+            decision_id = %d.decision_id,
+            outcome = d.outcome.as_str(),
+            tier = d.handled_by_tier.as_str(),
+            decided_by = d.decided_by.as_str(),
+            reason = d.ambiguity_reason.map_or("", |r| r.as_str()),
+            fallback = d.fallback_reason.map_or("", |r| r.as_str()),
+            elapsed_ms,
+            "decided"
+        );
+    }
+
+    /// One decision record: what the ladder saw (request, session state,
+    /// LLM answer, guard claim) and what it decided, with user text redacted
+    /// as configured. With `redact_input = "off"` it replays exactly.
+    fn record(&self, mode: Redaction, decided: &Decided, rec: Record<'_>) -> DecisionRecord {
+        let text = |s: &str| telemetry::redact(mode, s).unwrap_or_default();
+        let mut request = DecideRequest::clone(rec.req);
+        request.input = text(&request.input);
+        let strip = |c: &Cycle| {
+            let mut c = c.clone();
+            c.request = None;
+            c.excerpts = c.excerpts.iter().map(|e| text(e)).collect();
+            c.history = c.history.iter().map(|e| text(e)).collect();
+            c
+        };
+        let mut state = rec.state.clone();
+        state.cycle = state.cycle.as_ref().map(strip);
+        let llm_answer = decided.llm_answer.clone().map(|a| match (a, mode) {
+            (LlmAnswer::Replied { content, latency_ms }, m) if m != Redaction::Off => {
+                LlmAnswer::Replied { content: telemetry::redact(m, &content).unwrap_or_default(), latency_ms }
+            }
+            (a, _) => a,
+        });
+        DecisionRecord {
+            schema: telemetry::records::RECORD_SCHEMA.into(),
+            ts_ms: self.clock.now().wall_ms,
+            call: rec.call,
+            redaction: mode,
+            canonical_input: text(&decided.canonical_input),
+            request,
+            state,
+            cycle: rec.cycle.map(strip),
+            guard: decided.guard.clone(),
+            llm_answer,
+            events: decided.events.iter().map(|e| (e.name.to_string(), e.detail.clone())).collect(),
+            decision: decided.decision.clone(),
+        }
+    }
+
+    pub async fn record_outcome(&self, g: &Generation, o: OutcomeInput) -> Result<(ContinuityState, bool), ApiError> {
+        let now = self.clock.now();
+        let Some(state) = self.store.get(&o.session_id, now).await.map_err(internal)? else {
+            return Err(ApiError::NotFound(format!("session {:?} not found (expired or never seen)", o.session_id)));
+        };
+        let last = state.last_resolved_action.as_ref();
+        let target = if o.choice_id.is_empty() { last.map(|a| a.target_ref.clone()).unwrap_or_default() } else { o.choice_id.clone() };
+        let also_rejected =
+            (o.kind == ActionOutcome::Corrected).then(|| last.map(|a| a.target_ref.clone())).flatten().filter(|t| *t != target);
+        let entry = ActionEntry {
+            kind: ActionKind::Outcome,
+            target_ref: target,
+            source_scope: o.scope.as_ref().map(|s| s.scope).or(state.active_scope.as_ref().map(|s| s.scope)).unwrap_or_default(),
+            option_set_id: if o.option_set_id.is_empty() {
+                state.active_option_set_id.clone().unwrap_or_default()
+            } else {
+                o.option_set_id.clone()
+            },
+            timestamp_ms: now.wall_ms,
+            outcome: o.kind,
+        };
+        self.store
+            .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, g.policy.ttl)
+            .await
+            .map_err(internal)?;
+        self.feed_outcome(g, &o.decision_id, o.kind, now);
+        self.session(g, &o.session_id).await
+    }
+
+    /// The session and whether its continuity context is fresh.
+    pub async fn session(&self, g: &Generation, id: &str) -> Result<(ContinuityState, bool), ApiError> {
+        let now = self.clock.now();
+        match self.store.get(id, now).await.map_err(internal)? {
+            Some(s) => {
+                let fresh = s.is_fresh(now, g.policy.ttl);
+                Ok((ContinuityState::clone(&s), fresh))
+            }
+            None => Err(ApiError::NotFound(format!("session {id:?} not found (expired or never seen)"))),
+        }
+    }
+
+    /// Clears the session's continuity state and the option sets held for
+    /// it (pool reuse); says whether the session existed.
+    pub async fn reset_session(&self, id: &str) -> Result<bool, ApiError> {
+        self.pools.remove_session(id);
+        self.store.remove(id).await.map_err(internal)
+    }
+}
+
+/// What `commit` needs to write a decision record.
+struct Record<'a> {
+    call: Call,
+    req: &'a Arc<DecideRequest>,
+    state: &'a ContinuityState,
+    cycle: Option<&'a Cycle>,
+    started: Instant,
+}
+
+fn unknown_cycle(input: &EnrichInput) -> ApiError {
+    ApiError::FailedPrecondition(format!(
+        "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again",
+        input.loop_cycle_id, input.session_id
+    ))
+}
+
+struct Ids {
+    decision: String,
+    cycle: String,
+}
+
+impl Ids {
+    fn new() -> Self {
+        Ids { decision: uuid::Uuid::new_v4().to_string(), cycle: uuid::Uuid::new_v4().to_string() }
+    }
+}
+
+/// The ladder's view of the outside world for one call.
+struct DaemonPorts<'a> {
+    daemon: &'a Daemon,
+    session_id: &'a str,
+    llm: Option<Arc<LlmClient>>,
+    deadline: Option<Instant>,
+    g: &'a Generation,
+}
+
+impl Ports for DaemonPorts<'_> {
+    fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send {
+        let update = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
+        async move {
+            match self.daemon.store.apply(self.session_id, update, self.daemon.clock.now(), self.g.policy.ttl).await {
+                Ok(Applied::GuardRepeat { ordering, suggested_id }) => GuardClaim::Repeat { ordering, suggested_id },
+                Ok(_) => GuardClaim::Claimed,
+                // Without the guard S5 cannot be promised: do not call.
+                Err(e) => {
+                    tracing::error!(error = %e, "loop guard unavailable; skipping the llm");
+                    GuardClaim::Repeat { ordering: Vec::new(), suggested_id: None }
+                }
+            }
+        }
+    }
+
+    fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        let llm = self.llm.clone();
+        let deadline = self.deadline;
+        let ask = ask.clone();
+        async move {
+            match llm {
+                None => LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled },
+                Some(c) => c.arbitrate(&ask, deadline).await.answer,
+            }
+        }
+    }
+}
