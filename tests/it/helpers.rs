@@ -14,6 +14,8 @@ use tonic::transport::Channel;
 /// A daemon running in this process until dropped.
 pub struct TestDaemon {
     pub addr: SocketAddr,
+    /// The daemon itself, for what tests do in process (reloads).
+    pub daemon: std::sync::Arc<ladderd::daemon::Daemon>,
     pub client: ArbiterClient<Channel>,
     pub channel: Channel,
     stop: Option<oneshot::Sender<()>>,
@@ -25,6 +27,7 @@ impl TestDaemon {
         config.validate().expect("test config is valid");
         let app = App::build(config).await.expect("app builds");
         let addr = app.local_addr();
+        let daemon = app.daemon();
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             app.run_until(async {
@@ -34,7 +37,7 @@ impl TestDaemon {
             .expect("server runs");
         });
         let channel = connect(addr).await;
-        TestDaemon { addr, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx) }
+        TestDaemon { addr, daemon, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx) }
     }
 
     pub async fn default() -> TestDaemon {

@@ -197,6 +197,83 @@ fn redacted_records_are_counted_not_replayed() {
 
 // ------------------------------------------------------- live reload --
 
+/// A reload swaps the configuration, the policy and the LLM clients as one
+/// generation: under reloads in a loop, every decision's `config_revision`
+/// names the configuration whose behaviour it shows, never a mix.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reloads_under_concurrent_calls_never_mix_two_generations() {
+    let llm = MockServer::start().await;
+    let abstain = json!({"decision": "abstain", "choice_id": null, "confidence": 0.2, "needed_evidence_types": []}).to_string();
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": abstain}}]})))
+        .mount(&llm)
+        .await;
+    // A: no LLM, two options shown. B: the LLM abstains, three shown.
+    let mut a = Config::default();
+    a.listen = "127.0.0.1:0".into();
+    a.clarifier.max_options = 2;
+    let mut b = with_llm(&format!("{}/v1", llm.uri()), 2_000);
+    b.listen = a.listen.clone();
+    b.clarifier.max_options = 3;
+    let (rev_a, rev_b) = (a.revision(), b.revision());
+    assert_ne!(rev_a, rev_b);
+    let d = TestDaemon::start(a.clone()).await;
+    assert_eq!(d.daemon.current().policy.revision, rev_a);
+
+    // The reloader swaps B, A, B, ... while eight callers decide, and stops
+    // them after its last swap.
+    const RELOADS: u32 = 30;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reloader = {
+        let (daemon, stop) = (d.daemon.clone(), stop.clone());
+        tokio::spawn(async move {
+            for n in 0..RELOADS {
+                daemon.reload(if n % 2 == 0 { b.clone() } else { a.clone() }).unwrap();
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        })
+    };
+    let callers: Vec<_> = (0..8)
+        .map(|c| {
+            let (mut client, stop) = (d.client.clone(), stop.clone());
+            tokio::spawn(async move {
+                let mut seen = Vec::new();
+                let mut i = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    // A new session each time: no loop guard, no continuity.
+                    let r = client.decide(req(&format!("mix-{c}-{i}"), "the thing for money stuff")).await.unwrap().into_inner();
+                    seen.push(r);
+                    i += 1;
+                }
+                seen
+            })
+        })
+        .collect();
+    reloader.await.unwrap();
+    let mut decisions = Vec::new();
+    for c in callers {
+        decisions.extend(c.await.unwrap());
+    }
+    assert_eq!(d.daemon.rollout().config_reloads, u64::from(RELOADS));
+    let (mut saw_a, mut saw_b) = (0, 0);
+    for r in &decisions {
+        let llm_report = r.llm.clone().unwrap_or_default();
+        let shown = r.clarifier.as_ref().map_or(0, |c| c.option_ids.len());
+        let got = (r.outcome(), r.fallback_reason(), llm_report.called, shown);
+        if r.config_revision == rev_a {
+            saw_a += 1;
+            assert_eq!(got, (O::Clarify, pb::FallbackReason::LlmDisabled, false, 2), "generation A");
+        } else if r.config_revision == rev_b {
+            saw_b += 1;
+            assert_eq!(got, (O::Clarify, pb::FallbackReason::Abstain, true, 3), "generation B");
+        } else {
+            panic!("a revision of neither configuration: {}", r.config_revision);
+        }
+    }
+    assert!(saw_a > 0 && saw_b > 0, "both generations served calls: A {saw_a}, B {saw_b}");
+}
+
 async fn rollout(client: &mut pb::arbiter_client::ArbiterClient<tonic::transport::Channel>) -> pb::RolloutState {
     client.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner()
 }
