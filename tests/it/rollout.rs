@@ -209,9 +209,11 @@ async fn reloads_under_concurrent_calls_never_mix_two_generations() {
         .mount(&llm)
         .await;
     // A: no LLM, two options shown. B: the LLM abstains, three shown.
-    let mut a = Config::default();
-    a.listen = "127.0.0.1:0".into();
-    a.clarifier.max_options = 2;
+    let a = Config {
+        listen: "127.0.0.1:0".into(),
+        clarifier: ladderd::config::ClarifierConfig { max_options: 2, ..Default::default() },
+        ..Config::default()
+    };
     let mut b = with_llm(&format!("{}/v1", llm.uri()), 2_000);
     b.listen = a.listen.clone();
     b.clarifier.max_options = 3;
