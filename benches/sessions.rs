@@ -70,7 +70,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
+const TTL: Ttl = Ttl { ttl_turns: 3, ttl_seconds: 600 };
 const NOW: Now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
 
 /// A UUID-shaped session id (36 bytes), as apps send them.

@@ -9,11 +9,10 @@ use ladder::assistant::{AssistantPolicy, AssistantTemplates, InvariantRule, Mess
 use ladder::clarifier::Templates;
 use ladder::continuity::Ttl;
 use ladder::extract::{Capability, Component};
-use ladder::guardrails::{Settings, Thresholds};
+use ladder::guardrails::Settings as GuardrailSettings;
 use ladder::lexicon::{Lexicon, SHIPPED};
 use ladder::matching::MatchParams;
 use ladder::policy::{AutoExecute, Budgets, LlmMode, NEVER_AUTO_EXECUTE, Policy};
-use ladder::types::AmbiguityReason;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -29,16 +28,16 @@ pub struct Config {
     pub server: ServerConfig,
     pub limits: Limits,
     pub llm: LlmConfig,
-    pub auto_execute: AutoExecuteConfig,
-    pub continuity: ContinuityConfig,
+    pub auto_execute: AutoExecute,
+    pub continuity: Ttl,
     pub sessions: SessionsConfig,
-    pub enrichment: EnrichmentConfig,
-    pub matching: MatchingConfig,
+    pub enrichment: Budgets,
+    pub matching: MatchParams,
     pub lexicon: LexiconConfig,
     pub clarifier: ClarifierConfig,
     pub clarify: ClarifyConfig,
     pub extract: ExtractConfig,
-    pub guardrails: GuardrailsConfig,
+    pub guardrails: GuardrailSettings,
     pub config_reload: ConfigReloadConfig,
     pub telemetry: TelemetryConfig,
 }
@@ -50,16 +49,16 @@ impl Default for Config {
             server: ServerConfig::default(),
             limits: Limits::default(),
             llm: LlmConfig::default(),
-            auto_execute: AutoExecuteConfig::default(),
-            continuity: ContinuityConfig::default(),
+            auto_execute: AutoExecute::default(),
+            continuity: Ttl::default(),
             sessions: SessionsConfig::default(),
-            enrichment: EnrichmentConfig::default(),
-            matching: MatchingConfig::default(),
+            enrichment: Budgets::default(),
+            matching: MatchParams::default(),
             lexicon: LexiconConfig::default(),
             clarifier: ClarifierConfig::default(),
             clarify: ClarifyConfig::default(),
             extract: ExtractConfig::default(),
-            guardrails: GuardrailsConfig::default(),
+            guardrails: GuardrailSettings::default(),
             config_reload: ConfigReloadConfig::default(),
             telemetry: TelemetryConfig::default(),
         }
@@ -200,34 +199,6 @@ impl Default for LlmConfig {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct AutoExecuteConfig {
-    /// The kill switch. Off by default: the LLM never executes.
-    pub enabled: bool,
-    pub min_confidence: f32,
-    pub allowed_reasons: Vec<String>,
-}
-
-impl Default for AutoExecuteConfig {
-    fn default() -> Self {
-        AutoExecuteConfig { enabled: false, min_confidence: 0.85, allowed_reasons: vec!["no_deterministic_match".into()] }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ContinuityConfig {
-    pub ttl_turns: u64,
-    pub ttl_seconds: u64,
-}
-
-impl Default for ContinuityConfig {
-    fn default() -> Self {
-        ContinuityConfig { ttl_turns: 3, ttl_seconds: 600 }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
 pub struct SessionsConfig {
     /// Sessions held at most; the least recently used is evicted.
     pub max: usize,
@@ -254,53 +225,6 @@ impl Default for SessionsConfig {
             cycle_candidates_budget: 200_000,
             pool_cache_candidates: 200_000,
         }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct EnrichmentConfig {
-    pub selection_max_enrichment_steps: u32,
-    pub selection_max_llm_calls: u32,
-    pub semantic_max_enrichment_steps: u32,
-    /// Allows a third semantic step (the spec's "3 behind a flag").
-    pub semantic_extra_step: bool,
-    pub semantic_max_llm_calls_per_step: u32,
-    pub chat_history_max_turns: usize,
-    pub chat_history_max_tokens: usize,
-    pub snapshot_excerpt_max_tokens: usize,
-    pub blended_context_max_tokens: usize,
-    pub needed_evidence_types_max: usize,
-}
-
-impl Default for EnrichmentConfig {
-    fn default() -> Self {
-        let b = Budgets::default();
-        EnrichmentConfig {
-            selection_max_enrichment_steps: b.selection_max_enrichment_steps,
-            selection_max_llm_calls: b.selection_max_llm_calls,
-            semantic_max_enrichment_steps: b.semantic_max_enrichment_steps,
-            semantic_extra_step: false,
-            semantic_max_llm_calls_per_step: b.semantic_max_llm_calls_per_step,
-            chat_history_max_turns: b.chat_history_max_turns,
-            chat_history_max_tokens: b.chat_history_max_tokens,
-            snapshot_excerpt_max_tokens: b.snapshot_excerpt_max_tokens,
-            blended_context_max_tokens: b.blended_context_max_tokens,
-            needed_evidence_types_max: b.needed_evidence_types_max,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MatchingConfig {
-    pub fuzzy_min_similarity: f32,
-    pub fuzzy_margin: f32,
-}
-
-impl Default for MatchingConfig {
-    fn default() -> Self {
-        MatchingConfig { fuzzy_min_similarity: MatchParams::default().fuzzy_min, fuzzy_margin: 0.1 }
     }
 }
 
@@ -439,64 +363,6 @@ impl ExtractConfig {
             capabilities: vec![Capability::Normalization, Capability::Entities],
             intents: Vec::new(),
             sample_rate: self.hint_sample_rate,
-        }
-    }
-}
-
-/// Rollout guardrails (spec section 11).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GuardrailsConfig {
-    pub enabled: bool,
-    /// The `DecideRequest.labels` key naming a turn's cohort ("default"
-    /// when absent).
-    pub cohort_label: String,
-    /// Compare every cohort with this one; unset: with its own previous window.
-    pub baseline_cohort: Option<String>,
-    pub window_seconds: u64,
-    pub min_samples: u64,
-    pub max_samples: usize,
-    pub evaluate_every_seconds: u64,
-    /// Turn auto-execute off on a breach, until `ResetRollout`.
-    pub auto_trip: bool,
-    pub wrong_action_rate_increase_points: f64,
-    pub clarifier_rate_increase_relative: f64,
-    pub p95_latency_increase_ms: f64,
-    pub unchanged_fingerprint_retry_share_max: f64,
-}
-
-impl Default for GuardrailsConfig {
-    fn default() -> Self {
-        let t = Thresholds::default();
-        GuardrailsConfig {
-            enabled: true,
-            cohort_label: "cohort".into(),
-            baseline_cohort: None,
-            window_seconds: 600,
-            min_samples: 100,
-            max_samples: 20_000,
-            evaluate_every_seconds: 10,
-            auto_trip: false,
-            wrong_action_rate_increase_points: t.wrong_action_rate_increase_points,
-            clarifier_rate_increase_relative: t.clarifier_rate_increase_relative,
-            p95_latency_increase_ms: t.p95_latency_increase_ms,
-            unchanged_fingerprint_retry_share_max: t.unchanged_fingerprint_retry_share_max,
-        }
-    }
-}
-
-impl GuardrailsConfig {
-    pub fn settings(&self) -> Settings {
-        Settings {
-            window_ms: self.window_seconds.saturating_mul(1000),
-            min_samples: self.min_samples,
-            max_samples: self.max_samples,
-            thresholds: Thresholds {
-                wrong_action_rate_increase_points: self.wrong_action_rate_increase_points,
-                clarifier_rate_increase_relative: self.clarifier_rate_increase_relative,
-                p95_latency_increase_ms: self.p95_latency_increase_ms,
-                unchanged_fingerprint_retry_share_max: self.unchanged_fingerprint_retry_share_max,
-            },
         }
     }
 }
@@ -748,14 +614,8 @@ impl Config {
         if !(0.0..=1.0).contains(&ae.min_confidence) {
             bad("auto_execute.min_confidence", "must be between 0 and 1".into());
         }
-        for r in &ae.allowed_reasons {
-            match AmbiguityReason::parse(r) {
-                None => bad("auto_execute.allowed_reasons", format!("{r:?} is not an ambiguity reason")),
-                Some(reason) if NEVER_AUTO_EXECUTE.contains(&reason) => {
-                    bad("auto_execute.allowed_reasons", format!("{r:?} may never auto-execute (spec section 6)"))
-                }
-                Some(_) => {}
-            }
+        for r in ae.allowed_reasons.iter().filter(|r| NEVER_AUTO_EXECUTE.contains(r)) {
+            bad("auto_execute.allowed_reasons", format!("{:?} may never auto-execute (spec section 6)", r.as_str()))
         }
         if self.continuity.ttl_turns == 0 {
             bad("continuity.ttl_turns", "must be at least 1".into());
@@ -942,11 +802,9 @@ impl Config {
     /// The ladder's policy. Call only on a validated config.
     pub fn policy(&self) -> Result<Policy, ConfigError> {
         let one = |k: &str, e: String| ConfigError { problems: vec![(k.to_string(), e)] };
-        let e = &self.enrichment;
         Ok(Policy {
             lexicon: self.lexicon().map_err(|e| one("lexicon", e))?,
-            matching: MatchParams { fuzzy_min: self.matching.fuzzy_min_similarity },
-            fuzzy_margin: self.matching.fuzzy_margin,
+            matching: self.matching,
             llm_mode: match (&self.llm.base_url, self.llm.mode) {
                 (None, _) => LlmMode::Off,
                 (Some(_), LlmModeConfig::Live) => LlmMode::Live,
@@ -954,23 +812,9 @@ impl Config {
             },
             llm_confidence_min: self.llm.confidence_min,
             llm_max_candidates: self.llm.max_candidates,
-            auto_execute: AutoExecute {
-                enabled: self.auto_execute.enabled,
-                min_confidence: self.auto_execute.min_confidence,
-                allowed_reasons: self.auto_execute.allowed_reasons.iter().filter_map(|r| AmbiguityReason::parse(r)).collect(),
-            },
-            ttl: Ttl { turns: self.continuity.ttl_turns, millis: self.continuity.ttl_seconds.saturating_mul(1000) },
-            budgets: Budgets {
-                selection_max_enrichment_steps: e.selection_max_enrichment_steps,
-                selection_max_llm_calls: e.selection_max_llm_calls,
-                semantic_max_enrichment_steps: e.semantic_max_enrichment_steps + u32::from(e.semantic_extra_step),
-                semantic_max_llm_calls_per_step: e.semantic_max_llm_calls_per_step,
-                chat_history_max_turns: e.chat_history_max_turns,
-                chat_history_max_tokens: e.chat_history_max_tokens,
-                snapshot_excerpt_max_tokens: e.snapshot_excerpt_max_tokens,
-                blended_context_max_tokens: e.blended_context_max_tokens,
-                needed_evidence_types_max: e.needed_evidence_types_max,
-            },
+            auto_execute: self.auto_execute.clone(),
+            ttl: self.continuity,
+            budgets: self.enrichment,
             clarifier_max_options: self.clarifier.max_options,
             templates: self.templates().map_err(|e| one("clarifier.templates_path", e))?,
             default_language: self.clarifier.default_language.clone(),

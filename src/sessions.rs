@@ -291,7 +291,7 @@ mod tests {
     use super::*;
     use ladder::continuity::{CycleChange, DecidedUpdate, PendingClarifier};
 
-    const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
+    const TTL: Ttl = Ttl { ttl_turns: 3, ttl_seconds: 600 };
 
     fn touch() -> Update {
         Update::Decided(DecidedUpdate {

@@ -78,25 +78,25 @@ impl Daemon {
         if !g.config.guardrails.enabled {
             return;
         }
-        let s = g.config.guardrails.settings();
+        let s = &g.config.guardrails;
         let cohort = Self::cohort(g, req);
         let now = self.clock.now().mono_ms;
         let executed = d.outcome == Outcome::Execute;
         let mut windows = lock(&self.rollout.guardrails);
         if call == Call::Enrich {
             windows.remember(&cohort, &d.decision_id, executed);
-            windows.record_retry(&s, &cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
+            windows.record_retry(s, &cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
         } else {
             let clarified = matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo);
-            windows.record_decision(&s, &cohort, &d.decision_id, Sample { executed, clarified, latency_ms: elapsed_ms }, now);
+            windows.record_decision(s, &cohort, &d.decision_id, Sample { executed, clarified, latency_ms: elapsed_ms }, now);
         }
     }
 
     /// Feeds an outcome: a rejected execution is a wrong action of the
     /// cohort that decided it.
     pub(super) fn feed_outcome(&self, g: &Generation, decision_id: &str, kind: ActionOutcome, now: Now) {
-        let s = g.config.guardrails.settings();
-        lock(&self.rollout.guardrails).record_outcome(&s, decision_id, kind, now.mono_ms);
+        let s = &g.config.guardrails;
+        lock(&self.rollout.guardrails).record_outcome(s, decision_id, kind, now.mono_ms);
     }
 
     pub fn tripped(&self) -> bool {
@@ -109,7 +109,7 @@ impl Daemon {
         let g = self.current();
         let c = &g.config.guardrails;
         let (reports, breaches) =
-            lock(&self.rollout.guardrails).evaluate(&c.settings(), c.baseline_cohort.as_deref(), self.clock.now().mono_ms);
+            lock(&self.rollout.guardrails).evaluate(c, c.baseline_cohort.as_deref(), self.clock.now().mono_ms);
         let current: Vec<(String, &'static str)> = breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect();
         {
             let mut last = lock(&self.rollout.last);

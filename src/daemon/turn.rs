@@ -127,7 +127,7 @@ impl Daemon {
         let begin = Update::BeginEnrich {
             cycle_id: input.loop_cycle_id.clone(),
             max_selection_steps: b.selection_max_enrichment_steps,
-            max_semantic_steps: b.semantic_max_enrichment_steps,
+            max_semantic_steps: b.semantic_steps(),
         };
         let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
         let ids = Ids::new();

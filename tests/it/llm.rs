@@ -346,7 +346,7 @@ mod properties {
             let default_d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
             let mut c = with_llm(&format!("{}/v1", server.uri()), 800);
             c.auto_execute.enabled = true;
-            c.auto_execute.allowed_reasons = vec!["no_deterministic_match".into()];
+            c.auto_execute.allowed_reasons = vec![ladder::types::AmbiguityReason::NoDeterministicMatch];
             c.llm.breaker_failures = 0;
             let auto_d = TestDaemon::start(c).await;
             (server, default_d, auto_d)

@@ -137,11 +137,26 @@ pub struct ContinuityState {
     pub cycle: Option<Cycle>,
 }
 
-/// TTL of the continuity context: whichever comes first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// TTL of the continuity context, whichever comes first: the
+/// `[continuity]` section of the configuration, as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct Ttl {
-    pub turns: u64,
-    pub millis: u64,
+    pub ttl_turns: u64,
+    pub ttl_seconds: u64,
+}
+
+impl Default for Ttl {
+    /// 3 turns or 10 minutes (spec section 7).
+    fn default() -> Self {
+        Ttl { ttl_turns: 3, ttl_seconds: 600 }
+    }
+}
+
+impl Ttl {
+    pub fn millis(&self) -> u64 {
+        self.ttl_seconds.saturating_mul(1000)
+    }
 }
 
 /// Clock readings for one request: monotonic for TTLs, wall for records.
@@ -156,8 +171,8 @@ impl ContinuityState {
     /// being decided now (turn `turn_count + 1`).
     pub fn is_fresh(&self, now: Now, ttl: Ttl) -> bool {
         self.context_turn > 0
-            && (self.turn_count + 1).saturating_sub(self.context_turn) <= ttl.turns
-            && now.mono_ms.saturating_sub(self.context_at_ms) <= ttl.millis
+            && (self.turn_count + 1).saturating_sub(self.context_turn) <= ttl.ttl_turns
+            && now.mono_ms.saturating_sub(self.context_at_ms) <= ttl.millis()
     }
 
     /// The state as the ladder may use it now: stale context is cleared, so
@@ -470,7 +485,7 @@ pub fn merge_evidence(base: &DecideRequest, evidence: &[(EvidenceType, Vec<Candi
 mod tests {
     use super::*;
 
-    const TTL: Ttl = Ttl { turns: 3, millis: 600_000 };
+    const TTL: Ttl = Ttl { ttl_turns: 3, ttl_seconds: 600 };
 
     fn at(ms: u64) -> Now {
         Now { mono_ms: ms, wall_ms: 0 }

@@ -8,9 +8,25 @@ use crate::continuity::ActionOutcome;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, VecDeque};
 
-/// The spec's default thresholds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Thresholds {
+/// The guardrails' settings: the `[guardrails]` section of the
+/// configuration, as it is, with the spec's default thresholds.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    pub enabled: bool,
+    /// The `DecideRequest.labels` key naming a turn's cohort ("default"
+    /// when absent).
+    pub cohort_label: String,
+    /// Compare every cohort with this one; unset: with its own previous window.
+    pub baseline_cohort: Option<String>,
+    pub window_seconds: u64,
+    /// Figures over fewer decisions are not judged.
+    pub min_samples: u64,
+    /// Samples kept per cohort at most (memory bound).
+    pub max_samples: usize,
+    pub evaluate_every_seconds: u64,
+    /// Turn auto-execute off on a breach, until `ResetRollout`.
+    pub auto_trip: bool,
     /// Wrong-action rate may rise at most this many percentage points.
     pub wrong_action_rate_increase_points: f64,
     /// Clarifier rate may rise at most this fraction (0.10 = 10%).
@@ -21,9 +37,17 @@ pub struct Thresholds {
     pub unchanged_fingerprint_retry_share_max: f64,
 }
 
-impl Default for Thresholds {
+impl Default for Settings {
     fn default() -> Self {
-        Thresholds {
+        Settings {
+            enabled: true,
+            cohort_label: "cohort".into(),
+            baseline_cohort: None,
+            window_seconds: 600,
+            min_samples: 100,
+            max_samples: 20_000,
+            evaluate_every_seconds: 10,
+            auto_trip: false,
             wrong_action_rate_increase_points: 0.5,
             clarifier_rate_increase_relative: 0.10,
             p95_latency_increase_ms: 250.0,
@@ -32,14 +56,10 @@ impl Default for Thresholds {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Settings {
-    pub window_ms: u64,
-    /// Figures over fewer decisions are not judged.
-    pub min_samples: u64,
-    /// Samples kept per cohort at most (memory bound).
-    pub max_samples: usize,
-    pub thresholds: Thresholds,
+impl Settings {
+    pub fn window_ms(&self) -> u64 {
+        self.window_seconds.saturating_mul(1000)
+    }
 }
 
 /// One decided turn, as the guardrails see it.
@@ -130,7 +150,7 @@ impl Guardrails {
         let Sample { executed, clarified, latency_ms } = sample;
         let c = self.cohorts.entry(cohort.to_string()).or_default();
         c.turns.push_back(Turn { at_ms: now_ms, latency_ms, clarified, executed });
-        trim(&mut c.turns, s.max_samples, |t| t.at_ms, now_ms, 2 * s.window_ms);
+        trim(&mut c.turns, s.max_samples, |t| t.at_ms, now_ms, 2 * s.window_ms());
         self.remember(cohort, decision_id, executed);
     }
 
@@ -150,7 +170,7 @@ impl Guardrails {
     pub fn record_retry(&mut self, s: &Settings, cohort: &str, unchanged: bool, now_ms: u64) {
         let c = self.cohorts.entry(cohort.to_string()).or_default();
         c.retries.push_back((now_ms, unchanged));
-        trim(&mut c.retries, s.max_samples, |r| r.0, now_ms, 2 * s.window_ms);
+        trim(&mut c.retries, s.max_samples, |r| r.0, now_ms, 2 * s.window_ms());
     }
 
     /// Feedback: a rejected or corrected executed decision is a wrong action.
@@ -159,7 +179,7 @@ impl Guardrails {
         if executed && matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected) {
             let c = self.cohorts.entry(cohort).or_default();
             c.wrong.push_back(now_ms);
-            trim(&mut c.wrong, s.max_samples, |t| *t, now_ms, 2 * s.window_ms);
+            trim(&mut c.wrong, s.max_samples, |t| *t, now_ms, 2 * s.window_ms());
         }
     }
 
@@ -190,12 +210,12 @@ impl Guardrails {
     /// baseline: the `baseline` cohort when given (and big enough), else
     /// the cohort's own previous window.
     pub fn evaluate(&self, s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
-        let cur_from = now_ms.saturating_sub(s.window_ms);
-        let prev_from = now_ms.saturating_sub(2 * s.window_ms);
+        let cur_from = now_ms.saturating_sub(s.window_ms());
+        let prev_from = now_ms.saturating_sub(2 * s.window_ms());
         let base_figures = baseline.and_then(|b| self.cohorts.get(b)).map(|c| Self::figures(c, cur_from, now_ms));
         let mut reports = Vec::new();
         let mut breaches = Vec::new();
-        let t = s.thresholds;
+        let t = s;
         for (name, c) in &self.cohorts {
             let cur = Self::figures(c, cur_from, now_ms);
             let (base, with) = match (&base_figures, baseline) {
@@ -246,17 +266,8 @@ fn trim<T>(q: &mut VecDeque<T>, max: usize, at: impl Fn(&T) -> u64, now_ms: u64,
 mod tests {
     use super::*;
 
-    const S: Settings = Settings {
-        window_ms: 60_000,
-        min_samples: 100,
-        max_samples: 100_000,
-        thresholds: Thresholds {
-            wrong_action_rate_increase_points: 0.5,
-            clarifier_rate_increase_relative: 0.10,
-            p95_latency_increase_ms: 250.0,
-            unchanged_fingerprint_retry_share_max: 0.02,
-        },
-    };
+    static S: std::sync::LazyLock<Settings> =
+        std::sync::LazyLock::new(|| Settings { window_seconds: 60, min_samples: 100, max_samples: 100_000, ..Settings::default() });
 
     /// `n` turns of a cohort spread over `[from, to)`.
     fn stream(g: &mut Guardrails, cohort: &str, n: u64, from: u64, to: u64, f: impl Fn(u64) -> (bool, bool, f64)) {

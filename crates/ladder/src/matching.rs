@@ -124,16 +124,20 @@ impl Matches {
     }
 }
 
-/// Matching thresholds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Matching thresholds and rules: the `[matching]` section of the
+/// configuration, as it is.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct MatchParams {
     /// Normalized Levenshtein similarity a fuzzy hit needs.
-    pub fuzzy_min: f32,
+    pub fuzzy_min_similarity: f32,
+    /// Two fuzzy hits closer than this are `typo_ambiguous`.
+    pub fuzzy_margin: f32,
 }
 
 impl Default for MatchParams {
     fn default() -> Self {
-        MatchParams { fuzzy_min: 0.7 }
+        MatchParams { fuzzy_min_similarity: 0.7, fuzzy_margin: 0.1 }
     }
 }
 
@@ -244,7 +248,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
     if !strong && !q.core.is_empty() {
         // Levenshtein over characters; over bytes when everything is ASCII
         // (the same distances, without decoding UTF-8 for every label).
-        let mut best = FuzzyBest::new(ranked, params.fuzzy_min);
+        let mut best = FuzzyBest::new(ranked, params.fuzzy_min_similarity);
         if q.core.is_ascii() && canon.ascii {
             let cmp = BatchComparator::new(q.core.bytes());
             let bag = BagBound::new(q.core.as_bytes());
@@ -750,7 +754,7 @@ mod tests {
             let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, (l, a))| Candidate { aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) }).collect();
             let q = Query::new(canonicalize(&input, &lex), &lex);
             let p = pool(&cands);
-            let m = run(&input, &q, &p, &[], &lex, MatchParams { fuzzy_min: min }, ranked);
+            let m = run(&input, &q, &p, &[], &lex, MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() }, ranked);
             proptest::prop_assume!(m.fuzzy.is_some());
 
             let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;

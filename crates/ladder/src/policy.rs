@@ -34,19 +34,34 @@ pub enum LlmMode {
 
 wire_names!(LlmMode);
 
-#[derive(Debug, Clone, PartialEq)]
+/// The auto-execute gates (spec section 6): the `[auto_execute]` section
+/// of the configuration, as it is.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct AutoExecute {
+    /// The kill switch. Off by default: the LLM never executes.
     pub enabled: bool,
     pub min_confidence: f32,
+    /// Reasons that may auto-execute; the spec forbids `NEVER_AUTO_EXECUTE`.
     pub allowed_reasons: Vec<AmbiguityReason>,
 }
 
-/// Enrichment budgets (spec section 7 table; names map 1:1 to config keys).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+impl Default for AutoExecute {
+    fn default() -> Self {
+        AutoExecute { enabled: false, min_confidence: 0.85, allowed_reasons: vec![AmbiguityReason::NoDeterministicMatch] }
+    }
+}
+
+/// Enrichment budgets (spec section 7 table): the `[enrichment]` section of
+/// the configuration, as it is (names map 1:1 to the spec's constants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct Budgets {
     pub selection_max_enrichment_steps: u32,
     pub selection_max_llm_calls: u32,
     pub semantic_max_enrichment_steps: u32,
+    /// Allows a third semantic step (the spec's "3 behind a flag").
+    pub semantic_extra_step: bool,
     pub semantic_max_llm_calls_per_step: u32,
     pub chat_history_max_turns: usize,
     pub chat_history_max_tokens: usize,
@@ -61,6 +76,7 @@ impl Default for Budgets {
             selection_max_enrichment_steps: 1,
             selection_max_llm_calls: 2,
             semantic_max_enrichment_steps: 2,
+            semantic_extra_step: false,
             semantic_max_llm_calls_per_step: 1,
             chat_history_max_turns: 8,
             chat_history_max_tokens: 1200,
@@ -71,14 +87,20 @@ impl Default for Budgets {
     }
 }
 
+impl Budgets {
+    /// Enrichment steps of the semantic lane, with the extra step when
+    /// `semantic_extra_step` allows it.
+    pub fn semantic_steps(&self) -> u32 {
+        self.semantic_max_enrichment_steps + u32::from(self.semantic_extra_step)
+    }
+}
+
 /// Everything the ladder needs to decide, built once from the daemon's
 /// configuration (and rebuilt on reload).
 #[derive(Debug, Clone)]
 pub struct Policy {
     pub lexicon: Lexicon,
     pub matching: MatchParams,
-    /// Two fuzzy hits closer than this are `typo_ambiguous`.
-    pub fuzzy_margin: f32,
     pub llm_mode: LlmMode,
     pub llm_confidence_min: f32,
     /// At most this many candidates are shown to the LLM.
@@ -106,16 +128,11 @@ impl Policy {
         Policy {
             lexicon: Lexicon::shipped(),
             matching: MatchParams::default(),
-            fuzzy_margin: 0.1,
             llm_mode: LlmMode::Off,
             llm_confidence_min: 0.6,
             llm_max_candidates: 12,
-            auto_execute: AutoExecute {
-                enabled: false,
-                min_confidence: 0.85,
-                allowed_reasons: vec![AmbiguityReason::NoDeterministicMatch],
-            },
-            ttl: Ttl { turns: 3, millis: 600_000 },
+            auto_execute: AutoExecute::default(),
+            ttl: Ttl::default(),
             budgets: Budgets::default(),
             clarifier_max_options: 5,
             templates: Templates::shipped(),

@@ -145,7 +145,7 @@ impl CycleDraft {
     pub(crate) fn max_steps(&self, b: &crate::policy::Budgets) -> u32 {
         match self.lane {
             Lane::Selection => b.selection_max_enrichment_steps,
-            Lane::Semantic => b.semantic_max_enrichment_steps,
+            Lane::Semantic => b.semantic_steps(),
         }
     }
 
@@ -153,7 +153,7 @@ impl CycleDraft {
     pub(crate) fn max_llm_calls(&self, b: &crate::policy::Budgets) -> u32 {
         match self.lane {
             Lane::Selection => b.selection_max_llm_calls,
-            Lane::Semantic => 1 + b.semantic_max_enrichment_steps * b.semantic_max_llm_calls_per_step,
+            Lane::Semantic => 1 + b.semantic_steps() * b.semantic_max_llm_calls_per_step,
         }
     }
 }

@@ -30,7 +30,7 @@ impl Fake {
             calls: AtomicUsize::new(0),
             asks: Mutex::new(Vec::new()),
             now: Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 },
-            ttl: Ttl { turns: 3, millis: 600_000 },
+            ttl: Ttl { ttl_turns: 3, ttl_seconds: 600 },
         }
     }
     fn replying(json: &str) -> Self {
