@@ -5,26 +5,35 @@
 //!
 //! # Layout
 //!
-//! - [`ladder`]: the pure core (no runtime, gRPC or HTTP). `ladder::decide`
-//!   lists the rungs in order; each rung is a module (`canon`,
-//!   `exclusions`, `scope`, `matching`, `classify`, `continuity`,
-//!   `policy`, `clarifier`, `fingerprint`).
-//! - [`daemon`]: what each call does, in terms of the ladder, the session
-//!   store and the LLM client; implements the ladder's `Ports`.
-//! - [`grpc`]: the `ladder.v1.Arbiter` handlers and the documented tower
+//! The workspace has three crates: the pure core `ladder`
+//! (`crates/ladder`: everything that decides; no runtime, gRPC, HTTP or
+//! I/O), this daemon (the adapters around it), and the load tool
+//! `ladderd-load` (`crates/load`, with the sample pools the benches and
+//! tests share). This crate's modules, edge first:
+//!
+//! - [`grpc`]: the `ladder.v1.Arbiter` handlers (each loads one
+//!   configuration generation and passes it on) and the documented tower
 //!   stack (`grpc::stack`).
 //! - [`convert`]: protobuf <-> domain, and every input limit, in one place.
 //! - [`error`]: errors and their gRPC codes, in one place.
 //! - [`pb`]: the generated protobuf code, wrapped once.
-//! - [`llm`]: the OpenAI-compatible client and the versioned prompt.
+//! - [`daemon`]: what each call does, one file per capability
+//!   (`daemon::turn`: Decide, Enrich, RecordOutcome, sessions;
+//!   `daemon::assistant`: Clarify, Extract; `daemon::rollout`: guardrails,
+//!   rollout calls, reload), in terms of the core, the session store and
+//!   the LLM clients; implements the core's `Ports`.
+//! - [`llm`]: the OpenAI-compatible client, the clients of one
+//!   configuration (`llm::Llms`) and the versioned prompts.
 //! - [`sessions`]: the session-store trait and the in-memory store.
 //!   [`pools`]: option sets cached for reuse.
-//! - [`config`]: figment layers and validation.
-//! - [`telemetry`]: logging and tracing export. [`tokens`]: the BPE
+//! - [`config`]: figment layers and validation; sections that are the
+//!   core's settings use the core's types.
+//! - [`telemetry`]: logging, tracing and metrics export, redaction, and
+//!   the decision-record schema (`telemetry::records`). [`tokens`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
 //! - [`replay`]: re-runs decision records under a configuration.
-//!   [`samples`]: sample option sets for benchmarks, the load tool and tests.
-//! - [`app`]: binds, serves, drains, reloads. [`cli`]: the command line.
+//! - [`app`]: binds, serves, drains, reloads; owns the tower stack's
+//!   counters. [`cli`]: the command line.
 #![forbid(unsafe_code)]
 
 pub mod app;

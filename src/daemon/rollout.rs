@@ -108,8 +108,7 @@ impl Daemon {
     pub fn check_guardrails(&self) -> (Vec<CohortReport>, Vec<Breach>) {
         let g = self.current();
         let c = &g.config.guardrails;
-        let (reports, breaches) =
-            lock(&self.rollout.guardrails).evaluate(c, c.baseline_cohort.as_deref(), self.clock.now().mono_ms);
+        let (reports, breaches) = lock(&self.rollout.guardrails).evaluate(c, c.baseline_cohort.as_deref(), self.clock.now().mono_ms);
         let current: Vec<(String, &'static str)> = breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect();
         {
             let mut last = lock(&self.rollout.last);

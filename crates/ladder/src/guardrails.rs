@@ -115,7 +115,7 @@ pub struct Breach {
 pub struct CohortReport {
     pub cohort: String,
     pub figures: Figures,
-    /// "cohort <name>", "previous window", or "" when not compared.
+    /// "cohort `<name>`", "previous window", or "" when not compared.
     pub compared_with: String,
 }
 

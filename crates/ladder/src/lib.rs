@@ -1,7 +1,68 @@
-//! The pure core: everything that decides, with no runtime, no gRPC and no
-//! HTTP. It can be unit-tested, property-tested and fuzzed on its own.
+//! The ladder core: everything that decides, with no runtime, no gRPC, no
+//! HTTP and no I/O (its dependencies, `clippy.toml` and a `cargo tree` test
+//! in the daemon hold that). It can be unit-tested, property-tested and
+//! fuzzed on its own; the daemon (`ladderd`) is an adapter around it.
 //!
-//! The sequence lives in [`decide::decide`]; each rung is a module.
+//! # Layout
+//!
+//! The sequence, [`decide::decide`], lists the rungs in order; each rung's
+//! rules live in their own module. Lower modules never import higher ones
+//! (a test in the daemon checks there is no import circle).
+//!
+//! - Text: [`text`] (NFKC, case fold, punctuation; the lowest layer),
+//!   [`lexicon`] (the phrase lists: filler, verbs, question openers,
+//!   cancels, ordinals, scope cues; data, not code), [`canon`]
+//!   (canonicalization = normalize + filler removed), [`reply`] (the JSON
+//!   object in a model's reply).
+//! - The rungs: [`exclusions`] (question, cancel, no context), [`scope`]
+//!   (scope cues and the pool), [`matching`] (label, alias, ordinal, badge,
+//!   containment, fuzzy; commands), [`classify`] (the one confidence
+//!   function), [`clarifier`] (the tie, its ranking, display order and
+//!   question templates), [`continuity`] (session state, TTLs, updates, the
+//!   continuity resolver, `Enrich` evidence), [`llm_rung`] (the one LLM call
+//!   site, and the policy step that maps its verdict to a decision),
+//!   [`fingerprint`] (the evidence fingerprint).
+//! - One run: [`mod@decide`] (the sequence), [`run`] (its inputs, working state
+//!   and decision constructors), [`ports`] (the effects it needs from
+//!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
+//!   LLM is shown), [`policy`] (configuration as data, reply validation,
+//!   the auto-execute gates), [`types`] (the domain types of the contract).
+//! - Other calls: [`assistant`] (`Clarify`: language, invariants, question
+//!   acceptance, format, the fallback), [`extract`] (`Extract`: baseline,
+//!   hint acceptance, the agent scoring tuple), [`guardrails`] (rollout
+//!   figures and breaches).
+//!
+//! # Safety invariants
+//!
+//! The spec's S1–S7 (`spec/ladder.md` section 1), and the tests that prove
+//! them (property tests over random pools, inputs, session states and LLM
+//! replies in `decide/tests.rs`, plus examples):
+//!
+//! - **S1** An `EXECUTE` targets a candidate of the request's bounded pool
+//!   for the resolved scope, whatever the LLM or the user says:
+//!   `s1_execute_targets_only_the_resolved_pool`; over HTTP with any
+//!   provider reply, `s1_s2_s3_hold_for_any_provider_reply` (daemon).
+//! - **S2** The LLM executes only with auto-execute on and every gate
+//!   passing: `s2_default_config_never_lets_the_llm_execute`,
+//!   `policy::tests::default_policy_never_lets_the_llm_execute`,
+//!   `policy::tests::gates_in_order`, `auto_execute_needs_every_gate`.
+//! - **S3** Every LLM failure is a clarifier (or `NEED_MORE_INFO`):
+//!   `s3_llm_failures_never_execute`, `llm_failures_map_to_their_fallback_reasons`.
+//! - **S4** A scope cue is honoured before any widget shortcut, and a
+//!   scoped decision uses only that scope's candidates:
+//!   `s4_chat_cue_uses_only_chat_candidates`,
+//!   `open_panel_d_from_chat_resolves_in_the_chat_pool_only`.
+//! - **S5** The LLM is never asked twice on the same evidence in one
+//!   cycle: `s5_same_evidence_one_llm_call`,
+//!   `the_same_evidence_never_reaches_the_llm_twice`,
+//!   `enrich_with_the_same_evidence_does_not_call_the_llm_again`.
+//! - **S6** Questions and cancels never execute:
+//!   `s6_questions_and_cancels_never_execute`,
+//!   `what_is_links_panel_d_is_a_question`, `cancel_and_empty_context_escape`.
+//! - **S7** Never a panic or a hang: every property test above runs the
+//!   whole ladder on random input and it returns; the service's side (bad
+//!   input is a clear status, the daemon keeps serving) is tested in the
+//!   daemon (`tests/it/server.rs`).
 #![forbid(unsafe_code)]
 #![deny(clippy::disallowed_types, clippy::disallowed_methods)]
 
