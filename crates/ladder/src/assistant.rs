@@ -29,31 +29,16 @@ use std::collections::BTreeMap;
 pub const SCHEMA_VERSION: &str = "assistant.v1";
 pub const SHIPPED_TEMPLATES: &str = include_str!("assistant.toml");
 
-#[derive(
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum MessageType {
-    Clarify,
-    Summary,
-    GateFail,
-    SearchFailed,
+wire_enum! {
+    "snake_case",
+    #[derive(PartialOrd, Ord)]
+    pub enum MessageType {
+        Clarify,
+        Summary,
+        GateFail,
+        SearchFailed,
+    }
 }
-
-wire_names!(MessageType);
 
 /// What `Clarify` needs besides the request (built from the configuration).
 #[derive(Debug, Clone)]

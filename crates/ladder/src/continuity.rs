@@ -19,52 +19,45 @@ pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
 
-#[derive(
-    strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum PendingClarifier {
-    #[default]
-    None,
-    SelectionDisambiguation,
-    ScopeDisambiguation,
-    MissingSlot,
-    Confirmation,
-    Repair,
+wire_enum! {
+    "snake_case",
+    #[derive(Default)]
+    pub enum PendingClarifier {
+        #[default]
+        None,
+        SelectionDisambiguation,
+        ScopeDisambiguation,
+        MissingSlot,
+        Confirmation,
+        Repair,
+    }
 }
 
-wire_names!(PendingClarifier);
-
-/// What an action trace entry records.
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum ActionKind {
-    /// An EXECUTE decision.
-    Execute,
-    /// An escape to a command.
-    Command,
-    /// A `RecordOutcome`.
-    Outcome,
+wire_enum! {
+    "snake_case",
+    /// What an action trace entry records.
+    pub enum ActionKind {
+        /// An EXECUTE decision.
+        Execute,
+        /// An escape to a command.
+        Command,
+        /// A `RecordOutcome`.
+        Outcome,
+    }
 }
 
-wire_names!(ActionKind);
-
-/// How an action ended (for decisions) or what the app reported.
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum ActionOutcome {
-    Decided,
-    Escaped,
-    Accepted,
-    Executed,
-    Rejected,
-    Corrected,
+wire_enum! {
+    "snake_case",
+    /// How an action ended (for decisions) or what the app reported.
+    pub enum ActionOutcome {
+        Decided,
+        Escaped,
+        Accepted,
+        Executed,
+        Rejected,
+        Corrected,
+    }
 }
-
-wire_names!(ActionOutcome);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionEntry {
@@ -77,18 +70,16 @@ pub struct ActionEntry {
     pub outcome: ActionOutcome,
 }
 
-/// Which budget table an enrichment cycle runs under.
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Lane {
-    /// Choosing among known candidates.
-    Selection,
-    /// Inferring meaning from context (no deterministic match).
-    Semantic,
+wire_enum! {
+    "snake_case",
+    /// Which budget table an enrichment cycle runs under.
+    pub enum Lane {
+        /// Choosing among known candidates.
+        Selection,
+        /// Inferring meaning from context (no deterministic match).
+        Semantic,
+    }
 }
-
-wire_names!(Lane);
 
 /// One unresolved cycle: from the first unresolved decision on some evidence
 /// until a resolution. Holds the loop guard.

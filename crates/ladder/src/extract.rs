@@ -26,7 +26,7 @@
 use super::canon::canonicalize;
 use super::lexicon::Lexicon;
 use super::text::tokens;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
@@ -170,16 +170,16 @@ pub fn parse_hint(content: &str) -> Result<HintReply, String> {
     serde_json::from_str(json).map_err(|e| format!("malformed reply: {e}"))
 }
 
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[strum(serialize_all = "snake_case")]
-pub enum HintStatus {
-    Ok,
-    Rejected,
-    Error,
-    Skipped,
+wire_enum! {
+    "snake_case",
+    #[derive(PartialOrd, Ord)]
+    pub enum HintStatus {
+        Ok,
+        Rejected,
+        Error,
+        Skipped,
+    }
 }
-
-wire_names!(HintStatus);
 
 impl HintStatus {
     pub fn rank(self) -> u8 {
@@ -283,32 +283,17 @@ pub fn apply(req: &ExtractRequest, lex: &Lexicon, baseline: Slots, chosen: &Hint
     slots
 }
 
-/// What a hint component can do.
-#[derive(
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Capability {
-    /// Propose a normalized text.
-    Normalization,
-    /// Propose slot values.
-    Entities,
+wire_enum! {
+    "snake_case",
+    /// What a hint component can do.
+    #[derive(PartialOrd, Ord)]
+    pub enum Capability {
+        /// Propose a normalized text.
+        Normalization,
+        /// Propose slot values.
+        Entities,
+    }
 }
-
-wire_names!(Capability);
 
 /// A hint component as the extraction sees it: the built-in LLM hint
 /// (`llm`) or an extractor agent.

@@ -66,15 +66,25 @@
 #![forbid(unsafe_code)]
 #![deny(clippy::disallowed_types, clippy::disallowed_methods)]
 
-/// Gives an enum deriving strum's `IntoStaticStr`, `EnumString` and
-/// `VariantArray` its wire names: `as_str`, `parse` and `ALL`, from the one
-/// naming rule its strum and serde attributes share (a test checks they
-/// agree), never a hand-written table.
-macro_rules! wire_names {
-    ($t:ty) => {
-        impl $t {
+/// Declares an enum with its wire names: strum's `IntoStaticStr`,
+/// `EnumString` and `VariantArray` and serde's derives, both naming the
+/// variants by the one `case` rule given, and `as_str`, `parse` and `ALL`
+/// on top (`types::tests` checks strum and serde agree). Never a
+/// hand-written name table.
+macro_rules! wire_enum {
+    ($case:literal, $(#[$meta:meta])* $vis:vis enum $name:ident { $($body:tt)* }) => {
+        #[derive(
+            strum::IntoStaticStr, strum::EnumString, strum::VariantArray,
+            Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(rename_all = $case)]
+        #[strum(serialize_all = $case)]
+        $(#[$meta])*
+        $vis enum $name { $($body)* }
+
+        impl $name {
             /// Every variant, in declaration order.
-            pub const ALL: &'static [$t] = <$t as strum::VariantArray>::VARIANTS;
+            pub const ALL: &'static [$name] = <$name as strum::VariantArray>::VARIANTS;
             /// The wire name.
             pub fn as_str(self) -> &'static str {
                 self.into()

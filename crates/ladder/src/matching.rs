@@ -14,20 +14,20 @@ use super::text::tokens;
 use super::types::Candidate;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 
-/// Kinds of match, weakest first (the derived order is their strength).
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[strum(serialize_all = "snake_case")]
-pub enum MatchKind {
-    Fuzzy,
-    Containment,
-    Badge,
-    Ordinal,
-    Alias,
-    Normalized,
-    Exact,
+wire_enum! {
+    "snake_case",
+    /// Kinds of match, weakest first (the derived order is their strength).
+    #[derive(PartialOrd, Ord)]
+    pub enum MatchKind {
+        Fuzzy,
+        Containment,
+        Badge,
+        Ordinal,
+        Alias,
+        Normalized,
+        Exact,
+    }
 }
-
-wire_names!(MatchKind);
 
 /// Kinds that are equally decisive form one tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

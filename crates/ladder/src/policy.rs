@@ -20,19 +20,18 @@ pub const NEVER_AUTO_EXECUTE: [AmbiguityReason; 5] = [
     AmbiguityReason::NoCandidate,
 ];
 
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq)]
-#[strum(serialize_all = "snake_case")]
-pub enum LlmMode {
-    /// No provider configured: the rung is skipped (`llm_disabled`).
-    Off,
-    /// The LLM's pick reorders the clarifier, or executes through the gates.
-    Live,
-    /// The LLM runs and its verdict is reported, but the decision is the one
-    /// the ladder makes with the LLM off.
-    Shadow,
+wire_enum! {
+    "snake_case",
+    pub enum LlmMode {
+        /// No provider configured: the rung is skipped (`llm_disabled`).
+        Off,
+        /// The LLM's pick reorders the clarifier, or executes through the gates.
+        Live,
+        /// The LLM runs and its verdict is reported, but the decision is the one
+        /// the ladder makes with the LLM off.
+        Shadow,
+    }
 }
-
-wire_names!(LlmMode);
 
 /// The auto-execute gates (spec section 6): the `[auto_execute]` section
 /// of the configuration, as it is.

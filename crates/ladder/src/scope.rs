@@ -6,19 +6,22 @@ use super::lexicon::Lexicon;
 use super::text::tokens;
 use super::types::{Candidate, DecideRequest, EvidenceType, Scope};
 
-/// Which list of the request a pool entry came from.
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[strum(serialize_all = "snake_case")]
-pub enum Source {
-    #[strum(serialize = "options")]
-    ActiveOptions,
-    #[strum(serialize = "recoverable_chat_options")]
-    RecoverableChat,
-    #[strum(serialize = "widget_items")]
-    Widget,
+wire_enum! {
+    "snake_case",
+    /// Which list of the request a pool entry came from.
+    #[derive(PartialOrd, Ord)]
+    pub enum Source {
+        #[strum(serialize = "options")]
+        #[serde(rename = "options")]
+        ActiveOptions,
+        #[strum(serialize = "recoverable_chat_options")]
+        #[serde(rename = "recoverable_chat_options")]
+        RecoverableChat,
+        #[strum(serialize = "widget_items")]
+        #[serde(rename = "widget_items")]
+        Widget,
+    }
 }
-
-wire_names!(Source);
 
 #[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {

@@ -3,35 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Where candidates live.
-#[derive(
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    Default,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Scope {
-    #[default]
-    Unspecified,
-    Chat,
-    Widget,
-    Dashboard,
-    Workspace,
+wire_enum! {
+    "snake_case",
+    /// Where candidates live.
+    #[derive(PartialOrd, Ord, Default)]
+    pub enum Scope {
+        #[default]
+        Unspecified,
+        Chat,
+        Widget,
+        Dashboard,
+        Workspace,
+    }
 }
-
-wire_names!(Scope);
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct ScopeRef {
@@ -148,150 +132,107 @@ pub struct DuplicateId<'a> {
     pub id: &'a str,
 }
 
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Outcome {
-    Execute,
-    Clarify,
-    Escape,
-    NeedMoreInfo,
+wire_enum! {
+    "snake_case",
+    pub enum Outcome {
+        Execute,
+        Clarify,
+        Escape,
+        NeedMoreInfo,
+    }
 }
 
-wire_names!(Outcome);
-
-#[derive(
-    strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Decider {
-    #[default]
-    Unspecified,
-    Deterministic,
-    Continuity,
-    Llm,
+wire_enum! {
+    "snake_case",
+    #[derive(Default)]
+    pub enum Decider {
+        #[default]
+        Unspecified,
+        Deterministic,
+        Continuity,
+        Llm,
+    }
 }
 
-wire_names!(Decider);
-
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
-pub enum Bucket {
-    HighConfidenceExecute,
-    LowConfidenceLlmEligible,
-    LowConfidenceClarifierOnly,
+wire_enum! {
+    "SCREAMING_SNAKE_CASE",
+    pub enum Bucket {
+        HighConfidenceExecute,
+        LowConfidenceLlmEligible,
+        LowConfidenceClarifierOnly,
+    }
 }
 
-wire_names!(Bucket);
-
-#[derive(
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum AmbiguityReason {
-    MultiMatchNoExactWinner,
-    CrossSourceTie,
-    TypoAmbiguous,
-    CommandSelectionCollision,
-    NoCandidate,
-    NoDeterministicMatch,
+wire_enum! {
+    "snake_case",
+    #[derive(PartialOrd, Ord)]
+    pub enum AmbiguityReason {
+        MultiMatchNoExactWinner,
+        CrossSourceTie,
+        TypoAmbiguous,
+        CommandSelectionCollision,
+        NoCandidate,
+        NoDeterministicMatch,
+    }
 }
 
-wire_names!(AmbiguityReason);
-
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum FallbackReason {
-    Timeout,
-    RateLimited,
-    TransportError,
-    Abstain,
-    LowConfidence,
-    NoNewEvidence,
-    BudgetExhausted,
-    LoopGuard,
-    LlmDisabled,
-    LlmOverloaded,
-    CircuitOpen,
-    Deadline,
-    StateUnavailable,
-    NotCorroborated,
+wire_enum! {
+    "snake_case",
+    pub enum FallbackReason {
+        Timeout,
+        RateLimited,
+        TransportError,
+        Abstain,
+        LowConfidence,
+        NoNewEvidence,
+        BudgetExhausted,
+        LoopGuard,
+        LlmDisabled,
+        LlmOverloaded,
+        CircuitOpen,
+        Deadline,
+        StateUnavailable,
+        NotCorroborated,
+    }
 }
 
-wire_names!(FallbackReason);
-
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum EscapeReason {
-    QuestionIntent,
-    Cancel,
-    NoActiveContext,
-    Command,
+wire_enum! {
+    "snake_case",
+    pub enum EscapeReason {
+        QuestionIntent,
+        Cancel,
+        NoActiveContext,
+        Command,
+    }
 }
 
-wire_names!(EscapeReason);
-
-/// The tier that made the final decision (`Decision.handled_by_tier`).
-#[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Tier {
-    Exclusions,
-    Scope,
-    Deterministic,
-    Command,
-    Continuity,
-    Llm,
-    Fallback,
+wire_enum! {
+    "snake_case",
+    /// The tier that made the final decision (`Decision.handled_by_tier`).
+    pub enum Tier {
+        Exclusions,
+        Scope,
+        Deterministic,
+        Command,
+        Continuity,
+        Llm,
+        Fallback,
+    }
 }
 
-wire_names!(Tier);
-
-/// Evidence the app can be asked for (spec section 7 allowlist).
-#[derive(
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum EvidenceType {
-    ChatActiveOptions,
-    ChatRecoverableOptions,
-    ActiveWidgetItems,
-    ActiveDashboardItems,
-    ActiveWorkspaceItems,
-    ScopeDisambiguationHint,
+wire_enum! {
+    "snake_case",
+    /// Evidence the app can be asked for (spec section 7 allowlist).
+    #[derive(PartialOrd, Ord)]
+    pub enum EvidenceType {
+        ChatActiveOptions,
+        ChatRecoverableOptions,
+        ActiveWidgetItems,
+        ActiveDashboardItems,
+        ActiveWorkspaceItems,
+        ScopeDisambiguationHint,
+    }
 }
-
-wire_names!(EvidenceType);
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Clarifier {
@@ -406,6 +347,10 @@ mod tests {
         same_names(Lane::ALL, Lane::as_str, Lane::parse);
         same_names(MessageType::ALL, MessageType::as_str, MessageType::parse);
         same_names(Capability::ALL, Capability::as_str, Capability::parse);
+        same_names(crate::scope::Source::ALL, crate::scope::Source::as_str, crate::scope::Source::parse);
+        same_names(crate::matching::MatchKind::ALL, crate::matching::MatchKind::as_str, crate::matching::MatchKind::parse);
+        same_names(crate::extract::HintStatus::ALL, crate::extract::HintStatus::as_str, crate::extract::HintStatus::parse);
+        same_names(crate::policy::LlmMode::ALL, crate::policy::LlmMode::as_str, crate::policy::LlmMode::parse);
     }
 
     #[test]
