@@ -1050,17 +1050,17 @@ async fn start_targets(a: &RunArgs, fake_llm: Option<SocketAddr>) -> Result<Targ
     Ok(Targets { daemon, daemon_ch, echo })
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn measure_closed(
-    target: &'static str,
-    ch: &[Channel],
-    a: &RunArgs,
+/// One cell of the matrix: a pool size, an input kind, its payload, and
+/// the clock the run's timestamps are read from.
+struct Cell<'a> {
     pool: usize,
     input: InputKind,
-    conc: usize,
-    p: &Arc<Payload>,
+    p: &'a Arc<Payload>,
     epoch: Instant,
-) -> RunResult {
+}
+
+async fn measure_closed(target: &'static str, ch: &[Channel], a: &RunArgs, cell: &Cell<'_>, conc: usize) -> RunResult {
+    let Cell { pool, input, p, epoch } = *cell;
     if !a.warmup.is_zero() {
         closed_loop(ch, p, conc, Stop::At(Instant::now() + a.warmup), a.timeout).await;
     }
@@ -1085,17 +1085,8 @@ async fn measure_closed(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn measure_open(
-    target: &'static str,
-    ch: &[Channel],
-    a: &RunArgs,
-    pool: usize,
-    input: InputKind,
-    rate: f64,
-    p: &Arc<Payload>,
-    epoch: Instant,
-) -> RunResult {
+async fn measure_open(target: &'static str, ch: &[Channel], a: &RunArgs, cell: &Cell<'_>, rate: f64) -> RunResult {
+    let Cell { pool, input, p, epoch } = *cell;
     let started_at = epoch.elapsed().as_secs_f64();
     let (tally, elapsed, dropped) = open_loop(ch, p, rate, a.duration, a.timeout).await;
     RunResult {
@@ -1184,16 +1175,17 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         for &input in &a.inputs {
             let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.pool_reuse));
             payload_bytes.insert(pool_size, p.bytes);
+            let cell = Cell { pool: pool_size, input, p: &p, epoch };
             if let Some(rate) = a.rate {
                 prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
-                let r = measure_open("ladderd", &t.daemon_ch, &a, pool_size, input, rate, &p, epoch).await;
+                let r = measure_open("ladderd", &t.daemon_ch, &a, &cell, rate).await;
                 print_run(&r);
                 results.push(r);
                 continue;
             }
             for &conc in &a.concurrency {
                 prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
-                let r = measure_closed("ladderd", &t.daemon_ch, &a, pool_size, input, conc, &p, epoch).await;
+                let r = measure_closed("ladderd", &t.daemon_ch, &a, &cell, conc).await;
                 print_run(&r);
                 let d = results.len();
                 results.push(r);
@@ -1206,7 +1198,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
                     let e = match echo_cache.get(&(pool_size, conc)) {
                         Some(i) => *i,
                         None => {
-                            let r = measure_closed("echo", ech, &a, pool_size, input, conc, &p, epoch).await;
+                            let r = measure_closed("echo", ech, &a, &cell, conc).await;
                             print_run(&r);
                             results.push(r);
                             echo_cache.insert((pool_size, conc), results.len() - 1);
@@ -1237,13 +1229,14 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         for &pool_size in &a.pools {
             for &input in &a.inputs {
                 let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.pool_reuse));
+                let cell = Cell { pool: pool_size, input, p: &p, epoch };
                 prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
                 let sustained = match results.iter().find(|r| {
                     r.target == "ladderd" && r.mode == "closed" && r.pool == pool_size && r.input == input && r.concurrency == conc
                 }) {
                     Some(r) => r.throughput(),
                     None => {
-                        let r = measure_closed("ladderd", &t.daemon_ch, &a, pool_size, input, conc, &p, epoch).await;
+                        let r = measure_closed("ladderd", &t.daemon_ch, &a, &cell, conc).await;
                         print_run(&r);
                         let x = r.throughput();
                         results.push(r);
@@ -1255,7 +1248,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
                     "overload pool {pool_size} {}: sustainable {sustained:.0}/s (closed loop, conc {conc}); offering {rate:.0}/s open loop",
                     input.name()
                 );
-                let r = measure_open("ladderd", &t.daemon_ch, &a, pool_size, input, rate, &p, epoch).await;
+                let r = measure_open("ladderd", &t.daemon_ch, &a, &cell, rate).await;
                 print_run(&r);
                 let shed = r.tally.errors.get("RESOURCE_EXHAUSTED").copied().unwrap_or(0);
                 let answered = r.total();
@@ -1267,11 +1260,8 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
                     "ladderd",
                     &t.daemon_ch,
                     &RunArgs { warmup: Duration::ZERO, requests: Some(200), ..a.clone() },
-                    pool_size,
-                    input,
+                    &cell,
                     1,
-                    &p,
-                    epoch,
                 )
                 .await;
                 let serving = h.iter().all(|(_, s)| s == "SERVING");
