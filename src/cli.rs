@@ -1,6 +1,7 @@
 //! Command line: `ladderd` serves; `ladderd config` prints the effective
 //! configuration (secrets masked); `ladderd config --check FILE` validates
-//! a file without starting.
+//! a file without starting; `ladderd replay` re-runs decision records;
+//! `ladderd eval` measures decision quality on labelled turns.
 
 use crate::app::App;
 use crate::config;
@@ -36,6 +37,19 @@ pub enum Command {
         /// Decision records (JSON lines); repeat for rotated files.
         #[arg(long = "records", value_name = "FILE", required = true)]
         records: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure decision quality on labelled turns (JSON lines: the
+    /// DecideRequest fields, an `expect` and a `category`), run in process
+    /// through the daemon's own Decide code under the configuration
+    /// (`--config`, else the embedded defaults and the environment). Exits
+    /// 1 when any turn executed wrongly, 2 on unreadable input or config.
+    Eval {
+        /// Labelled turns (JSON lines); several files are read in order.
+        #[arg(value_name = "FILE.jsonl", required = true)]
+        files: Vec<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -84,8 +98,49 @@ pub fn run(cli: Cli) -> ExitCode {
                 }
             }
         }
+        Command::Eval { files, json } => eval(cli.config, &files, json),
         Command::Serve => serve(cli.config),
     }
+}
+
+fn eval(file: Option<PathBuf>, files: &[PathBuf], json: bool) -> ExitCode {
+    let config = match config::load(file.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("ladderd: {e}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    let mut cases = Vec::new();
+    for f in files {
+        match crate::eval::read(f) {
+            Ok(c) => cases.extend(c),
+            Err(e) => {
+                eprintln!("ladderd: eval: {e}");
+                return ExitCode::from(EXIT_CONFIG);
+            }
+        }
+    }
+    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("ladderd: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = match rt.block_on(crate::eval::run(config, cases)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ladderd: {e}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        print!("{}", crate::eval::render(&report));
+    }
+    if report.wrong_executes() > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
 fn serve(file: Option<PathBuf>) -> ExitCode {

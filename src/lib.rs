@@ -32,6 +32,7 @@
 //!   the decision-record schema (`telemetry::records`). [`tokens`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
 //! - [`replay`]: re-runs decision records under a configuration.
+//!   [`eval`]: measures decision quality on labelled turns.
 //! - [`app`]: binds, serves, drains, reloads; owns the tower stack's
 //!   counters. [`cli`]: the command line.
 #![forbid(unsafe_code)]
@@ -42,6 +43,7 @@ pub mod config;
 pub mod convert;
 pub mod daemon;
 pub mod error;
+pub mod eval;
 pub mod grpc;
 pub mod llm;
 pub mod pb;

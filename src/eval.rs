@@ -1,0 +1,573 @@
+//! `ladderd eval FILE.jsonl`: measures decision quality on labelled turns
+//! before a rollout, the way `rasa test` does for NLU.
+//!
+//! One JSON object a line: the `DecideRequest` fields in proto JSON names
+//! (lowerCamelCase; the snake_case originals are accepted too, as proto3
+//! JSON parsers do), an `expect` (`{"execute": id}`, `{"clarify": [ids]}`
+//! or `{"escape": reason}`) and an optional `category`. Each turn runs
+//! through the same code as a `Decide` call (the edge's validation under
+//! the configured limits, then the daemon's ladder, the LLM rung included
+//! when the configuration enables it), in process, each in a session of
+//! its own. [`score`] compares decisions with expectations; it is pure, and
+//! `cargo test` holds the project's own corpus to it.
+
+use crate::config::Config;
+use crate::convert;
+use crate::daemon::{Daemon, StartError};
+use crate::pb;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What a person expects of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expect {
+    /// Act on this candidate without asking.
+    Execute(String),
+    /// Ask; the question must offer these candidates.
+    Clarify(Vec<String>),
+    /// Hand the turn back, for this reason (`question_intent`, `cancel`,
+    /// `command`, `no_active_context`).
+    Escape(String),
+}
+
+/// One labelled turn.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// `file:line`.
+    pub at: String,
+    pub category: String,
+    pub request: pb::DecideRequest,
+    pub expect: Expect,
+}
+
+/// What the ladder did with a turn, as scoring needs it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Got {
+    /// `execute`, `clarify`, `escape`, `need_more_info`, or `invalid` (the
+    /// edge refused the request; the message is in `detail`).
+    pub outcome: String,
+    pub target_id: String,
+    pub escape_reason: String,
+    /// The clarifier's options, in display order.
+    pub offered: Vec<String>,
+    pub detail: String,
+}
+
+/// How one turn scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Executed the expected candidate.
+    RightExecute,
+    /// Executed something else, or executed where a person would ask or
+    /// hand back: the worst outcome.
+    WrongExecute,
+    /// Asked (or handed back) where a person would have acted.
+    MissedExecute,
+    /// Clarified (or asked for more evidence) where a person would ask.
+    ClarifyOk,
+    /// Handed back where a person would ask.
+    ClarifyMissed,
+    /// Handed back for the expected reason.
+    EscapeOk,
+    /// Handed back for another reason.
+    EscapeWrong,
+    /// Did not hand back where a person would (asked instead).
+    EscapeMissed,
+    /// The edge refused the request (a bug in the corpus line).
+    Invalid,
+}
+
+/// One turn's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scored {
+    pub at: String,
+    pub category: String,
+    pub input: String,
+    pub expect: Expect,
+    pub got: Got,
+    pub verdict: Verdict,
+    /// For an expected execute that was missed, or an expected clarify:
+    /// whether the clarifier offered every expected id.
+    pub offered_expected: Option<bool>,
+}
+
+/// Counts of one category (or all).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Tally {
+    pub turns: usize,
+    pub right_executes: usize,
+    pub wrong_executes: usize,
+    pub missed_executes: usize,
+    /// Missed executes whose clarifier offered the expected id.
+    pub missed_but_offered: usize,
+    pub clarify_ok: usize,
+    /// Of `clarify_ok`: the clarifier offered every expected id.
+    pub clarify_offered: usize,
+    pub clarify_missed: usize,
+    pub escape_ok: usize,
+    pub escape_wrong: usize,
+    pub escape_missed: usize,
+    pub invalid: usize,
+}
+
+impl Tally {
+    fn add(&mut self, s: &Scored) {
+        self.turns += 1;
+        match s.verdict {
+            Verdict::RightExecute => self.right_executes += 1,
+            Verdict::WrongExecute => self.wrong_executes += 1,
+            Verdict::MissedExecute => {
+                self.missed_executes += 1;
+                self.missed_but_offered += usize::from(s.offered_expected == Some(true));
+            }
+            Verdict::ClarifyOk => {
+                self.clarify_ok += 1;
+                self.clarify_offered += usize::from(s.offered_expected == Some(true));
+            }
+            Verdict::ClarifyMissed => self.clarify_missed += 1,
+            Verdict::EscapeOk => self.escape_ok += 1,
+            Verdict::EscapeWrong => self.escape_wrong += 1,
+            Verdict::EscapeMissed => self.escape_missed += 1,
+            Verdict::Invalid => self.invalid += 1,
+        }
+    }
+
+    /// Right answers of every kind.
+    pub fn right(&self) -> usize {
+        self.right_executes + self.clarify_ok + self.escape_ok
+    }
+
+    pub fn accuracy(&self) -> f64 {
+        ratio(self.right(), self.turns)
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// The figures the project's gates read: shares of each kind of turn,
+/// counted by what a person expects.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Shares {
+    pub expected_execute: usize,
+    pub expected_clarify: usize,
+    pub expected_escape: usize,
+    /// Clear requests executed right.
+    pub clear_executed: f64,
+    /// Ambiguous turns clarified.
+    pub ambiguous_clarified: f64,
+    /// Escapes right.
+    pub escapes_right: f64,
+}
+
+/// The whole evaluation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub config_revision: String,
+    pub overall: Tally,
+    pub shares: Shares,
+    pub by_category: BTreeMap<String, Tally>,
+    /// Every turn that was not right, in file order.
+    pub failures: Vec<Scored>,
+}
+
+impl Report {
+    pub fn wrong_executes(&self) -> usize {
+        self.overall.wrong_executes
+    }
+}
+
+/// Scores one turn.
+pub fn score(expect: &Expect, got: &Got) -> (Verdict, Option<bool>) {
+    let offered = |ids: &[String]| ids.iter().all(|id| got.offered.contains(id));
+    let asked = matches!(got.outcome.as_str(), "clarify" | "need_more_info");
+    if got.outcome == "invalid" {
+        return (Verdict::Invalid, None);
+    }
+    match expect {
+        Expect::Execute(id) => match got.outcome.as_str() {
+            "execute" if got.target_id == *id => (Verdict::RightExecute, None),
+            "execute" => (Verdict::WrongExecute, None),
+            _ => (Verdict::MissedExecute, Some(asked && offered(std::slice::from_ref(id)))),
+        },
+        Expect::Clarify(ids) => match got.outcome.as_str() {
+            "execute" => (Verdict::WrongExecute, None),
+            "escape" => (Verdict::ClarifyMissed, None),
+            _ => (Verdict::ClarifyOk, Some(offered(ids))),
+        },
+        Expect::Escape(reason) => match got.outcome.as_str() {
+            "execute" => (Verdict::WrongExecute, None),
+            "escape" if got.escape_reason == *reason => (Verdict::EscapeOk, None),
+            "escape" => (Verdict::EscapeWrong, None),
+            _ => (Verdict::EscapeMissed, None),
+        },
+    }
+}
+
+/// Adds up scored turns.
+pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
+    let mut overall = Tally::default();
+    let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut shares = Shares::default();
+    let (mut executed, mut clarified, mut escaped) = (0, 0, 0);
+    for s in &scored {
+        overall.add(s);
+        by_category.entry(s.category.clone()).or_default().add(s);
+        match (&s.expect, s.verdict) {
+            (Expect::Execute(_), v) => {
+                shares.expected_execute += 1;
+                executed += usize::from(v == Verdict::RightExecute);
+            }
+            (Expect::Clarify(_), v) => {
+                shares.expected_clarify += 1;
+                clarified += usize::from(v == Verdict::ClarifyOk);
+            }
+            (Expect::Escape(_), v) => {
+                shares.expected_escape += 1;
+                escaped += usize::from(v == Verdict::EscapeOk);
+            }
+        }
+    }
+    shares.clear_executed = ratio(executed, shares.expected_execute);
+    shares.ambiguous_clarified = ratio(clarified, shares.expected_clarify);
+    shares.escapes_right = ratio(escaped, shares.expected_escape);
+    let failures =
+        scored.into_iter().filter(|s| !matches!(s.verdict, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk)).collect();
+    Report { config_revision, overall, shares, by_category, failures }
+}
+
+/// Reads labelled turns: one JSON object a line; blank lines and lines
+/// starting with `#` or `//` are skipped.
+pub fn read(path: &Path) -> Result<Vec<Case>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), i + 1);
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
+        cases.push(case(&at, &v).map_err(|e| format!("{at}: {e}"))?);
+    }
+    Ok(cases)
+}
+
+/// One line as a labelled turn.
+pub fn case(at: &str, v: &Value) -> Result<Case, String> {
+    let o = v.as_object().ok_or("a line must be a JSON object")?;
+    let expect = match o.get("expect").and_then(Value::as_object) {
+        Some(e) if e.len() == 1 => {
+            let (k, x) = e.iter().next().ok_or("expect is empty")?;
+            match k.as_str() {
+                "execute" => Expect::Execute(x.as_str().ok_or("expect.execute must be an id")?.to_string()),
+                "clarify" => Expect::Clarify(
+                    x.as_array()
+                        .ok_or("expect.clarify must be a list of ids")?
+                        .iter()
+                        .map(|id| id.as_str().map(str::to_string).ok_or("expect.clarify must be a list of ids"))
+                        .collect::<Result<_, _>>()?,
+                ),
+                "escape" => Expect::Escape(x.as_str().ok_or("expect.escape must be a reason")?.to_string()),
+                other => return Err(format!("expect.{other}: expected execute, clarify or escape")),
+            }
+        }
+        _ => return Err("expect must be one of {\"execute\": id}, {\"clarify\": [ids]}, {\"escape\": reason}".into()),
+    };
+    let category = o.get("category").and_then(Value::as_str).unwrap_or("uncategorized").to_string();
+    let mut request = decide_request(v)?;
+    if request.session_id.is_empty() {
+        request.session_id = format!("eval-{at}");
+    }
+    if request.turn_id.is_empty() {
+        request.turn_id = "turn-1".into();
+    }
+    Ok(Case { at: at.to_string(), category, request, expect })
+}
+
+/// A field by its proto JSON name (lowerCamelCase) or its proto name.
+fn field<'a>(v: &'a Value, camel: &str, snake: &str) -> Option<&'a Value> {
+    v.get(camel).or_else(|| v.get(snake)).filter(|x| !x.is_null())
+}
+
+fn string(v: &Value, camel: &str, snake: &str) -> Result<String, String> {
+    match field(v, camel, snake) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(format!("{camel} must be a string")),
+    }
+}
+
+fn strings(v: &Value, camel: &str, snake: &str) -> Result<Vec<String>, String> {
+    match field(v, camel, snake) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or(format!("{camel} must be strings"))).collect(),
+        Some(_) => Err(format!("{camel} must be a list of strings")),
+    }
+}
+
+fn scope(v: Option<&Value>, name: &str) -> Result<i32, String> {
+    match v {
+        None => Ok(0),
+        Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or(format!("{name}: not a Scope")),
+        Some(Value::String(s)) => pb::Scope::from_str_name(s).map(|s| s as i32).ok_or(format!("{name}: {s:?} is not a Scope")),
+        Some(_) => Err(format!("{name}: not a Scope")),
+    }
+}
+
+fn candidate(v: &Value) -> Result<pb::Candidate, String> {
+    Ok(pb::Candidate {
+        id: string(v, "id", "id")?,
+        label: string(v, "label", "label")?,
+        sublabel: string(v, "sublabel", "sublabel")?,
+        badge: string(v, "badge", "badge")?,
+        kind: string(v, "kind", "kind")?,
+        path: string(v, "path", "path")?,
+        aliases: strings(v, "aliases", "aliases")?,
+    })
+}
+
+fn candidates(v: &Value, camel: &str, snake: &str) -> Result<Vec<pb::Candidate>, String> {
+    match field(v, camel, snake) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a.iter().map(candidate).collect::<Result<_, _>>().map_err(|e| format!("{camel}: {e}")),
+        Some(_) => Err(format!("{camel} must be a list of candidates")),
+    }
+}
+
+/// The `DecideRequest` of a line, from its proto JSON fields.
+pub fn decide_request(v: &Value) -> Result<pb::DecideRequest, String> {
+    let options = field(v, "options", "options")
+        .map(|o| -> Result<pb::OptionSet, String> {
+            Ok(pb::OptionSet {
+                option_set_id: string(o, "optionSetId", "option_set_id")?,
+                scope: scope(field(o, "scope", "scope"), "options.scope")?,
+                candidates: candidates(o, "candidates", "candidates")?,
+                version: string(o, "version", "version")?,
+                by_reference: field(o, "byReference", "by_reference").and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .transpose()?;
+    let active_scope = field(v, "activeScope", "active_scope")
+        .map(|s| -> Result<pb::ScopeRef, String> {
+            Ok(pb::ScopeRef {
+                scope: scope(field(s, "scope", "scope"), "activeScope.scope")?,
+                instance_id: string(s, "instanceId", "instance_id")?,
+            })
+        })
+        .transpose()?;
+    let labels = match field(v, "labels", "labels") {
+        None => Default::default(),
+        Some(Value::Object(m)) => m.iter().map(|(k, x)| (k.clone(), x.as_str().unwrap_or_default().to_string())).collect(),
+        Some(_) => return Err("labels must be an object of strings".into()),
+    };
+    Ok(pb::DecideRequest {
+        session_id: string(v, "sessionId", "session_id")?,
+        turn_id: string(v, "turnId", "turn_id")?,
+        input: string(v, "input", "input")?,
+        active_scope,
+        options,
+        recoverable_chat_options: candidates(v, "recoverableChatOptions", "recoverable_chat_options")?,
+        widget_items: candidates(v, "widgetItems", "widget_items")?,
+        commands: candidates(v, "commands", "commands")?,
+        force_clarify_only: field(v, "forceClarifyOnly", "force_clarify_only").and_then(Value::as_bool).unwrap_or(false),
+        language: string(v, "language", "language")?,
+        labels,
+    })
+}
+
+/// Runs every case through the daemon's own `Decide` code, in process.
+pub async fn run(config: Config, cases: Vec<Case>) -> Result<Report, StartError> {
+    let daemon = Daemon::new(config)?;
+    let g = daemon.current();
+    let mut scored = Vec::with_capacity(cases.len());
+    for c in cases {
+        let input = c.request.input.clone();
+        let got = match convert::decide_request(c.request, &g.config.limits) {
+            Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
+            Ok(req) => match daemon.decide(&g, req, None).await {
+                Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
+                Ok(d) => Got {
+                    outcome: d.outcome.as_str().to_string(),
+                    target_id: d.target_id.clone().unwrap_or_default(),
+                    escape_reason: d.escape_reason.map(|r| r.as_str().to_string()).unwrap_or_default(),
+                    offered: d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default(),
+                    detail: [d.ambiguity_reason.map(|r| r.as_str()), d.fallback_reason.map(|r| r.as_str())]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                },
+            },
+        };
+        let (verdict, offered_expected) = score(&c.expect, &got);
+        scored.push(Scored { at: c.at, category: c.category, input, expect: c.expect, got, verdict, offered_expected });
+    }
+    Ok(report(g.policy.revision.clone(), scored))
+}
+
+/// The report as a table, then the turns that were not right.
+pub fn render(r: &Report) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "evaluated {} turns under config revision {}\n", r.overall.turns, r.config_revision);
+    let _ = writeln!(
+        s,
+        "{:<22} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>9}",
+        "category", "turns", "exec+", "exec-", "missed", "clarify", "offered", "esc+", "esc~", "esc-", "accuracy"
+    );
+    let row = |s: &mut String, name: &str, t: &Tally| {
+        let _ = writeln!(
+            s,
+            "{:<22} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>8.1}%",
+            name,
+            t.turns,
+            t.right_executes,
+            t.wrong_executes,
+            t.missed_executes,
+            t.clarify_ok,
+            t.clarify_offered,
+            t.escape_ok,
+            t.escape_wrong,
+            t.escape_missed + t.clarify_missed,
+            100.0 * t.accuracy()
+        );
+    };
+    for (name, t) in &r.by_category {
+        row(&mut s, name, t);
+    }
+    row(&mut s, "overall", &r.overall);
+    let sh = &r.shares;
+    let _ = writeln!(
+        s,
+        "\nclear requests executed: {:.1}% of {}; ambiguous turns clarified: {:.1}% of {}; escapes right: {:.1}% of {}",
+        100.0 * sh.clear_executed,
+        sh.expected_execute,
+        100.0 * sh.ambiguous_clarified,
+        sh.expected_clarify,
+        100.0 * sh.escapes_right,
+        sh.expected_escape
+    );
+    let _ = writeln!(s, "wrong executes: {}", r.overall.wrong_executes);
+    if r.overall.invalid > 0 {
+        let _ = writeln!(s, "invalid lines (refused at the edge): {}", r.overall.invalid);
+    }
+    if !r.failures.is_empty() {
+        let _ = writeln!(s, "\nnot right:");
+        for f in &r.failures {
+            let got = match f.got.outcome.as_str() {
+                "execute" => format!("execute {}", f.got.target_id),
+                "escape" => format!("escape {}", f.got.escape_reason),
+                "invalid" => format!("invalid: {}", f.got.detail),
+                o => format!("{o} {:?} ({})", f.got.offered, f.got.detail),
+            };
+            let _ = writeln!(s, "  {:?} {} [{}] {:?}: expected {:?}, got {got}", f.verdict, f.at, f.category, f.input, f.expect);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn got(outcome: &str, target: &str, offered: &[&str]) -> Got {
+        Got {
+            outcome: outcome.into(),
+            target_id: target.into(),
+            escape_reason: if outcome == "escape" { target.into() } else { String::new() },
+            offered: offered.iter().map(|s| s.to_string()).collect(),
+            detail: String::new(),
+        }
+    }
+
+    #[test]
+    fn scoring_table() {
+        let ex = |id: &str| Expect::Execute(id.into());
+        let cl = |ids: &[&str]| Expect::Clarify(ids.iter().map(|s| s.to_string()).collect());
+        let es = |r: &str| Expect::Escape(r.into());
+        let table = [
+            (ex("a"), got("execute", "a", &[]), Verdict::RightExecute, None),
+            (ex("a"), got("execute", "b", &[]), Verdict::WrongExecute, None),
+            (ex("a"), got("clarify", "", &["b", "a"]), Verdict::MissedExecute, Some(true)),
+            (ex("a"), got("clarify", "", &["b"]), Verdict::MissedExecute, Some(false)),
+            (ex("a"), got("escape", "cancel", &[]), Verdict::MissedExecute, Some(false)),
+            (cl(&["a", "b"]), got("clarify", "", &["b", "a", "c"]), Verdict::ClarifyOk, Some(true)),
+            (cl(&["a", "b"]), got("need_more_info", "", &["a"]), Verdict::ClarifyOk, Some(false)),
+            (cl(&["a"]), got("execute", "a", &[]), Verdict::WrongExecute, None),
+            (cl(&["a"]), got("escape", "command", &[]), Verdict::ClarifyMissed, None),
+            (es("cancel"), got("escape", "cancel", &[]), Verdict::EscapeOk, None),
+            (es("cancel"), got("escape", "question_intent", &[]), Verdict::EscapeWrong, None),
+            (es("cancel"), got("clarify", "", &["a"]), Verdict::EscapeMissed, None),
+            (es("question_intent"), got("execute", "a", &[]), Verdict::WrongExecute, None),
+            (ex("a"), got("invalid", "", &[]), Verdict::Invalid, None),
+        ];
+        for (expect, got, verdict, offered) in table {
+            assert_eq!(score(&expect, &got), (verdict, offered), "{expect:?} vs {got:?}");
+        }
+    }
+
+    #[test]
+    fn lines_read_in_proto_json_names_or_the_originals() {
+        let camel = serde_json::json!({"input": "the second one", "category": "ordinal",
+            "options": {"optionSetId": "s", "scope": "SCOPE_CHAT", "candidates": [{"id": "a", "label": "A"}, {"id": "b", "label": "B", "aliases": ["bee"]}]},
+            "activeScope": {"scope": "SCOPE_CHAT", "instanceId": "c1"}, "widgetItems": [{"id": "w", "label": "W"}],
+            "expect": {"execute": "b"}});
+        let snake = serde_json::json!({"input": "the second one", "category": "ordinal",
+            "options": {"option_set_id": "s", "scope": 1, "candidates": [{"id": "a", "label": "A"}, {"id": "b", "label": "B", "aliases": ["bee"]}]},
+            "active_scope": {"scope": "SCOPE_CHAT", "instance_id": "c1"}, "widget_items": [{"id": "w", "label": "W"}],
+            "expect": {"execute": "b"}});
+        let a = case("f:1", &camel).unwrap();
+        let b = case("f:1", &snake).unwrap();
+        assert_eq!(a.request, b.request);
+        assert_eq!(a.expect, Expect::Execute("b".into()));
+        let o = a.request.options.unwrap();
+        assert_eq!((o.option_set_id.as_str(), o.scope, o.candidates[1].aliases.clone()), ("s", pb::Scope::Chat as i32, vec!["bee".into()]));
+        assert_eq!(a.request.active_scope.unwrap().instance_id, "c1");
+        assert_eq!(a.request.widget_items.len(), 1);
+        assert!(!a.request.session_id.is_empty(), "each line gets a session of its own");
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        for (line, want) in [
+            (serde_json::json!({"input": "x"}), "expect must be"),
+            (serde_json::json!({"input": "x", "expect": {"pick": "a"}}), "expect.pick"),
+            (serde_json::json!({"input": "x", "expect": {"clarify": "a"}}), "list of ids"),
+            (serde_json::json!({"input": 3, "expect": {"execute": "a"}}), "input must be a string"),
+            (serde_json::json!({"input": "x", "options": {"scope": "SCOPE_MOON"}, "expect": {"execute": "a"}}), "not a Scope"),
+        ] {
+            let err = case("f:1", &line).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_report_counts_each_kind_of_turn_by_what_a_person_expects() {
+        let s = |expect: Expect, got: Got, category: &str| {
+            let (verdict, offered_expected) = score(&expect, &got);
+            Scored { at: "f:1".into(), category: category.into(), input: String::new(), expect, got, verdict, offered_expected }
+        };
+        let r = report(
+            "rev".into(),
+            vec![
+                s(Expect::Execute("a".into()), got("execute", "a", &[]), "ordinal"),
+                s(Expect::Execute("a".into()), got("clarify", "", &["a"]), "ordinal"),
+                s(Expect::Clarify(vec!["a".into()]), got("clarify", "", &["a"]), "vague"),
+                s(Expect::Clarify(vec!["a".into()]), got("execute", "b", &[]), "vague"),
+                s(Expect::Escape("cancel".into()), got("escape", "cancel", &[]), "cancel"),
+            ],
+        );
+        assert_eq!((r.overall.turns, r.overall.right(), r.wrong_executes()), (5, 3, 1));
+        assert_eq!((r.shares.expected_execute, r.shares.expected_clarify, r.shares.expected_escape), (2, 2, 1));
+        assert_eq!((r.shares.clear_executed, r.shares.ambiguous_clarified, r.shares.escapes_right), (0.5, 0.5, 1.0));
+        assert_eq!(r.by_category["ordinal"].missed_but_offered, 1);
+        assert_eq!(r.failures.len(), 2);
+        assert!(render(&r).contains("wrong executes: 1"));
+    }
+}
