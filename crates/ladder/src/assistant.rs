@@ -203,9 +203,9 @@ pub fn resolve_language(req: &ClarifyRequest, region_languages: &BTreeMap<String
         return (l.to_string(), "detected");
     }
     if let Some(l) = region_languages.get(&req.region_code.trim().to_ascii_uppercase()) {
-        return (l.clone(), "region");
+        return (primary(l), "region");
     }
-    (default.to_string(), "default")
+    (primary(default), "default")
 }
 
 // --------------------------------------------------------------- format --
@@ -247,7 +247,7 @@ pub fn sentences(text: &str) -> usize {
 /// Format problems of a message (each a short code with detail).
 pub fn format_issues(message: &str, question: &str, language: &str) -> Vec<String> {
     let mut issues = Vec::new();
-    if message.trim().is_empty() {
+    if !message.chars().any(char::is_alphanumeric) {
         issues.push("message_empty".to_string());
     }
     let n = sentences(message);
@@ -550,8 +550,12 @@ pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str
             Ok(()) => missing = draft.missing_fields.clone().unwrap_or(missing),
             Err(why) => {
                 issues.push(format!("question_rejected: {why}"));
+                // The baseline question replaces it only when it passes the
+                // same rules; else the template's.
                 let (fb, _) = self::fallback(&p.templates, req, &lang, default_language);
-                draft.question = Some(req.baseline_question.trim().to_string()).filter(|q| !q.is_empty()).or(fb.question);
+                let baseline = Some(req.baseline_question.trim())
+                    .filter(|q| accept_question(Some(q), &req.query, &req.intent, &p.slot_filling_intents, None, &[]).is_ok());
+                draft.question = baseline.map(str::to_string).or(fb.question);
             }
         }
     }

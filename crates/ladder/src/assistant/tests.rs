@@ -740,3 +740,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_refused_llm_question_is_replaced_by_a_baseline_question_only_when_it_passes_the_rules() {
+    let mut r = req(MessageType::Clarify, "MISSING_LOCATION");
+    r.query = "pizza near me".into();
+    r.baseline_question = "Pizza near me, where?".into();
+    let draft = r#"{"message": "I can help with that.", "question": "Why?", "suggested_action": "ASK_LOCATION", "blocks_search": true, "language": "en"}"#;
+    let m = compose(&r, &AssistantPolicy::default(), "en", DraftReply::Replied(draft.into()));
+    assert_eq!(m.source, "llm");
+    assert_ne!(m.question, "Pizza near me, where?", "the baseline echoes the user's text (C5)");
+    assert!(!m.question.to_lowercase().contains("pizza near me"));
+}
+
+#[test]
+fn region_and_default_languages_are_cut_to_their_primary_tag() {
+    let regions: BTreeMap<String, String> = [("IL".to_string(), "he-IL".to_string())].into();
+    let r = ClarifyRequest { region_code: "il".into(), ..Default::default() };
+    assert_eq!(resolve_language(&r, &regions, "en-US"), ("he".to_string(), "region"));
+    assert_eq!(resolve_language(&ClarifyRequest::default(), &regions, "en-US"), ("en".to_string(), "default"));
+}
+
+#[test]
+fn a_message_without_words_is_a_format_failure() {
+    for message in ["...", "?", " - "] {
+        assert!(format_issues(message, "", "en").iter().any(|i| i.starts_with("message_empty")), "{message:?}");
+    }
+}
