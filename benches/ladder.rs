@@ -82,7 +82,7 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
         pool: &pool,
         matches: &matches,
         input_is_deictic: query.core.is_empty() || lex.deictic.contains(&query.core),
-        fuzzy_margin: policy.matching.fuzzy_margin,
+        params: policy.matching,
     });
     matches.hits.len() + usize::from(class.winner.is_some())
 }

@@ -8,6 +8,7 @@ mod docs;
 mod helpers;
 mod layers;
 mod llm;
+mod quality;
 mod rollout;
 mod server;
 mod sessions;

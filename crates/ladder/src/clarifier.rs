@@ -2,7 +2,7 @@
 //! question that goes with them, in the request's language.
 
 use super::classify::Classification;
-use super::matching::{MatchKind, Matches, Query};
+use super::matching::{MatchKind, Matches, Query, Reading, Relation, Words};
 use super::scope::Pool;
 use super::types::{AmbiguityReason, Candidate, DecideRequest, Scope};
 use serde::Deserialize;
@@ -127,45 +127,121 @@ pub struct TieItem {
 }
 
 /// Candidates worth offering, most plausible first; deterministic for equal
-/// scores (pool order). For a collision the command is part of the tie.
+/// scores (pool order). What the input names comes first: the named
+/// candidates of "a or b", the others of a negation, the neighbours of a
+/// relation, the set the words point at; for a collision the command is part
+/// of the tie.
 pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideRequest, cap: usize) -> Vec<TieItem> {
     let item = |i: usize| {
         let e = pool.entries[i];
         TieItem { id: e.cand.id.clone(), label: e.cand.label.clone(), kind: e.cand.kind.clone(), hint: hint(e.cand), entry: Some(i) }
     };
-    let mut out: Vec<TieItem> = match reason {
-        AmbiguityReason::NoCandidate => Vec::new(),
-        AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie => m.top().iter().map(|h| item(h.entry)).collect(),
-        AmbiguityReason::TypoAmbiguous => m.hits.iter().filter(|h| h.kind == MatchKind::Fuzzy).map(|h| item(h.entry)).collect(),
-        AmbiguityReason::CommandSelectionCollision => {
-            let mut v: Vec<TieItem> = m.hits.iter().map(|h| item(h.entry)).collect();
-            if let Some(c) = m.command {
-                let cmd = &req.commands[c.index];
-                v.push(TieItem { id: cmd.id.clone(), label: cmd.label.clone(), kind: "command".into(), hint: String::new(), entry: None });
+    let r = &m.reading;
+    let word_set = match &r.words {
+        Words::Shared { entries, .. } | Words::Split(entries) => Some(entries.as_slice()),
+        _ => None,
+    };
+    let mut out: Vec<TieItem> = if r.never_executes() {
+        structured(pool, r).into_iter().map(item).collect()
+    } else {
+        match reason {
+            AmbiguityReason::NoCandidate => Vec::new(),
+            AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie | AmbiguityReason::TypoAmbiguous
+                if r.named.len() >= 2 =>
+            {
+                r.named_entries().map(item).collect()
             }
-            v
-        }
-        AmbiguityReason::NoDeterministicMatch => {
-            // The hits, then the most similar entries (when the fuzzy rung
-            // ranked them), else pool order.
-            let mut order: Vec<usize> = m.hits.iter().map(|h| h.entry).take(cap).collect();
-            let rest: Box<dyn Iterator<Item = usize>> = match &m.fuzzy {
-                Some(ranked) => Box::new(ranked.iter().copied()),
-                None => Box::new(0..pool.len()),
-            };
-            for i in rest {
-                if order.len() >= cap {
-                    break;
+            AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie | AmbiguityReason::TypoAmbiguous
+                if word_set.is_some() || !r.named.is_empty() =>
+            {
+                let mut order: Vec<usize> = r.named_entries().collect();
+                for e in word_set.unwrap_or(&[]) {
+                    if !order.contains(e) {
+                        order.push(*e);
+                    }
                 }
-                if !order.contains(&i) {
-                    order.push(i);
-                }
+                order.into_iter().map(item).collect()
             }
-            order.into_iter().map(item).collect()
+            AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie => m.top().iter().map(|h| item(h.entry)).collect(),
+            AmbiguityReason::TypoAmbiguous => m.hits.iter().filter(|h| h.kind == MatchKind::Fuzzy).map(|h| item(h.entry)).collect(),
+            AmbiguityReason::CommandSelectionCollision => {
+                let mut v: Vec<TieItem> = m.hits.iter().map(|h| item(h.entry)).collect();
+                if let Some(c) = m.command {
+                    let cmd = &req.commands[c.index];
+                    v.push(TieItem {
+                        id: cmd.id.clone(),
+                        label: cmd.label.clone(),
+                        kind: "command".into(),
+                        hint: String::new(),
+                        entry: None,
+                    });
+                }
+                v
+            }
+            AmbiguityReason::NoDeterministicMatch => {
+                // The hits, then the most similar entries (when the fuzzy rung
+                // ranked them), else pool order.
+                let mut order: Vec<usize> = m.hits.iter().map(|h| h.entry).take(cap).collect();
+                let rest: Box<dyn Iterator<Item = usize>> = match &m.fuzzy {
+                    Some(ranked) if !r.out_of_range => Box::new(ranked.iter().copied()),
+                    _ => Box::new(ordinal_order(pool).into_iter().chain(0..pool.len())),
+                };
+                for i in rest {
+                    if order.len() >= cap {
+                        break;
+                    }
+                    if !order.contains(&i) {
+                        order.push(i);
+                    }
+                }
+                order.into_iter().map(item).collect()
+            }
         }
     };
     out.truncate(cap);
     out
+}
+
+/// The list ordinals count in, in order.
+fn ordinal_order(pool: &Pool<'_>) -> Vec<usize> {
+    (0..pool.len()).filter(|i| Some(pool.entries[*i].source) == pool.ordinal_source).collect()
+}
+
+/// What a person offers after a negation, a relation or a plural: the
+/// candidates named positively; else the ones not excluded; the neighbours
+/// of a related candidate, then the candidate itself; else the list.
+fn structured(pool: &Pool<'_>, r: &Reading) -> Vec<usize> {
+    let list = {
+        let mut l = ordinal_order(pool);
+        l.extend((0..pool.len()).filter(|i| !l.contains(i)).collect::<Vec<_>>());
+        l
+    };
+    let named: Vec<usize> = r.named_entries().collect();
+    if let Some(rel) = r.relation {
+        let anchors: Vec<usize> = named.iter().chain(&r.negated).copied().collect();
+        if anchors.is_empty() {
+            return list;
+        }
+        let mut out = Vec::new();
+        for a in &anchors {
+            let Some(at) = list.iter().position(|e| e == a) else { continue };
+            let before = at.checked_sub(1).map(|i| list[i]);
+            let after = list.get(at + 1).copied();
+            let near = match rel {
+                Relation::After => vec![after],
+                Relation::Before => vec![before],
+                Relation::Beside => vec![before, after],
+            };
+            out.extend(near.into_iter().flatten().filter(|e| !anchors.contains(e)));
+        }
+        out.extend(anchors);
+        out.dedup();
+        return out;
+    }
+    if !named.is_empty() {
+        return named;
+    }
+    list.into_iter().filter(|e| !r.negated.contains(e)).collect()
 }
 
 /// A candidate's disambiguators for the prompt: sublabel, path, badge.

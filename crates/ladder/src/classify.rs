@@ -1,8 +1,25 @@
-//! `classify`: the one function that turns the match evidence into a
-//! confidence bucket and an ambiguity reason (spec section 4.5). No other
-//! code decides confidence.
+//! `classify`: the one function that turns what the input names (the
+//! matching rung's `Reading`) into a confidence bucket and an ambiguity
+//! reason (spec sections 4.5 and 4b). No other code decides confidence.
+//!
+//! High confidence only when exactly one candidate is meant and nothing in
+//! the input asks to hold back:
+//!
+//! | match kind | example | rule (switch under `matching.*`) |
+//! |---|---|---|
+//! | `exact`, `normalized`, `alias` | "Links Panel D", "open links panel d" | the whole input is the label |
+//! | `label` | "turn on the kitchen lights" | one whole label inside the input; a label inside a longer one does not count (`longest_label`) |
+//! | `ordinal` | "the third song", "#4", "second to last" | one position inside the list (`extended_positions` for from-the-end and middle) |
+//! | `badge` | "panel d", "c" | one label ends with that letter or number |
+//! | `shorthand` | "q2" | the one word that tells it apart (`token_shorthand`) |
+//! | `partial` | "the vegan one" | every content word in this candidate and no other (`unique_partial`) |
+//! | `typo` | "sales reprot q3" | as `partial`, through a misspelling no other word is near (`typo_resolution`) |
+//!
+//! Never high confidence: two or more candidates named (`a and b`, `x or
+//! y`), a negation, a relation (`the one after c`), a plural (`both`), a
+//! position outside the list, a typo near two words.
 
-use super::matching::{MatchTier, Matches};
+use super::matching::{MatchKind, MatchParams, MatchTier, Matches, Words};
 use super::scope::Pool;
 use super::types::{AmbiguityReason, Bucket};
 
@@ -44,315 +61,269 @@ pub struct Evidence<'a> {
     /// The input (cue and filler removed) has no words left, or only a
     /// deictic word ("it", "that one").
     pub input_is_deictic: bool,
-    /// Two fuzzy hits closer than this are `typo_ambiguous`.
-    pub fuzzy_margin: f32,
+    pub params: MatchParams,
 }
 
-/// High confidence only for: a unique exact/normalized/alias label match; a
-/// unique ordinal or badge match; an explicit scope cue with a unique
-/// target; a known command when no pool entry is a plausible match.
-/// Everything else is low confidence with the reason that explains it.
+/// Whether a match kind may execute under the configuration.
+fn allowed(kind: MatchKind, p: MatchParams) -> bool {
+    match kind {
+        MatchKind::Shorthand => p.token_shorthand,
+        MatchKind::Partial => p.unique_partial,
+        MatchKind::Typo => p.typo_resolution,
+        MatchKind::Fuzzy | MatchKind::Containment => false,
+        _ => true,
+    }
+}
+
+/// The confidence bucket, the ambiguity reason, and the winner of a high
+/// confidence decision.
 pub fn classify(ev: &Evidence<'_>) -> Classification {
-    let Evidence { pool, matches, input_is_deictic, fuzzy_margin } = *ev;
+    let Evidence { pool, matches, input_is_deictic, params } = *ev;
+    let r = &matches.reading;
     if pool.is_empty() {
         return match matches.command {
-            Some(c) => Classification::high(Winner::Command(c.index)),
-            None => Classification::clarifier_only(AmbiguityReason::NoCandidate),
+            Some(c) if !r.never_executes() => Classification::high(Winner::Command(c.index)),
+            _ => Classification::clarifier_only(AmbiguityReason::NoCandidate),
         };
     }
-    let top = matches.top();
-    let tier = matches.top_tier();
-    let unique = top.len() == 1;
-    let decisive = matches!(tier, Some(MatchTier::Label | MatchTier::Positional));
+    let several = |entries: &mut dyn Iterator<Item = usize>| {
+        let mut sources: Vec<_> = entries.map(|e| pool.entries[e].source).collect();
+        sources.sort();
+        sources.dedup();
+        if sources.len() > 1 && pool.cue.is_none() {
+            Classification::llm(AmbiguityReason::CrossSourceTie)
+        } else {
+            Classification::llm(AmbiguityReason::MultiMatchNoExactWinner)
+        }
+    };
+    // A negation, a relation or a plural: several candidates are in play,
+    // and a person asks.
+    if r.never_executes() {
+        return several(&mut r.named_entries().chain(r.negated.iter().copied()));
+    }
+    let named = &r.named;
+    // The one candidate the words single out, if the rule allows it.
+    let word_winner = match r.words {
+        Words::Unique { entry, kind } if allowed(kind, params) => Some(entry),
+        _ => None,
+    };
+    // Words that point elsewhere than the one reference: a second referent.
+    let conflicts = |e: usize| match &r.words {
+        Words::Unique { entry, .. } => *entry != e,
+        Words::Split(set) => !set.contains(&e),
+        _ => false,
+    };
 
     if let Some(cmd) = matches.command {
-        // Selection-like input with a unique winner is a selection, even
-        // when it also names a command; a command wins only when no entry
-        // is plausible; anything in between is a collision.
-        if decisive && unique {
-            return Classification::high(Winner::Entry(top[0].entry));
-        }
-        if matches.hits.is_empty() {
-            return Classification::high(Winner::Command(cmd.index));
-        }
-        return Classification::llm(AmbiguityReason::CommandSelectionCollision);
+        // A reference to one candidate is a selection even when the input
+        // also names a command; the command wins only when nothing in the
+        // pool is named or singled out; anything in between is a collision.
+        return match named.as_slice() {
+            [(e, _)] if !conflicts(*e) => Classification::high(Winner::Entry(*e)),
+            [] if !r.out_of_range && matches!(r.words, Words::None | Words::Unexplained) => {
+                Classification::high(Winner::Command(cmd.index))
+            }
+            _ => Classification::llm(AmbiguityReason::CommandSelectionCollision),
+        };
     }
 
     // An explicit scope with a single candidate and an input that points at
-    // it ("open it from chat") or matches it.
-    if pool.cue.is_some() && pool.len() == 1 && (input_is_deictic || tier >= Some(MatchTier::Containment)) {
+    // it ("open it from chat") or names it.
+    if pool.cue.is_some()
+        && pool.len() == 1
+        && (input_is_deictic || !named.is_empty() || !matches!(r.words, Words::None | Words::Unexplained))
+    {
         return Classification::high(Winner::Entry(0));
     }
 
-    let sources_in_top = {
-        let mut s: Vec<_> = top.iter().map(|h| pool.entries[h.entry].source).collect();
-        s.sort();
-        s.dedup();
-        s.len()
-    };
-    match tier {
-        None if input_is_deictic => Classification::clarifier_only(AmbiguityReason::NoDeterministicMatch),
-        None => Classification::llm(AmbiguityReason::NoDeterministicMatch),
-        Some(MatchTier::Containment) if unique && pool.cue.is_some() => Classification::high(Winner::Entry(top[0].entry)),
-        Some(MatchTier::Label | MatchTier::Positional | MatchTier::Containment) if !unique && sources_in_top > 1 && pool.cue.is_none() => {
-            Classification::llm(AmbiguityReason::CrossSourceTie)
+    match named.as_slice() {
+        [] => {}
+        [(e, _)] if conflicts(*e) => {
+            let other: Vec<usize> = match &r.words {
+                Words::Unique { entry, .. } => vec![*entry],
+                Words::Split(set) => set.clone(),
+                _ => Vec::new(),
+            };
+            return several(&mut std::iter::once(*e).chain(other));
         }
-        Some(MatchTier::Label | MatchTier::Positional | MatchTier::Containment) if !unique => {
-            Classification::llm(AmbiguityReason::MultiMatchNoExactWinner)
-        }
-        // A single partial hit is not decisive: it only ranks the clarifier.
-        Some(MatchTier::Containment) => Classification::llm(AmbiguityReason::NoDeterministicMatch),
-        Some(MatchTier::Fuzzy) if top.len() >= 2 && top[0].score - top[1].score < fuzzy_margin => {
+        [(e, _)] => return Classification::high(Winner::Entry(*e)),
+        _ => return several(&mut r.named_entries()),
+    }
+    if r.out_of_range {
+        // "the fifth one" of three: nothing for the LLM to weigh.
+        return Classification::clarifier_only(AmbiguityReason::NoDeterministicMatch);
+    }
+    match &r.words {
+        Words::Unique { entry, .. } if word_winner == Some(*entry) => return Classification::high(Winner::Entry(*entry)),
+        // The rule is switched off: the words only rank the clarifier.
+        Words::Unique { .. } => return Classification::llm(AmbiguityReason::NoDeterministicMatch),
+        Words::Shared { typo: true, .. } => return Classification::llm(AmbiguityReason::TypoAmbiguous),
+        Words::Shared { entries, .. } | Words::Split(entries) => return several(&mut entries.iter().copied()),
+        Words::None | Words::Unexplained => {}
+    }
+
+    // Nothing is named: the fuzzy rung only ranks the clarifier.
+    let top = matches.top();
+    match matches.top_tier() {
+        Some(MatchTier::Fuzzy) if top.len() >= 2 && top[0].score - top[1].score < params.fuzzy_margin => {
             Classification::llm(AmbiguityReason::TypoAmbiguous)
         }
-        Some(MatchTier::Fuzzy) => Classification::llm(AmbiguityReason::NoDeterministicMatch),
-        // The only case left: one decisive hit.
-        Some(MatchTier::Label | MatchTier::Positional) => Classification::high(Winner::Entry(top[0].entry)),
+        _ if input_is_deictic => Classification::clarifier_only(AmbiguityReason::NoDeterministicMatch),
+        _ => Classification::llm(AmbiguityReason::NoDeterministicMatch),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matching::{CommandHit, Hit, MatchKind};
+    use crate::canon::canonicalize;
+    use crate::lexicon::Lexicon;
+    use crate::matching::{self, Query};
     use crate::scope::{Entry, Source};
     use crate::types::{Candidate, Scope};
 
-    fn pool_of<'a>(cands: &'a [(Candidate, Source)], cue: Option<Scope>) -> Pool<'a> {
-        Pool {
+    fn classify_input(
+        input: &str,
+        cands: &[(Candidate, Source)],
+        commands: &[Candidate],
+        cue: Option<Scope>,
+        params: MatchParams,
+    ) -> (Classification, Vec<String>) {
+        let lex = Lexicon::shipped();
+        let pool = Pool {
             entries: cands.iter().enumerate().map(|(i, (c, s))| Entry { cand: c, source: *s, position: i }).collect(),
             cue,
             ordinal_source: Some(Source::ActiveOptions),
-        }
+        };
+        let q = Query::new(canonicalize(input, &lex), &lex);
+        let m = matching::run(input, &q, &pool, commands, &lex, params, 12);
+        let deictic = q.core.is_empty() || lex.deictic.contains(&q.core);
+        let c = classify(&Evidence { pool: &pool, matches: &m, input_is_deictic: deictic, params });
+        let winner = match c.winner {
+            Some(Winner::Entry(e)) => vec![pool.entries[e].cand.id.clone()],
+            Some(Winner::Command(i)) => vec![format!("cmd:{}", commands[i].id)],
+            None => Vec::new(),
+        };
+        (c, winner)
     }
 
-    fn hit(entry: usize, kind: MatchKind, score: f32) -> Hit {
-        Hit { entry, kind, score }
+    fn options(labels: &[&str]) -> Vec<(Candidate, Source)> {
+        labels.iter().enumerate().map(|(i, l)| (Candidate::new(format!("c{i}"), *l), Source::ActiveOptions)).collect()
     }
 
-    fn cands(sources: &[Source]) -> Vec<(Candidate, Source)> {
-        sources.iter().enumerate().map(|(i, s)| (Candidate::new(format!("c{i}"), format!("L{i}")), *s)).collect()
-    }
+    const PANELS: &[&str] = &["Links Panels", "Links Panel D", "Links Panel E"];
+    const REPORTS: &[&str] = &["Sales Report Q1", "Sales Report Q2", "Sales Report Q3", "Sales Report Q4", "Budget Overview"];
+    const PHONES: &[&str] = &["iPhone 15", "iPhone 15 Pro", "iPhone 15 Pro Max", "Galaxy S24"];
 
-    fn run(cands: &[(Candidate, Source)], cue: Option<Scope>, hits: Vec<Hit>, cmd: Option<usize>, deictic: bool) -> Classification {
-        let pool = pool_of(cands, cue);
-        let matches = Matches { hits, command: cmd.map(|index| CommandHit { index, exact: true }), fuzzy: None };
-        classify(&Evidence { pool: &pool, matches: &matches, input_is_deictic: deictic, fuzzy_margin: 0.1 })
-    }
-
-    use AmbiguityReason as R;
-    use Bucket as B;
-    use Source::{ActiveOptions as O, Widget as W};
-
+    /// One row per rule: (input, labels, what happens: the winner's id, or
+    /// the ambiguity reason).
     #[test]
     fn classification_table() {
-        let three = cands(&[O, O, O]);
-        let mixed = cands(&[O, W]);
-        let one = cands(&[O]);
-        let none: Vec<(Candidate, Source)> = vec![];
-        struct Case<'a> {
-            name: &'a str,
-            cands: &'a [(Candidate, Source)],
-            cue: Option<Scope>,
-            hits: Vec<Hit>,
-            cmd: Option<usize>,
-            deictic: bool,
-            want: (Bucket, Option<AmbiguityReason>, Option<Winner>),
+        use AmbiguityReason::*;
+        enum Want {
+            Exec(&'static str),
+            Ask(AmbiguityReason),
         }
-        let cases = [
-            Case {
-                name: "unique exact",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(1, MatchKind::Exact, 1.0)],
-                cmd: None,
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Entry(1))),
-            },
-            Case {
-                name: "unique normalized beats weaker hits",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(1, MatchKind::Normalized, 1.0), hit(2, MatchKind::Containment, 0.5)],
-                cmd: None,
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Entry(1))),
-            },
-            Case {
-                name: "unique ordinal",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(2, MatchKind::Ordinal, 1.0)],
-                cmd: None,
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Entry(2))),
-            },
-            Case {
-                name: "two exact labels",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Exact, 1.0), hit(1, MatchKind::Exact, 1.0)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::MultiMatchNoExactWinner), None),
-            },
-            Case {
-                name: "ordinal and badge disagree",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Ordinal, 1.0), hit(1, MatchKind::Badge, 0.5)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::MultiMatchNoExactWinner), None),
-            },
-            Case {
-                name: "containment on two",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(1, MatchKind::Containment, 0.6), hit(2, MatchKind::Containment, 0.6)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::MultiMatchNoExactWinner), None),
-            },
-            Case {
-                name: "single containment is not decisive",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(1, MatchKind::Containment, 0.6)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::NoDeterministicMatch), None),
-            },
-            Case {
-                name: "single containment under a scope cue",
-                cands: &three,
-                cue: Some(Scope::Chat),
-                hits: vec![hit(1, MatchKind::Containment, 0.6)],
-                cmd: None,
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Entry(1))),
-            },
-            Case {
-                name: "exact in options and widget",
-                cands: &mixed,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Exact, 1.0), hit(1, MatchKind::Exact, 1.0)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::CrossSourceTie), None),
-            },
-            Case {
-                name: "close fuzzy pair",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Fuzzy, 0.82), hit(1, MatchKind::Fuzzy, 0.78)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::TypoAmbiguous), None),
-            },
-            Case {
-                name: "clear fuzzy winner is still not decisive",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Fuzzy, 0.95), hit(1, MatchKind::Fuzzy, 0.71)],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::NoDeterministicMatch), None),
-            },
-            Case {
-                name: "nothing matched",
-                cands: &three,
-                cue: None,
-                hits: vec![],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::NoDeterministicMatch), None),
-            },
-            Case {
-                name: "nothing to match with",
-                cands: &three,
-                cue: None,
-                hits: vec![],
-                cmd: None,
-                deictic: true,
-                want: (B::LowConfidenceClarifierOnly, Some(R::NoDeterministicMatch), None),
-            },
-            Case {
-                name: "empty pool",
-                cands: &none,
-                cue: None,
-                hits: vec![],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceClarifierOnly, Some(R::NoCandidate), None),
-            },
-            Case {
-                name: "command, empty pool",
-                cands: &none,
-                cue: None,
-                hits: vec![],
-                cmd: Some(0),
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Command(0))),
-            },
-            Case {
-                name: "command, nothing plausible",
-                cands: &three,
-                cue: None,
-                hits: vec![],
-                cmd: Some(3),
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Command(3))),
-            },
-            Case {
-                name: "command and a unique exact option",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Exact, 1.0)],
-                cmd: Some(0),
-                deictic: false,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Entry(0))),
-            },
-            Case {
-                name: "command and a partial option",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Containment, 0.5)],
-                cmd: Some(0),
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::CommandSelectionCollision), None),
-            },
-            Case {
-                name: "command and a fuzzy option",
-                cands: &three,
-                cue: None,
-                hits: vec![hit(0, MatchKind::Fuzzy, 0.75)],
-                cmd: Some(0),
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::CommandSelectionCollision), None),
-            },
-            Case {
-                name: "scope cue with one deictic target",
-                cands: &one,
-                cue: Some(Scope::Chat),
-                hits: vec![],
-                cmd: None,
-                deictic: true,
-                want: (B::HighConfidenceExecute, None, Some(Winner::Entry(0))),
-            },
-            Case {
-                name: "scope cue with one unrelated target",
-                cands: &one,
-                cue: Some(Scope::Chat),
-                hits: vec![],
-                cmd: None,
-                deictic: false,
-                want: (B::LowConfidenceLlmEligible, Some(R::NoDeterministicMatch), None),
-            },
+        use Want::*;
+        let table: &[(&str, &[&str], Want)] = &[
+            ("Links Panel D", PANELS, Exec("c1")),
+            ("open links panel e", PANELS, Exec("c2")),
+            ("linkspanel d", PANELS, Exec("c1")),
+            ("the second one", PANELS, Exec("c1")),
+            ("the middle one", PANELS, Exec("c1")),
+            ("second to last", PANELS, Exec("c1")),
+            ("the bottom one", PANELS, Exec("c2")),
+            ("#3", PANELS, Exec("c2")),
+            ("the fifth one", PANELS, Ask(NoDeterministicMatch)),
+            ("panel d", PANELS, Exec("c1")),
+            ("panel d and panel e", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("d or e", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("not the first one", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("anything but panel d", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("the one after panel d", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("both", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("links panel", PANELS, Ask(MultiMatchNoExactWinner)),
+            ("q2", REPORTS, Exec("c1")),
+            ("sales reprot q3", REPORTS, Exec("c2")),
+            ("sales report", REPORTS, Ask(MultiMatchNoExactWinner)),
+            ("sales report q", REPORTS, Ask(NoDeterministicMatch)),
+            ("the budget one", REPORTS, Exec("c4")),
+            ("q1 or q2", REPORTS, Ask(MultiMatchNoExactWinner)),
+            ("iphone 15 pro max", PHONES, Exec("c2")),
+            ("iphone 15 pro", PHONES, Exec("c1")),
+            ("pro max", PHONES, Exec("c2")),
+            ("iphone", PHONES, Ask(MultiMatchNoExactWinner)),
+            ("galxy", PHONES, Exec("c3")),
+            ("the thing for money stuff", REPORTS, Ask(NoDeterministicMatch)),
         ];
-        for c in cases {
-            let got = run(c.cands, c.cue, c.hits, c.cmd, c.deictic);
-            assert_eq!((got.bucket, got.reason, got.winner), c.want, "case {:?}", c.name);
+        for (input, labels, want) in table {
+            let (c, winner) = classify_input(input, &options(labels), &[], None, MatchParams::default());
+            match want {
+                Exec(id) => assert_eq!((c.bucket, winner), (Bucket::HighConfidenceExecute, vec![id.to_string()]), "{input:?}: {c:?}"),
+                Ask(reason) => {
+                    assert_eq!((c.bucket == Bucket::HighConfidenceExecute, c.reason), (false, Some(*reason)), "{input:?}: {c:?}")
+                }
+            }
         }
+    }
+
+    #[test]
+    fn every_resolving_rule_can_be_switched_off() {
+        let off = |f: fn(&mut MatchParams)| {
+            let mut p = MatchParams::default();
+            f(&mut p);
+            p
+        };
+        let table: &[(&str, &[&str], MatchParams)] = &[
+            ("q2", REPORTS, off(|p| p.token_shorthand = false)),
+            ("the budget one", REPORTS, off(|p| p.token_shorthand = false)),
+            ("overview budget", REPORTS, off(|p| p.unique_partial = false)),
+            ("sales reprot q3", REPORTS, off(|p| p.typo_resolution = false)),
+            ("sales reprot q3", REPORTS, off(|p| p.typo_max_edits = 0)),
+            ("iphone 15 pro max", PHONES, off(|p| p.longest_label = false)),
+            ("second to last", PANELS, off(|p| p.extended_positions = false)),
+            ("linkspanel d", PANELS, off(|p| p.joined_words = false)),
+        ];
+        for (input, labels, params) in table {
+            let (on, _) = classify_input(input, &options(labels), &[], None, MatchParams::default());
+            assert_eq!(on.bucket, Bucket::HighConfidenceExecute, "{input:?} executes by default");
+            let (c, _) = classify_input(input, &options(labels), &[], None, *params);
+            assert_ne!(c.bucket, Bucket::HighConfidenceExecute, "{input:?} with {params:?}: {c:?}");
+        }
+    }
+
+    #[test]
+    fn commands_and_options() {
+        let cmds = vec![Candidate::new("logout", "Log Out"), Candidate::new("settings", "Open Settings")];
+        let songs = options(&["Imagine", "Hey Jude"]);
+        for (input, want) in [("log me out", "cmd:logout"), ("logout", "cmd:logout"), ("open settings", "cmd:settings"), ("imagine", "c0")]
+        {
+            let (c, winner) = classify_input(input, &songs, &cmds, None, MatchParams::default());
+            assert_eq!(winner, vec![want.to_string()], "{input:?}: {c:?}");
+        }
+        // A command that also names an option is a collision.
+        let (c, _) = classify_input("log out", &options(&["Log Out Page", "Log Out"]), &cmds, None, MatchParams::default());
+        assert_eq!(c.winner, Some(Winner::Entry(1)), "a unique option wins over the command");
+        let (c, _) = classify_input("open settings", &options(&["Settings A", "Settings B"]), &cmds, None, MatchParams::default());
+        assert_eq!(c.reason, Some(AmbiguityReason::CommandSelectionCollision));
+        // A shared verb alone is not a command.
+        let (c, _) = classify_input("open", &songs, &cmds, None, MatchParams::default());
+        assert_ne!(c.winner, Some(Winner::Command(1)));
+    }
+
+    #[test]
+    fn sources_and_scopes() {
+        let mixed = vec![
+            (Candidate::new("o", "Panel D"), Source::ActiveOptions),
+            (Candidate::new("w", "Panel D"), Source::Widget),
+            (Candidate::new("x", "Revenue"), Source::Widget),
+        ];
+        let (c, _) = classify_input("panel d", &mixed, &[], None, MatchParams::default());
+        assert_eq!(c.reason, Some(AmbiguityReason::CrossSourceTie));
+        let one = vec![(Candidate::new("o", "Panel D"), Source::RecoverableChat)];
+        let (c, winner) = classify_input("it", &one, &[], Some(Scope::Chat), MatchParams::default());
+        assert_eq!((c.bucket, winner), (Bucket::HighConfidenceExecute, vec!["o".to_string()]));
+        let (c, _) = classify_input("it", &options(PANELS), &[], None, MatchParams::default());
+        assert_eq!(c.bucket, Bucket::LowConfidenceClarifierOnly, "a bare deictic word with many candidates is not for the LLM");
     }
 }

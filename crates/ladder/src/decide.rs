@@ -86,7 +86,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         pool: &pool,
         matches: &matches,
         input_is_deictic: query.core.is_empty() || lex.deictic.contains(&query.core),
-        fuzzy_margin: p.matching.fuzzy_margin,
+        params: p.matching,
     });
     run.class = Some(class);
     let reason_name = class.reason.map_or("", AmbiguityReason::as_str);

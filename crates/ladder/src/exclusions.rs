@@ -9,7 +9,7 @@ use super::types::{DecideRequest, EscapeReason};
 /// Which exclusion applies, if any. `raw` is the user's text as sent,
 /// `canonical` its canonical form.
 pub fn hard_exclusion(raw: &str, canonical: &str, req: &DecideRequest, lex: &Lexicon) -> Option<EscapeReason> {
-    if lex.cancel.contains(canonical) {
+    if is_cancel(canonical, lex) {
         return Some(EscapeReason::Cancel);
     }
     if is_question(raw, canonical, lex) {
@@ -22,11 +22,28 @@ pub fn hard_exclusion(raw: &str, canonical: &str, req: &DecideRequest, lex: &Lex
     nothing.then_some(EscapeReason::NoActiveContext)
 }
 
+/// A cancel phrase, whole ("forget it", "no thanks", "olvídalo"), or a
+/// cancel opener followed only by words of cancel phrases and words that
+/// name nothing ("nah, none of those", "stop, I changed my mind"). "Stop the
+/// timer" is not a cancel; "don't open x" is a negation of x, read later.
+pub fn is_cancel(canonical: &str, lex: &Lexicon) -> bool {
+    if lex.cancel.contains(canonical) {
+        return true;
+    }
+    let toks: Vec<&str> = tokens(canonical).collect();
+    let Some(n) = lex.cancel_openers.match_at(&toks, 0) else { return false };
+    toks[n..].iter().all(|t| lex.cancel_vocabulary.contains(*t) || lex.function_words.contains(*t))
+}
+
 /// A question opener ("what", "how do i", ...) leads the canonical input, or
 /// the text ends with a question mark and does not start with a selection
-/// verb ("could you open panel d?" is a request, not a question).
+/// verb or a polite request ("could you open panel d?", "can I get the 2nd
+/// one?" are requests, not questions).
 pub fn is_question(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
     let toks: Vec<&str> = tokens(canonical).collect();
+    if !toks.is_empty() && lex.request_openers.match_at(&toks, 0).is_some() {
+        return false;
+    }
     if !toks.is_empty() && lex.question_openers.match_at(&toks, 0).is_some() {
         return true;
     }
@@ -69,6 +86,27 @@ mod tests {
             ("stop the timer", None),
             ("the second one", None),
             ("ביטול", Some(EscapeReason::Cancel)),
+            // Polite requests are requests; questions about an item escape.
+            ("can I get the 2nd one?", None),
+            ("would you mind showing panel d?", None),
+            ("may I see panel d?", None),
+            ("can you play panel d?", None),
+            ("what is in panel d?", Some(EscapeReason::QuestionIntent)),
+            ("tell me about panel d", Some(EscapeReason::QuestionIntent)),
+            ("is panel d open?", Some(EscapeReason::QuestionIntent)),
+            // Cancels in the phrasings people use, in several languages.
+            ("no thanks", Some(EscapeReason::Cancel)),
+            ("nah, none of those", Some(EscapeReason::Cancel)),
+            ("forget it", Some(EscapeReason::Cancel)),
+            ("don't do anything", Some(EscapeReason::Cancel)),
+            ("stop, I changed my mind", Some(EscapeReason::Cancel)),
+            ("nope", Some(EscapeReason::Cancel)),
+            ("vergiss es", Some(EscapeReason::Cancel)),
+            ("olvídalo", Some(EscapeReason::Cancel)),
+            ("laisse tomber", Some(EscapeReason::Cancel)),
+            ("לא תודה", Some(EscapeReason::Cancel)),
+            ("don't open panel d", None),
+            ("no, the second one", None),
         ];
         for (input, want) in table {
             let c = canonicalize(input, &lex);

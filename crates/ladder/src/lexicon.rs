@@ -2,7 +2,13 @@
 //! ordinals. Shipped as `lexicon.toml` (English complete, a Hebrew starter
 //! set); replaceable from configuration.
 
-use super::text::normalize;
+use super::text::{fold, normalize};
+
+/// How lexicon phrases are compared: as canonical text is, without the
+/// filler step (normalized and folded).
+fn norm(phrase: &str) -> String {
+    fold(&normalize(phrase)).into_owned()
+}
 use super::types::Scope;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
@@ -27,7 +33,23 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub question_openers: Vec<String>,
     #[serde(default)]
+    pub request_openers: Vec<String>,
+    #[serde(default)]
     pub cancel: Vec<String>,
+    #[serde(default)]
+    pub cancel_openers: Vec<String>,
+    #[serde(default)]
+    pub negations: Vec<String>,
+    #[serde(default)]
+    pub relations: Vec<String>,
+    #[serde(default)]
+    pub plurals: Vec<String>,
+    #[serde(default)]
+    pub conjunctions: Vec<String>,
+    #[serde(default)]
+    pub function_words: Vec<String>,
+    #[serde(default)]
+    pub generic_nouns: Vec<String>,
     #[serde(default)]
     pub deictic: Vec<String>,
     #[serde(default)]
@@ -47,7 +69,9 @@ pub struct LanguageLexicon {
 /// `firsts` is a filter by (first byte, length) of the first tokens.
 #[derive(Debug, Clone, Default)]
 pub struct PhraseSet {
-    by_first: HashMap<String, Vec<Vec<String>>>,
+    /// Phrases by first token, longest first, each with its value (the
+    /// position of an ordinal phrase; 0 elsewhere).
+    by_first: HashMap<String, Vec<(Vec<String>, i32)>>,
     /// Per first byte, bit `min(len, 63)` set for each first token; empty
     /// when there are no phrases.
     firsts: Vec<u64>,
@@ -55,18 +79,22 @@ pub struct PhraseSet {
 
 impl PhraseSet {
     fn build<'a>(phrases: impl IntoIterator<Item = &'a String>) -> Self {
-        let mut by_first: HashMap<String, Vec<Vec<String>>> = HashMap::default();
-        for p in phrases {
-            let toks: Vec<String> = normalize(p).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+        Self::build_valued(phrases.into_iter().map(|p| (p, 0)))
+    }
+
+    fn build_valued<'a>(phrases: impl IntoIterator<Item = (&'a String, i32)>) -> Self {
+        let mut by_first: HashMap<String, Vec<(Vec<String>, i32)>> = HashMap::default();
+        for (p, value) in phrases {
+            let toks: Vec<String> = norm(p).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
             if let Some(first) = toks.first() {
                 let v = by_first.entry(first.clone()).or_default();
-                if !v.contains(&toks) {
-                    v.push(toks);
+                if !v.iter().any(|(t, _)| *t == toks) {
+                    v.push((toks, value));
                 }
             }
         }
         for v in by_first.values_mut() {
-            v.sort_by_key(|p| std::cmp::Reverse(p.len()));
+            v.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
         }
         let mut firsts = Vec::new();
         if !by_first.is_empty() {
@@ -92,11 +120,25 @@ impl PhraseSet {
 
     /// Length (in tokens) of the longest phrase starting at `tokens[i]`.
     pub fn match_at(&self, tokens: &[&str], i: usize) -> Option<usize> {
-        if !self.may_start(tokens[i]) {
+        self.value_at(tokens, i).map(|(len, _)| len)
+    }
+
+    /// The longest phrase starting at `tokens[i]`: its length in tokens and
+    /// its value.
+    pub fn value_at(&self, tokens: &[&str], i: usize) -> Option<(usize, i32)> {
+        if i >= tokens.len() || !self.may_start(tokens[i]) {
             return None;
         }
         let cands = self.by_first.get(tokens[i])?;
-        cands.iter().find(|p| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b)).map(Vec::len)
+        cands
+            .iter()
+            .find(|(p, _)| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b))
+            .map(|(p, v)| (p.len(), *v))
+    }
+
+    /// Whether the whole of `tokens` is one phrase.
+    pub fn is_phrase(&self, tokens: &[&str]) -> bool {
+        !tokens.is_empty() && self.match_at(tokens, 0) == Some(tokens.len())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -115,11 +157,28 @@ pub struct Lexicon {
     pub filler: PhraseSet,
     pub selection_verbs: PhraseSet,
     pub question_openers: PhraseSet,
+    /// Polite requests: a request even with a question mark.
+    pub request_openers: PhraseSet,
+    /// Whole inputs that cancel.
     pub cancel: HashSet<String>,
+    /// Openers that cancel when nothing else is named.
+    pub cancel_openers: PhraseSet,
+    /// The words of every cancel phrase and opener: what may follow an
+    /// opener in a cancel ("nah, none of those").
+    pub cancel_vocabulary: HashSet<String>,
+    pub negations: PhraseSet,
+    pub relations: PhraseSet,
+    pub plurals: PhraseSet,
+    pub conjunctions: PhraseSet,
+    /// Words that name nothing.
+    pub function_words: HashSet<String>,
+    /// Nouns naming the kind of thing on screen.
+    pub generic_nouns: HashSet<String>,
     pub deictic: HashSet<String>,
     pub ordinal_prefixes: HashSet<String>,
     pub ordinal_suffixes: HashSet<String>,
-    pub ordinals: HashMap<String, i32>,
+    /// Position phrases (1-based; negative from the end; 0 the middle).
+    pub ordinals: PhraseSet,
     pub cardinals: HashMap<String, i32>,
     /// (cue tokens, scope), longest first.
     pub scope_cues: Vec<(Vec<String>, Scope)>,
@@ -159,24 +218,22 @@ impl Lexicon {
 
     fn merge(langs: &[&LanguageLexicon]) -> Self {
         let all = |f: fn(&LanguageLexicon) -> &Vec<String>| -> Vec<String> { langs.iter().flat_map(|l| f(l).iter().cloned()).collect() };
-        let words = |v: Vec<String>| -> HashSet<String> { v.iter().map(|p| normalize(p)).filter(|p| !p.is_empty()).collect() };
+        let words = |v: Vec<String>| -> HashSet<String> { v.iter().map(|p| norm(p)).filter(|p| !p.is_empty()).collect() };
         let mut scope_cues: Vec<(Vec<String>, Scope)> = Vec::new();
-        let mut ordinals = HashMap::default();
+        let mut ordinals: Vec<(&String, i32)> = Vec::new();
         let mut cardinals = HashMap::default();
         for l in langs {
             for (scope, cues) in &l.scope_cues {
                 for c in cues {
-                    let toks: Vec<String> = normalize(c).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+                    let toks: Vec<String> = norm(c).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
                     if !toks.is_empty() && !scope_cues.iter().any(|(t, _)| *t == toks) {
                         scope_cues.push((toks, *scope));
                     }
                 }
             }
-            for (w, n) in &l.ordinals {
-                ordinals.insert(normalize(w), *n);
-            }
+            ordinals.extend(l.ordinals.iter().map(|(w, n)| (w, *n)));
             for (w, n) in &l.cardinals {
-                cardinals.insert(normalize(w), *n);
+                cardinals.insert(norm(w), *n);
             }
         }
         scope_cues.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
@@ -184,11 +241,24 @@ impl Lexicon {
             filler: PhraseSet::build(&all(|l| &l.filler)),
             selection_verbs: PhraseSet::build(&all(|l| &l.selection_verbs)),
             question_openers: PhraseSet::build(&all(|l| &l.question_openers)),
+            request_openers: PhraseSet::build(&all(|l| &l.request_openers)),
             cancel: words(all(|l| &l.cancel)),
+            cancel_openers: PhraseSet::build(&all(|l| &l.cancel_openers)),
+            cancel_vocabulary: all(|l| &l.cancel)
+                .iter()
+                .chain(&all(|l| &l.cancel_openers))
+                .flat_map(|p| norm(p).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect::<Vec<_>>())
+                .collect(),
+            negations: PhraseSet::build(&all(|l| &l.negations)),
+            relations: PhraseSet::build(&all(|l| &l.relations)),
+            plurals: PhraseSet::build(&all(|l| &l.plurals)),
+            conjunctions: PhraseSet::build(&all(|l| &l.conjunctions)),
+            function_words: words(all(|l| &l.function_words)),
+            generic_nouns: words(all(|l| &l.generic_nouns)),
             deictic: words(all(|l| &l.deictic)),
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
             ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),
-            ordinals,
+            ordinals: PhraseSet::build_valued(ordinals),
             cardinals,
             scope_cues,
         }
@@ -208,14 +278,15 @@ mod tests {
         let lex = Lexicon::from_toml(SHIPPED, &["en".into(), "he".into()]).unwrap();
         assert!(lex.cancel.contains("never mind"));
         assert!(lex.cancel.contains("ביטול"));
-        assert_eq!(lex.ordinals.get("2nd"), Some(&2));
+        assert_eq!(lex.ordinals.value_at(&["second"], 0), Some((1, 2)));
+        assert_eq!(lex.ordinals.value_at(&["second", "to", "last", "one"], 0), Some((3, -2)));
         assert!(!lex.filler.is_empty());
     }
 
     #[test]
     fn unknown_language_is_named() {
-        let err = Lexicon::from_toml(SHIPPED, &["fr".into()]).unwrap_err();
-        assert!(err.to_string().contains("\"fr\""), "{err}");
+        let err = Lexicon::from_toml(SHIPPED, &["xx".into()]).unwrap_err();
+        assert!(err.to_string().contains("\"xx\""), "{err}");
     }
 
     #[test]

@@ -1,11 +1,32 @@
-//! Matching the canonical input against the pool, in the spec's order:
-//! exact label -> normalized label -> alias -> ordinal -> badge -> token
-//! containment -> fuzzy. Each hit records its kind and score; each pool
-//! entry keeps only its best hit.
+//! Matching: what the canonical input names in the pool, read the way a
+//! careful person reads it (spec sections 4 and 4b).
 //!
-//! Fuzzy matching uses `rapidfuzz` (bit-parallel Levenshtein with the query
-//! preprocessed once per request), and only runs when no stronger rung hit:
-//! it ranks typo-heavy input, it never decides on its own.
+//! [`run`] finds every reference the input makes and the words around them:
+//!
+//! - **whole labels** (and aliases): a label whose words, joined, are some
+//!   run of input words, joined ("linkspanel d" names "Links Panel D"). A
+//!   label found inside a longer label that the input also names is not a
+//!   second reference ("iphone 15 pro max" names only the Pro Max);
+//! - **positions**: ordinals in every common form ("the third song", "2nd",
+//!   "number 5", "option two", "#4", "the 25th one", "last", "second to
+//!   last", "the middle one", "the top one"); a position a label word also
+//!   spells is read as that word;
+//! - **badges**: the trailing letter or number of a label ("panel d");
+//! - **words**: every other word that is neither filler, a verb of
+//!   selection, a word that names nothing, nor a generic noun ("the refund
+//!   ticket"): which candidates contain it, exactly or, when no label word
+//!   is spelled so, within a small edit bound that no other word is within;
+//! - **structure**: negations ("not the first", "anything but c"),
+//!   relations ("the one after c"), plurals ("both").
+//!
+//! The result, a [`Reading`], says which candidates are named, excluded or
+//! related, and what the remaining words single out; `classify` turns it
+//! into confidence, the clarifier into the options it offers. Matching
+//! itself decides nothing.
+//!
+//! When nothing is named, a fuzzy rung (`rapidfuzz`: bit-parallel
+//! Levenshtein over the whole input, the query preprocessed once) ranks the
+//! pool for the clarifier and the LLM; it never decides on its own.
 
 use super::canon::{canonicalize, canonicalize_into, canonicalize_words_into};
 use super::lexicon::Lexicon;
@@ -13,18 +34,37 @@ use super::scope::Pool;
 use super::text::tokens;
 use super::types::Candidate;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
+use rustc_hash::FxHashMap;
 
 wire_enum! {
     "snake_case",
     /// Kinds of match, weakest first (the derived order is their strength).
     #[derive(PartialOrd, Ord)]
     pub enum MatchKind {
+        /// The whole input is similar to the label (ranking only).
         Fuzzy,
+        /// Some of the input's words are in the label (ranking only).
         Containment,
+        /// The words single the candidate out through a typo no other
+        /// candidate is near.
+        Typo,
+        /// Every content word of the input is in this candidate's label or
+        /// aliases, and in no other's together.
+        Partial,
+        /// The input is the one word that tells the candidate apart ("q2").
+        Shorthand,
+        /// A trailing letter or number of the label ("panel d").
         Badge,
+        /// A position ("the second one").
         Ordinal,
+        /// The whole label, inside a longer input ("turn on the kitchen
+        /// lights"), longer labels first.
+        Label,
+        /// An alias, whole.
         Alias,
+        /// The canonical label, whole.
         Normalized,
+        /// The label as sent, ignoring case.
         Exact,
     }
 }
@@ -34,6 +74,7 @@ wire_enum! {
 pub enum MatchTier {
     Fuzzy,
     Containment,
+    Words,
     Positional,
     Label,
 }
@@ -43,8 +84,9 @@ impl MatchKind {
         match self {
             MatchKind::Fuzzy => MatchTier::Fuzzy,
             MatchKind::Containment => MatchTier::Containment,
+            MatchKind::Typo | MatchKind::Partial | MatchKind::Shorthand => MatchTier::Words,
             MatchKind::Badge | MatchKind::Ordinal => MatchTier::Positional,
-            MatchKind::Alias | MatchKind::Normalized | MatchKind::Exact => MatchTier::Label,
+            MatchKind::Label | MatchKind::Alias | MatchKind::Normalized | MatchKind::Exact => MatchTier::Label,
         }
     }
 }
@@ -87,15 +129,80 @@ impl Query {
     }
 }
 
+/// How the input relates the candidate it means to another one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// "the one after c", "the next one", "below".
+    After,
+    /// "the one before c", "the previous one", "above".
+    Before,
+    /// "next to c", "beside".
+    Beside,
+}
+
+/// What the words outside any whole-label, position or badge reference
+/// single out.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Words {
+    /// No such words.
+    #[default]
+    None,
+    /// One candidate, and every word is explained by it.
+    Unique { entry: usize, kind: MatchKind },
+    /// Several candidates share every word ("report" among four reports);
+    /// `typo` when a word only matched within the edit bound, or matched
+    /// two different label words equally well.
+    Shared { entries: Vec<usize>, typo: bool },
+    /// The words point at different candidates ("jazz or rock").
+    Split(Vec<usize>),
+    /// A content word that no candidate contains, exactly or near.
+    Unexplained,
+}
+
+/// What the input says, as a careful person reads it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reading {
+    /// Pool entries named by a whole label, alias, position or badge, in
+    /// input order, each once.
+    pub named: Vec<(usize, MatchKind)>,
+    /// A negation ("not", "anything but", "don't") precedes a reference or
+    /// stands alone.
+    pub negation: bool,
+    /// Entries named after a negation: excluded.
+    pub negated: Vec<usize>,
+    pub relation: Option<Relation>,
+    /// "both", "all", "either".
+    pub plural: bool,
+    /// A position outside the list ("the fifth one" of three, "the middle
+    /// one" of four).
+    pub out_of_range: bool,
+    pub words: Words,
+}
+
+impl Reading {
+    /// Whether the input names, excludes or relates candidates in a way a
+    /// person never acts on without asking.
+    pub fn never_executes(&self) -> bool {
+        self.negation || self.relation.is_some() || self.plural
+    }
+
+    /// The distinct entries named.
+    pub fn named_entries(&self) -> impl Iterator<Item = usize> + '_ {
+        self.named.iter().map(|(e, _)| *e)
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Matches {
-    /// Best first: strongest kind, then score, then pool order.
+    /// Every pool entry the input points at, best first: strongest kind,
+    /// then score, then pool order (they rank the clarifier).
     pub hits: Vec<Hit>,
     pub command: Option<CommandHit>,
     /// When the fuzzy rung ran: the `ranked` pool entries most similar to
     /// the input, most similar first, pool order for equal similarity (they
     /// rank the clarifier when nothing stronger matched).
     pub fuzzy: Option<Vec<usize>>,
+    pub reading: Reading,
 }
 
 impl Matches {
@@ -110,12 +217,26 @@ impl Matches {
     }
 
     /// The match rung's trace detail: the first hits as
-    /// `candidate:kind:score`, and whether a command matched.
+    /// `candidate:kind:score`, the structure words found, and whether a
+    /// command matched.
     pub fn describe(&self, pool: &Pool<'_>) -> String {
         let mut parts: Vec<String> =
             self.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", pool.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();
         if self.hits.len() > 5 {
             parts.push(format!("+{}", self.hits.len() - 5));
+        }
+        let r = &self.reading;
+        if r.negation {
+            parts.push("negation".into());
+        }
+        if let Some(rel) = r.relation {
+            parts.push(format!("relation:{rel:?}").to_lowercase());
+        }
+        if r.plural {
+            parts.push("plural".into());
+        }
+        if r.out_of_range {
+            parts.push("out_of_range".into());
         }
         if self.command.is_some() {
             parts.push("command".into());
@@ -125,19 +246,62 @@ impl Matches {
 }
 
 /// Matching thresholds and rules: the `[matching]` section of the
-/// configuration, as it is.
+/// configuration, as it is. Each resolving rule can be switched off for a
+/// deployment that wants to ask more; its evidence then only ranks the
+/// clarifier. The rules that keep the ladder from acting (several
+/// referents, negations, relations) cannot be switched off.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MatchParams {
-    /// Normalized Levenshtein similarity a fuzzy hit needs.
+    /// Normalized Levenshtein similarity a fuzzy hit needs (ranking).
     pub fuzzy_min_similarity: f32,
     /// Two fuzzy hits closer than this are `typo_ambiguous`.
     pub fuzzy_margin: f32,
+    /// Positions counted from the end beyond "last" ("second to last", "the
+    /// one before last") and "the middle one" (of an odd number).
+    pub extended_positions: bool,
+    /// The one word that tells a candidate apart executes ("q2").
+    pub token_shorthand: bool,
+    /// A whole label inside the input executes when every other label in
+    /// it is part of it ("iphone 15 pro max").
+    pub longest_label: bool,
+    /// Every content word in exactly one candidate executes ("the vegan one").
+    pub unique_partial: bool,
+    /// A typo that only one candidate is near executes ("sales reprot q3").
+    pub typo_resolution: bool,
+    /// Edits a word may be from a label word and still match it: words of
+    /// 4 or 5 letters allow 1 edit, longer words this many (0 turns typo
+    /// matching off).
+    pub typo_max_edits: u8,
+    /// Joined and split words match ("linkspanel" = "links panel",
+    /// "logout" = "log out").
+    pub joined_words: bool,
 }
 
 impl Default for MatchParams {
     fn default() -> Self {
-        MatchParams { fuzzy_min_similarity: 0.7, fuzzy_margin: 0.1 }
+        MatchParams {
+            fuzzy_min_similarity: 0.7,
+            fuzzy_margin: 0.1,
+            extended_positions: true,
+            token_shorthand: true,
+            longest_label: true,
+            unique_partial: true,
+            typo_resolution: true,
+            typo_max_edits: 2,
+            joined_words: true,
+        }
+    }
+}
+
+impl MatchParams {
+    /// The edits a word of `len` characters may be from a label word.
+    fn edit_bound(&self, len: usize) -> usize {
+        match len {
+            0..=3 => 0,
+            4..=5 => usize::from(self.typo_max_edits.min(1)),
+            _ => usize::from(self.typo_max_edits),
+        }
     }
 }
 
@@ -145,12 +309,36 @@ fn is_badge_token(t: &str) -> bool {
     let mut chars = t.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => c.is_alphanumeric(),
-        _ => t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit()),
+        _ => is_number(t),
     }
 }
 
-/// "second", "2nd", "3", "option two", "number 3", "the last one" -> 1-based
-/// position, or -1 for last.
+/// One to three ASCII digits (a position or a short label number).
+fn is_number(t: &str) -> bool {
+    (1..=3).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// "21st", "25th", "3rd": the number, when the suffix fits it.
+fn numeric_ordinal(t: &str) -> Option<i32> {
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &t[digits.len()..];
+    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: i32 = digits.parse().ok()?;
+    let want = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    (suffix == want && n > 0).then_some(n)
+}
+
+/// "second", "2nd", "3", "option two", "number 3", "the last one" -> a
+/// position (1-based; negative from the end; 0 the middle), for a whole
+/// input (the continuity rules and tests).
 pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
     let toks: Vec<&str> = tokens(core).collect();
     let (mut i, mut end) = (0, toks.len());
@@ -161,20 +349,31 @@ pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
     if end - i > 1 && lex.ordinal_suffixes.contains(toks[end - 1]) {
         end -= 1;
     }
-    if end - i != 1 {
-        return None;
+    let (len, n) = ordinal_at(&toks[..end], i, prefixed, lex)?;
+    (i + len == end).then_some(n)
+}
+
+/// A position phrase starting at `toks[i]`: (tokens it takes, position).
+fn ordinal_at(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Option<(usize, i32)> {
+    if let Some(hit) = lex.ordinals.value_at(toks, i) {
+        return Some(hit);
     }
-    let t = toks[i];
-    if let Some(n) = lex.ordinals.get(t) {
-        return Some(*n);
+    let t = *toks.get(i)?;
+    if let Some(n) = numeric_ordinal(t) {
+        return Some((1, n));
     }
     if prefixed && let Some(n) = lex.cardinals.get(t) {
-        return Some(*n);
+        return Some((1, *n));
     }
-    if t.len() <= 3 && t.bytes().all(|b| b.is_ascii_digit()) {
-        return t.parse::<i32>().ok().filter(|n| *n > 0);
+    if is_number(t) {
+        return t.parse::<i32>().ok().filter(|n| *n > 0).map(|n| (1, n));
     }
     None
+}
+
+/// Whether a position needs `extended_positions`.
+fn extended_position(n: i32) -> bool {
+    n == 0 || n <= -2
 }
 
 /// The raw input, compared case-insensitively with every label of the
@@ -208,85 +407,574 @@ impl<'a> RawInput<'a> {
     }
 }
 
+/// What an input word is, once read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Not read yet: a content word.
+    Content,
+    /// Part of a reference (label, position, badge).
+    Reference,
+    /// A word that names nothing: a verb of selection, a function word, a
+    /// conjunction, a generic noun, a structure word.
+    Empty,
+}
+
+/// A reference found in the input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Mention {
+    /// Input token range.
+    span: (usize, usize),
+    entry: usize,
+    kind: MatchKind,
+}
+
 /// Runs every matching rung over the pool and the commands. `ranked` is how
 /// many entries the fuzzy rung ranks (`Matches::fuzzy`).
 pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &Lexicon, params: MatchParams, ranked: usize) -> Matches {
     let raw = raw.trim();
     let raw_input = RawInput::new(raw);
-    let core_toks: Vec<&str> = tokens(&q.core).collect();
-    let ordinal = parse_ordinal(&q.core, lex);
-    let ordinal_pos = ordinal.and_then(|n| {
-        let len = pool.ordinal_len();
-        match n {
-            -1 if len > 0 => Some(len - 1),
-            n if n > 0 && (n as usize) <= len => Some(n as usize - 1),
-            _ => None,
-        }
-    });
-    let input_badge = core_toks.last().copied().filter(|t| is_badge_token(t));
+    let toks: Vec<&str> = tokens(&q.full).collect();
+    let core_start = toks.len() - tokens(&q.core).count();
     let mut canon = CanonPool::with_capacity(pool);
-    let mut seen = vec![false; core_toks.len()];
-    let mut hits: Vec<Hit> = Vec::new();
-
-    // One pass: each candidate is canonicalized and matched while its text
-    // is in cache; the rungs read only its canonical form.
-    for (idx, e) in pool.entries.iter().enumerate() {
+    for e in &pool.entries {
         canon.push(e.cand, lex, &raw_input);
-        let label = canon.label(idx);
-        let aliases = canon.aliases(idx);
-        let hit = match_one(canon.entries[idx].raw_eq, q, label, aliases.clone())
-            .or_else(|| (ordinal_pos == Some(e.position) && pool.ordinal_source == Some(e.source)).then_some((MatchKind::Ordinal, 1.0)))
-            .or_else(|| badge_hit(input_badge, &core_toks, label, canon.badge(idx)))
-            .or_else(|| containment(&core_toks, canon.label_words(), aliases, &mut seen));
-        if let Some((kind, score)) = hit {
-            hits.push(Hit { entry: idx, kind, score });
+    }
+    let mut roles = vec![Role::Content; toks.len()];
+    let mut mentions = label_mentions(&toks, core_start, &canon, params);
+    for m in &mentions {
+        roles[m.span.0..m.span.1].fill(Role::Reference);
+    }
+    let structure = read_structure(&toks, &mut roles, &canon, lex);
+    let mut out_of_range = false;
+    let positions = position_mentions(&toks, &mut roles, &canon, lex, params);
+    let badges = badge_mentions(&toks, &mut roles, &canon, lex);
+    mark_empty_words(&toks, &mut roles, lex);
+    let words = word_evidence(&toks, &roles, &canon, lex, params);
+
+    // Positions inside a subset the words single out ("the second jazz
+    // playlist", "the fourth report") count within it.
+    let subset = match &words {
+        Words::Shared { entries, typo: false } if entries.len() >= 2 => Some(entries.as_slice()),
+        _ => None,
+    };
+    for (span, n) in positions {
+        match resolve_position(pool, subset, n) {
+            Some(entry) => mentions.push(Mention { span, entry, kind: MatchKind::Ordinal }),
+            None => out_of_range = true,
         }
     }
-
-    let strong = hits.iter().any(|h| h.kind.tier() >= MatchTier::Containment);
-    let mut fuzzy = None;
-    if !strong && !q.core.is_empty() {
-        // Levenshtein over characters; over bytes when everything is ASCII
-        // (the same distances, without decoding UTF-8 for every label).
-        let mut best = FuzzyBest::new(ranked, params.fuzzy_min_similarity);
-        if q.core.is_ascii() && canon.ascii {
-            let cmp = BatchComparator::new(q.core.bytes());
-            let bag = BagBound::new(q.core.as_bytes());
-            canon.similarity(
-                &mut best,
-                |s| bag.upper(s.as_bytes()),
-                |s, cutoff| cmp.normalized_similarity_with_args(s.bytes(), &Args::default().score_cutoff(cutoff)),
-            );
+    mentions.extend(badges);
+    // Once something is named, a generic noun ("the last track", "the
+    // first setting") only describes it: it is not a second referent.
+    let words = if mentions.is_empty() {
+        words
+    } else {
+        for (i, t) in toks.iter().enumerate() {
+            if roles[i] == Role::Content && lex.generic_nouns.contains(*t) {
+                roles[i] = Role::Empty;
+            }
+        }
+        if subset.is_some() && mentions.iter().any(|m| m.kind == MatchKind::Ordinal) {
+            Words::None
         } else {
-            let cmp = BatchComparator::new(q.core.chars());
-            canon.similarity(
-                &mut best,
-                |_| 1.0,
-                |s, cutoff| cmp.normalized_similarity_with_args(s.chars(), &Args::default().score_cutoff(cutoff)),
-            );
+            word_evidence(&toks, &roles, &canon, lex, params)
         }
-        hits.extend(best.hits);
-        fuzzy = Some(best.ranked.into_iter().map(|(_, idx)| idx).collect());
+    };
+    mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
+
+    let mut reading = Reading { out_of_range, words, plural: structure.plural, relation: structure.relation, ..Reading::default() };
+    reading.negation = structure.negation_at.is_some();
+    for m in &mentions {
+        if structure.negation_at.is_some_and(|at| m.span.0 >= at) {
+            if !reading.negated.contains(&m.entry) {
+                reading.negated.push(m.entry);
+            }
+        } else if !reading.named.iter().any(|(e, _)| *e == m.entry) {
+            reading.named.push((m.entry, m.kind));
+        }
     }
 
+    let mut hits = ranking_hits(&mentions, &reading, &toks, &roles, &canon);
+    let mut fuzzy = None;
+    if hits.iter().all(|h| h.kind.tier() < MatchTier::Containment) && !q.core.is_empty() {
+        let (fuzzy_hits, ranked) = canon.fuzzy(&q.core, ranked, params.fuzzy_min_similarity);
+        hits.extend(fuzzy_hits);
+        fuzzy = Some(ranked);
+    }
     hits.sort_by(|a, b| {
         b.kind.tier().cmp(&a.kind.tier()).then(b.score.total_cmp(&a.score)).then(b.kind.cmp(&a.kind)).then(a.entry.cmp(&b.entry))
     });
-    Matches { hits, command: match_command(&raw_input, q, commands, lex), fuzzy }
+    let command = match_command(&raw_input, q, commands, lex, params);
+    Matches { hits, command, fuzzy, reading }
 }
 
-/// The canonical labels, aliases and badges of a pool, computed once per
-/// request into one buffer (every rung below reads them; none
+/// Whole labels and aliases inside the input, each run of input words
+/// compared joined (so "linkspanel d" is "links panel d"). A label inside a
+/// longer label the input names is dropped (the longest whole label wins);
+/// two candidates with the same label both stay.
+fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: MatchParams) -> Vec<Mention> {
+    let mut found: Vec<Mention> = Vec::new();
+    if toks.is_empty() {
+        return found;
+    }
+    // Every run of input words, joined, by its byte length: a label is
+    // looked up only when some run is as long as it.
+    let longest = canon.max_joined.min(4096);
+    let mut runs: FxHashMap<String, Vec<(usize, usize)>> = FxHashMap::default();
+    let mut lens = vec![false; longest + 1];
+    for i in 0..toks.len() {
+        let mut joined = String::new();
+        for (j, t) in toks.iter().enumerate().skip(i) {
+            if !params.joined_words && j > i {
+                joined.push(' ');
+            }
+            joined.push_str(t);
+            if joined.len() > longest {
+                break;
+            }
+            lens[joined.len()] = true;
+            runs.entry(joined.clone()).or_default().push((i, j + 1));
+        }
+    }
+    let mut key = String::new();
+    for idx in 0..canon.entries.len() {
+        for (form, kind) in canon.forms(idx) {
+            // Canonical text has single spaces: its joined length is known
+            // without joining it.
+            let len = if params.joined_words { form.len() - form.bytes().filter(|b| *b == b' ').count() } else { form.len() };
+            if len == 0 || !lens.get(len).copied().unwrap_or(false) {
+                continue;
+            }
+            key.clear();
+            for (n, w) in form.split(' ').filter(|w| !w.is_empty()).enumerate() {
+                if n > 0 && !params.joined_words {
+                    key.push(' ');
+                }
+                key.push_str(w);
+            }
+            if let Some(spans) = runs.get(key.as_str()) {
+                for &span in spans {
+                    let whole = span == (core_start, toks.len()) || span == (0, toks.len());
+                    let kind = match kind {
+                        MatchKind::Alias if whole => MatchKind::Alias,
+                        _ if whole && canon.entries[idx].raw_eq => MatchKind::Exact,
+                        _ if whole => MatchKind::Normalized,
+                        _ => MatchKind::Label,
+                    };
+                    found.push(Mention { span, entry: idx, kind });
+                }
+            }
+        }
+    }
+    // The longest whole label: drop a reference lying strictly inside
+    // another one's words (of another candidate).
+    let inside = |a: &Mention, b: &Mention| b.span.0 <= a.span.0 && a.span.1 <= b.span.1 && b.span != a.span;
+    let dropped: Vec<bool> = found.iter().map(|a| params.longest_label && found.iter().any(|b| inside(a, b))).collect();
+    let mut kept: Vec<Mention> = found.into_iter().zip(dropped).filter(|(_, d)| !d).map(|(m, _)| m).collect();
+    kept.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
+    kept.dedup_by(|a, b| a.entry == b.entry && a.span == b.span);
+    kept
+}
+
+/// Negations, relations and plurals, outside references.
+#[derive(Debug, Default)]
+struct Structure {
+    /// The token where the first negation starts.
+    negation_at: Option<usize>,
+    relation: Option<Relation>,
+    plural: bool,
+}
+
+fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) -> Structure {
+    let mut s = Structure::default();
+    let mut i = 0;
+    while i < toks.len() {
+        if roles[i] != Role::Content {
+            i += 1;
+            continue;
+        }
+        let free = |n: usize| roles[i..i + n].iter().all(|r| *r == Role::Content);
+        // "no 5" is a position, not a negation, unless 5 is a label's word
+        // ("no 7" with an option "7" may exclude it: never read as a pick).
+        let before_number = toks.get(i + 1).is_some_and(|t| (is_number(t) || lex.cardinals.contains_key(*t)) && !canon.any_word(t));
+        if lex.ordinals.value_at(toks, i).is_some_and(|(n, _)| n > 1 && free(n)) {
+            // A multi-word position ("second to last", "next to last")
+            // holds relation words that relate nothing.
+            i += lex.ordinals.value_at(toks, i).map_or(1, |(n, _)| n);
+            continue;
+        }
+        if let Some(n) = lex.negations.match_at(toks, i).filter(|n| free(*n) && !(before_number && lex.ordinal_prefixes.contains(toks[i])))
+        {
+            s.negation_at.get_or_insert(i);
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+        } else if let Some(n) = lex.relations.match_at(toks, i).filter(|n| free(*n)) {
+            let word = toks[i..i + n].join(" ");
+            s.relation = Some(match word.as_str() {
+                w if w.starts_with("before")
+                    || w.starts_with("previous")
+                    || w.starts_with("preceding")
+                    || w.starts_with("prior")
+                    || w == "above"
+                    || w.starts_with("left")
+                    || w.starts_with("to the left")
+                    || w == "over" =>
+                {
+                    Relation::Before
+                }
+                w if w.starts_with("next to") || w == "beside" || w.starts_with("right") || w.starts_with("to the right") => {
+                    Relation::Beside
+                }
+                _ => Relation::After,
+            });
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+        } else if let Some(n) = lex.plurals.match_at(toks, i).filter(|n| free(*n)) {
+            s.plural = true;
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    s
+}
+
+/// Positions: (token span, position). A word any label contains is a word,
+/// not a position ("first" in "First Class", "3" in "Room 3").
+fn position_mentions(
+    toks: &[&str],
+    roles: &mut [Role],
+    canon: &CanonPool,
+    lex: &Lexicon,
+    params: MatchParams,
+) -> Vec<((usize, usize), i32)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if roles[i] != Role::Content {
+            i += 1;
+            continue;
+        }
+        let prefixed = lex.ordinal_prefixes.contains(toks[i]) && i + 1 < toks.len() && roles[i + 1] == Role::Content;
+        let at = if prefixed { i + 1 } else { i };
+        match ordinal_at(toks, at, prefixed, lex) {
+            Some((len, n))
+                if roles[at..at + len].iter().all(|r| *r == Role::Content) && !toks[at..at + len].iter().any(|t| canon.any_word(t)) =>
+            {
+                // A position this deployment does not read ("second to
+                // last" with `extended_positions` off) resolves to nothing:
+                // the turn is asked, never read as "last".
+                let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
+                let end = at + len;
+                // "the second one", "2nd option": the noun after it is part of it.
+                let end = if toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t)) { end + 1 } else { end };
+                roles[i..end].fill(Role::Reference);
+                out.push(((i, end), n));
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The entry at a position of the list ordinals count in (or of `subset`).
+fn resolve_position(pool: &Pool<'_>, subset: Option<&[usize]>, n: i32) -> Option<usize> {
+    let list: Vec<usize> = match subset {
+        Some(s) => s.to_vec(),
+        None => (0..pool.len()).filter(|i| Some(pool.entries[*i].source) == pool.ordinal_source).collect(),
+    };
+    let len = list.len() as i32;
+    let index = match n {
+        i32::MIN => return None,
+        0 if len % 2 == 1 => len / 2,
+        0 => return None,
+        n if n > 0 => n - 1,
+        n => len + n,
+    };
+    (0..len).contains(&index).then(|| list[index as usize])
+}
+
+/// Badges: a letter or short number that ends a label ("panel d", "c"),
+/// standing alone or after a word of that label.
+fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) -> Vec<Mention> {
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        let t = toks[i];
+        if roles[i] != Role::Content || !is_badge_token(t) {
+            continue;
+        }
+        let prev = (0..i).rev().find(|j| roles[*j] == Role::Content || roles[*j] == Role::Reference).map(|j| toks[j]);
+        let prev = prev.filter(|p| {
+            !lex.function_words.contains(*p) && !lex.conjunctions.is_phrase(&[p]) && lex.selection_verbs.match_at(&[p], 0).is_none()
+        });
+        let mut any = false;
+        for idx in 0..canon.entries.len() {
+            if canon.badge_of(idx) != Some(t) {
+                continue;
+            }
+            // After another word, that word must be one of this label's.
+            if prev.is_some_and(|p| !canon.label_words_of(idx).any(|w| w == p)) {
+                continue;
+            }
+            any = true;
+            out.push(Mention { span: (i, i + 1), entry: idx, kind: MatchKind::Badge });
+        }
+        if any {
+            roles[i] = Role::Reference;
+            // The label words just before the badge are part of it.
+            let mut j = i;
+            while j > 0
+                && roles[j - 1] == Role::Content
+                && out.iter().any(|m| m.span.0 == i && canon.label_words_of(m.entry).any(|w| w == toks[j - 1]))
+            {
+                j -= 1;
+                roles[j] = Role::Reference;
+            }
+        }
+    }
+    out
+}
+
+/// Verbs of selection, function words, conjunctions, generic nouns, deictic
+/// words and cancel openers name nothing.
+fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
+    let mut i = 0;
+    while i < toks.len() {
+        if roles[i] != Role::Content {
+            i += 1;
+            continue;
+        }
+        let phrase = [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers, &lex.cancel_openers]
+            .iter()
+            .filter_map(|set| set.match_at(toks, i))
+            .filter(|n| roles[i..i + n].iter().all(|r| *r == Role::Content))
+            .max();
+        if let Some(n) = phrase {
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+            continue;
+        }
+        if lex.function_words.contains(toks[i]) || lex.deictic.contains(toks[i]) || lex.ordinal_suffixes.contains(toks[i]) {
+            roles[i] = Role::Empty;
+        }
+        i += 1;
+    }
+}
+
+/// What the content words single out. A generic noun no label contains
+/// names nothing; any other word no label contains, exactly or within the
+/// edit bound, leaves the input unexplained.
+fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon, params: MatchParams) -> Words {
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    let mut typo = false;
+    let mut ambiguous_typo = false;
+    let mut shorthand = true;
+    // Words of three letters or more that match nothing within the bound
+    // of their length: they may still be a one-letter slip of the winner's
+    // word ("jaz classics", "sushi zne"), checked once the winner is known.
+    let mut weak: Vec<&str> = Vec::new();
+    // One pass over the pool finds every content word's candidates.
+    let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+    let mut exact: Vec<Vec<usize>> = vec![Vec::new(); content.len()];
+    for idx in 0..canon.entries.len() {
+        for (k, t) in content.iter().enumerate() {
+            if canon.has_word(idx, t, false) {
+                exact[k].push(idx);
+            }
+        }
+    }
+    for (k, t) in content.iter().enumerate() {
+        if exact[k].is_empty() && params.joined_words && t.len() >= 4 {
+            exact[k] = (0..canon.entries.len()).filter(|idx| canon.has_word(*idx, t, true)).collect();
+        }
+        if !exact[k].is_empty() {
+            sets.push(std::mem::take(&mut exact[k]));
+            continue;
+        }
+        shorthand = false;
+        let len = t.chars().count();
+        let bound = params.edit_bound(len);
+        let near = if bound > 0 { canon.near_words(t, bound) } else { Vec::new() };
+        match near.as_slice() {
+            [] if lex.generic_nouns.contains(*t) => {}
+            [] if len >= 3 && params.typo_max_edits > 0 => weak.push(t),
+            [] => return Words::Unexplained,
+            [(_, _, owners)] => {
+                typo = true;
+                sets.push(owners.clone());
+            }
+            several => {
+                typo = true;
+                ambiguous_typo = true;
+                let mut union: Vec<usize> = several.iter().flat_map(|(_, _, o)| o.iter().copied()).collect();
+                union.sort_unstable();
+                union.dedup();
+                sets.push(union);
+            }
+        }
+    }
+    if sets.is_empty() {
+        return if weak.is_empty() { Words::None } else { Words::Unexplained };
+    }
+    shorthand &= sets.len() == 1 && weak.is_empty();
+    // Each set is in pool order (ascending).
+    let mut common: Vec<usize> = sets[0].clone();
+    for s in &sets[1..] {
+        common.retain(|e| s.binary_search(e).is_ok());
+    }
+    if !weak.is_empty() {
+        // Each weak word must be one edit from a word of the one candidate
+        // the others single out, and from no other candidate's word.
+        let [winner] = common[..] else { return Words::Unexplained };
+        for w in &weak {
+            let near = canon.near_words(w, 1);
+            if near.is_empty() || near.iter().flat_map(|(_, _, o)| o).any(|o| *o != winner) {
+                return Words::Unexplained;
+            }
+        }
+        typo = true;
+    }
+    match common.as_slice() {
+        [one] if !ambiguous_typo => {
+            let kind = if typo {
+                MatchKind::Typo
+            } else if shorthand {
+                MatchKind::Shorthand
+            } else {
+                MatchKind::Partial
+            };
+            Words::Unique { entry: *one, kind }
+        }
+        [] => {
+            let mut union: Vec<usize> = sets.into_iter().flatten().collect();
+            union.sort_unstable();
+            union.dedup();
+            Words::Split(union)
+        }
+        _ => {
+            let entries = if ambiguous_typo && common.len() < 2 {
+                let mut union: Vec<usize> = sets.into_iter().flatten().collect();
+                union.sort_unstable();
+                union.dedup();
+                union
+            } else {
+                common
+            };
+            Words::Shared { entries, typo }
+        }
+    }
+}
+
+/// The hits that rank the clarifier: every reference, then what the words
+/// point at.
+fn ranking_hits(mentions: &[Mention], r: &Reading, toks: &[&str], roles: &[Role], canon: &CanonPool) -> Vec<Hit> {
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut add = |entry: usize, kind: MatchKind, score: f32| match hits.iter_mut().find(|h| h.entry == entry) {
+        Some(h) if (h.kind, h.score) < (kind, score) => {
+            h.kind = kind;
+            h.score = score;
+        }
+        Some(_) => {}
+        None => hits.push(Hit { entry, kind, score }),
+    };
+    for m in mentions {
+        add(m.entry, m.kind, 1.0);
+    }
+    match &r.words {
+        Words::Unique { entry, kind } => add(*entry, *kind, 1.0),
+        Words::Shared { entries, .. } | Words::Split(entries) => {
+            for e in entries {
+                add(*e, MatchKind::Containment, 0.5);
+            }
+        }
+        Words::None | Words::Unexplained => {}
+    }
+    // Partial overlaps: the share of content words a label contains.
+    if matches!(r.words, Words::Unexplained) {
+        let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+        if !content.is_empty() {
+            for idx in 0..canon.entries.len() {
+                let n = content.iter().filter(|t| canon.has_word(idx, t, false)).count();
+                if n > 0 {
+                    add(idx, MatchKind::Containment, n as f32 / content.len() as f32);
+                }
+            }
+        }
+    }
+    hits
+}
+
+/// A command matches only when the input names the whole command (verb and
+/// object, or an alias), never on a shared verb alone: the command's words
+/// in order, with only words that name nothing between them ("log me out"
+/// names "Log Out"), or joined ("logout").
+fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Lexicon, params: MatchParams) -> Option<CommandHit> {
+    let full: Vec<&str> = tokens(&q.full).collect();
+    let joined_full: String = full.concat();
+    let mut best: Option<(CommandHit, usize)> = None;
+    for (index, cmd) in commands.iter().enumerate() {
+        let names = std::iter::once(cmd.label.as_str()).chain(cmd.aliases.iter().map(String::as_str));
+        for name in names {
+            let c = canonicalize(name, lex);
+            let ct: Vec<&str> = tokens(&c).collect();
+            if ct.is_empty() {
+                continue;
+            }
+            let exact = (!raw.text.is_empty() && raw.eq_label(name, name.is_ascii()))
+                || c == q.full
+                || c == q.core
+                || (params.joined_words && ct.len() >= 2 && ct.concat() == joined_full);
+            let contained = ct.len() >= 2
+                && (in_order_with_empty_gaps(&full, &ct, lex) || (params.joined_words && full.contains(&ct.concat().as_str())));
+            if exact || contained {
+                let better = match best {
+                    None => true,
+                    Some((b, len)) => (exact && !b.exact) || (exact == b.exact && ct.len() > len),
+                };
+                if better {
+                    best = Some((CommandHit { index, exact }, ct.len()));
+                }
+            }
+        }
+    }
+    best.map(|(h, _)| h)
+}
+
+/// Whether `words` appear in `toks` in order, adjacent or separated only by
+/// function words ("log me out").
+fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> bool {
+    (0..toks.len()).any(|start| {
+        let mut k = 0;
+        let mut i = start;
+        while i < toks.len() && k < words.len() {
+            if toks[i] == words[k] {
+                k += 1;
+            } else if k == 0 || !lex.function_words.contains(toks[i]) {
+                break;
+            }
+            i += 1;
+        }
+        k == words.len()
+    })
+}
+
+/// The canonical labels, aliases, badges and words of a pool, computed once
+/// per request into one buffer (every rung reads them; none
 /// re-canonicalizes).
 struct CanonPool {
     text: String,
     entries: Vec<CanonEntry>,
     /// Ranges of `text`.
     aliases: Vec<(usize, usize)>,
+    /// Ranges of `text`: each entry's label words, then its alias words.
+    words: Vec<(usize, usize)>,
     /// `text` is ASCII.
     ascii: bool,
-    /// Ranges of `text`: the words of the last label pushed.
-    label_words: Vec<(usize, usize)>,
+    /// The longest label or alias, its words joined (bytes).
+    max_joined: usize,
+    scratch: Vec<(usize, usize)>,
 }
 
 struct CanonEntry {
@@ -299,6 +987,10 @@ struct CanonEntry {
     badge: Option<(usize, usize)>,
     /// The raw input is the candidate's raw label, ignoring case.
     raw_eq: bool,
+    /// Ranges of `CanonPool::words`: the label's words, and all its words
+    /// (label and aliases).
+    label_words: (usize, usize),
+    all_words: (usize, usize),
 }
 
 impl CanonPool {
@@ -309,32 +1001,48 @@ impl CanonPool {
             text: String::with_capacity(bytes),
             entries: Vec::with_capacity(pool.entries.len()),
             aliases: Vec::new(),
+            words: Vec::with_capacity(pool.entries.len() * 4),
             ascii: true,
-            label_words: Vec::with_capacity(8),
+            max_joined: 0,
+            scratch: Vec::with_capacity(8),
         }
     }
 
     /// Canonicalizes the next candidate of the pool.
     fn push(&mut self, c: &Candidate, lex: &Lexicon, raw: &RawInput<'_>) {
-        let text = &mut self.text;
-        let start = text.len();
-        let label_ascii = canonicalize_words_into(&c.label, lex, text, &mut self.label_words);
+        let start = self.text.len();
+        let label_ascii = canonicalize_words_into(&c.label, lex, &mut self.text, &mut self.scratch);
         // Canonical text of ASCII text is ASCII; of other text it may be.
-        let mut ascii = label_ascii || text[start..].is_ascii();
-        let label = (start, text.len());
-        let mut add = |s: &str| {
-            let start = text.len();
-            ascii &= canonicalize_into(s, lex, text) || text[start..].is_ascii();
-            (start, text.len())
-        };
-        let first = self.aliases.len();
+        let mut ascii = label_ascii || self.text[start..].is_ascii();
+        let label = (start, self.text.len());
+        let first_word = self.words.len();
+        self.words.extend_from_slice(&self.scratch);
+        let label_words = (first_word, self.words.len());
+        let mut joined = self.scratch.iter().map(|(s, e)| e - s).sum::<usize>();
+        let first_alias = self.aliases.len();
         for a in &c.aliases {
-            self.aliases.push(add(a));
+            let s = self.text.len();
+            ascii &= canonicalize_words_into(a, lex, &mut self.text, &mut self.scratch) || self.text[s..].is_ascii();
+            self.aliases.push((s, self.text.len()));
+            self.words.extend_from_slice(&self.scratch);
+            joined = joined.max(self.scratch.iter().map(|(s, e)| e - s).sum());
         }
-        let badge = (!c.badge.trim().is_empty()).then(|| add(&c.badge));
+        let badge = (!c.badge.trim().is_empty()).then(|| {
+            let s = self.text.len();
+            ascii &= canonicalize_into(&c.badge, lex, &mut self.text) || self.text[s..].is_ascii();
+            (s, self.text.len())
+        });
         self.ascii &= ascii;
+        self.max_joined = self.max_joined.max(joined);
         let raw_eq = !raw.text.is_empty() && raw.eq_label(&c.label, label_ascii);
-        self.entries.push(CanonEntry { label, aliases: (first, self.aliases.len()), badge, raw_eq });
+        self.entries.push(CanonEntry {
+            label,
+            aliases: (first_alias, self.aliases.len()),
+            badge,
+            raw_eq,
+            label_words,
+            all_words: (first_word, self.words.len()),
+        });
     }
 
     fn label(&self, idx: usize) -> &str {
@@ -347,13 +1055,127 @@ impl CanonPool {
         self.aliases[first..end].iter().map(|&(s, e)| &self.text[s..e])
     }
 
-    /// The words of the last label pushed.
-    fn label_words(&self) -> impl Iterator<Item = &[u8]> {
-        self.label_words.iter().map(|&(s, e)| &self.text.as_bytes()[s..e])
+    /// The label and the aliases, with the kind a whole match of each is.
+    fn forms(&self, idx: usize) -> impl Iterator<Item = (&str, MatchKind)> {
+        std::iter::once((self.label(idx), MatchKind::Normalized)).chain(self.aliases(idx).map(|a| (a, MatchKind::Alias)))
     }
 
-    fn badge(&self, idx: usize) -> Option<&str> {
-        self.entries[idx].badge.map(|(s, e)| &self.text[s..e])
+    fn words_in(&self, (first, end): (usize, usize)) -> impl Iterator<Item = &str> + Clone {
+        self.words[first..end].iter().map(|&(s, e)| &self.text[s..e])
+    }
+
+    fn label_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
+        self.words_in(self.entries[idx].label_words)
+    }
+
+    /// Whether any label or alias has the word `t`.
+    fn any_word(&self, t: &str) -> bool {
+        self.words.iter().any(|&(s, e)| e - s == t.len() && &self.text[s..e] == t)
+    }
+
+    /// The candidate's badge: its explicit badge, else the last word of a
+    /// label of two words or more when it is a letter or a short number.
+    fn badge_of(&self, idx: usize) -> Option<&str> {
+        if let Some((s, e)) = self.entries[idx].badge {
+            return Some(&self.text[s..e]);
+        }
+        let (first, end) = self.entries[idx].label_words;
+        (end - first >= 2).then(|| self.words_in((end - 1, end)).next()).flatten().filter(|w| is_badge_token(w))
+    }
+
+    /// Whether one of the candidate's words is `t`, or (`joined`) two or
+    /// three of its consecutive label words spell `t` together.
+    fn has_word(&self, idx: usize, t: &str, joined: bool) -> bool {
+        let e = &self.entries[idx];
+        let word = |i: usize| {
+            let (s, e) = self.words[i];
+            &self.text[s..e]
+        };
+        if (e.all_words.0..e.all_words.1).any(|i| word(i) == t) {
+            return true;
+        }
+        if !joined {
+            return false;
+        }
+        let (first, end) = e.label_words;
+        (first..end).any(|i| {
+            // Words from i on, while they are a prefix of what is left of t.
+            let mut rest = t;
+            let mut n = 0;
+            for j in i..end.min(i + 3) {
+                let w = word(j);
+                let Some(r) = rest.strip_prefix(w) else { return false };
+                rest = r;
+                n += 1;
+                if rest.is_empty() {
+                    return n >= 2;
+                }
+            }
+            false
+        })
+    }
+
+    /// The distinct words of the pool within `bound` edits of `t`
+    /// (optimal string alignment: a swap of two letters is one edit), each
+    /// with its distance and the candidates (pool order) that have it.
+    fn near_words(&self, t: &str, bound: usize) -> Vec<(String, usize, Vec<usize>)> {
+        let cmp = rapidfuzz::distance::osa::BatchComparator::new(t.chars());
+        let len = t.chars().count();
+        // Letters `w` has more of than `t` each need an edit: a cheap bound
+        // that rules out most words before the distance is computed.
+        let bag = t.is_ascii().then(|| BagBound::new(t.as_bytes()));
+        let mut out: Vec<(String, usize, Vec<usize>)> = Vec::new();
+        for (idx, entry) in self.entries.iter().enumerate() {
+            for &(s, e) in &self.words[entry.all_words.0..entry.all_words.1] {
+                let w = &self.text[s..e];
+                let wl = if w.is_ascii() { w.len() } else { w.chars().count() };
+                if wl.abs_diff(len) > bound || wl < 2 {
+                    continue;
+                }
+                if let Some(bag) = &bag
+                    && w.is_ascii()
+                    && bag.extra(w.as_bytes()) > bound
+                {
+                    continue;
+                }
+                if let Some((_, _, owners)) = out.iter_mut().find(|(x, _, _)| x == w) {
+                    if owners.last() != Some(&idx) {
+                        owners.push(idx);
+                    }
+                    continue;
+                }
+                if let Some(d) = cmp.distance_with_args(w.chars(), &rapidfuzz::distance::osa::Args::default().score_cutoff(bound)) {
+                    out.push((w.to_string(), d, vec![idx]));
+                }
+            }
+        }
+        out
+    }
+
+    /// The fuzzy rung: every entry's best similarity (of its label and
+    /// aliases) to the input; the hits at least `min`, and the `ranked` most
+    /// similar entries.
+    fn fuzzy(&self, core: &str, ranked: usize, min: f32) -> (Vec<Hit>, Vec<usize>) {
+        // Levenshtein over characters; over bytes when everything is ASCII
+        // (the same distances, without decoding UTF-8 for every label).
+        let mut best = FuzzyBest::new(ranked, min);
+        if core.is_ascii() && self.ascii {
+            let cmp = BatchComparator::new(core.bytes());
+            let bag = BagBound::new(core.as_bytes());
+            self.similarity(
+                &mut best,
+                |s| bag.upper(s.as_bytes()),
+                |s, cutoff| cmp.normalized_similarity_with_args(s.bytes(), &Args::default().score_cutoff(cutoff)),
+            );
+        } else {
+            let cmp = BatchComparator::new(core.chars());
+            self.similarity(
+                &mut best,
+                |_| 1.0,
+                |s, cutoff| cmp.normalized_similarity_with_args(s.chars(), &Args::default().score_cutoff(cutoff)),
+            );
+        }
+        (best.hits, best.ranked.into_iter().map(|(_, idx)| idx).collect())
     }
 
     /// Feeds each entry's best similarity (of its label and aliases) to
@@ -440,6 +1262,20 @@ impl BagBound {
         BagBound { counts, len: query.len() }
     }
 
+    /// Letters of `text` the query has fewer of: each needs an edit (a
+    /// lower bound of any edit distance).
+    fn extra(&self, text: &[u8]) -> usize {
+        let mut left = self.counts;
+        let mut extra = 0usize;
+        for &b in text {
+            let c = &mut left[usize::from(b & 0x7f)];
+            let has = u8::from(*c > 0);
+            *c -= has;
+            extra += usize::from(1 - has);
+        }
+        extra.max(self.len.saturating_sub(text.len() - extra))
+    }
+
     /// `1 - bag_distance / max(len)`, computed as rapidfuzz computes the
     /// similarity from the distance, so it is never below the similarity.
     fn upper(&self, text: &[u8]) -> f64 {
@@ -456,127 +1292,6 @@ impl BagBound {
         let max = self.len.max(text.len());
         if max == 0 { 1.0 } else { 1.0 - bound as f64 / max as f64 }
     }
-}
-
-/// Exact, normalized and alias matches of one candidate (`raw_eq`: the raw
-/// input is its raw label, ignoring case).
-fn match_one<'a>(raw_eq: bool, q: &Query, label: &str, mut aliases: impl Iterator<Item = &'a str>) -> Option<(MatchKind, f32)> {
-    if raw_eq {
-        return Some((MatchKind::Exact, 1.0));
-    }
-    if !label.is_empty() && (label == q.core || label == q.full) {
-        return Some((MatchKind::Normalized, 1.0));
-    }
-    aliases.any(|a| !a.is_empty() && (a == q.core || a == q.full)).then_some((MatchKind::Alias, 1.0))
-}
-
-/// "panel d" names the candidate whose trailing badge is "d", provided the
-/// other words of the input (if any) share at least one word with its label.
-/// `explicit` is the candidate's own badge (canonical); without one, the
-/// label's last word is its badge.
-fn badge_hit(input_badge: Option<&str>, core_toks: &[&str], label: &str, explicit: Option<&str>) -> Option<(MatchKind, f32)> {
-    let ib = input_badge?;
-    match explicit {
-        // The label's last word, when it has more than one (canonical text
-        // has single spaces and none at the edges).
-        None => {
-            let head = label.strip_suffix(ib)?.strip_suffix(' ')?;
-            if head.is_empty() {
-                return None;
-            }
-        }
-        Some(badge) if badge != ib => return None,
-        Some(_) => {}
-    }
-    let others = &core_toks[..core_toks.len() - 1];
-    let overlap = others.iter().filter(|t| tokens(label).any(|l| l == **t)).count();
-    if !others.is_empty() && overlap == 0 {
-        return None;
-    }
-    Some((MatchKind::Badge, if others.is_empty() { 0.5 } else { 0.5 + 0.5 * overlap as f32 / others.len() as f32 }))
-}
-
-/// Every input word is in the label, or every label word is in the input.
-fn containment<'a>(
-    core_toks: &[&str],
-    label_words: impl Iterator<Item = &'a [u8]>,
-    aliases: impl Iterator<Item = &'a str>,
-    seen: &mut [bool],
-) -> Option<(MatchKind, f32)> {
-    if core_toks.is_empty() {
-        return None;
-    }
-    let mut best = contained(core_toks, label_words, seen);
-    for a in aliases {
-        let s = contained(core_toks, words(a), seen);
-        best = match (best, s) {
-            (Some(x), Some(y)) => Some(x.max(y)),
-            (x, y) => x.or(y),
-        };
-    }
-    best.map(|s| (MatchKind::Containment, s))
-}
-
-/// The words of canonical text, as bytes.
-fn words(canonical: &str) -> impl Iterator<Item = &[u8]> {
-    canonical.as_bytes().split(|&b| b == b' ').filter(|w| !w.is_empty())
-}
-
-/// Jaccard score of input and label words when one side contains the
-/// other. This runs for every candidate: one pass over the label's words,
-/// marking the input words seen in `seen` (one flag per input word, reused
-/// across candidates: no allocation per label).
-fn contained<'a>(core_toks: &[&str], label_words: impl Iterator<Item = &'a [u8]>, seen: &mut [bool]) -> Option<f32> {
-    seen.fill(false);
-    let mut label_len = 0;
-    let mut label_in_input = true;
-    for word in label_words {
-        label_len += 1;
-        let mut found = false;
-        for (t, s) in core_toks.iter().zip(seen.iter_mut()) {
-            let t = t.as_bytes();
-            if t.len() == word.len() && t[0] == word[0] && t == word {
-                *s = true;
-                found = true;
-            }
-        }
-        label_in_input &= found;
-    }
-    if label_len == 0 {
-        return None;
-    }
-    let common = seen.iter().filter(|s| **s).count();
-    let input_in_label = common == core_toks.len();
-    (input_in_label || label_in_input).then(|| common as f32 / (core_toks.len() + label_len - common) as f32)
-}
-
-/// A command matches only when the input names the whole command (verb and
-/// object, or an alias), never on a shared verb alone.
-fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Lexicon) -> Option<CommandHit> {
-    let full: Vec<&str> = tokens(&q.full).collect();
-    let mut best: Option<(CommandHit, usize)> = None;
-    for (index, cmd) in commands.iter().enumerate() {
-        let names = std::iter::once(cmd.label.as_str()).chain(cmd.aliases.iter().map(String::as_str));
-        for name in names {
-            let c = canonicalize(name, lex);
-            let ct: Vec<&str> = tokens(&c).collect();
-            if ct.is_empty() {
-                continue;
-            }
-            let exact = (!raw.text.is_empty() && raw.eq_label(name, name.is_ascii())) || c == q.full || c == q.core;
-            let contained = ct.len() >= 2 && full.windows(ct.len()).any(|w| w == ct.as_slice());
-            if exact || contained {
-                let better = match best {
-                    None => true,
-                    Some((b, len)) => (exact && !b.exact) || (exact == b.exact && ct.len() > len),
-                };
-                if better {
-                    best = Some((CommandHit { index, exact }, ct.len()));
-                }
-            }
-        }
-    }
-    best.map(|(h, _)| h)
 }
 
 #[cfg(test)]
@@ -596,31 +1311,45 @@ mod tests {
         vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
     }
 
+    fn labelled(labels: &[&str]) -> Vec<Candidate> {
+        labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect()
+    }
+
     fn run_on(input: &str, cands: &[Candidate], commands: &[Candidate]) -> (Matches, Vec<String>) {
+        run_with(input, cands, commands, MatchParams::default())
+    }
+
+    fn run_with(input: &str, cands: &[Candidate], commands: &[Candidate], params: MatchParams) -> (Matches, Vec<String>) {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m = run(input, &q, &p, commands, &lex, MatchParams::default(), 12);
-        let ids = m.hits.iter().map(|h| format!("{}:{}", p.entries[h.entry].cand.id, h.kind.as_str())).collect();
+        let m = run(input, &q, &p, commands, &lex, params, 12);
+        let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
         (m, ids)
     }
 
     #[test]
-    fn matching_table() {
+    fn references_table() {
         let table: &[(&str, &[&str])] = &[
             ("Links Panel D", &["d:exact"]),
             ("open links panel d", &["d:normalized"]),
             ("LINKS-PANEL-E!", &["e:normalized"]),
+            ("linkspanel d", &["d:normalized"]),
+            ("please turn on links panel d now", &["d:label"]),
             ("the second one", &["d:ordinal"]),
             ("2nd", &["d:ordinal"]),
             ("#3", &["e:ordinal"]),
             ("option three", &["e:ordinal"]),
             ("the last one", &["e:ordinal"]),
+            ("second to last", &["d:ordinal"]),
+            ("the middle one", &["d:ordinal"]),
+            ("the top one", &["p:ordinal"]),
             ("panel d", &["d:badge"]),
             ("can you ope panel d pls", &["d:badge"]),
-            ("links panel", &["d:containment", "e:containment"]),
-            ("links panle d", &["d:badge"]),
-            ("lnks panle", &["e:fuzzy", "p:fuzzy"]),
+            ("panel d and panel e", &["d:badge", "e:badge"]),
+            ("links panel d or links panel e", &["d:label", "e:label"]),
+            ("the first or the second", &["p:ordinal", "d:ordinal"]),
+            ("links panel", &[]),
             ("sales report", &[]),
             ("fifth", &[]),
         ];
@@ -628,6 +1357,63 @@ mod tests {
             let (_, ids) = run_on(input, &panels(), &[]);
             assert_eq!(ids, *want, "input {input:?}");
         }
+    }
+
+    #[test]
+    fn the_longest_whole_label_is_the_one_named() {
+        let phones = labelled(&["iPhone 15", "iPhone 15 Pro", "iPhone 15 Pro Max"]);
+        let (_, ids) = run_on("iphone 15 pro max", &phones, &[]);
+        assert_eq!(ids, ["c2:exact"]);
+        let (_, ids) = run_on("show me the iphone 15 pro please", &phones, &[]);
+        assert_eq!(ids, ["c1:normalized"]);
+        let off = MatchParams { longest_label: false, ..MatchParams::default() };
+        let (_, ids) = run_with("iphone 15 pro max", &phones, &[], off);
+        assert_eq!(ids.len(), 3, "without the rule every contained label is a referent: {ids:?}");
+        // Two candidates with the same label are both named.
+        let (_, ids) = run_on("panel d", &labelled(&["Panel D", "Panel D"]), &[]);
+        assert_eq!(ids, ["c0:exact", "c1:exact"]);
+    }
+
+    #[test]
+    fn structure_words_are_read() {
+        let (m, _) = run_on("not the first one", &panels(), &[]);
+        assert!(m.reading.negation && m.reading.named.is_empty());
+        assert_eq!(m.reading.negated, [0]);
+        let (m, ids) = run_on("the one after panel d", &panels(), &[]);
+        assert_eq!((m.reading.relation, ids), (Some(Relation::After), vec!["d:badge".to_string()]));
+        let (m, _) = run_on("the one before last", &panels(), &[]);
+        assert_eq!(m.reading.relation, None, "a plain position relates nothing");
+        let (m, _) = run_on("both", &panels(), &[]);
+        assert!(m.reading.plural);
+        let (m, _) = run_on("the fifth one", &panels(), &[]);
+        assert!(m.reading.out_of_range);
+        let (m, _) = run_on("the middle one", &panels()[..2], &[]);
+        assert!(m.reading.out_of_range, "no middle in an even count");
+        let (m, ids) = run_on("no 2", &panels(), &[]);
+        assert_eq!((m.reading.negation, ids), (false, vec!["d:ordinal".to_string()]), "\"no 2\" is number two");
+    }
+
+    #[test]
+    fn words_single_out_or_share() {
+        let reports = labelled(&["Sales Report Q1", "Sales Report Q2", "Sales Report Q3", "Budget Overview"]);
+        let table: &[(&str, Words)] = &[
+            ("q2", Words::Unique { entry: 1, kind: MatchKind::Shorthand }),
+            ("the budget one", Words::Unique { entry: 3, kind: MatchKind::Shorthand }),
+            ("overview budget", Words::Unique { entry: 3, kind: MatchKind::Partial }),
+            ("sales reprot q3", Words::Unique { entry: 2, kind: MatchKind::Typo }),
+            ("salse report q1", Words::Unique { entry: 0, kind: MatchKind::Typo }),
+            ("sales report", Words::Shared { entries: vec![0, 1, 2], typo: false }),
+            ("q1 or q3", Words::Split(vec![0, 2])),
+            ("weather forecast", Words::Unexplained),
+        ];
+        for (input, want) in table {
+            let (m, _) = run_on(input, &reports, &[]);
+            assert_eq!(&m.reading.words, want, "input {input:?}");
+        }
+        // A typo near two different words is never a winner.
+        let contacts = labelled(&["John Smith", "Jon Snow"]);
+        let (m, _) = run_on("jhon", &contacts, &[]);
+        assert_eq!(m.reading.words, Words::Shared { entries: vec![0, 1], typo: true });
     }
 
     #[test]
@@ -647,14 +1433,24 @@ mod tests {
     }
 
     #[test]
-    fn badge_needs_a_shared_word_when_input_has_other_words() {
+    fn a_badge_after_another_word_needs_that_word_in_its_label() {
         let (_, ids) = run_on("sales d", &panels(), &[]);
-        assert!(ids.iter().all(|i| !i.ends_with(":badge")), "{ids:?}");
+        assert!(ids.is_empty(), "{ids:?}");
+    }
+
+    #[test]
+    fn a_number_a_label_contains_is_that_label_word_not_a_position() {
+        let shoes = labelled(&["Running Shoe 42", "Running Shoe 43", "Running Shoe 44"]);
+        let (m, ids) = run_on("44", &shoes, &[]);
+        assert_eq!(ids, ["c2:badge"]);
+        assert!(!m.reading.out_of_range);
+        let (m, ids) = run_on("the 43", &shoes, &[]);
+        assert_eq!((ids, m.reading.out_of_range), (vec!["c1:badge".to_string()], false));
     }
 
     #[test]
     fn fuzzy_ranks_entries_only_when_nothing_stronger_matched() {
-        let (m, _) = run_on("lnks panle", &panels(), &[]);
+        let (m, _) = run_on("xqzv wrtp", &panels(), &[]);
         assert_eq!(m.fuzzy.as_ref().map(Vec::len), Some(3));
         let (m, _) = run_on("links panel d", &panels(), &[]);
         assert!(m.fuzzy.is_none());
@@ -662,11 +1458,14 @@ mod tests {
 
     #[test]
     fn commands_match_only_when_named_whole() {
-        let cmds = vec![Candidate::new("settings", "Open Settings"), Candidate::new("recent", "Open Recent")];
+        let cmds =
+            vec![Candidate::new("settings", "Open Settings"), Candidate::new("recent", "Open Recent"), Candidate::new("out", "Log Out")];
         let table: &[(&str, Option<(&str, bool)>)] = &[
             ("open recent", Some(("recent", true))),
             ("Open Recent", Some(("recent", true))),
             ("please open recent now", Some(("recent", false))),
+            ("log me out", Some(("out", false))),
+            ("logout", Some(("out", true))),
             ("open sales report", None),
             ("open", None),
             ("settings", None),
@@ -686,10 +1485,15 @@ mod tests {
             ("first", Some(1)),
             ("second one", Some(2)),
             ("3rd option", Some(3)),
+            ("25th", Some(25)),
+            ("21st", Some(21)),
+            ("22th", None),
             ("number 4", Some(4)),
             ("option two", Some(2)),
             ("two", None),
             ("last one", Some(-1)),
+            ("second to last", Some(-2)),
+            ("middle", Some(0)),
             ("0", None),
             ("second panel", None),
             ("12345", None),
@@ -707,45 +1511,28 @@ mod tests {
             if a.is_ascii() && b.is_ascii() { a.eq_ignore_ascii_case(b) } else { a.to_lowercase() == b.to_lowercase() }
         }
 
-        pub fn contained(core: &[&str], label: &str) -> Option<f32> {
-            let words: Vec<&str> = tokens(label).collect();
-            if words.is_empty() {
-                return None;
-            }
-            let common = core.iter().filter(|t| words.contains(t)).count();
-            let label_in_input = words.iter().all(|w| core.contains(w));
-            (common == core.len() || label_in_input).then(|| common as f32 / (core.len() + words.len() - common) as f32)
-        }
-
         pub fn derived_badge(label: &str) -> Option<&str> {
             let words: Vec<&str> = tokens(label).collect();
-            (words.len() >= 2).then(|| words[words.len() - 1])
+            (words.len() >= 2).then(|| words[words.len() - 1]).filter(|w| super::is_badge_token(w))
         }
     }
 
     proptest::proptest! {
         #[test]
-        fn contained_agrees_with_its_definition(core in "(links|panel|d|e|sales|report| ){0,30}", label in "(links|panel|d|e|sales|report| ){0,30}") {
+        fn a_derived_badge_is_the_last_word_of_a_longer_label(label in "(links|panel|d|dd|e|1|12|1234| ){0,20}") {
             let lex = Lexicon::shipped();
-            let (core, label) = (canonicalize(&core, &lex), canonicalize(&label, &lex));
-            let core: Vec<&str> = tokens(&core).collect();
-            let mut seen = vec![false; core.len()];
-            proptest::prop_assert_eq!(contained(&core, words(&label), &mut seen), reference::contained(&core, &label));
-        }
-
-        #[test]
-        fn a_derived_badge_is_the_last_word_of_a_longer_label(label in "(links|panel|d|dd|e|1|12| ){0,20}", badge in "(d|e|1|12)") {
-            let lex = Lexicon::shipped();
-            let label = canonicalize(&label, &lex);
-            let got = badge_hit(Some(&badge), &[badge.as_str()], &label, None).is_some();
-            proptest::prop_assert_eq!(got, reference::derived_badge(&label) == Some(badge.as_str()));
+            let cands = vec![Candidate::new("x", label.clone())];
+            let mut canon = CanonPool::with_capacity(&pool(&cands));
+            canon.push(&cands[0], &lex, &RawInput::new(""));
+            let canonical = canonicalize(&label, &lex);
+            proptest::prop_assert_eq!(canon.badge_of(0), reference::derived_badge(&canonical));
         }
 
         /// The fuzzy rung skips similarities it cannot use; its hits and
         /// ranking must be those of scoring every entry in full.
         #[test]
         fn fuzzy_ranking_equals_scoring_every_entry(
-            input in "(lnks|panle|sales|reprot|d|e|q|2024| ){1,6}",
+            input in "(lnks|panle|sles|reprot|dd|ee|qq|2o24| ){1,6}",
             labels in proptest::collection::vec(("(links|panel|sales|report|dashboard|d|e|q|2024| ){0,5}", proptest::collection::vec("(links|panel|sales|rep|d| ){0,3}", 0..2)), 0..40),
             ranked in 0usize..8,
             min in 0.0f32..1.0,
@@ -762,10 +1549,29 @@ mod tests {
             let mut order: Vec<usize> = (0..cands.len()).collect();
             order.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]).then(a.cmp(b)));
             let want_hits: Vec<(usize, f32)> = order.iter().filter(|i| scores[**i] >= min).map(|i| (*i, scores[*i])).collect();
-            let got_hits: Vec<(usize, f32)> = m.hits.iter().map(|h| (h.entry, h.score)).collect();
+            let got_hits: Vec<(usize, f32)> = m.hits.iter().filter(|h| h.kind == MatchKind::Fuzzy).map(|h| (h.entry, h.score)).collect();
             proptest::prop_assert_eq!(got_hits, want_hits);
             order.truncate(ranked);
             proptest::prop_assert_eq!(m.fuzzy.unwrap(), order);
+        }
+
+        /// The cheap filters of `near_words` never drop a word within
+        /// the bound.
+        #[test]
+        fn near_words_are_every_word_within_the_bound(t in "[a-z]{2,8}", labels in proptest::collection::vec("[a-z]{1,9}( [a-z]{1,9}){0,2}", 1..20), bound in 0usize..3) {
+            let lex = Lexicon::shipped();
+            let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.clone())).collect();
+            let mut canon = CanonPool::with_capacity(&pool(&cands));
+            for c in &cands {
+                canon.push(c, &lex, &RawInput::new(""));
+            }
+            let mut got: Vec<String> = canon.near_words(&t, bound).into_iter().map(|(w, _, _)| w).collect();
+            got.sort();
+            let mut want: Vec<String> = canon.words.iter().map(|&(s, e)| canon.text[s..e].to_string())
+                .filter(|w| w.len() >= 2 && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound).collect();
+            want.sort();
+            want.dedup();
+            proptest::prop_assert_eq!(got, want);
         }
 
         #[test]
@@ -778,6 +1584,21 @@ mod tests {
         fn raw_input_equals_labels_as_eq_case_insensitive_does(raw in "\\PC{0,8}", label in "(\\PC|\u{212A}|K| ){0,8}") {
             let raw = raw.trim();
             proptest::prop_assert_eq!(RawInput::new(raw).eq_label(&label, label.is_ascii()), reference::eq_case_insensitive(raw, label.trim()));
+        }
+
+        /// Words a label contains, spelled apart in the input, name it;
+        /// joined they name it too when `joined_words` is on, and only then.
+        #[test]
+        fn joined_words_name_a_label_only_when_allowed(words in proptest::collection::vec("[a-z]{3,6}", 2..4)) {
+            let label = words.join(" ");
+            let cands = vec![Candidate::new("x", label.clone()), Candidate::new("y", "zzzz qqqq")];
+            let joined = words.concat();
+            let (_, on) = run_with(&joined, &cands, &[], MatchParams::default());
+            let (_, off) = run_with(&joined, &cands, &[], MatchParams { joined_words: false, ..MatchParams::default() });
+            let lex = Lexicon::shipped();
+            proptest::prop_assume!(words.iter().all(|w| !lex.filler.starts_with(w)));
+            proptest::prop_assert_eq!(on, vec!["x:normalized".to_string()]);
+            proptest::prop_assert!(off.is_empty());
         }
     }
 }

@@ -141,6 +141,50 @@ fn normalize_unicode(text: &str) -> String {
     out
 }
 
+/// Folds what a person does not type: accents and other diacritics of
+/// Latin letters ("café" -> "cafe", "garcía" -> "garcia") and the Latin
+/// ligatures and letters without a decomposition ("ß" -> "ss", "æ" -> "ae",
+/// "ø" -> "o", "ł" -> "l"). Marks on other scripts are kept: a Japanese
+/// dakuten or an Indic vowel sign changes the word. Applied after
+/// `normalize` by canonicalization (input, labels and lexicon alike); the
+/// evidence fingerprint hashes `normalize` alone, so its bytes are
+/// unchanged. ASCII text is returned as is.
+pub fn fold(normalized: &str) -> std::borrow::Cow<'_, str> {
+    use unicode_normalization::char::decompose_canonical;
+    if normalized.is_ascii() {
+        return std::borrow::Cow::Borrowed(normalized);
+    }
+    let mut out = String::with_capacity(normalized.len());
+    for c in normalized.chars() {
+        match c {
+            'ß' => out.push_str("ss"),
+            'æ' => out.push_str("ae"),
+            'œ' => out.push_str("oe"),
+            'ø' => out.push('o'),
+            'ł' => out.push('l'),
+            'đ' | 'ð' => out.push('d'),
+            'þ' => out.push_str("th"),
+            'ı' => out.push('i'),
+            c if is_latin(c) => {
+                // The base letter, without the marks it decomposes into.
+                decompose_canonical(c, |d| {
+                    if !is_combining_mark(d) {
+                        out.push(d)
+                    }
+                });
+            }
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Latin letters with diacritics: Latin-1 Supplement, Latin Extended-A/B
+/// and Latin Extended Additional.
+fn is_latin(c: char) -> bool {
+    matches!(c as u32, 0x00C0..=0x024F | 0x1E00..=0x1EFF)
+}
+
 /// Tokens of canonical text.
 pub fn tokens(canonical: &str) -> impl DoubleEndedIterator<Item = &str> + Clone {
     canonical.split(' ').filter(|t| !t.is_empty())
@@ -150,6 +194,25 @@ pub fn tokens(canonical: &str) -> impl DoubleEndedIterator<Item = &str> + Clone 
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn folding_table() {
+        let table = [
+            ("café", "cafe"),
+            ("maría garcía", "maria garcia"),
+            ("straße", "strasse"),
+            ("crème brûlée", "creme brulee"),
+            ("smørrebrød", "smorrebrod"),
+            ("łódź", "lodz"),
+            ("hôtel du louvre", "hotel du louvre"),
+            ("שלום", "שלום"),
+            ("が", "が"),
+            ("plain ascii", "plain ascii"),
+        ];
+        for (input, want) in table {
+            assert_eq!(fold(input), want, "{input:?}");
+        }
+    }
 
     #[test]
     fn tokens_skip_empty_text() {
@@ -162,6 +225,16 @@ mod tests {
         fn normalize_is_idempotent(s in "\\PC{0,40}") {
             let once = normalize(&s);
             prop_assert_eq!(normalize(&once), once.clone());
+        }
+
+        #[test]
+        fn folding_is_idempotent_and_keeps_ascii(s in "\\PC{0,40}") {
+            let n = normalize(&s);
+            let once = fold(&n).into_owned();
+            prop_assert_eq!(fold(&once).into_owned(), once.clone());
+            if n.is_ascii() {
+                prop_assert_eq!(once, n);
+            }
         }
 
         #[test]

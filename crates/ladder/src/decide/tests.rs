@@ -218,14 +218,18 @@ fn open_panel_d_from_chat_resolves_in_the_chat_pool_only() {
 }
 
 #[test]
+fn a_typo_only_one_candidate_is_near_executes_it() {
+    let mut r = req("secone one");
+    r.options.as_mut().unwrap().candidates = vec![Candidate::new("second", "Second One"), Candidate::new("section", "Section One")].into();
+    let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("second")), "\"section\" is four edits away");
+}
+
+#[test]
 fn typos_with_close_candidates_are_unresolved_not_executed() {
     let cases = [
         ("sumary155", vec![Candidate::new("s155", "Summary 155"), Candidate::new("s156", "Summary 156")], AmbiguityReason::TypoAmbiguous),
-        (
-            "secone one",
-            vec![Candidate::new("second", "Second One"), Candidate::new("section", "Section One")],
-            AmbiguityReason::NoDeterministicMatch,
-        ),
+        ("jhon", vec![Candidate::new("john", "John Smith"), Candidate::new("jon", "Jon Snow")], AmbiguityReason::TypoAmbiguous),
     ];
     for (input, cands, reason) in cases {
         let mut r = req(input);
@@ -323,14 +327,14 @@ fn auto_execute_needs_every_gate() {
     p.auto_execute.enabled = true;
     let pick = r#"{"decision":"select","choice_id":"links-panel-e","confidence":0.95}"#;
     // no_deterministic_match is allowed by default.
-    let d = turn(&p, &Fake::replying(pick), &req("the thing with the e")).decision;
+    let d = turn(&p, &Fake::replying(pick), &req("something for the team")).decision;
     assert_eq!(d.ambiguity_reason, Some(AmbiguityReason::NoDeterministicMatch));
     assert_eq!((d.outcome, d.target_id.as_deref(), d.decided_by), (Outcome::Execute, Some("links-panel-e"), Decider::Llm));
     // multi_match never.
     let d = turn(&p, &Fake::replying(pick), &req("links panel")).decision;
     assert_eq!(d.outcome, Outcome::Clarify);
     // force_clarify_only always wins.
-    let mut r = req("the thing with the e");
+    let mut r = req("something for the team");
     r.force_clarify_only = true;
     assert_eq!(turn(&p, &Fake::replying(pick), &r).decision.outcome, Outcome::Clarify);
 }
@@ -358,12 +362,12 @@ fn llm_failures_map_to_their_fallback_reasons() {
         (LlmAnswer::Skipped { reason: FallbackReason::LlmOverloaded }, FallbackReason::LlmOverloaded),
     ];
     let baseline =
-        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("the thing with the e"))
+        turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("something for the team"))
             .decision;
     for (answer, want) in cases {
         let mut p = live();
         p.auto_execute.enabled = true;
-        let d = turn(&p, &Fake::new(answer.clone()), &req("the thing with the e")).decision;
+        let d = turn(&p, &Fake::new(answer.clone()), &req("something for the team")).decision;
         assert_eq!((d.outcome, d.fallback_reason), (Outcome::Clarify, Some(want)), "{answer:?}");
         assert_eq!(ids(&d), ids(&baseline), "the deterministic order is kept");
         assert_eq!(d.clarifier.as_ref().unwrap().suggested_id, None);
@@ -779,4 +783,130 @@ fn chat_history_reaches_the_prompt_and_changes_the_fingerprint() {
     let asks = fake.asks.lock().unwrap();
     assert_eq!(asks.len(), 2);
     assert_eq!(asks[1].context.chat_history, ["I was looking at team E's panel", "hi"]);
+}
+
+// ------------------------------------------- what a person never acts on --
+
+/// Distinct labels of one to three words, and the index of two of them.
+fn distinct_labels() -> impl Strategy<Value = (Vec<String>, usize, usize)> {
+    let word = prop::sample::select(vec![
+        "sales", "report", "panel", "links", "jazz", "rock", "q1", "q2", "q3", "alpha", "beta", "d", "e", "7", "vegan", "chili", "budget",
+        "overview", "iphone", "15", "pro", "max", "cafe", "central", "north", "south",
+    ]);
+    prop::collection::btree_set(prop::collection::vec(word, 1..4).prop_map(|w| w.join(" ")), 2..8)
+        .prop_flat_map(|set| {
+            let labels: Vec<String> = set.into_iter().collect();
+            let n = labels.len();
+            (Just(labels), 0..n, 0..n)
+        })
+        .prop_filter("two different candidates", |(_, a, b)| a != b)
+}
+
+fn pool_req(labels: &[String], input: &str) -> DecideRequest {
+    let mut r = req(input);
+    r.options.as_mut().unwrap().candidates =
+        labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.clone())).collect::<Vec<_>>().into();
+    r
+}
+
+/// How a person might name two candidates in one turn.
+fn two_referents() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "{a} and {b}",
+        "{a} or {b}",
+        "{a} or maybe {b}",
+        "pick {a}. also pick {b}.",
+        "{a}, {b}",
+        "either {a} or {b}",
+        "open {a} and then {b}",
+        "{a} plus {b}",
+    ])
+}
+
+fn negations() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["not {a}", "anything but {a}", "don't open {a}", "no {a}", "anything except {a}", "not the {a} one"])
+}
+
+fn relations() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["the one after {a}", "the one before {a}", "the one next to {a}", "the one below {a}", "the previous one"])
+}
+
+/// A label that is not itself a question, a cancel or a command phrase.
+fn plain(l: &str, lex: &crate::lexicon::Lexicon) -> bool {
+    let c = canonicalize(l, lex);
+    !c.is_empty() && !crate::exclusions::is_cancel(&c, lex)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Spec 4b: an input that names two distinct candidates never executes,
+    /// with or without the LLM, whatever the pool.
+    #[test]
+    fn naming_two_candidates_never_executes((labels, a, b) in distinct_labels(), shape in two_referents(), answer in llm_answer_strategy()) {
+        let lex = crate::lexicon::Lexicon::shipped();
+        prop_assume!(plain(&labels[a], &lex) && plain(&labels[b], &lex));
+        // Neither label may be a part of the other (then one is named).
+        let (ca, cb) = (canonicalize(&labels[a], &lex), canonicalize(&labels[b], &lex));
+        prop_assume!(!ca.contains(&cb) && !cb.contains(&ca));
+        let input = shape.replace("{a}", &labels[a]).replace("{b}", &labels[b]);
+        let r = pool_req(&labels, &input);
+        for p in [Policy::defaults(), { let mut p = live(); p.auto_execute.enabled = true; p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec(); p }] {
+            let d = turn(&p, &Fake::new(answer.clone()), &r).decision;
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?}", input, d.target_id);
+        }
+    }
+
+    /// A negation or a relation never executes, and a negation never
+    /// offers the candidate it excludes.
+    #[test]
+    fn negations_and_relations_never_execute((labels, a, _) in distinct_labels(), neg in negations(), rel in relations(), answer in llm_answer_strategy()) {
+        let lex = crate::lexicon::Lexicon::shipped();
+        prop_assume!(plain(&labels[a], &lex));
+        let mut p = live();
+        p.auto_execute.enabled = true;
+        p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec();
+        for shape in [neg, rel] {
+            let input = shape.replace("{a}", &labels[a]);
+            let d = turn(&p, &Fake::new(answer.clone()), &pool_req(&labels, &input)).decision;
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?}", input, d.target_id);
+            if shape == neg && d.outcome == Outcome::Clarify && d.llm.suggested_id.is_none() {
+                let offered = ids(&d);
+                let named_elsewhere = labels.iter().enumerate().any(|(i, l)| i != a && canonicalize(l, &lex) == canonicalize(&labels[a], &lex));
+                prop_assert!(named_elsewhere || !offered.contains(&format!("c{a}")), "{:?} offered the excluded one: {:?}", input, offered);
+            }
+        }
+    }
+
+    /// A typo as near to two candidates' words as to each other never
+    /// executes (no dictionary decides between them).
+    #[test]
+    fn a_typo_near_two_candidates_never_executes(stem in "[a-z]{4,7}", x in "[a-z]", y in "[a-z]", z in "[a-z]") {
+        prop_assume!(x != y && y != z && x != z);
+        // "<stem>x" and "<stem>y" are both one edit from "<stem>z".
+        let labels = vec![format!("{stem}{x}"), format!("{stem}{y}"), "something else".to_string()];
+        let lex = crate::lexicon::Lexicon::shipped();
+        prop_assume!(labels.iter().all(|l| plain(l, &lex)) && lex.function_words.iter().all(|w| !labels.contains(w)));
+        let input = format!("{stem}{z}");
+        let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &pool_req(&labels, &input)).decision;
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?}", input, d.target_id);
+    }
+
+    /// A plain position always executes the candidate at that position,
+    /// and one outside the list never executes.
+    #[test]
+    fn positions_execute_in_range_and_ask_outside((labels, _, _) in distinct_labels(), n in 1usize..12, form in prop::sample::select(vec!["number {n}", "option {n}", "#{n}", "the {n}th one"])) {
+        let lex = crate::lexicon::Lexicon::shipped();
+        prop_assume!(labels.iter().all(|l| plain(l, &lex)));
+        // A number a label contains is that label's word, not a position.
+        prop_assume!(labels.iter().all(|l| !l.split(' ').any(|w| w == n.to_string())));
+        let suffix = match (n % 100, n % 10) { (11..=13, _) => "th", (_, 1) => "st", (_, 2) => "nd", (_, 3) => "rd", _ => "th" };
+        let input = form.replace("{n}th", &format!("{n}{suffix}")).replace("{n}", &n.to_string());
+        let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &pool_req(&labels, &input)).decision;
+        if n <= labels.len() {
+            prop_assert_eq!((d.outcome, d.target_id.clone()), (Outcome::Execute, Some(format!("c{}", n - 1))), "{:?}", input);
+        } else {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}", input);
+        }
+    }
 }
