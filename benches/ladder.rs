@@ -75,7 +75,7 @@ impl Ports for NoPorts {
 fn core(policy: &Policy, req: &DecideRequest) -> usize {
     let lex = &policy.lexicon;
     let canonical = canonicalize(&req.input, lex);
-    let Resolved::Pool(pool) = scope::resolve(req, None) else { unreachable!("a chat pool") };
+    let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
     let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, policy.matching, policy.tie_len());
     let class = classify(&Evidence {

@@ -136,6 +136,7 @@ fn open_cycle(pool: usize) -> Update {
         request: Some(std::sync::Arc::new(request)),
         excerpts: Vec::new(),
         history: Vec::new(),
+        supplied: Vec::new(),
         resolved: false,
     };
     turn(None, CycleChange::Open(Box::new(cycle)), PendingClarifier::SelectionDisambiguation)

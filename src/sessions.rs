@@ -384,6 +384,7 @@ mod tests {
             request: Some(Arc::new(req)),
             excerpts: vec![],
             history: vec![],
+            supplied: vec![],
             resolved: false,
         };
         Update::Decided(DecidedUpdate {

@@ -9,7 +9,7 @@ use crate::llm::LlmClient;
 use crate::telemetry::{self, Call, records::DecisionRecord};
 use ladder::ask::LlmAsk;
 use ladder::continuity::{
-    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, EnrichRefusal, Now, OutcomeUpdate, Update, merge_evidence,
+    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, EnrichRefusal, Now, OutcomeUpdate, Update,
 };
 use ladder::decide::{self, Ctx, Decided, Mode};
 use ladder::policy::LlmAnswer;
@@ -135,16 +135,7 @@ impl Daemon {
         let ctx = self.ctx(g, &view, &ids, now);
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
-                let base = cycle.request.clone().unwrap_or_default();
-                let (merged, excerpts) = merge_evidence(&base, &input.evidence);
-                let merged = Arc::new(merged);
-                // Newest first.
-                let mut all = excerpts;
-                all.append(&mut cycle.excerpts);
-                cycle.excerpts = all;
-                if !input.chat_history.is_empty() {
-                    cycle.history = input.chat_history.clone();
-                }
+                let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));
                 let ports = DaemonPorts { daemon: self, session_id: &input.session_id, llm: g.llms.main.clone(), deadline, g };
                 let d = decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await;
                 (d, merged, cycle)

@@ -89,6 +89,42 @@ async fn unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop() {
     assert_eq!(server.received_requests().await.unwrap().len(), 1);
 }
 
+/// Issue 17 item 6: recoverable chat options the LLM asked for, supplied
+/// through Enrich, reach its next prompt, and its pick is suggested.
+#[tokio::test]
+async fn recoverable_options_supplied_by_enrich_reach_the_next_prompt() {
+    let server = MockServer::start().await;
+    let need =
+        json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["chat_recoverable_options"]});
+    let pick = json!({"decision": "select", "choice_id": "earlier-q3", "confidence": 0.9, "needed_evidence_types": []});
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": need.to_string()}}]})))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": pick.to_string()}}]})))
+        .mount(&server)
+        .await;
+    let d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
+    let mut c = d.client.clone();
+    let first = c.decide(panels_request("the thing we talked about before")).await.unwrap().into_inner();
+    assert_eq!((first.outcome(), first.needed_evidence_types.clone()), (O::NeedMoreInfo, vec!["chat_recoverable_options".to_string()]));
+    let earlier = pb::EvidenceBlock {
+        r#type: "chat_recoverable_options".into(),
+        candidates: vec![cand("earlier-q3", "Sales Report Q3")],
+        excerpt: String::new(),
+    };
+    let r = c.enrich(enrich("session-1", &first.loop_cycle_id, vec![earlier])).await.unwrap().into_inner();
+    let calls = server.received_requests().await.unwrap();
+    assert_eq!(calls.len(), 2, "exactly one more LLM call");
+    let prompt = String::from_utf8_lossy(&calls[1].body);
+    assert!(prompt.contains("earlier-q3") && prompt.contains("Sales Report Q3"), "the prompt lists the new candidate: {prompt}");
+    assert_ne!(r.evidence_fingerprint, first.evidence_fingerprint);
+    assert_eq!((r.outcome(), r.llm.as_ref().map(|l| l.suggested_id.as_str())), (O::Clarify, Some("earlier-q3")));
+    assert_eq!(r.clarifier.unwrap().option_ids[0], "earlier-q3");
+}
+
 #[tokio::test]
 async fn record_outcome_updates_the_state_and_resets_the_loop_guard() {
     let server = need_more_info_provider().await;

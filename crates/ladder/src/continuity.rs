@@ -106,7 +106,33 @@ pub struct Cycle {
     pub excerpts: Vec<String>,
     /// Chat history from the latest `Enrich`, newest first.
     pub history: Vec<String>,
+    /// Evidence types supplied through `Enrich` so far: their candidates
+    /// join the pool of the cycle's next LLM call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supplied: Vec<EvidenceType>,
     pub resolved: bool,
+}
+
+impl Cycle {
+    /// One `Enrich` step's evidence joins the cycle: its candidates join
+    /// the request (ids stay unique), its excerpts (newest first) and chat
+    /// history become context, and the types supplied are remembered so
+    /// their candidates enter the pool. Returns the request to decide on.
+    pub fn enrich(&mut self, evidence: &[(EvidenceType, Vec<Candidate>, String)], history: &[String]) -> DecideRequest {
+        let base = self.request.as_deref().cloned().unwrap_or_default();
+        let (merged, mut excerpts) = merge_evidence(&base, evidence);
+        excerpts.append(&mut self.excerpts);
+        self.excerpts = excerpts;
+        if !history.is_empty() {
+            self.history = history.to_vec();
+        }
+        for (ty, _, _) in evidence {
+            if !self.supplied.contains(ty) {
+                self.supplied.push(*ty);
+            }
+        }
+        merged
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -219,6 +245,7 @@ impl ContinuityState {
                     request: None,
                     excerpts: Vec::new(),
                     history: Vec::new(),
+                    supplied: Vec::new(),
                     resolved: false,
                 });
                 self.touch(now);

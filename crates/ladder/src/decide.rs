@@ -58,7 +58,9 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             return run.need_scope(Scope::Unspecified, EvidenceType::ScopeDisambiguationHint);
         }
     };
-    let pool = match scope::resolve(req, cue.as_ref().map(|c| c.scope)) {
+    // Recoverable chat options an Enrich step supplied join the pool.
+    let recoverable = matches!(mode, Mode::Enrich(c) if c.supplied.contains(&EvidenceType::ChatRecoverableOptions));
+    let pool = match scope::resolve(req, cue.as_ref().map(|c| c.scope), recoverable) {
         Resolved::Pool(pool) => pool,
         Resolved::EmptyScope { scope, needed } => {
             run.step("empty_scope", format!("{} cue with no candidates", scope.as_str()));

@@ -103,6 +103,7 @@ pub(crate) struct CycleDraft {
     pub(crate) enrichment_steps: u32,
     pub(crate) excerpts: Vec<String>,
     pub(crate) history: Vec<String>,
+    pub(crate) supplied: Vec<EvidenceType>,
 }
 
 impl CycleDraft {
@@ -123,6 +124,7 @@ impl CycleDraft {
                 enrichment_steps: c.enrichment_steps,
                 excerpts: c.excerpts.clone(),
                 history: c.history.clone(),
+                supplied: c.supplied.clone(),
             },
             Mode::Turn => {
                 let open = ctx.state.open_cycle().filter(|c| c.guard_key == guard_key);
@@ -136,6 +138,7 @@ impl CycleDraft {
                     enrichment_steps: open.map_or(0, |c| c.enrichment_steps),
                     excerpts: Vec::new(),
                     history: Vec::new(),
+                    supplied: Vec::new(),
                 }
             }
         }
@@ -383,6 +386,7 @@ impl<'a> Run<'a> {
                 request: None,
                 excerpts: c.excerpts,
                 history: c.history,
+                supplied: c.supplied,
                 resolved: false,
             }
         });

@@ -108,7 +108,11 @@ pub enum Resolved<'a> {
     },
 }
 
-pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>) -> Resolved<'a> {
+/// The pool a decision picks from. `recoverable` adds the recoverable chat
+/// options to an uncued pool: an `Enrich` step supplied them because the
+/// LLM asked for them (without a cue they are otherwise only reached by a
+/// chat cue).
+pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>, recoverable: bool) -> Resolved<'a> {
     let opts = req.options.as_ref().filter(|o| !o.candidates.is_empty());
     let active = req.active_scope.as_ref().map(|s| s.scope).unwrap_or_default();
     let list =
@@ -151,6 +155,9 @@ pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>) -> Resolved<'a> {
                 entries.extend(list(&o.candidates, Source::ActiveOptions));
             }
             entries.extend(list(&req.widget_items, Source::Widget));
+            if recoverable {
+                entries.extend(list(&req.recoverable_chat_options, Source::RecoverableChat));
+            }
             let ordinal_source = match active {
                 Scope::Widget | Scope::Dashboard | Scope::Workspace if !req.widget_items.is_empty() => Some(Source::Widget),
                 _ if opts.is_some() => Some(Source::ActiveOptions),
@@ -210,7 +217,7 @@ mod tests {
     #[test]
     fn chat_cue_uses_recoverable_options_when_active_options_are_not_chat() {
         let req = widget_req();
-        let Resolved::Pool(pool) = resolve(&req, Some(Scope::Chat)) else { panic!("pool expected") };
+        let Resolved::Pool(pool) = resolve(&req, Some(Scope::Chat), false) else { panic!("pool expected") };
         let ids: Vec<&str> = pool.entries.iter().map(|e| e.cand.id.as_str()).collect();
         assert_eq!(ids, ["chat-a", "chat-b"]);
         assert_eq!(pool.ordinal_source, Some(Source::RecoverableChat));
@@ -220,7 +227,7 @@ mod tests {
     fn chat_cue_with_nothing_in_chat_asks_for_evidence() {
         let mut req = widget_req();
         req.recoverable_chat_options.clear();
-        match resolve(&req, Some(Scope::Chat)) {
+        match resolve(&req, Some(Scope::Chat), false) {
             Resolved::EmptyScope { scope, needed } => {
                 assert_eq!(scope, Scope::Chat);
                 assert_eq!(needed, EvidenceType::ChatRecoverableOptions);
@@ -232,13 +239,13 @@ mod tests {
     #[test]
     fn dashboard_cue_while_a_widget_is_active_is_stale() {
         let req = widget_req();
-        assert!(matches!(resolve(&req, Some(Scope::Dashboard)), Resolved::EmptyScope { .. }));
+        assert!(matches!(resolve(&req, Some(Scope::Dashboard), false), Resolved::EmptyScope { .. }));
     }
 
     #[test]
     fn no_cue_pools_options_and_widget_items_but_not_recoverable_chat() {
         let req = widget_req();
-        let Resolved::Pool(pool) = resolve(&req, None) else { panic!() };
+        let Resolved::Pool(pool) = resolve(&req, None, false) else { panic!() };
         let ids: Vec<&str> = pool.entries.iter().map(|e| e.cand.id.as_str()).collect();
         assert_eq!(ids, ["w-a", "item-a"]);
     }

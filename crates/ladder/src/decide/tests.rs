@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::ask::LlmAsk;
-use crate::continuity::{Applied, ContinuityState, Now, Ttl, Update, merge_evidence};
+use crate::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use crate::policy::{LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, WordCounter};
 use futures::executor::block_on;
@@ -552,7 +552,7 @@ fn resolved_pool_ids(p: &Policy, r: &DecideRequest) -> Vec<String> {
         CueParse::Conflict => return Vec::new(),
         CueParse::None => None,
     };
-    match scope::resolve(r, cue) {
+    match scope::resolve(r, cue, false) {
         Resolved::Pool(pool) => pool.entries.iter().map(|e| e.cand.id.clone()).collect(),
         Resolved::EmptyScope { .. } => Vec::new(),
     }
@@ -658,13 +658,8 @@ fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Cand
     let state = fake.state.lock().unwrap().clone();
     let mut cycle = state.open_cycle().expect("an open cycle").clone();
     cycle.enrichment_steps += 1;
-    let (merged, excerpts) = merge_evidence(cycle.request.as_deref().unwrap(), evidence);
-    let mut all = excerpts;
-    all.append(&mut cycle.excerpts);
-    cycle.excerpts = all;
-    if !history.is_empty() {
-        cycle.history = history.iter().map(|s| s.to_string()).collect();
-    }
+    let history: Vec<String> = history.iter().map(|s| s.to_string()).collect();
+    let merged = cycle.enrich(evidence, &history);
     let view = state.view(fake.now, fake.ttl);
     let ctx = Ctx {
         policy,
@@ -714,6 +709,26 @@ fn new_evidence_gets_one_more_llm_call_within_the_budget() {
     let d = enrich_step(&live(), &fake, &evenmore, &[]);
     assert_eq!(fake.calls(), 2);
     assert_eq!(d.decision.fallback_reason, Some(FallbackReason::BudgetExhausted));
+}
+
+/// Issue 17 item 6: evidence supplied for the requested type joins the
+/// pool of the cycle's next LLM call.
+#[test]
+fn recoverable_options_supplied_by_enrich_join_the_next_llm_call() {
+    let need = r#"{"decision":"need_more_info","choice_id":null,"confidence":0.3,"needed_evidence_types":["chat_recoverable_options"]}"#;
+    let fake = Fake::replying(need);
+    let first = turn(&live(), &fake, &req("the thing we talked about before")).decision;
+    assert_eq!((first.outcome, first.needed_evidence_types.clone()), (Outcome::NeedMoreInfo, vec![EvidenceType::ChatRecoverableOptions]));
+    let pick = r#"{"decision":"select","choice_id":"earlier-q3","confidence":0.9}"#;
+    *fake.answer.lock().unwrap() = LlmAnswer::Replied { content: pick.into(), latency_ms: 5 };
+    let earlier = vec![(EvidenceType::ChatRecoverableOptions, vec![Candidate::new("earlier-q3", "Sales Report Q3")], String::new())];
+    let d = enrich_step(&live(), &fake, &earlier, &[]).decision;
+    assert_eq!(fake.calls(), 2, "new evidence: exactly one more call");
+    assert_ne!(d.evidence_fingerprint, first.evidence_fingerprint);
+    let asks = fake.asks.lock().unwrap();
+    assert!(asks[1].candidates.iter().any(|c| c.id == "earlier-q3"), "the prompt lists the new candidate: {:?}", asks[1].candidates);
+    assert_eq!(d.llm.suggested_id.as_deref(), Some("earlier-q3"), "and the decision may suggest it");
+    assert_eq!(ids(&d)[0], "earlier-q3");
 }
 
 #[test]
