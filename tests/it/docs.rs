@@ -77,3 +77,45 @@ fn the_readme_gives_exactly_two_setup_commands() {
     let test_command = commands[1].split('#').next().unwrap().trim();
     assert!(ci.lines().any(|l| l.trim() == test_command), ".ci/run must run {test_command:?}");
 }
+
+/// The option sets the README's rule examples run on.
+fn example_pool(name: &str) -> serde_json::Value {
+    let labels: &[(&str, &str)] = match name {
+        "panels" => &[("p", "Links Panels"), ("d", "Links Panel D"), ("e", "Links Panel E")],
+        "reports" => &[("q1", "Sales Report Q1"), ("q2", "Sales Report Q2"), ("q3", "Sales Report Q3"), ("q4", "Sales Report Q4"), ("bud", "Budget Overview")],
+        "phones" => &[("ip15", "iPhone 15"), ("ip15p", "iPhone 15 Pro"), ("ip15pm", "iPhone 15 Pro Max"), ("s24", "Galaxy S24")],
+        other => panic!("README example on an unknown option set {other:?}"),
+    };
+    serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT",
+        "candidates": labels.iter().map(|(id, l)| serde_json::json!({"id": id, "label": l})).collect::<Vec<_>>()})
+}
+
+#[tokio::test]
+async fn every_rule_example_in_the_readme_decides_as_it_says() {
+    let text = readme();
+    let section = text.split("### The rules, with an example each").nth(1).unwrap().split("\n## ").next().unwrap();
+    let mut cases = Vec::new();
+    for line in section.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (input, on, happens) = (cells[2].trim_matches('`'), cells[3], cells[4]);
+        let (verb, rest) = happens.split_once(' ').unwrap();
+        let ids: Vec<&str> = rest.split(", ").collect();
+        let expect = match verb {
+            "execute" => serde_json::json!({"execute": ids[0]}),
+            "clarify" => serde_json::json!({"clarify": ids}),
+            "escape" => serde_json::json!({"escape": ids[0]}),
+            other => panic!("README: {other:?} in {line:?}"),
+        };
+        let v = serde_json::json!({"input": input, "options": example_pool(on), "expect": expect, "category": line});
+        cases.push(ladderd::eval::case("README", &v).unwrap());
+    }
+    assert!(cases.len() >= 20, "{} examples", cases.len());
+    let report = ladderd::eval::run(Config::default(), cases).await.unwrap();
+    let wrong: Vec<String> = report
+        .failures
+        .iter()
+        .map(|f| format!("{} -> {} {:?} {}", f.category, f.got.outcome, f.got.offered, f.got.target_id))
+        .chain(report.by_category.iter().filter(|(_, t)| t.clarify_ok != t.clarify_offered).map(|(c, _)| format!("{c}: not every id offered")))
+        .collect();
+    assert!(wrong.is_empty(), "README examples that do not hold:\n{}", wrong.join("\n"));
+}
