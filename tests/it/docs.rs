@@ -82,7 +82,13 @@ fn the_readme_gives_exactly_two_setup_commands() {
 fn example_pool(name: &str) -> serde_json::Value {
     let labels: &[(&str, &str)] = match name {
         "panels" => &[("p", "Links Panels"), ("d", "Links Panel D"), ("e", "Links Panel E")],
-        "reports" => &[("q1", "Sales Report Q1"), ("q2", "Sales Report Q2"), ("q3", "Sales Report Q3"), ("q4", "Sales Report Q4"), ("bud", "Budget Overview")],
+        "reports" => &[
+            ("q1", "Sales Report Q1"),
+            ("q2", "Sales Report Q2"),
+            ("q3", "Sales Report Q3"),
+            ("q4", "Sales Report Q4"),
+            ("bud", "Budget Overview"),
+        ],
         "phones" => &[("ip15", "iPhone 15"), ("ip15p", "iPhone 15 Pro"), ("ip15pm", "iPhone 15 Pro Max"), ("s24", "Galaxy S24")],
         other => panic!("README example on an unknown option set {other:?}"),
     };
@@ -115,7 +121,9 @@ async fn every_rule_example_in_the_readme_decides_as_it_says() {
         .failures
         .iter()
         .map(|f| format!("{} -> {} {:?} {}", f.category, f.got.outcome, f.got.offered, f.got.target_id))
-        .chain(report.by_category.iter().filter(|(_, t)| t.clarify_ok != t.clarify_offered).map(|(c, _)| format!("{c}: not every id offered")))
+        .chain(
+            report.by_category.iter().filter(|(_, t)| t.clarify_ok != t.clarify_offered).map(|(c, _)| format!("{c}: not every id offered")),
+        )
         .collect();
     assert!(wrong.is_empty(), "README examples that do not hold:\n{}", wrong.join("\n"));
 }

@@ -146,6 +146,11 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
             };
             return several(&mut std::iter::once(*e).chain(other));
         }
+        // Position words are common words ("last week", "first time"): a
+        // position beside a word no candidate explains is only a ranking.
+        [(_, MatchKind::Ordinal)] if matches!(r.words, Words::Unexplained) => {
+            return Classification::llm(AmbiguityReason::NoDeterministicMatch);
+        }
         [(e, _)] => return Classification::high(Winner::Entry(*e)),
         _ => return several(&mut r.named_entries()),
     }
@@ -255,6 +260,9 @@ mod tests {
             ("iphone", PHONES, Ask(MultiMatchNoExactWinner)),
             ("galxy", PHONES, Exec("c3")),
             ("the thing for money stuff", REPORTS, Ask(NoDeterministicMatch)),
+            // "last" beside a word nothing explains is not a position.
+            ("the one I watched last week", REPORTS, Ask(NoDeterministicMatch)),
+            ("the last report", REPORTS, Exec("c3")), // the last of the reports
         ];
         for (input, labels, want) in table {
             let (c, winner) = classify_input(input, &options(labels), &[], None, MatchParams::default());

@@ -47,6 +47,13 @@ pub fn is_question(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
     if !toks.is_empty() && lex.question_openers.match_at(&toks, 0).is_some() {
         return true;
     }
+    // "Could you refill X?": a polite opener (filler, so gone from the
+    // canonical text) with no question opener after it is a request.
+    let normalized = crate::text::normalize(raw);
+    let raw_toks: Vec<&str> = tokens(&normalized).collect();
+    if !raw_toks.is_empty() && lex.polite_openers.match_at(&raw_toks, 0).is_some() {
+        return false;
+    }
     let ends_with_q = raw.trim_end().ends_with(['?', '\u{FF1F}', '\u{061F}', '\u{037E}']);
     ends_with_q && (toks.is_empty() || lex.selection_verbs.match_at(&toks, 0).is_none())
 }
@@ -106,6 +113,8 @@ mod tests {
             ("laisse tomber", Some(EscapeReason::Cancel)),
             ("לא תודה", Some(EscapeReason::Cancel)),
             ("don't open panel d", None),
+            ("could you refill panel d please?", None),
+            ("can you tell me what panel d is?", Some(EscapeReason::QuestionIntent)),
             ("no, the second one", None),
         ];
         for (input, want) in table {

@@ -49,6 +49,10 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub function_words: Vec<String>,
     #[serde(default)]
+    pub from_the_end: Vec<String>,
+    #[serde(default)]
+    pub polite_openers: Vec<String>,
+    #[serde(default)]
     pub generic_nouns: Vec<String>,
     #[serde(default)]
     pub deictic: Vec<String>,
@@ -172,6 +176,11 @@ pub struct Lexicon {
     pub conjunctions: PhraseSet,
     /// Words that name nothing.
     pub function_words: HashSet<String>,
+    /// After a position, count it from the end ("2nd to last").
+    pub from_the_end: PhraseSet,
+    /// How polite requests open, before filler is removed ("could you
+    /// refill it?" is a request, not a question).
+    pub polite_openers: PhraseSet,
     /// Nouns naming the kind of thing on screen.
     pub generic_nouns: HashSet<String>,
     pub deictic: HashSet<String>,
@@ -254,6 +263,8 @@ impl Lexicon {
             plurals: PhraseSet::build(&all(|l| &l.plurals)),
             conjunctions: PhraseSet::build(&all(|l| &l.conjunctions)),
             function_words: words(all(|l| &l.function_words)),
+            from_the_end: PhraseSet::build(&all(|l| &l.from_the_end)),
+            polite_openers: PhraseSet::build(&all(|l| &l.polite_openers)),
             generic_nouns: words(all(|l| &l.generic_nouns)),
             deictic: words(all(|l| &l.deictic)),
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),

@@ -354,7 +354,17 @@ pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
 }
 
 /// A position phrase starting at `toks[i]`: (tokens it takes, position).
+/// A position followed by a phrase counting from the end ("2nd to last",
+/// "3rd from the end") counts from the end.
 fn ordinal_at(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Option<(usize, i32)> {
+    let (len, n) = ordinal_here(toks, i, prefixed, lex)?;
+    match lex.from_the_end.match_at(toks, i + len) {
+        Some(m) if n > 1 => Some((len + m, -n)),
+        _ => Some((len, n)),
+    }
+}
+
+fn ordinal_here(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Option<(usize, i32)> {
     if let Some(hit) = lex.ordinals.value_at(toks, i) {
         return Some(hit);
     }
@@ -786,7 +796,7 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
         }
     }
     for (k, t) in content.iter().enumerate() {
-        if exact[k].is_empty() && params.joined_words && t.len() >= 4 {
+        if exact[k].is_empty() && params.joined_words && t.len() >= 2 {
             exact[k] = (0..canon.entries.len()).filter(|idx| canon.has_word(*idx, t, true)).collect();
         }
         if !exact[k].is_empty() {
@@ -913,6 +923,8 @@ fn ranking_hits(mentions: &[Mention], r: &Reading, toks: &[&str], roles: &[Role]
 fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Lexicon, params: MatchParams) -> Option<CommandHit> {
     let full: Vec<&str> = tokens(&q.full).collect();
     let joined_full: String = full.concat();
+    // The core without words that name nothing ("my notifications").
+    let bare: String = tokens(&q.core).filter(|t| !lex.function_words.contains(*t)).collect::<Vec<_>>().join(" ");
     let mut best: Option<(CommandHit, usize)> = None;
     for (index, cmd) in commands.iter().enumerate() {
         let names = std::iter::once(cmd.label.as_str()).chain(cmd.aliases.iter().map(String::as_str));
@@ -925,6 +937,7 @@ fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Le
             let exact = (!raw.text.is_empty() && raw.eq_label(name, name.is_ascii()))
                 || c == q.full
                 || c == q.core
+                || c == bare
                 || (params.joined_words && ct.len() >= 2 && ct.concat() == joined_full);
             let contained = ct.len() >= 2
                 && (in_order_with_empty_gaps(&full, &ct, lex) || (params.joined_words && full.contains(&ct.concat().as_str())));
@@ -1458,14 +1471,19 @@ mod tests {
 
     #[test]
     fn commands_match_only_when_named_whole() {
-        let cmds =
-            vec![Candidate::new("settings", "Open Settings"), Candidate::new("recent", "Open Recent"), Candidate::new("out", "Log Out")];
+        let cmds = vec![
+            Candidate::new("settings", "Open Settings"),
+            Candidate::new("recent", "Open Recent"),
+            Candidate::new("out", "Log Out"),
+            Candidate::new("notif", "Notifications"),
+        ];
         let table: &[(&str, Option<(&str, bool)>)] = &[
             ("open recent", Some(("recent", true))),
             ("Open Recent", Some(("recent", true))),
             ("please open recent now", Some(("recent", false))),
-            ("log me out", Some(("out", false))),
+            ("log me out", Some(("out", true))),
             ("logout", Some(("out", true))),
+            ("show my notifications", Some(("notif", true))),
             ("open sales report", None),
             ("open", None),
             ("settings", None),
@@ -1493,6 +1511,8 @@ mod tests {
             ("two", None),
             ("last one", Some(-1)),
             ("second to last", Some(-2)),
+            ("2nd to last", Some(-2)),
+            ("3rd from the end", Some(-3)),
             ("middle", Some(0)),
             ("0", None),
             ("second panel", None),

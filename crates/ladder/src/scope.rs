@@ -138,9 +138,10 @@ pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>, recoverable: bool
             if let Some(o) = opts.filter(|o| o.scope == scope) {
                 entries.extend(list(&o.candidates, Source::ActiveOptions));
             }
-            // Widget items belong to the active surface; a cue naming another
-            // surface makes them stale, not a fallback.
-            if active == Scope::Unspecified || active == scope {
+            // Widget items belong to the surface on screen beside the chat;
+            // a cue naming another surface than the active one (a dashboard
+            // while a widget is active) makes them stale, not a fallback.
+            if matches!(active, Scope::Unspecified | Scope::Chat) || active == scope {
                 entries.extend(list(&req.widget_items, Source::Widget));
             }
             if entries.is_empty() {
@@ -240,6 +241,15 @@ mod tests {
     fn dashboard_cue_while_a_widget_is_active_is_stale() {
         let req = widget_req();
         assert!(matches!(resolve(&req, Some(Scope::Dashboard), false), Resolved::EmptyScope { .. }));
+    }
+
+    #[test]
+    fn a_widget_cue_while_the_chat_is_active_uses_the_widget_items() {
+        let mut req = widget_req();
+        req.active_scope = Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() });
+        let Resolved::Pool(pool) = resolve(&req, Some(Scope::Widget), false) else { panic!("the widget items are on screen") };
+        assert!(pool.entries.iter().all(|e| e.source == Source::Widget || e.cand.id.starts_with("w-")));
+        assert!(pool.entries.iter().any(|e| e.source == Source::Widget));
     }
 
     #[test]
