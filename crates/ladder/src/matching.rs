@@ -789,15 +789,17 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
     let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
     let mut exact: Vec<Vec<usize>> = vec![Vec::new(); content.len()];
     for idx in 0..canon.entries.len() {
-        for (k, t) in content.iter().enumerate() {
-            if canon.has_word(idx, t, false) {
-                exact[k].push(idx);
+        for w in canon.all_words(idx) {
+            for (k, t) in content.iter().enumerate() {
+                if w.len() == t.len() && w == *t && exact[k].last() != Some(&idx) {
+                    exact[k].push(idx);
+                }
             }
         }
     }
     for (k, t) in content.iter().enumerate() {
         if exact[k].is_empty() && params.joined_words && t.len() >= 2 {
-            exact[k] = (0..canon.entries.len()).filter(|idx| canon.has_word(*idx, t, true)).collect();
+            exact[k] = (0..canon.entries.len()).filter(|idx| canon.spells_joined(*idx, t)).collect();
         }
         if !exact[k].is_empty() {
             sets.push(std::mem::take(&mut exact[k]));
@@ -1096,21 +1098,26 @@ impl CanonPool {
         (end - first >= 2).then(|| self.words_in((end - 1, end)).next()).flatten().filter(|w| is_badge_token(w))
     }
 
+    /// The candidate's words: its label's, then its aliases'.
+    fn all_words(&self, idx: usize) -> impl Iterator<Item = &str> {
+        let (first, end) = self.entries[idx].all_words;
+        self.words[first..end].iter().map(|&(s, e)| &self.text[s..e])
+    }
+
     /// Whether one of the candidate's words is `t`, or (`joined`) two or
     /// three of its consecutive label words spell `t` together.
     fn has_word(&self, idx: usize, t: &str, joined: bool) -> bool {
-        let e = &self.entries[idx];
+        self.all_words(idx).any(|w| w == t) || (joined && self.spells_joined(idx, t))
+    }
+
+    /// Whether two or three consecutive label words spell `t` together
+    /// ("w4" is "W-4", "linkspanel" is "Links Panel").
+    fn spells_joined(&self, idx: usize, t: &str) -> bool {
         let word = |i: usize| {
             let (s, e) = self.words[i];
             &self.text[s..e]
         };
-        if (e.all_words.0..e.all_words.1).any(|i| word(i) == t) {
-            return true;
-        }
-        if !joined {
-            return false;
-        }
-        let (first, end) = e.label_words;
+        let (first, end) = self.entries[idx].label_words;
         (first..end).any(|i| {
             // Words from i on, while they are a prefix of what is left of t.
             let mut rest = t;
@@ -1141,12 +1148,13 @@ impl CanonPool {
         for (idx, entry) in self.entries.iter().enumerate() {
             for &(s, e) in &self.words[entry.all_words.0..entry.all_words.1] {
                 let w = &self.text[s..e];
-                let wl = if w.is_ascii() { w.len() } else { w.chars().count() };
+                // In an ASCII pool a word's length is its byte count.
+                let wl = if self.ascii || w.is_ascii() { w.len() } else { w.chars().count() };
                 if wl.abs_diff(len) > bound || wl < 2 {
                     continue;
                 }
                 if let Some(bag) = &bag
-                    && w.is_ascii()
+                    && (self.ascii || w.is_ascii())
                     && bag.extra(w.as_bytes()) > bound
                 {
                     continue;
@@ -1278,6 +1286,16 @@ impl BagBound {
     /// Letters of `text` the query has fewer of: each needs an edit (a
     /// lower bound of any edit distance).
     fn extra(&self, text: &[u8]) -> usize {
+        if text.len() <= 24 {
+            // A word: count each letter's earlier occurrences instead of
+            // copying the 128 counters (most calls are for short words).
+            let mut extra = 0usize;
+            for (i, &b) in text.iter().enumerate() {
+                let seen = text[..i].iter().filter(|&&x| x & 0x7f == b & 0x7f).count();
+                extra += usize::from(seen >= usize::from(self.counts[usize::from(b & 0x7f)]));
+            }
+            return extra.max(self.len.saturating_sub(text.len() - extra));
+        }
         let mut left = self.counts;
         let mut extra = 0usize;
         for &b in text {
@@ -1592,6 +1610,12 @@ mod tests {
             want.sort();
             want.dedup();
             proptest::prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn the_bag_bound_never_exceeds_the_edit_distance(a in "[a-c ]{0,10}", b in "[a-c ]{0,40}") {
+            let d = rapidfuzz::distance::osa::distance(a.bytes(), b.bytes());
+            proptest::prop_assert!(BagBound::new(a.as_bytes()).extra(b.as_bytes()) <= d);
         }
 
         #[test]
