@@ -22,11 +22,22 @@ use sha2::{Digest, Sha256};
 pub(crate) enum LlmStep {
     NotEligible,
     Skipped(FallbackReason),
-    GuardRepeat { ordering: Vec<String>, suggested_id: Option<String> },
-    Failed { reason: FallbackReason, latency_ms: u32, detail: String },
+    GuardRepeat {
+        ordering: Vec<String>,
+        suggested_id: Option<String>,
+    },
+    Failed {
+        reason: FallbackReason,
+        latency_ms: u32,
+        detail: String,
+    },
     /// `check`: the corroboration of a pick that passed every other gate
     /// (`None` when none was due or `auto_execute.corroboration = "none"`).
-    Answered { verdict: Verdict, latency_ms: u32, check: Option<Check> },
+    Answered {
+        verdict: Verdict,
+        latency_ms: u32,
+        check: Option<Check>,
+    },
 }
 
 wire_enum! {
@@ -199,7 +210,12 @@ impl Run<'_> {
         if let Some(why) = gate {
             return Err(why);
         }
-        tie.items.iter().find(|t| t.id == choice_id).and_then(|t| t.entry).filter(|i| tie.pool.entries.get(*i).is_some()).ok_or("not_a_pool_entry")
+        tie.items
+            .iter()
+            .find(|t| t.id == choice_id)
+            .and_then(|t| t.entry)
+            .filter(|i| tie.pool.entries.get(*i).is_some())
+            .ok_or("not_a_pool_entry")
     }
 
     /// Corroborates a pick that passed every other gate (spec section 6b),
@@ -344,7 +360,13 @@ impl Run<'_> {
                         let e = tie.pool.entries[i];
                         return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
                     }
-                    None => Check { result: Corroborated::Failed, other: None, verdict: String::new(), latency_ms: 0, detail: "not checked".into() },
+                    None => Check {
+                        result: Corroborated::Failed,
+                        other: None,
+                        verdict: String::new(),
+                        latency_ms: 0,
+                        detail: "not checked".into(),
+                    },
                 };
                 report.corroboration = check.result.as_str().to_string();
                 report.corroboration_method = how.as_str().to_string();
@@ -437,12 +459,19 @@ fn cyclic_order(n: usize, seed: &[u8]) -> Vec<usize> {
 /// Reads the second ask's answer against the pick: its opaque label mapped
 /// back through `shown`.
 fn read_second(answer: &LlmAnswer, shown: &[String], pick: &str, p: &Policy) -> Check {
-    let check = |result, other, verdict: &str, latency_ms, detail| Check { result, other, verdict: verdict.to_string(), latency_ms, detail };
+    let check =
+        |result, other, verdict: &str, latency_ms, detail| Check { result, other, verdict: verdict.to_string(), latency_ms, detail };
     match answer {
-        LlmAnswer::Skipped { reason: FallbackReason::Deadline } => {
-            check(Corroborated::SkippedNoTime, None, FallbackReason::Deadline.as_str(), 0, "too little of the budget left to ask again".into())
+        LlmAnswer::Skipped { reason: FallbackReason::Deadline } => check(
+            Corroborated::SkippedNoTime,
+            None,
+            FallbackReason::Deadline.as_str(),
+            0,
+            "too little of the budget left to ask again".into(),
+        ),
+        LlmAnswer::Skipped { reason } => {
+            check(Corroborated::Failed, None, reason.as_str(), 0, format!("second ask skipped: {}", reason.as_str()))
         }
-        LlmAnswer::Skipped { reason } => check(Corroborated::Failed, None, reason.as_str(), 0, format!("second ask skipped: {}", reason.as_str())),
         LlmAnswer::Failed { reason, latency_ms, detail } => {
             check(Corroborated::Failed, None, reason.as_str(), *latency_ms, format!("second ask failed: {} ({detail})", reason.as_str()))
         }

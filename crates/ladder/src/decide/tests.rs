@@ -865,7 +865,8 @@ fn positional_turn(p: &Policy, fake: &Fake, r: &DecideRequest, k: usize) -> Deci
     shadow.llm_mode = LlmMode::Shadow;
     let probe = Fake::replying("{}");
     turn(&shadow, &probe, r);
-    let shown: Vec<String> = probe.asks.lock().unwrap().first().map(|a| a.candidates.iter().map(|c| c.id.clone()).collect()).unwrap_or_default();
+    let shown: Vec<String> =
+        probe.asks.lock().unwrap().first().map(|a| a.candidates.iter().map(|c| c.id.clone()).collect()).unwrap_or_default();
     let id = shown.get(k).cloned().unwrap_or_else(|| "none".into());
     *fake.answer.lock().unwrap() = LlmAnswer::Replied { content: select_json(&id, 1.0), latency_ms: 5 };
     turn(p, fake, r)
@@ -1080,7 +1081,8 @@ fn both_needs_the_ranking_and_the_second_ask() {
     let d = turn(&p, &fake, &r).decision;
     assert_eq!((d.outcome, d.llm.corroboration.as_str(), fake.corroborations()), (Outcome::Clarify, "disagreed", 0));
     // The ranking agrees, the second ask does not.
-    let fake = Fake::replying(&select_json("sales", 0.95)).then(Second::Script(LlmAnswer::Replied { content: "nope".into(), latency_ms: 1 }));
+    let fake =
+        Fake::replying(&select_json("sales", 0.95)).then(Second::Script(LlmAnswer::Replied { content: "nope".into(), latency_ms: 1 }));
     let d = turn(&p, &fake, &r).decision;
     assert_eq!((d.outcome, d.llm.corroboration.as_str(), fake.corroborations()), (Outcome::Clarify, "failed", 1));
 }
