@@ -40,6 +40,10 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Replay under this `auto_execute.corroboration` (reorder,
+        /// deterministic, both, none) instead of the configuration's.
+        #[arg(long, value_name = "MODE", value_parser = parse_corroboration)]
+        corroboration: Option<ladder::policy::Corroboration>,
     },
     /// Measure decision quality on labelled turns (JSON lines: the
     /// DecideRequest fields, an `expect` and a `category`), run in process
@@ -54,6 +58,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+fn parse_corroboration(s: &str) -> Result<ladder::policy::Corroboration, String> {
+    ladder::policy::Corroboration::parse(s).ok_or_else(|| format!("{s:?} is not one of reorder, deterministic, both, none"))
 }
 
 /// Exit code for an invalid configuration.
@@ -74,7 +82,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 }
             }
         }
-        Command::Replay { records, json } => {
+        Command::Replay { records, json, corroboration } => {
             let config = match config::load(cli.config.as_deref()) {
                 Ok(c) => c,
                 Err(e) => {
@@ -82,7 +90,8 @@ pub fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(EXIT_CONFIG);
                 }
             };
-            let report = crate::replay::read(&records).and_then(|(recs, skipped)| crate::replay::replay(&recs, skipped, &config));
+            let report =
+                crate::replay::read(&records).and_then(|(recs, skipped)| crate::replay::replay(&recs, skipped, &config, corroboration));
             match report {
                 Ok(r) if json => {
                     println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());

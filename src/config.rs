@@ -614,6 +614,9 @@ impl Config {
         if !(0.0..=1.0).contains(&ae.min_confidence) {
             bad("auto_execute.min_confidence", "must be between 0 and 1".into());
         }
+        if !(0.0..=1.0).contains(&ae.deterministic_margin) {
+            bad("auto_execute.deterministic_margin", "must be between 0 and 1".into());
+        }
         for r in ae.allowed_reasons.iter().filter(|r| NEVER_AUTO_EXECUTE.contains(r)) {
             bad("auto_execute.allowed_reasons", format!("{:?} may never auto-execute (spec section 6)", r.as_str()))
         }

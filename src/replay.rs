@@ -1,15 +1,24 @@
-//! Offline replay: `ladderd replay --records FILE [--config NEW.toml]`
-//! re-runs recorded decisions through the ladder and reports what a
-//! configuration change would change. The LLM's answers and the loop-guard
-//! claims come from the records (the LLM is never re-queried), so the same
-//! records and configuration always give the same report.
+//! Offline replay: `ladderd replay --records FILE [--config NEW.toml]
+//! [--corroboration MODE]` re-runs recorded decisions through the ladder and
+//! reports what a configuration change would change. The LLM's answers and
+//! the loop-guard claims come from the records (the LLM is never
+//! re-queried), so the same records and configuration always give the same
+//! report.
+//!
+//! A corroborating ask (spec section 6b) replays from the record's second
+//! answer, and only when the replayed ask showed the same ids in the same
+//! order as the recorded one (its opaque labels then mean the same
+//! candidates). A record without one (written under another setting, or
+//! before corroboration existed) is never given an invented answer: the
+//! replayed pick counts as not corroborated, and the report counts how
+//! many replays that was.
 
 use crate::config::{Config, Redaction};
 use crate::telemetry::Call;
 use crate::telemetry::records::{DecisionRecord, RECORD_SCHEMA};
 use ladder::ask::LlmAsk;
 use ladder::decide::{self, Ctx, Mode};
-use ladder::policy::{LlmAnswer, Policy};
+use ladder::policy::{Corroboration, LlmAnswer, Policy};
 use ladder::ports::{GuardClaim, Ports};
 use ladder::types::{Decision, FallbackReason, Outcome};
 use serde::Serialize;
@@ -57,6 +66,17 @@ pub struct Report {
     /// Replays that wanted an LLM answer the record does not hold (the LLM
     /// was off or skipped when recorded); they ran with the LLM off.
     pub llm_answer_unavailable: usize,
+    /// Replays whose pick wanted a corroborating answer (spec 6b) that the
+    /// record does not hold; the pick counted as not corroborated.
+    pub corroboration_answer_unavailable: usize,
+    /// Replays whose corroborating ask showed other ids (or another order)
+    /// than the recorded one, so the recorded answer could not be read
+    /// against it; the pick counted as not corroborated.
+    pub corroboration_answer_mismatched: usize,
+    /// Corroborations by result ("agreed", "disagreed", ...), as recorded
+    /// and as replayed.
+    pub corroboration_before: BTreeMap<String, usize>,
+    pub corroboration_after: BTreeMap<String, usize>,
     pub config_revision: String,
     pub before: BTreeMap<String, usize>,
     pub after: BTreeMap<String, usize>,
@@ -68,7 +88,10 @@ pub struct Report {
 struct ReplayPorts {
     guard: Option<GuardClaim>,
     answer: Option<LlmAnswer>,
+    /// The recorded corroborating answer, when it may be used.
+    second: Option<LlmAnswer>,
     unavailable: AtomicBool,
+    second_unavailable: AtomicBool,
 }
 
 impl Ports for ReplayPorts {
@@ -83,6 +106,15 @@ impl Ports for ReplayPorts {
                 LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }
             }
         };
+        std::future::ready(a)
+    }
+    fn corroborate(&self, _ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        // Never an invented answer: without the recorded one the second ask
+        // brings nothing, and the pick is not corroborated.
+        let a = self.second.clone().unwrap_or_else(|| {
+            self.second_unavailable.store(true, Ordering::Relaxed);
+            LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }
+        });
         std::future::ready(a)
     }
 }
@@ -110,15 +142,26 @@ fn rate(counts: &BTreeMap<String, usize>, total: usize) -> f64 {
     if total == 0 { 0.0 } else { clar as f64 / total as f64 }
 }
 
-/// Replays `records` under `config`.
-pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, config: &Config) -> Result<Report, String> {
-    let policy: Policy = config.policy().map_err(|e| e.to_string())?;
+/// Replays `records` under `config`, with `corroboration` (when given)
+/// in place of its `auto_execute.corroboration`.
+pub fn replay(
+    records: &[DecisionRecord],
+    mut skipped: BTreeMap<String, usize>,
+    config: &Config,
+    corroboration: Option<Corroboration>,
+) -> Result<Report, String> {
+    let mut policy: Policy = config.policy().map_err(|e| e.to_string())?;
+    if let Some(c) = corroboration {
+        policy.auto_execute.corroboration = c;
+    }
     let tokens = crate::tokens::BpeCounter;
     let mut before = BTreeMap::new();
     let mut after = BTreeMap::new();
     let mut changed = Vec::new();
     let mut replayed = 0;
     let mut unavailable = 0;
+    let (mut second_unavailable, mut second_mismatched) = (0, 0);
+    let (mut corroboration_before, mut corroboration_after) = (BTreeMap::new(), BTreeMap::new());
     for r in records {
         if r.redaction != Redaction::Off {
             *skipped.entry("input redacted when recorded".to_string()).or_insert(0) += 1;
@@ -128,7 +171,6 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
             *skipped.entry("enrich record without its cycle".to_string()).or_insert(0) += 1;
             continue;
         }
-        let ports = ReplayPorts { guard: r.guard.clone(), answer: r.llm_answer.clone(), unavailable: AtomicBool::new(false) };
         let now = ladder::continuity::Now { mono_ms: 0, wall_ms: r.ts_ms };
         let cycle_id = r.decision.loop_cycle_id.clone().unwrap_or_else(|| "replay".to_string());
         let ctx = Ctx {
@@ -144,10 +186,39 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
             Some(c) if r.call == Call::Enrich => Mode::Enrich(c),
             _ => Mode::Turn,
         };
-        let d = futures::executor::block_on(decide::decide(&ctx, &r.request, mode, &ports));
+        let run = |second: Option<LlmAnswer>| {
+            let ports = ReplayPorts {
+                guard: r.guard.clone(),
+                answer: r.llm_answer.clone(),
+                second,
+                unavailable: AtomicBool::new(false),
+                second_unavailable: AtomicBool::new(false),
+            };
+            let d = futures::executor::block_on(decide::decide(&ctx, &r.request, mode, &ports));
+            (d, ports.unavailable.into_inner(), ports.second_unavailable.into_inner())
+        };
+        let recorded_second = r.corroboration.as_ref();
+        let (mut d, mut no_answer, mut no_second) = run(recorded_second.map(|s| s.answer.clone()));
+        // The recorded answer names opaque labels of the recorded ask: it
+        // means the same only if the replayed ask showed the same ids.
+        if let (Some(rec), Some(now)) = (recorded_second, d.corroboration.as_ref())
+            && rec.shown != now.shown
+        {
+            second_mismatched += 1;
+            (d, no_answer, _) = run(None);
+            no_second = false;
+        }
         replayed += 1;
-        if ports.unavailable.load(Ordering::Relaxed) {
+        if no_answer {
             unavailable += 1;
+        }
+        if no_second {
+            second_unavailable += 1;
+        }
+        for (map, report) in [(&mut corroboration_before, &r.decision.llm), (&mut corroboration_after, &d.decision.llm)] {
+            if !report.corroboration.is_empty() {
+                *map.entry(report.corroboration.clone()).or_insert(0) += 1;
+            }
         }
         let (b, a) = (Summary::of(&r.decision), Summary::of(&d.decision));
         *before.entry(b.outcome.clone()).or_insert(0) += 1;
@@ -161,6 +232,10 @@ pub fn replay(records: &[DecisionRecord], mut skipped: BTreeMap<String, usize>, 
         replayed,
         skipped,
         llm_answer_unavailable: unavailable,
+        corroboration_answer_unavailable: second_unavailable,
+        corroboration_answer_mismatched: second_mismatched,
+        corroboration_before,
+        corroboration_after,
         config_revision: policy.revision.clone(),
         clarifier_rate_before: rate(&before, replayed),
         clarifier_rate_after: rate(&after, replayed),
@@ -182,6 +257,20 @@ pub fn render(r: &Report) -> String {
     if r.llm_answer_unavailable > 0 {
         let _ = writeln!(s, "  {} replays had no recorded LLM answer and ran with the LLM off", r.llm_answer_unavailable);
     }
+    if r.corroboration_answer_unavailable > 0 {
+        let _ = writeln!(
+            s,
+            "  {} replays wanted a corroborating answer the record does not hold (recorded without one): not corroborated, never executed",
+            r.corroboration_answer_unavailable
+        );
+    }
+    if r.corroboration_answer_mismatched > 0 {
+        let _ = writeln!(
+            s,
+            "  {} replays asked the corroborating question over other ids than recorded: the recorded answer was not used (not corroborated)",
+            r.corroboration_answer_mismatched
+        );
+    }
     let _ = skipped;
     let _ = writeln!(s, "\n{:<16}{:>8}{:>8}", "outcome", "before", "after");
     let mut outcomes: Vec<&String> = r.before.keys().chain(r.after.keys()).collect();
@@ -197,6 +286,16 @@ pub fn render(r: &Report) -> String {
         r.clarifier_rate_after * 100.0,
         (r.clarifier_rate_after - r.clarifier_rate_before) * 100.0
     );
+    if !r.corroboration_before.is_empty() || !r.corroboration_after.is_empty() {
+        let _ = writeln!(s, "\n{:<16}{:>8}{:>8}", "corroboration", "before", "after");
+        let mut results: Vec<&String> = r.corroboration_before.keys().chain(r.corroboration_after.keys()).collect();
+        results.sort();
+        results.dedup();
+        for c in results {
+            let _ =
+                writeln!(s, "{:<16}{:>8}{:>8}", c, r.corroboration_before.get(c).unwrap_or(&0), r.corroboration_after.get(c).unwrap_or(&0));
+        }
+    }
     let _ = writeln!(s, "\nchanged decisions: {}", r.changed.len());
     for c in &r.changed {
         let target = |x: &Summary| if x.target_id.is_empty() { String::new() } else { format!(" {}", x.target_id) };

@@ -43,9 +43,14 @@ pub struct Generation {
 
 impl Generation {
     /// Builds the policy and the LLM clients of a validated configuration.
+    /// Built at start and on every reload: both log it when LLM picks may
+    /// execute uncorroborated (`auto_execute.corroboration = "none"`).
     pub fn new(config: Config) -> Result<Self, StartError> {
         let policy = config.policy()?;
         let llms = Llms::from_config(&config)?;
+        if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
+            tracing::warn!(revision = %policy.revision, "{warning}");
+        }
         Ok(Generation { config, policy, llms })
     }
 }
@@ -165,6 +170,7 @@ fn call_span(call: telemetry::Call, session_id: &str, turn_id: &str) -> tracing:
         ladder.config_revision = tracing::field::Empty,
         ladder.llm.called = tracing::field::Empty,
         ladder.llm.guard_hit = tracing::field::Empty,
+        ladder.llm.corroboration = tracing::field::Empty,
         ladder.source = tracing::field::Empty,
         ladder.language = tracing::field::Empty,
         ladder.decided_by_component = tracing::field::Empty,

@@ -58,7 +58,7 @@ impl Daemon {
         let now = self.clock.now();
         let state = ContinuityState::view_shared(self.store.get(&req.session_id, now).await.map_err(internal)?, now, g.policy.ttl);
         let ids = Ids::new();
-        let ports = DaemonPorts { daemon: self, session_id: &req.session_id, llm: g.llms.main.clone(), deadline, g };
+        let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
         let ctx = self.ctx(g, &state, &ids, now);
         let mut decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
         decided.decision.pool_version = pool_version;
@@ -136,7 +136,7 @@ impl Daemon {
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));
-                let ports = DaemonPorts { daemon: self, session_id: &input.session_id, llm: g.llms.main.clone(), deadline, g };
+                let ports = DaemonPorts::new(self, &input.session_id, deadline, g);
                 let d = decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await;
                 (d, merged, cycle)
             }
@@ -232,6 +232,23 @@ impl Daemon {
             m.llm_calls.add(1, &[kv("kind", "arbitration"), opentelemetry::KeyValue::new("result", d.llm.verdict.clone())]);
             m.llm_latency.record(f64::from(d.llm.latency_ms), &[kv("kind", "arbitration")]);
         }
+        // Spec 6b: the corroborating ask is a provider call of its own kind,
+        // and every check is counted by result ("disagreed" is a wrong
+        // execute corroboration prevented, or a right one it cost).
+        if decided.corroboration.as_ref().is_some_and(|s| !matches!(s.answer, LlmAnswer::Skipped { .. })) {
+            m.llm_calls.add(1, &[kv("kind", "corroboration"), opentelemetry::KeyValue::new("result", d.llm.corroboration_verdict.clone())]);
+            m.llm_latency.record(f64::from(d.llm.corroboration_latency_ms), &[kv("kind", "corroboration")]);
+        }
+        if !d.llm.corroboration.is_empty() {
+            span.record("ladder.llm.corroboration", d.llm.corroboration.as_str());
+            m.llm_corroborations.add(
+                1,
+                &[
+                    opentelemetry::KeyValue::new("result", d.llm.corroboration.clone()),
+                    opentelemetry::KeyValue::new("method", d.llm.corroboration_method.clone()),
+                ],
+            );
+        }
         if d.llm.guard_hit {
             m.loop_guard_hits.add(1, &[]);
         }
@@ -269,12 +286,15 @@ impl Daemon {
         };
         let mut state = rec.state.clone();
         state.cycle = state.cycle.as_ref().map(strip);
-        let llm_answer = decided.llm_answer.clone().map(|a| match (a, mode) {
+        let redact_answer = |a: LlmAnswer| match (a, mode) {
             (LlmAnswer::Replied { content, latency_ms }, m) if m != Redaction::Off => {
                 LlmAnswer::Replied { content: telemetry::redact(m, &content).unwrap_or_default(), latency_ms }
             }
             (a, _) => a,
-        });
+        };
+        let llm_answer = decided.llm_answer.clone().map(redact_answer);
+        let corroboration =
+            decided.corroboration.clone().map(|s| ladder::policy::SecondAnswer { answer: redact_answer(s.answer), shown: s.shown });
         DecisionRecord {
             schema: telemetry::records::RECORD_SCHEMA.into(),
             ts_ms: self.clock.now().wall_ms,
@@ -286,6 +306,7 @@ impl Daemon {
             cycle: rec.cycle.map(strip),
             guard: decided.guard.clone(),
             llm_answer,
+            corroboration,
             events: decided.events.iter().map(|e| (e.name.to_string(), e.detail.clone())).collect(),
             decision: decided.decision.clone(),
         }
@@ -374,6 +395,16 @@ struct DaemonPorts<'a> {
     llm: Option<Arc<LlmClient>>,
     deadline: Option<Instant>,
     g: &'a Generation,
+    /// When this call's first ask started and how long it took: the
+    /// corroborating ask of the same attempt gets only what is left of its
+    /// budget (spec section 6b).
+    first_ask: std::sync::Mutex<Option<(Instant, std::time::Duration)>>,
+}
+
+impl<'a> DaemonPorts<'a> {
+    fn new(daemon: &'a Daemon, session_id: &'a str, deadline: Option<Instant>, g: &'a Generation) -> Self {
+        DaemonPorts { daemon, session_id, llm: g.llms.main.clone(), deadline, g, first_ask: std::sync::Mutex::new(None) }
+    }
 }
 
 impl Ports for DaemonPorts<'_> {
@@ -399,7 +430,27 @@ impl Ports for DaemonPorts<'_> {
         async move {
             match llm {
                 None => LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled },
-                Some(c) => c.arbitrate(&ask, deadline).await.answer,
+                Some(c) => {
+                    let started = Instant::now();
+                    let answer = c.arbitrate(&ask, deadline).await.answer;
+                    *super::lock(&self.first_ask) = Some((started, started.elapsed()));
+                    answer
+                }
+            }
+        }
+    }
+
+    fn corroborate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        let llm = self.llm.clone();
+        let deadline = self.deadline;
+        let first = *super::lock(&self.first_ask);
+        let ask = ask.clone();
+        async move {
+            match (llm, first) {
+                (None, _) => LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled },
+                // No first ask to share a budget with: nothing is left.
+                (Some(_), None) => LlmAnswer::Skipped { reason: FallbackReason::Deadline },
+                (Some(c), Some((started, took))) => c.corroborate(&ask, deadline, started, took).await.answer,
             }
         }
     }

@@ -18,6 +18,12 @@
 //! No retries by default; with `llm.max_retries = 1`, one retry of a 429 or
 //! transport error, only when at least twice the first attempt's time is
 //! left. The reply is returned unparsed: the ladder validates it.
+//!
+//! The corroborating ask of an attempt (spec section 6b, `corroborate`) has
+//! no budget of its own: it gets what is left of `llm.timeout_ms` counted
+//! from the first ask's start, capped by the caller's deadline minus the
+//! margin, and is not sent at all (`deadline`) when that is less than the
+//! first ask took.
 
 pub mod prompt;
 
@@ -194,16 +200,45 @@ impl LlmClient {
         }
     }
 
+    /// What is left of an attempt's budget for its corroborating ask
+    /// starting now (spec section 6b): `llm.timeout_ms` counted from the
+    /// first ask's start, capped by the caller's deadline minus
+    /// `llm.deadline_margin_ms`. `None` when that is less than the first ask
+    /// took (the second would most likely be cut off: it is not sent) or
+    /// below the shortest budget worth sending.
+    pub fn corroboration_budget(&self, first_started: Instant, first_took: Duration, deadline: Option<Instant>) -> Option<Duration> {
+        let left = (first_started + self.timeout).saturating_duration_since(Instant::now()).min(self.budget(deadline));
+        (left >= first_took.max(MIN_BUDGET)).then_some(left)
+    }
+
     /// One arbitration, within the budget. Never fails: every problem is
     /// an `LlmAnswer` the ladder turns into a clarifier.
     pub async fn arbitrate(&self, ask: &LlmAsk, deadline: Option<Instant>) -> Call {
         self.complete(&prompt::request_body(ask, &self.model, self.format, self.max_tokens), deadline).await
     }
 
+    /// The corroborating ask of the attempt whose first ask started at
+    /// `first_started` and took `first_took` (spec section 6b), within
+    /// `corroboration_budget`; `Skipped { reason: Deadline }` when too
+    /// little is left.
+    pub async fn corroborate(&self, ask: &LlmAsk, deadline: Option<Instant>, first_started: Instant, first_took: Duration) -> Call {
+        match self.corroboration_budget(first_started, first_took, deadline) {
+            Some(budget) => self.complete_within(&prompt::request_body(ask, &self.model, self.format, self.max_tokens), budget).await,
+            None => {
+                Call { answer: LlmAnswer::Skipped { reason: FallbackReason::Deadline }, usage: None, attempts: 0, response_model: None }
+            }
+        }
+    }
+
     /// One chat completion with every protection of this module; `body` is
     /// the whole request body. Traced as an OpenTelemetry GenAI client span
     /// (`chat {model}`): model, token usage, latency, error type.
     pub async fn complete(&self, body: &Value, deadline: Option<Instant>) -> Call {
+        self.complete_within(body, self.budget(deadline)).await
+    }
+
+    /// `complete` within `budget`, counted from now.
+    async fn complete_within(&self, body: &Value, budget: Duration) -> Call {
         let span = tracing::info_span!(
             target: "ladder::llm",
             "chat",
@@ -222,7 +257,7 @@ impl LlmClient {
             ladder.llm.attempts = tracing::field::Empty,
             ladder.llm.latency_ms = tracing::field::Empty,
         );
-        let call = tracing::Instrument::instrument(self.complete_inner(body, deadline), span.clone()).await;
+        let call = tracing::Instrument::instrument(self.complete_inner(body, budget), span.clone()).await;
         if let Some(m) = &call.response_model {
             span.record("gen_ai.response.model", m.as_str());
         }
@@ -246,10 +281,9 @@ impl LlmClient {
         call
     }
 
-    async fn complete_inner(&self, body: &Value, deadline: Option<Instant>) -> Call {
+    async fn complete_inner(&self, body: &Value, budget: Duration) -> Call {
         let skipped = |r| Call { answer: LlmAnswer::Skipped { reason: r }, usage: None, attempts: 0, response_model: None };
         let start = Instant::now();
-        let budget = self.budget(deadline);
         if budget < MIN_BUDGET {
             return skipped(FallbackReason::Deadline);
         }
@@ -399,6 +433,54 @@ mod tests {
         assert_eq!(r.content, "abc");
         assert!(parse_completion(b"<html>").is_err());
         assert!(parse_completion(br#"{"choices":[]}"#).is_err());
+    }
+
+    fn client(timeout_ms: u64, margin_ms: u64) -> LlmClient {
+        let c = LlmConfig {
+            base_url: Some("http://127.0.0.1:9/v1".into()),
+            timeout_ms,
+            deadline_margin_ms: margin_ms,
+            ..crate::config::Config::default().llm
+        };
+        LlmClient::from_config(&c).unwrap().unwrap()
+    }
+
+    /// The budget split of spec 6b, on a paused clock: the second ask gets
+    /// what is left of the one `llm.timeout_ms` since the first ask's start,
+    /// capped by the caller's deadline, and none when less is left than the
+    /// first ask took.
+    #[tokio::test(start_paused = true)]
+    async fn the_corroborating_ask_gets_only_what_is_left_of_the_budget() {
+        let c = client(1_000, 20);
+        let ms = Duration::from_millis;
+        let start = Instant::now();
+        tokio::time::advance(ms(300)).await;
+        assert_eq!(c.corroboration_budget(start, ms(300), None), Some(ms(700)), "1000 - 300 ms");
+        // A caller's deadline closer than that caps it (minus the margin).
+        assert_eq!(c.corroboration_budget(start, ms(300), Some(Instant::now() + ms(520))), Some(ms(500)));
+        // Less left than the first ask took: not sent.
+        assert_eq!(c.corroboration_budget(start, ms(300), Some(Instant::now() + ms(300))), None);
+        tokio::time::advance(ms(300)).await;
+        assert_eq!(c.corroboration_budget(start, ms(600), None), None, "400 ms left after a 600 ms first ask");
+        assert_eq!(c.corroboration_budget(start, ms(100), None), Some(ms(400)));
+        tokio::time::advance(ms(395)).await;
+        assert_eq!(c.corroboration_budget(start, ms(1), None), None, "5 ms is below the shortest budget worth sending");
+        tokio::time::advance(ms(100)).await;
+        assert_eq!(c.corroboration_budget(start, Duration::ZERO, None), None, "the budget is spent");
+        // Not sent means no request at all: an unreachable provider is never dialled.
+        let call = c.corroborate(&prompt_ask(), None, start, ms(1)).await;
+        assert_eq!((call.answer, call.attempts), (LlmAnswer::Skipped { reason: FallbackReason::Deadline }, 0));
+    }
+
+    fn prompt_ask() -> LlmAsk {
+        LlmAsk {
+            canonical_input: "x".into(),
+            reason: ladder::types::AmbiguityReason::NoDeterministicMatch,
+            candidates: Vec::new(),
+            continuity: Default::default(),
+            context: Default::default(),
+            allowed_evidence: Vec::new(),
+        }
     }
 
     #[tokio::test(start_paused = true)]

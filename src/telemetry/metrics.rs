@@ -2,6 +2,8 @@
 //! is set) and a Prometheus text rendering of the same data for the admin
 //! endpoint (`telemetry.metrics_listen`, off by default).
 
+use ladder::llm_rung::Corroborated;
+use ladder::policy::Corroboration;
 use opentelemetry::KeyValue;
 use opentelemetry::metrics::{Counter, Histogram, Meter};
 use opentelemetry_sdk::error::OTelSdkResult;
@@ -21,6 +23,7 @@ pub struct Metrics {
     pub decision_duration: Histogram<f64>,
     pub llm_calls: Counter<u64>,
     pub llm_latency: Histogram<f64>,
+    pub llm_corroborations: Counter<u64>,
     pub loop_guard_hits: Counter<u64>,
     pub enrichment_retries: Counter<u64>,
     pub assistant_messages: Counter<u64>,
@@ -49,6 +52,20 @@ impl Metrics {
                 .with_description("LLM call latency")
                 .with_boundaries(ms_buckets)
                 .build(),
+            llm_corroborations: {
+                let c = meter
+                    .u64_counter("ladder.llm.corroborations")
+                    .with_description("Corroborations of LLM picks that passed every other auto-execute gate, by result and method")
+                    .build();
+                // Every series from the start at 0, so a dashboard's rate()
+                // and "share disagreed" work before the first check.
+                for result in Corroborated::ALL {
+                    for method in [Corroboration::Reorder, Corroboration::Deterministic, Corroboration::Both] {
+                        c.add(0, &[KeyValue::new("result", result.as_str()), KeyValue::new("method", method.as_str())]);
+                    }
+                }
+                c
+            },
             loop_guard_hits: meter.u64_counter("ladder.loop_guard.hits").with_description("LLM calls prevented by the loop guard").build(),
             enrichment_retries: meter.u64_counter("ladder.enrichment.retries").with_description("LLM calls made from Enrich").build(),
             assistant_messages: meter.u64_counter("ladder.assistant.messages").with_description("Clarify answers by source").build(),

@@ -6,7 +6,7 @@
 
 use crate::config::Redaction;
 use ladder::continuity::{ContinuityState, Cycle};
-use ladder::policy::LlmAnswer;
+use ladder::policy::{LlmAnswer, SecondAnswer};
 use ladder::ports::GuardClaim;
 use ladder::types::{DecideRequest, Decision};
 use serde::Serialize;
@@ -39,6 +39,11 @@ pub struct DecisionRecord {
     pub cycle: Option<Cycle>,
     pub guard: Option<GuardClaim>,
     pub llm_answer: Option<LlmAnswer>,
+    /// The corroborating ask's answer and the real ids it showed in order
+    /// (its opaque label `c1` is `shown[0]`), when one ran (spec section
+    /// 6b). Absent in records written before it existed: they still read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corroboration: Option<SecondAnswer>,
     pub events: Vec<(String, String)>,
     pub decision: Decision,
 }

@@ -130,9 +130,32 @@ async fn a_valid_pick_only_reorders_the_clarifier_by_default() {
     assert!((llm.confidence - 0.97).abs() < 1e-6);
 }
 
+/// A provider that picks the candidate labelled `label` at `confidence`,
+/// under whatever id it is shown (the corroborating ask relabels them).
+struct ByLabel(&'static str, f64);
+
+impl wiremock::Respond for ByLabel {
+    fn respond(&self, req: &wiremock::Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
+        let doc: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
+        let c = doc["candidates"].as_array().cloned().unwrap_or_default();
+        let id = c.iter().find(|c| c["label"] == self.0).and_then(|c| c["id"].as_str()).unwrap_or("none").to_string();
+        ResponseTemplate::new(200).set_body_json(completion(&select(&id, self.1)))
+    }
+}
+
+async fn by_label(label: &'static str, confidence: f64) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST")).and(path("/v1/chat/completions")).respond_with(ByLabel(label, confidence)).mount(&server).await;
+    server
+}
+
 #[tokio::test]
 async fn auto_execute_only_through_every_gate() {
-    let server = provider(ResponseTemplate::new(200).set_body_json(completion(&select("links-panel-e", 0.95)))).await;
+    // Corroboration (reorder, the default) asks again; this provider
+    // answers by meaning, so the two asks agree (tests/it/corroboration.rs
+    // has the providers that do not).
+    let server = by_label("Links Panel E", 0.95).await;
     let on = daemon_for(&server, |c| c.auto_execute.enabled = true).await;
     // no_deterministic_match is in the default allowlist.
     let r = decide(&on, "the one for team e stuff").await;
@@ -148,7 +171,7 @@ async fn auto_execute_only_through_every_gate() {
     let r = on.client.clone().decide(req).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Clarify);
     // Below auto_execute.min_confidence: a reordered clarifier.
-    let server = provider(ResponseTemplate::new(200).set_body_json(completion(&select("links-panel-e", 0.8)))).await;
+    let server = by_label("Links Panel E", 0.8).await;
     let on = daemon_for(&server, |c| c.auto_execute.enabled = true).await;
     let r = decide(&on, "the one for team e stuff").await;
     assert_eq!((r.outcome(), r.clarifier.unwrap().suggested_id.as_str()), (O::Clarify, "links-panel-e"));

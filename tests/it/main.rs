@@ -3,6 +3,7 @@
 
 mod assistant;
 mod clients;
+mod corroboration;
 mod deploy;
 mod docs;
 mod helpers;

@@ -11,14 +11,21 @@ use std::time::Duration;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-/// A provider that picks the last candidate it is shown, at 0.9.
+/// A provider that picks the candidate whose label sorts last, at 0.9: by
+/// meaning, not by place, so a corroborating ask (reordered, relabelled)
+/// picks the same one.
 struct PickLast;
 
 impl Respond for PickLast {
     fn respond(&self, req: &Request) -> ResponseTemplate {
         let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
         let doc: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
-        let id = doc["candidates"].as_array().and_then(|c| c.last()).and_then(|c| c["id"].as_str()).unwrap_or("none").to_string();
+        let id = doc["candidates"]
+            .as_array()
+            .and_then(|c| c.iter().max_by_key(|c| c["label"].as_str().unwrap_or("").to_string()))
+            .and_then(|c| c["id"].as_str())
+            .unwrap_or("none")
+            .to_string();
         let reply = json!({"decision": "select", "choice_id": id, "confidence": 0.9, "needed_evidence_types": []}).to_string();
         ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": reply}}]}))
     }
@@ -130,7 +137,10 @@ fn replay_under_the_recording_config_changes_nothing() {
 #[test]
 fn replay_shows_what_auto_execute_would_change() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = write_config(dir.path(), "auto.toml", &format!("{RECORDED}[auto_execute]\nenabled = true\n"));
+    // The fixture predates corroboration (no second answers): this is
+    // auto-execute on the first pick alone (tests/it/corroboration.rs
+    // replays under the corroboration settings).
+    let cfg = write_config(dir.path(), "auto.toml", &format!("{RECORDED}[auto_execute]\nenabled = true\ncorroboration = \"none\"\n"));
     let (out, status) = replay(Some(&cfg), true);
     assert!(status.success(), "{out}");
     let r: Value = serde_json::from_str(&out).unwrap();

@@ -19,7 +19,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// An OTLP collector in the test process.
 #[derive(Clone, Default)]
-struct Receiver {
+pub(crate) struct Receiver {
     traces: Arc<Mutex<Vec<ExportTraceServiceRequest>>>,
     metrics: Arc<Mutex<Vec<ExportMetricsServiceRequest>>>,
 }
@@ -47,7 +47,7 @@ impl MetricsService for Receiver {
 }
 
 impl Receiver {
-    async fn start() -> (Receiver, String) {
+    pub(crate) async fn start() -> (Receiver, String) {
         let r = Receiver::default();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -63,7 +63,7 @@ impl Receiver {
         (r, format!("http://{addr}"))
     }
 
-    fn spans(&self) -> Vec<Span> {
+    pub(crate) fn spans(&self) -> Vec<Span> {
         let mut out = Vec::new();
         for req in self.traces.lock().unwrap().iter() {
             for rs in &req.resource_spans {
@@ -92,13 +92,13 @@ impl Receiver {
 }
 
 #[derive(Debug, Clone)]
-struct Span {
-    name: String,
+pub(crate) struct Span {
+    pub(crate) name: String,
     trace_id: String,
-    span_id: String,
-    parent: String,
-    attrs: BTreeMap<String, String>,
-    events: Vec<(String, BTreeMap<String, String>)>,
+    pub(crate) span_id: String,
+    pub(crate) parent: String,
+    pub(crate) attrs: BTreeMap<String, String>,
+    pub(crate) events: Vec<(String, BTreeMap<String, String>)>,
     service: String,
 }
 
@@ -138,7 +138,7 @@ async fn decide_with_traceparent(addr: &str, input: &str) -> pb::Decision {
     client.decide(req).await.unwrap().into_inner()
 }
 
-async fn stop(mut child: tokio::process::Child) {
+pub(crate) async fn stop(mut child: tokio::process::Child) {
     sigterm(&child);
     let status = tokio::time::timeout(Duration::from_secs(5), child.wait()).await.expect("exits within 5 s").unwrap();
     assert_eq!(status.code(), Some(0));

@@ -177,6 +177,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
         canonical_input: String::new(),
         verdict: None,
         llm_answer: None,
+        corroboration: None,
         guard: None,
     }
 }

@@ -45,7 +45,10 @@
 //! - **S2** The LLM executes only with auto-execute on and every gate
 //!   passing: `s2_default_config_never_lets_the_llm_execute`,
 //!   `policy::tests::default_policy_never_lets_the_llm_execute`,
-//!   `policy::tests::gates_in_order`, `auto_execute_needs_every_gate`.
+//!   `policy::tests::gates_in_order`, `auto_execute_needs_every_gate`;
+//!   and only a corroborated pick (spec section 6b):
+//!   `an_llm_execute_implies_every_gate_and_a_corroboration`,
+//!   `a_positional_model_never_executes_under_reorder`.
 //! - **S3** Every LLM failure is a clarifier (or `NEED_MORE_INFO`):
 //!   `s3_llm_failures_never_execute`, `llm_failures_map_to_their_fallback_reasons`.
 //! - **S4** A scope cue is honoured before any widget shortcut, and a

@@ -1,26 +1,75 @@
 //! The LLM rung (spec section 5) and the policy step after it (rung 9):
 //! the one place the LLM is called, for ties the rules could not settle,
-//! once per evidence (the loop guard), within the cycle's budgets; and the
-//! mapping of what it did to a safe decision.
+//! once per evidence (the loop guard), within the cycle's budgets; the
+//! corroboration of a pick that passed every other gate (spec section 6b);
+//! and the mapping of what it did to a safe decision.
 
 use crate::ask::{AskCandidate, AskContinuity, LlmAsk, LlmContext};
-use crate::clarifier::Tie;
+use crate::canon::canonicalize;
+use crate::clarifier::{Tie, TieItem};
 use crate::continuity;
-use crate::policy::Budgets;
+use crate::lexicon::Lexicon;
+use crate::policy::{Budgets, Corroboration, Policy, SecondAnswer};
 use crate::policy::{GateInput, LlmAnswer, LlmMode, Verdict, auto_execute_gate, interpret};
 use crate::ports::TokenCounter;
 use crate::ports::{GuardClaim, Ports};
 use crate::run::{Decided, Mode, Offer, Run};
 use crate::types::*;
+use sha2::{Digest, Sha256};
 
 /// What the LLM rung did.
 #[derive(Debug, Clone)]
 pub(crate) enum LlmStep {
     NotEligible,
     Skipped(FallbackReason),
-    GuardRepeat { ordering: Vec<String>, suggested_id: Option<String> },
-    Failed { reason: FallbackReason, latency_ms: u32, detail: String },
-    Answered { verdict: Verdict, latency_ms: u32 },
+    GuardRepeat {
+        ordering: Vec<String>,
+        suggested_id: Option<String>,
+    },
+    Failed {
+        reason: FallbackReason,
+        latency_ms: u32,
+        detail: String,
+    },
+    /// `check`: the corroboration of a pick that passed every other gate
+    /// (`None` when none was due or `auto_execute.corroboration = "none"`).
+    Answered {
+        verdict: Verdict,
+        latency_ms: u32,
+        check: Option<Check>,
+    },
+}
+
+wire_enum! {
+    "snake_case",
+    /// What the corroboration of a pick found (spec section 6b; the
+    /// `ladder.llm.corroboration` attribute and metric label).
+    pub enum Corroborated {
+        /// The check picked the same candidate: the pick may execute.
+        Agreed,
+        /// The check picked another candidate (the second ask's pick), or
+        /// the pick is not the deterministic ranking's clear first.
+        Disagreed,
+        /// Too little of the budget was left to ask again.
+        SkippedNoTime,
+        /// The second ask brought no usable pick: an error, a timeout, an
+        /// abstain, an invalid reply, or a pick below `llm.confidence_min`.
+        Failed,
+    }
+}
+
+/// The corroboration of one pick.
+#[derive(Debug, Clone)]
+pub(crate) struct Check {
+    pub(crate) result: Corroborated,
+    /// The candidate the check points to (a real id): the second ask's
+    /// pick, or for the deterministic check the candidate that is first or
+    /// too close. Shown next to the pick when they differ.
+    pub(crate) other: Option<String>,
+    /// The second ask's verdict (or failure); empty when none was due.
+    pub(crate) verdict: String,
+    pub(crate) latency_ms: u32,
+    pub(crate) detail: String,
 }
 
 impl LlmStep {
@@ -37,8 +86,12 @@ impl LlmStep {
         match self {
             LlmStep::Failed { detail, latency_ms, .. } => format!("{detail} after {latency_ms} ms"),
             LlmStep::Answered { verdict: Verdict::Invalid { detail }, .. } => detail.clone(),
-            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, latency_ms } => {
-                format!("{choice_id} at {confidence:.2} in {latency_ms} ms")
+            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, latency_ms, check } => {
+                let mut d = format!("{choice_id} at {confidence:.2} in {latency_ms} ms");
+                if let Some(c) = check {
+                    d.push_str(&format!("; corroboration {}: {}", c.result.as_str(), c.detail));
+                }
+                d
             }
             _ => String::new(),
         }
@@ -121,9 +174,87 @@ impl Run<'_> {
                 }
                 self.verdict = Some(verdict.clone());
                 span.record("ladder.llm.verdict", verdict.name());
-                LlmStep::Answered { verdict, latency_ms }
+                // Spec 6b: a pick that passed every other gate is checked
+                // before it may execute, within the same attempt.
+                let check = match &verdict {
+                    Verdict::Select { choice_id, confidence } if self.gates(tie, choice_id, *confidence).is_ok() => {
+                        self.corroborate(ports, tie, &ask, choice_id, &span).await
+                    }
+                    _ => None,
+                };
+                LlmStep::Answered { verdict, latency_ms, check }
             }
         }
+    }
+
+    /// Every gate a pick must pass to execute: at least
+    /// `llm.confidence_min`, every auto-execute gate (spec section 6), and
+    /// (S1) a pool entry to execute, never a command. The entry, or the
+    /// first gate that fails.
+    fn gates(&self, tie: &Tie<'_>, choice_id: &str, confidence: f32) -> Result<usize, &'static str> {
+        let p = self.ctx.policy;
+        if confidence < p.llm_confidence_min {
+            return Err("low_confidence");
+        }
+        let gate = auto_execute_gate(
+            p,
+            GateInput {
+                confidence,
+                reason: tie.reason,
+                guard_repeat: false,
+                question_intent: false,
+                force_clarify_only: self.req.force_clarify_only,
+                tripped: self.ctx.auto_execute_tripped,
+            },
+        );
+        if let Some(why) = gate {
+            return Err(why);
+        }
+        tie.items
+            .iter()
+            .find(|t| t.id == choice_id)
+            .and_then(|t| t.entry)
+            .filter(|i| tie.pool.entries.get(*i).is_some())
+            .ok_or("not_a_pool_entry")
+    }
+
+    /// Corroborates a pick that passed every other gate (spec section 6b),
+    /// as `auto_execute.corroboration` says: the deterministic ranking
+    /// first (it costs no call), then a second ask over the same pool,
+    /// reordered and relabelled, through `Ports::corroborate`. The second
+    /// ask is part of this attempt: no guard claim, no LLM call counted.
+    /// `None` when the configuration asks for no check.
+    async fn corroborate<P: Ports>(&mut self, ports: &P, tie: &Tie<'_>, ask: &LlmAsk, pick: &str, span: &tracing::Span) -> Option<Check> {
+        let p = self.ctx.policy;
+        let how = p.auto_execute.corroboration;
+        if how == Corroboration::None {
+            return None;
+        }
+        let mut check = Check { result: Corroborated::Agreed, other: None, verdict: String::new(), latency_ms: 0, detail: String::new() };
+        if how.ranks() {
+            check = rank_check(tie, &p.lexicon, pick, p.auto_execute.deterministic_margin);
+        }
+        if how.asks_again() && check.result == Corroborated::Agreed && ask.candidates.len() < 2 {
+            // One candidate has no other order: a second ask could not tell
+            // a pick from a position (or a parrot), so it is not made.
+            check = Check {
+                result: Corroborated::Failed,
+                other: None,
+                verdict: String::new(),
+                latency_ms: 0,
+                detail: "a lone candidate cannot be reordered".into(),
+            };
+        } else if how.asks_again() && check.result == Corroborated::Agreed {
+            let seed = self.cycle.as_ref().map(|c| format!("{}\u{1f}{}", c.guard_key, c.fingerprint)).unwrap_or_default();
+            let (second, shown) = relabel(ask, seed.as_bytes());
+            let answer = tracing::Instrument::instrument(ports.corroborate(&second), span.clone()).await;
+            check = read_second(&answer, &shown, pick, p);
+            self.second = Some(SecondAnswer { answer, shown });
+        }
+        span.record("ladder.llm.corroboration", check.result.as_str());
+        span.record("ladder.llm.corroboration_latency_ms", check.latency_ms);
+        self.event("llm_corroboration", format!("{} ({}): {}", check.result.as_str(), how.as_str(), check.detail));
+        Some(check)
     }
 
     /// What the LLM is shown: the tie (at most `llm.max_candidates`), the
@@ -205,38 +336,56 @@ impl Run<'_> {
                 self.event("llm_arbitration_abstained", String::new());
                 self.fallback(offer, Some(FallbackReason::Abstain), report)
             }
-            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, .. } => {
+            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, check, .. } => {
                 report.suggested_id = Some(choice_id.clone());
                 report.confidence = confidence;
                 self.event("llm_select", format!("{choice_id} at {confidence:.2}"));
                 if confidence < p.llm_confidence_min {
                     return self.fallback(offer, Some(FallbackReason::LowConfidence), report);
                 }
-                let gate = auto_execute_gate(
-                    p,
-                    GateInput {
-                        confidence,
-                        reason: tie.reason,
-                        guard_repeat: false,
-                        question_intent: false,
-                        force_clarify_only: self.req.force_clarify_only,
-                        tripped: self.ctx.auto_execute_tripped,
-                    },
-                );
-                // S1: only a pool entry can be executed, never a command.
-                let entry =
-                    tie.items.iter().find(|t| t.id == choice_id).and_then(|t| t.entry).filter(|i| tie.pool.entries.get(*i).is_some());
-                match (gate, entry) {
-                    (None, Some(i)) => {
+                let i = match self.gates(tie, &choice_id, confidence) {
+                    Ok(i) => i,
+                    Err(why) => {
+                        tracing::debug!(gate = why, "auto-execute gate failed; clarifying");
+                        return self.clarify(offer.suggesting(Some(choice_id)), None, Tier::Llm, Decider::Llm, report);
+                    }
+                };
+                let how = p.auto_execute.corroboration;
+                // Every pick through the gates was checked unless the
+                // configuration says "none"; a missing check fails closed.
+                let check = match check {
+                    Some(c) => c,
+                    None if how == Corroboration::None => {
                         self.llm_report = Some(report);
                         let e = tie.pool.entries[i];
-                        self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm)
+                        return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
                     }
-                    (why, _) => {
-                        tracing::debug!(gate = why.unwrap_or("not_a_pool_entry"), "auto-execute gate failed; clarifying");
-                        self.clarify(offer.suggesting(Some(choice_id)), None, Tier::Llm, Decider::Llm, report)
-                    }
+                    None => Check {
+                        result: Corroborated::Failed,
+                        other: None,
+                        verdict: String::new(),
+                        latency_ms: 0,
+                        detail: "not checked".into(),
+                    },
+                };
+                report.corroboration = check.result.as_str().to_string();
+                report.corroboration_method = how.as_str().to_string();
+                report.corroborating_id = check.other.clone();
+                report.corroboration_verdict = check.verdict.clone();
+                report.corroboration_latency_ms = check.latency_ms;
+                if check.result == Corroborated::Agreed {
+                    self.llm_report = Some(report);
+                    let e = tie.pool.entries[i];
+                    return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
                 }
+                // Not corroborated: a clarifier with both picks first.
+                tracing::info!(corroboration = check.result.as_str(), detail = %check.detail, "llm pick not corroborated; clarifying");
+                let mut offer = offer;
+                if let Some(other) = check.other.filter(|o| *o != choice_id) {
+                    offer.order.retain(|id| *id != other);
+                    offer.order.insert(0, other);
+                }
+                self.clarify(offer.suggesting(Some(choice_id)), Some(FallbackReason::NotCorroborated), Tier::Llm, Decider::Llm, report)
             }
             LlmStep::Answered { verdict: Verdict::NeedMoreInfo { types, confidence, .. }, .. } => {
                 report.confidence = confidence;
@@ -264,6 +413,132 @@ impl Run<'_> {
             }
         }
     }
+}
+
+/// The opaque label of the `k`-th candidate (from 0) of a corroborating ask.
+pub fn opaque_label(k: usize) -> String {
+    format!("c{}", k + 1)
+}
+
+/// The corroborating ask (spec section 6b): the same pool, input and
+/// context, the candidates in another order in which no candidate keeps its
+/// place, each under a fresh opaque label (`c1`, `c2`, ... in the new
+/// order) so the model never sees a real id (continuity ids are relabelled
+/// too). The order follows from `seed` alone, so a replay shows the model
+/// the same ask. Returns the ask and the real ids in the order shown
+/// (`c1` is the first).
+pub fn relabel(ask: &LlmAsk, seed: &[u8]) -> (LlmAsk, Vec<String>) {
+    let order = cyclic_order(ask.candidates.len(), seed);
+    let shown: Vec<String> = order.iter().map(|&i| ask.candidates[i].id.clone()).collect();
+    let label_of = |id: &str| shown.iter().position(|s| s == id).map(opaque_label);
+    let candidates = order.iter().enumerate().map(|(k, &i)| AskCandidate { id: opaque_label(k), ..ask.candidates[i].clone() }).collect();
+    let c = &ask.continuity;
+    let continuity = AskContinuity {
+        last_accepted_choice_id: c.last_accepted_choice_id.as_deref().and_then(label_of),
+        recently_rejected: c.recently_rejected.iter().filter_map(|id| label_of(id)).collect(),
+        pending_clarifier: c.pending_clarifier,
+    };
+    (LlmAsk { candidates, continuity, ..ask.clone() }, shown)
+}
+
+/// A cyclic permutation of `0..n` drawn from `seed` (Sattolo's shuffle,
+/// its random draws taken from SHA-256 of the seed): for `n >= 2` no
+/// position keeps its element, so a model that answers by position (the
+/// first, the last, the k-th) never names the same candidate twice.
+fn cyclic_order(n: usize, seed: &[u8]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let h = Sha256::new().chain_update(seed).chain_update((i as u64).to_le_bytes()).finalize();
+        let mut draw = [0u8; 8];
+        draw.copy_from_slice(&h[..8]);
+        order.swap(i, (u64::from_le_bytes(draw) % i as u64) as usize);
+    }
+    order
+}
+
+/// Reads the second ask's answer against the pick: its opaque label mapped
+/// back through `shown`.
+fn read_second(answer: &LlmAnswer, shown: &[String], pick: &str, p: &Policy) -> Check {
+    let check =
+        |result, other, verdict: &str, latency_ms, detail| Check { result, other, verdict: verdict.to_string(), latency_ms, detail };
+    match answer {
+        LlmAnswer::Skipped { reason: FallbackReason::Deadline } => check(
+            Corroborated::SkippedNoTime,
+            None,
+            FallbackReason::Deadline.as_str(),
+            0,
+            "too little of the budget left to ask again".into(),
+        ),
+        LlmAnswer::Skipped { reason } => {
+            check(Corroborated::Failed, None, reason.as_str(), 0, format!("second ask skipped: {}", reason.as_str()))
+        }
+        LlmAnswer::Failed { reason, latency_ms, detail } => {
+            check(Corroborated::Failed, None, reason.as_str(), *latency_ms, format!("second ask failed: {} ({detail})", reason.as_str()))
+        }
+        LlmAnswer::Replied { content, latency_ms } => {
+            let labels: Vec<String> = (0..shown.len()).map(opaque_label).collect();
+            let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+            match interpret(content, &refs, p.budgets.needed_evidence_types_max) {
+                Verdict::Select { choice_id, confidence } => {
+                    let Some(id) = labels.iter().position(|l| *l == choice_id).map(|k| shown[k].clone()) else {
+                        return check(Corroborated::Failed, None, "invalid", *latency_ms, "label outside the ask".into());
+                    };
+                    let detail = format!("second ask picked {id} ({choice_id}) at {confidence:.2} in {latency_ms} ms");
+                    if confidence < p.llm_confidence_min {
+                        check(Corroborated::Failed, None, "low_confidence", *latency_ms, detail)
+                    } else if id == pick {
+                        check(Corroborated::Agreed, Some(id), "select", *latency_ms, detail)
+                    } else {
+                        check(Corroborated::Disagreed, Some(id), "select", *latency_ms, detail)
+                    }
+                }
+                other => {
+                    let detail = match &other {
+                        Verdict::Invalid { detail } => format!("second ask invalid: {detail}"),
+                        v => format!("second ask: {}", v.name()),
+                    };
+                    check(Corroborated::Failed, None, other.name(), *latency_ms, detail)
+                }
+            }
+        }
+    }
+}
+
+/// The deterministic check of a pick (spec section 6b): it must be the
+/// deterministic ranking's first candidate (the one the clarifier shows
+/// first without the LLM), and its similarity to the input (`similarity`)
+/// must beat every other candidate of the tie by at least `margin` (a lone
+/// candidate must reach `margin` itself).
+fn rank_check(tie: &Tie<'_>, lex: &Lexicon, pick: &str, margin: f32) -> Check {
+    let sims: Vec<(String, f32)> = tie.items.iter().map(|t| (t.id.clone(), similarity(&tie.query.core, t, tie, lex))).collect();
+    let best_other = |of: &str| sims.iter().filter(|(id, _)| id != of).max_by(|a, b| a.1.total_cmp(&b.1)).cloned();
+    let mine = sims.iter().find(|(id, _)| id == pick).map_or(0.0, |(_, s)| *s);
+    let Some((first, _)) = sims.first() else {
+        return Check { result: Corroborated::Disagreed, other: None, verdict: String::new(), latency_ms: 0, detail: "no ranking".into() };
+    };
+    let (result, other, detail) = if first != pick {
+        (Corroborated::Disagreed, Some(first.clone()), format!("the ranking puts {first} first"))
+    } else {
+        let (other, theirs) = best_other(pick).map_or((None, 0.0), |(id, s)| (Some(id), s));
+        let lead = mine - theirs;
+        if lead >= margin {
+            (Corroborated::Agreed, None, format!("first by {lead:.2} (similarity {mine:.2})"))
+        } else {
+            (Corroborated::Disagreed, other, format!("first by only {lead:.2} (similarity {mine:.2}, margin {margin:.2})"))
+        }
+    };
+    Check { result, other, verdict: String::new(), latency_ms: 0, detail }
+}
+
+/// How close a candidate is to the input, in [0, 1]: the normalized
+/// Levenshtein similarity (over characters) of the canonical input without
+/// its scope cue and leading selection verb to the candidate's canonical
+/// label or, when closer, one of its aliases. The measure the fuzzy rung
+/// ranks unresolved input by.
+pub fn similarity(core: &str, item: &TieItem, tie: &Tie<'_>, lex: &Lexicon) -> f32 {
+    let sim = |text: &str| rapidfuzz::distance::levenshtein::normalized_similarity(core.chars(), canonicalize(text, lex).chars()) as f32;
+    let aliases = item.entry.and_then(|i| tie.pool.entries.get(i)).map_or(&[][..], |e| &e.cand.aliases[..]);
+    aliases.iter().map(|a| sim(a)).fold(sim(&item.label), f32::max)
 }
 
 /// Packs enriched context for the prompt: chat history first (newest
@@ -310,6 +585,67 @@ fn fit(text: &str, max: usize, tokens: &dyn TokenCounter) -> (String, usize, boo
 mod tests {
     use super::*;
     use crate::ports::WordCounter;
+    use proptest::prelude::*;
+
+    fn ask_of(n: usize) -> LlmAsk {
+        LlmAsk {
+            canonical_input: "the thing".into(),
+            reason: AmbiguityReason::NoDeterministicMatch,
+            candidates: (0..n)
+                .map(|i| AskCandidate { id: format!("real-{i}"), label: format!("Label {i}"), kind: "k".into(), hint: format!("h{i}") })
+                .collect(),
+            continuity: AskContinuity {
+                last_accepted_choice_id: (n > 1).then(|| "real-1".to_string()),
+                recently_rejected: if n > 0 { vec!["real-0".into()] } else { Vec::new() },
+                pending_clarifier: "selection_disambiguation",
+            },
+            context: LlmContext::default(),
+            allowed_evidence: EvidenceType::ALL.to_vec(),
+        }
+    }
+
+    proptest! {
+        /// The second ask moves every candidate, hides every real id, keeps
+        /// the pool, and is the same for the same seed.
+        #[test]
+        fn the_second_ask_moves_every_candidate_and_shows_no_real_id(n in 0usize..40, seed in prop::collection::vec(any::<u8>(), 0..40)) {
+            let ask = ask_of(n);
+            let (second, shown) = relabel(&ask, &seed);
+            prop_assert_eq!(second.candidates.len(), n);
+            prop_assert_eq!(shown.len(), n);
+            let text = format!("{second:?}");
+            for c in &ask.candidates {
+                prop_assert!(!text.contains(&format!("\"{}\"", c.id)), "{} leaked: {}", c.id, text);
+            }
+            for (k, c) in second.candidates.iter().enumerate() {
+                prop_assert_eq!(&c.id, &opaque_label(k));
+                // The label maps back to the candidate it stands for.
+                let real = ask.candidates.iter().find(|r| r.id == shown[k]).unwrap();
+                prop_assert_eq!((&c.label, &c.kind, &c.hint), (&real.label, &real.kind, &real.hint));
+                if n >= 2 {
+                    prop_assert_ne!(&shown[k], &ask.candidates[k].id, "position {} kept its candidate", k);
+                }
+            }
+            let mut sorted = shown.clone();
+            sorted.sort();
+            let mut ids: Vec<String> = ask.candidates.iter().map(|c| c.id.clone()).collect();
+            ids.sort();
+            prop_assert_eq!(sorted, ids, "the same pool");
+            // Continuity ids are relabelled too.
+            if n > 1 {
+                let l = second.continuity.last_accepted_choice_id.clone().unwrap();
+                prop_assert_eq!(&shown[l[1..].parse::<usize>().unwrap() - 1], "real-1");
+            }
+            prop_assert_eq!(relabel(&ask, &seed), (second, shown), "deterministic");
+        }
+    }
+
+    #[test]
+    fn different_turns_get_different_orders() {
+        let ask = ask_of(6);
+        let orders: std::collections::BTreeSet<Vec<String>> = (0..20u8).map(|s| relabel(&ask, &[s]).1).collect();
+        assert!(orders.len() > 10, "{orders:?}");
+    }
 
     #[test]
     fn context_is_packed_within_every_budget_and_cut_visibly() {

@@ -33,8 +33,41 @@ wire_enum! {
     }
 }
 
-/// The auto-execute gates (spec section 6): the `[auto_execute]` section
-/// of the configuration, as it is.
+wire_enum! {
+    "snake_case",
+    /// How an LLM pick that passed every other auto-execute gate is checked
+    /// before it executes (spec section 6b). A model's self-reported
+    /// confidence is not evidence: a small real model says 1.0 on wrong picks.
+    #[derive(Default)]
+    pub enum Corroboration {
+        /// A second ask over the same pool, the candidates in another order
+        /// and under fresh opaque labels, must pick the same candidate.
+        #[default]
+        Reorder,
+        /// The pick must also be the deterministic ranking's first candidate,
+        /// ahead of every other by `deterministic_margin`.
+        Deterministic,
+        /// Both checks (the deterministic one first: it costs no call).
+        Both,
+        /// No check: the first pick executes. Only by explicit choice; the
+        /// daemon logs a warning when auto-execute runs without it.
+        None,
+    }
+}
+
+impl Corroboration {
+    /// Whether a second, relabelled ask is part of the check.
+    pub fn asks_again(self) -> bool {
+        matches!(self, Corroboration::Reorder | Corroboration::Both)
+    }
+    /// Whether the deterministic ranking is part of the check.
+    pub fn ranks(self) -> bool {
+        matches!(self, Corroboration::Deterministic | Corroboration::Both)
+    }
+}
+
+/// The auto-execute gates (spec sections 6 and 6b): the `[auto_execute]`
+/// section of the configuration, as it is.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AutoExecute {
@@ -43,11 +76,32 @@ pub struct AutoExecute {
     pub min_confidence: f32,
     /// Reasons that may auto-execute; the spec forbids `NEVER_AUTO_EXECUTE`.
     pub allowed_reasons: Vec<AmbiguityReason>,
+    /// How a pick that passed every other gate is corroborated (6b).
+    pub corroboration: Corroboration,
+    /// `deterministic` / `both`: how far the pick's similarity to the input
+    /// must be ahead of every other candidate's (in [0, 1]).
+    pub deterministic_margin: f32,
 }
 
 impl Default for AutoExecute {
     fn default() -> Self {
-        AutoExecute { enabled: false, min_confidence: 0.85, allowed_reasons: vec![AmbiguityReason::NoDeterministicMatch] }
+        AutoExecute {
+            enabled: false,
+            min_confidence: 0.85,
+            allowed_reasons: vec![AmbiguityReason::NoDeterministicMatch],
+            corroboration: Corroboration::Reorder,
+            deterministic_margin: 0.1,
+        }
+    }
+}
+
+impl AutoExecute {
+    /// The warning to log (at start and on every reload) when LLM picks may
+    /// execute on the model's word alone.
+    pub fn uncorroborated_warning(&self) -> Option<&'static str> {
+        (self.enabled && self.corroboration == Corroboration::None).then_some(
+            "auto_execute.corroboration = \"none\": LLM picks execute on the model's self-reported confidence alone, which is not evidence (spec section 6b)",
+        )
     }
 }
 
@@ -140,6 +194,16 @@ impl Policy {
             revision: "defaults".into(),
         }
     }
+}
+
+/// The corroborating ask of an attempt as it happened (spec section 6b):
+/// what the port returned, and the real ids in the order the ask showed
+/// them (the opaque label `c1` is `shown[0]`, ...), for decision records
+/// and replay.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize)]
+pub struct SecondAnswer {
+    pub answer: LlmAnswer,
+    pub shown: Vec<String>,
 }
 
 /// What the LLM port brings back.
@@ -324,6 +388,24 @@ mod tests {
             p,
             GateInput { confidence, reason, guard_repeat: false, question_intent: false, force_clarify_only: false, tripped: false },
         )
+    }
+
+    #[test]
+    fn corroboration_is_reorder_by_default_and_only_none_is_warned_about() {
+        let mut a = AutoExecute::default();
+        assert_eq!((a.corroboration, a.deterministic_margin), (Corroboration::Reorder, 0.1));
+        let names: Vec<&str> = Corroboration::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names, ["reorder", "deterministic", "both", "none"]);
+        assert_eq!(toml::from_str::<AutoExecute>("corroboration = \"both\"").unwrap().corroboration, Corroboration::Both);
+        assert!(toml::from_str::<AutoExecute>("corroboration = \"maybe\"").is_err());
+        a.corroboration = Corroboration::None;
+        assert_eq!(a.uncorroborated_warning(), None, "auto-execute is off: nothing executes");
+        a.enabled = true;
+        assert!(a.uncorroborated_warning().is_some());
+        for how in [Corroboration::Reorder, Corroboration::Deterministic, Corroboration::Both] {
+            a.corroboration = how;
+            assert_eq!(a.uncorroborated_warning(), None, "{how:?}");
+        }
     }
 
     #[test]

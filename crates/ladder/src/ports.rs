@@ -12,8 +12,18 @@ pub trait Ports: Sync {
     /// Atomically records that an LLM attempt starts for `guard_key` in
     /// this session; says whether one already did in this cycle (S5).
     fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send;
-    /// Asks the LLM once, within the port's own deadline.
+    /// Asks the LLM once, within the port's own deadline: the first ask of
+    /// an attempt.
     fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send;
+    /// The corroborating ask of the same attempt (spec section 6b): the
+    /// same pool, reordered and relabelled. It is no new attempt (no guard
+    /// claim, no LLM call counted against the cycle) and gets only what is
+    /// left of the first ask's budget: a port with a clock answers
+    /// `Skipped { reason: Deadline }` when too little is left to ask.
+    /// The default asks like `arbitrate`, for ports without a clock.
+    fn corroborate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        self.arbitrate(ask)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -10,7 +10,7 @@ use crate::continuity::{
     ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier,
 };
 use crate::fingerprint::fingerprint;
-use crate::policy::{LlmAnswer, Policy, Verdict};
+use crate::policy::{LlmAnswer, Policy, SecondAnswer, Verdict};
 use crate::ports::{GuardClaim, TokenCounter};
 use crate::scope::Source;
 use crate::types::*;
@@ -58,6 +58,9 @@ pub struct Decided {
     pub verdict: Option<Verdict>,
     /// What the LLM port returned (for decision records and replay).
     pub llm_answer: Option<LlmAnswer>,
+    /// The corroborating ask's answer and the ids it showed, when one ran
+    /// (spec section 6b).
+    pub corroboration: Option<SecondAnswer>,
     /// What the loop-guard claim returned, if the ladder claimed it.
     pub guard: Option<GuardClaim>,
 }
@@ -86,6 +89,7 @@ pub(crate) struct Run<'a> {
     pub(crate) verdict: Option<Verdict>,
     pub(crate) llm_report: Option<LlmReport>,
     pub(crate) answer: Option<LlmAnswer>,
+    pub(crate) second: Option<SecondAnswer>,
     pub(crate) guard: Option<GuardClaim>,
     /// The rung in progress: its name, start, and span.
     pub(crate) open: Option<(&'static str, Instant, tracing::Span)>,
@@ -195,6 +199,7 @@ impl<'a> Run<'a> {
             verdict: None,
             llm_report: None,
             answer: None,
+            second: None,
             guard: None,
             open: None,
         }
@@ -225,6 +230,8 @@ impl<'a> Run<'a> {
             ladder.budget_remaining = tracing::field::Empty,
             ladder.llm.latency_ms = tracing::field::Empty,
             ladder.llm.verdict = tracing::field::Empty,
+            ladder.llm.corroboration = tracing::field::Empty,
+            ladder.llm.corroboration_latency_ms = tracing::field::Empty,
         );
         self.open = Some((rung, Instant::now(), span));
     }
@@ -482,6 +489,7 @@ impl<'a> Run<'a> {
             canonical_input: self.canonical,
             verdict: self.verdict,
             llm_answer: self.answer,
+            corroboration: self.second,
             guard: self.guard,
         }
     }

@@ -251,6 +251,25 @@ pub struct LlmReport {
     /// "select", "abstain", "need_more_info", or the failure name.
     pub verdict: String,
     pub shadow: bool,
+    /// Spec section 6b, when a pick that passed every other gate was
+    /// checked: "agreed", "disagreed", "skipped_no_time" or "failed";
+    /// empty when no corroboration ran. (Fields with defaults: records
+    /// written before they existed still read.)
+    #[serde(default)]
+    pub corroboration: String,
+    /// The configured check that ran: "reorder", "deterministic" or "both".
+    #[serde(default)]
+    pub corroboration_method: String,
+    /// The corroborating pick: the second ask's (its opaque label mapped
+    /// back to the real id), or the deterministic ranking's first.
+    #[serde(default)]
+    pub corroborating_id: Option<String>,
+    /// The second ask's verdict ("select", "abstain", ..., or the failure);
+    /// empty when no second ask was due.
+    #[serde(default)]
+    pub corroboration_verdict: String,
+    #[serde(default)]
+    pub corroboration_latency_ms: u32,
 }
 
 /// One rung's entry in `Decision.trace`.

@@ -5,19 +5,36 @@
 use super::*;
 use crate::ask::LlmAsk;
 use crate::continuity::{Applied, ContinuityState, Now, Ttl, Update};
-use crate::policy::{LlmAnswer, LlmMode, Policy};
+use crate::policy::{Corroboration, LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, WordCounter};
 use futures::executor::block_on;
 use proptest::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// How the fake LLM answers the corroborating (second) ask of an attempt.
+#[derive(Debug, Clone)]
+enum Second {
+    /// By meaning: the candidate with the label of the first answer's pick
+    /// (the same candidate under its opaque label), at 0.9.
+    Agree,
+    /// By position: always the `k`-th candidate shown, at 1.0.
+    Position(usize),
+    /// This answer, whatever was asked.
+    Script(LlmAnswer),
+}
+
 /// A session and an LLM that answers from a script.
 struct Fake {
     state: Mutex<ContinuityState>,
     answer: Mutex<LlmAnswer>,
+    /// When set, the first ask is answered by position instead: the `k`-th
+    /// candidate shown, at 0.95.
+    first_position: Mutex<Option<usize>>,
+    second: Mutex<Second>,
     calls: AtomicUsize,
     asks: Mutex<Vec<LlmAsk>>,
+    second_asks: Mutex<Vec<LlmAsk>>,
     now: Now,
     ttl: Ttl,
 }
@@ -27,8 +44,11 @@ impl Fake {
         Fake {
             state: Mutex::new(ContinuityState::default()),
             answer: Mutex::new(answer),
+            first_position: Mutex::new(None),
+            second: Mutex::new(Second::Agree),
             calls: AtomicUsize::new(0),
             asks: Mutex::new(Vec::new()),
+            second_asks: Mutex::new(Vec::new()),
             now: Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 },
             ttl: Ttl { ttl_turns: 3, ttl_seconds: 600 },
         }
@@ -36,9 +56,30 @@ impl Fake {
     fn replying(json: &str) -> Self {
         Self::new(LlmAnswer::Replied { content: json.into(), latency_ms: 12 })
     }
+    fn then(self, second: Second) -> Self {
+        *self.second.lock().unwrap() = second;
+        self
+    }
     fn calls(&self) -> usize {
         self.calls.load(Ordering::SeqCst)
     }
+    fn corroborations(&self) -> usize {
+        self.second_asks.lock().unwrap().len()
+    }
+}
+
+fn select_json(id: &str, confidence: f64) -> String {
+    format!(r#"{{"decision":"select","choice_id":"{id}","confidence":{confidence},"needed_evidence_types":[]}}"#)
+}
+
+/// The first answer's pick, by label: what a model answering by meaning
+/// picks in the second ask, under that ask's opaque id.
+fn agreeing(first_ask: Option<&LlmAsk>, first: &LlmAnswer, second_ask: &LlmAsk) -> LlmAnswer {
+    let LlmAnswer::Replied { content, .. } = first else { return first.clone() };
+    let picked = serde_json::from_str::<serde_json::Value>(content).ok().and_then(|v| v["choice_id"].as_str().map(String::from));
+    let label = first_ask.and_then(|a| a.candidates.iter().find(|c| Some(&c.id) == picked.as_ref())).map(|c| c.label.clone());
+    let id = second_ask.candidates.iter().find(|c| Some(&c.label) == label.as_ref()).map_or("none".to_string(), |c| c.id.clone());
+    LlmAnswer::Replied { content: select_json(&id, 0.9), latency_ms: 9 }
 }
 
 impl Ports for Fake {
@@ -58,7 +99,23 @@ impl Ports for Fake {
     fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.asks.lock().unwrap().push(ask.clone());
+        if let Some(k) = *self.first_position.lock().unwrap() {
+            let id = ask.candidates.get(k).map_or("none", |c| c.id.as_str());
+            *self.answer.lock().unwrap() = LlmAnswer::Replied { content: select_json(id, 0.95), latency_ms: 5 };
+        }
         let a = self.answer.lock().unwrap().clone();
+        async move { a }
+    }
+    fn corroborate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        self.second_asks.lock().unwrap().push(ask.clone());
+        let a = match self.second.lock().unwrap().clone() {
+            Second::Agree => agreeing(self.asks.lock().unwrap().last(), &self.answer.lock().unwrap(), ask),
+            Second::Position(k) => {
+                let id = ask.candidates.get(k).map_or("none", |c| c.id.as_str());
+                LlmAnswer::Replied { content: select_json(id, 1.0), latency_ms: 9 }
+            }
+            Second::Script(a) => a,
+        };
         async move { a }
     }
 }
@@ -923,5 +980,401 @@ proptest! {
         } else {
             prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}", input);
         }
+    }
+}
+
+// ------------------------------------------- corroboration (spec 6b) --
+
+const PICK_E: &str = r#"{"decision":"select","choice_id":"links-panel-e","confidence":0.95}"#;
+
+/// Auto-execute on, with this corroboration.
+fn auto(how: Corroboration) -> Policy {
+    let mut p = live();
+    p.auto_execute.enabled = true;
+    p.auto_execute.corroboration = how;
+    p
+}
+
+/// An LLM that answers by position: the `k`-th candidate it is shown, at
+/// 1.0, in both asks.
+fn positional(k: usize) -> Fake {
+    Fake::replying("{}").then(Second::Position(k))
+}
+
+/// Runs a turn against a positional fake: its first answer is the `k`-th
+/// candidate of the tie (what the first ask shows at `k`).
+fn positional_turn(p: &Policy, fake: &Fake, r: &DecideRequest, k: usize) -> Decided {
+    // The first ask shows the tie in rank order: ask once with the LLM in
+    // shadow to learn it, then script the first answer as position k.
+    let mut shadow = p.clone();
+    shadow.llm_mode = LlmMode::Shadow;
+    let probe = Fake::replying("{}");
+    turn(&shadow, &probe, r);
+    let shown: Vec<String> =
+        probe.asks.lock().unwrap().first().map(|a| a.candidates.iter().map(|c| c.id.clone()).collect()).unwrap_or_default();
+    let id = shown.get(k).cloned().unwrap_or_else(|| "none".into());
+    *fake.answer.lock().unwrap() = LlmAnswer::Replied { content: select_json(&id, 1.0), latency_ms: 5 };
+    turn(p, fake, r)
+}
+
+#[test]
+fn a_model_that_answers_by_position_never_executes_under_reorder() {
+    for k in 0..3 {
+        // The same model executes without corroboration: the test can fail.
+        let d = positional_turn(&auto(Corroboration::None), &positional(k), &req("the thing for team e"), k).decision;
+        assert_eq!((d.outcome, d.decided_by), (Outcome::Execute, Decider::Llm), "k={k}: executes uncorroborated");
+        for how in [Corroboration::Reorder, Corroboration::Both] {
+            let fake = positional(k);
+            let d = positional_turn(&auto(how), &fake, &req("the thing for team e"), k).decision;
+            assert_eq!((d.outcome, d.fallback_reason), (Outcome::Clarify, Some(FallbackReason::NotCorroborated)), "k={k} {how:?}");
+            if how == Corroboration::Reorder {
+                assert_eq!(d.llm.corroboration, "disagreed", "k={k}");
+                assert_eq!(fake.corroborations(), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_model_that_answers_by_meaning_still_executes_and_the_second_ask_shows_no_real_id() {
+    let fake = Fake::replying(PICK_E);
+    let d = turn(&auto(Corroboration::Reorder), &fake, &req("the thing for team e"));
+    let dec = &d.decision;
+    assert_eq!((dec.outcome, dec.target_id.as_deref(), dec.decided_by), (Outcome::Execute, Some("links-panel-e"), Decider::Llm));
+    assert_eq!((dec.llm.corroboration.as_str(), dec.llm.corroboration_method.as_str()), ("agreed", "reorder"));
+    assert_eq!(dec.llm.corroborating_id.as_deref(), Some("links-panel-e"));
+    assert_eq!(dec.llm.corroboration_verdict, "select");
+    assert_eq!((fake.calls(), fake.corroborations()), (1, 1));
+    let first = fake.asks.lock().unwrap()[0].clone();
+    let second = fake.second_asks.lock().unwrap()[0].clone();
+    assert_eq!(second.canonical_input, first.canonical_input, "the same input");
+    let real: Vec<&str> = first.candidates.iter().map(|c| c.id.as_str()).collect();
+    let opaque: Vec<&str> = second.candidates.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(opaque, ["c1", "c2", "c3"][..real.len()]);
+    for (a, b) in first.candidates.iter().zip(&second.candidates) {
+        assert_ne!(a.label, b.label, "every candidate moved: {first:?} / {second:?}");
+    }
+    let labels = |a: &LlmAsk| {
+        let mut l: Vec<String> = a.candidates.iter().map(|c| c.label.clone()).collect();
+        l.sort();
+        l
+    };
+    assert_eq!(labels(&first), labels(&second), "the same pool");
+    // The record keeps the second answer and the ids it showed.
+    let second_answer = d.corroboration.expect("the second answer is kept");
+    assert_eq!(second_answer.shown.len(), real.len());
+    assert!(d.events.iter().any(|e| e.name == "llm_corroboration" && e.detail.starts_with("agreed")));
+    let llm_step = dec.trace.iter().find(|s| s.rung == "llm").unwrap();
+    assert!(llm_step.detail.contains("corroboration agreed"), "{}", llm_step.detail);
+}
+
+#[test]
+fn disagreement_is_a_clarifier_with_both_picks_first() {
+    // The second ask picks Links Panels (the label "Links Panels"), not E.
+    let fake = Fake::replying(PICK_E);
+    let p = auto(Corroboration::Reorder);
+    // The same turn shows the same second ask (the order follows from the
+    // turn): learn the label Links Panels gets.
+    let probe = Fake::replying(PICK_E);
+    turn(&p, &probe, &req("the thing for team e"));
+    let second = probe.second_asks.lock().unwrap()[0].clone();
+    let panels_label = second.candidates.iter().find(|c| c.label == "Links Panels").unwrap().id.clone();
+    *fake.second.lock().unwrap() = Second::Script(LlmAnswer::Replied { content: select_json(&panels_label, 0.99), latency_ms: 7 });
+    let d = turn(&p, &fake, &req("the thing for team e")).decision;
+    assert_eq!((d.outcome, d.handled_by_tier, d.decided_by), (Outcome::Clarify, Tier::Llm, Decider::Llm));
+    assert_eq!(d.fallback_reason, Some(FallbackReason::NotCorroborated));
+    assert_eq!(ids(&d)[..2], ["links-panel-e", "links-panels"], "both picks first");
+    assert_eq!(d.clarifier.as_ref().unwrap().suggested_id.as_deref(), Some("links-panel-e"));
+    assert_eq!((d.llm.corroboration.as_str(), d.llm.corroborating_id.as_deref()), ("disagreed", Some("links-panels")));
+    assert_eq!(d.llm.corroboration_latency_ms, 7);
+}
+
+#[test]
+fn no_time_left_for_the_second_ask_is_no_execute_with_the_pick_suggested() {
+    let fake = Fake::replying(PICK_E).then(Second::Script(LlmAnswer::Skipped { reason: FallbackReason::Deadline }));
+    let d = turn(&auto(Corroboration::Reorder), &fake, &req("the thing for team e")).decision;
+    assert_eq!((d.outcome, d.fallback_reason), (Outcome::Clarify, Some(FallbackReason::NotCorroborated)));
+    assert_eq!(d.llm.corroboration, "skipped_no_time");
+    assert_eq!(ids(&d)[0], "links-panel-e");
+    assert_eq!(d.clarifier.as_ref().unwrap().suggested_id.as_deref(), Some("links-panel-e"));
+}
+
+#[test]
+fn a_second_ask_without_a_usable_pick_never_executes() {
+    let replied = |c: &str| LlmAnswer::Replied { content: c.into(), latency_ms: 4 };
+    let cases = [
+        LlmAnswer::Failed { reason: FallbackReason::Timeout, latency_ms: 300, detail: "cut".into() },
+        LlmAnswer::Failed { reason: FallbackReason::RateLimited, latency_ms: 2, detail: "429".into() },
+        LlmAnswer::Skipped { reason: FallbackReason::CircuitOpen },
+        replied("garbage"),
+        replied(r#"{"decision":"abstain","choice_id":null,"confidence":0.9}"#),
+        // The real id is no label of the second ask.
+        replied(&select_json("links-panel-e", 1.0)),
+        // A label, but below llm.confidence_min.
+        replied(&select_json("c1", 0.3)),
+        replied(&select_json("c2", 0.3)),
+        replied(&select_json("c3", 0.3)),
+    ];
+    for second in cases {
+        let fake = Fake::replying(PICK_E).then(Second::Script(second.clone()));
+        let d = turn(&auto(Corroboration::Reorder), &fake, &req("the thing for team e")).decision;
+        assert_eq!((d.outcome, d.fallback_reason), (Outcome::Clarify, Some(FallbackReason::NotCorroborated)), "{second:?}");
+        assert_eq!(d.llm.corroboration, "failed", "{second:?}");
+        assert_eq!(ids(&d)[0], "links-panel-e", "{second:?}: the pick leads");
+    }
+}
+
+#[test]
+fn the_second_ask_runs_only_after_every_other_gate_passed() {
+    let on = auto(Corroboration::Reorder);
+    let mut off = on.clone();
+    off.auto_execute.enabled = false;
+    let mut shadow = on.clone();
+    shadow.llm_mode = LlmMode::Shadow;
+    let mut forced = req("the thing for team e");
+    forced.force_clarify_only = true;
+    let low = r#"{"decision":"select","choice_id":"links-panel-e","confidence":0.8}"#;
+    let cases: Vec<(&str, Policy, DecideRequest, &str)> = vec![
+        ("kill switch off", off, req("the thing for team e"), PICK_E),
+        ("shadow", shadow, req("the thing for team e"), PICK_E),
+        ("below auto_execute.min_confidence", on.clone(), req("the thing for team e"), low),
+        ("reason not allowed", on.clone(), req("links panel"), PICK_E),
+        ("force_clarify_only", on.clone(), forced, PICK_E),
+        ("abstain", on.clone(), req("the thing for team e"), r#"{"decision":"abstain"}"#),
+    ];
+    for (name, p, r, answer) in cases {
+        let fake = Fake::replying(answer);
+        let d = turn(&p, &fake, &r).decision;
+        assert_ne!(d.outcome, Outcome::Execute, "{name}");
+        assert_eq!(fake.corroborations(), 0, "{name}: no second ask");
+        assert!(d.llm.corroboration.is_empty(), "{name}");
+    }
+    // Tripped by the guardrails.
+    let fake = Fake::replying(PICK_E);
+    let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
+    let ctx = Ctx {
+        policy: &on,
+        state: &view,
+        now: fake.now,
+        decision_id: "d",
+        new_cycle_id: "c",
+        tokens: &WordCounter,
+        auto_execute_tripped: true,
+    };
+    let d = block_on(decide(&ctx, &req("the thing for team e"), Mode::Turn, &fake)).decision;
+    assert_ne!(d.outcome, Outcome::Execute);
+    assert_eq!(fake.corroborations(), 0, "tripped: no second ask");
+}
+
+#[test]
+fn the_corroborating_ask_is_part_of_the_same_attempt() {
+    let fake = Fake::replying(PICK_E).then(Second::Position(0));
+    let first = turn(&auto(Corroboration::Reorder), &fake, &req("the thing for team e")).decision;
+    assert_eq!(first.fallback_reason, Some(FallbackReason::NotCorroborated));
+    assert_eq!((fake.calls(), fake.corroborations()), (1, 1));
+    let cycle = fake.state.lock().unwrap().open_cycle().cloned().expect("the cycle stays open");
+    assert_eq!(cycle.llm_calls, 1, "one LLM call counted for the attempt");
+    assert_eq!(cycle.suggested_id.as_deref(), Some("links-panel-e"));
+    // The same evidence again: the loop guard, no ask of either kind.
+    let again = turn(&auto(Corroboration::Reorder), &fake, &req("the thing for team e")).decision;
+    assert_eq!(again.fallback_reason, Some(FallbackReason::LoopGuard));
+    assert_eq!((fake.calls(), fake.corroborations()), (1, 1));
+    assert_eq!(ids(&again), ids(&first), "the UI stays stable");
+}
+
+/// A paraphrase with a typo, nearest to Sales Report by far: no rung
+/// matches, so it is `no_deterministic_match`.
+fn reports(input: &str) -> DecideRequest {
+    let mut r = req(input);
+    r.options.as_mut().unwrap().candidates =
+        vec![Candidate::new("team", "Team Links"), Candidate::new("sales", "Sales Report"), Candidate::new("weather", "Weather Widget")]
+            .into();
+    r
+}
+
+#[test]
+fn deterministic_corroboration_needs_the_rankings_clear_first() {
+    let r = reports("salse reprot thingy");
+    let p = auto(Corroboration::Deterministic);
+    let d = turn(&p, &Fake::replying(&select_json("sales", 0.95)), &r).decision;
+    assert_eq!(d.ambiguity_reason, Some(AmbiguityReason::NoDeterministicMatch));
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("sales")), "{:?}", d.trace);
+    assert_eq!((d.llm.corroboration.as_str(), d.llm.corroboration_method.as_str()), ("agreed", "deterministic"));
+    // Another pick disagrees with the ranking: both first, no second ask.
+    let fake = Fake::replying(&select_json("team", 0.95));
+    let d = turn(&p, &fake, &r).decision;
+    assert_eq!((d.outcome, d.fallback_reason), (Outcome::Clarify, Some(FallbackReason::NotCorroborated)));
+    assert_eq!(ids(&d)[..2], ["team", "sales"]);
+    assert_eq!(fake.corroborations(), 0, "deterministic alone never asks again");
+    // The right pick, but not ahead by the margin.
+    let mut strict = p.clone();
+    strict.auto_execute.deterministic_margin = 0.95;
+    let d = turn(&strict, &Fake::replying(&select_json("sales", 0.95)), &r).decision;
+    assert_eq!((d.outcome, d.llm.corroboration.as_str()), (Outcome::Clarify, "disagreed"));
+    assert_eq!(ids(&d)[0], "sales");
+}
+
+#[test]
+fn both_needs_the_ranking_and_the_second_ask() {
+    let r = reports("salse reprot thingy");
+    let p = auto(Corroboration::Both);
+    let fake = Fake::replying(&select_json("sales", 0.95));
+    assert_eq!(turn(&p, &fake, &r).decision.outcome, Outcome::Execute);
+    assert_eq!(fake.corroborations(), 1);
+    // The ranking disagrees: no second ask is spent.
+    let fake = Fake::replying(&select_json("weather", 0.95));
+    let d = turn(&p, &fake, &r).decision;
+    assert_eq!((d.outcome, d.llm.corroboration.as_str(), fake.corroborations()), (Outcome::Clarify, "disagreed", 0));
+    // The ranking agrees, the second ask does not.
+    let fake =
+        Fake::replying(&select_json("sales", 0.95)).then(Second::Script(LlmAnswer::Replied { content: "nope".into(), latency_ms: 1 }));
+    let d = turn(&p, &fake, &r).decision;
+    assert_eq!((d.outcome, d.llm.corroboration.as_str(), fake.corroborations()), (Outcome::Clarify, "failed", 1));
+}
+
+#[test]
+fn a_model_that_parrots_the_ranking_passes_the_deterministic_check_alone() {
+    // Why `reorder` is the default: a model answering "the first one" picks
+    // what the deterministic ranking puts first.
+    let r = reports("salse reprot thingy");
+    let d = positional_turn(&auto(Corroboration::Deterministic), &positional(0), &r, 0).decision;
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("sales")));
+    let d = positional_turn(&auto(Corroboration::Both), &positional(0), &r, 0).decision;
+    assert_eq!((d.outcome, d.fallback_reason), (Outcome::Clarify, Some(FallbackReason::NotCorroborated)));
+}
+
+fn second_strategy() -> impl Strategy<Value = Second> {
+    let label = prop::sample::select(vec!["c1", "c2", "c3", "c4", "c5", "c6", "opt-0", "opt-1", "wid-0", "evil", ""]);
+    prop_oneof![
+        Just(Second::Agree),
+        (0usize..6).prop_map(Second::Position),
+        (label, 0.0f64..=1.0).prop_map(|(id, c)| Second::Script(LlmAnswer::Replied { content: select_json(id, c), latency_ms: 3 })),
+        llm_answer_strategy().prop_map(Second::Script),
+        Just(Second::Script(LlmAnswer::Skipped { reason: FallbackReason::Deadline })),
+    ]
+}
+
+/// The similarity of the input to the candidate `id` of the request, the
+/// way spec 6b's deterministic check is documented (restated here).
+fn documented_similarity(p: &Policy, r: &DecideRequest, id: &str) -> f32 {
+    let canonical = canonicalize(&r.input, &p.lexicon);
+    let rest = match scope::find_cue(&canonical, &p.lexicon) {
+        CueParse::One(c) => c.rest,
+        _ => canonical,
+    };
+    let core = Query::new(rest, &p.lexicon).core;
+    let all = r.options.iter().flat_map(|o| o.candidates.iter()).chain(&r.widget_items).chain(&r.recoverable_chat_options);
+    let Some(c) = all.into_iter().find(|c| c.id == id) else { return 0.0 };
+    std::iter::once(&c.label)
+        .chain(&c.aliases)
+        .map(|t| rapidfuzz::distance::levenshtein::normalized_similarity(core.chars(), canonicalize(t, &p.lexicon).chars()) as f32)
+        .fold(0.0, f32::max)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 768, ..ProptestConfig::default() })]
+
+    /// Spec 6b under any provider behaviour (any first answer, any second
+    /// answer or failure, any corroboration setting): an LLM execute
+    /// implies every earlier gate and, unless corroboration is "none", two
+    /// picks of the same candidate (the second under an opaque label) and/or
+    /// the deterministic ranking's clear first. A second ask comes only
+    /// after every other gate passed, at most once, and shows no real id.
+    #[test]
+    fn an_llm_execute_implies_every_gate_and_a_corroboration(
+        w in world(),
+        second in second_strategy(),
+        how in prop::sample::select(Corroboration::ALL.to_vec()),
+        margin in 0.0f32..0.4,
+        first_position in prop::option::of(0usize..4),
+    ) {
+        let mut p = policy_for(&w);
+        p.auto_execute.corroboration = how;
+        p.auto_execute.deterministic_margin = margin;
+        let fake = Fake::new(w.answer.clone()).then(second);
+        *fake.first_position.lock().unwrap() = first_position;
+        let decided = turn(&p, &fake, &w.req);
+        let d = &decided.decision;
+        let first_asks = fake.asks.lock().unwrap().clone();
+        let second_asks = fake.second_asks.lock().unwrap().clone();
+        prop_assert!(second_asks.len() <= first_asks.len().min(1), "one second ask at most, never without a first");
+        if how == Corroboration::None || !how.asks_again() {
+            prop_assert!(second_asks.is_empty());
+        }
+        let real: Vec<String> = first_asks.iter().flat_map(|a| a.candidates.iter().map(|c| c.id.clone())).collect();
+        for c in second_asks.iter().flat_map(|a| &a.candidates) {
+            prop_assert!(!real.contains(&c.id), "the second ask shows the real id {}", c.id);
+        }
+        // What the first answer picked, read against the first ask.
+        let first_answer = fake.answer.lock().unwrap().clone();
+        let first_pick = first_asks.first().and_then(|a| match &first_answer {
+            LlmAnswer::Replied { content, .. } => {
+                let ids: Vec<&str> = a.candidates.iter().map(|c| c.id.as_str()).collect();
+                match crate::policy::interpret(content, &ids, 2) {
+                    crate::policy::Verdict::Select { choice_id, confidence } => Some((choice_id, confidence)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+        let gates_passed = |target: &str| {
+            let reason = d.ambiguity_reason.unwrap_or(AmbiguityReason::NoCandidate);
+            p.auto_execute.enabled
+                && !w.req.force_clarify_only
+                && p.auto_execute.allowed_reasons.contains(&reason)
+                && !crate::policy::NEVER_AUTO_EXECUTE.contains(&reason)
+                && first_pick.as_ref().is_some_and(|(id, c)| id == target && *c >= p.auto_execute.min_confidence && *c >= p.llm_confidence_min)
+        };
+        if !second_asks.is_empty() {
+            let pick = first_pick.as_ref().map(|(id, _)| id.clone()).unwrap_or_default();
+            prop_assert!(gates_passed(&pick), "a second ask before every gate passed");
+        }
+        if !(d.outcome == Outcome::Execute && d.decided_by == Decider::Llm) {
+            return Ok(());
+        }
+        let target = d.target_id.clone().unwrap_or_default();
+        prop_assert!(gates_passed(&target), "executed {target} without every gate");
+        if how.asks_again() {
+            prop_assert_eq!(second_asks.len(), 1);
+            let second_ask = &second_asks[0];
+            let Some(kept) = &decided.corroboration else { return Err(TestCaseError::fail("no second answer kept")) };
+            let LlmAnswer::Replied { content, .. } = &kept.answer else { return Err(TestCaseError::fail("executed without a second reply")) };
+            let labels: Vec<&str> = second_ask.candidates.iter().map(|c| c.id.as_str()).collect();
+            let crate::policy::Verdict::Select { choice_id, confidence } = crate::policy::interpret(content, &labels, 2) else {
+                return Err(TestCaseError::fail("executed without a second pick"));
+            };
+            prop_assert!(confidence >= p.llm_confidence_min);
+            let k = labels.iter().position(|l| *l == choice_id).unwrap();
+            let (a, b) = (&second_ask.candidates[k], first_asks[0].candidates.iter().find(|c| c.id == target).unwrap());
+            prop_assert_eq!((&a.label, &a.kind, &a.hint), (&b.label, &b.kind, &b.hint), "the second pick is another candidate");
+            prop_assert_eq!(&kept.shown[k], &target);
+        }
+        if how.ranks() {
+            // The ranking's first: what the clarifier shows first without the LLM.
+            let mut off = p.clone();
+            off.llm_mode = LlmMode::Off;
+            let plain = turn(&off, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &w.req).decision;
+            let offered = ids(&plain);
+            prop_assert_eq!(offered.first(), Some(&target), "not the ranking's first");
+            let mine = documented_similarity(&p, &w.req, &target);
+            for other in offered.iter().skip(1) {
+                prop_assert!(mine - documented_similarity(&p, &w.req, other) >= margin, "not ahead of {other} by {margin}");
+            }
+            if offered.len() == 1 {
+                prop_assert!(mine >= margin);
+            }
+        }
+    }
+
+    /// A model that answers by position (the same `k`-th candidate in both
+    /// asks) never executes under `reorder` or `both`, whatever the turn.
+    #[test]
+    fn a_positional_model_never_executes_under_reorder(w in world(), k in 0usize..5, both in any::<bool>()) {
+        let mut p = policy_for(&w);
+        p.auto_execute.enabled = true;
+        p.auto_execute.corroboration = if both { Corroboration::Both } else { Corroboration::Reorder };
+        let fake = positional(k);
+        let d = positional_turn(&p, &fake, &w.req, k).decision;
+        prop_assert!(!(d.outcome == Outcome::Execute && d.decided_by == Decider::Llm), "a positional pick executed: {:?}", d.llm);
     }
 }
