@@ -77,7 +77,8 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, policy.matching, policy.tie_len());
+    let rules = matching::Rules { lex, params: policy.matching, ranked: policy.tie_len(), stop: &Default::default() };
+    let matches = matching::run(&req.input, &query, &pool, &req.commands, rules).expect("no deadline");
     let class = classify(&Evidence {
         pool: &pool,
         matches: &matches,
@@ -112,8 +113,9 @@ fn bench(c: &mut Criterion) {
                             new_cycle_id: "cycle-1",
                             tokens: &WordCounter,
                             auto_execute_tripped: false,
+                            deadline: None,
                         };
-                        b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts))));
+                        b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
                     } else {
                         b.iter(|| black_box(core(&policy, black_box(req))));
                     }
@@ -124,9 +126,53 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The worst requests within `limits.match_work_max` (issue 20): long
+/// labels, inputs of many different words each one edit from some label
+/// word (every one is looked for among all pool words), sized so that
+/// input words x pool words is just under the default budget of
+/// 1,000,000. `hostile/<shape>` in BENCHMARKS.md.
+fn hostile_request(n: usize, label_words: usize, input_words: usize) -> DecideRequest {
+    let stems = ["alpha", "beta", "gamma", "delta", "omega", "panel", "report", "sales"];
+    let label = |i: usize| (0..label_words).map(|k| format!("{}{}", stems[(i + k) % 8], (i * 7 + k) % 100)).collect::<Vec<_>>().join(" ");
+    let input = (0..input_words).map(|k| format!("{}{}", stems[k % 8], 100 + k)).collect::<Vec<_>>().join(" ");
+    request(&input, (0..n).map(|i| Candidate::new(format!("c{i}"), label(i))).collect())
+}
+
+/// (name, candidates, label words, input words): work = input words x
+/// candidates x (label words + 1), each under 1,000,000.
+const HOSTILE: &[(&str, usize, usize, usize)] =
+    &[("long-labels-short-input", 5000, 59, 3), ("long-input-few-labels", 250, 9, 390), ("balanced", 1000, 24, 39)];
+
+fn hostile(c: &mut Criterion) {
+    let policy = Policy::defaults();
+    let state = ContinuityState::default();
+    let now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
+    let mut g = c.benchmark_group("hostile");
+    g.sample_size(10);
+    for &(name, n, words, input) in HOSTILE {
+        let req = hostile_request(n, words, input);
+        let work = ladder::decide::work(&req);
+        assert!(work <= 1_000_000, "{name}: {work}");
+        g.bench_with_input(BenchmarkId::new(name, work), &req, |b, req| {
+            let ctx = Ctx {
+                policy: &policy,
+                state: &state,
+                now,
+                decision_id: "dec-1",
+                new_cycle_id: "cycle-1",
+                tokens: &WordCounter,
+                auto_execute_tripped: false,
+                deadline: None,
+            };
+            b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    targets = bench
+    targets = bench, hostile
 }
 criterion_main!(benches);

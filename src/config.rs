@@ -99,6 +99,9 @@ pub struct Limits {
     pub evidence_blocks_max: usize,
     pub labels_max: usize,
     pub chat_history_max: usize,
+    /// The matching work one `Decide` or `Enrich` may ask for: input words
+    /// times pool words (`ladder::deadline::work`).
+    pub match_work_max: u64,
 }
 
 impl Default for Limits {
@@ -115,6 +118,7 @@ impl Default for Limits {
             evidence_blocks_max: 8,
             labels_max: 16,
             chat_history_max: 32,
+            match_work_max: 1_000_000,
         }
     }
 }

@@ -16,6 +16,10 @@ pub enum Invalid {
     Duplicate { field: String, id: String },
     #[error("{field}: {why}")]
     Bad { field: String, why: String },
+    #[error(
+        "input x candidates: {work} word comparisons ({input_words} input words x {pool_words} pool words) is over limits.match_work_max ({max}); send a shorter input or fewer candidates"
+    )]
+    TooMuchWork { work: u64, input_words: u64, pool_words: u64, max: u64 },
 }
 
 impl Invalid {
@@ -34,6 +38,9 @@ pub enum ApiError {
     FailedPrecondition(String),
     #[error("{0}")]
     Unimplemented(&'static str),
+    /// The caller's deadline passed while the ladder ran.
+    #[error("{0}")]
+    DeadlineExceeded(String),
     /// Something broke inside; the detail is logged, the caller gets a
     /// generic message.
     #[error("internal error: {0}")]
@@ -43,11 +50,12 @@ pub enum ApiError {
 impl From<ApiError> for Status {
     fn from(e: ApiError) -> Status {
         let code = match &e {
-            ApiError::Invalid(Invalid::TooLong { .. } | Invalid::TooMany { .. }) => Code::ResourceExhausted,
+            ApiError::Invalid(Invalid::TooLong { .. } | Invalid::TooMany { .. } | Invalid::TooMuchWork { .. }) => Code::ResourceExhausted,
             ApiError::Invalid(_) => Code::InvalidArgument,
             ApiError::NotFound(_) => Code::NotFound,
             ApiError::FailedPrecondition(_) => Code::FailedPrecondition,
             ApiError::Unimplemented(_) => Code::Unimplemented,
+            ApiError::DeadlineExceeded(_) => Code::DeadlineExceeded,
             ApiError::Internal(detail) => {
                 tracing::error!(detail = %detail, "internal error");
                 return Status::internal("internal error; see the ladderd log");

@@ -181,6 +181,7 @@ pub fn replay(
             new_cycle_id: &cycle_id,
             tokens: &tokens,
             auto_execute_tripped: false,
+            deadline: None,
         };
         let mode = match &r.cycle {
             Some(c) if r.call == Call::Enrich => Mode::Enrich(c),
@@ -194,7 +195,7 @@ pub fn replay(
                 unavailable: AtomicBool::new(false),
                 second_unavailable: AtomicBool::new(false),
             };
-            let d = futures::executor::block_on(decide::decide(&ctx, &r.request, mode, &ports));
+            let d = futures::executor::block_on(decide::decide(&ctx, &r.request, mode, &ports)).expect("replay runs without a deadline");
             (d, ports.unavailable.into_inner(), ports.second_unavailable.into_inner())
         };
         let recorded_second = r.corroboration.as_ref();

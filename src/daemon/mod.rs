@@ -67,6 +67,9 @@ pub struct Daemon {
     records: Option<DecisionLog>,
     rollout: rollout::Rollout,
     pools: PoolCache,
+    /// Calls whose matching is heavy run off the worker threads, this many
+    /// at once (one per core).
+    heavy: tokio::sync::Semaphore,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -97,6 +100,7 @@ impl Daemon {
             clock: Clock::default(),
             tokens: Arc::new(crate::tokens::BpeCounter),
             current: ArcSwap::from_pointee(Generation::new(config)?),
+            heavy: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
         })
     }
 

@@ -20,6 +20,25 @@ use std::sync::Arc;
 use tokio::time::Instant;
 use tracing::Instrument;
 
+/// Matching work from which the ladder runs off the worker threads (about
+/// a millisecond of matching; BENCHMARKS.md, "Hostile load").
+pub const HEAVY_WORK: u64 = 50_000;
+
+/// The request's matching work, refused with RESOURCE_EXHAUSTED over
+/// `limits.match_work_max`.
+fn admit_work(req: &DecideRequest, limits: &crate::config::Limits) -> Result<u64, Invalid> {
+    let work = decide::work(req);
+    if work > limits.match_work_max {
+        let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
+        return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
+    }
+    Ok(work)
+}
+
+fn overrun() -> ApiError {
+    ApiError::DeadlineExceeded("the deadline passed while the ladder ran".into())
+}
+
 /// A validated `Enrich` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnrichInput {
@@ -58,14 +77,39 @@ impl Daemon {
         let now = self.clock.now();
         let state = ContinuityState::view_shared(self.store.get(&req.session_id, now).await.map_err(internal)?, now, g.policy.ttl);
         let ids = Ids::new();
+        let work = admit_work(&req, &g.config.limits)?;
         let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
-        let ctx = self.ctx(g, &state, &ids, now);
-        let mut decided = decide::decide(&ctx, &req, Mode::Turn, &ports).await;
+        let ctx = self.ctx(g, &state, &ids, now, deadline);
+        let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
         self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started }).await
     }
 
-    fn ctx<'a>(&'a self, g: &'a Generation, state: &'a ContinuityState, ids: &'a Ids, now: Now) -> Ctx<'a> {
+    /// Runs the ladder: inline when its matching work is light, else off
+    /// the runtime's worker threads (`block_in_place`, at most
+    /// `heavy_permits` at once, waiting for one within the deadline), so
+    /// heavy calls cannot starve the others, health checks included.
+    async fn run_ladder(
+        &self,
+        work: u64,
+        deadline: Option<Instant>,
+        ladder: impl Future<Output = Result<Decided, decide::DeadlinePassed>>,
+    ) -> Result<Decided, ApiError> {
+        let multi_thread = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
+        let result = if work >= HEAVY_WORK && multi_thread {
+            let permit = match deadline {
+                Some(at) => tokio::time::timeout_at(at, self.heavy.acquire()).await.map_err(|_| overrun())?,
+                None => self.heavy.acquire().await,
+            };
+            let _permit = permit.map_err(internal)?;
+            tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(ladder))
+        } else {
+            ladder.await
+        };
+        result.map_err(|_| overrun())
+    }
+
+    fn ctx<'a>(&'a self, g: &'a Generation, state: &'a ContinuityState, ids: &'a Ids, now: Now, deadline: Option<Instant>) -> Ctx<'a> {
         Ctx {
             policy: &g.policy,
             state,
@@ -74,6 +118,7 @@ impl Daemon {
             new_cycle_id: &ids.cycle,
             tokens: &*self.tokens,
             auto_execute_tripped: self.tripped(),
+            deadline: deadline.map(Instant::into_std),
         }
     }
 
@@ -132,12 +177,13 @@ impl Daemon {
         let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
         let ids = Ids::new();
         let view = ContinuityState::view_shared(Some(state), now, policy.ttl);
-        let ctx = self.ctx(g, &view, &ids, now);
+        let ctx = self.ctx(g, &view, &ids, now, deadline);
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));
+                let work = admit_work(&merged, &g.config.limits)?;
                 let ports = DaemonPorts::new(self, &input.session_id, deadline, g);
-                let d = decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports).await;
+                let d = self.run_ladder(work, deadline, decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports)).await?;
                 (d, merged, cycle)
             }
             Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => {

@@ -14,3 +14,4 @@ mod rollout;
 mod server;
 mod sessions;
 mod telemetry;
+mod work;

@@ -201,7 +201,8 @@ mod tests {
             ordinal_source: Some(Source::ActiveOptions),
         };
         let q = Query::new(canonicalize(input, &lex), &lex);
-        let m = matching::run(input, &q, &pool, commands, &lex, params, 12);
+        let m = matching::run(input, &q, &pool, commands, matching::Rules { lex: &lex, params, ranked: 12, stop: &Default::default() })
+            .unwrap();
         let deictic = q.core.is_empty() || lex.deictic.contains(&q.core);
         let c = classify(&Evidence { pool: &pool, matches: &m, input_is_deictic: deictic, params });
         let winner = match c.winner {

@@ -13,12 +13,14 @@
 //! the LLM — come through [`Ports`], so this module stays free of any
 //! runtime.
 
+pub use crate::deadline::{DeadlinePassed, work};
 pub use crate::run::{Ctx, Decided, Event, Mode, guard_key};
 
 use super::canon::canonicalize;
 use super::clarifier::{Ask as Question, Tie};
 use super::classify::{Evidence, Winner, classify};
 use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, PendingClarifier};
+use super::deadline::Deadline;
 use super::exclusions::hard_exclusion;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
@@ -29,8 +31,12 @@ use super::types::*;
 use crate::run::Run;
 
 /// Runs the ladder for one request.
-pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>, ports: &P) -> Decided {
+///
+/// `Err(DeadlinePassed)` when `ctx.deadline` passed while the rungs ran:
+/// the caller is gone, and nothing is to be applied to the session.
+pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>, ports: &P) -> Result<Decided, DeadlinePassed> {
     let p = ctx.policy;
+    let stop = Deadline::new(ctx.deadline);
     let lex = &p.lexicon;
     let mut run = Run::new(ctx, req, mode);
 
@@ -45,7 +51,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let exclusion = hard_exclusion(&req.input, &canonical, req, lex);
     run.step(exclusion.map_or("pass", EscapeReason::as_str), String::new());
     if let Some(reason) = exclusion {
-        return run.escape(reason, None, Tier::Exclusions);
+        return Ok(run.escape(reason, None, Tier::Exclusions));
     }
 
     // 3. Scope cue, parsed before any widget shortcut, and the pool.
@@ -55,7 +61,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         CueParse::One(c) => Some(c),
         CueParse::Conflict => {
             run.step("conflicting_cues", String::new());
-            return run.need_scope(Scope::Unspecified, EvidenceType::ScopeDisambiguationHint);
+            return Ok(run.need_scope(Scope::Unspecified, EvidenceType::ScopeDisambiguationHint));
         }
     };
     // Recoverable chat options an Enrich step supplied join the pool.
@@ -64,7 +70,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         Resolved::Pool(pool) => pool,
         Resolved::EmptyScope { scope, needed } => {
             run.step("empty_scope", format!("{} cue with no candidates", scope.as_str()));
-            return run.need_scope(scope, needed);
+            return Ok(run.need_scope(scope, needed));
         }
     };
     run.scope = cue.as_ref().map(|c| c.scope);
@@ -79,7 +85,10 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 4. Match.
     run.begin("match");
     let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
-    let matches = matching::run(&req.input, &query, &pool, &req.commands, lex, p.matching, p.tie_len());
+    let rules = matching::Rules { lex, params: p.matching, ranked: p.tie_len(), stop: &stop };
+    let Ok(matches) = matching::run(&req.input, &query, &pool, &req.commands, rules) else {
+        return Err(DeadlinePassed);
+    };
     run.step(format!("{} hits", matches.hits.len()), matches.describe(&pool));
 
     // 5. Classify: the one place confidence is decided.
@@ -106,11 +115,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             let e = pool.entries[i];
             run.event("deterministic_high_confidence_execute", e.cand.id.clone());
             run.step("selection", e.cand.id.clone());
-            return run.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic);
+            return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic));
         }
         Some(Winner::Command(i)) => {
             run.step("command", req.commands[i].id.clone());
-            return run.escape(EscapeReason::Command, Some(req.commands[i].id.clone()), Tier::Command);
+            return Ok(run.escape(EscapeReason::Command, Some(req.commands[i].id.clone()), Tier::Command));
         }
         None => {}
     }
@@ -132,7 +141,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             let e = pool.entries[i];
             run.event("deterministic_continuity_resolve", e.cand.id.clone());
             run.step("resolved", e.cand.id.clone());
-            return run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity);
+            return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
         }
         Err(why) => run.step("pass", why.to_string()),
     }
@@ -144,7 +153,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 
     // 9. Policy and fallback: turn the verdict into a safe decision.
     run.begin("fallback");
-    run.settle(llm, &tie)
+    Ok(run.settle(llm, &tie))
 }
 
 /// An `Enrich` call with no enrichment step left: the cycle's clarifier

@@ -106,6 +106,7 @@ pub mod canon;
 pub mod clarifier;
 pub mod classify;
 pub mod continuity;
+pub mod deadline;
 pub mod decide;
 pub mod exclusions;
 pub mod extract;

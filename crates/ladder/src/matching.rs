@@ -33,6 +33,7 @@ use super::lexicon::Lexicon;
 use super::scope::Pool;
 use super::text::tokens;
 use super::types::Candidate;
+use crate::deadline::{Deadline, DeadlinePassed};
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
 
@@ -438,28 +439,50 @@ struct Mention {
     kind: MatchKind,
 }
 
+/// A pool word near an input word: the word, its edit distance, and the
+/// candidates (pool order) that have it.
+type NearWord = (String, usize, Vec<usize>);
+
+/// What `run` matches by: the lexicon, the `matching.*` switches, how
+/// many fuzzy entries to rank (`Policy::tie_len`), and the deadline.
+#[derive(Clone, Copy)]
+pub struct Rules<'a> {
+    pub lex: &'a Lexicon,
+    pub params: MatchParams,
+    pub ranked: usize,
+    pub stop: &'a Deadline,
+}
+
 /// Runs every matching rung over the pool and the commands. `ranked` is how
 /// many entries the fuzzy rung ranks (`Matches::fuzzy`).
-pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &Lexicon, params: MatchParams, ranked: usize) -> Matches {
+///
+/// `rules.stop` is the caller's deadline: the loops over the pool check it,
+/// and once it has passed `run` returns `DeadlinePassed` instead of a
+/// reading it could not finish.
+pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules: Rules<'_>) -> Result<Matches, DeadlinePassed> {
+    let Rules { lex, params, ranked, stop } = rules;
     let raw = raw.trim();
     let raw_input = RawInput::new(raw);
     let toks: Vec<&str> = tokens(&q.full).collect();
     let core_start = toks.len() - tokens(&q.core).count();
     let mut canon = CanonPool::with_capacity(pool);
     for e in &pool.entries {
+        if stop.passed() {
+            return Err(DeadlinePassed);
+        }
         canon.push(e.cand, lex, &raw_input);
     }
     let mut roles = vec![Role::Content; toks.len()];
-    let mut mentions = label_mentions(&toks, core_start, &canon, params);
+    let mut mentions = label_mentions(&toks, core_start, &canon, params, stop);
     for m in &mentions {
         roles[m.span.0..m.span.1].fill(Role::Reference);
     }
     let structure = read_structure(&toks, &mut roles, &canon, lex);
     let mut out_of_range = false;
     let positions = position_mentions(&toks, &mut roles, &canon, lex, params);
-    let badges = badge_mentions(&toks, &mut roles, &canon, lex);
+    let badges = badge_mentions(&toks, &mut roles, &canon, lex, stop);
     mark_empty_words(&toks, &mut roles, lex);
-    let words = word_evidence(&toks, &roles, &canon, lex, params);
+    let words = word_evidence(&toks, &roles, &canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
     // playlist", "the fourth report") count within it.
@@ -487,7 +510,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         if subset.is_some() && mentions.iter().any(|m| m.kind == MatchKind::Ordinal) {
             Words::None
         } else {
-            word_evidence(&toks, &roles, &canon, lex, params)
+            word_evidence(&toks, &roles, &canon, lex, params, stop)
         }
     };
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
@@ -504,10 +527,13 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         }
     }
 
-    let mut hits = ranking_hits(&mentions, &reading, &toks, &roles, &canon);
+    if stop.passed_now() {
+        return Err(DeadlinePassed);
+    }
+    let mut hits = ranking_hits(&mentions, &reading, &toks, &roles, &canon, stop);
     let mut fuzzy = None;
     if hits.iter().all(|h| h.kind.tier() < MatchTier::Containment) && !q.core.is_empty() {
-        let (fuzzy_hits, ranked) = canon.fuzzy(&q.core, ranked, params.fuzzy_min_similarity);
+        let (fuzzy_hits, ranked) = canon.fuzzy(&q.core, ranked, params.fuzzy_min_similarity, stop);
         hits.extend(fuzzy_hits);
         fuzzy = Some(ranked);
     }
@@ -515,14 +541,17 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], lex: &
         b.kind.tier().cmp(&a.kind.tier()).then(b.score.total_cmp(&a.score)).then(b.kind.cmp(&a.kind)).then(a.entry.cmp(&b.entry))
     });
     let command = match_command(&raw_input, q, commands, lex, params);
-    Matches { hits, command, fuzzy, reading }
+    if stop.passed_now() {
+        return Err(DeadlinePassed);
+    }
+    Ok(Matches { hits, command, fuzzy, reading })
 }
 
 /// Whole labels and aliases inside the input, each run of input words
 /// compared joined (so "linkspanel d" is "links panel d"). A label inside a
 /// longer label the input names is dropped (the longest whole label wins);
 /// two candidates with the same label both stay.
-fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: MatchParams) -> Vec<Mention> {
+fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: MatchParams, stop: &Deadline) -> Vec<Mention> {
     let mut found: Vec<Mention> = Vec::new();
     if toks.is_empty() {
         return found;
@@ -548,6 +577,9 @@ fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: M
     }
     let mut key = String::new();
     for idx in 0..canon.entries.len() {
+        if stop.passed() {
+            break;
+        }
         for (form, kind) in canon.forms(idx) {
             // Canonical text has single spaces: its joined length is known
             // without joining it.
@@ -708,9 +740,12 @@ fn resolve_position(pool: &Pool<'_>, subset: Option<&[usize]>, n: i32) -> Option
 
 /// Badges: a letter or short number that ends a label ("panel d", "c"),
 /// standing alone or after a word of that label.
-fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) -> Vec<Mention> {
+fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> Vec<Mention> {
     let mut out = Vec::new();
     for i in 0..toks.len() {
+        if stop.passed_now() {
+            break;
+        }
         let t = toks[i];
         if roles[i] != Role::Content || !is_badge_token(t) {
             continue;
@@ -776,7 +811,7 @@ fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
 /// What the content words single out. A generic noun no label contains
 /// names nothing; any other word no label contains, exactly or within the
 /// edit bound, leaves the input unexplained.
-fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon, params: MatchParams) -> Words {
+fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon, params: MatchParams, stop: &Deadline) -> Words {
     let mut sets: Vec<Vec<usize>> = Vec::new();
     let mut typo = false;
     let mut ambiguous_typo = false;
@@ -788,16 +823,36 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
     // One pass over the pool finds every content word's candidates.
     let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
     let mut exact: Vec<Vec<usize>> = vec![Vec::new(); content.len()];
+    // A long input looks each pool word up once instead of comparing it
+    // with every input word.
+    let lookup: Option<FxHashMap<&str, Vec<usize>>> = (content.len() > 8).then(|| {
+        let mut m: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        for (k, t) in content.iter().enumerate() {
+            m.entry(*t).or_default().push(k);
+        }
+        m
+    });
     for idx in 0..canon.entries.len() {
+        if stop.passed() {
+            return Words::None;
+        }
         for w in canon.all_words(idx) {
-            for (k, t) in content.iter().enumerate() {
-                if w.len() == t.len() && w == *t && exact[k].last() != Some(&idx) {
+            let mut hit = |k: usize| {
+                if exact[k].last() != Some(&idx) {
                     exact[k].push(idx);
                 }
+            };
+            match &lookup {
+                Some(m) => m.get(w).into_iter().flatten().for_each(|k| hit(*k)),
+                None => content.iter().enumerate().filter(|(_, t)| w.len() == t.len() && w == **t).for_each(|(k, _)| hit(k)),
             }
         }
     }
+    let mut near_cache: FxHashMap<&str, Vec<NearWord>> = FxHashMap::default();
     for (k, t) in content.iter().enumerate() {
+        if stop.passed_now() {
+            return Words::None;
+        }
         if exact[k].is_empty() && params.joined_words && t.len() >= 2 {
             exact[k] = (0..canon.entries.len()).filter(|idx| canon.spells_joined(*idx, t)).collect();
         }
@@ -808,8 +863,9 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
         shorthand = false;
         let len = t.chars().count();
         let bound = params.edit_bound(len);
-        let near = if bound > 0 { canon.near_words(t, bound) } else { Vec::new() };
-        match near.as_slice() {
+        // A word the input repeats is looked for once.
+        let near: &[NearWord] = if bound > 0 { near_cache.entry(*t).or_insert_with(|| canon.near_words(t, bound, stop)) } else { &[] };
+        match near {
             [] if lex.generic_nouns.contains(*t) => {}
             [] if len >= 3 && params.typo_max_edits > 0 => weak.push(t),
             [] => return Words::Unexplained,
@@ -841,7 +897,7 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
         // the others single out, and from no other candidate's word.
         let [winner] = common[..] else { return Words::Unexplained };
         for w in &weak {
-            let near = canon.near_words(w, 1);
+            let near = canon.near_words(w, 1, stop);
             if near.is_empty() || near.iter().flat_map(|(_, _, o)| o).any(|o| *o != winner) {
                 return Words::Unexplained;
             }
@@ -881,15 +937,20 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
 
 /// The hits that rank the clarifier: every reference, then what the words
 /// point at.
-fn ranking_hits(mentions: &[Mention], r: &Reading, toks: &[&str], roles: &[Role], canon: &CanonPool) -> Vec<Hit> {
+fn ranking_hits(mentions: &[Mention], r: &Reading, toks: &[&str], roles: &[Role], canon: &CanonPool, stop: &Deadline) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
-    let mut add = |entry: usize, kind: MatchKind, score: f32| match hits.iter_mut().find(|h| h.entry == entry) {
+    // Where each entry's hit is in `hits`.
+    let mut at: Vec<Option<usize>> = vec![None; canon.entries.len()];
+    let mut add = |entry: usize, kind: MatchKind, score: f32| match at[entry].map(|i| &mut hits[i]) {
         Some(h) if (h.kind, h.score) < (kind, score) => {
             h.kind = kind;
             h.score = score;
         }
         Some(_) => {}
-        None => hits.push(Hit { entry, kind, score }),
+        None => {
+            at[entry] = Some(hits.len());
+            hits.push(Hit { entry, kind, score });
+        }
     };
     for m in mentions {
         add(m.entry, m.kind, 1.0);
@@ -906,9 +967,26 @@ fn ranking_hits(mentions: &[Mention], r: &Reading, toks: &[&str], roles: &[Role]
     // Partial overlaps: the share of content words a label contains.
     if matches!(r.words, Words::Unexplained) {
         let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+        // Each input word's count, and the last entry that counted it (a
+        // label may repeat a word).
+        let mut counts: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+        for t in &content {
+            counts.entry(*t).or_insert((0, usize::MAX)).0 += 1;
+        }
         if !content.is_empty() {
             for idx in 0..canon.entries.len() {
-                let n = content.iter().filter(|t| canon.has_word(idx, t, false)).count();
+                if stop.passed() {
+                    break;
+                }
+                let mut n = 0;
+                for w in canon.all_words(idx) {
+                    if let Some((count, last)) = counts.get_mut(w)
+                        && *last != idx
+                    {
+                        *last = idx;
+                        n += *count;
+                    }
+                }
                 if n > 0 {
                     add(idx, MatchKind::Containment, n as f32 / content.len() as f32);
                 }
@@ -1104,12 +1182,6 @@ impl CanonPool {
         self.words[first..end].iter().map(|&(s, e)| &self.text[s..e])
     }
 
-    /// Whether one of the candidate's words is `t`, or (`joined`) two or
-    /// three of its consecutive label words spell `t` together.
-    fn has_word(&self, idx: usize, t: &str, joined: bool) -> bool {
-        self.all_words(idx).any(|w| w == t) || (joined && self.spells_joined(idx, t))
-    }
-
     /// Whether two or three consecutive label words spell `t` together
     /// ("w4" is "W-4", "linkspanel" is "Links Panel").
     fn spells_joined(&self, idx: usize, t: &str) -> bool {
@@ -1138,14 +1210,19 @@ impl CanonPool {
     /// The distinct words of the pool within `bound` edits of `t`
     /// (optimal string alignment: a swap of two letters is one edit), each
     /// with its distance and the candidates (pool order) that have it.
-    fn near_words(&self, t: &str, bound: usize) -> Vec<(String, usize, Vec<usize>)> {
+    fn near_words(&self, t: &str, bound: usize, stop: &Deadline) -> Vec<NearWord> {
         let cmp = rapidfuzz::distance::osa::BatchComparator::new(t.chars());
         let len = t.chars().count();
         // Letters `w` has more of than `t` each need an edit: a cheap bound
         // that rules out most words before the distance is computed.
         let bag = t.is_ascii().then(|| BagBound::new(t.as_bytes()));
-        let mut out: Vec<(String, usize, Vec<usize>)> = Vec::new();
+        let mut out: Vec<NearWord> = Vec::new();
+        // Where each word already found is in `out`.
+        let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
         for (idx, entry) in self.entries.iter().enumerate() {
+            if stop.passed() {
+                break;
+            }
             for &(s, e) in &self.words[entry.all_words.0..entry.all_words.1] {
                 let w = &self.text[s..e];
                 // In an ASCII pool a word's length is its byte count.
@@ -1159,13 +1236,15 @@ impl CanonPool {
                 {
                     continue;
                 }
-                if let Some((_, _, owners)) = out.iter_mut().find(|(x, _, _)| x == w) {
+                if let Some(&at) = seen.get(w) {
+                    let owners = &mut out[at].2;
                     if owners.last() != Some(&idx) {
                         owners.push(idx);
                     }
                     continue;
                 }
                 if let Some(d) = cmp.distance_with_args(w.chars(), &rapidfuzz::distance::osa::Args::default().score_cutoff(bound)) {
+                    seen.insert(w, out.len());
                     out.push((w.to_string(), d, vec![idx]));
                 }
             }
@@ -1176,7 +1255,7 @@ impl CanonPool {
     /// The fuzzy rung: every entry's best similarity (of its label and
     /// aliases) to the input; the hits at least `min`, and the `ranked` most
     /// similar entries.
-    fn fuzzy(&self, core: &str, ranked: usize, min: f32) -> (Vec<Hit>, Vec<usize>) {
+    fn fuzzy(&self, core: &str, ranked: usize, min: f32, stop: &Deadline) -> (Vec<Hit>, Vec<usize>) {
         // Levenshtein over characters; over bytes when everything is ASCII
         // (the same distances, without decoding UTF-8 for every label).
         let mut best = FuzzyBest::new(ranked, min);
@@ -1185,6 +1264,7 @@ impl CanonPool {
             let bag = BagBound::new(core.as_bytes());
             self.similarity(
                 &mut best,
+                stop,
                 |s| bag.upper(s.as_bytes()),
                 |s, cutoff| cmp.normalized_similarity_with_args(s.bytes(), &Args::default().score_cutoff(cutoff)),
             );
@@ -1192,6 +1272,7 @@ impl CanonPool {
             let cmp = BatchComparator::new(core.chars());
             self.similarity(
                 &mut best,
+                stop,
                 |_| 1.0,
                 |s, cutoff| cmp.normalized_similarity_with_args(s.chars(), &Args::default().score_cutoff(cutoff)),
             );
@@ -1204,9 +1285,12 @@ impl CanonPool {
     /// `upper(text)` is a cheap bound of `sim` that rules out most of a large
     /// pool, and `sim(text, cutoff)` is `None` below `cutoff` (rapidfuzz then
     /// skips texts whose length alone rules them out).
-    fn similarity(&self, best: &mut FuzzyBest, upper: impl Fn(&str) -> f64, sim: impl Fn(&str, f64) -> Option<f64>) {
+    fn similarity(&self, best: &mut FuzzyBest, stop: &Deadline, upper: impl Fn(&str) -> f64, sim: impl Fn(&str, f64) -> Option<f64>) {
         let sim = |text: &str, cutoff: f64| if upper(text) < cutoff { None } else { sim(text, cutoff) };
         for idx in 0..self.entries.len() {
+            if stop.passed() {
+                break;
+            }
             let cutoff = best.cutoff();
             let score = self.aliases(idx).fold(sim(self.label(idx), cutoff), |acc, a| match (acc, sim(a, cutoff)) {
                 (Some(x), Some(y)) => Some(x.max(y)),
@@ -1354,7 +1438,7 @@ mod tests {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m = run(input, &q, &p, commands, &lex, params, 12);
+        let m = run(input, &q, &p, commands, Rules { lex: &lex, params, ranked: 12, stop: &Deadline::default() }).unwrap();
         let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
         (m, ids)
     }
@@ -1579,7 +1663,8 @@ mod tests {
             let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, (l, a))| Candidate { aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) }).collect();
             let q = Query::new(canonicalize(&input, &lex), &lex);
             let p = pool(&cands);
-            let m = run(&input, &q, &p, &[], &lex, MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() }, ranked);
+            let params = MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() };
+            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params, ranked, stop: &Deadline::default() }).unwrap();
             proptest::prop_assume!(m.fuzzy.is_some());
 
             let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;
@@ -1603,7 +1688,7 @@ mod tests {
             for c in &cands {
                 canon.push(c, &lex, &RawInput::new(""));
             }
-            let mut got: Vec<String> = canon.near_words(&t, bound).into_iter().map(|(w, _, _)| w).collect();
+            let mut got: Vec<String> = canon.near_words(&t, bound, &Deadline::default()).into_iter().map(|(w, _, _)| w).collect();
             got.sort();
             let mut want: Vec<String> = canon.words.iter().map(|&(s, e)| canon.text[s..e].to_string())
                 .filter(|w| w.len() >= 2 && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound).collect();

@@ -30,6 +30,9 @@ pub struct Ctx<'a> {
     pub tokens: &'a dyn TokenCounter,
     /// Auto-execute was turned off by the rollout guardrails.
     pub auto_execute_tripped: bool,
+    /// The caller's deadline: the matching rungs stop when it passes
+    /// (`decide` then returns `DeadlinePassed`).
+    pub deadline: Option<Instant>,
 }
 
 /// A `Decide` turn, or an `Enrich` step of an open cycle.

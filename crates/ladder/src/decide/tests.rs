@@ -133,8 +133,9 @@ fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided {
         new_cycle_id: &cycle_id,
         tokens: &WordCounter,
         auto_execute_tripped: false,
+        deadline: None,
     };
-    let mut d = block_on(decide(&ctx, req, Mode::Turn, fake));
+    let mut d = block_on(decide(&ctx, req, Mode::Turn, fake)).expect("no deadline");
     d.attach_request(&std::sync::Arc::new(req.clone()));
     fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
     d
@@ -726,8 +727,9 @@ fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Cand
         new_cycle_id: "unused",
         tokens: &WordCounter,
         auto_execute_tripped: false,
+        deadline: None,
     };
-    let mut d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake));
+    let mut d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake)).expect("no deadline");
     d.attach_request(&std::sync::Arc::new(merged.clone()));
     fake.state.lock().unwrap().apply(Update::Decided(d.update.clone()), fake.now, fake.ttl);
     d
@@ -1160,8 +1162,9 @@ fn the_second_ask_runs_only_after_every_other_gate_passed() {
         new_cycle_id: "c",
         tokens: &WordCounter,
         auto_execute_tripped: true,
+        deadline: None,
     };
-    let d = block_on(decide(&ctx, &req("the thing for team e"), Mode::Turn, &fake)).decision;
+    let d = block_on(decide(&ctx, &req("the thing for team e"), Mode::Turn, &fake)).expect("no deadline").decision;
     assert_ne!(d.outcome, Outcome::Execute);
     assert_eq!(fake.corroborations(), 0, "tripped: no second ask");
 }
@@ -1377,4 +1380,59 @@ proptest! {
         let d = positional_turn(&p, &fake, &w.req, k).decision;
         prop_assert!(!(d.outcome == Outcome::Execute && d.decided_by == Decider::Llm), "a positional pick executed: {:?}", d.llm);
     }
+}
+
+// ------------------------------------------------ deadlines (issue 20) --
+
+/// A pool and an input that take the matching rungs seconds: 3,000
+/// candidates of 500-byte labels, and 500 different words each one edit
+/// from some label word (every one is looked for among all pool words).
+fn heavy() -> DecideRequest {
+    let words = ["alpha", "beta", "gamma", "delta", "omega", "panel", "report", "sales"];
+    let label = |i: usize| (0..60).map(|k| format!("{}{}", words[(i + k) % 8], (i * 7 + k) % 100)).collect::<Vec<_>>().join(" ");
+    let mut r = req(&(0..500).map(|k| format!("{}{}", words[k % 8], 100 + k)).collect::<Vec<_>>().join(" "));
+    r.options.as_mut().unwrap().candidates = (0..3000).map(|i| Candidate::new(format!("c{i}"), label(i))).collect::<Vec<_>>().into();
+    r
+}
+
+fn with_deadline(r: &DecideRequest, deadline: std::time::Instant) -> Result<Decided, DeadlinePassed> {
+    let policy = Policy::defaults();
+    let state = ContinuityState::default();
+    let ctx = Ctx {
+        policy: &policy,
+        state: &state,
+        now: Now { mono_ms: 0, wall_ms: 0 },
+        decision_id: "d1",
+        new_cycle_id: "c1",
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+        deadline: Some(deadline),
+    };
+    block_on(decide(&ctx, r, Mode::Turn, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })))
+}
+
+#[test]
+fn a_deadline_that_has_passed_stops_the_ladder_without_a_decision() {
+    let r = heavy();
+    assert!(work(&r) > 50_000_000, "the request is heavy: {}", work(&r));
+    let past = std::time::Instant::now() - std::time::Duration::from_millis(1);
+    assert_eq!(with_deadline(&r, past).err(), Some(DeadlinePassed));
+    // A light request decides before it ever reads the clock often enough
+    // to matter, and a far deadline changes nothing.
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    assert_eq!(with_deadline(&req("links panel d"), far).unwrap().decision.outcome, Outcome::Execute);
+}
+
+#[test]
+fn the_matching_loops_stop_soon_after_the_deadline() {
+    let r = heavy();
+    let started = std::time::Instant::now();
+    let got = with_deadline(&r, started + std::time::Duration::from_millis(30));
+    let took = started.elapsed();
+    assert_eq!(got.err(), Some(DeadlinePassed));
+    // Without the checks this request runs for seconds even on an idle
+    // machine; with them it stops within one slice of a loop (64
+    // candidates or words) after 30 ms. 1.5 s leaves room for a loaded
+    // machine and still fails if the loops ignore the deadline.
+    assert!(took < std::time::Duration::from_millis(1500), "took {took:?}");
 }

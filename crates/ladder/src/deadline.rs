@@ -1,0 +1,106 @@
+//! Bounded work: what a request costs the matching rungs before they run
+//! (`work`), and the caller's deadline, which their long loops check
+//! (`Deadline`) so a call never outlives it by more than one slice of a
+//! loop.
+
+use crate::text::tokens;
+use crate::types::DecideRequest;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
+
+/// The matching work a request asks for, in word comparisons: the words
+/// of its input times the words of every candidate it could be matched
+/// against (labels, sublabels, badges and aliases of the options, the
+/// recoverable chat options, the widget items and the commands). The
+/// rungs' cost grows with this product (each input word is looked up in,
+/// or compared with, the pool's words), so a bound on it bounds a call's
+/// CPU time whatever the shape (the figures are in BENCHMARKS.md).
+pub fn work(req: &DecideRequest) -> u64 {
+    let words = |s: &str| tokens(s).count() as u64;
+    let input = words(&req.input).max(1);
+    let lists = req.options.iter().flat_map(|o| o.candidates.iter()).chain(&req.recoverable_chat_options).chain(&req.widget_items);
+    let pool: u64 = lists
+        .chain(&req.commands)
+        .map(|c| words(&c.label) + words(&c.sublabel) + words(&c.badge) + c.aliases.iter().map(|a| words(a)).sum::<u64>() + 1)
+        .sum();
+    input.saturating_mul(pool.max(1))
+}
+
+/// The caller's deadline as the ladder's loops see it: `passed` reads the
+/// clock only every `EVERY` calls (a loop step is a candidate or a word,
+/// tens of nanoseconds), and once it has passed it stays passed.
+#[derive(Debug, Default)]
+pub struct Deadline {
+    at: Option<Instant>,
+    calls: AtomicU32,
+    passed: AtomicBool,
+}
+
+const EVERY: u32 = 64;
+
+impl Deadline {
+    pub fn new(at: Option<Instant>) -> Self {
+        Deadline { at, ..Deadline::default() }
+    }
+
+    /// Whether the deadline has passed, reading the clock every `EVERY`
+    /// calls: for the inner loops.
+    pub fn passed(&self) -> bool {
+        if self.passed.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.at.is_none() || self.calls.fetch_add(1, Ordering::Relaxed) % EVERY != EVERY - 1 {
+            return false;
+        }
+        self.passed_now()
+    }
+
+    /// Whether the deadline has passed, reading the clock now: between
+    /// rungs and phases.
+    pub fn passed_now(&self) -> bool {
+        if self.passed.load(Ordering::Relaxed) {
+            return true;
+        }
+        let passed = self.at.is_some_and(|at| Instant::now() >= at);
+        self.passed.store(passed, Ordering::Relaxed);
+        passed
+    }
+}
+
+/// The ladder stopped because the caller's deadline passed: there is no
+/// decision (the caller is gone) and nothing to apply to the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the deadline passed while the ladder ran")]
+pub struct DeadlinePassed;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Candidate, OptionSet};
+    use std::time::Duration;
+
+    #[test]
+    fn work_is_input_words_times_pool_words() {
+        let mut r = DecideRequest { input: "open the links panel".into(), ..Default::default() };
+        r.options = Some(OptionSet {
+            candidates: vec![Candidate::new("a", "Links Panel D"), Candidate::new("b", "Sales")].into(),
+            ..Default::default()
+        });
+        // (3 + 1) + (1 + 1) pool words, 4 input words.
+        assert_eq!(work(&r), 4 * 6);
+        r.input = String::new();
+        assert_eq!(work(&r), 6, "an empty input still scans the pool once");
+    }
+
+    #[test]
+    fn a_deadline_in_the_past_is_seen_within_one_slice_and_stays_passed() {
+        let d = Deadline::new(Some(Instant::now() - Duration::from_millis(1)));
+        let first = (0..EVERY).position(|_| d.passed());
+        assert_eq!(first, Some(EVERY as usize - 1));
+        assert!(d.passed() && d.passed_now());
+        let none = Deadline::new(None);
+        assert!((0..10 * EVERY).all(|_| !none.passed()) && !none.passed_now());
+        let later = Deadline::new(Some(Instant::now() + Duration::from_secs(3600)));
+        assert!((0..10 * EVERY).all(|_| !later.passed()));
+    }
+}
