@@ -177,6 +177,9 @@ pub struct LlmConfig {
     /// Kept from the caller's deadline to build the clarifier.
     pub deadline_margin_ms: u64,
     pub max_tokens: u32,
+    /// A provider's answer over this many bytes is cut off and counts as a
+    /// transport error (an endless or huge body never costs more memory).
+    pub max_response_bytes: usize,
 }
 
 impl Default for LlmConfig {
@@ -197,6 +200,7 @@ impl Default for LlmConfig {
             breaker_cooldown_ms: 10_000,
             deadline_margin_ms: 20,
             max_tokens: 128,
+            max_response_bytes: 256 * 1024,
         }
     }
 }

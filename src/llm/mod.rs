@@ -74,24 +74,26 @@ impl Breaker {
         Breaker { threshold, cooldown, state: Mutex::new(BreakerState { consecutive: 0, open_until: None, probing: false }) }
     }
 
-    /// Whether a call may go out now.
-    pub fn allow(&self) -> bool {
+    /// Whether a call may go out now: `Some` admits it (after the
+    /// cool-down, as the one probe), to be recorded when it ends.
+    pub fn allow(&self) -> Option<Admission<'_>> {
+        let admit = |probe| Some(Admission { breaker: self, probe, recorded: false });
         if self.threshold == 0 {
-            return true;
+            return admit(false);
         }
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
         match s.open_until {
-            Some(t) if Instant::now() < t => false,
-            Some(_) if s.probing => false,
+            Some(t) if Instant::now() < t => None,
+            Some(_) if s.probing => None,
             Some(_) => {
                 s.probing = true;
-                true
+                admit(true)
             }
-            None => true,
+            None => admit(false),
         }
     }
 
-    pub fn record(&self, ok: bool) {
+    fn record(&self, ok: bool) {
         if self.threshold == 0 {
             return;
         }
@@ -117,6 +119,31 @@ impl Breaker {
     }
 }
 
+/// A call the breaker let out. `record` says how it went; dropped without
+/// it (the caller gave up, the future was cancelled), a probe is released so
+/// the next call can probe again, and nothing is counted.
+#[must_use = "record how the call went"]
+pub struct Admission<'a> {
+    breaker: &'a Breaker,
+    probe: bool,
+    recorded: bool,
+}
+
+impl Admission<'_> {
+    pub fn record(mut self, ok: bool) {
+        self.recorded = true;
+        self.breaker.record(ok);
+    }
+}
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        if self.probe && !self.recorded {
+            self.breaker.state.lock().unwrap_or_else(|p| p.into_inner()).probing = false;
+        }
+    }
+}
+
 /// Shortest budget worth sending a request with.
 const MIN_BUDGET: Duration = Duration::from_millis(10);
 
@@ -129,6 +156,7 @@ pub struct LlmClient {
     margin: Duration,
     format: ResponseFormat,
     max_tokens: u32,
+    max_response_bytes: usize,
     max_retries: u32,
     permits: Arc<Semaphore>,
     breaker: Breaker,
@@ -163,6 +191,9 @@ impl LlmClient {
             .connect_timeout(Duration::from_millis(c.timeout_ms.min(2_000)))
             .pool_idle_timeout(Duration::from_secs(90))
             .tcp_nodelay(true)
+            // A redirect would re-send the prompt to wherever the provider
+            // points; the configured endpoint is the only one asked.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| BuildError::Http(e.to_string()))?;
         Ok(Some(LlmClient {
@@ -174,6 +205,7 @@ impl LlmClient {
             margin: Duration::from_millis(c.deadline_margin_ms),
             format: c.response_format,
             max_tokens: c.max_tokens,
+            max_response_bytes: c.max_response_bytes,
             max_retries: c.max_retries,
             permits: Arc::new(Semaphore::new(c.max_concurrency)),
             breaker: Breaker::new(c.breaker_failures, Duration::from_millis(c.breaker_cooldown_ms)),
@@ -287,9 +319,11 @@ impl LlmClient {
         if budget < MIN_BUDGET {
             return skipped(FallbackReason::Deadline);
         }
-        if !self.breaker.allow() {
+        // Released when this future ends, recorded or not: a cancelled
+        // probe never leaves the breaker stuck open.
+        let Some(admission) = self.breaker.allow() else {
             return skipped(FallbackReason::CircuitOpen);
-        }
+        };
         let Ok(_permit) = self.permits.clone().try_acquire_owned() else {
             return skipped(FallbackReason::LlmOverloaded);
         };
@@ -321,7 +355,7 @@ impl LlmClient {
                 tracing::info!(attempt = attempts, left_ms = left.as_millis() as u64, "retrying llm call once");
                 continue;
             }
-            self.breaker.record(!matches!(answer, LlmAnswer::Failed { .. }));
+            admission.record(!matches!(answer, LlmAnswer::Failed { .. }));
             return Call { answer, usage, attempts, response_model: model };
         }
     }
@@ -340,10 +374,26 @@ impl LlmClient {
         if status.as_u16() == 429 {
             return Err((FallbackReason::RateLimited, "HTTP 429".into()));
         }
+        if status.is_redirection() {
+            return Err((FallbackReason::TransportError, format!("HTTP {} (redirects are not followed)", status.as_u16())));
+        }
         if !status.is_success() {
             return Err((FallbackReason::TransportError, format!("HTTP {}", status.as_u16())));
         }
-        let bytes = resp.bytes().await.map_err(|e| (FallbackReason::TransportError, transport_detail(&e)))?;
+        let cap = self.max_response_bytes;
+        let over = || (FallbackReason::TransportError, format!("response body over llm.max_response_bytes ({cap})"));
+        if resp.content_length().is_some_and(|n| n > cap as u64) {
+            return Err(over());
+        }
+        // Read chunk by chunk, so an endless or huge body is cut at the cap.
+        let mut bytes = Vec::new();
+        let mut resp = resp;
+        while let Some(chunk) = resp.chunk().await.map_err(|e| (FallbackReason::TransportError, transport_detail(&e)))? {
+            if bytes.len() + chunk.len() > cap {
+                return Err(over());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
         parse_completion(&bytes).map_err(|why| (FallbackReason::TransportError, why))
     }
 }
@@ -487,14 +537,30 @@ mod tests {
     async fn breaker_opens_after_consecutive_failures_and_probes_once() {
         let b = Breaker::new(3, Duration::from_secs(10));
         for _ in 0..3 {
-            assert!(b.allow());
-            b.record(false);
+            b.allow().expect("closed").record(false);
         }
-        assert!(!b.allow() && b.is_open());
+        assert!(b.allow().is_none() && b.is_open());
         tokio::time::advance(Duration::from_secs(11)).await;
-        assert!(b.allow(), "one probe after the cool-down");
-        assert!(!b.allow(), "only one");
-        b.record(true);
-        assert!(b.allow() && !b.is_open());
+        let probe = b.allow().expect("one probe after the cool-down");
+        assert!(b.allow().is_none(), "only one");
+        probe.record(true);
+        assert!(b.allow().is_some() && !b.is_open());
     }
-}
+
+    #[tokio::test(start_paused = true)]
+    async fn a_cancelled_probe_never_leaves_the_breaker_stuck_open() {
+        let b = Breaker::new(1, Duration::from_secs(10));
+        b.allow().expect("closed").record(false);
+        tokio::time::advance(Duration::from_secs(11)).await;
+        // The probe call is cancelled mid-flight (its caller's deadline).
+        let cancelled = tokio::time::timeout(Duration::from_millis(5), async {
+            let _probe = b.allow().expect("the probe");
+            std::future::pending::<()>().await
+        })
+        .await;
+        assert!(cancelled.is_err());
+        // Before the fix the probe flag stayed set: no call ever again.
+        let again = b.allow().expect("a new probe is let out");
+        again.record(true);
+        assert!(!b.is_open());
+    }}

@@ -318,7 +318,10 @@ async fn a_stuck_collector_never_blocks_calls_and_drops_are_counted() {
         assert_eq!(d.target_id, "links-panel-d");
     }
     println!("worst call latency with a stuck collector: {worst:?}");
-    assert!(worst < Duration::from_secs(1), "a call waited on telemetry: {worst:?}");
+    // A call that waited on the stuck export would wait for its 60 s
+    // timeout; 10 s is far from that and far above what a loaded machine
+    // adds to a call (the 1 s bound this had failed on a busy first run).
+    assert!(worst < Duration::from_secs(10), "a call waited on telemetry: {worst:?}");
     stop(child).await;
 }
 
