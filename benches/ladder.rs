@@ -66,6 +66,9 @@ impl Ports for NoPorts {
     fn claim_guard(&self, _: &str, _: &str) -> impl Future<Output = GuardClaim> + Send {
         std::future::ready(GuardClaim::Claimed)
     }
+    fn claim_llm_call(&self, _: &str, _: u32) -> impl Future<Output = bool> + Send {
+        std::future::ready(true)
+    }
     fn arbitrate(&self, _: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
         std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
     }

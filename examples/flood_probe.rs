@@ -24,8 +24,12 @@ fn arg(name: &str, default: u64) -> u64 {
 fn heavy() -> pb::DecideRequest {
     let stems = ["alpha", "beta", "gamma", "delta", "omega", "panel", "report", "sales"];
     let label = |i: usize| (0..24).map(|k| format!("{}{}", stems[(i + k) % 8], (i * 7 + k) % 100)).collect::<Vec<_>>().join(" ");
-    let mut r = ladderd_load::samples::panels_request("flood", &(0..39).map(|k| format!("{}{}", stems[k % 8], 100 + k)).collect::<Vec<_>>().join(" "));
-    r.options.as_mut().unwrap().candidates = (0..1000).map(|i| pb::Candidate { id: format!("c{i}"), label: label(i), ..Default::default() }).collect();
+    let mut r = ladderd_load::samples::panels_request(
+        "flood",
+        &(0..39).map(|k| format!("{}{}", stems[k % 8], 100 + k)).collect::<Vec<_>>().join(" "),
+    );
+    r.options.as_mut().unwrap().candidates =
+        (0..1000).map(|i| pb::Candidate { id: format!("c{i}"), label: label(i), ..Default::default() }).collect();
     r
 }
 

@@ -98,6 +98,10 @@ impl Ports for ReplayPorts {
     fn claim_guard(&self, _guard_key: &str, _cycle_id: &str) -> impl Future<Output = GuardClaim> + Send {
         std::future::ready(self.guard.clone().unwrap_or(GuardClaim::Claimed))
     }
+    /// The recorded step made its call if the record holds an answer.
+    fn claim_llm_call(&self, _cycle_id: &str, _max: u32) -> impl Future<Output = bool> + Send {
+        std::future::ready(true)
+    }
     fn arbitrate(&self, _ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
         let a = match &self.answer {
             Some(a) => a.clone(),

@@ -202,7 +202,11 @@ impl Daemon {
                     input.loop_cycle_id
                 )));
             }
-            Applied::EnrichRefused(EnrichRefusal::Unknown) | Applied::Done | Applied::GuardClaimed | Applied::GuardRepeat { .. } => {
+            Applied::EnrichRefused(EnrichRefusal::Unknown)
+            | Applied::Done
+            | Applied::GuardClaimed
+            | Applied::GuardRepeat { .. }
+            | Applied::CallRefused => {
                 return Err(unknown_cycle(&input));
             }
         };
@@ -464,6 +468,21 @@ impl Ports for DaemonPorts<'_> {
                 Err(e) => {
                     tracing::error!(error = %e, "loop guard unavailable; skipping the llm");
                     GuardClaim::Repeat { ordering: Vec::new(), suggested_id: None }
+                }
+            }
+        }
+    }
+
+    fn claim_llm_call(&self, cycle_id: &str, max: u32) -> impl Future<Output = bool> + Send {
+        let update = Update::ClaimLlmCall { cycle_id: cycle_id.to_string(), max };
+        async move {
+            match self.daemon.store.apply(self.session_id, update, self.daemon.clock.now(), self.g.policy.ttl).await {
+                Ok(Applied::Done) => true,
+                Ok(_) => false,
+                // Without the claim the budget cannot be promised: no call.
+                Err(e) => {
+                    tracing::error!(error = %e, "session store unavailable; skipping the enrich step's llm call");
+                    false
                 }
             }
         }

@@ -563,4 +563,5 @@ mod tests {
         let again = b.allow().expect("a new probe is let out");
         again.record(true);
         assert!(!b.is_open());
-    }}
+    }
+}

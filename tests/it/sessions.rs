@@ -349,3 +349,67 @@ async fn open_cycles_share_one_candidate_budget() {
     let r = c.enrich(enrich("b3", &third.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Execute);
 }
+
+/// Issue 20 item 9: parallel `Enrich` calls on one cycle never take more
+/// steps or LLM calls than its budget (each step and each call is claimed
+/// in the store before it is used; a late commit cannot lower the counts).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_enrich_calls_never_exceed_the_cycles_budget() {
+    let server = MockServer::start().await;
+    let content =
+        json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]});
+    let body = json!({"choices": [{"message": {"content": content.to_string()}}]});
+    // Slow enough that every Enrich is in flight at once.
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body).set_delay(std::time::Duration::from_millis(300)))
+        .mount(&server)
+        .await;
+    let mut config = with_llm(&format!("{}/v1", server.uri()), 2_000);
+    config.enrichment.selection_max_enrichment_steps = 3;
+    config.enrichment.selection_max_llm_calls = 2;
+    let d = TestDaemon::start(config).await;
+    for round in 0..5 {
+        server.reset().await;
+        Mock::given(method("POST"))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(json!({"choices": [{"message": {"content": content.to_string()}}]}))
+                    .set_delay(std::time::Duration::from_millis(300)),
+            )
+            .mount(&server)
+            .await;
+        let session = format!("race-{round}");
+        let mut first_req = panels_request("links panel");
+        first_req.session_id = session.clone();
+        let first = d.client.clone().decide(first_req).await.unwrap().into_inner();
+        assert_eq!(first.outcome(), O::NeedMoreInfo);
+        let calls: Vec<_> = (0..6)
+            .map(|i| {
+                let mut c = d.client.clone();
+                // Different evidence each: every step would be worth a call.
+                let items = pb::EvidenceBlock {
+                    r#type: "active_widget_items".into(),
+                    candidates: vec![cand(&format!("w-{i}"), &format!("Links Panel Widget {i}"))],
+                    excerpt: String::new(),
+                };
+                let req = enrich(&session, &first.loop_cycle_id, vec![items]);
+                tokio::spawn(async move { c.enrich(req).await })
+            })
+            .collect();
+        let mut stepped = 0;
+        for c in calls {
+            let r = c.await.unwrap().expect("a decision").into_inner();
+            if r.fallback_reason() != F::BudgetExhausted || r.llm.as_ref().is_some_and(|l| l.called) {
+                stepped += 1;
+            }
+        }
+        let llm_calls = server.received_requests().await.unwrap().len();
+        // Budget: 2 LLM calls in the cycle (the Decide's and one more), 3
+        // enrichment steps.
+        assert!(llm_calls <= 2, "round {round}: {llm_calls} LLM calls (budget 2)");
+        assert!(stepped <= 3, "round {round}: {stepped} enrichment steps ran (budget 3)");
+        // Once spent, the budget stays spent.
+        let more = d.client.clone().enrich(enrich(&session, &first.loop_cycle_id, vec![])).await.unwrap().into_inner();
+        assert_eq!(more.fallback_reason(), F::BudgetExhausted, "round {round}");
+    }
+}

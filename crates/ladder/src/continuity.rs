@@ -269,7 +269,16 @@ impl ContinuityState {
                 }
                 match d.cycle {
                     CycleChange::Keep => {}
-                    CycleChange::Open(c) => self.cycle = Some(*c),
+                    CycleChange::Open(mut c) => {
+                        // An Enrich step commits the cycle from the snapshot
+                        // it started with; steps and calls other steps of
+                        // the same cycle claimed meanwhile stay counted.
+                        if let Some(now) = self.cycle.as_ref().filter(|now| now.id == c.id) {
+                            c.enrichment_steps = c.enrichment_steps.max(now.enrichment_steps);
+                            c.llm_calls = c.llm_calls.max(now.llm_calls);
+                        }
+                        self.cycle = Some(*c);
+                    }
                     CycleChange::Close => self.close_cycle(),
                 }
                 if refresh {
@@ -327,6 +336,13 @@ impl ContinuityState {
                 self.touch(now);
                 Applied::EnrichStarted(snapshot)
             }
+            Update::ClaimLlmCall { cycle_id, max } => match self.cycle.as_mut().filter(|c| c.id == cycle_id && !c.resolved) {
+                Some(c) if c.llm_calls < max => {
+                    c.llm_calls += 1;
+                    Applied::Done
+                }
+                _ => Applied::CallRefused,
+            },
             Update::Reset => {
                 *self = ContinuityState::default();
                 Applied::Done
@@ -377,6 +393,12 @@ pub enum Update {
         max_selection_steps: u32,
         max_semantic_steps: u32,
     },
+    /// An `Enrich` step's LLM call takes one call of the cycle's budget
+    /// (atomic, like the step itself).
+    ClaimLlmCall {
+        cycle_id: String,
+        max: u32,
+    },
     Reset,
 }
 
@@ -403,6 +425,8 @@ pub enum Applied {
     /// The cycle, with this step counted.
     EnrichStarted(Box<Cycle>),
     EnrichRefused(EnrichRefusal),
+    /// No LLM call left in the cycle's budget (or no such open cycle).
+    CallRefused,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -583,6 +607,39 @@ mod tests {
         });
         s.apply(outcome, at(0), TTL);
         assert_eq!(s.apply(claim("k2"), at(0), TTL), Applied::GuardClaimed, "an outcome resets the guard");
+    }
+
+    #[test]
+    fn enrich_steps_and_llm_calls_are_claimed_once_each_and_a_stale_commit_keeps_them() {
+        let mut s = ContinuityState::default();
+        s.apply(Update::ClaimGuard { guard_key: "k".into(), cycle_id: "c".into() }, at(0), TTL);
+        let mut open = s.cycle.clone().unwrap();
+        open.request = Some(std::sync::Arc::new(DecideRequest::default()));
+        open.llm_calls = 1;
+        let commit = |c: &Cycle| {
+            Update::Decided(DecidedUpdate {
+                new_turn: false,
+                options_context: None,
+                pending: PendingClarifier::SelectionDisambiguation,
+                resolved: None,
+                cycle: CycleChange::Open(Box::new(c.clone())),
+            })
+        };
+        s.apply(commit(&open), at(0), TTL);
+        let begin = || Update::BeginEnrich { cycle_id: "c".into(), max_selection_steps: 3, max_semantic_steps: 3 };
+        // Two Enrich calls start from their own snapshots.
+        let Applied::EnrichStarted(a) = s.apply(begin(), at(0), TTL) else { panic!() };
+        let Applied::EnrichStarted(b) = s.apply(begin(), at(0), TTL) else { panic!() };
+        assert_eq!((a.enrichment_steps, b.enrichment_steps), (1, 2));
+        let claim = || Update::ClaimLlmCall { cycle_id: "c".into(), max: 2 };
+        assert_eq!(s.apply(claim(), at(0), TTL), Applied::Done, "the second call of the budget");
+        assert_eq!(s.apply(claim(), at(0), TTL), Applied::CallRefused, "none left for the other step");
+        // The first step commits last, from its older snapshot.
+        s.apply(commit(&a), at(0), TTL);
+        let now = s.cycle.as_ref().unwrap();
+        assert_eq!((now.enrichment_steps, now.llm_calls), (2, 2), "nothing claimed is given back");
+        assert_eq!(s.apply(claim(), at(0), TTL), Applied::CallRefused);
+        assert_eq!(s.apply(Update::ClaimLlmCall { cycle_id: "other".into(), max: 9 }, at(0), TTL), Applied::CallRefused);
     }
 
     #[test]

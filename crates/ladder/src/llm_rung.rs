@@ -122,6 +122,12 @@ impl Run<'_> {
                     self.event("continuity_enrichment_budget_exhausted", format!("{} llm calls", cycle.llm_calls));
                     return LlmStep::Skipped(FallbackReason::BudgetExhausted);
                 }
+                // The snapshot may be stale (another Enrich on this cycle):
+                // the store's count decides, atomically.
+                if !ports.claim_llm_call(&cycle.id, cycle.max_llm_calls(&p.budgets)).await {
+                    self.event("continuity_enrichment_budget_exhausted", "llm call not claimed".to_string());
+                    return LlmStep::Skipped(FallbackReason::BudgetExhausted);
+                }
                 self.event("continuity_enrichment_retry_called", format!("retry {}", cycle.llm_calls));
             }
             Mode::Turn => {

@@ -12,6 +12,11 @@ pub trait Ports: Sync {
     /// Atomically records that an LLM attempt starts for `guard_key` in
     /// this session; says whether one already did in this cycle (S5).
     fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send;
+    /// Atomically takes one LLM call of the open cycle `cycle_id` from its
+    /// budget of `max` (an `Enrich` step's call): false when none is left
+    /// or the session store cannot say, and then no call is made. Two
+    /// `Enrich` calls racing on one cycle can never both take the last.
+    fn claim_llm_call(&self, cycle_id: &str, max: u32) -> impl Future<Output = bool> + Send;
     /// Asks the LLM once, within the port's own deadline: the first ask of
     /// an attempt.
     fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send;

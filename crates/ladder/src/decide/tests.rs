@@ -96,6 +96,10 @@ impl Ports for Fake {
             }
         }
     }
+    fn claim_llm_call(&self, cycle_id: &str, max: u32) -> impl Future<Output = bool> + Send {
+        let applied = self.state.lock().unwrap().apply(Update::ClaimLlmCall { cycle_id: cycle_id.into(), max }, self.now, self.ttl);
+        std::future::ready(applied == Applied::Done)
+    }
     fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.asks.lock().unwrap().push(ask.clone());
