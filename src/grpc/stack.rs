@@ -2,9 +2,12 @@
 //!
 //! 1. `trace`: outermost, so every request gets a span and a log line,
 //!    including the ones shed or timed out below it.
-//! 2. `oversize`: turns tonic's OUT_OF_RANGE for a request over
+//! 2. `client errors`: turns tonic's OUT_OF_RANGE for a request over
 //!    `server.max_message_bytes` into RESOURCE_EXHAUSTED naming the key
-//!    (over-limit sizes are RESOURCE_EXHAUSTED everywhere in ladderd).
+//!    (over-limit sizes are RESOURCE_EXHAUSTED everywhere in ladderd), and
+//!    its INTERNAL for bytes that do not decode (bad wire format, invalid
+//!    UTF-8, a truncated message) into INVALID_ARGUMENT naming the field:
+//!    the client's mistake, never the server's.
 //! 3. `shed` + `limit`: a global bound on requests in flight
 //!    (`server.max_concurrent_requests`). When it is full the request is
 //!    refused at once with RESOURCE_EXHAUSTED instead of queueing without
@@ -55,7 +58,7 @@ pub fn layers(
         // (The trace layer wraps the body; box it back to tonic's body type.)
         .map_response(|resp: Response<_>| resp.map(Body::new))
         .layer(tower_http::trace::TraceLayer::new_for_grpc().make_span_with(server_span).on_failure(log_failure))
-        .map_response(move |resp: Response<Body>| remap_oversize(resp, max_message_bytes))
+        .map_response(move |resp: Response<Body>| remap_client_errors(resp, max_message_bytes))
         .map_result(move |r: Result<Response<Body>, BoxError>| match r {
             Err(e) if e.is::<tower::load_shed::error::Overloaded>() => {
                 // Logged for the first shed and every 1,000th after: under
@@ -125,23 +128,79 @@ fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration,
     }
 }
 
-/// tonic reports an over-limit request as OUT_OF_RANGE; ladderd reports
-/// every over-limit size as RESOURCE_EXHAUSTED, naming the setting.
-fn remap_oversize(mut resp: Response<Body>, limit: usize) -> Response<Body> {
+/// Statuses tonic gives for a client's mistake, rewritten to the codes
+/// ladderd promises: an over-limit message is OUT_OF_RANGE in tonic and
+/// RESOURCE_EXHAUSTED here (naming the setting, like every over-limit
+/// size); bytes that are not the request message (bad wire format, a
+/// string that is not UTF-8, a truncated or missing message) are INTERNAL
+/// in tonic and INVALID_ARGUMENT here, naming the field where prost
+/// names one.
+fn remap_client_errors(mut resp: Response<Body>, limit: usize) -> Response<Body> {
     let h = resp.headers();
-    let oversize = h.get("grpc-status").is_some_and(|v| v == "11")
-        && h.get("grpc-message")
-            .and_then(|m| m.to_str().ok())
-            .is_some_and(|m| m.contains("message%20length%20too%20large") || m.contains("message length too large"));
-    if oversize {
-        let msg = format!("request message over the limit of {limit} bytes (server.max_message_bytes)");
+    let code = h.get("grpc-status").map(HeaderValue::as_bytes);
+    let rewrite = match code {
+        Some(b"11") | Some(b"13") => Status::from_header_map(h).and_then(|s| client_error(&s, limit)),
+        _ => None,
+    };
+    if let Some(status) = rewrite {
         let h = resp.headers_mut();
-        h.insert("grpc-status", HeaderValue::from_static("8"));
-        if let Ok(v) = HeaderValue::from_str(&msg.replace(' ', "%20")) {
-            h.insert("grpc-message", v);
+        h.remove("grpc-status-details-bin");
+        if status.add_header(h).is_err() {
+            h.insert("grpc-status", HeaderValue::from(status.code() as i32));
         }
     }
     resp
+}
+
+/// The status to answer instead of `s`, when `s` is tonic's report of a
+/// client's mistake.
+fn client_error(s: &Status, limit: usize) -> Option<Status> {
+    const DECODE: &str = "failed to decode Protobuf message: ";
+    let m = s.message();
+    match s.code() {
+        tonic::Code::OutOfRange if m.contains("message length too large") => {
+            Some(Status::resource_exhausted(format!("request message over the limit of {limit} bytes (server.max_message_bytes)")))
+        }
+        tonic::Code::Internal if m.starts_with(DECODE) => Some(Status::invalid_argument(decode_error(&m[DECODE.len()..]))),
+        tonic::Code::Internal if m.starts_with("Unexpected EOF decoding stream") => {
+            Some(Status::invalid_argument("request message: the body ended inside a gRPC message (truncated)"))
+        }
+        tonic::Code::Internal if m.starts_with("Missing request message") => {
+            Some(Status::invalid_argument("request message: the body holds no gRPC message"))
+        }
+        tonic::Code::Internal if m.starts_with("protocol error: received message with") => {
+            Some(Status::invalid_argument(format!("request message: bad gRPC framing ({})", m.trim_start_matches("protocol error: "))))
+        }
+        _ => None,
+    }
+}
+
+/// prost's "Candidate.label: OptionSet.candidates: DecideRequest.options:
+/// invalid string value: data is not UTF-8 encoded" (innermost first) as
+/// "options.candidates.label: invalid string value: data is not UTF-8
+/// encoded" (the field path from the request message down).
+fn decode_error(rest: &str) -> String {
+    let mut fields = Vec::new();
+    let mut rest = rest;
+    while let Some((head, tail)) = rest.split_once(": ") {
+        match head.split_once('.') {
+            Some((message, field))
+                if !message.is_empty()
+                    && !field.is_empty()
+                    && message.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                fields.push(field);
+                rest = tail;
+            }
+            _ => break,
+        }
+    }
+    if fields.is_empty() {
+        return format!("request message: not valid protobuf ({rest})");
+    }
+    fields.reverse();
+    format!("{}: {rest}", fields.join("."))
 }
 
 /// Parses a `grpc-timeout` header value ("100m", "5S", ...).
@@ -228,5 +287,16 @@ mod tests {
         assert_eq!(parse_grpc_timeout("m"), None);
         assert_eq!(parse_grpc_timeout("10x"), None);
         assert_eq!(parse_grpc_timeout("123456789S"), None);
+    }
+
+    #[test]
+    fn prost_decode_errors_read_as_a_field_path_from_the_request_down() {
+        assert_eq!(
+            decode_error("Candidate.label: OptionSet.candidates: DecideRequest.options: invalid string value: data is not UTF-8 encoded"),
+            "options.candidates.label: invalid string value: data is not UTF-8 encoded"
+        );
+        assert_eq!(decode_error("DecideRequest.session_id: buffer underflow"), "session_id: buffer underflow");
+        assert_eq!(decode_error("invalid varint"), "request message: not valid protobuf (invalid varint)");
+        assert_eq!(decode_error("invalid key value: 0"), "request message: not valid protobuf (invalid key value: 0)");
     }
 }

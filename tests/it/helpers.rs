@@ -128,3 +128,46 @@ pub fn sigterm(child: &tokio::process::Child) {
     let pid = child.id().unwrap().to_string();
     assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
 }
+
+/// A codec that sends the bytes it is given as the request message and
+/// hands back the answer's bytes: a client that can send anything.
+#[derive(Clone, Copy, Default)]
+pub struct RawCodec;
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = Vec<u8>;
+    type Encoder = RawCodec;
+    type Decoder = RawCodec;
+    fn encoder(&mut self) -> Self::Encoder {
+        RawCodec
+    }
+    fn decoder(&mut self) -> Self::Decoder {
+        RawCodec
+    }
+}
+
+impl tonic::codec::Encoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+    fn encode(&mut self, item: Vec<u8>, dst: &mut tonic::codec::EncodeBuf<'_>) -> Result<(), tonic::Status> {
+        bytes::BufMut::put_slice(dst, &item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Decoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+    fn decode(&mut self, src: &mut tonic::codec::DecodeBuf<'_>) -> Result<Option<Vec<u8>>, tonic::Status> {
+        use bytes::Buf;
+        Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
+    }
+}
+
+/// Sends `body` as the request message of `path` ("/ladder.v1.Arbiter/Decide").
+pub async fn raw_call(channel: &Channel, path: &'static str, body: Vec<u8>) -> Result<Vec<u8>, tonic::Status> {
+    let mut grpc = tonic::client::Grpc::new(channel.clone());
+    grpc.ready().await.map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+    grpc.unary(tonic::Request::new(body), http::uri::PathAndQuery::from_static(path), RawCodec).await.map(tonic::Response::into_inner)
+}

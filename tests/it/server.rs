@@ -284,3 +284,40 @@ async fn the_default_config_keeps_the_llm_off() {
     assert_eq!(r.fallback_reason(), pb::FallbackReason::LlmDisabled);
     assert!(!r.llm.unwrap().called);
 }
+
+/// The encoded request with the bytes of `marker` replaced by `with`
+/// (same length), e.g. a label turned into invalid UTF-8.
+fn patched(message: &impl prost::Message, marker: &[u8], with: &[u8]) -> Vec<u8> {
+    assert_eq!(marker.len(), with.len());
+    let mut bytes = message.encode_to_vec();
+    let at = bytes.windows(marker.len()).position(|w| w == marker).expect("marker in the message");
+    bytes[at..at + marker.len()].copy_from_slice(with);
+    bytes
+}
+
+#[tokio::test]
+async fn bytes_that_are_not_the_request_message_are_invalid_argument_naming_the_field() {
+    let d = TestDaemon::default().await;
+    let mut nested = panels_request("open links panel d");
+    nested.options.as_mut().unwrap().candidates[1].label = "MARKER".into();
+    let cases: Vec<(&str, &'static str, Vec<u8>, &str)> = vec![
+        ("invalid UTF-8", "/ladder.v1.Arbiter/Decide", vec![0x0a, 0x02, 0xff, 0xfe], "session_id"),
+        ("invalid UTF-8, nested", "/ladder.v1.Arbiter/Decide", patched(&nested, b"MARKER", b"\xffMARKE"), "options.candidates"),
+        ("a length past the end", "/ladder.v1.Arbiter/Decide", vec![0x0a, 0x05, b'a'], "session_id"),
+        ("a wrong wire type", "/ladder.v1.Arbiter/Decide", vec![0x08, 0x01], "session_id"),
+        ("field number 0", "/ladder.v1.Arbiter/Decide", vec![0x00, 0x01], "request message"),
+        ("a truncated varint", "/ladder.v1.Arbiter/Enrich", vec![0x0a, 0xff], "session_id"),
+        ("invalid UTF-8 in GetSession", "/ladder.v1.Arbiter/GetSession", vec![0x0a, 0x01, 0xc3], "session_id"),
+        ("invalid UTF-8 in a health check", "/grpc.health.v1.Health/Check", vec![0x0a, 0x01, 0xff], "service"),
+    ];
+    for (name, path, body, field) in cases {
+        let s = raw_call(&d.channel, path, body).await.expect_err(name);
+        println!("{name}: {}", s.message());
+        assert_eq!(s.code(), Code::InvalidArgument, "{name}: {s:?}");
+        assert!(s.message().contains(field), "{name}: {:?} does not name {field:?}", s.message());
+    }
+    // The same bytes, well formed, are served.
+    let ok = raw_call(&d.channel, "/ladder.v1.Arbiter/Decide", prost::Message::encode_to_vec(&panels_request("open links panel d"))).await;
+    let decision: pb::Decision = prost::Message::decode(ok.expect("a valid request is served").as_slice()).unwrap();
+    assert_eq!(decision.target_id, "links-panel-d");
+}
