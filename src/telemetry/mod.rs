@@ -92,7 +92,17 @@ fn resource() -> Resource {
     if !named {
         b = b.with_service_name("ladderd");
     }
-    b.with_attribute(opentelemetry::KeyValue::new("service.version", env!("CARGO_PKG_VERSION"))).build()
+    b = b.with_attribute(opentelemetry::KeyValue::new("service.version", env!("CARGO_PKG_VERSION")));
+    // Replicas must not collide in the collector: the pod name (the
+    // manifests pass POD_NAME), else the host name, else a random id.
+    if !std::env::var("OTEL_RESOURCE_ATTRIBUTES").is_ok_and(|v| v.contains("service.instance.id=")) {
+        let id = ["POD_NAME", "HOSTNAME"]
+            .iter()
+            .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
+            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        b = b.with_attribute(opentelemetry::KeyValue::new("service.instance.id", id));
+    }
+    b.build()
 }
 
 /// Builds the span exporter pipeline, or `None` when no endpoint is set.
@@ -129,7 +139,12 @@ fn meter_provider(prometheus: &SharedReader) -> Result<SdkMeterProvider, String>
             _ => MetricExporter::builder().with_http().with_protocol(proto).build(),
         }
         .map_err(|e| format!("OTLP metric exporter: {e}"))?;
-        b = b.with_periodic_exporter(exporter);
+        // The exporters (tonic, reqwest) need the tokio runtime: the SDK's
+        // default periodic reader runs them on a thread of its own, where
+        // they panicked ("there is no reactor running") and no metric was
+        // ever delivered. This reader exports from a task on the runtime.
+        use opentelemetry_sdk::metrics::periodic_reader_with_async_runtime::PeriodicReader;
+        b = b.with_reader(PeriodicReader::builder(exporter, opentelemetry_sdk::runtime::Tokio).build());
     }
     Ok(b.build())
 }

@@ -469,3 +469,58 @@ async fn spans_export_over_otlp_http_protobuf_too() {
         assert!(names.iter().any(|x| x == n), "{n} missing from {names:?}");
     }
 }
+
+/// Issue 20 item 6: metrics reach a real OTLP receiver, over gRPC and over
+/// HTTP/protobuf, again and again (the SDK's own reader thread panicked and
+/// never delivered one), and carry `service.instance.id`.
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_are_exported_over_otlp_grpc_with_the_instance_id() {
+    let (receiver, endpoint) = Receiver::start().await;
+    let (child, addr, _) = spawn_binary(&[
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+        ("OTEL_METRIC_EXPORT_INTERVAL", "200"),
+        ("POD_NAME", "ladderd-7d9f-abcde"),
+    ])
+    .await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    client.decide(panels_request("open links panel d")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while receiver.metrics.lock().unwrap().len() < 2 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let exports = receiver.metrics.lock().unwrap().clone();
+    assert!(exports.len() >= 2, "{} metric exports in 20 s", exports.len());
+    let resource = exports[0].resource_metrics[0].resource.clone().unwrap();
+    assert_eq!(attr(&resource.attributes, "service.instance.id").as_deref(), Some("ladderd-7d9f-abcde"));
+    let names: Vec<String> = exports
+        .iter()
+        .flat_map(|e| &e.resource_metrics)
+        .flat_map(|r| &r.scope_metrics)
+        .flat_map(|s| &s.metrics)
+        .map(|m| m.name.clone())
+        .collect();
+    assert!(names.iter().any(|n| n == "ladder.decisions"), "{names:?}");
+    stop(child).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_are_exported_over_otlp_http_protobuf() {
+    let collector = MockServer::start().await;
+    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200)).mount(&collector).await;
+    let (child, addr, _) = spawn_binary(&[
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", &collector.uri()),
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"),
+        ("OTEL_METRIC_EXPORT_INTERVAL", "200"),
+    ])
+    .await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    client.decide(panels_request("open links panel d")).await.unwrap();
+    let metric_posts =
+        || async { collector.received_requests().await.unwrap_or_default().iter().filter(|r| r.url.path() == "/v1/metrics").count() };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while metric_posts().await < 2 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(metric_posts().await >= 2, "metric exports over HTTP: {}", metric_posts().await);
+    stop(child).await;
+}
