@@ -26,9 +26,13 @@ pub enum Command {
     Serve,
     /// Print the effective configuration (secrets masked), or check a file.
     Config {
-        /// Validate this file (with the environment on top) and exit 0 or 2.
+        /// Validate this file (with the environment on top): print `ok`
+        /// and exit 0, or every problem and exit 2.
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
+        /// With `--check`: also print the effective configuration.
+        #[arg(long, requires = "check")]
+        print: bool,
     },
     /// Re-run decision records under a configuration (`--config`, else the
     /// current one) and report what would change. The LLM is not called:
@@ -69,9 +73,14 @@ pub const EXIT_CONFIG: u8 = 2;
 
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Config { check } => {
+        Command::Config { check, print } => {
+            let checking = check.is_some();
             let file = check.or(cli.config);
             match config::load(file.as_deref()) {
+                Ok(_) if checking && !print => {
+                    println!("ok");
+                    ExitCode::SUCCESS
+                }
                 Ok(c) => {
                     print!("{}", c.masked_toml());
                     ExitCode::SUCCESS

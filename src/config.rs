@@ -476,12 +476,41 @@ pub fn figment(file: Option<&Path>) -> Figment {
 
 /// Extracts and validates. `file` comes from `--config` or `LADDER_CONFIG`.
 pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
-    if let Some(p) = file
-        && !p.is_file()
-    {
-        return Err(ConfigError { problems: vec![("config".into(), format!("file {} not found", p.display()))] });
+    if let Some(p) = file {
+        if !p.is_file() {
+            return Err(ConfigError { problems: vec![("config".into(), format!("file {} not found", p.display()))] });
+        }
+        // A syntax error is the whole file's: said once, with the file
+        // (figment would repeat it for every section it reads).
+        let text =
+            std::fs::read_to_string(p).map_err(|e| ConfigError { problems: vec![("config".into(), format!("{}: {e}", p.display()))] })?;
+        if let Err(e) = text.parse::<toml::Table>() {
+            let why = e.to_string().trim_end().replace('\n', "\n    ");
+            return Err(ConfigError { problems: vec![("config".into(), format!("{}: TOML syntax error: {why}", p.display()))] });
+        }
     }
     from_figment(figment(file))
+}
+
+/// The problems of one section that did not extract, field by field: each
+/// value given for it is tried alone over the defaults, so every bad field
+/// is reported (serde stops at the first), each once, with where it came
+/// from (the file, or the environment variable).
+fn section_problems<T: serde::de::DeserializeOwned>(_like: &T, f: &Figment, section: &str, whole: figment::Error) -> Vec<(String, String)> {
+    let Ok(given) = f.extract_inner::<figment::value::Dict>(section) else { return describe(whole, section, f) };
+    let mut out = Vec::new();
+    for (field, value) in given {
+        let path = format!("{section}.{field}");
+        let alone = Figment::from(Serialized::defaults(Config::default())).merge(Serialized::default(&path, value));
+        if let Err(e) = alone.extract_inner::<T>(section) {
+            for (key, why) in describe(e, section, f) {
+                // An unknown field is reported under the section; name it.
+                let key = if key == section { path.clone() } else { key };
+                out.push((key, why));
+            }
+        }
+    }
+    if out.is_empty() { describe(whole, section, f) } else { out }
 }
 
 pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
@@ -500,7 +529,7 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
                 ($($key:literal => $field:ident),* $(,)?) => {$(
                     match f.extract_inner(concat!($key)) {
                         Ok(v) => c.$field = v,
-                        Err(e) => problems.extend(describe(e, $key)),
+                        Err(e) => problems.extend(section_problems(&c.$field, &f, $key, e)),
                     }
                 )*};
             }
@@ -513,7 +542,7 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
             );
             if problems.is_empty() {
                 // An unknown top-level key, or something only the whole sees.
-                problems.extend(describe(first, ""));
+                problems.extend(describe(first, "", &f));
             }
             if let Err(more) = c.validate() {
                 for p in more.problems {
@@ -527,7 +556,8 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
     }
 }
 
-fn describe(errors: figment::Error, section: &str) -> Vec<(String, String)> {
+fn describe(errors: figment::Error, section: &str, f: &Figment) -> Vec<(String, String)> {
+    let mut seen = std::collections::BTreeSet::new();
     errors
         .into_iter()
         .map(|e| {
@@ -540,10 +570,28 @@ fn describe(errors: figment::Error, section: &str) -> Vec<(String, String)> {
                 (false, true) => section.to_string(),
                 (false, false) => format!("{section}.{}", rest.join(".")),
             };
-            let origin = e.metadata.as_ref().map(|m| format!(" (from {})", m.name)).unwrap_or_default();
-            (key, format!("{}{origin}", e.kind))
+            (key, e.kind.to_string())
+        })
+        .filter(|p| seen.insert(p.clone()))
+        .map(|(key, why)| {
+            let origin = origin(f, &key).map(|o| format!(" (from {o})")).unwrap_or_default();
+            (key, format!("{why}{origin}"))
         })
         .collect()
+}
+
+/// Where the value of `key` came from: the file, or the environment
+/// variable that set it.
+fn origin(f: &Figment, key: &str) -> Option<String> {
+    let m = f.find_metadata(key)?;
+    if m.name.contains("environment") {
+        return Some(format!("LADDER_{}", key.to_uppercase().replace('.', "__")));
+    }
+    match &m.source {
+        Some(figment::Source::File(p)) => Some(p.display().to_string()),
+        _ if m.name.contains("Serialized") || m.name.contains("default") => None,
+        _ => Some(m.name.to_string()),
+    }
 }
 
 impl Config {
@@ -922,6 +970,36 @@ mod tests {
             jail.create_file("ladderd.toml", "[llm]\ntimeout = 5\n")?;
             let err = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap_err();
             assert!(err.to_string().contains("timeout"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn every_problem_of_every_layer_is_reported_once_with_its_origin() {
+        Jail::expect_with(|jail| {
+            jail.create_file(
+                "ladderd.toml",
+                "[llm]\ntimeout_ms = \"soon\"\nconfidence_min = \"high\"\n[sessions]\nmax = \"many\"\n[server]\nbogus = 1\n",
+            )?;
+            jail.set_env("LADDER_LIMITS__POOL_MAX", "lots");
+            let err = load(Some(Path::new("ladderd.toml"))).unwrap_err();
+            let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, ["server.bogus", "limits.pool_max", "llm.confidence_min", "llm.timeout_ms", "sessions.max"], "{err}");
+            for (key, why) in &err.problems {
+                let from = if key.starts_with("limits") { "LADDER_LIMITS__POOL_MAX" } else { "ladderd.toml" };
+                assert!(why.contains(from), "{key}: {why}");
+            }
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_toml_syntax_error_is_reported_once_naming_the_file() {
+        Jail::expect_with(|jail| {
+            jail.create_file("broken.toml", "[llm\ntimeout_ms = 5\n")?;
+            let err = load(Some(Path::new("broken.toml"))).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert!(err.problems[0].1.contains("broken.toml") && err.problems[0].1.contains("TOML syntax error"), "{err}");
             Ok(())
         });
     }

@@ -176,7 +176,12 @@ pub fn init(t: &TelemetryConfig) -> Telemetry {
     }
     let fmt = match t.log_format {
         LogFormat::Json => tracing_subscriber::fmt::layer().json().with_current_span(false).with_writer(std::io::stderr).boxed(),
-        LogFormat::Pretty => tracing_subscriber::fmt::layer().compact().with_writer(std::io::stderr).boxed(),
+        // Colour only on a terminal: log collectors get plain text.
+        LogFormat::Pretty => tracing_subscriber::fmt::layer()
+            .compact()
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .with_writer(std::io::stderr)
+            .boxed(),
     };
     // Traces: only ladderd's own spans and events.
     let otel = tracer.as_ref().map(|p| {

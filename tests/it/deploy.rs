@@ -307,7 +307,7 @@ fn ladderd_toml(r: &Rendered) -> &str {
 
 /// The configuration the daemon would run with in this overlay: its
 /// `ladderd.toml` and the sidecar's `LADDER_*` env, through the real binary's
-/// `ladderd config --check` (which prints the effective configuration). A
+/// `ladderd config --check --print` (which prints the effective configuration). A
 /// mounted-secret key file is stood in for by a temporary file.
 fn effective_config(r: &Rendered) -> toml::Table {
     let mut table: toml::Table = ladderd_toml(r).parse().unwrap_or_else(|e| panic!("{}: ladderd.toml is not TOML: {e}", r.overlay));
@@ -323,7 +323,7 @@ fn effective_config(r: &Rendered) -> toml::Table {
     std::fs::write(&file, toml::to_string(&table).expect("serialize TOML")).expect("write config");
 
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ladderd"));
-    cmd.arg("config").arg("--check").arg(&file);
+    cmd.arg("config").arg("--check").arg(&file).arg("--print");
     for (k, _) in std::env::vars_os() {
         if k.to_string_lossy().starts_with("LADDER_") {
             cmd.env_remove(k);

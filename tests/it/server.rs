@@ -321,3 +321,32 @@ async fn bytes_that_are_not_the_request_message_are_invalid_argument_naming_the_
     let decision: pb::Decision = prost::Message::decode(ok.expect("a valid request is served").as_slice()).unwrap();
     assert_eq!(decision.target_id, "links-panel-d");
 }
+
+#[tokio::test]
+async fn config_check_prints_ok_and_the_config_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ladderd.toml");
+    std::fs::write(&file, "[llm]\ntimeout_ms = 900\n").unwrap();
+    let run = |extra: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"));
+        cmd.env_clear().arg("config").arg("--check").arg(&file).args(extra);
+        cmd.output().unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ok\n");
+    let out = run(&["--print"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("timeout_ms = 900"));
+    // Logs without a terminal (a pipe here) carry no colour codes.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+        .env_clear()
+        .env("LADDER_LISTEN", "127.0.0.1:0")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut line).unwrap();
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(line.contains("INFO") && !line.contains('\u{1b}'), "{line:?}");
+}
