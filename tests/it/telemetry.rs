@@ -429,6 +429,20 @@ async fn every_metric_on_the_dashboard_is_exported() {
     assert!(names.len() >= 15, "{names:?}");
     let missing: Vec<&String> = names.iter().filter(|n| !text.lines().any(|l| l.starts_with(n.as_str()))).collect();
     assert!(missing.is_empty(), "dashboard queries {missing:?}, not exported:\n{text}");
+    // And the other way: every exported series has a chart (a histogram's
+    // series through its _bucket, _sum or _count).
+    let exported: std::collections::BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.split(' ').next())
+        .filter(|n| n.starts_with("ladder_"))
+        .map(str::to_string)
+        .collect();
+    let uncharted: Vec<&String> = exported
+        .iter()
+        .filter(|e| !names.iter().any(|n| n == *e || n.strip_prefix(e.as_str()).is_some_and(|s| s.starts_with('_'))))
+        .collect();
+    assert!(uncharted.is_empty(), "exported but not on the dashboard: {uncharted:?}");
     stop(child).await;
     drop(receiver);
 }
