@@ -91,6 +91,21 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
     matches.hits.len() + usize::from(class.winner.is_some())
 }
 
+/// The context a default daemon runs `decide` with: no session state, no
+/// deadline.
+fn ctx<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx<'a> {
+    Ctx {
+        policy,
+        state,
+        now,
+        decision_id: "dec-1",
+        new_cycle_id: "cycle-1",
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+        deadline: None,
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let policy = Policy::defaults();
     let state = ContinuityState::default();
@@ -108,16 +123,7 @@ fn bench(c: &mut Criterion) {
                 }
                 g.bench_with_input(BenchmarkId::new(*name, n), &req, |b, req| {
                     if whole {
-                        let ctx = Ctx {
-                            policy: &policy,
-                            state: &state,
-                            now,
-                            decision_id: "dec-1",
-                            new_cycle_id: "cycle-1",
-                            tokens: &WordCounter,
-                            auto_execute_tripped: false,
-                            deadline: None,
-                        };
+                        let ctx = ctx(&policy, &state, now);
                         b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
                     } else {
                         b.iter(|| black_box(core(&policy, black_box(req))));
@@ -157,16 +163,7 @@ fn hostile(c: &mut Criterion) {
         let work = ladder::decide::work(&req);
         assert!(work <= 1_000_000, "{name}: {work}");
         g.bench_with_input(BenchmarkId::new(name, work), &req, |b, req| {
-            let ctx = Ctx {
-                policy: &policy,
-                state: &state,
-                now,
-                decision_id: "dec-1",
-                new_cycle_id: "cycle-1",
-                tokens: &WordCounter,
-                auto_execute_tripped: false,
-                deadline: None,
-            };
+            let ctx = ctx(&policy, &state, now);
             b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
         });
     }

@@ -16,18 +16,6 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncBufReadExt;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-fn completion(content: &str) -> Value {
-    json!({
-        "id": "cmpl-1", "object": "chat.completion", "model": "test-model",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 20}
-    })
-}
-
-fn select(id: &str, confidence: f64) -> String {
-    json!({"decision": "select", "choice_id": id, "confidence": confidence, "needed_evidence_types": []}).to_string()
-}
-
 /// The data document of an arbitration request, and whether it is the
 /// corroborating ask (every id an opaque label `c1`, `c2`, ...).
 fn read_ask(body: &[u8]) -> (Value, bool) {

@@ -171,3 +171,17 @@ pub async fn raw_call(channel: &Channel, path: &'static str, body: Vec<u8>) -> R
     grpc.ready().await.map_err(|e| tonic::Status::unavailable(e.to_string()))?;
     grpc.unary(tonic::Request::new(body), http::uri::PathAndQuery::from_static(path), RawCodec).await.map(tonic::Response::into_inner)
 }
+
+/// An OpenAI chat completion whose message is `content`.
+pub fn completion(content: &str) -> serde_json::Value {
+    serde_json::json!({
+        "id": "cmpl-1", "object": "chat.completion", "model": "test-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 120, "completion_tokens": 20}
+    })
+}
+
+/// The LLM's reply picking `id`.
+pub fn select(id: &str, confidence: f64) -> String {
+    serde_json::json!({"decision": "select", "choice_id": id, "confidence": confidence, "needed_evidence_types": []}).to_string()
+}

@@ -11,18 +11,6 @@ use std::time::{Duration, Instant};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-fn completion(content: &str) -> Value {
-    json!({
-        "id": "cmpl-1", "object": "chat.completion", "model": "test-model",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 20}
-    })
-}
-
-fn select(id: &str, confidence: f64) -> String {
-    json!({"decision": "select", "choice_id": id, "confidence": confidence, "needed_evidence_types": []}).to_string()
-}
-
 /// A provider answering every call with `template`.
 async fn provider(template: ResponseTemplate) -> MockServer {
     let server = MockServer::start().await;

@@ -1380,6 +1380,13 @@ impl BagBound {
             }
             return extra.max(self.len.saturating_sub(text.len() - extra));
         }
+        let extra = self.unmatched(text);
+        extra.max(self.len.saturating_sub(text.len() - extra))
+    }
+
+    /// Letters of `text` left over once each is matched with one of the
+    /// query's.
+    fn unmatched(&self, text: &[u8]) -> usize {
         let mut left = self.counts;
         let mut extra = 0usize;
         for &b in text {
@@ -1388,20 +1395,13 @@ impl BagBound {
             *c -= has;
             extra += usize::from(1 - has);
         }
-        extra.max(self.len.saturating_sub(text.len() - extra))
+        extra
     }
 
     /// `1 - bag_distance / max(len)`, computed as rapidfuzz computes the
     /// similarity from the distance, so it is never below the similarity.
     fn upper(&self, text: &[u8]) -> f64 {
-        let mut left = self.counts;
-        let mut extra = 0usize;
-        for &b in text {
-            let c = &mut left[usize::from(b & 0x7f)];
-            let has = u8::from(*c > 0);
-            *c -= has;
-            extra += usize::from(1 - has);
-        }
+        let extra = self.unmatched(text);
         let shared = text.len() - extra;
         let bound = extra.max(self.len - shared);
         let max = self.len.max(text.len());
