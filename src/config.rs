@@ -222,6 +222,11 @@ pub struct SessionsConfig {
     /// Candidates held for pool reuse across all sessions (least recently
     /// used sets go first).
     pub pool_cache_candidates: usize,
+    /// Bytes of the candidates open cycles keep for `Enrich`, all sessions
+    /// together (`Candidate::approx_bytes`): past it a new cycle is not kept.
+    pub cycle_bytes_budget: usize,
+    /// Bytes of the candidates held for pool reuse, all sessions together.
+    pub pool_cache_bytes: usize,
 }
 
 impl Default for SessionsConfig {
@@ -232,6 +237,8 @@ impl Default for SessionsConfig {
             max_cycle_candidates: 1_000,
             cycle_candidates_budget: 200_000,
             pool_cache_candidates: 200_000,
+            cycle_bytes_budget: 64 * 1024 * 1024,
+            pool_cache_bytes: 64 * 1024 * 1024,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Pool reuse: option sets cached per session, so a client sends a large
 //! pool once and refers to it afterwards by `option_set_id` and version.
-//! Bounded by the total number of candidates held
-//! (`sessions.pool_cache_candidates`), least recently used first out.
+//! Bounded by the candidates held (`sessions.pool_cache_candidates`) and
+//! their bytes (`sessions.pool_cache_bytes`, `Candidate::approx_bytes`),
+//! least recently used first out.
 //! `ResetSession` drops a session's sets too (an index by session makes
 //! that a lookup, not a scan of the cache).
 
@@ -14,12 +15,14 @@ struct Entry {
     version: String,
     scope: Scope,
     candidates: Arc<Vec<Candidate>>,
+    bytes: usize,
 }
 
 #[derive(Debug)]
 struct Inner {
     lru: LruCache<(Box<str>, Box<str>), Entry>,
     held: usize,
+    held_bytes: usize,
     /// The set ids held per session (for `remove_session`).
     by_session: rustc_hash::FxHashMap<Box<str>, Vec<Box<str>>>,
 }
@@ -40,11 +43,16 @@ impl Inner {
 pub struct PoolCache {
     inner: Mutex<Inner>,
     max_candidates: usize,
+    max_bytes: usize,
 }
 
 impl PoolCache {
-    pub fn new(max_candidates: usize) -> Self {
-        PoolCache { inner: Mutex::new(Inner { lru: LruCache::unbounded(), held: 0, by_session: Default::default() }), max_candidates }
+    pub fn new(max_candidates: usize, max_bytes: usize) -> Self {
+        PoolCache {
+            inner: Mutex::new(Inner { lru: LruCache::unbounded(), held: 0, held_bytes: 0, by_session: Default::default() }),
+            max_candidates,
+            max_bytes,
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -54,20 +62,26 @@ impl PoolCache {
     /// Caches a set (replacing an older version of it).
     pub fn put(&self, session: &str, set: &str, version: &str, scope: Scope, candidates: Arc<Vec<Candidate>>) {
         let n = candidates.len();
-        if n > self.max_candidates {
+        let bytes: usize = candidates.iter().map(Candidate::approx_bytes).sum();
+        if n > self.max_candidates || bytes > self.max_bytes {
             return;
         }
         let mut g = self.lock();
-        let entry = Entry { version: version.to_string(), scope, candidates };
+        let entry = Entry { version: version.to_string(), scope, candidates, bytes };
         match g.lru.put((session.into(), set.into()), entry) {
-            Some(old) => g.held -= old.candidates.len(),
+            Some(old) => {
+                g.held -= old.candidates.len();
+                g.held_bytes -= old.bytes;
+            }
             None => g.by_session.entry(session.into()).or_default().push(set.into()),
         }
         g.held += n;
-        while g.held > self.max_candidates {
+        g.held_bytes += bytes;
+        while g.held > self.max_candidates || g.held_bytes > self.max_bytes {
             match g.lru.pop_lru() {
                 Some(((s, set), e)) => {
                     g.held -= e.candidates.len();
+                    g.held_bytes -= e.bytes;
                     g.unindex(&s, &set);
                 }
                 None => break,
@@ -82,6 +96,7 @@ impl PoolCache {
         for set in &sets {
             if let Some(e) = g.lru.pop(&(session.into(), set.clone())) {
                 g.held -= e.candidates.len();
+                g.held_bytes -= e.bytes;
             }
         }
         sets.len()
@@ -98,6 +113,11 @@ impl PoolCache {
     pub fn held(&self) -> usize {
         self.lock().held
     }
+
+    /// Their bytes (`Candidate::approx_bytes`).
+    pub fn held_bytes(&self) -> usize {
+        self.lock().held_bytes
+    }
 }
 
 #[cfg(test)]
@@ -110,7 +130,7 @@ mod tests {
 
     #[test]
     fn sets_are_found_by_session_set_and_version() {
-        let c = PoolCache::new(100);
+        let c = PoolCache::new(100, usize::MAX);
         c.put("s1", "set", "v1", Scope::Chat, cands(3));
         assert_eq!(c.get("s1", "set", "v1").unwrap().1.len(), 3);
         assert!(c.get("s1", "set", "v2").is_none(), "another version");
@@ -121,8 +141,25 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_is_bounded_by_bytes_too() {
+        // Four candidates with long labels weigh what 400 short ones do.
+        let big = |n: usize| Arc::new((0..n).map(|i| Candidate::new(format!("c{i}"), "x".repeat(500))).collect::<Vec<_>>());
+        let one = big(1)[0].approx_bytes();
+        assert!(one > 500 && one < 800, "{one}");
+        let c = PoolCache::new(1_000_000, 10 * one);
+        c.put("a", "set", "v", Scope::Chat, big(4));
+        c.put("b", "set", "v", Scope::Chat, big(4));
+        c.put("c", "set", "v", Scope::Chat, big(4));
+        assert!(c.get("a", "set", "v").is_none(), "the oldest went to stay within the bytes");
+        assert_eq!((c.held(), c.held_bytes()), (8, 8 * one));
+        c.put("d", "set", "v", Scope::Chat, big(11));
+        assert!(c.get("d", "set", "v").is_none(), "a set over the whole budget is not held");
+        assert!(c.remove_session("b") == 1 && c.held_bytes() == 4 * one);
+    }
+
+    #[test]
     fn the_cache_is_bounded_by_candidates_least_recently_used_first() {
-        let c = PoolCache::new(10);
+        let c = PoolCache::new(10, usize::MAX);
         c.put("a", "set", "v", Scope::Chat, cands(4));
         c.put("b", "set", "v", Scope::Chat, cands(4));
         c.get("a", "set", "v");
@@ -136,7 +173,7 @@ mod tests {
 
     #[test]
     fn removing_a_session_drops_its_sets_only() {
-        let c = PoolCache::new(100);
+        let c = PoolCache::new(100, usize::MAX);
         c.put("a", "one", "v", Scope::Chat, cands(2));
         c.put("a", "two", "v", Scope::Widget, cands(3));
         c.put("a", "two", "v2", Scope::Widget, cands(4));
@@ -150,7 +187,7 @@ mod tests {
 
     #[test]
     fn evicted_sets_leave_the_session_index() {
-        let c = PoolCache::new(6);
+        let c = PoolCache::new(6, usize::MAX);
         c.put("a", "one", "v", Scope::Chat, cands(4));
         c.put("b", "one", "v", Scope::Chat, cands(4));
         assert!(c.get("a", "one", "v").is_none(), "evicted");

@@ -47,8 +47,43 @@ pub trait SessionStore: Send + Sync + 'static {
     }
     /// Sessions evicted to respect `sessions.max`, since start.
     fn evictions(&self) -> u64;
-    /// Candidates held by the requests of open cycles, all sessions together.
-    fn cycle_candidates(&self) -> usize;
+    /// What the requests of open cycles hold, all sessions together.
+    fn cycle_held(&self) -> Held;
+}
+
+/// What open cycles' requests hold: candidates, and their bytes
+/// (`Candidate::approx_bytes`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Held {
+    pub candidates: usize,
+    pub bytes: usize,
+}
+
+impl Held {
+    pub fn of(s: &ContinuityState) -> Held {
+        Held { candidates: s.held_candidates(), bytes: s.held_bytes() }
+    }
+}
+
+/// `Held`, counted across threads.
+#[derive(Default)]
+struct HeldCounter {
+    candidates: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+impl HeldCounter {
+    fn add(&self, h: Held) {
+        self.candidates.fetch_add(h.candidates, Ordering::Relaxed);
+        self.bytes.fetch_add(h.bytes, Ordering::Relaxed);
+    }
+    fn sub(&self, h: Held) {
+        self.candidates.fetch_sub(h.candidates, Ordering::Relaxed);
+        self.bytes.fetch_sub(h.bytes, Ordering::Relaxed);
+    }
+    fn get(&self) -> Held {
+        Held { candidates: self.candidates.load(Ordering::Relaxed), bytes: self.bytes.load(Ordering::Relaxed) }
+    }
 }
 
 /// The monotonic clock of one daemon (tokio's, so tests can pause it).
@@ -83,15 +118,17 @@ struct Shard {
 
 impl Shard {
     /// Drops sessions idle past the TTL, from the cold end. Returns how
-    /// many went and the cycle candidates they held.
-    fn purge(&mut self, now_ms: u64, idle_ms: u64) -> (usize, usize) {
-        let (mut n, mut held) = (0, 0);
+    /// many went and what their cycles held.
+    fn purge(&mut self, now_ms: u64, idle_ms: u64) -> (usize, Held) {
+        let (mut n, mut held) = (0, Held::default());
         while let Some((_, e)) = self.lru.peek_lru() {
             if now_ms.saturating_sub(e.last_access_ms) <= idle_ms {
                 break;
             }
             if let Some((_, e)) = self.lru.pop_lru() {
-                held += e.state.held_candidates();
+                let h = Held::of(&e.state);
+                held.candidates += h.candidates;
+                held.bytes += h.bytes;
             }
             n += 1;
         }
@@ -104,8 +141,8 @@ struct Inner {
     idle_ms: u64,
     len: AtomicUsize,
     evictions: AtomicU64,
-    /// Candidates held by open cycles' requests (`held_candidates`).
-    cycle_candidates: AtomicUsize,
+    /// What open cycles' requests hold (`Held::of`).
+    cycle_held: HeldCounter,
 }
 
 /// The in-memory session store.
@@ -127,7 +164,7 @@ impl MemoryStore {
                 idle_ms: idle.as_millis() as u64,
                 len: AtomicUsize::new(0),
                 evictions: AtomicU64::new(0),
-                cycle_candidates: AtomicUsize::new(0),
+                cycle_held: HeldCounter::default(),
             }),
         }
     }
@@ -161,7 +198,7 @@ impl MemoryStore {
     fn drop_idle(&self, s: &mut Shard, id: &str) {
         if let Some(e) = s.lru.pop(id) {
             self.inner.len.fetch_sub(1, Ordering::Relaxed);
-            self.inner.cycle_candidates.fetch_sub(e.state.held_candidates(), Ordering::Relaxed);
+            self.inner.cycle_held.sub(Held::of(&e.state));
         }
     }
 
@@ -171,7 +208,7 @@ impl MemoryStore {
         for m in self.inner.shards.iter() {
             let (n, held) = self.lock(m).purge(now.mono_ms, self.inner.idle_ms);
             total += n;
-            self.inner.cycle_candidates.fetch_sub(held, Ordering::Relaxed);
+            self.inner.cycle_held.sub(held);
         }
         self.inner.len.fetch_sub(total, Ordering::Relaxed);
         total
@@ -231,15 +268,14 @@ impl SessionStore for MemoryStore {
 
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
         let r = self.with(id, |s| {
-            let held = &self.inner.cycle_candidates;
+            let held = &self.inner.cycle_held;
             match s.lru.get_mut(id) {
                 Some(e) if !self.idle(e, now) => {
                     e.last_access_ms = now.mono_ms;
-                    let before = e.state.held_candidates();
+                    let before = Held::of(&e.state);
                     let applied = Arc::make_mut(&mut e.state).apply(update, now, ttl);
-                    let after = e.state.held_candidates();
-                    held.fetch_add(after, Ordering::Relaxed);
-                    held.fetch_sub(before, Ordering::Relaxed);
+                    held.add(Held::of(&e.state));
+                    held.sub(before);
                     return applied;
                 }
                 // Idle past the TTL: it starts afresh.
@@ -248,12 +284,12 @@ impl SessionStore for MemoryStore {
             }
             let mut state = ContinuityState::default();
             let applied = state.apply(update, now, ttl);
-            held.fetch_add(state.held_candidates(), Ordering::Relaxed);
+            held.add(Held::of(&state));
             s.lru.push(id.into(), Entry { state: Arc::new(state), last_access_ms: now.mono_ms });
             self.inner.len.fetch_add(1, Ordering::Relaxed);
             while s.lru.len() > s.cap {
                 if let Some((_, e)) = s.lru.pop_lru() {
-                    held.fetch_sub(e.state.held_candidates(), Ordering::Relaxed);
+                    held.sub(Held::of(&e.state));
                 }
                 self.inner.len.fetch_sub(1, Ordering::Relaxed);
                 self.inner.evictions.fetch_add(1, Ordering::Relaxed);
@@ -268,7 +304,7 @@ impl SessionStore for MemoryStore {
         let existed = removed.is_some();
         if let Some(e) = removed {
             self.inner.len.fetch_sub(1, Ordering::Relaxed);
-            self.inner.cycle_candidates.fetch_sub(e.state.held_candidates(), Ordering::Relaxed);
+            self.inner.cycle_held.sub(Held::of(&e.state));
         }
         Box::pin(std::future::ready(Ok(existed)))
     }
@@ -281,8 +317,8 @@ impl SessionStore for MemoryStore {
         self.inner.evictions.load(Ordering::Relaxed)
     }
 
-    fn cycle_candidates(&self) -> usize {
-        self.inner.cycle_candidates.load(Ordering::Relaxed)
+    fn cycle_held(&self) -> Held {
+        self.inner.cycle_held.get()
     }
 }
 
@@ -328,7 +364,7 @@ mod tests {
         store.apply("old", touch(), clock.now(), TTL).await.unwrap();
         let fresh = store.get("old", clock.now()).await.unwrap().expect("recreated");
         assert!(fresh.cycle.is_none(), "the idle session's cycle is gone");
-        assert_eq!(store.cycle_candidates(), 0, "its request is given back");
+        assert_eq!(store.cycle_held().candidates, 0, "its request is given back");
         // "other" is idle too, but nobody asked for it: the purge takes it.
         assert_eq!(store.len(), 2);
         assert_eq!(store.purge_idle(clock.now()), 1);
@@ -412,19 +448,19 @@ mod tests {
         let store = MemoryStore::new(16, Duration::from_secs(60));
         store.apply("a", open_cycle(7), clock.now(), TTL).await.unwrap();
         store.apply("b", open_cycle(5), clock.now(), TTL).await.unwrap();
-        assert_eq!(store.cycle_candidates(), 12);
+        assert_eq!(store.cycle_held().candidates, 12);
         // A new cycle replaces the old one's request.
         store.apply("a", open_cycle(3), clock.now(), TTL).await.unwrap();
-        assert_eq!(store.cycle_candidates(), 8);
+        assert_eq!(store.cycle_held().candidates, 8);
         // Closing, removing and idle expiry each give the candidates back.
         store.apply("a", close_cycle(), clock.now(), TTL).await.unwrap();
-        assert_eq!(store.cycle_candidates(), 5);
+        assert_eq!(store.cycle_held().candidates, 5);
         store.apply("a", open_cycle(4), clock.now(), TTL).await.unwrap();
         assert!(store.remove("a").await.unwrap());
-        assert_eq!(store.cycle_candidates(), 5);
+        assert_eq!(store.cycle_held().candidates, 5);
         tokio::time::advance(Duration::from_secs(61)).await;
         assert_eq!(store.purge_idle(clock.now()), 1);
-        assert_eq!(store.cycle_candidates(), 0);
+        assert_eq!(store.cycle_held().candidates, 0);
     }
 
     #[tokio::test]
@@ -434,7 +470,7 @@ mod tests {
         for i in 0..200 {
             store.apply(&format!("s{i}"), open_cycle(2), clock.now(), TTL).await.unwrap();
         }
-        assert_eq!(store.cycle_candidates(), 2 * store.len());
+        assert_eq!(store.cycle_held().candidates, 2 * store.len());
     }
 
     #[tokio::test]

@@ -89,7 +89,7 @@ impl Daemon {
         let dl = &config.telemetry.decision_log;
         let records =
             dl.path.as_deref().map(|p| DecisionLog::open(p, dl.max_bytes, dl.max_files)).transpose().map_err(StartError::DecisionLog)?;
-        let pools = PoolCache::new(config.sessions.pool_cache_candidates);
+        let pools = PoolCache::new(config.sessions.pool_cache_candidates, config.sessions.pool_cache_bytes);
         Ok(Daemon {
             metrics: Metrics::new(&opentelemetry::global::meter("ladderd")),
             records,

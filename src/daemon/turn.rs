@@ -221,7 +221,11 @@ impl Daemon {
         // bounds (per cycle, and for all open cycles together).
         let size = rec.req.candidate_count();
         let sessions = &g.config.sessions;
-        if size <= sessions.max_cycle_candidates && self.store.cycle_candidates() + size <= sessions.cycle_candidates_budget {
+        let held = self.store.cycle_held();
+        if size <= sessions.max_cycle_candidates
+            && held.candidates + size <= sessions.cycle_candidates_budget
+            && held.bytes + rec.req.candidate_bytes() <= sessions.cycle_bytes_budget
+        {
             decided.attach_request(rec.req);
         }
         // Moved, not copied: what follows reads only the decision and events.

@@ -212,6 +212,11 @@ impl ContinuityState {
         self.open_cycle().and_then(|c| c.request.as_deref()).map_or(0, DecideRequest::candidate_count)
     }
 
+    /// The bytes of those candidates (`DecideRequest::candidate_bytes`).
+    pub fn held_bytes(&self) -> usize {
+        self.open_cycle().and_then(|c| c.request.as_deref()).map_or(0, DecideRequest::candidate_bytes)
+    }
+
     /// The open (unresolved) cycle, if any.
     pub fn open_cycle(&self) -> Option<&Cycle> {
         self.cycle.as_ref().filter(|c| !c.resolved)

@@ -122,6 +122,24 @@ impl DecideRequest {
     pub fn candidate_count(&self) -> usize {
         self.option_candidates().len() + self.recoverable_chat_options.len() + self.widget_items.len() + self.commands.len()
     }
+
+    /// The heap the candidates of every list take (`Candidate::approx_bytes`).
+    pub fn candidate_bytes(&self) -> usize {
+        let lists = [self.option_candidates(), &self.recoverable_chat_options[..], &self.widget_items[..], &self.commands[..]];
+        lists.iter().flat_map(|l| l.iter()).map(Candidate::approx_bytes).sum()
+    }
+}
+
+impl Candidate {
+    /// The memory this candidate takes, approximately: the struct, each
+    /// string's bytes, and the allocator's rounding (16 bytes a string).
+    /// What the byte budgets of held pools and open cycles count.
+    pub fn approx_bytes(&self) -> usize {
+        let text = |s: &String| if s.is_empty() { 0 } else { s.len() + 16 };
+        std::mem::size_of::<Candidate>()
+            + [&self.id, &self.label, &self.sublabel, &self.badge, &self.kind, &self.path].into_iter().map(text).sum::<usize>()
+            + self.aliases.iter().map(|a| std::mem::size_of::<String>() + text(a)).sum::<usize>()
+    }
 }
 
 /// Where a repeated id is: `field[index].id`.
