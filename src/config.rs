@@ -212,8 +212,47 @@ pub struct SessionsConfig {
     /// about 200 bytes a candidate).
     pub cycle_candidates_budget: usize,
     /// Candidates held for pool reuse across all sessions (least recently
-    /// used sets go first).
+    /// used sets go first). With the `redis` backend: per session.
     pub pool_cache_candidates: usize,
+    /// Where sessions live: `memory` (this process) or `redis` (shared by
+    /// every replica; `sessions.redis`).
+    pub backend: SessionBackend,
+    /// The shared store, used when `backend = "redis"`.
+    pub redis: RedisConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionBackend {
+    #[default]
+    Memory,
+    Redis,
+}
+
+/// The Redis / Valkey store (`sessions.backend = "redis"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedisConfig {
+    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+    /// A secret (it may hold the password): never logged.
+    pub url: Option<Secret>,
+    /// Read the password from this file instead of the URL (a mounted
+    /// Kubernetes secret).
+    pub password_file: Option<PathBuf>,
+    /// Every key starts with this (several deployments can share a server).
+    pub key_prefix: String,
+    /// Every store call gives up after this long; what needs the state then
+    /// degrades to the safe side.
+    pub timeout_ms: u64,
+    /// Multiplexed connections per replica (each carries any number of
+    /// calls at once).
+    pub pool_size: usize,
+}
+
+impl Default for RedisConfig {
+    fn default() -> Self {
+        RedisConfig { url: None, password_file: None, key_prefix: "ladderd:".into(), timeout_ms: 50, pool_size: 2 }
+    }
 }
 
 impl Default for SessionsConfig {
@@ -224,6 +263,8 @@ impl Default for SessionsConfig {
             max_cycle_candidates: 1_000,
             cycle_candidates_budget: 200_000,
             pool_cache_candidates: 200_000,
+            backend: SessionBackend::Memory,
+            redis: RedisConfig::default(),
         }
     }
 }
@@ -419,6 +460,50 @@ impl Default for TelemetryConfig {
             metrics_listen: None,
             decision_log: DecisionLogConfig::default(),
         }
+    }
+}
+
+impl RedisConfig {
+    /// What is wrong with the Redis settings, each with its key. The URL and
+    /// the password file are only required with the `redis` backend, but
+    /// checked whenever they are set.
+    fn problems(&self, backend: SessionBackend) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        match &self.url {
+            None if backend == SessionBackend::Redis => {
+                p.push(("sessions.redis.url", "required when sessions.backend is \"redis\"".to_string()))
+            }
+            None => {}
+            // The URL is a secret: say what is wrong with it, never what it is.
+            Some(Secret(u)) => match reqwest::Url::parse(u) {
+                Ok(url) if !matches!(url.scheme(), "redis" | "rediss") => {
+                    p.push(("sessions.redis.url", format!("scheme {:?} is not redis:// or rediss://", url.scheme())))
+                }
+                Ok(url) if url.host_str().is_none_or(str::is_empty) => p.push(("sessions.redis.url", "has no host".to_string())),
+                Ok(url) if url.password().is_some() && self.password_file.is_some() => {
+                    p.push(("sessions.redis.password_file", "the URL has a password already; set one or the other".to_string()))
+                }
+                Ok(_) => {}
+                Err(e) => p.push(("sessions.redis.url", format!("not a URL ({e}); expected redis://host:port or rediss://host:port"))),
+            },
+        }
+        if let Some(f) = &self.password_file
+            && !f.is_file()
+        {
+            p.push(("sessions.redis.password_file", format!("{} is not a readable file", f.display())));
+        }
+        if self.key_prefix.contains(['{', '}']) {
+            // Braces would change the hash tag that keeps a session on one
+            // Cluster slot.
+            p.push(("sessions.redis.key_prefix", "must not contain '{' or '}'".to_string()));
+        }
+        if !(1..=10_000).contains(&self.timeout_ms) {
+            p.push(("sessions.redis.timeout_ms", "must be between 1 and 10000".to_string()));
+        }
+        if !(1..=64).contains(&self.pool_size) {
+            p.push(("sessions.redis.pool_size", "must be between 1 and 64".to_string()));
+        }
+        p
     }
 }
 
@@ -629,6 +714,9 @@ impl Config {
         if self.sessions.idle_ttl_seconds == 0 {
             bad("sessions.idle_ttl_seconds", "must be at least 1".into());
         }
+        for (k, why) in self.sessions.redis.problems(self.sessions.backend) {
+            bad(k, why);
+        }
         let e = &self.enrichment;
         if e.needed_evidence_types_max == 0 || e.needed_evidence_types_max > 6 {
             bad("enrichment.needed_evidence_types_max", "must be between 1 and 6".into());
@@ -796,6 +884,9 @@ impl Config {
         if let Some(k) = c.llm.api_key.as_mut() {
             k.0 = "***".into();
         }
+        if let Some(u) = c.sessions.redis.url.as_mut() {
+            u.0 = "***".into();
+        }
         toml::to_string_pretty(&c).unwrap_or_else(|e| format!("# cannot render: {e}"))
     }
 
@@ -854,6 +945,8 @@ mod tests {
         assert_eq!(c.auto_execute.min_confidence, 0.85);
         assert_eq!((c.continuity.ttl_turns, c.continuity.ttl_seconds), (3, 600));
         assert_eq!(c.sessions.max, 100_000);
+        assert_eq!(c.sessions.backend, SessionBackend::Memory);
+        assert_eq!((c.sessions.redis.url.as_ref(), c.sessions.redis.key_prefix.as_str(), c.sessions.redis.timeout_ms), (None, "ladderd:", 50));
         assert_eq!(c.telemetry.redact_input, Redaction::Hash);
         assert_eq!(c.policy().unwrap().llm_mode, LlmMode::Off);
     }
@@ -882,6 +975,52 @@ mod tests {
             let err = from_figment(figment(None)).unwrap_err();
             let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
             assert_eq!(keys, ["listen", "llm.model", "llm.confidence_min", "auto_execute.allowed_reasons"]);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_redis_backend_is_configured_from_the_environment() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "redis://:hunter2@10.0.0.5:6379/2");
+            jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "shop:");
+            jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "80");
+            jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "4");
+            let c = from_figment(figment(None)).unwrap();
+            let r = &c.sessions.redis;
+            assert_eq!((c.sessions.backend, r.key_prefix.as_str(), r.timeout_ms, r.pool_size), (SessionBackend::Redis, "shop:", 80, 4));
+            assert!(!format!("{c:?}").contains("hunter2"), "the URL never prints");
+            assert!(!c.masked_toml().contains("hunter2"));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn redis_settings_are_checked_with_their_keys() {
+        Jail::expect_with(|jail| {
+            jail.create_file("pw", "secret")?;
+            jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems, [("sessions.redis.url".to_string(), "required when sessions.backend is \"redis\"".to_string())]);
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "http://:pw@cache:6379");
+            jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "a{b}:");
+            jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "0");
+            jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "0");
+            let err = from_figment(figment(None)).unwrap_err();
+            let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, ["sessions.redis.url", "sessions.redis.key_prefix", "sessions.redis.timeout_ms", "sessions.redis.pool_size"]);
+            assert!(!err.to_string().contains(":pw@"), "the URL is not echoed: {err}");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "redis://:pw@cache:6379");
+            jail.set_env("LADDER_SESSIONS__REDIS__PASSWORD_FILE", "pw");
+            jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "ladderd:");
+            jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "50");
+            jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "1");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "sessions.redis.password_file", "{err}");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "rediss://cache.internal:6380");
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!(c.sessions.redis.password_file.as_deref(), Some(Path::new("pw")));
             Ok(())
         });
     }

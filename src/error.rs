@@ -34,6 +34,10 @@ pub enum ApiError {
     FailedPrecondition(String),
     #[error("{0}")]
     Unimplemented(&'static str),
+    /// A shared store the call needs is not answering; the message says
+    /// whether to retry or to resend.
+    #[error("{0}")]
+    Unavailable(String),
     /// Something broke inside; the detail is logged, the caller gets a
     /// generic message.
     #[error("internal error: {0}")]
@@ -48,6 +52,7 @@ impl From<ApiError> for Status {
             ApiError::NotFound(_) => Code::NotFound,
             ApiError::FailedPrecondition(_) => Code::FailedPrecondition,
             ApiError::Unimplemented(_) => Code::Unimplemented,
+            ApiError::Unavailable(_) => Code::Unavailable,
             ApiError::Internal(detail) => {
                 tracing::error!(detail = %detail, "internal error");
                 return Status::internal("internal error; see the ladderd log");

@@ -180,6 +180,8 @@ impl Daemon {
             "server" => server,
             "sessions.max" => sessions.max,
             "sessions.idle_ttl_seconds" => sessions.idle_ttl_seconds,
+            "sessions.backend" => sessions.backend,
+            "sessions.redis" => sessions.redis,
             "telemetry.log_format" => telemetry.log_format,
             "telemetry.log_level" => telemetry.log_level,
             "telemetry.metrics_listen" => telemetry.metrics_listen,

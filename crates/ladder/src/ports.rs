@@ -21,6 +21,10 @@ pub trait Ports: Sync {
 pub enum GuardClaim {
     Claimed,
     Repeat { ordering: Vec<String>, suggested_id: Option<String> },
+    /// The session store could not record the claim (a shared store that
+    /// is down or slow): without it S5 cannot be promised, so no LLM call
+    /// (fallback reason `state_unavailable`).
+    Unavailable,
 }
 
 /// Counts and cuts text in model tokens (the daemon uses a real BPE
