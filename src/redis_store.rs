@@ -587,3 +587,41 @@ impl PoolStore for RedisStore {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Secret;
+
+    #[tokio::test]
+    async fn a_store_that_is_down_answers_unavailable_within_its_timeout() {
+        // Port 1 refuses connections; the manager would retry connecting
+        // for seconds, but every call is cut at 50 ms.
+        let cfg = RedisConfig { url: Some(Secret("redis://127.0.0.1:1/".into())), timeout_ms: 50, ..Default::default() };
+        let s = RedisStore::new(&cfg, Duration::from_secs(60), 100).unwrap();
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            assert!(SessionStore::get(&s, "x", Now::default()).await.is_err());
+            assert!(s.apply("x", Update::Reset, Now::default(), Ttl::default()).await.is_err());
+            // Two calls of 50 ms; 1 s is far above that on a loaded
+            // machine and far below the manager's own retries.
+            assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        }
+        assert!(s.health().failing());
+        assert_eq!(s.health().failures(), 6);
+    }
+
+    #[test]
+    fn a_password_file_is_read_and_a_missing_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = dir.path().join("pw");
+        std::fs::write(&pw, "s3cret\n").unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let _g = rt.enter();
+        let ok = RedisConfig { url: Some(Secret("redis://cache:6379".into())), password_file: Some(pw), ..Default::default() };
+        assert!(RedisStore::new(&ok, Duration::from_secs(1), 1).is_ok());
+        let missing = RedisConfig { password_file: Some(dir.path().join("none")), ..ok };
+        let err = RedisStore::new(&missing, Duration::from_secs(1), 1).err().unwrap();
+        assert!(err.starts_with("sessions.redis.password_file:"), "{err}");
+    }
+}
