@@ -240,6 +240,8 @@ async fn evaluate_guardrails(daemon: Arc<Daemon>) {
         if daemon.current().config.guardrails.enabled {
             daemon.check_guardrails();
         }
+        // A trip, or a reset, on any replica reaches this one (shared store).
+        daemon.sync_rollout().await;
     }
 }
 

@@ -299,3 +299,65 @@ async fn redis_killed_and_restarted_mid_run_keeps_decisions_coming_and_state_res
     assert!(!a.daemon.store().failing());
     drop(redis);
 }
+
+#[tokio::test]
+async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_reset_on_either_clears_both() {
+    let llm = MockServer::start().await;
+    // Always picks links-panel-e at 0.9: auto-executes "the thing for team e".
+    let pick = json!({"decision": "select", "choice_id": "links-panel-e", "confidence": 0.9, "needed_evidence_types": []});
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": pick.to_string()}}]})))
+        .mount(&llm)
+        .await;
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    c.auto_execute.enabled = true;
+    c.guardrails.auto_trip = true;
+    c.guardrails.baseline_cohort = Some("control".into());
+    c.guardrails.min_samples = 20;
+    c.guardrails.evaluate_every_seconds = 1;
+    let p = pair(c).await;
+    let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
+    let labelled = |session: String, input: &str, cohort: &str| {
+        let mut r = req(&session, input);
+        r.labels.insert("cohort".into(), cohort.into());
+        r
+    };
+    assert_eq!(b.decide(labelled("b0".into(), "the thing for team e", "llm")).await.unwrap().into_inner().outcome(), O::Execute);
+    // A's windows: 40 correct controls, 40 LLM executions, 3 rejected.
+    for i in 0..40 {
+        a.decide(labelled(format!("c{i}"), "open links panel d", "control")).await.unwrap();
+    }
+    for i in 0..40 {
+        let r = a.decide(labelled(format!("l{i}"), "the thing for team e", "llm")).await.unwrap().into_inner();
+        assert_eq!(r.outcome(), O::Execute);
+        if i < 3 {
+            let o = pb::RecordOutcomeRequest {
+                session_id: format!("l{i}"),
+                decision_id: r.decision_id,
+                kind: pb::OutcomeKind::Rejected as i32,
+                ..Default::default()
+            };
+            a.record_outcome(o).await.unwrap();
+        }
+    }
+    assert!(a.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped, "A tripped itself");
+    // B has seen none of it, yet stops auto-executing within one
+    // evaluation interval (1 s; 10 s is a generous bound for a busy machine).
+    let until = Instant::now() + Duration::from_secs(10);
+    while !b.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped {
+        assert!(Instant::now() < until, "B never saw A's trip");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = b.decide(labelled("b1".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.clarifier.unwrap().suggested_id.as_str()), (O::Clarify, "links-panel-e"), "the pick only leads the clarifier");
+    // ResetRollout on B re-enables A too.
+    let state = b.reset_rollout(pb::ResetRolloutRequest { note: "checked".into() }).await.unwrap().into_inner();
+    assert!(!state.auto_execute_tripped);
+    let until = Instant::now() + Duration::from_secs(10);
+    while a.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped {
+        assert!(Instant::now() < until, "A never saw the reset");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = a.decide(labelled("a9".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Execute);
+}
