@@ -236,6 +236,9 @@ pub struct RedisConfig {
     /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
     /// A secret (it may hold the password): never logged.
     pub url: Option<Secret>,
+    /// Read the URL from this file instead (a mounted Kubernetes secret:
+    /// managed Redis / Valkey services hand out the whole URL).
+    pub url_file: Option<PathBuf>,
     /// Read the password from this file instead of the URL (a mounted
     /// Kubernetes secret).
     pub password_file: Option<PathBuf>,
@@ -251,7 +254,7 @@ pub struct RedisConfig {
 
 impl Default for RedisConfig {
     fn default() -> Self {
-        RedisConfig { url: None, password_file: None, key_prefix: "ladderd:".into(), timeout_ms: 50, pool_size: 2 }
+        RedisConfig { url: None, url_file: None, password_file: None, key_prefix: "ladderd:".into(), timeout_ms: 50, pool_size: 2 }
     }
 }
 
@@ -469,22 +472,41 @@ impl RedisConfig {
     /// checked whenever they are set.
     fn problems(&self, backend: SessionBackend) -> Vec<(&'static str, String)> {
         let mut p = Vec::new();
-        match &self.url {
-            None if backend == SessionBackend::Redis => {
-                p.push(("sessions.redis.url", "required when sessions.backend is \"redis\"".to_string()))
+        let from_file = match &self.url_file {
+            Some(_) if self.url.is_some() => {
+                p.push(("sessions.redis.url_file", "set sessions.redis.url or sessions.redis.url_file, not both".to_string()));
+                None
+            }
+            Some(f) => match std::fs::read_to_string(f) {
+                Ok(u) => Some(u.trim().to_string()),
+                Err(e) => {
+                    p.push(("sessions.redis.url_file", format!("{}: {e}", f.display())));
+                    None
+                }
+            },
+            None => None,
+        };
+        let (key, url) = match (&self.url, from_file) {
+            (Some(Secret(u)), _) => ("sessions.redis.url", Some(u.clone())),
+            (None, Some(u)) => ("sessions.redis.url_file", Some(u)),
+            (None, None) => ("sessions.redis.url", None),
+        };
+        match url {
+            None if backend == SessionBackend::Redis && self.url_file.is_none() => {
+                p.push(("sessions.redis.url", "required when sessions.backend is \"redis\" (or sessions.redis.url_file)".to_string()))
             }
             None => {}
             // The URL is a secret: say what is wrong with it, never what it is.
-            Some(Secret(u)) => match reqwest::Url::parse(u) {
+            Some(u) => match reqwest::Url::parse(&u) {
                 Ok(url) if !matches!(url.scheme(), "redis" | "rediss") => {
-                    p.push(("sessions.redis.url", format!("scheme {:?} is not redis:// or rediss://", url.scheme())))
+                    p.push((key, format!("scheme {:?} is not redis:// or rediss://", url.scheme())))
                 }
-                Ok(url) if url.host_str().is_none_or(str::is_empty) => p.push(("sessions.redis.url", "has no host".to_string())),
+                Ok(url) if url.host_str().is_none_or(str::is_empty) => p.push((key, "has no host".to_string())),
                 Ok(url) if url.password().is_some() && self.password_file.is_some() => {
                     p.push(("sessions.redis.password_file", "the URL has a password already; set one or the other".to_string()))
                 }
                 Ok(_) => {}
-                Err(e) => p.push(("sessions.redis.url", format!("not a URL ({e}); expected redis://host:port or rediss://host:port"))),
+                Err(e) => p.push((key, format!("not a URL ({e}); expected redis://host:port or rediss://host:port"))),
             },
         }
         if let Some(f) = &self.password_file
@@ -1002,7 +1024,8 @@ mod tests {
             jail.create_file("pw", "secret")?;
             jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
             let err = from_figment(figment(None)).unwrap_err();
-            assert_eq!(err.problems, [("sessions.redis.url".to_string(), "required when sessions.backend is \"redis\"".to_string())]);
+            assert_eq!(err.problems[0].0, "sessions.redis.url", "{err}");
+            assert_eq!(err.problems.len(), 1, "{err}");
             jail.set_env("LADDER_SESSIONS__REDIS__URL", "http://:pw@cache:6379");
             jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "a{b}:");
             jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "0");
@@ -1021,6 +1044,20 @@ mod tests {
             jail.set_env("LADDER_SESSIONS__REDIS__URL", "rediss://cache.internal:6380");
             let c = from_figment(figment(None)).unwrap();
             assert_eq!(c.sessions.redis.password_file.as_deref(), Some(Path::new("pw")));
+            // The URL from a file (a mounted secret): read and checked.
+            jail.create_file("url", "ftp://cache:21\n")?;
+            jail.set_env("LADDER_SESSIONS__REDIS__URL_FILE", "url");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "sessions.redis.url_file", "both set: {err}");
+            jail.clear_env();
+            jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL_FILE", "url");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "sessions.redis.url_file", "{err}");
+            assert!(err.problems[0].1.contains("scheme"), "{err}");
+            jail.create_file("url", "rediss://:pw@cache.internal:6380\n")?;
+            assert!(from_figment(figment(None)).is_ok());
             Ok(())
         });
     }

@@ -241,8 +241,15 @@ impl RedisStore {
     /// Builds the clients (connecting lazily: a store that is down at start
     /// does not stop the daemon from serving). Needs a tokio runtime.
     pub fn new(cfg: &RedisConfig, idle: Duration, pool_max_candidates: usize) -> Result<Self, String> {
-        let url = cfg.url.as_ref().map(|u| u.0.as_str()).ok_or("sessions.redis.url: required")?;
-        let mut info = url.into_connection_info().map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
+        let url = match (&cfg.url, &cfg.url_file) {
+            (Some(u), _) => u.0.clone(),
+            (None, Some(f)) => std::fs::read_to_string(f)
+                .map_err(|e| format!("sessions.redis.url_file: {}: {e}", f.display()))?
+                .trim()
+                .to_string(),
+            (None, None) => return Err("sessions.redis.url: required".into()),
+        };
+        let mut info = url.as_str().into_connection_info().map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
         if let Some(path) = &cfg.password_file {
             let pw = std::fs::read_to_string(path).map_err(|e| format!("sessions.redis.password_file: {}: {e}", path.display()))?;
             let settings = info.redis_settings().clone().set_password(pw.trim_end_matches(['\r', '\n']));
