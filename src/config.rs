@@ -248,13 +248,26 @@ pub struct RedisConfig {
     /// degrades to the safe side.
     pub timeout_ms: u64,
     /// Multiplexed connections per replica (each carries any number of
-    /// calls at once).
+    /// calls at once). Standalone only: a Cluster connection keeps one per
+    /// node.
     pub pool_size: usize,
+    /// The URL names a node of a Redis / Valkey Cluster: the slots are
+    /// discovered from it and each session's script goes to the node that
+    /// holds its hash tag.
+    pub cluster: bool,
 }
 
 impl Default for RedisConfig {
     fn default() -> Self {
-        RedisConfig { url: None, url_file: None, password_file: None, key_prefix: "ladderd:".into(), timeout_ms: 50, pool_size: 2 }
+        RedisConfig {
+            url: None,
+            url_file: None,
+            password_file: None,
+            key_prefix: "ladderd:".into(),
+            timeout_ms: 50,
+            pool_size: 2,
+            cluster: false,
+        }
     }
 }
 
@@ -968,7 +981,10 @@ mod tests {
         assert_eq!((c.continuity.ttl_turns, c.continuity.ttl_seconds), (3, 600));
         assert_eq!(c.sessions.max, 100_000);
         assert_eq!(c.sessions.backend, SessionBackend::Memory);
-        assert_eq!((c.sessions.redis.url.as_ref(), c.sessions.redis.key_prefix.as_str(), c.sessions.redis.timeout_ms), (None, "ladderd:", 50));
+        assert_eq!(
+            (c.sessions.redis.url.as_ref(), c.sessions.redis.key_prefix.as_str(), c.sessions.redis.timeout_ms),
+            (None, "ladderd:", 50)
+        );
         assert_eq!(c.telemetry.redact_input, Redaction::Hash);
         assert_eq!(c.policy().unwrap().llm_mode, LlmMode::Off);
     }

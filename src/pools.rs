@@ -16,7 +16,12 @@ use std::sync::{Arc, Mutex};
 /// store, so a network backend fits.
 pub trait PoolStore: Send + Sync + 'static {
     /// The set, if it is held for this session under `version`.
-    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>>;
+    fn get<'a>(
+        &'a self,
+        session: &'a str,
+        set: &'a str,
+        version: &'a str,
+    ) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>>;
     /// Holds a set (replacing an older version of it).
     fn put<'a>(
         &'a self,
@@ -33,7 +38,12 @@ pub trait PoolStore: Send + Sync + 'static {
 }
 
 impl PoolStore for PoolCache {
-    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>> {
+    fn get<'a>(
+        &'a self,
+        session: &'a str,
+        set: &'a str,
+        version: &'a str,
+    ) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>> {
         Box::pin(std::future::ready(Ok(PoolCache::get(self, session, set, version))))
     }
     fn put<'a>(

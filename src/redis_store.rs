@@ -42,7 +42,9 @@ use ladder::continuity::{Applied, ContinuityState, CycleChange, Now, Ttl, Update
 use ladder::types::{Candidate, DecideRequest, Scope};
 use lru::LruCache;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{IntoConnectionInfo, Script, Value};
+use redis::cluster::{ClusterClientBuilder, ClusterConfig};
+use redis::cluster_async::ClusterConnection;
+use redis::{IntoConnectionInfo, RedisResult, Script, Value};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
@@ -212,8 +214,15 @@ fn wall_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
+/// The connections: to one server (round robin over `pool_size`
+/// multiplexed connections), or to a Cluster (routed by slot).
+enum Conns {
+    Standalone(Vec<ConnectionManager>),
+    Cluster(ClusterConnection),
+}
+
 struct Inner {
-    conns: Vec<ConnectionManager>,
+    conns: Conns,
     next: AtomicUsize,
     prefix: String,
     timeout: Duration,
@@ -243,10 +252,9 @@ impl RedisStore {
     pub fn new(cfg: &RedisConfig, idle: Duration, pool_max_candidates: usize) -> Result<Self, String> {
         let url = match (&cfg.url, &cfg.url_file) {
             (Some(u), _) => u.0.clone(),
-            (None, Some(f)) => std::fs::read_to_string(f)
-                .map_err(|e| format!("sessions.redis.url_file: {}: {e}", f.display()))?
-                .trim()
-                .to_string(),
+            (None, Some(f)) => {
+                std::fs::read_to_string(f).map_err(|e| format!("sessions.redis.url_file: {}: {e}", f.display()))?.trim().to_string()
+            }
             (None, None) => return Err("sessions.redis.url: required".into()),
         };
         let mut info = url.as_str().into_connection_info().map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
@@ -255,19 +263,28 @@ impl RedisStore {
             let settings = info.redis_settings().clone().set_password(pw.trim_end_matches(['\r', '\n']));
             info = info.set_redis_settings(settings);
         }
-        let client = redis::Client::open(info).map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
         let timeout = Duration::from_millis(cfg.timeout_ms);
-        let manager_config = ConnectionManagerConfig::new()
-            // Connecting may take longer than one call's budget (TLS); the
-            // calls themselves are bounded by `timeout` either way.
-            .set_connection_timeout(Some(timeout.max(Duration::from_millis(1000))))
-            .set_response_timeout(Some(timeout))
-            .set_min_delay(Duration::from_millis(50))
-            .set_max_delay(Duration::from_secs(2));
-        let conns = (0..cfg.pool_size.max(1))
-            .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), manager_config.clone()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("sessions.redis: {e}"))?;
+        // Connecting may take longer than one call's budget (TLS); the calls
+        // themselves are bounded by `timeout` either way.
+        let connect_timeout = timeout.max(Duration::from_millis(1000));
+        let conns = if cfg.cluster {
+            let client = ClusterClientBuilder::new(vec![info]).build().map_err(|e| format!("sessions.redis.url: {e}"))?;
+            let config = ClusterConfig::new().set_connection_timeout(connect_timeout).set_response_timeout(timeout);
+            // Connects (and discovers the slots) in the background.
+            Conns::Cluster(client.get_pending_async_connection_with_config(config))
+        } else {
+            let client = redis::Client::open(info).map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
+            let manager_config = ConnectionManagerConfig::new()
+                .set_connection_timeout(Some(connect_timeout))
+                .set_response_timeout(Some(timeout))
+                .set_min_delay(Duration::from_millis(50))
+                .set_max_delay(Duration::from_secs(2));
+            let managers = (0..cfg.pool_size.max(1))
+                .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), manager_config.clone()))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("sessions.redis: {e}"))?;
+            Conns::Standalone(managers)
+        };
         Ok(RedisStore {
             inner: Arc::new(Inner {
                 conns,
@@ -286,9 +303,14 @@ impl RedisStore {
         self.inner.health.clone()
     }
 
-    fn conn(&self) -> ConnectionManager {
-        let i = self.inner.next.fetch_add(1, Ordering::Relaxed) % self.inner.conns.len();
-        self.inner.conns[i].clone()
+    async fn invoke(&self, inv: &redis::ScriptInvocation<'_>) -> RedisResult<Value> {
+        match &self.inner.conns {
+            Conns::Standalone(managers) => {
+                let i = self.inner.next.fetch_add(1, Ordering::Relaxed) % managers.len();
+                inv.invoke_async(&mut managers[i].clone()).await
+            }
+            Conns::Cluster(c) => inv.invoke_async(&mut c.clone()).await,
+        }
     }
 
     fn key(&self, id: &str) -> String {
@@ -301,8 +323,7 @@ impl RedisStore {
 
     /// Runs one script within the call budget, counting failures.
     async fn run(&self, op: &'static str, inv: redis::ScriptInvocation<'_>) -> Result<Value, StoreError> {
-        let mut conn = self.conn();
-        let r = tokio::time::timeout(self.inner.timeout, inv.invoke_async::<Value>(&mut conn)).await;
+        let r = tokio::time::timeout(self.inner.timeout, self.invoke(&inv)).await;
         let why = match r {
             Ok(Ok(v)) => {
                 self.inner.health.ok();

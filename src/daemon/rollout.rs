@@ -3,14 +3,14 @@
 //! reloading the configuration (one new generation, swapped whole).
 
 use super::{Daemon, Generation, StartError, lock};
-use crate::error::ApiError;
 use crate::config::Config;
+use crate::error::ApiError;
+use crate::redis_store::RolloutAction;
 use crate::telemetry::Call;
 use ladder::continuity::{ActionOutcome, Now};
 use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
 use ladder::policy::LlmMode;
 use ladder::types::{DecideRequest, Decision, FallbackReason, Outcome};
-use crate::redis_store::RolloutAction;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -65,7 +65,13 @@ impl SharedTrip {
         let breaches = t
             .breaches
             .iter()
-            .map(|b| SharedBreach { cohort: b.cohort.clone(), figure: b.figure.into(), value: b.value, baseline: b.baseline, threshold: b.threshold })
+            .map(|b| SharedBreach {
+                cohort: b.cohort.clone(),
+                figure: b.figure.into(),
+                value: b.value,
+                baseline: b.baseline,
+                threshold: b.threshold,
+            })
             .collect();
         SharedTrip { at_ms: t.at_ms, breaches }
     }
@@ -245,7 +251,9 @@ impl Daemon {
             }
             (None, Some(json)) => {
                 if let Ok(t) = serde_json::from_str::<SharedTrip>(&json) {
-                    tracing::error!("auto_execute_tripped: another replica's guardrails turned auto-execute off; call ResetRollout to re-enable");
+                    tracing::error!(
+                        "auto_execute_tripped: another replica's guardrails turned auto-execute off; call ResetRollout to re-enable"
+                    );
                     *lock(&self.rollout.trip) = Some(t.trip());
                 }
             }

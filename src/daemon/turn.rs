@@ -97,9 +97,11 @@ impl Daemon {
             return Ok(None);
         }
         if o.by_reference {
-            let held = self.pools.get(session, &o.option_set_id, &o.version).await.map_err(|e| {
-                unavailable(e, "retry, or resend the option set with its candidates (by_reference false)")
-            })?;
+            let held = self
+                .pools
+                .get(session, &o.option_set_id, &o.version)
+                .await
+                .map_err(|e| unavailable(e, "retry, or resend the option set with its candidates (by_reference false)"))?;
             let Some((scope, cands)) = held else {
                 return Err(ApiError::FailedPrecondition(format!(
                     "options: option set {:?} version {:?} is not held for this session (evicted, or never sent); resend it with its candidates",

@@ -29,11 +29,7 @@ fn is_root() -> bool {
 
 fn run(cmd: &mut Command) -> Result<(), String> {
     let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim()))
-    }
+    if out.status.success() { Ok(()) } else { Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim())) }
 }
 
 /// `apt-get`, retried while another process holds the dpkg lock.
@@ -114,11 +110,18 @@ pub struct RedisServer {
     child: Option<Child>,
     dir: tempfile::TempDir,
     bin: Binary,
+    extra: Vec<String>,
 }
 
 impl RedisServer {
     pub fn start() -> RedisServer {
-        let mut s = RedisServer { port: 0, child: None, dir: tempfile::tempdir().unwrap(), bin: binary() };
+        Self::start_with(&[])
+    }
+
+    /// A server started with extra arguments.
+    pub fn start_with(extra: &[&str]) -> RedisServer {
+        let extra = extra.iter().map(|s| s.to_string()).collect();
+        let mut s = RedisServer { port: 0, child: None, dir: tempfile::tempdir().unwrap(), bin: binary(), extra };
         for _ in 0..5 {
             s.port = free_port();
             if s.spawn() {
@@ -136,6 +139,7 @@ impl RedisServer {
         cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .arg("--dir")
             .arg(self.dir.path())
+            .args(&self.extra)
             .stdout(Stdio::from(log.try_clone().unwrap()))
             .stderr(Stdio::from(log));
         if let Some(lib) = &self.bin.lib_dir {
@@ -213,5 +217,37 @@ impl Drop for RedisServer {
             let _ = Command::new("kill").args(["-CONT", &c.id().to_string()]).status();
         }
         self.kill();
+    }
+}
+
+/// A Redis Cluster of three primaries (no replicas), each slot range on
+/// one of them, built with CLUSTER ADDSLOTSRANGE and CLUSTER MEET.
+pub struct RedisCluster {
+    pub nodes: Vec<RedisServer>,
+}
+
+impl RedisCluster {
+    pub async fn start() -> RedisCluster {
+        let nodes: Vec<RedisServer> = (0..3).map(|_| RedisServer::start_with(&["--cluster-enabled", "yes"])).collect();
+        let ranges = [("0", "5460"), ("5461", "10922"), ("10923", "16383")];
+        for (n, (from, to)) in nodes.iter().zip(ranges) {
+            let _: String = n.cmd(&["CLUSTER", "ADDSLOTSRANGE", from, to]).await;
+        }
+        for n in &nodes[1..] {
+            let _: String = nodes[0].cmd(&["CLUSTER", "MEET", "127.0.0.1", &n.port.to_string()]).await;
+        }
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut ok = true;
+            for n in &nodes {
+                let info: String = n.cmd(&["CLUSTER", "INFO"]).await;
+                ok &= info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3");
+            }
+            if ok {
+                return RedisCluster { nodes };
+            }
+            assert!(Instant::now() < until, "the cluster did not form");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 }

@@ -60,7 +60,8 @@ fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
 /// A provider that answers `need_more_info` after `delay`.
 async fn slow_provider(delay: Duration) -> MockServer {
     let server = MockServer::start().await;
-    let content = json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]});
+    let content =
+        json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]});
     let body = json!({"choices": [{"message": {"content": content.to_string()}}]});
     Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(body).set_delay(delay)).mount(&server).await;
     server
@@ -349,7 +350,11 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let r = b.decide(labelled("b1".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
-    assert_eq!((r.outcome(), r.clarifier.unwrap().suggested_id.as_str()), (O::Clarify, "links-panel-e"), "the pick only leads the clarifier");
+    assert_eq!(
+        (r.outcome(), r.clarifier.unwrap().suggested_id.as_str()),
+        (O::Clarify, "links-panel-e"),
+        "the pick only leads the clarifier"
+    );
     // ResetRollout on B re-enables A too.
     let state = b.reset_rollout(pb::ResetRolloutRequest { note: "checked".into() }).await.unwrap().into_inner();
     assert!(!state.auto_execute_tripped);
@@ -360,4 +365,49 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
     }
     let r = a.decide(labelled("a9".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Execute);
+}
+
+#[tokio::test]
+async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot() {
+    let cluster = crate::redis_server::RedisCluster::start().await;
+    let llm = slow_provider(Duration::from_millis(100)).await;
+    let mut c = on_redis(with_llm(&format!("{}/v1", llm.uri()), 2_000), &cluster.nodes[0]);
+    c.sessions.redis.cluster = true;
+    let a = TestDaemon::start(c.clone()).await;
+    let b = TestDaemon::start(c).await;
+    let (mut ca, mut cb) = (a.client.clone(), b.client.clone());
+    let sessions = 24;
+    for i in 0..sessions {
+        let s = format!("cluster-{i}");
+        // Enrich across replicas, with a pool held for reuse.
+        let first = ca.decide(scope_request(&s)).await.unwrap().into_inner();
+        assert_eq!(first.outcome(), O::NeedMoreInfo, "{s}");
+        let r = cb.enrich(chat_evidence(&s, &first.loop_cycle_id)).await.unwrap().into_inner();
+        assert_eq!(r.target_id, "chat-d", "{s}");
+        let mut sent = req(&s, "open links panel d");
+        sent.options.as_mut().unwrap().version = "v1".into();
+        cb.decide(sent.clone()).await.unwrap();
+        let o = sent.options.as_mut().unwrap();
+        o.candidates.clear();
+        o.by_reference = true;
+        assert_eq!(ca.decide(sent).await.unwrap().into_inner().target_id, "links-panel-d", "{s}");
+    }
+    // A loop-guard race on every session: one LLM call each.
+    let mut calls = Vec::new();
+    for i in 0..sessions {
+        for c in [&ca, &cb] {
+            let mut c = c.clone();
+            let r = req(&format!("cluster-{i}"), "links panel");
+            calls.push(tokio::spawn(async move { c.decide(r).await.unwrap().into_inner() }));
+        }
+    }
+    let called =
+        futures::future::join_all(calls).await.into_iter().filter(|d| d.as_ref().unwrap().llm.clone().unwrap_or_default().called).count();
+    assert_eq!((called, llm.received_requests().await.unwrap().len()), (sessions, sessions));
+    // The sessions spread over the three primaries, and each session's keys
+    // stayed together (a script touching two slots would have failed).
+    for n in &cluster.nodes {
+        let keys: i64 = n.cmd(&["DBSIZE"]).await;
+        assert!(keys > 0, "node {} holds no session", n.port);
+    }
 }
