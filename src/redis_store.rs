@@ -13,6 +13,9 @@
 //!   (set -> JSON, set -> candidate count, set -> last use), bounded per
 //!   session by `sessions.pool_cache_candidates`, least recently used first
 //!   out;
+//! - `<prefix>{<id>}:executed`: the session's last 16 executed decisions
+//!   and their cohorts, so a `RecordOutcome` on another replica than the
+//!   one that decided still counts for the guardrails;
 //! - `<prefix>{rollout}:trip` and `:epoch`: the guardrail trip and the
 //!   count of `ResetRollout`s, read by every replica once per evaluation.
 //!
@@ -139,7 +142,8 @@ return blob
 });
 
 /// Removes a session's state; answers 1 if it existed.
-static REMOVE: LazyLock<Script> = LazyLock::new(|| Script::new("return redis.call('DEL', KEYS[1])"));
+static REMOVE: LazyLock<Script> =
+    LazyLock::new(|| Script::new("local n = redis.call('DEL', KEYS[1]); redis.call('DEL', KEYS[2]); return n"));
 
 /// Drops a session's option sets; answers how many there were.
 static POOL_REMOVE: LazyLock<Script> =
@@ -161,6 +165,17 @@ return {redis.call('GET', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}
 "#,
     )
 });
+
+/// Remembers an executed decision of a session (for guardrail feedback
+/// recorded on another replica). KEYS: the list; ARGV: "id|cohort", TTL.
+static EXECUTED_PUSH: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        "redis.call('LPUSH', KEYS[1], ARGV[1]); redis.call('LTRIM', KEYS[1], 0, 15); redis.call('PEXPIRE', KEYS[1], ARGV[2]); return 1",
+    )
+});
+
+/// The executed decisions remembered for a session, newest first.
+static EXECUTED_LIST: LazyLock<Script> = LazyLock::new(|| Script::new("return redis.call('LRANGE', KEYS[1], 0, 15)"));
 
 /// Versions read recently, so the write that follows a read in the same
 /// call (Decide: read, decide, write) needs no second read.
@@ -411,6 +426,27 @@ impl RedisStore {
         [format!("{k}:pools"), format!("{k}:poolc"), format!("{k}:poolz")]
     }
 
+    /// Remembers that `decision_id` (of `cohort`) executed in this session,
+    /// so an outcome recorded on another replica can be attributed. The
+    /// last 16 per session are kept, expiring with the session.
+    pub async fn remember_execution(&self, session: &str, decision_id: &str, cohort: &str) -> Result<(), StoreError> {
+        let mut inv = EXECUTED_PUSH.prepare_invoke();
+        inv.key(format!("{}:executed", self.key(session))).arg(format!("{decision_id}|{cohort}")).arg(self.inner.idle_ms);
+        self.run("remember_execution", inv).await.map(|_| ())
+    }
+
+    /// The cohort of an executed decision remembered for the session.
+    pub async fn executed_cohort(&self, session: &str, decision_id: &str) -> Result<Option<String>, StoreError> {
+        let mut inv = EXECUTED_LIST.prepare_invoke();
+        inv.key(format!("{}:executed", self.key(session)));
+        let items = bulk_list(self.run("executed_cohort", inv).await?);
+        Ok(items.into_iter().flatten().find_map(|b| {
+            let s = String::from_utf8_lossy(&b).into_owned();
+            let (id, cohort) = s.split_once('|')?;
+            (id == decision_id).then(|| cohort.to_string())
+        }))
+    }
+
     /// Reads (and, with `action`, sets or resets) the shared rollout trip.
     /// Returns the trip's JSON if one is set, and the reset epoch.
     pub async fn rollout(&self, action: RolloutAction<'_>) -> Result<(Option<String>, i64), StoreError> {
@@ -516,7 +552,7 @@ impl SessionStore for RedisStore {
         Box::pin(async move {
             self.seen().pop(id);
             let mut inv = REMOVE.prepare_invoke();
-            inv.key(self.key(id));
+            inv.key(self.key(id)).key(format!("{}:executed", self.key(id)));
             Ok(matches!(self.run("remove", inv).await?, Value::Int(n) if n > 0))
         })
     }

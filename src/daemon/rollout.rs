@@ -137,6 +137,13 @@ impl Daemon {
         let cohort = Self::cohort(g, req);
         let now = self.clock.now().mono_ms;
         let executed = d.outcome == Outcome::Execute;
+        // Another replica may receive this decision's outcome.
+        if executed && let Some(shared) = self.shared.clone() {
+            let (session, id, c) = (req.session_id.clone(), d.decision_id.clone(), cohort.clone());
+            tokio::spawn(async move {
+                let _ = shared.remember_execution(&session, &id, &c).await;
+            });
+        }
         let mut windows = lock(&self.rollout.guardrails);
         if call == Call::Enrich {
             windows.remember(&cohort, &d.decision_id, executed);
@@ -149,8 +156,19 @@ impl Daemon {
 
     /// Feeds an outcome: a rejected execution is a wrong action of the
     /// cohort that decided it.
-    pub(super) fn feed_outcome(&self, g: &Generation, decision_id: &str, kind: ActionOutcome, now: Now) {
+    /// With a shared store, a decision executed on another replica is
+    /// attributed through the cohort that replica remembered for it.
+    pub(super) async fn feed_outcome(&self, g: &Generation, session_id: &str, decision_id: &str, kind: ActionOutcome, now: Now) {
         let s = &g.config.guardrails;
+        let wrong = matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected);
+        if wrong
+            && !decision_id.is_empty()
+            && let Some(shared) = &self.shared
+            && !lock(&self.rollout.guardrails).knows(decision_id)
+            && let Ok(Some(cohort)) = shared.executed_cohort(session_id, decision_id).await
+        {
+            lock(&self.rollout.guardrails).remember(&cohort, decision_id, true);
+        }
         lock(&self.rollout.guardrails).record_outcome(s, decision_id, kind, now.mono_ms);
     }
 

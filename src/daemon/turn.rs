@@ -344,7 +344,7 @@ impl Daemon {
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, g.policy.ttl)
             .await
             .map_err(|e| unavailable(e, retry))?;
-        self.feed_outcome(g, &o.decision_id, o.kind, now);
+        self.feed_outcome(g, &o.session_id, &o.decision_id, o.kind, now).await;
         self.session(g, &o.session_id).await
     }
 

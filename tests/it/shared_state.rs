@@ -411,3 +411,33 @@ async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one
         assert!(keys > 0, "node {} holds no session", n.port);
     }
 }
+
+#[tokio::test]
+async fn a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort() {
+    let p = pair(Config::default()).await;
+    let mut r = req("w1", "open links panel d");
+    r.labels.insert("cohort".into(), "canary".into());
+    let exec = p.a.client.clone().decide(r).await.unwrap().into_inner();
+    assert_eq!(exec.outcome(), O::Execute);
+    // A remembers the execution in the store off the call's path: give it
+    // a moment (2 s is far more than one local round trip).
+    let until = Instant::now() + Duration::from_secs(2);
+    loop {
+        let held: i64 = p.redis.cmd(&["LLEN", "ladderd:{w1}:executed"]).await;
+        if held == 1 {
+            break;
+        }
+        assert!(Instant::now() < until, "the execution was never remembered");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let o = pb::RecordOutcomeRequest {
+        session_id: "w1".into(),
+        decision_id: exec.decision_id,
+        kind: pb::OutcomeKind::Rejected as i32,
+        ..Default::default()
+    };
+    p.b.client.clone().record_outcome(o).await.unwrap();
+    let state = p.b.client.clone().get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner();
+    let canary = state.cohorts.iter().find(|c| c.cohort == "canary").expect("B reports the deciding cohort");
+    assert_eq!(canary.wrong_actions, 1, "{state:?}");
+}
