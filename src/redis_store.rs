@@ -72,8 +72,9 @@ return r
 
 /// Compare-and-set of one session. ARGV: expected version ("" = absent),
 /// new version, state JSON, request mode (`set` | `del` | `keep`), request
-/// JSON, the open cycle id, TTL in ms, and "1" to get the request back on
-/// a conflict. Answers `{1}` when written, or `{0, v, st[, rq, rc]}` (the
+/// JSON, the open cycle id, TTL in ms, "1" to get the request back on a
+/// conflict, and "decision id|cohort" of an execution to remember in
+/// KEYS[2] (or ""). Answers `{1}` when written, or `{0, v, st[, rq, rc]}` (the
 /// state as it is now) when the version did not match.
 static WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -96,6 +97,11 @@ else
   if rc and rc ~= ARGV[6] then redis.call('HDEL', KEYS[1], 'rq', 'rc') end
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
+if ARGV[9] ~= '' then
+  redis.call('LPUSH', KEYS[2], ARGV[9])
+  redis.call('LTRIM', KEYS[2], 0, 15)
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+end
 return {1}
 "#,
     )
@@ -163,14 +169,6 @@ elseif ARGV[1] == 'reset' then
 end
 return {redis.call('GET', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}
 "#,
-    )
-});
-
-/// Remembers an executed decision of a session (for guardrail feedback
-/// recorded on another replica). KEYS: the list; ARGV: "id|cohort", TTL.
-static EXECUTED_PUSH: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        "redis.call('LPUSH', KEYS[1], ARGV[1]); redis.call('LTRIM', KEYS[1], 0, 15); redis.call('PEXPIRE', KEYS[1], ARGV[2]); return 1",
     )
 });
 
@@ -362,8 +360,9 @@ impl RedisStore {
 
     /// Applies `update` with compare-and-set, retrying on the state that
     /// won a race. Returns the result and the state written.
-    async fn cas(&self, id: &str, update: Update, now: Now, ttl: Ttl) -> Result<Applied, StoreError> {
+    async fn cas(&self, id: &str, update: Update, now: Now, ttl: Ttl, executed: String) -> Result<Applied, StoreError> {
         let key = self.key(id);
+        let executed_key = format!("{key}:executed");
         // Enrich needs the open cycle's request, which reads leave behind.
         let with_request = matches!(update, Update::BeginEnrich { .. });
         let opens = matches!(&update, Update::Decided(d) if matches!(d.cycle, CycleChange::Open(_)));
@@ -394,6 +393,7 @@ impl RedisStore {
             let st = encode_state(&state)?;
             let mut inv = WRITE.prepare_invoke();
             inv.key(&key)
+                .key(&executed_key)
                 .arg(&expected)
                 .arg(&version)
                 .arg(&st)
@@ -401,7 +401,8 @@ impl RedisStore {
                 .arg(request)
                 .arg(&cycle_id)
                 .arg(self.inner.idle_ms)
-                .arg(if with_request { "1" } else { "0" });
+                .arg(if with_request { "1" } else { "0" })
+                .arg(&executed);
             let reply = bulk_list(self.run("write", inv).await?);
             if matches!(reply.first(), Some(Some(b)) if b == b"1") {
                 self.remember(id, version, state);
@@ -426,13 +427,19 @@ impl RedisStore {
         [format!("{k}:pools"), format!("{k}:poolc"), format!("{k}:poolz")]
     }
 
-    /// Remembers that `decision_id` (of `cohort`) executed in this session,
-    /// so an outcome recorded on another replica can be attributed. The
-    /// last 16 per session are kept, expiring with the session.
-    pub async fn remember_execution(&self, session: &str, decision_id: &str, cohort: &str) -> Result<(), StoreError> {
-        let mut inv = EXECUTED_PUSH.prepare_invoke();
-        inv.key(format!("{}:executed", self.key(session))).arg(format!("{decision_id}|{cohort}")).arg(self.inner.idle_ms);
-        self.run("remember_execution", inv).await.map(|_| ())
+    /// `SessionStore::apply`, also remembering an executed decision's
+    /// cohort with the session (in the same script), so an outcome recorded
+    /// on another replica can be attributed. The last 16 per session are
+    /// kept, expiring with the session.
+    pub async fn apply_noting(
+        &self,
+        id: &str,
+        update: Update,
+        now: Now,
+        ttl: Ttl,
+        executed: Option<(&str, &str)>,
+    ) -> Result<Applied, StoreError> {
+        self.cas(id, update, now, ttl, executed.map(|(d, c)| format!("{d}|{c}")).unwrap_or_default()).await
     }
 
     /// The cohort of an executed decision remembered for the session.
@@ -545,7 +552,7 @@ impl SessionStore for RedisStore {
     }
 
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
-        Box::pin(self.cas(id, update, now, ttl))
+        Box::pin(self.cas(id, update, now, ttl, String::new()))
     }
 
     fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {

@@ -123,7 +123,7 @@ impl RolloutView {
 }
 
 impl Daemon {
-    fn cohort(g: &Generation, req: &DecideRequest) -> String {
+    pub(super) fn cohort(g: &Generation, req: &DecideRequest) -> String {
         let label = &g.config.guardrails.cohort_label;
         req.labels.get(label).cloned().unwrap_or_else(|| "default".to_string())
     }
@@ -137,13 +137,6 @@ impl Daemon {
         let cohort = Self::cohort(g, req);
         let now = self.clock.now().mono_ms;
         let executed = d.outcome == Outcome::Execute;
-        // Another replica may receive this decision's outcome.
-        if executed && let Some(shared) = self.shared.clone() {
-            let (session, id, c) = (req.session_id.clone(), d.decision_id.clone(), cohort.clone());
-            tokio::spawn(async move {
-                let _ = shared.remember_execution(&session, &id, &c).await;
-            });
-        }
         let mut windows = lock(&self.rollout.guardrails);
         if call == Call::Enrich {
             windows.remember(&cohort, &d.decision_id, executed);

@@ -201,7 +201,20 @@ impl Daemon {
         // that does not answer): the next turn starts from the state as it
         // was, which is the safe side (a cycle not written cannot be
         // enriched; Enrich says to call Decide again).
-        if let Err(e) = self.store.apply(session_id, Update::Decided(update), self.clock.now(), g.policy.ttl).await {
+        let (now, ttl) = (self.clock.now(), g.policy.ttl);
+        let written = match &self.shared {
+            // An execution's cohort goes with the session, in the same
+            // write, for feedback recorded on another replica.
+            Some(shared) => {
+                let d = &decided.decision;
+                let cohort =
+                    (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
+                let note = cohort.as_deref().map(|c| (d.decision_id.as_str(), c));
+                shared.apply_noting(session_id, Update::Decided(update), now, ttl, note).await
+            }
+            None => self.store.apply(session_id, Update::Decided(update), now, ttl).await,
+        };
+        if let Err(e) = written {
             tracing::debug!(error = %e, "decision not written to the session store");
         }
         let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
