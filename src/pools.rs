@@ -11,17 +11,15 @@ use ladder::types::{Candidate, Scope};
 use lru::LruCache;
 use std::sync::{Arc, Mutex};
 
+/// A held option set: its scope and candidates.
+pub type HeldSet = (Scope, Arc<Vec<Candidate>>);
+
 /// Where option sets are held for reuse: this process ([`PoolCache`]) or
 /// the shared store (`redis_store::RedisStore`). Async, like the session
 /// store, so a network backend fits.
 pub trait PoolStore: Send + Sync + 'static {
     /// The set, if it is held for this session under `version`.
-    fn get<'a>(
-        &'a self,
-        session: &'a str,
-        set: &'a str,
-        version: &'a str,
-    ) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>>;
+    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>>;
     /// Holds a set (replacing an older version of it).
     fn put<'a>(
         &'a self,
@@ -38,12 +36,7 @@ pub trait PoolStore: Send + Sync + 'static {
 }
 
 impl PoolStore for PoolCache {
-    fn get<'a>(
-        &'a self,
-        session: &'a str,
-        set: &'a str,
-        version: &'a str,
-    ) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>> {
+    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>> {
         Box::pin(std::future::ready(Ok(PoolCache::get(self, session, set, version))))
     }
     fn put<'a>(

@@ -234,6 +234,9 @@ enum Conns {
     Cluster(ClusterConnection),
 }
 
+/// session -> (version, state) as last read or written here.
+type Seen = LruCache<Box<str>, (Box<str>, Arc<ContinuityState>)>;
+
 struct Inner {
     conns: Conns,
     next: AtomicUsize,
@@ -242,7 +245,7 @@ struct Inner {
     idle_ms: u64,
     pool_max_candidates: usize,
     /// session -> (version, state) as last read or written here.
-    seen: Mutex<LruCache<Box<str>, (Box<str>, Arc<ContinuityState>)>>,
+    seen: Mutex<Seen>,
     health: Arc<StoreHealth>,
 }
 
@@ -330,7 +333,7 @@ impl RedisStore {
         format!("{}{{{id}}}", self.inner.prefix)
     }
 
-    fn seen(&self) -> std::sync::MutexGuard<'_, LruCache<Box<str>, (Box<str>, Arc<ContinuityState>)>> {
+    fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
         self.inner.seen.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -600,7 +603,7 @@ impl PoolStore for RedisStore {
         session: &'a str,
         set: &'a str,
         version: &'a str,
-    ) -> BoxFuture<'a, Result<Option<(Scope, Arc<Vec<Candidate>>)>, StoreError>> {
+    ) -> BoxFuture<'a, Result<Option<crate::pools::HeldSet>, StoreError>> {
         Box::pin(async move {
             let keys = self.pool_keys(session);
             let mut inv = POOL_GET.prepare_invoke();
