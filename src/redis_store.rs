@@ -591,7 +591,7 @@ impl SessionStore for RedisStore {
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
-struct HeldSet {
+struct StoredSet {
     version: String,
     scope: Scope,
     candidates: Arc<Vec<Candidate>>,
@@ -609,7 +609,7 @@ impl PoolStore for RedisStore {
             let mut inv = POOL_GET.prepare_invoke();
             inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).arg(set).arg(wall_ms()).arg(self.inner.idle_ms);
             let Value::BulkString(blob) = self.run("pool_get", inv).await? else { return Ok(None) };
-            let held: HeldSet = serde_json::from_slice(&blob).map_err(|e| corrupt(session, "pools", e))?;
+            let held: StoredSet = serde_json::from_slice(&blob).map_err(|e| corrupt(session, "pools", e))?;
             Ok((held.version == version).then_some((held.scope, held.candidates)))
         })
     }
@@ -627,7 +627,7 @@ impl PoolStore for RedisStore {
             if n > self.inner.pool_max_candidates {
                 return Ok(());
             }
-            let held = HeldSet { version: version.to_string(), scope, candidates };
+            let held = StoredSet { version: version.to_string(), scope, candidates };
             let blob = serde_json::to_vec(&held).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
             let keys = self.pool_keys(session);
             let mut inv = POOL_PUT.prepare_invoke();
