@@ -240,6 +240,8 @@ async fn evaluate_guardrails(daemon: Arc<Daemon>) {
         if daemon.current().config.guardrails.enabled {
             daemon.check_guardrails();
         }
+        // A trip, or a reset, on any replica reaches this one (shared store).
+        daemon.sync_rollout().await;
     }
 }
 
@@ -285,6 +287,22 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
             .u64_observable_counter("ladder.sessions.evicted")
             .with_description("Sessions evicted at sessions.max")
             .with_callback(move |o| o.observe(d.store().evictions(), &[]))
+            .build(),
+    ));
+    let d = daemon.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_counter("ladder.sessions.store_failures")
+            .with_description("Session store calls that failed or timed out (sessions.backend = redis)")
+            .with_callback(move |o| o.observe(d.store().failures(), &[]))
+            .build(),
+    ));
+    let d = daemon.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_gauge("ladder.sessions.store_failing")
+            .with_description("1 while the session store's last call failed: continuity, loop-guard claims and Enrich degrade")
+            .with_callback(move |o| o.observe(u64::from(d.store().failing()), &[]))
             .build(),
     ));
     if let Some(t) = telemetry {

@@ -220,13 +220,68 @@ pub struct SessionsConfig {
     /// about 200 bytes a candidate).
     pub cycle_candidates_budget: usize,
     /// Candidates held for pool reuse across all sessions (least recently
-    /// used sets go first).
+    /// used sets go first). With the `redis` backend: per session.
     pub pool_cache_candidates: usize,
     /// Bytes of the candidates open cycles keep for `Enrich`, all sessions
     /// together (`Candidate::approx_bytes`): past it a new cycle is not kept.
     pub cycle_bytes_budget: usize,
     /// Bytes of the candidates held for pool reuse, all sessions together.
     pub pool_cache_bytes: usize,
+    /// Where sessions live: `memory` (this process) or `redis` (shared by
+    /// every replica; `sessions.redis`).
+    pub backend: SessionBackend,
+    /// The shared store, used when `backend = "redis"`.
+    pub redis: RedisConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionBackend {
+    #[default]
+    Memory,
+    Redis,
+}
+
+/// The Redis / Valkey store (`sessions.backend = "redis"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedisConfig {
+    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+    /// A secret (it may hold the password): never logged.
+    pub url: Option<Secret>,
+    /// Read the URL from this file instead (a mounted Kubernetes secret:
+    /// managed Redis / Valkey services hand out the whole URL).
+    pub url_file: Option<PathBuf>,
+    /// Read the password from this file instead of the URL (a mounted
+    /// Kubernetes secret).
+    pub password_file: Option<PathBuf>,
+    /// Every key starts with this (several deployments can share a server).
+    pub key_prefix: String,
+    /// Every store call gives up after this long; what needs the state then
+    /// degrades to the safe side.
+    pub timeout_ms: u64,
+    /// Multiplexed connections per replica (each carries any number of
+    /// calls at once). Standalone only: a Cluster connection keeps one per
+    /// node.
+    pub pool_size: usize,
+    /// The URL names a node of a Redis / Valkey Cluster: the slots are
+    /// discovered from it and each session's script goes to the node that
+    /// holds its hash tag.
+    pub cluster: bool,
+}
+
+impl Default for RedisConfig {
+    fn default() -> Self {
+        RedisConfig {
+            url: None,
+            url_file: None,
+            password_file: None,
+            key_prefix: "ladderd:".into(),
+            timeout_ms: 50,
+            pool_size: 2,
+            cluster: false,
+        }
+    }
 }
 
 impl Default for SessionsConfig {
@@ -239,6 +294,8 @@ impl Default for SessionsConfig {
             pool_cache_candidates: 200_000,
             cycle_bytes_budget: 64 * 1024 * 1024,
             pool_cache_bytes: 64 * 1024 * 1024,
+            backend: SessionBackend::Memory,
+            redis: RedisConfig::default(),
         }
     }
 }
@@ -434,6 +491,69 @@ impl Default for TelemetryConfig {
             metrics_listen: None,
             decision_log: DecisionLogConfig::default(),
         }
+    }
+}
+
+impl RedisConfig {
+    /// What is wrong with the Redis settings, each with its key. The URL and
+    /// the password file are only required with the `redis` backend, but
+    /// checked whenever they are set.
+    fn problems(&self, backend: SessionBackend) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        let from_file = match &self.url_file {
+            Some(_) if self.url.is_some() => {
+                p.push(("sessions.redis.url_file", "set sessions.redis.url or sessions.redis.url_file, not both".to_string()));
+                None
+            }
+            Some(f) => match std::fs::read_to_string(f) {
+                Ok(u) => Some(u.trim().to_string()),
+                Err(e) => {
+                    p.push(("sessions.redis.url_file", format!("{}: {e}", f.display())));
+                    None
+                }
+            },
+            None => None,
+        };
+        let (key, url) = match (&self.url, from_file) {
+            (Some(Secret(u)), _) => ("sessions.redis.url", Some(u.clone())),
+            (None, Some(u)) => ("sessions.redis.url_file", Some(u)),
+            (None, None) => ("sessions.redis.url", None),
+        };
+        match url {
+            None if backend == SessionBackend::Redis && self.url_file.is_none() => {
+                p.push(("sessions.redis.url", "required when sessions.backend is \"redis\" (or sessions.redis.url_file)".to_string()))
+            }
+            None => {}
+            // The URL is a secret: say what is wrong with it, never what it is.
+            Some(u) => match reqwest::Url::parse(&u) {
+                Ok(url) if !matches!(url.scheme(), "redis" | "rediss") => {
+                    p.push((key, format!("scheme {:?} is not redis:// or rediss://", url.scheme())))
+                }
+                Ok(url) if url.host_str().is_none_or(str::is_empty) => p.push((key, "has no host".to_string())),
+                Ok(url) if url.password().is_some() && self.password_file.is_some() => {
+                    p.push(("sessions.redis.password_file", "the URL has a password already; set one or the other".to_string()))
+                }
+                Ok(_) => {}
+                Err(e) => p.push((key, format!("not a URL ({e}); expected redis://host:port or rediss://host:port"))),
+            },
+        }
+        if let Some(f) = &self.password_file
+            && !f.is_file()
+        {
+            p.push(("sessions.redis.password_file", format!("{} is not a readable file", f.display())));
+        }
+        if self.key_prefix.contains(['{', '}']) {
+            // Braces would change the hash tag that keeps a session on one
+            // Cluster slot.
+            p.push(("sessions.redis.key_prefix", "must not contain '{' or '}'".to_string()));
+        }
+        if !(1..=10_000).contains(&self.timeout_ms) {
+            p.push(("sessions.redis.timeout_ms", "must be between 1 and 10000".to_string()));
+        }
+        if !(1..=64).contains(&self.pool_size) {
+            p.push(("sessions.redis.pool_size", "must be between 1 and 64".to_string()));
+        }
+        p
     }
 }
 
@@ -695,6 +815,9 @@ impl Config {
         if self.sessions.idle_ttl_seconds == 0 {
             bad("sessions.idle_ttl_seconds", "must be at least 1".into());
         }
+        for (k, why) in self.sessions.redis.problems(self.sessions.backend) {
+            bad(k, why);
+        }
         let e = &self.enrichment;
         if e.needed_evidence_types_max == 0 || e.needed_evidence_types_max > 6 {
             bad("enrichment.needed_evidence_types_max", "must be between 1 and 6".into());
@@ -862,6 +985,9 @@ impl Config {
         if let Some(k) = c.llm.api_key.as_mut() {
             k.0 = "***".into();
         }
+        if let Some(u) = c.sessions.redis.url.as_mut() {
+            u.0 = "***".into();
+        }
         toml::to_string_pretty(&c).unwrap_or_else(|e| format!("# cannot render: {e}"))
     }
 
@@ -920,6 +1046,11 @@ mod tests {
         assert_eq!(c.auto_execute.min_confidence, 0.85);
         assert_eq!((c.continuity.ttl_turns, c.continuity.ttl_seconds), (3, 600));
         assert_eq!(c.sessions.max, 100_000);
+        assert_eq!(c.sessions.backend, SessionBackend::Memory);
+        assert_eq!(
+            (c.sessions.redis.url.as_ref(), c.sessions.redis.key_prefix.as_str(), c.sessions.redis.timeout_ms),
+            (None, "ladderd:", 50)
+        );
         assert_eq!(c.telemetry.redact_input, Redaction::Hash);
         assert_eq!(c.policy().unwrap().llm_mode, LlmMode::Off);
     }
@@ -948,6 +1079,67 @@ mod tests {
             let err = from_figment(figment(None)).unwrap_err();
             let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
             assert_eq!(keys, ["listen", "llm.model", "llm.confidence_min", "auto_execute.allowed_reasons"]);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_redis_backend_is_configured_from_the_environment() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "redis://:hunter2@10.0.0.5:6379/2");
+            jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "shop:");
+            jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "80");
+            jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "4");
+            let c = from_figment(figment(None)).unwrap();
+            let r = &c.sessions.redis;
+            assert_eq!((c.sessions.backend, r.key_prefix.as_str(), r.timeout_ms, r.pool_size), (SessionBackend::Redis, "shop:", 80, 4));
+            assert!(!format!("{c:?}").contains("hunter2"), "the URL never prints");
+            assert!(!c.masked_toml().contains("hunter2"));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn redis_settings_are_checked_with_their_keys() {
+        Jail::expect_with(|jail| {
+            jail.create_file("pw", "secret")?;
+            jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "sessions.redis.url", "{err}");
+            assert_eq!(err.problems.len(), 1, "{err}");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "http://:pw@cache:6379");
+            jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "a{b}:");
+            jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "0");
+            jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "0");
+            let err = from_figment(figment(None)).unwrap_err();
+            let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, ["sessions.redis.url", "sessions.redis.key_prefix", "sessions.redis.timeout_ms", "sessions.redis.pool_size"]);
+            assert!(!err.to_string().contains(":pw@"), "the URL is not echoed: {err}");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "redis://:pw@cache:6379");
+            jail.set_env("LADDER_SESSIONS__REDIS__PASSWORD_FILE", "pw");
+            jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "ladderd:");
+            jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "50");
+            jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "1");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "sessions.redis.password_file", "{err}");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL", "rediss://cache.internal:6380");
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!(c.sessions.redis.password_file.as_deref(), Some(Path::new("pw")));
+            // The URL from a file (a mounted secret): read and checked.
+            jail.create_file("url", "ftp://cache:21\n")?;
+            jail.set_env("LADDER_SESSIONS__REDIS__URL_FILE", "url");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "sessions.redis.url_file", "both set: {err}");
+            jail.clear_env();
+            jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+            jail.set_env("LADDER_SESSIONS__REDIS__URL_FILE", "url");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "sessions.redis.url_file", "{err}");
+            assert!(err.problems[0].1.contains("scheme"), "{err}");
+            jail.create_file("url", "rediss://:pw@cache.internal:6380\n")?;
+            assert!(from_figment(figment(None)).is_ok());
             Ok(())
         });
     }

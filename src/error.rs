@@ -41,6 +41,10 @@ pub enum ApiError {
     /// The caller's deadline passed while the ladder ran.
     #[error("{0}")]
     DeadlineExceeded(String),
+    /// A shared store the call needs is not answering; the message says
+    /// whether to retry or to resend.
+    #[error("{0}")]
+    Unavailable(String),
     /// Something broke inside; the detail is logged, the caller gets a
     /// generic message.
     #[error("internal error: {0}")]
@@ -56,6 +60,7 @@ impl From<ApiError> for Status {
             ApiError::FailedPrecondition(_) => Code::FailedPrecondition,
             ApiError::Unimplemented(_) => Code::Unimplemented,
             ApiError::DeadlineExceeded(_) => Code::DeadlineExceeded,
+            ApiError::Unavailable(_) => Code::Unavailable,
             ApiError::Internal(detail) => {
                 tracing::error!(detail = %detail, "internal error");
                 return Status::internal("internal error; see the ladderd log");

@@ -382,7 +382,10 @@ pub fn decide_request(v: &Value) -> Result<pb::DecideRequest, String> {
 }
 
 /// Runs every case through the daemon's own `Decide` code, in process.
-pub async fn run(config: Config, cases: Vec<Case>) -> Result<Report, StartError> {
+pub async fn run(mut config: Config, cases: Vec<Case>) -> Result<Report, StartError> {
+    // Each line is a session of its own, in this process: never written to
+    // a shared store.
+    config.sessions.backend = crate::config::SessionBackend::Memory;
     let daemon = Daemon::new(config)?;
     let g = daemon.current();
     let mut scored = Vec::with_capacity(cases.len());

@@ -25,7 +25,9 @@
 //! - [`llm`]: the OpenAI-compatible client, the clients of one
 //!   configuration (`llm::Llms`) and the versioned prompts.
 //! - [`sessions`]: the session-store trait and the in-memory store.
-//!   [`pools`]: option sets cached for reuse.
+//!   [`pools`]: option sets cached for reuse (trait and in-memory cache).
+//!   [`redis_store`]: both, and the rollout trip, shared by every replica
+//!   in Redis / Valkey (`sessions.backend = "redis"`).
 //! - [`config`]: figment layers and validation; sections that are the
 //!   core's settings use the core's types.
 //! - [`telemetry`]: logging, tracing and metrics export, redaction, and
@@ -48,6 +50,7 @@ pub mod grpc;
 pub mod llm;
 pub mod pb;
 pub mod pools;
+pub mod redis_store;
 pub mod replay;
 pub mod sessions;
 pub mod telemetry;

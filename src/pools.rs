@@ -6,9 +6,58 @@
 //! `ResetSession` drops a session's sets too (an index by session makes
 //! that a lookup, not a scan of the cache).
 
+use crate::sessions::StoreError;
+use futures::future::BoxFuture;
 use ladder::types::{Candidate, Scope};
 use lru::LruCache;
 use std::sync::{Arc, Mutex};
+
+/// A held option set: its scope and candidates.
+pub type HeldSet = (Scope, Arc<Vec<Candidate>>);
+
+/// Where option sets are held for reuse: this process ([`PoolCache`]) or
+/// the shared store (`redis_store::RedisStore`). Async, like the session
+/// store, so a network backend fits.
+pub trait PoolStore: Send + Sync + 'static {
+    /// The set, if it is held for this session under `version`.
+    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>>;
+    /// Holds a set (replacing an older version of it).
+    fn put<'a>(
+        &'a self,
+        session: &'a str,
+        set: &'a str,
+        version: &'a str,
+        scope: Scope,
+        candidates: Arc<Vec<Candidate>>,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Drops every set held for the session; returns how many.
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Result<usize, StoreError>>;
+    /// Candidates held in this process.
+    fn held(&self) -> usize;
+}
+
+impl PoolStore for PoolCache {
+    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>> {
+        Box::pin(std::future::ready(Ok(PoolCache::get(self, session, set, version))))
+    }
+    fn put<'a>(
+        &'a self,
+        session: &'a str,
+        set: &'a str,
+        version: &'a str,
+        scope: Scope,
+        candidates: Arc<Vec<Candidate>>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        PoolCache::put(self, session, set, version, scope, candidates);
+        Box::pin(std::future::ready(Ok(())))
+    }
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Result<usize, StoreError>> {
+        Box::pin(std::future::ready(Ok(PoolCache::remove_session(self, session))))
+    }
+    fn held(&self) -> usize {
+        PoolCache::held(self)
+    }
+}
 
 #[derive(Debug)]
 struct Entry {

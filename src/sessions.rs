@@ -49,6 +49,15 @@ pub trait SessionStore: Send + Sync + 'static {
     fn evictions(&self) -> u64;
     /// What the requests of open cycles hold, all sessions together.
     fn cycle_held(&self) -> Held;
+    /// Store calls that failed since start (a shared store's timeouts and
+    /// refusals; the in-memory store never fails).
+    fn failures(&self) -> u64 {
+        0
+    }
+    /// Whether the store's last call failed.
+    fn failing(&self) -> bool {
+        false
+    }
 }
 
 /// What open cycles' requests hold: candidates, and their bytes
@@ -86,22 +95,33 @@ impl HeldCounter {
     }
 }
 
-/// The monotonic clock of one daemon (tokio's, so tests can pause it).
+/// The clock of one daemon. By default the TTL clock (`Now::mono_ms`) is
+/// tokio's monotonic clock, so tests can pause it; with a shared store it is
+/// the wall clock (`Clock::wall`), because state written by one replica is
+/// judged by another, and one process's monotonic clock means nothing to
+/// the others.
 #[derive(Debug, Clone, Copy)]
 pub struct Clock {
     epoch: Instant,
+    wall: bool,
 }
 
 impl Default for Clock {
     fn default() -> Self {
-        Clock { epoch: Instant::now() }
+        Clock { epoch: Instant::now(), wall: false }
     }
 }
 
 impl Clock {
+    /// TTLs measured in wall-clock milliseconds since the Unix epoch.
+    pub fn wall() -> Self {
+        Clock { epoch: Instant::now(), wall: true }
+    }
+
     pub fn now(&self) -> Now {
         let wall_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
-        Now { mono_ms: self.epoch.elapsed().as_millis() as u64, wall_ms }
+        let mono_ms = if self.wall { wall_ms.max(0) as u64 } else { self.epoch.elapsed().as_millis() as u64 };
+        Now { mono_ms, wall_ms }
     }
 }
 

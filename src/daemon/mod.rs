@@ -20,11 +20,12 @@ pub mod turn;
 pub use rollout::{RolloutView, Trip};
 pub use turn::{EnrichInput, OutcomeInput};
 
-use crate::config::{Config, Redaction};
+use crate::config::{Config, Redaction, SessionBackend};
 use crate::error::ApiError;
 use crate::llm::Llms;
-use crate::pools::PoolCache;
-use crate::sessions::{Clock, MemoryStore, SessionStore};
+use crate::pools::{PoolCache, PoolStore};
+use crate::redis_store::RedisStore;
+use crate::sessions::{Clock, MemoryStore, SessionStore, StoreError};
 use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
 use ladder::policy::Policy;
@@ -66,7 +67,10 @@ pub struct Daemon {
     metrics: Metrics,
     records: Option<DecisionLog>,
     rollout: rollout::Rollout,
-    pools: PoolCache,
+    pools: Arc<dyn PoolStore>,
+    /// The shared store, when `sessions.backend = "redis"` (also the
+    /// rollout trip's home).
+    shared: Option<RedisStore>,
     /// Calls whose matching is heavy run off the worker threads, this many
     /// at once (one per core).
     heavy: tokio::sync::Semaphore,
@@ -80,24 +84,43 @@ pub enum StartError {
     Llm(#[from] crate::llm::BuildError),
     #[error("telemetry.decision_log.path: {0}")]
     DecisionLog(std::io::Error),
+    #[error("{0}")]
+    Store(String),
 }
 
 impl Daemon {
     pub fn new(config: Config) -> Result<Self, StartError> {
         crate::tokens::warm_up();
-        let store = MemoryStore::new(config.sessions.max, Duration::from_secs(config.sessions.idle_ttl_seconds));
+        let s = &config.sessions;
+        let idle = Duration::from_secs(s.idle_ttl_seconds);
+        let (store, memory, pools, shared, clock): (Arc<dyn SessionStore>, _, Arc<dyn PoolStore>, _, _) = match s.backend {
+            SessionBackend::Memory => {
+                let store = MemoryStore::new(s.max, idle);
+                (
+                    Arc::new(store.clone()),
+                    Some(store),
+                    Arc::new(PoolCache::new(s.pool_cache_candidates, s.pool_cache_bytes)),
+                    None,
+                    Clock::default(),
+                )
+            }
+            SessionBackend::Redis => {
+                let shared = RedisStore::new(&s.redis, idle, s.pool_cache_candidates).map_err(StartError::Store)?;
+                (Arc::new(shared.clone()), None, Arc::new(shared.clone()), Some(shared), Clock::wall())
+            }
+        };
         let dl = &config.telemetry.decision_log;
         let records =
             dl.path.as_deref().map(|p| DecisionLog::open(p, dl.max_bytes, dl.max_files)).transpose().map_err(StartError::DecisionLog)?;
-        let pools = PoolCache::new(config.sessions.pool_cache_candidates, config.sessions.pool_cache_bytes);
         Ok(Daemon {
             metrics: Metrics::new(&opentelemetry::global::meter("ladderd")),
             records,
             pools,
             rollout: rollout::Rollout::default(),
-            store: Arc::new(store.clone()),
-            memory: Some(store),
-            clock: Clock::default(),
+            store,
+            memory,
+            shared,
+            clock,
             tokens: Arc::new(crate::tokens::BpeCounter),
             current: ArcSwap::from_pointee(Generation::new(config)?),
             heavy: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -181,8 +204,11 @@ fn call_span(call: telemetry::Call, session_id: &str, turn_id: &str) -> tracing:
     )
 }
 
-fn internal(e: impl std::fmt::Display) -> ApiError {
-    ApiError::Internal(e.to_string())
+/// A store failure as the caller sees it: `UNAVAILABLE`, with what to do.
+fn unavailable(e: StoreError, what_to_do: &str) -> ApiError {
+    let StoreError::Unavailable(why) = e;
+    tracing::debug!(error = %why, "session store unavailable");
+    ApiError::Unavailable(format!("session store unavailable; {what_to_do}"))
 }
 
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {

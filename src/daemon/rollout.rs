@@ -4,6 +4,8 @@
 
 use super::{Daemon, Generation, StartError, lock};
 use crate::config::Config;
+use crate::error::ApiError;
+use crate::redis_store::RolloutAction;
 use crate::telemetry::Call;
 use ladder::continuity::{ActionOutcome, Now};
 use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
@@ -11,7 +13,7 @@ use ladder::policy::LlmMode;
 use ladder::types::{DecideRequest, Decision, FallbackReason, Outcome};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 /// Rollout control: guardrail windows, the kill-switch trip, reloads.
 #[derive(Debug)]
@@ -23,6 +25,9 @@ pub(super) struct Rollout {
     reloads: AtomicU64,
     reload_failures: AtomicU64,
     last_reload_error: Mutex<String>,
+    /// The shared store's count of `ResetRollout`s, as last seen (-1:
+    /// not read yet).
+    epoch: AtomicI64,
 }
 
 impl Default for Rollout {
@@ -34,7 +39,57 @@ impl Default for Rollout {
             reloads: AtomicU64::new(0),
             reload_failures: AtomicU64::new(0),
             last_reload_error: Mutex::new(String::new()),
+            epoch: AtomicI64::new(-1),
         }
+    }
+}
+
+/// A trip as the shared store holds it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SharedTrip {
+    at_ms: i64,
+    breaches: Vec<SharedBreach>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SharedBreach {
+    cohort: String,
+    figure: String,
+    value: f64,
+    baseline: f64,
+    threshold: f64,
+}
+
+impl SharedTrip {
+    fn of(t: &Trip) -> Self {
+        let breaches = t
+            .breaches
+            .iter()
+            .map(|b| SharedBreach {
+                cohort: b.cohort.clone(),
+                figure: b.figure.into(),
+                value: b.value,
+                baseline: b.baseline,
+                threshold: b.threshold,
+            })
+            .collect();
+        SharedTrip { at_ms: t.at_ms, breaches }
+    }
+
+    fn trip(self) -> Trip {
+        const FIGURES: [&str; 4] = ["wrong_action_rate", "clarifier_rate", "p95_latency_ms", "unchanged_fingerprint_retry_share"];
+        let breaches = self
+            .breaches
+            .into_iter()
+            .map(|b| Breach {
+                figure: FIGURES.iter().find(|f| **f == b.figure).copied().unwrap_or("unknown"),
+                cohort: b.cohort,
+                value: b.value,
+                baseline: b.baseline,
+                threshold: b.threshold,
+            })
+            .collect();
+        Trip { at_ms: self.at_ms, breaches }
     }
 }
 
@@ -68,7 +123,7 @@ impl RolloutView {
 }
 
 impl Daemon {
-    fn cohort(g: &Generation, req: &DecideRequest) -> String {
+    pub(super) fn cohort(g: &Generation, req: &DecideRequest) -> String {
         let label = &g.config.guardrails.cohort_label;
         req.labels.get(label).cloned().unwrap_or_else(|| "default".to_string())
     }
@@ -94,8 +149,19 @@ impl Daemon {
 
     /// Feeds an outcome: a rejected execution is a wrong action of the
     /// cohort that decided it.
-    pub(super) fn feed_outcome(&self, g: &Generation, decision_id: &str, kind: ActionOutcome, now: Now) {
+    /// With a shared store, a decision executed on another replica is
+    /// attributed through the cohort that replica remembered for it.
+    pub(super) async fn feed_outcome(&self, g: &Generation, session_id: &str, decision_id: &str, kind: ActionOutcome, now: Now) {
         let s = &g.config.guardrails;
+        let wrong = matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected);
+        if wrong
+            && !decision_id.is_empty()
+            && let Some(shared) = &self.shared
+            && !lock(&self.rollout.guardrails).knows(decision_id)
+            && let Ok(Some(cohort)) = shared.executed_cohort(session_id, decision_id).await
+        {
+            lock(&self.rollout.guardrails).remember(&cohort, decision_id, true);
+        }
         lock(&self.rollout.guardrails).record_outcome(s, decision_id, kind, now.mono_ms);
     }
 
@@ -150,14 +216,60 @@ impl Daemon {
     }
 
     /// An operator re-enables auto-execute after a trip. The guardrail
-    /// windows start afresh, so only new evidence can trip it again.
-    pub fn reset_rollout(&self, note: &str) -> RolloutView {
-        if lock(&self.rollout.trip).take().is_some() {
+    /// windows start afresh, so only new evidence can trip it again. With a
+    /// shared store, every replica: the trip is cleared there, and the
+    /// others clear theirs at their next evaluation.
+    pub async fn reset_rollout(&self, note: &str) -> Result<RolloutView, ApiError> {
+        if let Some(shared) = &self.shared {
+            let (_, epoch) = shared
+                .rollout(RolloutAction::Reset)
+                .await
+                .map_err(|e| super::unavailable(e, "retry ResetRollout (the other replicas keep their trip until it is reset)"))?;
+            self.rollout.epoch.store(epoch, Ordering::Relaxed);
+        }
+        if self.clear_rollout() {
             tracing::warn!(note = %note, "auto-execute re-enabled by an operator (ResetRollout)");
         }
+        Ok(self.rollout())
+    }
+
+    fn clear_rollout(&self) -> bool {
+        let had = lock(&self.rollout.trip).take().is_some();
         lock(&self.rollout.guardrails).clear();
         lock(&self.rollout.last).clear();
-        self.rollout()
+        had
+    }
+
+    /// With a shared store, once per evaluation: adopts a trip another
+    /// replica set, publishes this replica's trip, and clears both when an
+    /// operator reset them anywhere. A store that does not answer leaves
+    /// the local trip as it is (tripped stays tripped).
+    pub async fn sync_rollout(&self) {
+        let Some(shared) = &self.shared else { return };
+        let Ok((remote, epoch)) = shared.rollout(RolloutAction::Read).await else { return };
+        let seen = self.rollout.epoch.swap(epoch, Ordering::Relaxed);
+        if seen >= 0 && seen != epoch {
+            if self.clear_rollout() {
+                tracing::warn!("auto-execute re-enabled: an operator reset the rollout on another replica");
+            }
+            return;
+        }
+        let local = lock(&self.rollout.trip).clone();
+        match (local, remote) {
+            (Some(t), None) => {
+                let json = serde_json::to_string(&SharedTrip::of(&t)).unwrap_or_default();
+                let _ = shared.rollout(RolloutAction::Trip(&json)).await;
+            }
+            (None, Some(json)) => {
+                if let Ok(t) = serde_json::from_str::<SharedTrip>(&json) {
+                    tracing::error!(
+                        "auto_execute_tripped: another replica's guardrails turned auto-execute off; call ResetRollout to re-enable"
+                    );
+                    *lock(&self.rollout.trip) = Some(t.trip());
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Applies a new (validated) configuration for the next request, as one
@@ -180,6 +292,8 @@ impl Daemon {
             "server" => server,
             "sessions.max" => sessions.max,
             "sessions.idle_ttl_seconds" => sessions.idle_ttl_seconds,
+            "sessions.backend" => sessions.backend,
+            "sessions.redis" => sessions.redis,
             "telemetry.log_format" => telemetry.log_format,
             "telemetry.log_level" => telemetry.log_level,
             "telemetry.metrics_listen" => telemetry.metrics_listen,

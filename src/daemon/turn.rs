@@ -2,7 +2,7 @@
 //! `ResetSession`, and the ladder's ports (the loop-guard claim in the
 //! session store, the LLM call).
 
-use super::{Daemon, Generation, call_span, internal};
+use super::{Daemon, Generation, call_span, unavailable};
 use crate::config::Redaction;
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
@@ -71,11 +71,22 @@ impl Daemon {
 
     async fn decide_in_span(&self, g: &Generation, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
         let started = Instant::now();
-        let pool_version = self.resolve_pool(&mut req)?;
+        let now = self.clock.now();
+        // The pool and the state are independent reads: one wait for both.
+        let session_id = req.session_id.clone();
+        let (pool_version, stored) = tokio::join!(self.resolve_pool(&mut req), self.store.get(&session_id, now));
+        let pool_version = pool_version?;
         // Shared with the cycle it may open (for Enrich), never copied.
         let req = Arc::new(req);
-        let now = self.clock.now();
-        let state = ContinuityState::view_shared(self.store.get(&req.session_id, now).await.map_err(internal)?, now, g.policy.ttl);
+        // A store that does not answer: decide without the session's state.
+        // The deterministic rungs decide as before; the continuity rung has
+        // nothing to resolve with, and the LLM rung cannot claim the loop
+        // guard, so it is skipped (`state_unavailable`).
+        let stored = stored.unwrap_or_else(|e| {
+            tracing::debug!(error = %e, "deciding without the session state");
+            None
+        });
+        let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
         let ids = Ids::new();
         let work = admit_work(&req, &g.config.limits)?;
         let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
@@ -101,7 +112,7 @@ impl Daemon {
                 Some(at) => tokio::time::timeout_at(at, self.heavy.acquire()).await.map_err(|_| overrun())?,
                 None => self.heavy.acquire().await,
             };
-            let _permit = permit.map_err(internal)?;
+            let _permit = permit.map_err(|_| ApiError::Internal("the heavy-call semaphore is closed".into()))?;
             tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(ladder))
         } else {
             ladder.await
@@ -124,14 +135,19 @@ impl Daemon {
 
     /// Pool reuse: fills a referenced option set from the cache, or caches
     /// a versioned one. Returns the version it is held under.
-    fn resolve_pool(&self, req: &mut DecideRequest) -> Result<Option<String>, ApiError> {
+    async fn resolve_pool(&self, req: &mut DecideRequest) -> Result<Option<String>, ApiError> {
         let session = &req.session_id;
         let Some(o) = req.options.as_mut() else { return Ok(None) };
         if o.version.is_empty() {
             return Ok(None);
         }
         if o.by_reference {
-            let Some((scope, cands)) = self.pools.get(session, &o.option_set_id, &o.version) else {
+            let held = self
+                .pools
+                .get(session, &o.option_set_id, &o.version)
+                .await
+                .map_err(|e| unavailable(e, "retry, or resend the option set with its candidates (by_reference false)"))?;
+            let Some((scope, cands)) = held else {
                 return Err(ApiError::FailedPrecondition(format!(
                     "options: option set {:?} version {:?} is not held for this session (evicted, or never sent); resend it with its candidates",
                     o.option_set_id, o.version
@@ -149,8 +165,12 @@ impl Daemon {
             }
             return Ok(Some(version));
         }
-        if !o.candidates.is_empty() {
-            self.pools.put(session, &o.option_set_id, &o.version, o.scope, o.candidates.clone());
+        // Not held is no error: the decision does not need it, and a later
+        // reference to it asks the client to resend.
+        if !o.candidates.is_empty()
+            && let Err(e) = self.pools.put(session, &o.option_set_id, &o.version, o.scope, o.candidates.clone()).await
+        {
+            tracing::debug!(error = %e, "option set not held for reuse");
         }
         Ok(Some(o.version.clone()))
     }
@@ -165,7 +185,8 @@ impl Daemon {
         let started = Instant::now();
         let policy = &g.policy;
         let now = self.clock.now();
-        let Some(state) = self.store.get(&input.session_id, now).await.map_err(internal)? else {
+        let retry = "retry the Enrich call; if it keeps failing, call Decide again";
+        let Some(state) = self.store.get(&input.session_id, now).await.map_err(|e| unavailable(e, retry))? else {
             return Err(unknown_cycle(&input));
         };
         let b = &policy.budgets;
@@ -174,7 +195,7 @@ impl Daemon {
             max_selection_steps: b.selection_max_enrichment_steps,
             max_semantic_steps: b.semantic_steps(),
         };
-        let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(internal)?;
+        let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(|e| unavailable(e, retry))?;
         let ids = Ids::new();
         let view = ContinuityState::view_shared(Some(state), now, policy.ttl);
         let ctx = self.ctx(g, &view, &ids, now, deadline);
@@ -230,7 +251,26 @@ impl Daemon {
         }
         // Moved, not copied: what follows reads only the decision and events.
         let update = std::mem::take(&mut decided.update);
-        self.store.apply(session_id, Update::Decided(update), self.clock.now(), g.policy.ttl).await.map_err(internal)?;
+        // The decision stands without its session change (a shared store
+        // that does not answer): the next turn starts from the state as it
+        // was, which is the safe side (a cycle not written cannot be
+        // enriched; Enrich says to call Decide again).
+        let (now, ttl) = (self.clock.now(), g.policy.ttl);
+        let written = match &self.shared {
+            // An execution's cohort goes with the session, in the same
+            // write, for feedback recorded on another replica.
+            Some(shared) => {
+                let d = &decided.decision;
+                let cohort =
+                    (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
+                let note = cohort.as_deref().map(|c| (d.decision_id.as_str(), c));
+                shared.apply_noting(session_id, Update::Decided(update), now, ttl, note).await
+            }
+            None => self.store.apply(session_id, Update::Decided(update), now, ttl).await,
+        };
+        if let Err(e) = written {
+            tracing::debug!(error = %e, "decision not written to the session store");
+        }
         let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&decided, elapsed_ms);
         self.feed_guardrails(g, &decided.decision, rec.call, rec.req, elapsed_ms);
@@ -368,7 +408,8 @@ impl Daemon {
 
     pub async fn record_outcome(&self, g: &Generation, o: OutcomeInput) -> Result<(ContinuityState, bool), ApiError> {
         let now = self.clock.now();
-        let Some(state) = self.store.get(&o.session_id, now).await.map_err(internal)? else {
+        let retry = "retry RecordOutcome";
+        let Some(state) = self.store.get(&o.session_id, now).await.map_err(|e| unavailable(e, retry))? else {
             return Err(ApiError::NotFound(format!("session {:?} not found (expired or never seen)", o.session_id)));
         };
         let last = state.last_resolved_action.as_ref();
@@ -390,15 +431,15 @@ impl Daemon {
         self.store
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, g.policy.ttl)
             .await
-            .map_err(internal)?;
-        self.feed_outcome(g, &o.decision_id, o.kind, now);
+            .map_err(|e| unavailable(e, retry))?;
+        self.feed_outcome(g, &o.session_id, &o.decision_id, o.kind, now).await;
         self.session(g, &o.session_id).await
     }
 
     /// The session and whether its continuity context is fresh.
     pub async fn session(&self, g: &Generation, id: &str) -> Result<(ContinuityState, bool), ApiError> {
         let now = self.clock.now();
-        match self.store.get(id, now).await.map_err(internal)? {
+        match self.store.get(id, now).await.map_err(|e| unavailable(e, "retry"))? {
             Some(s) => {
                 let fresh = s.is_fresh(now, g.policy.ttl);
                 Ok((ContinuityState::clone(&s), fresh))
@@ -410,8 +451,9 @@ impl Daemon {
     /// Clears the session's continuity state and the option sets held for
     /// it (pool reuse); says whether the session existed.
     pub async fn reset_session(&self, id: &str) -> Result<bool, ApiError> {
-        self.pools.remove_session(id);
-        self.store.remove(id).await.map_err(internal)
+        let retry = "retry ResetSession";
+        self.pools.remove_session(id).await.map_err(|e| unavailable(e, retry))?;
+        self.store.remove(id).await.map_err(|e| unavailable(e, retry))
     }
 }
 
@@ -470,8 +512,8 @@ impl Ports for DaemonPorts<'_> {
                 Ok(_) => GuardClaim::Claimed,
                 // Without the guard S5 cannot be promised: do not call.
                 Err(e) => {
-                    tracing::error!(error = %e, "loop guard unavailable; skipping the llm");
-                    GuardClaim::Repeat { ordering: Vec::new(), suggested_id: None }
+                    tracing::debug!(error = %e, "loop guard unavailable; skipping the llm");
+                    GuardClaim::Unavailable
                 }
             }
         }

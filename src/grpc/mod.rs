@@ -105,7 +105,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         if note.len() > 512 {
             return Err(ApiError::from(crate::error::Invalid::TooLong { field: "note".into(), len: note.len(), max: 512 }).into());
         }
-        Ok(Response::new(convert::rollout_to_pb(self.daemon.reset_rollout(&note))))
+        Ok(Response::new(convert::rollout_to_pb(self.daemon.reset_rollout(&note).await?)))
     }
 
     async fn reset_session(&self, request: Request<pb::ResetSessionRequest>) -> Result<Response<pb::ResetSessionResponse>, Status> {

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-const OVERLAYS: [&str; 2] = ["deterministic-only", "llm-enabled"];
+const OVERLAYS: [&str; 3] = ["deterministic-only", "llm-enabled", "shared-state"];
 /// Pinned: the bundled schemas come with the package version.
 const VALIDATOR: &str = "kubernetes-validate==1.37.0";
 const VALIDATOR_VERSION: &str = "1.37.0";
@@ -42,6 +42,8 @@ const APP_SHUTDOWN_ENV: &str = "SHUTDOWN_TIMEOUT_SECONDS";
 const CONFIG_PATH_ENV: &str = "LADDER_CONFIG";
 /// The Secret holding the LLM API key, mounted as a file.
 const LLM_SECRET: &str = "ladderd-llm";
+/// The Secret holding the shared store's URL (overlay shared-state).
+const REDIS_SECRET: &str = "ladderd-redis";
 
 // ---------------------------------------------------------------------------
 // Rendering and validation (once per test binary, shared by every test)
@@ -305,6 +307,26 @@ fn ladderd_toml(r: &Rendered) -> &str {
     cm["data"][key].as_str().unwrap_or_else(|| panic!("{}: ConfigMap {cm_name} has no key {key}", r.overlay))
 }
 
+/// Points the config's mounted-secret files (`llm.api_key_file`,
+/// `sessions.redis.url_file`) at stand-ins in `dir`: the real ones exist
+/// only in the pod.
+fn stand_in_secret_files(table: &mut toml::Table, dir: &Path) {
+    if let Some(llm) = table.get_mut("llm").and_then(toml::Value::as_table_mut)
+        && llm.contains_key("api_key_file")
+    {
+        let key = dir.join("api-key");
+        std::fs::write(&key, "test-key\n").expect("write a stand-in key");
+        llm.insert("api_key_file".into(), toml::Value::String(key.display().to_string()));
+    }
+    if let Some(redis) = table.get_mut("sessions").and_then(|s| s.get_mut("redis")).and_then(toml::Value::as_table_mut)
+        && redis.contains_key("url_file")
+    {
+        let url = dir.join("redis-url");
+        std::fs::write(&url, "rediss://:test-password@redis.example.internal:6380/0\n").expect("write a stand-in URL");
+        redis.insert("url_file".into(), toml::Value::String(url.display().to_string()));
+    }
+}
+
 /// The configuration the daemon would run with in this overlay: its
 /// `ladderd.toml` and the sidecar's `LADDER_*` env, through the real binary's
 /// `ladderd config --check --print` (which prints the effective configuration). A
@@ -312,13 +334,7 @@ fn ladderd_toml(r: &Rendered) -> &str {
 fn effective_config(r: &Rendered) -> toml::Table {
     let mut table: toml::Table = ladderd_toml(r).parse().unwrap_or_else(|e| panic!("{}: ladderd.toml is not TOML: {e}", r.overlay));
     let tmp = tempfile::tempdir().expect("a temp dir");
-    if let Some(llm) = table.get_mut("llm").and_then(toml::Value::as_table_mut)
-        && llm.contains_key("api_key_file")
-    {
-        let key = tmp.path().join("api-key");
-        std::fs::write(&key, "test-key\n").expect("write a stand-in key");
-        llm.insert("api_key_file".into(), toml::Value::String(key.display().to_string()));
-    }
+    stand_in_secret_files(&mut table, tmp.path());
     let file = tmp.path().join("ladderd.toml");
     std::fs::write(&file, toml::to_string(&table).expect("serialize TOML")).expect("write config");
 
@@ -440,9 +456,8 @@ fn every_key_in_every_ladderd_toml_is_a_daemon_config_key() {
         assert!(unknown.is_empty(), "{}: ladderd.toml has keys the daemon does not know: {unknown:?}", r.overlay);
         // And the daemon's own loader, in process, accepts the file's shape.
         let mut table = table;
-        if let Some(llm) = table.get_mut("llm").and_then(toml::Value::as_table_mut) {
-            llm.remove("api_key_file"); // a path that exists only in the pod
-        }
+        let tmp = tempfile::tempdir().expect("a temp dir");
+        stand_in_secret_files(&mut table, tmp.path());
         let f = figment::Figment::from(figment::providers::Serialized::defaults(Config::default()))
             .merge(figment::providers::Toml::string(&toml::to_string(&table).expect("TOML")));
         if let Err(e) = ladderd::config::from_figment(f) {
@@ -633,6 +648,10 @@ fn the_llm_api_key_comes_only_from_a_mounted_secret_file() {
         let key_file = llm.and_then(|l| l.get("api_key_file")).and_then(toml::Value::as_str);
         let llm_on = config.get("llm").and_then(|l| l.get("base_url")).is_some();
         match r.overlay {
+            "shared-state" => {
+                assert!(!llm_on, "shared-state sets llm.base_url (it is the base plus a shared store)");
+                assert!(key_file.is_none(), "shared-state names an API key file");
+            }
             "deterministic-only" => {
                 assert!(!llm_on, "deterministic-only sets llm.base_url");
                 assert!(key_file.is_none(), "deterministic-only names an API key file");
@@ -673,6 +692,35 @@ fn the_llm_overlay_config_differs_from_the_base_only_in_its_llm_section() {
     assert_eq!(llm, base, "outside [llm], overlays/llm-enabled/ladderd.toml must equal base/ladderd.toml");
     for r in overlays().iter().filter(|r| r.overlay == "deterministic-only") {
         assert_eq!(ladderd_toml(r), read(&dir.join("base/ladderd.toml")), "deterministic-only uses the base's ladderd.toml");
+    }
+}
+
+#[test]
+fn the_shared_state_overlay_reads_the_store_url_from_a_mounted_secret_and_differs_from_the_base_only_in_sessions() {
+    let dir = kubernetes_dir();
+    let base: toml::Table = read(&dir.join("base/ladderd.toml")).parse().expect("base TOML");
+    let mut shared: toml::Table = read(&dir.join("overlays/shared-state/ladderd.toml")).parse().expect("overlay TOML");
+    let sessions = shared.remove("sessions").expect("the shared-state overlay has [sessions]");
+    let mut base_rest = base.clone();
+    base_rest.remove("sessions");
+    assert_eq!(shared, base_rest, "outside [sessions], overlays/shared-state/ladderd.toml must equal base/ladderd.toml");
+    assert_eq!(sessions["backend"].as_str(), Some("redis"));
+    let redis = sessions["redis"].as_table().expect("[sessions.redis]");
+    assert!(!redis.contains_key("url"), "the URL (and its password) never lives in a ConfigMap");
+    for r in overlays().iter().filter(|r| r.overlay == "shared-state") {
+        let config = effective_config(r);
+        assert_eq!(config["sessions"]["backend"].as_str(), Some("redis"), "the daemon runs on the shared store");
+        let url_file = Path::new(redis["url_file"].as_str().expect("sessions.redis.url_file"));
+        let (mount, vol) = mount_of(r, url_file).unwrap_or_else(|| panic!("nothing is mounted at {}'s directory", url_file.display()));
+        assert_eq!(mount["readOnly"], true);
+        assert_eq!(vol["secret"]["secretName"], REDIS_SECRET, "sessions.redis.url_file must come from the Secret {REDIS_SECRET}");
+        let file_name = url_file.file_name().and_then(|f| f.to_str()).expect("a file name");
+        assert!(list(&vol["secret"]["items"]).iter().any(|i| i["path"] == file_name), "the Secret volume does not project {file_name}");
+        let mode = vol["secret"]["defaultMode"].as_u64().unwrap_or(0o644);
+        assert_eq!(mode & 0o007, 0, "the URL file is world-readable (mode {mode:o})");
+        for e in list(&sidecar(r)["env"]) {
+            assert!(!e["name"].as_str().unwrap_or_default().starts_with("LADDER_SESSIONS__REDIS"), "the store's settings live in the file");
+        }
     }
 }
 

@@ -11,6 +11,23 @@ use tokio::io::AsyncBufReadExt;
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
 
+/// Where a test daemon keeps its sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Memory,
+    Redis,
+}
+
+/// `config` on the `redis` backend, against `server`.
+pub fn on_redis(mut config: Config, server: &crate::redis_server::RedisServer) -> Config {
+    config.sessions.backend = ladderd::config::SessionBackend::Redis;
+    config.sessions.redis.url = Some(ladderd::config::Secret(server.url()));
+    // Generous: a loaded test machine must not turn a slow answer into a
+    // store fault (the fault tests set their own).
+    config.sessions.redis.timeout_ms = 2_000;
+    config
+}
+
 /// A daemon running in this process until dropped.
 pub struct TestDaemon {
     pub addr: SocketAddr,
@@ -19,6 +36,8 @@ pub struct TestDaemon {
     pub client: ArbiterClient<Channel>,
     pub channel: Channel,
     stop: Option<oneshot::Sender<()>>,
+    /// The Redis server of a daemon started with `on`, alive as long as it.
+    pub redis: Option<std::sync::Arc<crate::redis_server::RedisServer>>,
 }
 
 impl TestDaemon {
@@ -37,7 +56,20 @@ impl TestDaemon {
             .expect("server runs");
         });
         let channel = connect(addr).await;
-        TestDaemon { addr, daemon, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx) }
+        TestDaemon { addr, daemon, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx), redis: None }
+    }
+
+    /// A daemon on `backend` (with a Redis server of its own for `Redis`).
+    pub async fn on(backend: Backend, config: Config) -> TestDaemon {
+        match backend {
+            Backend::Memory => Self::start(config).await,
+            Backend::Redis => {
+                let server = std::sync::Arc::new(crate::redis_server::RedisServer::start());
+                let mut d = Self::start(on_redis(config, &server)).await;
+                d.redis = Some(server);
+                d
+            }
+        }
     }
 
     pub async fn default() -> TestDaemon {

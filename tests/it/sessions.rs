@@ -1,5 +1,7 @@
 //! Sessions over gRPC: Enrich cycles, RecordOutcome, GetSession,
-//! ResetSession, and the session bound.
+//! ResetSession, and the session bound. Every test that is not about the
+//! in-memory store's own bounds runs on both backends (`memory` and a real
+//! Redis: the `both_backends!` list at the end).
 
 use crate::helpers::*;
 use ladderd::config::Config;
@@ -31,9 +33,8 @@ fn enrich(session: &str, cycle: &str, evidence: Vec<pb::EvidenceBlock>) -> pb::E
     pb::EnrichRequest { session_id: session.into(), loop_cycle_id: cycle.into(), evidence, ..Default::default() }
 }
 
-#[tokio::test]
-async fn need_more_info_then_enrich_executes_and_closes_the_cycle() {
-    let d = TestDaemon::default().await;
+async fn need_more_info_then_enrich_executes_and_closes_the_cycle(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     let first = c.decide(scope_request("s1")).await.unwrap().into_inner();
     assert_eq!(first.outcome(), O::NeedMoreInfo);
@@ -45,9 +46,8 @@ async fn need_more_info_then_enrich_executes_and_closes_the_cycle() {
     assert!(again.message().contains("already resolved"), "{}", again.message());
 }
 
-#[tokio::test]
-async fn an_unknown_cycle_is_a_failed_precondition() {
-    let d = TestDaemon::default().await;
+async fn an_unknown_cycle_is_a_failed_precondition(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     let s = c.enrich(enrich("nobody", "cycle-x", vec![])).await.unwrap_err();
     assert_eq!(s.code(), Code::FailedPrecondition);
@@ -66,10 +66,9 @@ async fn need_more_info_provider() -> MockServer {
     server
 }
 
-#[tokio::test]
-async fn unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop() {
+async fn unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop(b: Backend) {
     let server = need_more_info_provider().await;
-    let d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
+    let d = TestDaemon::on(b, with_llm(&format!("{}/v1", server.uri()), 800)).await;
     let mut c = d.client.clone();
     let first = c.decide(panels_request("links panel")).await.unwrap().into_inner();
     assert_eq!(first.outcome(), O::NeedMoreInfo);
@@ -91,8 +90,7 @@ async fn unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop() {
 
 /// Issue 17 item 6: recoverable chat options the LLM asked for, supplied
 /// through Enrich, reach its next prompt, and its pick is suggested.
-#[tokio::test]
-async fn recoverable_options_supplied_by_enrich_reach_the_next_prompt() {
+async fn recoverable_options_supplied_by_enrich_reach_the_next_prompt(b: Backend) {
     let server = MockServer::start().await;
     let need =
         json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["chat_recoverable_options"]});
@@ -106,7 +104,7 @@ async fn recoverable_options_supplied_by_enrich_reach_the_next_prompt() {
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": pick.to_string()}}]})))
         .mount(&server)
         .await;
-    let d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
+    let d = TestDaemon::on(b, with_llm(&format!("{}/v1", server.uri()), 800)).await;
     let mut c = d.client.clone();
     let first = c.decide(panels_request("the thing we talked about before")).await.unwrap().into_inner();
     assert_eq!((first.outcome(), first.needed_evidence_types.clone()), (O::NeedMoreInfo, vec!["chat_recoverable_options".to_string()]));
@@ -125,10 +123,9 @@ async fn recoverable_options_supplied_by_enrich_reach_the_next_prompt() {
     assert_eq!(r.clarifier.unwrap().option_ids[0], "earlier-q3");
 }
 
-#[tokio::test]
-async fn record_outcome_updates_the_state_and_resets_the_loop_guard() {
+async fn record_outcome_updates_the_state_and_resets_the_loop_guard(b: Backend) {
     let server = need_more_info_provider().await;
-    let d = TestDaemon::start(with_llm(&format!("{}/v1", server.uri()), 800)).await;
+    let d = TestDaemon::on(b, with_llm(&format!("{}/v1", server.uri()), 800)).await;
     let mut c = d.client.clone();
     let first = c.decide(panels_request("links panel")).await.unwrap().into_inner();
     c.decide(panels_request("links panel")).await.unwrap();
@@ -157,9 +154,8 @@ async fn record_outcome_updates_the_state_and_resets_the_loop_guard() {
     assert_eq!(server.received_requests().await.unwrap().len(), 2);
 }
 
-#[tokio::test]
-async fn a_correction_records_the_rejected_target() {
-    let d = TestDaemon::default().await;
+async fn a_correction_records_the_rejected_target(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     let exec = c.decide(panels_request("open links panel d")).await.unwrap().into_inner();
     assert_eq!(exec.outcome(), O::Execute);
@@ -182,9 +178,8 @@ async fn a_correction_records_the_rejected_target() {
     assert_eq!(kinds, [("outcome", "corrected"), ("execute", "decided")], "newest first");
 }
 
-#[tokio::test]
-async fn the_action_trace_keeps_five_entries_newest_first() {
-    let d = TestDaemon::default().await;
+async fn the_action_trace_keeps_five_entries_newest_first(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     c.decide(panels_request("open links panel d")).await.unwrap();
     for i in 0..7 {
@@ -205,9 +200,8 @@ async fn the_action_trace_keeps_five_entries_newest_first() {
     assert_eq!(s.turn_count, 1);
 }
 
-#[tokio::test]
-async fn get_and_reset_session() {
-    let d = TestDaemon::default().await;
+async fn get_and_reset_session(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     let s = c.get_session(pb::GetSessionRequest { session_id: "ghost".into() }).await.unwrap_err();
     assert_eq!(s.code(), Code::NotFound);
@@ -262,9 +256,8 @@ fn by_reference(session: &str, input: &str) -> pb::DecideRequest {
     r
 }
 
-#[tokio::test]
-async fn a_pool_sent_once_is_reused_by_reference() {
-    let d = TestDaemon::default().await;
+async fn a_pool_sent_once_is_reused_by_reference(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     let first = c.decide(versioned("p1", "links panel")).await.unwrap().into_inner();
     assert_eq!(first.pool_version, "v1");
@@ -281,9 +274,8 @@ async fn a_pool_sent_once_is_reused_by_reference() {
     assert!(plain.pool_version.is_empty());
 }
 
-#[tokio::test]
-async fn an_unknown_reference_asks_the_client_to_resend() {
-    let d = TestDaemon::default().await;
+async fn an_unknown_reference_asks_the_client_to_resend(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     c.decide(versioned("p1", "links panel")).await.unwrap();
     let mut other_version = by_reference("p1", "links panel");
@@ -304,9 +296,8 @@ async fn an_unknown_reference_asks_the_client_to_resend() {
     assert!(s.message().contains("widget_items[0].id: duplicate id"), "{}", s.message());
 }
 
-#[tokio::test]
-async fn reset_session_also_drops_the_pools_held_for_it() {
-    let d = TestDaemon::default().await;
+async fn reset_session_also_drops_the_pools_held_for_it(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
     c.decide(versioned("p1", "links panel")).await.unwrap();
     c.decide(versioned("p2", "links panel")).await.unwrap();
@@ -353,8 +344,7 @@ async fn open_cycles_share_one_candidate_budget() {
 /// Issue 20 item 9: parallel `Enrich` calls on one cycle never take more
 /// steps or LLM calls than its budget (each step and each call is claimed
 /// in the store before it is used; a late commit cannot lower the counts).
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn parallel_enrich_calls_never_exceed_the_cycles_budget() {
+async fn parallel_enrich_calls_never_exceed_the_cycles_budget(b: Backend) {
     let server = MockServer::start().await;
     let content =
         json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]});
@@ -367,7 +357,7 @@ async fn parallel_enrich_calls_never_exceed_the_cycles_budget() {
     let mut config = with_llm(&format!("{}/v1", server.uri()), 2_000);
     config.enrichment.selection_max_enrichment_steps = 3;
     config.enrichment.selection_max_llm_calls = 2;
-    let d = TestDaemon::start(config).await;
+    let d = TestDaemon::on(b, config).await;
     for round in 0..5 {
         server.reset().await;
         Mock::given(method("POST"))
@@ -398,7 +388,13 @@ async fn parallel_enrich_calls_never_exceed_the_cycles_budget() {
             .collect();
         let mut stepped = 0;
         for c in calls {
-            let r = c.await.unwrap().expect("a decision").into_inner();
+            let r = match c.await.unwrap() {
+                Ok(r) => r.into_inner(),
+                // Redis: concurrent writers of one session may exhaust the
+                // compare-and-set retries; the call then took nothing.
+                Err(s) if s.code() == Code::Unavailable && b == Backend::Redis => continue,
+                Err(s) => panic!("round {round}: {s:?}"),
+            };
             if r.fallback_reason() != F::BudgetExhausted || r.llm.as_ref().is_some_and(|l| l.called) {
                 stepped += 1;
             }
@@ -413,3 +409,36 @@ async fn parallel_enrich_calls_never_exceed_the_cycles_budget() {
         assert_eq!(more.fallback_reason(), F::BudgetExhausted, "round {round}");
     }
 }
+
+/// Runs each test on both backends: `memory::NAME` and `redis::NAME`.
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod memory {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(crate::helpers::Backend::Memory).await
+            })*
+        }
+        mod redis {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(crate::helpers::Backend::Redis).await
+            })*
+        }
+    };
+}
+
+both_backends!(
+    need_more_info_then_enrich_executes_and_closes_the_cycle,
+    an_unknown_cycle_is_a_failed_precondition,
+    unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop,
+    recoverable_options_supplied_by_enrich_reach_the_next_prompt,
+    record_outcome_updates_the_state_and_resets_the_loop_guard,
+    a_correction_records_the_rejected_target,
+    the_action_trace_keeps_five_entries_newest_first,
+    get_and_reset_session,
+    a_pool_sent_once_is_reused_by_reference,
+    an_unknown_reference_asks_the_client_to_resend,
+    reset_session_also_drops_the_pools_held_for_it,
+    parallel_enrich_calls_never_exceed_the_cycles_budget,
+);

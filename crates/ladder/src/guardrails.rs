@@ -173,6 +173,12 @@ impl Guardrails {
         trim(&mut c.retries, s.max_samples, |r| r.0, now_ms, 2 * s.window_ms());
     }
 
+    /// Whether feedback on this decision can be attributed (it was decided
+    /// here and not forgotten yet).
+    pub fn knows(&self, decision_id: &str) -> bool {
+        self.decisions.contains_key(decision_id)
+    }
+
     /// Feedback: a rejected or corrected executed decision is a wrong action.
     pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: ActionOutcome, now_ms: u64) {
         let Some((cohort, executed)) = self.decisions.get(decision_id).cloned() else { return };

@@ -137,8 +137,10 @@ impl Run<'_> {
                 }
                 let claim = ports.claim_guard(&cycle.guard_key, &cycle.id).await;
                 self.guard = Some(claim.clone());
-                if let GuardClaim::Repeat { ordering, suggested_id } = claim {
-                    return LlmStep::GuardRepeat { ordering, suggested_id };
+                match claim {
+                    GuardClaim::Claimed => {}
+                    GuardClaim::Repeat { ordering, suggested_id } => return LlmStep::GuardRepeat { ordering, suggested_id },
+                    GuardClaim::Unavailable => return LlmStep::Skipped(FallbackReason::StateUnavailable),
                 }
             }
         }

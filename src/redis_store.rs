@@ -1,0 +1,701 @@
+//! The shared store (`sessions.backend = "redis"`): sessions, loop-guard
+//! claims, open cycles, option sets held for reuse and the rollout trip in
+//! Redis or Valkey, so any replica can serve any turn (spec section 7b).
+//!
+//! Layout. Every key of one session shares the hash tag `{<session id>}`,
+//! so each script touches one Cluster slot:
+//!
+//! - `<prefix>{<id>}`: a hash with `v` (a version token), `st` (the
+//!   `ContinuityState` as JSON, without the open cycle's request), and
+//!   `rq` / `rc` (the open cycle's request, as JSON, and the cycle it
+//!   belongs to; written once when the cycle opens, read only by `Enrich`);
+//! - `<prefix>{<id>}:pools`, `:poolc`, `:poolz`: option sets held for reuse
+//!   (set -> JSON, set -> candidate count, set -> last use), bounded per
+//!   session by `sessions.pool_cache_candidates`, least recently used first
+//!   out;
+//! - `<prefix>{<id>}:executed`: the session's last 16 executed decisions
+//!   and their cohorts, so a `RecordOutcome` on another replica than the
+//!   one that decided still counts for the guardrails;
+//! - `<prefix>{rollout}:trip` and `:epoch`: the guardrail trip and the
+//!   count of `ResetRollout`s, read by every replica once per evaluation.
+//!
+//! Every key expires with `sessions.idle_ttl_seconds`, set by Redis on each
+//! use. Time in the state is wall-clock (see `Clock::wall`).
+//!
+//! Atomicity. The state's rules stay in one place, the pure core
+//! (`ContinuityState::apply`): an update is applied here to the state as
+//! last read, and written by one Lua script that checks the version it was
+//! read at (compare-and-set). When another replica wrote in between, the
+//! script answers with the current state instead, and the update is applied
+//! again to that: two replicas racing for one loop-guard claim therefore see
+//! exactly one `GuardClaimed`. Versions are random tokens, so a session that
+//! expired and was created again never matches an old version.
+//!
+//! Faults. Every call is bounded by `sessions.redis.timeout_ms` and fails
+//! with `StoreError::Unavailable`; callers degrade (see `daemon::turn`).
+//! Failures are counted and logged as a warning (at most every 10 s while
+//! the store keeps failing), and recovery is logged once. The connection
+//! manager reconnects in the background with exponential backoff.
+
+use crate::config::RedisConfig;
+use crate::pools::PoolStore;
+use crate::sessions::{Held, SessionStore, StoreError};
+use futures::future::BoxFuture;
+use ladder::continuity::{Applied, ContinuityState, CycleChange, Now, Ttl, Update};
+use ladder::types::{Candidate, DecideRequest, Scope};
+use lru::LruCache;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::cluster::{ClusterClientBuilder, ClusterConfig};
+use redis::cluster_async::ClusterConnection;
+use redis::{IntoConnectionInfo, RedisResult, Script, Value};
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::Duration;
+
+/// Reads a session and keeps it alive: `[v, st]`, plus `[rq, rc]` when
+/// `ARGV[2]` is "1". Missing fields are nil.
+static READ: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+local r
+if ARGV[2] == '1' then
+  r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc')
+else
+  r = redis.call('HMGET', KEYS[1], 'v', 'st')
+end
+if r[1] then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return r
+"#,
+    )
+});
+
+/// Compare-and-set of one session. ARGV: expected version ("" = absent),
+/// new version, state JSON, request mode (`set` | `del` | `keep`), request
+/// JSON, the open cycle id, TTL in ms, "1" to get the request back on a
+/// conflict, and "decision id|cohort" of an execution to remember in
+/// KEYS[2] (or ""). Answers `{1}` when written, or `{0, v, st[, rq, rc]}` (the
+/// state as it is now) when the version did not match.
+static WRITE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+local v = redis.call('HGET', KEYS[1], 'v')
+if (v or '') ~= ARGV[1] then
+  if ARGV[8] == '1' then
+    local r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc')
+    return {0, r[1], r[2], r[3], r[4]}
+  end
+  return {0, v, redis.call('HGET', KEYS[1], 'st')}
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'st', ARGV[3])
+if ARGV[4] == 'set' then
+  redis.call('HSET', KEYS[1], 'rq', ARGV[5], 'rc', ARGV[6])
+elseif ARGV[4] == 'del' then
+  redis.call('HDEL', KEYS[1], 'rq', 'rc')
+else
+  local rc = redis.call('HGET', KEYS[1], 'rc')
+  if rc and rc ~= ARGV[6] then redis.call('HDEL', KEYS[1], 'rq', 'rc') end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+if ARGV[9] ~= '' then
+  redis.call('LPUSH', KEYS[2], ARGV[9])
+  redis.call('LTRIM', KEYS[2], 0, 15)
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+end
+return {1}
+"#,
+    )
+});
+
+/// Holds an option set. KEYS: pools, counts, recency. ARGV: set id, JSON,
+/// candidate count, now (ms), TTL (ms), candidates allowed per session.
+static POOL_PUT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local total = 0
+for _, n in ipairs(redis.call('HVALS', KEYS[2])) do total = total + tonumber(n) end
+local max = tonumber(ARGV[6])
+while total > max do
+  local oldest = redis.call('ZPOPMIN', KEYS[3])
+  if #oldest == 0 then break end
+  local n = tonumber(redis.call('HGET', KEYS[2], oldest[1]) or '0')
+  redis.call('HDEL', KEYS[1], oldest[1])
+  redis.call('HDEL', KEYS[2], oldest[1])
+  total = total - n
+end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+return total
+"#,
+    )
+});
+
+/// Finds an option set and marks it used. KEYS as `POOL_PUT`; ARGV: set
+/// id, now (ms), TTL (ms).
+static POOL_GET: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+local blob = redis.call('HGET', KEYS[1], ARGV[1])
+if blob then
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+  for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+end
+return blob
+"#,
+    )
+});
+
+/// Removes a session's state; answers 1 if it existed.
+static REMOVE: LazyLock<Script> =
+    LazyLock::new(|| Script::new("local n = redis.call('DEL', KEYS[1]); redis.call('DEL', KEYS[2]); return n"));
+
+/// Drops a session's option sets; answers how many there were.
+static POOL_REMOVE: LazyLock<Script> =
+    LazyLock::new(|| Script::new("local n = redis.call('HLEN', KEYS[1]); redis.call('DEL', KEYS[1], KEYS[2], KEYS[3]); return n"));
+
+/// The rollout trip: KEYS trip, epoch. ARGV: `read` | `trip` (ARGV[2] the
+/// trip's JSON, kept if one is already set) | `reset`. Answers the trip
+/// (or nil) and the epoch.
+static ROLLOUT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+if ARGV[1] == 'trip' then
+  redis.call('SET', KEYS[1], ARGV[2], 'NX')
+elseif ARGV[1] == 'reset' then
+  redis.call('DEL', KEYS[1])
+  redis.call('INCR', KEYS[2])
+end
+return {redis.call('GET', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}
+"#,
+    )
+});
+
+/// The executed decisions remembered for a session, newest first.
+static EXECUTED_LIST: LazyLock<Script> = LazyLock::new(|| Script::new("return redis.call('LRANGE', KEYS[1], 0, 15)"));
+
+/// Versions read recently, so the write that follows a read in the same
+/// call (Decide: read, decide, write) needs no second read.
+const SEEN: usize = 4096;
+/// Writes that lost a race are retried on the state that won, this often.
+const MAX_ATTEMPTS: usize = 8;
+
+/// Whether the store is answering, for metrics and the log.
+#[derive(Debug, Default)]
+pub struct StoreHealth {
+    failures: AtomicU64,
+    failing: AtomicBool,
+    last_warn_ms: AtomicI64,
+}
+
+impl StoreHealth {
+    /// Store calls that failed (timed out, refused, or errored) since start.
+    pub fn failures(&self) -> u64 {
+        self.failures.load(Ordering::Relaxed)
+    }
+
+    /// Whether the last store call failed.
+    pub fn failing(&self) -> bool {
+        self.failing.load(Ordering::Relaxed)
+    }
+
+    fn ok(&self) {
+        if self.failing.swap(false, Ordering::Relaxed) {
+            tracing::info!("session store answering again");
+        }
+    }
+
+    fn failed(&self, op: &'static str, why: &str) {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        let was = self.failing.swap(true, Ordering::Relaxed);
+        let now = wall_ms();
+        let last = self.last_warn_ms.load(Ordering::Relaxed);
+        // One line when it starts failing, then one every 10 s at most.
+        if (!was || now - last >= 10_000) && self.last_warn_ms.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+            tracing::warn!(
+                op,
+                error = %why,
+                failures = self.failures(),
+                "session store failing: continuity, loop-guard claims and Enrich degrade to the safe side until it answers"
+            );
+        }
+    }
+}
+
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// The connections: to one server (round robin over `pool_size`
+/// multiplexed connections), or to a Cluster (routed by slot).
+enum Conns {
+    Standalone(Vec<ConnectionManager>),
+    Cluster(ClusterConnection),
+}
+
+/// session -> (version, state) as last read or written here.
+type Seen = LruCache<Box<str>, (Box<str>, Arc<ContinuityState>)>;
+
+struct Inner {
+    conns: Conns,
+    next: AtomicUsize,
+    prefix: String,
+    timeout: Duration,
+    idle_ms: u64,
+    pool_max_candidates: usize,
+    /// session -> (version, state) as last read or written here.
+    seen: Mutex<Seen>,
+    health: Arc<StoreHealth>,
+}
+
+/// The Redis / Valkey store. Cheap to clone.
+#[derive(Clone)]
+pub struct RedisStore {
+    inner: Arc<Inner>,
+}
+
+/// The state as read: its version, the state, and the open cycle's request
+/// when it was asked for.
+struct Read {
+    version: String,
+    state: ContinuityState,
+}
+
+impl RedisStore {
+    /// Builds the clients (connecting lazily: a store that is down at start
+    /// does not stop the daemon from serving). Needs a tokio runtime.
+    pub fn new(cfg: &RedisConfig, idle: Duration, pool_max_candidates: usize) -> Result<Self, String> {
+        let url = match (&cfg.url, &cfg.url_file) {
+            (Some(u), _) => u.0.clone(),
+            (None, Some(f)) => {
+                std::fs::read_to_string(f).map_err(|e| format!("sessions.redis.url_file: {}: {e}", f.display()))?.trim().to_string()
+            }
+            (None, None) => return Err("sessions.redis.url: required".into()),
+        };
+        let mut info = url.as_str().into_connection_info().map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
+        if let Some(path) = &cfg.password_file {
+            let pw = std::fs::read_to_string(path).map_err(|e| format!("sessions.redis.password_file: {}: {e}", path.display()))?;
+            let settings = info.redis_settings().clone().set_password(pw.trim_end_matches(['\r', '\n']));
+            info = info.set_redis_settings(settings);
+        }
+        let timeout = Duration::from_millis(cfg.timeout_ms);
+        // Connecting may take longer than one call's budget (TLS); the calls
+        // themselves are bounded by `timeout` either way.
+        let connect_timeout = timeout.max(Duration::from_millis(1000));
+        let conns = if cfg.cluster {
+            let client = ClusterClientBuilder::new(vec![info]).build().map_err(|e| format!("sessions.redis.url: {e}"))?;
+            let config = ClusterConfig::new().set_connection_timeout(connect_timeout).set_response_timeout(timeout);
+            // Connects (and discovers the slots) in the background.
+            Conns::Cluster(client.get_pending_async_connection_with_config(config))
+        } else {
+            let client = redis::Client::open(info).map_err(|e| format!("sessions.redis.url: {:?}", e.kind()))?;
+            let manager_config = ConnectionManagerConfig::new()
+                .set_connection_timeout(Some(connect_timeout))
+                .set_response_timeout(Some(timeout))
+                .set_min_delay(Duration::from_millis(50))
+                .set_max_delay(Duration::from_secs(2));
+            let managers = (0..cfg.pool_size.max(1))
+                .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), manager_config.clone()))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("sessions.redis: {e}"))?;
+            Conns::Standalone(managers)
+        };
+        Ok(RedisStore {
+            inner: Arc::new(Inner {
+                conns,
+                next: AtomicUsize::new(0),
+                prefix: cfg.key_prefix.clone(),
+                timeout,
+                idle_ms: idle.as_millis().max(1) as u64,
+                pool_max_candidates,
+                seen: Mutex::new(LruCache::new(NonZeroUsize::new(SEEN).expect("non-zero"))),
+                health: Arc::new(StoreHealth::default()),
+            }),
+        })
+    }
+
+    pub fn health(&self) -> Arc<StoreHealth> {
+        self.inner.health.clone()
+    }
+
+    async fn invoke(&self, inv: &redis::ScriptInvocation<'_>) -> RedisResult<Value> {
+        match &self.inner.conns {
+            Conns::Standalone(managers) => {
+                let i = self.inner.next.fetch_add(1, Ordering::Relaxed) % managers.len();
+                inv.invoke_async(&mut managers[i].clone()).await
+            }
+            Conns::Cluster(c) => inv.invoke_async(&mut c.clone()).await,
+        }
+    }
+
+    fn key(&self, id: &str) -> String {
+        format!("{}{{{id}}}", self.inner.prefix)
+    }
+
+    fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
+        self.inner.seen.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs one script within the call budget, counting failures.
+    async fn run(&self, op: &'static str, inv: redis::ScriptInvocation<'_>) -> Result<Value, StoreError> {
+        let r = tokio::time::timeout(self.inner.timeout, self.invoke(&inv)).await;
+        let why = match r {
+            Ok(Ok(v)) => {
+                self.inner.health.ok();
+                return Ok(v);
+            }
+            Ok(Err(e)) => format!("{op}: {e}"),
+            Err(_) => format!("{op}: no answer within {} ms", self.inner.timeout.as_millis()),
+        };
+        self.inner.health.failed(op, &why);
+        Err(StoreError::Unavailable(why))
+    }
+
+    /// Reads a session (with its open cycle's request when `with_request`).
+    async fn read(&self, id: &str, with_request: bool) -> Result<Option<Read>, StoreError> {
+        let key = self.key(id);
+        let mut inv = READ.prepare_invoke();
+        inv.key(&key).arg(self.inner.idle_ms).arg(if with_request { "1" } else { "0" });
+        let fields = bulk_list(self.run("read", inv).await?);
+        parse_state(id, &fields, with_request)
+    }
+
+    /// Applies `update` with compare-and-set, retrying on the state that
+    /// won a race. Returns the result and the state written.
+    async fn cas(&self, id: &str, update: Update, now: Now, ttl: Ttl, executed: String) -> Result<Applied, StoreError> {
+        let key = self.key(id);
+        let executed_key = format!("{key}:executed");
+        // Enrich needs the open cycle's request, which reads leave behind.
+        let with_request = matches!(update, Update::BeginEnrich { .. });
+        let opens = matches!(&update, Update::Decided(d) if matches!(d.cycle, CycleChange::Open(_)));
+        let cached = if with_request { None } else { self.seen().get(id).cloned() };
+        let mut base: Option<Read> = match cached {
+            Some((version, state)) => Some(Read { version: version.into(), state: ContinuityState::clone(&state) }),
+            None => self.read(id, with_request).await?,
+        };
+        for _ in 0..MAX_ATTEMPTS {
+            let expected = base.as_ref().map_or(String::new(), |b| b.version.clone());
+            let loaded_request = base.as_ref().and_then(|b| b.state.cycle.as_ref()).and_then(|c| c.request.clone());
+            let mut state = base.map(|b| b.state).unwrap_or_default();
+            let applied = state.apply(update.clone(), now, ttl);
+            let version = uuid::Uuid::new_v4().simple().to_string();
+            let open = state.open_cycle();
+            let (mode, request, cycle_id) = match open {
+                Some(c) => match &c.request {
+                    Some(r) if !loaded_request.as_ref().is_some_and(|l| Arc::ptr_eq(l, r)) => {
+                        ("set", serde_json::to_vec(&**r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?, c.id.clone())
+                    }
+                    // Opened without a request (too large to keep): Enrich
+                    // must refuse it, whatever an older cycle left.
+                    None if opens => ("del", Vec::new(), c.id.clone()),
+                    _ => ("keep", Vec::new(), c.id.clone()),
+                },
+                None => ("del", Vec::new(), String::new()),
+            };
+            let st = encode_state(&state)?;
+            let mut inv = WRITE.prepare_invoke();
+            inv.key(&key)
+                .key(&executed_key)
+                .arg(&expected)
+                .arg(&version)
+                .arg(&st)
+                .arg(mode)
+                .arg(request)
+                .arg(&cycle_id)
+                .arg(self.inner.idle_ms)
+                .arg(if with_request { "1" } else { "0" })
+                .arg(&executed);
+            let reply = bulk_list(self.run("write", inv).await?);
+            if matches!(reply.first(), Some(Some(b)) if b == b"1") {
+                self.remember(id, version, state);
+                return Ok(applied);
+            }
+            // Lost a race: apply again to the state that won.
+            base = parse_state(id, &reply[1..], with_request)?;
+        }
+        Err(StoreError::Unavailable(format!("session {id:?} is being written by too many calls at once")))
+    }
+
+    fn remember(&self, id: &str, version: String, mut state: ContinuityState) {
+        // Cached without the cycle's request: reads never carry it either.
+        if let Some(c) = state.cycle.as_mut() {
+            c.request = None;
+        }
+        self.seen().put(id.into(), (version.into(), Arc::new(state)));
+    }
+
+    fn pool_keys(&self, session: &str) -> [String; 3] {
+        let k = self.key(session);
+        [format!("{k}:pools"), format!("{k}:poolc"), format!("{k}:poolz")]
+    }
+
+    /// `SessionStore::apply`, also remembering an executed decision's
+    /// cohort with the session (in the same script), so an outcome recorded
+    /// on another replica can be attributed. The last 16 per session are
+    /// kept, expiring with the session.
+    pub async fn apply_noting(
+        &self,
+        id: &str,
+        update: Update,
+        now: Now,
+        ttl: Ttl,
+        executed: Option<(&str, &str)>,
+    ) -> Result<Applied, StoreError> {
+        self.cas(id, update, now, ttl, executed.map(|(d, c)| format!("{d}|{c}")).unwrap_or_default()).await
+    }
+
+    /// The cohort of an executed decision remembered for the session.
+    pub async fn executed_cohort(&self, session: &str, decision_id: &str) -> Result<Option<String>, StoreError> {
+        let mut inv = EXECUTED_LIST.prepare_invoke();
+        inv.key(format!("{}:executed", self.key(session)));
+        let items = bulk_list(self.run("executed_cohort", inv).await?);
+        Ok(items.into_iter().flatten().find_map(|b| {
+            let s = String::from_utf8_lossy(&b).into_owned();
+            let (id, cohort) = s.split_once('|')?;
+            (id == decision_id).then(|| cohort.to_string())
+        }))
+    }
+
+    /// Reads (and, with `action`, sets or resets) the shared rollout trip.
+    /// Returns the trip's JSON if one is set, and the reset epoch.
+    pub async fn rollout(&self, action: RolloutAction<'_>) -> Result<(Option<String>, i64), StoreError> {
+        let prefix = &self.inner.prefix;
+        let mut inv = ROLLOUT.prepare_invoke();
+        inv.key(format!("{prefix}{{rollout}}:trip")).key(format!("{prefix}{{rollout}}:epoch"));
+        match action {
+            RolloutAction::Read => inv.arg("read"),
+            RolloutAction::Trip(json) => inv.arg("trip").arg(json),
+            RolloutAction::Reset => inv.arg("reset"),
+        };
+        let v = self.run("rollout", inv).await?;
+        let Value::Array(items) = v else { return Err(StoreError::Unavailable("rollout: unexpected reply".into())) };
+        let trip = match items.first() {
+            Some(Value::BulkString(b)) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        };
+        let epoch = match items.get(1) {
+            Some(Value::Int(n)) => *n,
+            _ => 0,
+        };
+        Ok((trip, epoch))
+    }
+}
+
+/// What `RedisStore::rollout` does besides reading.
+#[derive(Debug, Clone, Copy)]
+pub enum RolloutAction<'a> {
+    Read,
+    /// Sets the trip unless one is set already.
+    Trip(&'a str),
+    /// Clears the trip and counts a reset (every replica starts its
+    /// windows afresh when it sees the count change).
+    Reset,
+}
+
+fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
+    // The request lives in its own field (`rq`), written once per cycle.
+    let mut s = state.clone();
+    if let Some(c) = s.cycle.as_mut() {
+        c.request = None;
+    }
+    serde_json::to_vec(&s).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
+}
+
+/// `[v, st, rq, rc]` as read (rq and rc only when asked for).
+fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Result<Option<Read>, StoreError> {
+    let (Some(Some(v)), Some(Some(st))) = (fields.first(), fields.get(1)) else { return Ok(None) };
+    let mut state: ContinuityState = serde_json::from_slice(st).map_err(|e| corrupt(id, "st", e))?;
+    if with_request
+        && let (Some(Some(rq)), Some(Some(rc))) = (fields.get(2), fields.get(3))
+        && let Some(c) = state.cycle.as_mut().filter(|c| c.id.as_bytes() == rc.as_slice())
+    {
+        let req: DecideRequest = serde_json::from_slice(rq).map_err(|e| corrupt(id, "rq", e))?;
+        c.request = Some(Arc::new(req));
+    }
+    Ok(Some(Read { version: String::from_utf8_lossy(v).into_owned(), state }))
+}
+
+fn corrupt(id: &str, field: &str, e: serde_json::Error) -> StoreError {
+    // A value another version of ladderd wrote, or someone else's key.
+    tracing::warn!(session = %id, field, error = %e, "unreadable session in the store");
+    StoreError::Unavailable(format!("session {id:?}: unreadable {field}: {e}"))
+}
+
+/// A script's array reply as optional byte strings (integers as digits).
+fn bulk_list(v: Value) -> Vec<Option<Vec<u8>>> {
+    let one = |v: Value| match v {
+        Value::BulkString(b) => Some(b),
+        Value::SimpleString(s) => Some(s.into_bytes()),
+        Value::Int(n) => Some(n.to_string().into_bytes()),
+        Value::Okay => Some(b"OK".to_vec()),
+        _ => None,
+    };
+    match v {
+        Value::Array(items) => items.into_iter().map(one).collect(),
+        other => vec![one(other)],
+    }
+}
+
+impl SessionStore for RedisStore {
+    fn get<'a>(&'a self, id: &'a str, _now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>> {
+        Box::pin(async move {
+            match self.read(id, false).await? {
+                Some(r) => {
+                    let state = Arc::new(r.state);
+                    self.seen().put(id.into(), (r.version.into(), state.clone()));
+                    Ok(Some(state))
+                }
+                None => {
+                    self.seen().pop(id);
+                    Ok(None)
+                }
+            }
+        })
+    }
+
+    fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
+        Box::pin(self.cas(id, update, now, ttl, String::new()))
+    }
+
+    fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            self.seen().pop(id);
+            let mut inv = REMOVE.prepare_invoke();
+            inv.key(self.key(id)).key(format!("{}:executed", self.key(id)));
+            Ok(matches!(self.run("remove", inv).await?, Value::Int(n) if n > 0))
+        })
+    }
+
+    /// Sessions live in the shared store; this replica holds none.
+    fn len(&self) -> usize {
+        0
+    }
+
+    fn evictions(&self) -> u64 {
+        0
+    }
+
+    /// Open cycles' requests live in the shared store, not in this process.
+    fn cycle_held(&self) -> Held {
+        Held::default()
+    }
+
+    fn failures(&self) -> u64 {
+        self.inner.health.failures()
+    }
+
+    fn failing(&self) -> bool {
+        self.inner.health.failing()
+    }
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredSet {
+    version: String,
+    scope: Scope,
+    candidates: Arc<Vec<Candidate>>,
+}
+
+impl PoolStore for RedisStore {
+    fn get<'a>(
+        &'a self,
+        session: &'a str,
+        set: &'a str,
+        version: &'a str,
+    ) -> BoxFuture<'a, Result<Option<crate::pools::HeldSet>, StoreError>> {
+        Box::pin(async move {
+            let keys = self.pool_keys(session);
+            let mut inv = POOL_GET.prepare_invoke();
+            inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).arg(set).arg(wall_ms()).arg(self.inner.idle_ms);
+            let Value::BulkString(blob) = self.run("pool_get", inv).await? else { return Ok(None) };
+            let held: StoredSet = serde_json::from_slice(&blob).map_err(|e| corrupt(session, "pools", e))?;
+            Ok((held.version == version).then_some((held.scope, held.candidates)))
+        })
+    }
+
+    fn put<'a>(
+        &'a self,
+        session: &'a str,
+        set: &'a str,
+        version: &'a str,
+        scope: Scope,
+        candidates: Arc<Vec<Candidate>>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let n = candidates.len();
+            if n > self.inner.pool_max_candidates {
+                return Ok(());
+            }
+            let held = StoredSet { version: version.to_string(), scope, candidates };
+            let blob = serde_json::to_vec(&held).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+            let keys = self.pool_keys(session);
+            let mut inv = POOL_PUT.prepare_invoke();
+            inv.key(&keys[0])
+                .key(&keys[1])
+                .key(&keys[2])
+                .arg(set)
+                .arg(blob)
+                .arg(n)
+                .arg(wall_ms())
+                .arg(self.inner.idle_ms)
+                .arg(self.inner.pool_max_candidates);
+            self.run("pool_put", inv).await.map(|_| ())
+        })
+    }
+
+    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Result<usize, StoreError>> {
+        Box::pin(async move {
+            let keys = self.pool_keys(session);
+            let mut inv = POOL_REMOVE.prepare_invoke();
+            inv.key(&keys[0]).key(&keys[1]).key(&keys[2]);
+            match self.run("pool_remove", inv).await? {
+                Value::Int(n) => Ok(n.max(0) as usize),
+                _ => Ok(0),
+            }
+        })
+    }
+
+    /// Held in the shared store, not in this process.
+    fn held(&self) -> usize {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Secret;
+
+    #[tokio::test]
+    async fn a_store_that_is_down_answers_unavailable_within_its_timeout() {
+        // Port 1 refuses connections; the manager would retry connecting
+        // for seconds, but every call is cut at 50 ms.
+        let cfg = RedisConfig { url: Some(Secret("redis://127.0.0.1:1/".into())), timeout_ms: 50, ..Default::default() };
+        let s = RedisStore::new(&cfg, Duration::from_secs(60), 100).unwrap();
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            assert!(SessionStore::get(&s, "x", Now::default()).await.is_err());
+            assert!(s.apply("x", Update::Reset, Now::default(), Ttl::default()).await.is_err());
+            // Two calls of 50 ms; 1 s is far above that on a loaded
+            // machine and far below the manager's own retries.
+            assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        }
+        assert!(s.health().failing());
+        assert_eq!(s.health().failures(), 6);
+    }
+
+    #[test]
+    fn a_password_file_is_read_and_a_missing_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = dir.path().join("pw");
+        std::fs::write(&pw, "s3cret\n").unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let _g = rt.enter();
+        let ok = RedisConfig { url: Some(Secret("redis://cache:6379".into())), password_file: Some(pw), ..Default::default() };
+        assert!(RedisStore::new(&ok, Duration::from_secs(1), 1).is_ok());
+        let missing = RedisConfig { password_file: Some(dir.path().join("none")), ..ok };
+        let err = RedisStore::new(&missing, Duration::from_secs(1), 1).err().unwrap();
+        assert!(err.starts_with("sessions.redis.password_file:"), "{err}");
+    }
+}

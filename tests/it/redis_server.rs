@@ -1,0 +1,253 @@
+//! A real `redis-server` for the tests, on a free port in a temp dir,
+//! killed when dropped. Found on PATH, else installed once: with
+//! `apt-get install redis-server` when running as root, else by
+//! `apt-get download` + `dpkg -x` into `target/redis-server` (no root
+//! needed). `LADDER_TEST_REDIS_SERVER` names a binary to use instead.
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The binary, and the library path it needs (extracted packages).
+#[derive(Debug, Clone)]
+struct Binary {
+    path: PathBuf,
+    lib_dir: Option<PathBuf>,
+}
+
+static BINARY: OnceLock<Result<Binary, String>> = OnceLock::new();
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+    if out.status.success() { Ok(()) } else { Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim())) }
+}
+
+/// `apt-get`, retried while another process holds the dpkg lock.
+fn apt(args: &[&str], dir: Option<&Path>) -> Result<(), String> {
+    let mut last = String::new();
+    for _ in 0..30 {
+        let mut cmd = Command::new("apt-get");
+        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        if let Some(d) = dir {
+            cmd.current_dir(d);
+        }
+        match run(&mut cmd) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.contains("lock") => {
+                last = e;
+                std::thread::sleep(Duration::from_secs(2));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+fn find_or_install() -> Result<Binary, String> {
+    if let Some(p) = std::env::var_os("LADDER_TEST_REDIS_SERVER") {
+        return Ok(Binary { path: p.into(), lib_dir: None });
+    }
+    let download = std::env::var("LADDER_TEST_REDIS_INSTALL").is_ok_and(|v| v == "download");
+    if !download && let Some(p) = on_path("redis-server") {
+        return Ok(Binary { path: p, lib_dir: None });
+    }
+    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("redis-server");
+    let extracted = Binary { path: target.join("usr/bin/redis-server"), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
+    if extracted.path.exists() {
+        return Ok(extracted);
+    }
+    if !download && is_root() {
+        eprintln!("redis-server not found: installing it with apt-get (once)");
+        if apt(&["install", "-y", "--no-install-recommends", "redis-server"], None).is_err() {
+            apt(&["update"], None)?;
+            apt(&["install", "-y", "--no-install-recommends", "redis-server"], None)?;
+        }
+        // The package's service is not what the tests run.
+        let _ = Command::new("service").args(["redis-server", "stop"]).output();
+        return on_path("redis-server").map(|path| Binary { path, lib_dir: None }).ok_or_else(|| "installed, yet not on PATH".into());
+    }
+    eprintln!("redis-server not found: extracting Debian's packages into {}", target.display());
+    let debs = target.join("debs");
+    std::fs::create_dir_all(&debs).map_err(|e| e.to_string())?;
+    let pkgs = ["redis-server", "redis-tools", "liblzf1", "libjemalloc2"];
+    if apt(&[&["download"][..], &pkgs[..]].concat(), Some(&debs)).is_err() {
+        apt(&["update"], None)?;
+        apt(&[&["download"][..], &pkgs[..]].concat(), Some(&debs))?;
+    }
+    for deb in std::fs::read_dir(&debs).map_err(|e| e.to_string())? {
+        let deb = deb.map_err(|e| e.to_string())?.path();
+        run(Command::new("dpkg").arg("-x").arg(&deb).arg(&target))?;
+    }
+    // Debian ships redis-server as a link to redis-check-rdb: the binary
+    // picks its mode from its own name.
+    if !extracted.path.exists() {
+        return Err(format!("{} missing after extracting the packages", extracted.path.display()));
+    }
+    Ok(extracted)
+}
+
+fn binary() -> Binary {
+    BINARY.get_or_init(find_or_install).clone().unwrap_or_else(|e| panic!("no redis-server for the tests: {e}"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A redis-server of this test's own.
+pub struct RedisServer {
+    pub port: u16,
+    child: Option<Child>,
+    dir: tempfile::TempDir,
+    bin: Binary,
+    extra: Vec<String>,
+}
+
+impl RedisServer {
+    pub fn start() -> RedisServer {
+        Self::start_with(&[])
+    }
+
+    /// A server started with extra arguments.
+    pub fn start_with(extra: &[&str]) -> RedisServer {
+        let extra = extra.iter().map(|s| s.to_string()).collect();
+        let mut s = RedisServer { port: 0, child: None, dir: tempfile::tempdir().unwrap(), bin: binary(), extra };
+        for _ in 0..5 {
+            s.port = free_port();
+            if s.spawn() {
+                return s;
+            }
+            s.kill();
+        }
+        panic!("redis-server did not start (see its log in {})", s.dir.path().display());
+    }
+
+    /// Starts the process on `self.port`; waits until it accepts.
+    fn spawn(&mut self) -> bool {
+        let log = std::fs::File::create(self.dir.path().join("redis.log")).unwrap();
+        let mut cmd = Command::new(&self.bin.path);
+        cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .args(&self.extra)
+            .stdout(Stdio::from(log.try_clone().unwrap()))
+            .stderr(Stdio::from(log));
+        if let Some(lib) = &self.bin.lib_dir {
+            cmd.env("LD_LIBRARY_PATH", lib);
+        }
+        let Ok(child) = cmd.spawn() else { return false };
+        self.child = Some(child);
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            if TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return true;
+            }
+            if let Some(Ok(Some(_))) = self.child.as_mut().map(Child::try_wait) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// Kills the server (SIGKILL): everything it held is gone.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts it again on the same port (empty).
+    pub fn restart(&mut self) {
+        self.kill();
+        for _ in 0..50 {
+            if self.spawn() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("redis-server did not restart on port {}", self.port);
+    }
+
+    fn signal(&self, sig: &str) {
+        let pid = self.child.as_ref().expect("running").id().to_string();
+        assert!(Command::new("kill").args([sig, &pid]).status().unwrap().success());
+    }
+
+    /// Freezes the server (SIGSTOP): connections stay open, nothing answers.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    /// A command's reply, over a fresh connection.
+    pub async fn cmd<T: redis::FromRedisValue>(&self, args: &[&str]) -> T {
+        let client = redis::Client::open(self.url()).unwrap();
+        let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+        let mut cmd = redis::cmd(args[0]);
+        for a in &args[1..] {
+            cmd.arg(*a);
+        }
+        cmd.query_async(&mut conn).await.unwrap()
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        if let Some(c) = self.child.as_ref() {
+            // A paused server ignores SIGKILL only until continued: wake it.
+            let _ = Command::new("kill").args(["-CONT", &c.id().to_string()]).status();
+        }
+        self.kill();
+    }
+}
+
+/// A Redis Cluster of three primaries (no replicas), each slot range on
+/// one of them, built with CLUSTER ADDSLOTSRANGE and CLUSTER MEET.
+pub struct RedisCluster {
+    pub nodes: Vec<RedisServer>,
+}
+
+impl RedisCluster {
+    pub async fn start() -> RedisCluster {
+        let nodes: Vec<RedisServer> = (0..3).map(|_| RedisServer::start_with(&["--cluster-enabled", "yes"])).collect();
+        let ranges = [("0", "5460"), ("5461", "10922"), ("10923", "16383")];
+        for (n, (from, to)) in nodes.iter().zip(ranges) {
+            let _: String = n.cmd(&["CLUSTER", "ADDSLOTSRANGE", from, to]).await;
+        }
+        for n in &nodes[1..] {
+            let _: String = nodes[0].cmd(&["CLUSTER", "MEET", "127.0.0.1", &n.port.to_string()]).await;
+        }
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut ok = true;
+            for n in &nodes {
+                let info: String = n.cmd(&["CLUSTER", "INFO"]).await;
+                ok &= info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3");
+            }
+            if ok {
+                return RedisCluster { nodes };
+            }
+            assert!(Instant::now() < until, "the cluster did not form");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! Several replicas on one Redis (`sessions.backend = "redis"`, spec
+//! section 7b): a turn may land on any replica, and the store's faults
+//! degrade to the safe side. Each test runs its own `redis-server` (see
+//! `redis_server.rs`) and two daemons on it, as two pods would.
+
+use crate::helpers::*;
+use crate::redis_server::RedisServer;
+use ladderd::config::Config;
+use ladderd::pb;
+use ladderd::pb::{FallbackReason as F, Outcome as O};
+use serde_json::json;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tonic::Code;
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// Two daemons (A and B) on one Redis.
+struct Pair {
+    a: TestDaemon,
+    b: TestDaemon,
+    redis: Arc<RedisServer>,
+}
+
+async fn pair(config: Config) -> Pair {
+    let redis = Arc::new(RedisServer::start());
+    let a = TestDaemon::start(on_redis(config.clone(), &redis)).await;
+    let b = TestDaemon::start(on_redis(config, &redis)).await;
+    Pair { a, b, redis }
+}
+
+fn req(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = panels_request(input);
+    r.session_id = session.into();
+    r
+}
+
+fn scope_request(session: &str) -> pb::DecideRequest {
+    pb::DecideRequest {
+        session_id: session.into(),
+        input: "open panel d from chat".into(),
+        widget_items: vec![cand("w-1", "Panel D")],
+        ..Default::default()
+    }
+}
+
+fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
+    pb::EnrichRequest {
+        session_id: session.into(),
+        loop_cycle_id: cycle.into(),
+        evidence: vec![pb::EvidenceBlock {
+            r#type: "chat_recoverable_options".into(),
+            candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
+            excerpt: String::new(),
+        }],
+        ..Default::default()
+    }
+}
+
+/// A provider that answers `need_more_info` after `delay`.
+async fn slow_provider(delay: Duration) -> MockServer {
+    let server = MockServer::start().await;
+    let content =
+        json!({"decision": "need_more_info", "choice_id": null, "confidence": 0.3, "needed_evidence_types": ["active_widget_items"]});
+    let body = json!({"choices": [{"message": {"content": content.to_string()}}]});
+    Mock::given(method("POST")).respond_with(ResponseTemplate::new(200).set_body_json(body).set_delay(delay)).mount(&server).await;
+    server
+}
+
+#[tokio::test]
+async fn need_more_info_on_one_replica_is_enriched_on_another() {
+    let p = pair(Config::default()).await;
+    let first = p.a.client.clone().decide(scope_request("s1")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    let r = p.b.client.clone().enrich(chat_evidence("s1", &first.loop_cycle_id)).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str(), r.loop_cycle_id.as_str()), (O::Execute, "chat-d", first.loop_cycle_id.as_str()));
+    // Resolved on B: A knows it too.
+    let again = p.a.client.clone().enrich(chat_evidence("s1", &first.loop_cycle_id)).await.unwrap_err();
+    assert_eq!(again.code(), Code::FailedPrecondition, "{}", again.message());
+    assert!(again.message().contains("already resolved"), "{}", again.message());
+}
+
+#[tokio::test]
+async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call() {
+    // The provider is slow, so both replicas are past their state read
+    // before either has written anything but its guard claim.
+    let llm = slow_provider(Duration::from_millis(200)).await;
+    let p = pair(with_llm(&format!("{}/v1", llm.uri()), 2_000)).await;
+    let sessions = 12;
+    let mut calls = Vec::new();
+    for i in 0..sessions {
+        for d in [&p.a, &p.b] {
+            let mut c = d.client.clone();
+            let r = req(&format!("race-{i}"), "links panel");
+            calls.push(tokio::spawn(async move { c.decide(r).await.unwrap().into_inner() }));
+        }
+    }
+    let mut called = 0;
+    let mut guarded = 0;
+    for c in calls {
+        let d = c.await.unwrap();
+        let l = d.llm.clone().unwrap_or_default();
+        if l.called {
+            called += 1;
+        } else {
+            assert!(l.guard_hit && d.fallback_reason() == F::LoopGuard, "the other one is a guard repeat: {d:?}");
+            guarded += 1;
+        }
+        assert_ne!(d.outcome(), O::Execute);
+    }
+    let requests = llm.received_requests().await.unwrap().len();
+    assert_eq!((called, guarded, requests), (sessions, sessions, sessions), "one LLM call per cycle, across both replicas");
+}
+
+#[tokio::test]
+async fn an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another() {
+    let p = pair(Config::default()).await;
+    let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
+    // A cross-source tie: the options are shown as a clarifier on A.
+    let mut r = req("c1", "open links panel d");
+    r.widget_items = vec![cand("w-links-d", "Links Panel D")];
+    let first = a.decide(r.clone()).await.unwrap().into_inner();
+    assert_eq!((first.outcome(), first.ambiguity_reason()), (O::Clarify, pb::AmbiguityReason::CrossSourceTie));
+    // The user's answer is recorded on B.
+    let s = b
+        .record_outcome(pb::RecordOutcomeRequest {
+            session_id: "c1".into(),
+            decision_id: first.decision_id.clone(),
+            kind: pb::OutcomeKind::Accepted as i32,
+            choice_id: "links-panel-d".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .session
+        .unwrap();
+    assert_eq!(s.last_accepted_choice_id, "links-panel-d");
+    // A sees B's record, and its continuity rung resolves the next turn.
+    let seen = a.get_session(pb::GetSessionRequest { session_id: "c1".into() }).await.unwrap().into_inner();
+    assert_eq!((seen.last_accepted_choice_id.as_str(), seen.active_option_set_id.as_str()), ("links-panel-d", "set-1"));
+    let second = a.decide(r).await.unwrap().into_inner();
+    assert_eq!(
+        (second.outcome(), second.target_id.as_str(), second.decided_by()),
+        (O::Execute, "links-panel-d", pb::Decider::Continuity),
+        "{second:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_pool_sent_to_one_replica_is_referenced_on_another() {
+    let p = pair(Config::default()).await;
+    let mut sent = req("p1", "links panel");
+    sent.options.as_mut().unwrap().version = "v1".into();
+    let first = p.a.client.clone().decide(sent.clone()).await.unwrap().into_inner();
+    assert_eq!(first.pool_version, "v1");
+    let mut by_ref = sent;
+    by_ref.input = "the second one".into();
+    let o = by_ref.options.as_mut().unwrap();
+    o.candidates.clear();
+    o.by_reference = true;
+    let r = p.b.client.clone().decide(by_ref.clone()).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str(), r.pool_version.as_str()), (O::Execute, "links-panel-d", "v1"));
+    // ResetSession on B drops it for A as well.
+    p.b.client.clone().reset_session(pb::ResetSessionRequest { session_id: "p1".into() }).await.unwrap();
+    let s = p.a.client.clone().decide(by_ref).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition, "{}", s.message());
+}
+
+#[tokio::test]
+async fn every_key_of_a_session_shares_one_hash_tag_and_expires() {
+    let mut c = Config::default();
+    c.sessions.idle_ttl_seconds = 600;
+    let p = pair(c).await;
+    let mut r = req("tagged", "links panel");
+    r.options.as_mut().unwrap().version = "v1".into();
+    p.a.client.clone().decide(r).await.unwrap();
+    let keys: Vec<String> = p.redis.cmd(&["KEYS", "*"]).await;
+    let mut session_keys: Vec<&String> = keys.iter().filter(|k| k.contains("{tagged}")).collect();
+    session_keys.sort();
+    assert_eq!(session_keys, ["ladderd:{tagged}", "ladderd:{tagged}:poolc", "ladderd:{tagged}:pools", "ladderd:{tagged}:poolz"]);
+    for k in session_keys {
+        let ttl: i64 = p.redis.cmd(&["PTTL", k]).await;
+        assert!(ttl > 590_000 && ttl <= 600_000, "{k}: {ttl} ms");
+    }
+}
+
+#[tokio::test]
+async fn idle_sessions_expire_in_the_store_itself() {
+    let mut c = Config::default();
+    c.sessions.idle_ttl_seconds = 1;
+    let p = pair(c).await;
+    p.a.client.clone().decide(req("short", "links panel")).await.unwrap();
+    assert!(p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "short".into() }).await.is_ok());
+    // Redis expires the key 1 s after its last use; 1.5 s leaves it a
+    // generous half second (its active expiry runs 10 times a second, and
+    // an expired key is never returned even before it is collected).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let s = p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "short".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::NotFound);
+    let exists: i64 = p.redis.cmd(&["EXISTS", "ladderd:{short}"]).await;
+    assert_eq!(exists, 0);
+}
+
+#[tokio::test]
+async fn continuity_context_expires_by_the_wall_clock_across_replicas() {
+    let mut c = Config::default();
+    c.continuity.ttl_seconds = 1;
+    let p = pair(c).await;
+    p.a.client.clone().decide(req("wall", "links panel")).await.unwrap();
+    let s = p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "wall".into() }).await.unwrap().into_inner();
+    assert!(s.continuity_fresh, "fresh on the other replica");
+    // Judged by the wall clock both replicas share: 1.3 s is past 1 s.
+    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    let s = p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "wall".into() }).await.unwrap().into_inner();
+    assert!(!s.continuity_fresh);
+}
+
+/// A config on `redis` whose store calls give up fast, with the LLM rung on.
+fn fragile(llm: &MockServer, redis: &RedisServer) -> Config {
+    let mut c = on_redis(with_llm(&format!("{}/v1", llm.uri()), 800), redis);
+    c.sessions.redis.timeout_ms = 50;
+    c
+}
+
+#[tokio::test]
+async fn a_hung_store_costs_decide_its_timeout_and_the_llm_is_not_called_without_a_guard_claim() {
+    let llm = slow_provider(Duration::ZERO).await;
+    let redis = RedisServer::start();
+    let d = TestDaemon::start(fragile(&llm, &redis)).await;
+    let mut c = d.client.clone();
+    c.decide(req("warm", "open links panel d")).await.unwrap();
+    redis.pause();
+    let started = Instant::now();
+    let exec = c.decide(req("h1", "open links panel d")).await.unwrap().into_inner();
+    let tie = c.decide(req("h2", "links panel")).await.unwrap().into_inner();
+    let elapsed = started.elapsed();
+    redis.resume();
+    assert_eq!((exec.outcome(), exec.target_id.as_str()), (O::Execute, "links-panel-d"), "deterministic rungs decide as before");
+    assert_eq!((tie.outcome(), tie.fallback_reason()), (O::Clarify, F::StateUnavailable));
+    assert!(!tie.llm.unwrap_or_default().called);
+    assert_eq!(llm.received_requests().await.unwrap().len(), 0, "no LLM call without a guard claim");
+    // Each call waits for at most a few 50 ms store timeouts; 2 s for two
+    // calls is far above that and far below a hang.
+    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn redis_killed_and_restarted_mid_run_keeps_decisions_coming_and_state_resumes() {
+    let llm = slow_provider(Duration::ZERO).await;
+    let redis = Arc::new(RedisServer::start());
+    let a = TestDaemon::start(fragile(&llm, &redis)).await;
+    let b = TestDaemon::start(fragile(&llm, &redis)).await;
+    let (mut ca, mut cb) = (a.client.clone(), b.client.clone());
+    let before = ca.decide(scope_request("k1")).await.unwrap().into_inner();
+    assert_eq!(before.outcome(), O::NeedMoreInfo);
+
+    // Down: the server is gone (its state with it).
+    let mut redis = Arc::try_unwrap(redis).unwrap_or_else(|_| panic!("one owner"));
+    redis.kill();
+    for i in 0..20 {
+        let d = ca.decide(req(&format!("down-{i}"), "open links panel d")).await.unwrap().into_inner();
+        assert_eq!(d.target_id, "links-panel-d");
+        let t = cb.decide(req(&format!("down-{i}"), "links panel")).await.unwrap().into_inner();
+        assert_eq!((t.outcome(), t.fallback_reason()), (O::Clarify, F::StateUnavailable));
+    }
+    let s = cb.enrich(chat_evidence("k1", &before.loop_cycle_id)).await.unwrap_err();
+    assert_eq!(s.code(), Code::Unavailable);
+    assert!(s.message().contains("retry"), "{}", s.message());
+    let s = ca.get_session(pb::GetSessionRequest { session_id: "k1".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::Unavailable);
+    let mut by_ref = req("k1", "the second one");
+    let o = by_ref.options.as_mut().unwrap();
+    o.version = "v1".into();
+    o.candidates.clear();
+    o.by_reference = true;
+    let s = ca.decide(by_ref).await.unwrap_err();
+    assert_eq!(s.code(), Code::Unavailable);
+    assert!(s.message().contains("resend"), "{}", s.message());
+    // Health stays SERVING: a store outage must not take the pods down.
+    let mut h = tonic_health::pb::health_client::HealthClient::new(a.channel.clone());
+    let status = h.check(tonic_health::pb::HealthCheckRequest { service: "ladder.v1.Arbiter".into() }).await.unwrap().into_inner();
+    assert_eq!(status.status(), tonic_health::pb::health_check_response::ServingStatus::Serving);
+    assert!(a.daemon.store().failing() && a.daemon.store().failures() > 0, "the store's failure is visible");
+
+    // Back (empty): the replicas reconnect by themselves, and shared state
+    // works again: NEED_MORE_INFO on A, Enrich on B.
+    redis.restart();
+    let mut resumed = None;
+    for _ in 0..100 {
+        let first = ca.decide(scope_request("k2")).await.unwrap().into_inner();
+        if let Ok(r) = cb.enrich(chat_evidence("k2", &first.loop_cycle_id)).await {
+            resumed = Some(r.into_inner());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = resumed.expect("the shared state resumes within 10 s of the restart");
+    assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"));
+    assert!(!a.daemon.store().failing());
+    drop(redis);
+}
+
+#[tokio::test]
+async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_reset_on_either_clears_both() {
+    let llm = MockServer::start().await;
+    // Always picks links-panel-e at 0.9: auto-executes "the thing for team e".
+    let pick = json!({"decision": "select", "choice_id": "links-panel-e", "confidence": 0.9, "needed_evidence_types": []});
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": pick.to_string()}}]})))
+        .mount(&llm)
+        .await;
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    c.auto_execute.enabled = true;
+    // This fake names the real id in every ask; the relabelled second ask
+    // of `reorder` would not corroborate it. The trip is what is tested here
+    // (corroboration has its own tests).
+    c.auto_execute.corroboration = ladder::policy::Corroboration::None;
+    c.guardrails.auto_trip = true;
+    c.guardrails.baseline_cohort = Some("control".into());
+    c.guardrails.min_samples = 20;
+    c.guardrails.evaluate_every_seconds = 1;
+    let p = pair(c).await;
+    let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
+    let labelled = |session: String, input: &str, cohort: &str| {
+        let mut r = req(&session, input);
+        r.labels.insert("cohort".into(), cohort.into());
+        r
+    };
+    assert_eq!(b.decide(labelled("b0".into(), "the thing for team e", "llm")).await.unwrap().into_inner().outcome(), O::Execute);
+    // A's windows: 40 correct controls, 40 LLM executions, 3 rejected.
+    for i in 0..40 {
+        a.decide(labelled(format!("c{i}"), "open links panel d", "control")).await.unwrap();
+    }
+    for i in 0..40 {
+        let r = a.decide(labelled(format!("l{i}"), "the thing for team e", "llm")).await.unwrap().into_inner();
+        assert_eq!(r.outcome(), O::Execute);
+        if i < 3 {
+            let o = pb::RecordOutcomeRequest {
+                session_id: format!("l{i}"),
+                decision_id: r.decision_id,
+                kind: pb::OutcomeKind::Rejected as i32,
+                ..Default::default()
+            };
+            a.record_outcome(o).await.unwrap();
+        }
+    }
+    assert!(a.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped, "A tripped itself");
+    // B has seen none of it, yet stops auto-executing within one
+    // evaluation interval (1 s; 10 s is a generous bound for a busy machine).
+    let until = Instant::now() + Duration::from_secs(10);
+    while !b.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped {
+        assert!(Instant::now() < until, "B never saw A's trip");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = b.decide(labelled("b1".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
+    assert_eq!(
+        (r.outcome(), r.clarifier.unwrap().suggested_id.as_str()),
+        (O::Clarify, "links-panel-e"),
+        "the pick only leads the clarifier"
+    );
+    // ResetRollout on B re-enables A too.
+    let state = b.reset_rollout(pb::ResetRolloutRequest { note: "checked".into() }).await.unwrap().into_inner();
+    assert!(!state.auto_execute_tripped);
+    let until = Instant::now() + Duration::from_secs(10);
+    while a.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped {
+        assert!(Instant::now() < until, "A never saw the reset");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let r = a.decide(labelled("a9".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Execute);
+}
+
+#[tokio::test]
+async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot() {
+    let cluster = crate::redis_server::RedisCluster::start().await;
+    let llm = slow_provider(Duration::from_millis(100)).await;
+    let mut c = on_redis(with_llm(&format!("{}/v1", llm.uri()), 2_000), &cluster.nodes[0]);
+    c.sessions.redis.cluster = true;
+    let a = TestDaemon::start(c.clone()).await;
+    let b = TestDaemon::start(c).await;
+    let (mut ca, mut cb) = (a.client.clone(), b.client.clone());
+    let sessions = 24;
+    for i in 0..sessions {
+        let s = format!("cluster-{i}");
+        // Enrich across replicas, with a pool held for reuse.
+        let first = ca.decide(scope_request(&s)).await.unwrap().into_inner();
+        assert_eq!(first.outcome(), O::NeedMoreInfo, "{s}");
+        let r = cb.enrich(chat_evidence(&s, &first.loop_cycle_id)).await.unwrap().into_inner();
+        assert_eq!(r.target_id, "chat-d", "{s}");
+        let mut sent = req(&s, "open links panel d");
+        sent.options.as_mut().unwrap().version = "v1".into();
+        cb.decide(sent.clone()).await.unwrap();
+        let o = sent.options.as_mut().unwrap();
+        o.candidates.clear();
+        o.by_reference = true;
+        assert_eq!(ca.decide(sent).await.unwrap().into_inner().target_id, "links-panel-d", "{s}");
+    }
+    // A loop-guard race on every session: one LLM call each.
+    let mut calls = Vec::new();
+    for i in 0..sessions {
+        for c in [&ca, &cb] {
+            let mut c = c.clone();
+            let r = req(&format!("cluster-{i}"), "links panel");
+            calls.push(tokio::spawn(async move { c.decide(r).await.unwrap().into_inner() }));
+        }
+    }
+    let called =
+        futures::future::join_all(calls).await.into_iter().filter(|d| d.as_ref().unwrap().llm.clone().unwrap_or_default().called).count();
+    assert_eq!((called, llm.received_requests().await.unwrap().len()), (sessions, sessions));
+    // The sessions spread over the three primaries, and each session's keys
+    // stayed together (a script touching two slots would have failed).
+    for n in &cluster.nodes {
+        let keys: i64 = n.cmd(&["DBSIZE"]).await;
+        assert!(keys > 0, "node {} holds no session", n.port);
+    }
+}
+
+#[tokio::test]
+async fn a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort() {
+    let p = pair(Config::default()).await;
+    let mut r = req("w1", "open links panel d");
+    r.labels.insert("cohort".into(), "canary".into());
+    let exec = p.a.client.clone().decide(r).await.unwrap().into_inner();
+    assert_eq!(exec.outcome(), O::Execute);
+    // A kept the execution's cohort with the session, in the same write.
+    let held: i64 = p.redis.cmd(&["LLEN", "ladderd:{w1}:executed"]).await;
+    assert_eq!(held, 1);
+    let o = pb::RecordOutcomeRequest {
+        session_id: "w1".into(),
+        decision_id: exec.decision_id,
+        kind: pb::OutcomeKind::Rejected as i32,
+        ..Default::default()
+    };
+    p.b.client.clone().record_outcome(o).await.unwrap();
+    let state = p.b.client.clone().get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner();
+    let canary = state.cohorts.iter().find(|c| c.cohort == "canary").expect("B reports the deciding cohort");
+    assert_eq!(canary.wrong_actions, 1, "{state:?}");
+}
