@@ -154,8 +154,8 @@ pub fn fold(normalized: &str) -> std::borrow::Cow<'_, str> {
     if normalized.is_ascii() {
         return std::borrow::Cow::Borrowed(normalized);
     }
-    let mut out = String::with_capacity(normalized.len());
-    for c in normalized.chars() {
+    // A letter's own spelling, for letters that do not decompose.
+    fn spelled(c: char, out: &mut String) -> bool {
         match c {
             'ß' => out.push_str("ss"),
             'æ' => out.push_str("ae"),
@@ -165,15 +165,25 @@ pub fn fold(normalized: &str) -> std::borrow::Cow<'_, str> {
             'đ' | 'ð' => out.push('d'),
             'þ' => out.push_str("th"),
             'ı' => out.push('i'),
-            c if is_latin(c) => {
-                // The base letter, without the marks it decomposes into.
-                decompose_canonical(c, |d| {
-                    if !is_combining_mark(d) {
-                        out.push(d)
-                    }
-                });
-            }
-            c => out.push(c),
+            _ => return false,
+        }
+        true
+    }
+    let mut out = String::with_capacity(normalized.len());
+    for c in normalized.chars() {
+        if spelled(c, &mut out) {
+            continue;
+        }
+        if is_latin(c) {
+            // The base letter, without the marks it decomposes into; a base
+            // that is itself spelled out ("ǽ" is "æ" with an acute) is.
+            decompose_canonical(c, |d| {
+                if !is_combining_mark(d) && !spelled(d, &mut out) {
+                    out.push(d)
+                }
+            });
+        } else {
+            out.push(c);
         }
     }
     std::borrow::Cow::Owned(out)
