@@ -23,7 +23,8 @@
 //!   site, and the policy step that maps its verdict to a decision),
 //!   [`fingerprint`] (the evidence fingerprint).
 //! - One run: [`mod@decide`] (the sequence), [`run`] (its inputs, working state
-//!   and decision constructors), [`ports`] (the effects it needs from
+//!   and decision constructors), [`deadline`] (a request's matching work,
+//!   and the caller's deadline the long loops check), [`ports`] (the effects it needs from
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,
 //!   the auto-execute gates), [`types`] (the domain types of the contract).
