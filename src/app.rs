@@ -5,6 +5,7 @@
 use crate::config::Config;
 use crate::daemon::{Daemon, StartError};
 use crate::grpc::Arbiter;
+use crate::grpc::listener::{self, Connections};
 use crate::grpc::stack::{self, StackStats};
 use crate::pb;
 use crate::telemetry::{SharedReader, Telemetry};
@@ -15,8 +16,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
@@ -33,6 +32,8 @@ pub struct App {
     watch: Option<PathBuf>,
     /// What the tower stack counts (shed requests, deadlines passed).
     stack: Arc<StackStats>,
+    /// The client connections held (`server.max_connections`).
+    connections: Arc<Connections>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -69,8 +70,9 @@ impl App {
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));
         let stack = Arc::new(StackStats::default());
+        let connections = Connections::new(daemon.current().config.server.max_connections);
         let _gauges = gauges(&daemon, &stack, telemetry);
-        Ok(App { listener, daemon, health, health_service, admin, _gauges, watch: None, stack })
+        Ok(App { listener, daemon, health, health_service, admin, _gauges, watch: None, stack, connections })
     }
 
     /// Reloads `path` when its content changes (checked every
@@ -97,7 +99,7 @@ impl App {
     /// accepting, and lets in-flight calls finish within
     /// `server.drain_grace_ms`.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), AppError> {
-        let App { listener, daemon, health, health_service, admin, _gauges, watch, stack: stats } = self;
+        let App { listener, daemon, health, health_service, admin, _gauges, watch, stack: stats, connections } = self;
         let mut background = tokio::task::JoinSet::new();
         if let Some(path) = watch {
             background.spawn(watch_config(daemon.clone(), path));
@@ -143,22 +145,13 @@ impl App {
         health.set_service_status("", ServingStatus::Serving).await;
         tracing::info!(addr = %listener.local_addr().map_err(|e| AppError::Serve(e.to_string()))?, revision = %cfg.revision(), "serving");
 
-        // serve_with_incoming ignores the builder's TCP settings: set
-        // TCP_NODELAY here, or small replies wait on delayed ACKs (~40 ms).
-        let incoming = TcpListenerStream::new(listener).map(|conn| {
-            conn.and_then(|s| {
-                s.set_nodelay(true)?;
-                Ok(Conn(s))
-            })
-        });
+        let incoming = listener::incoming(listener, connections);
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let server = tonic::transport::Server::builder()
-            .layer(stack::layers(
-                cfg.server.max_concurrent_requests,
-                Duration::from_millis(cfg.server.request_timeout_ms),
-                cfg.server.max_message_bytes,
-                stats,
-            ))
+            // Bounds what one connection can hold (streams, and the answers
+            // of a client that never reads them); advertised in SETTINGS.
+            .max_concurrent_streams(cfg.server.max_streams_per_connection)
+            .layer(stack::layers(&cfg.server, stats))
             .add_service(health_service)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)
@@ -325,49 +318,4 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
         ));
     }
     out
-}
-
-/// A client connection as h2 should see it: without vectored writes.
-///
-/// With vectored writes h2 keeps every DATA payload of 256 bytes or more as
-/// a separate buffer and must write it out before it can encode the next
-/// frame, so each answer (a `Decision` is 300 bytes to a few KB) costs one
-/// write for its headers and data and another for its trailers. Without
-/// them h2 copies payloads under 1 KiB into its 16 KiB write buffer: one
-/// write per answer (measured under load: 2 -> 1 per call, about 15% more
-/// calls/s; see BENCHMARKS.md, gRPC section).
-struct Conn(tokio::net::TcpStream);
-
-impl tokio::io::AsyncRead for Conn {
-    fn poll_read(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.0).poll_read(cx, buf)
-    }
-}
-
-impl tokio::io::AsyncWrite for Conn {
-    fn poll_write(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &[u8],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        std::pin::Pin::new(&mut self.0).poll_write(cx, buf)
-    }
-    fn poll_flush(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.0).poll_flush(cx)
-    }
-    fn poll_shutdown(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.0).poll_shutdown(cx)
-    }
-    // `is_write_vectored` stays false (the default): the point of the type.
-}
-
-impl tonic::transport::server::Connected for Conn {
-    type ConnectInfo = <tokio::net::TcpStream as tonic::transport::server::Connected>::ConnectInfo;
-    fn connect_info(&self) -> Self::ConnectInfo {
-        self.0.connect_info()
-    }
 }

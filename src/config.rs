@@ -76,11 +76,28 @@ pub struct ServerConfig {
     pub max_message_bytes: usize,
     /// How long in-flight calls may finish after SIGTERM.
     pub drain_grace_ms: u64,
+    /// Streams one HTTP/2 connection may have open at once (advertised as
+    /// SETTINGS_MAX_CONCURRENT_STREAMS): bounds what one client can hold,
+    /// including answers it never reads.
+    pub max_streams_per_connection: u32,
+    /// A request's whole body must arrive within this long of its headers.
+    pub body_timeout_ms: u64,
+    /// Client connections held at once; past it the least recently active
+    /// one is closed to let a new one in.
+    pub max_connections: usize,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { max_concurrent_requests: 256, request_timeout_ms: 5_000, max_message_bytes: 4 * 1024 * 1024, drain_grace_ms: 1_000 }
+        ServerConfig {
+            max_concurrent_requests: 256,
+            request_timeout_ms: 5_000,
+            max_message_bytes: 4 * 1024 * 1024,
+            drain_grace_ms: 1_000,
+            max_streams_per_connection: 100,
+            body_timeout_ms: 1_000,
+            max_connections: 1_024,
+        }
     }
 }
 
@@ -738,6 +755,15 @@ impl Config {
         }
         if s.max_message_bytes < 1024 {
             bad("server.max_message_bytes", "must be at least 1024".into());
+        }
+        if s.max_streams_per_connection == 0 {
+            bad("server.max_streams_per_connection", "must be at least 1".into());
+        }
+        if s.body_timeout_ms == 0 {
+            bad("server.body_timeout_ms", "must be at least 1".into());
+        }
+        if s.max_connections == 0 {
+            bad("server.max_connections", "must be at least 1".into());
         }
         if s.drain_grace_ms > 30_000 {
             bad("server.drain_grace_ms", "must be at most 30000 (Kubernetes kills a sidecar soon after the app exits)".into());

@@ -4,6 +4,8 @@
 //! with the same generation, and converts back; errors become statuses in
 //! one place (`crate::error`).
 
+pub mod intake;
+pub mod listener;
 pub mod stack;
 
 use crate::convert;

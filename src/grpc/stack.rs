@@ -1,24 +1,32 @@
 //! The tower stack every gRPC request passes through, outermost first.
 //!
 //! 1. `trace`: outermost, so every request gets a span and a log line,
-//!    including the ones shed or timed out below it.
+//!    including the ones refused, shed or timed out below it.
 //! 2. `client errors`: turns tonic's OUT_OF_RANGE for a request over
 //!    `server.max_message_bytes` into RESOURCE_EXHAUSTED naming the key
 //!    (over-limit sizes are RESOURCE_EXHAUSTED everywhere in ladderd), and
 //!    its INTERNAL for bytes that do not decode (bad wire format, invalid
 //!    UTF-8, a truncated message) into INVALID_ARGUMENT naming the field:
 //!    the client's mistake, never the server's.
-//! 3. `shed` + `limit`: a global bound on requests in flight
+//! 3. `intake` (`grpc::intake`): reads an Arbiter request's body whole
+//!    within `server.body_timeout_ms`, before it takes a slot, so a client
+//!    that never finishes its body holds no slot and is cut off fast.
+//! 4. `in flight`: a global bound on requests being served
 //!    (`server.max_concurrent_requests`). When it is full the request is
 //!    refused at once with RESOURCE_EXHAUSTED instead of queueing without
-//!    bound; before the deadline so shed requests cost nothing.
-//! 4. `deadline`: innermost, so it times only admitted work. It honours
+//!    bound; before the deadline so refused requests cost nothing. Health
+//!    checks are not counted and never refused: a probe must see a busy
+//!    daemon as SERVING.
+//! 5. `deadline`: innermost, so it times only admitted work. It honours
 //!    the client's `grpc-timeout`, capped by `server.request_timeout_ms`,
 //!    and hands the deadline to the handler (the LLM rung stops in time to
 //!    build the clarifier) through the `Deadline` request extension.
 //!
-//! The maximum decoded message size itself is set on the service (tonic
-//! enforces it while decoding).
+//! Below the stack, HTTP/2 itself: each connection may open at most
+//! `server.max_streams_per_connection` streams (advertised in SETTINGS),
+//! and `grpc::listener` bounds the connections. The maximum decoded
+//! message size is also set on the service (tonic enforces it while
+//! decoding; intake refuses earlier, from the message header).
 
 use http::{HeaderValue, Request, Response};
 use std::sync::Arc;
@@ -43,37 +51,99 @@ pub struct StackStats {
 
 /// Builds the documented stack (see the module docs for the order).
 pub fn layers(
-    max_concurrent: usize,
-    max_timeout: Duration,
-    max_message_bytes: usize,
+    server: &crate::config::ServerConfig,
     stats: Arc<StackStats>,
 ) -> impl Layer<
     tonic::service::Routes,
     Service: Service<Request<Body>, Response = Response<Body>, Error = BoxError, Future: Send> + Clone + Send + 'static,
-> + Clone {
-    let shed_stats = stats.clone();
-    let shed_msg =
-        format!("ladderd is at its limit of {max_concurrent} requests in flight (server.max_concurrent_requests); retry with backoff");
+> + Clone
++ use<> {
+    let max_message_bytes = server.max_message_bytes;
+    let max_timeout = Duration::from_millis(server.request_timeout_ms);
     ServiceBuilder::new()
         // (The trace layer wraps the body; box it back to tonic's body type.)
         .map_response(|resp: Response<_>| resp.map(Body::new))
         .layer(tower_http::trace::TraceLayer::new_for_grpc().make_span_with(server_span).on_failure(log_failure))
         .map_response(move |resp: Response<Body>| remap_client_errors(resp, max_message_bytes))
-        .map_result(move |r: Result<Response<Body>, BoxError>| match r {
-            Err(e) if e.is::<tower::load_shed::error::Overloaded>() => {
-                // Logged for the first shed and every 1,000th after: under
-                // overload a line per refusal costs a third of the goodput.
-                let n = shed_stats.shed.fetch_add(1, Ordering::Relaxed) + 1;
-                if n == 1 || n.is_multiple_of(1000) {
-                    tracing::warn!(shed_total = n, "requests shed: concurrency limit reached (server.max_concurrent_requests)");
-                }
-                Ok(Status::resource_exhausted(shed_msg.clone()).into_http())
-            }
-            other => other,
+        .layer(super::intake::IntakeLayer {
+            body_timeout: Duration::from_millis(server.body_timeout_ms),
+            max_timeout,
+            max_message_bytes,
         })
-        .load_shed()
-        .layer(tower::limit::GlobalConcurrencyLimitLayer::new(max_concurrent))
+        .layer(InFlightLayer::new(server.max_concurrent_requests, stats.clone()))
         .layer(DeadlineLayer { max: max_timeout, stats })
+}
+
+/// Health checks: never counted against the in-flight limit.
+fn is_health(path: &str) -> bool {
+    path.starts_with("/grpc.health.v1.Health/")
+}
+
+/// The in-flight bound (`server.max_concurrent_requests`): a permit per
+/// request being served, refused at once when none is left.
+#[derive(Clone)]
+pub struct InFlightLayer {
+    permits: Arc<tokio::sync::Semaphore>,
+    max: usize,
+    stats: Arc<StackStats>,
+}
+
+impl InFlightLayer {
+    pub fn new(max: usize, stats: Arc<StackStats>) -> Self {
+        InFlightLayer { permits: Arc::new(tokio::sync::Semaphore::new(max)), max, stats }
+    }
+}
+
+impl<S> Layer<S> for InFlightLayer {
+    type Service = InFlight<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        InFlight { inner, limit: self.clone() }
+    }
+}
+
+#[derive(Clone)]
+pub struct InFlight<S> {
+    inner: S,
+    limit: InFlightLayer,
+}
+
+impl<S> Service<Request<Body>> for InFlight<S>
+where
+    S: Service<Request<Body>, Response = Response<Body>, Error = BoxError> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response<Body>;
+    type Error = BoxError;
+    type Future = futures::future::BoxFuture<'static, Result<Response<Body>, BoxError>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request<Body>) -> Self::Future {
+        if is_health(req.uri().path()) {
+            return Box::pin(self.inner.call(req));
+        }
+        let Ok(permit) = self.limit.permits.clone().try_acquire_owned() else {
+            // Logged for the first refusal and every 1,000th after: under
+            // overload a line per refusal costs a third of the goodput.
+            let n = self.limit.stats.shed.fetch_add(1, Ordering::Relaxed) + 1;
+            if n == 1 || n.is_multiple_of(1000) {
+                tracing::warn!(shed_total = n, "requests shed: concurrency limit reached (server.max_concurrent_requests)");
+            }
+            let msg = format!(
+                "ladderd is at its limit of {} requests in flight (server.max_concurrent_requests); retry with backoff",
+                self.limit.max
+            );
+            return Box::pin(std::future::ready(Ok(Status::resource_exhausted(msg).into_http())));
+        };
+        let fut = self.inner.call(req);
+        Box::pin(async move {
+            let r = fut.await;
+            drop(permit);
+            r
+        })
+    }
 }
 
 /// The server span of a call, a child of the caller's trace when the

@@ -132,8 +132,19 @@ pub fn with_llm(base_url: &str, timeout_ms: u64) -> Config {
 
 /// Runs the real binary; returns it and the address it serves on.
 pub async fn spawn_binary(envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
+    spawn_command(tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd")), envs).await
+}
+
+/// Runs the real binary allowed to open at most `files` files (`ulimit -n`).
+pub async fn spawn_binary_with_fd_limit(files: u32, envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
+    let mut command = tokio::process::Command::new("/bin/sh");
+    command.args(["-c", &format!("ulimit -n {files} && exec \"$0\""), env!("CARGO_BIN_EXE_ladderd")]);
+    spawn_command(command, envs).await
+}
+
+async fn spawn_command(mut command: tokio::process::Command, envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
     let started = Instant::now();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+    let mut child = command
         .env_clear()
         .env("LADDER_LISTEN", "127.0.0.1:0")
         .env("LADDER_TELEMETRY__LOG_FORMAT", "json")

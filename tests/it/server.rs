@@ -172,7 +172,7 @@ async fn every_call_validates_its_session_id() {
 }
 
 #[tokio::test]
-async fn over_the_concurrency_limit_requests_are_shed() {
+async fn over_the_concurrency_limit_requests_are_shed_but_health_checks_are_not() {
     let (url, _provider) = hanging_provider().await;
     let mut config = with_llm(&url, 3_000);
     config.server.max_concurrent_requests = 2;
@@ -190,6 +190,12 @@ async fn over_the_concurrency_limit_requests_are_shed() {
     let s = d.client.clone().decide(panels_request("open links panel d")).await.unwrap_err();
     assert_eq!(s.code(), Code::ResourceExhausted);
     assert!(s.message().contains("server.max_concurrent_requests"), "{}", s.message());
+    // A probe sees a busy daemon as SERVING: health checks take no slot.
+    let mut h = HealthClient::new(d.channel.clone());
+    for _ in 0..5 {
+        let r = h.check(HealthCheckRequest { service: String::new() }).await.expect("health checks are never shed");
+        assert_eq!(r.into_inner().status(), ServingStatus::Serving);
+    }
     for t in slow {
         let decision = t.await.unwrap().expect("the admitted calls complete").into_inner();
         assert_eq!(decision.outcome(), pb::Outcome::Clarify);
@@ -349,4 +355,234 @@ async fn config_check_prints_ok_and_the_config_only_when_asked() {
     child.kill().unwrap();
     let _ = child.wait();
     assert!(line.contains("INFO") && !line.contains('\u{1b}'), "{line:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Hostile transports. Each test runs an attack and, while it runs, a
+// well-behaved client on a new connection must be served.
+
+/// A raw HTTP/2 connection (h2), with the stream window it grants.
+async fn h2_client(addr: std::net::SocketAddr, window: Option<u32>) -> h2::client::SendRequest<bytes::Bytes> {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut b = h2::client::Builder::new();
+    if let Some(w) = window {
+        b.initial_window_size(w);
+    }
+    let (send, conn) = b.handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    send
+}
+
+fn grpc_post(addr: std::net::SocketAddr, path: &str) -> http::Request<()> {
+    http::Request::post(format!("http://{addr}{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap()
+}
+
+/// `message` with its gRPC header.
+fn framed(message: &impl prost::Message) -> bytes::Bytes {
+    let m = message.encode_to_vec();
+    let mut v = vec![0];
+    v.extend_from_slice(&(m.len() as u32).to_be_bytes());
+    v.extend_from_slice(&m);
+    v.into()
+}
+
+/// The grpc-status of an answer (headers of a trailers-only answer).
+fn grpc_status(headers: &http::HeaderMap) -> Option<(i32, String)> {
+    let code = headers.get("grpc-status")?.to_str().ok()?.parse().ok()?;
+    let msg = headers.get("grpc-message").and_then(|m| m.to_str().ok()).unwrap_or("").replace("%20", " ");
+    Some((code, msg))
+}
+
+/// A well-behaved client on a new connection: Decide and a health check,
+/// each within `bound`.
+async fn well_behaved_client_is_served(addr: std::net::SocketAddr, bound: Duration) {
+    let t = Instant::now();
+    let channel = tokio::time::timeout(bound, connect(addr)).await.expect("a new client connects");
+    let mut c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+    let d = tokio::time::timeout(bound, c.decide(panels_request("open links panel d"))).await.expect("Decide answered in time");
+    assert_eq!(d.expect("Decide is served").into_inner().target_id, "links-panel-d");
+    let h = tokio::time::timeout(bound, HealthClient::new(channel).check(HealthCheckRequest { service: String::new() }))
+        .await
+        .expect("health answered in time");
+    assert_eq!(h.expect("health is served").into_inner().status(), ServingStatus::Serving);
+    println!("well-behaved client served in {:?}", t.elapsed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_whose_bodies_never_complete_hold_no_slot_and_time_out_fast() {
+    let mut config = Config::default();
+    config.server.max_concurrent_requests = 8;
+    let d = TestDaemon::start(config).await;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Three connections keep their 100 streams each stalled: headers and
+    // the first bytes of a body that never ends. Each stall answered is
+    // replaced at once, for as long as the test runs.
+    let first_answer = std::sync::Arc::new(std::sync::Mutex::new(None::<(Duration, i32, String)>));
+    let mut attackers = Vec::new();
+    for _ in 0..3 {
+        let (addr, stop, first_answer) = (d.addr, stop.clone(), first_answer.clone());
+        attackers.push(tokio::spawn(async move {
+            let send = h2_client(addr, None).await;
+            let mut streams = tokio::task::JoinSet::new();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let Ok(mut ready) = tokio::time::timeout(Duration::from_millis(100), send.clone().ready()).await.unwrap() else {
+                    break;
+                };
+                let Ok((response, mut body)) = ready.send_request(grpc_post(addr, "/ladder.v1.Arbiter/Decide"), false) else {
+                    break;
+                };
+                // A header announcing 1,000 bytes, then 10 of them.
+                let mut partial = vec![0, 0, 0, 0x03, 0xe8];
+                partial.extend_from_slice(&[0x0a, 0x08, b's', b'e', b's', b's', b'i', b'o', b'n', b'1']);
+                let _ = body.send_data(partial.into(), false);
+                let first_answer = first_answer.clone();
+                streams.spawn(async move {
+                    let sent = Instant::now();
+                    let r = response.await;
+                    let _keep = body;
+                    if let Ok(r) = r
+                        && let Some((code, msg)) = grpc_status(r.headers())
+                    {
+                        first_answer.lock().unwrap().get_or_insert((sent.elapsed(), code, msg));
+                    }
+                });
+                while streams.try_join_next().is_some() {}
+            }
+            streams.abort_all();
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Bounds: on an idle machine each call takes a few ms; 3 s leaves room
+    // for a loaded 2-core CI machine while staying under the 5 s deadline
+    // the stalled calls would hold slots for without the body timeout.
+    for _ in 0..10 {
+        well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for a in attackers {
+        a.await.unwrap();
+    }
+    let (took, code, msg) = first_answer.lock().unwrap().clone().expect("a stalled stream was answered");
+    assert_eq!(code, Code::DeadlineExceeded as i32, "{msg}");
+    assert!(msg.contains("server.body_timeout_ms"), "{msg}");
+    // server.body_timeout_ms is 1 s; 4 s of slack for a loaded machine is
+    // still under the 5 s call deadline that applied before.
+    assert!(took < Duration::from_secs(4), "a stalled body was cut after {took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_grants_no_window_can_hold_only_its_stream_limit_of_answers() {
+    let d = TestDaemon::default().await;
+    let send = h2_client(d.addr, Some(0)).await;
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // Pipelines up to 1,000 Decides on one connection and never reads a
+    // byte of their answers.
+    let pipeline = {
+        let (answered, addr) = (answered.clone(), d.addr);
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            for _ in 0..1_000 {
+                let Ok(mut ready) = send.clone().ready().await else { break };
+                let Ok((response, mut body)) = ready.send_request(grpc_post(addr, "/ladder.v1.Arbiter/Decide"), false) else {
+                    break;
+                };
+                let _ = body.send_data(framed(&panels_request("open links panel d")), true);
+                let answered = answered.clone();
+                held.push(tokio::spawn(async move {
+                    if let Ok(r) = response.await {
+                        answered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        // Hold the answer's body unread.
+                        let _body = r.into_body();
+                        std::future::pending::<()>().await;
+                    }
+                }));
+            }
+            held
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
+    let held = answered.load(std::sync::atomic::Ordering::Relaxed);
+    let limit = Config::default().server.max_streams_per_connection as usize;
+    assert!(held > 0, "the pipelined calls are answered (headers need no window)");
+    assert!(held <= limit, "{held} answers held for one connection, over the stream limit of {limit}");
+    assert!(!pipeline.is_finished(), "the client is made to wait for a stream, not served all 1,000");
+    pipeline.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_bytes_and_http1_on_the_port_are_dropped_and_others_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let d = TestDaemon::default().await;
+    let mut attacks = tokio::task::JoinSet::new();
+    for i in 0..60usize {
+        let addr = d.addr;
+        attacks.spawn(async move {
+            let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let payload: Vec<u8> = match i % 3 {
+                0 => (0..65_536u32).map(|j| (j.wrapping_mul(2_654_435_761).wrapping_add(i as u32) >> 13) as u8).collect(),
+                1 => b"GET / HTTP/1.1\r\nHost: ladderd\r\n\r\n".to_vec(),
+                _ => b"POST /ladder.v1.Arbiter/Decide HTTP/1.1\r\nHost: ladderd\r\nContent-Type: application/grpc\r\nContent-Length: 5\r\n\r\n\0\0\0\0\0"
+                    .to_vec(),
+            };
+            let _ = s.write_all(&payload).await;
+            // The daemon closes the connection (after at most a GOAWAY).
+            let mut sink = Vec::new();
+            let closed = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut sink)).await;
+            assert!(closed.is_ok(), "attack {i}: the connection was left open");
+        });
+    }
+    well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
+    while let Some(r) = attacks.join_next().await {
+        r.unwrap();
+    }
+    well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
+}
+
+/// The soft limit of open files of this process.
+fn own_fd_limit() -> usize {
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1024)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousands_of_idle_connections_past_the_fd_limit_do_not_lock_out_a_new_client() {
+    // The daemon may open 128 files; this process opens up to 2,000 idle
+    // connections (fewer if its own limit is lower).
+    let idle = 2_000.min(own_fd_limit().saturating_sub(200));
+    let (mut child, addr, _) = spawn_binary_with_fd_limit(128, &[]).await;
+    let addr: std::net::SocketAddr = addr.parse().unwrap();
+    let mut held = Vec::with_capacity(idle);
+    let mut connecting = tokio::task::JoinSet::new();
+    for _ in 0..idle {
+        connecting.spawn(async move { tokio::time::timeout(Duration::from_secs(2), tokio::net::TcpStream::connect(addr)).await });
+    }
+    while let Some(r) = connecting.join_next().await {
+        if let Ok(Ok(Ok(s))) = r {
+            held.push(s);
+        }
+    }
+    println!("{} idle connections open (of {idle} tried)", held.len());
+    assert!(held.len() > 1_000.min(idle / 2), "the attack opened too few connections to mean anything");
+    // A loaded 2-core machine needs well under a second to churn through
+    // the queue of idle connections ahead of the client; 10 s is generous.
+    well_behaved_client_is_served(addr, Duration::from_secs(10)).await;
+    assert!(child.try_wait().unwrap().is_none(), "the daemon is alive");
+    drop(held);
+    sigterm(&child);
+    let status = tokio::time::timeout(Duration::from_secs(5), child.wait()).await.expect("exits within 5 s").unwrap();
+    assert_eq!(status.code(), Some(0));
 }

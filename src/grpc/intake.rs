@@ -1,0 +1,203 @@
+//! Intake: a `ladder.v1.Arbiter` request's body is read whole, within
+//! `server.body_timeout_ms`, before anything else works on it (and before
+//! it takes one of the `server.max_concurrent_requests` slots).
+//!
+//! Every Arbiter call is unary: its body is one gRPC message (a 5-byte
+//! header, then the protobuf bytes). Reading it here, instead of letting
+//! tonic read it inside the handler, means:
+//! - a client that sends headers and never finishes the body holds nothing
+//!   for long: it is answered DEADLINE_EXCEEDED naming
+//!   `server.body_timeout_ms` (well under the call deadline), and it never
+//!   holds a slot that a well-behaved call needs;
+//! - a message over `server.max_message_bytes` is refused as soon as its
+//!   header says so, before its bytes are buffered;
+//! - framing mistakes (a truncated message, two messages in a unary call,
+//!   a compressed-flag without a `grpc-encoding`) are INVALID_ARGUMENT.
+//!
+//! Health checks and reflection pass through untouched (their bodies are
+//! tiny or, for reflection, a stream).
+
+use bytes::{Buf, Bytes, BytesMut};
+use http::{Request, Response};
+use http_body_util::BodyExt;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::time::Instant;
+use tonic::Status;
+use tonic::body::Body;
+use tower::{BoxError, Layer, Service, ServiceExt};
+
+/// The gRPC message header: a compressed flag and a big-endian length.
+const HEADER: usize = 5;
+
+#[derive(Debug, Clone)]
+pub struct IntakeLayer {
+    pub body_timeout: Duration,
+    pub max_timeout: Duration,
+    pub max_message_bytes: usize,
+}
+
+impl<S> Layer<S> for IntakeLayer {
+    type Service = Intake<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        Intake { inner, settings: self.clone() }
+    }
+}
+
+#[derive(Clone)]
+pub struct Intake<S> {
+    inner: S,
+    settings: IntakeLayer,
+}
+
+/// Whether `path` is a call whose body intake reads.
+fn is_arbiter(path: &str) -> bool {
+    path.starts_with("/ladder.v1.Arbiter/")
+}
+
+impl<S> Service<Request<Body>> for Intake<S>
+where
+    S: Service<Request<Body>, Response = Response<Body>, Error = BoxError> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response<Body>;
+    type Error = BoxError;
+    type Future = futures::future::BoxFuture<'static, Result<Response<Body>, BoxError>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        // Readiness of the inner service is awaited on the clone that
+        // serves the call, once the body is in.
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<Body>) -> Self::Future {
+        let inner = self.inner.clone();
+        if !is_arbiter(req.uri().path()) {
+            return Box::pin(inner.oneshot(req));
+        }
+        let settings = self.settings.clone();
+        Box::pin(async move {
+            let (parts, body) = req.into_parts();
+            let asked = parts
+                .headers
+                .get("grpc-timeout")
+                .and_then(|v| v.to_str().ok())
+                .and_then(super::stack::parse_grpc_timeout)
+                .map_or(settings.max_timeout, |t| t.min(settings.max_timeout));
+            let body_bound = settings.body_timeout.min(asked);
+            let read = tokio::time::timeout_at(Instant::now() + body_bound, read_message(body, settings.max_message_bytes));
+            let message = match read.await {
+                Ok(Ok(m)) => m,
+                Ok(Err(status)) => return Ok(status.into_http()),
+                Err(_) if body_bound == settings.body_timeout => {
+                    return Ok(Status::deadline_exceeded(format!(
+                        "the request body did not arrive within {} ms (server.body_timeout_ms)",
+                        settings.body_timeout.as_millis()
+                    ))
+                    .into_http());
+                }
+                Err(_) => return Ok(Status::deadline_exceeded(format!("deadline of {} ms exceeded", asked.as_millis())).into_http()),
+            };
+            let req = Request::from_parts(parts, Body::new(http_body_util::Full::new(message)));
+            inner.oneshot(req).await
+        })
+    }
+}
+
+/// Reads one whole unary gRPC message (header and payload).
+async fn read_message(mut body: Body, max_message_bytes: usize) -> Result<Bytes, Status> {
+    let mut buf = BytesMut::new();
+    let mut declared: Option<usize> = None;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| Status::cancelled(format!("the request body failed: {e}")))?;
+        let Ok(data) = frame.into_data() else { continue };
+        buf.extend_from_slice(&data);
+        if declared.is_none() && buf.len() >= HEADER {
+            let len = header(&buf[..HEADER], max_message_bytes)?;
+            buf.reserve((HEADER + len).saturating_sub(buf.len()));
+            declared = Some(len);
+        }
+        if let Some(len) = declared
+            && buf.len() > HEADER + len
+        {
+            return Err(Status::invalid_argument(
+                "request message: the body holds more than one gRPC message (every ladder.v1.Arbiter call is unary)",
+            ));
+        }
+    }
+    match declared {
+        None if buf.is_empty() => Err(Status::invalid_argument("request message: the body holds no gRPC message")),
+        None => Err(Status::invalid_argument("request message: the body ended inside the 5-byte gRPC message header")),
+        Some(len) if buf.len() < HEADER + len => Err(Status::invalid_argument(format!(
+            "request message: the body ended after {} of the {len} bytes its header announced (truncated)",
+            buf.len() - HEADER
+        ))),
+        Some(_) => Ok(buf.freeze()),
+    }
+}
+
+/// Checks a message header; returns the payload length.
+fn header(mut h: &[u8], max_message_bytes: usize) -> Result<usize, Status> {
+    let flag = h.get_u8();
+    let len = h.get_u32() as usize;
+    match flag {
+        0 => {}
+        // ladderd does not accept compressed requests (tonic would answer
+        // UNIMPLEMENTED too); a flag without an encoding is a framing error.
+        1 => {
+            return Err(Status::unimplemented(
+                "request message: compressed requests are not accepted; send them uncompressed (no grpc-encoding)",
+            ));
+        }
+        f => return Err(Status::invalid_argument(format!("request message: bad gRPC framing (compressed flag {f}; valid flags are 0 and 1)"))),
+    }
+    if len > max_message_bytes {
+        return Err(Status::resource_exhausted(format!(
+            "request message of {len} bytes is over the limit of {max_message_bytes} bytes (server.max_message_bytes)"
+        )));
+    }
+    Ok(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn framed(payload: &[u8]) -> Vec<u8> {
+        let mut v = vec![0];
+        v.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        v.extend_from_slice(payload);
+        v
+    }
+
+    async fn read(chunks: Vec<Vec<u8>>, max: usize) -> Result<Bytes, Status> {
+        let stream = futures::stream::iter(chunks.into_iter().map(|c| Ok::<_, std::convert::Infallible>(http_body::Frame::data(Bytes::from(c)))));
+        read_message(Body::new(http_body_util::StreamBody::new(stream)), max).await
+    }
+
+    #[tokio::test]
+    async fn a_message_in_pieces_is_read_whole() {
+        let m = framed(b"hello world");
+        let got = read(vec![m[..3].to_vec(), m[3..8].to_vec(), m[8..].to_vec()], 100).await.unwrap();
+        assert_eq!(&got[..], &m[..]);
+    }
+
+    #[tokio::test]
+    async fn framing_mistakes_are_refused_with_what_was_wrong() {
+        let m = framed(b"hello");
+        let cases: Vec<(Vec<Vec<u8>>, tonic::Code, &str)> = vec![
+            (vec![], tonic::Code::InvalidArgument, "no gRPC message"),
+            (vec![m[..3].to_vec()], tonic::Code::InvalidArgument, "inside the 5-byte"),
+            (vec![m[..7].to_vec()], tonic::Code::InvalidArgument, "after 2 of the 5 bytes"),
+            (vec![m.clone(), m.clone()], tonic::Code::InvalidArgument, "more than one gRPC message"),
+            (vec![framed(&[0; 101])], tonic::Code::ResourceExhausted, "server.max_message_bytes"),
+            (vec![vec![1, 0, 0, 0, 1, 0]], tonic::Code::Unimplemented, "compressed"),
+            (vec![vec![7, 0, 0, 0, 1, 0]], tonic::Code::InvalidArgument, "compressed flag 7"),
+        ];
+        for (chunks, code, text) in cases {
+            let s = read(chunks, 100).await.unwrap_err();
+            assert_eq!(s.code(), code, "{s:?}");
+            assert!(s.message().contains(text), "{:?} lacks {text:?}", s.message());
+        }
+    }
+}
