@@ -6,6 +6,8 @@ use ladderd::config::Config;
 use ladderd::pb;
 use ladderd::pb::arbiter_client::ArbiterClient;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::oneshot;
@@ -109,16 +111,19 @@ pub fn panels_request(input: &str) -> pb::DecideRequest {
 
 /// A TCP server that accepts connections and never answers: a provider
 /// that hangs.
-pub async fn hanging_provider() -> (String, tokio::task::JoinHandle<()>) {
+pub async fn hanging_provider() -> (String, Arc<AtomicUsize>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let task = tokio::spawn(async move {
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
         let mut held = Vec::new();
         while let Ok((sock, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::Relaxed);
             held.push(sock);
         }
     });
-    (format!("http://{addr}/v1"), task)
+    (format!("http://{addr}/v1"), accepted)
 }
 
 /// A config with the LLM rung pointed at `base_url`.
