@@ -151,7 +151,7 @@ impl App {
             // Bounds what one connection can hold (streams, and the answers
             // of a client that never reads them); advertised in SETTINGS.
             .max_concurrent_streams(cfg.server.max_streams_per_connection)
-            .layer(stack::layers(&cfg.server, stats))
+            .layer(stack::layers(&cfg.server, stats, daemon.clone()))
             .add_service(health_service)
             .add_service(reflection_v1)
             .add_service(reflection_v1alpha)

@@ -85,6 +85,10 @@ pub struct ServerConfig {
     /// Client connections held at once; past it the least recently active
     /// one is closed to let a new one in.
     pub max_connections: usize,
+    /// Memory the requests in flight may take, their bytes as received
+    /// and decoded (bounded before decoding by counting their lists on the
+    /// wire); past it a request is refused with RESOURCE_EXHAUSTED.
+    pub request_memory_bytes: usize,
 }
 
 impl Default for ServerConfig {
@@ -97,6 +101,7 @@ impl Default for ServerConfig {
             max_streams_per_connection: 100,
             body_timeout_ms: 1_000,
             max_connections: 1_024,
+            request_memory_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -764,6 +769,15 @@ impl Config {
         }
         if s.max_connections == 0 {
             bad("server.max_connections", "must be at least 1".into());
+        }
+        if s.request_memory_bytes < 2 * s.max_message_bytes {
+            bad(
+                "server.request_memory_bytes",
+                format!(
+                    "must be at least twice server.max_message_bytes ({}): a message is held as received and decoded",
+                    s.max_message_bytes
+                ),
+            );
         }
         if s.drain_grace_ms > 30_000 {
             bad("server.drain_grace_ms", "must be at most 30000 (Kubernetes kills a sidecar soon after the app exits)".into());

@@ -43,9 +43,10 @@ __all__ = ["LadderClient", "LadderError", "pb", "new_traceparent", "DEFAULT_DEAD
 # daemon cancels it and answers with a clarifier; give it the time to do so.
 DEFAULT_DEADLINE_S = 1.5
 
-# The daemon's load-shedding refusal names this setting; size refusals
-# (also RESOURCE_EXHAUSTED) do not and are never retried.
-_OVERLOADED_MARKER = "max_concurrent_requests"
+# The daemon's load-shedding refusals (at server.max_concurrent_requests or
+# server.request_memory_bytes) end with this; size refusals (also
+# RESOURCE_EXHAUSTED) do not and are never retried.
+_OVERLOADED_MARKER = "retry with backoff"
 
 
 class LadderError(Exception):

@@ -12,16 +12,30 @@
 //! - a message over `server.max_message_bytes` is refused as soon as its
 //!   header says so, before its bytes are buffered;
 //! - framing mistakes (a truncated message, two messages in a unary call,
-//!   a compressed-flag without a `grpc-encoding`) are INVALID_ARGUMENT.
+//!   a compressed-flag without a `grpc-encoding`) are INVALID_ARGUMENT;
+//! - the message's lists are counted on the wire (`grpc::wire`) before
+//!   prost allocates them, and a list over its limit is RESOURCE_EXHAUSTED
+//!   naming the field and the limit;
+//! - its memory is admitted: the bytes announced by its header when they
+//!   start to arrive, then the decoded size the wire scan bounds, from one
+//!   budget for all requests in flight (`server.request_memory_bytes`),
+//!   held until its answer is built. When the budget is spent the request
+//!   is refused at once with RESOURCE_EXHAUSTED (retry with backoff), like
+//!   `server.max_concurrent_requests`: memory in flight is bounded in
+//!   bytes, whatever the shapes of the requests.
 //!
 //! Health checks and reflection pass through untouched (their bodies are
 //! tiny or, for reflection, a stream).
 
+use crate::daemon::Daemon;
+use crate::error::ApiError;
 use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
 use http_body_util::BodyExt;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use tonic::Status;
 use tonic::body::Body;
@@ -30,11 +44,49 @@ use tower::{BoxError, Layer, Service, ServiceExt};
 /// The gRPC message header: a compressed flag and a big-endian length.
 const HEADER: usize = 5;
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct IntakeLayer {
     pub body_timeout: Duration,
     pub max_timeout: Duration,
     pub max_message_bytes: usize,
+    /// The memory budget of the requests in flight.
+    pub memory: Arc<MemoryBudget>,
+    /// The limits of the configuration in force.
+    pub daemon: Arc<Daemon>,
+}
+
+/// `server.request_memory_bytes`, counted in KiB (a semaphore's permits).
+pub struct MemoryBudget {
+    kib: Arc<Semaphore>,
+    bytes: usize,
+}
+
+impl MemoryBudget {
+    pub fn new(bytes: usize) -> Arc<Self> {
+        Arc::new(MemoryBudget { kib: Arc::new(Semaphore::new(bytes.div_ceil(1024))), bytes })
+    }
+
+    /// Takes `bytes` from the budget, or says why it cannot.
+    fn take(&self, bytes: usize) -> Result<OwnedSemaphorePermit, Status> {
+        let kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
+        if bytes > self.bytes {
+            return Err(Status::resource_exhausted(format!(
+                "request message needs about {bytes} bytes of memory decoded, over server.request_memory_bytes ({}); send fewer or shorter items",
+                self.bytes
+            )));
+        }
+        self.kib.clone().try_acquire_many_owned(kib).map_err(|_| {
+            Status::resource_exhausted(format!(
+                "ladderd is at its limit of {} bytes of requests in flight (server.request_memory_bytes); retry with backoff",
+                self.bytes
+            ))
+        })
+    }
+
+    /// Bytes of the budget taken now.
+    pub fn in_use(&self) -> usize {
+        self.bytes.saturating_sub(self.kib.available_permits() * 1024)
+    }
 }
 
 impl<S> Layer<S> for IntakeLayer {
@@ -85,8 +137,8 @@ where
                 .and_then(super::stack::parse_grpc_timeout)
                 .map_or(settings.max_timeout, |t| t.min(settings.max_timeout));
             let body_bound = settings.body_timeout.min(asked);
-            let read = tokio::time::timeout_at(Instant::now() + body_bound, read_message(body, settings.max_message_bytes));
-            let message = match read.await {
+            let read = read_message(body, settings.max_message_bytes, &settings.memory);
+            let (message, buffered) = match tokio::time::timeout_at(Instant::now() + body_bound, read).await {
                 Ok(Ok(m)) => m,
                 Ok(Err(status)) => return Ok(status.into_http()),
                 Err(_) if body_bound == settings.body_timeout => {
@@ -98,22 +150,43 @@ where
                 }
                 Err(_) => return Ok(Status::deadline_exceeded(format!("deadline of {} ms exceeded", asked.as_millis())).into_http()),
             };
+            let limits = settings.daemon.current().config.limits.clone();
+            let decoded = match super::wire::check(parts.uri.path(), &message[HEADER..], &limits) {
+                Ok(cost) => cost,
+                Err(invalid) => return Ok(Status::from(ApiError::Invalid(invalid)).into_http()),
+            };
+            let held = match settings.memory.take(decoded) {
+                Ok(p) => p,
+                Err(status) => return Ok(status.into_http()),
+            };
             let req = Request::from_parts(parts, Body::new(http_body_util::Full::new(message)));
-            inner.oneshot(req).await
+            let answer = inner.oneshot(req).await;
+            // The request is decoded, served and its answer built: its
+            // memory goes back to the budget.
+            drop((held, buffered));
+            answer
         })
     }
 }
 
-/// Reads one whole unary gRPC message (header and payload).
-async fn read_message(mut body: Body, max_message_bytes: usize) -> Result<Bytes, Status> {
+/// Reads one whole unary gRPC message (header and payload), with the
+/// bytes its header announces taken from `memory` for as long as the
+/// returned permit is held.
+async fn read_message(
+    mut body: Body,
+    max_message_bytes: usize,
+    memory: &MemoryBudget,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>), Status> {
     let mut buf = BytesMut::new();
     let mut declared: Option<usize> = None;
+    let mut buffered = None;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| Status::cancelled(format!("the request body failed: {e}")))?;
         let Ok(data) = frame.into_data() else { continue };
         buf.extend_from_slice(&data);
         if declared.is_none() && buf.len() >= HEADER {
             let len = header(&buf[..HEADER], max_message_bytes)?;
+            buffered = Some(memory.take(HEADER + len)?);
             buf.reserve((HEADER + len).saturating_sub(buf.len()));
             declared = Some(len);
         }
@@ -132,7 +205,7 @@ async fn read_message(mut body: Body, max_message_bytes: usize) -> Result<Bytes,
             "request message: the body ended after {} of the {len} bytes its header announced (truncated)",
             buf.len() - HEADER
         ))),
-        Some(_) => Ok(buf.freeze()),
+        Some(_) => Ok((buf.freeze(), buffered)),
     }
 }
 
@@ -149,7 +222,11 @@ fn header(mut h: &[u8], max_message_bytes: usize) -> Result<usize, Status> {
                 "request message: compressed requests are not accepted; send them uncompressed (no grpc-encoding)",
             ));
         }
-        f => return Err(Status::invalid_argument(format!("request message: bad gRPC framing (compressed flag {f}; valid flags are 0 and 1)"))),
+        f => {
+            return Err(Status::invalid_argument(format!(
+                "request message: bad gRPC framing (compressed flag {f}; valid flags are 0 and 1)"
+            )));
+        }
     }
     if len > max_message_bytes {
         return Err(Status::resource_exhausted(format!(
@@ -171,8 +248,10 @@ mod tests {
     }
 
     async fn read(chunks: Vec<Vec<u8>>, max: usize) -> Result<Bytes, Status> {
-        let stream = futures::stream::iter(chunks.into_iter().map(|c| Ok::<_, std::convert::Infallible>(http_body::Frame::data(Bytes::from(c)))));
-        read_message(Body::new(http_body_util::StreamBody::new(stream)), max).await
+        let stream =
+            futures::stream::iter(chunks.into_iter().map(|c| Ok::<_, std::convert::Infallible>(http_body::Frame::data(Bytes::from(c)))));
+        let memory = MemoryBudget::new(1 << 20);
+        read_message(Body::new(http_body_util::StreamBody::new(stream)), max, &memory).await.map(|(m, _)| m)
     }
 
     #[tokio::test]

@@ -119,7 +119,11 @@ impl Connections {
         // First, then every 1,000th: under a flood a line per eviction
         // would cost more than the eviction.
         if n == 1 || n.is_multiple_of(1000) {
-            tracing::warn!(evicted_total = n, max = self.max, "closed the least recently active connection to let a new one in (server.max_connections or the file descriptor limit)");
+            tracing::warn!(
+                evicted_total = n,
+                max = self.max,
+                "closed the least recently active connection to let a new one in (server.max_connections or the file descriptor limit)"
+            );
         }
         true
     }
@@ -165,7 +169,11 @@ pub fn incoming(listener: TcpListener, connections: Arc<Connections>) -> impl St
                     }
                 }
                 // The client gave up between connecting and our accept.
-                Err(e) if matches!(e.kind(), io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset | io::ErrorKind::Interrupted) => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset | io::ErrorKind::Interrupted
+                    ) => {}
                 Err(e) => {
                     errors += 1;
                     if errors == 1 || errors.is_multiple_of(1000) {

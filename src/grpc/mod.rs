@@ -7,6 +7,7 @@
 pub mod intake;
 pub mod listener;
 pub mod stack;
+pub mod wire;
 
 use crate::convert;
 use crate::daemon::Daemon;

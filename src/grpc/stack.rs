@@ -10,7 +10,9 @@
 //!    the client's mistake, never the server's.
 //! 3. `intake` (`grpc::intake`): reads an Arbiter request's body whole
 //!    within `server.body_timeout_ms`, before it takes a slot, so a client
-//!    that never finishes its body holds no slot and is cut off fast.
+//!    that never finishes its body holds no slot and is cut off fast; counts
+//!    its lists on the wire before they are decoded (`grpc::wire`) and
+//!    admits its memory against `server.request_memory_bytes`.
 //! 4. `in flight`: a global bound on requests being served
 //!    (`server.max_concurrent_requests`). When it is full the request is
 //!    refused at once with RESOURCE_EXHAUSTED instead of queueing without
@@ -53,6 +55,7 @@ pub struct StackStats {
 pub fn layers(
     server: &crate::config::ServerConfig,
     stats: Arc<StackStats>,
+    daemon: Arc<crate::daemon::Daemon>,
 ) -> impl Layer<
     tonic::service::Routes,
     Service: Service<Request<Body>, Response = Response<Body>, Error = BoxError, Future: Send> + Clone + Send + 'static,
@@ -69,6 +72,8 @@ pub fn layers(
             body_timeout: Duration::from_millis(server.body_timeout_ms),
             max_timeout,
             max_message_bytes,
+            memory: super::intake::MemoryBudget::new(server.request_memory_bytes),
+            daemon,
         })
         .layer(InFlightLayer::new(server.max_concurrent_requests, stats.clone()))
         .layer(DeadlineLayer { max: max_timeout, stats })

@@ -233,3 +233,65 @@ pub fn completion(content: &str) -> serde_json::Value {
 pub fn select(id: &str, confidence: f64) -> String {
     serde_json::json!({"decision": "select", "choice_id": id, "confidence": confidence, "needed_evidence_types": []}).to_string()
 }
+
+/// A raw HTTP/2 connection (h2), with the stream window it grants.
+pub async fn h2_client(addr: SocketAddr, window: Option<u32>) -> h2::client::SendRequest<bytes::Bytes> {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut b = h2::client::Builder::new();
+    if let Some(w) = window {
+        b.initial_window_size(w);
+    }
+    let (send, conn) = b.handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    send
+}
+
+pub fn grpc_post(addr: SocketAddr, path: &str) -> http::Request<()> {
+    http::Request::post(format!("http://{addr}{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap()
+}
+
+/// `message` with its gRPC header.
+pub fn framed(message: &impl prost::Message) -> bytes::Bytes {
+    framed_bytes(&message.encode_to_vec())
+}
+
+/// Protobuf bytes with their gRPC header.
+pub fn framed_bytes(m: &[u8]) -> bytes::Bytes {
+    let mut v = vec![0];
+    v.extend_from_slice(&(m.len() as u32).to_be_bytes());
+    v.extend_from_slice(m);
+    v.into()
+}
+
+/// The grpc-status of an answer (headers of a trailers-only answer).
+pub fn grpc_status(headers: &http::HeaderMap) -> Option<(i32, String)> {
+    let code = headers.get("grpc-status")?.to_str().ok()?.parse().ok()?;
+    let msg = headers.get("grpc-message").and_then(|m| m.to_str().ok()).unwrap_or("").replace("%20", " ");
+    Some((code, msg))
+}
+
+/// One unary call over a raw HTTP/2 connection: its grpc-status and
+/// message, from the headers of a trailers-only answer or the trailers
+/// after the body.
+pub async fn h2_call(send: &h2::client::SendRequest<bytes::Bytes>, addr: SocketAddr, path: &str, message: bytes::Bytes) -> (i32, String) {
+    let mut ready = send.clone().ready().await.expect("the connection is open");
+    let (response, mut body) = ready.send_request(grpc_post(addr, path), false).expect("a stream");
+    body.send_data(message, true).expect("the request body is sent");
+    let response = response.await.expect("an answer");
+    if let Some(status) = grpc_status(response.headers()) {
+        return status;
+    }
+    let mut answer = response.into_body();
+    while let Some(chunk) = answer.data().await {
+        let chunk = chunk.expect("the answer's body");
+        let _ = answer.flow_control().release_capacity(chunk.len());
+    }
+    let trailers = answer.trailers().await.expect("trailers").expect("a grpc-status");
+    grpc_status(&trailers).expect("a grpc-status")
+}

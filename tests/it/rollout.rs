@@ -291,7 +291,10 @@ async fn rollout(client: &mut pb::arbiter_client::ArbiterClient<tonic::transport
 }
 
 async fn eventually<F: std::future::Future<Output = bool>>(mut f: impl FnMut() -> F) -> bool {
-    for _ in 0..100 {
+    // Up to 20 s: a reload polled every 100 ms lands within a few hundred
+    // ms on an idle machine; the rest is room for a loaded CI run (the
+    // whole suite runs in parallel on 2 cores).
+    for _ in 0..400 {
         if f().await {
             return true;
         }

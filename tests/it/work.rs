@@ -6,6 +6,7 @@
 
 use crate::helpers::*;
 use ladderd::pb;
+use prost::Message;
 use std::time::{Duration, Instant};
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -198,4 +199,100 @@ async fn pools_and_open_cycles_stay_within_their_byte_budgets() {
     assert!(grew_mib < 64 + 64 + 100, "RSS grew by {grew_mib} MiB");
     // Still serving.
     assert_eq!(c.decide(panels_request("links panel d")).await.unwrap().into_inner().outcome(), pb::Outcome::Execute);
+}
+
+/// The peak resident memory of a process so far, in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The request shapes that cost most memory decoded, each under the
+/// default `server.max_message_bytes` (4 MiB), as gRPC messages.
+fn worst_shapes() -> [bytes::Bytes; 3] {
+    let base = |name: &str| {
+        let mut r = panels_request("open the report");
+        r.session_id = name.into();
+        r
+    };
+    // 2,000,000 empty `widget_items` (2 bytes each on the wire; ~750 MiB
+    // decoded before the count limit could look at them).
+    let mut empty = base("empty").encode_to_vec();
+    for _ in 0..2_000_000 {
+        empty.extend_from_slice(&[0x3a, 0x00]);
+    }
+    // Every list at limits.pool_max (5,000), each candidate with
+    // limits.aliases_max (32) empty aliases: ~1.5 MiB on the wire, ~40 MiB
+    // decoded.
+    let mut many = base("many");
+    let list = |tag: &str| -> Vec<pb::Candidate> {
+        (0..5_000).map(|i| pb::Candidate { id: format!("{tag}{i}"), aliases: vec![String::new(); 32], ..Default::default() }).collect()
+    };
+    many.options.as_mut().unwrap().candidates = list("o");
+    many.widget_items = list("w");
+    many.commands = list("c");
+    many.recoverable_chat_options = list("r");
+    // Maximum-size candidates up to 4 MiB: the most bytes of text.
+    let mut large = base("large");
+    large.options.as_mut().unwrap().candidates = (0..200).map(|i| max_size_candidate(0, i)).collect();
+    let [many, large] = [many, large].map(|m| m.encode_to_vec());
+    for m in [&empty, &many, &large] {
+        assert!(m.len() < 4 << 20, "{} bytes", m.len());
+    }
+    [framed_bytes(&empty), framed_bytes(&many), framed_bytes(&large)]
+}
+
+/// Issue 20 item 2: the worst request shapes, fired concurrently under the
+/// default limits (their decoded size bounded before decoding by the wire
+/// count and `server.request_memory_bytes`), keep the daemon's peak RSS
+/// under the README's bound of 512 MiB; it stays alive and SERVING.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
+    // The default limits, but bodies may take as long as the call itself
+    // to arrive (on a loaded 2-core machine the debug build reads 48 bodies
+    // of up to 4 MiB slower than the default 1 s allows): more requests are
+    // read whole and held, the harder case for memory.
+    let (mut child, addr, _) = spawn_binary(&[("LADDER_SERVER__BODY_TIMEOUT_MS", "5000")]).await;
+    let pid = child.id().unwrap();
+    let addr: std::net::SocketAddr = addr.parse().unwrap();
+    let shapes = worst_shapes();
+    // 48 clients, each on its own connection sending the three shapes at
+    // once (counted in items alone, ~2.5 GiB decoded at once).
+    let mut tasks = tokio::task::JoinSet::new();
+    for k in 0..48 {
+        let send = h2_client(addr, None).await;
+        for (i, message) in shapes.iter().cloned().enumerate() {
+            let send = send.clone();
+            tasks.spawn(async move { (i, h2_call(&send, addr, "/ladder.v1.Arbiter/Decide", message).await, k) });
+        }
+    }
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    while let Some(answer) = tasks.join_next().await {
+        let (shape, (code, msg), _) = answer.unwrap();
+        let code = Code::from(code);
+        if shape == 0 {
+            assert_eq!(code, Code::ResourceExhausted, "{msg}");
+            assert!(msg.contains("widget_items") || msg.contains("server.request_memory_bytes"), "{msg}");
+        }
+        // Served, or refused as over a limit: never INTERNAL, UNAVAILABLE
+        // or a dropped connection.
+        assert!(matches!(code, Code::Ok | Code::ResourceExhausted | Code::InvalidArgument), "{code:?}: {msg}");
+        let key = msg.split(['(', ')']).find(|k| k.contains('.') && !k.contains(' ')).unwrap_or(if msg.contains("widget_items") {
+            "widget_items"
+        } else {
+            ""
+        });
+        *seen.entry(format!("shape {shape}: {code:?} {key}")).or_default() += 1;
+    }
+    let peak_mib = peak_rss_kib(pid) / 1024;
+    println!("peak RSS {peak_mib} MiB; answers: {seen:#?}");
+    assert!(seen.keys().any(|k| k.contains("Ok")), "some of the large requests were served: {seen:?}");
+    assert!(peak_mib < 512, "peak RSS {peak_mib} MiB");
+    assert!(child.try_wait().unwrap().is_none(), "the daemon is alive");
+    let channel = connect(addr).await;
+    let h = HealthClient::new(channel).check(HealthCheckRequest { service: String::new() }).await.unwrap();
+    assert_eq!(h.into_inner().status(), ServingStatus::Serving);
+    sigterm(&child);
+    let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
 }

@@ -52,9 +52,10 @@ const LOADER_OPTIONS: protoLoader.Options = {
   includeDirs: [PROTO_DIR],
 };
 
-// The daemon's load-shedding refusal names this setting; size refusals (also
+// The daemon's load-shedding refusals (at server.max_concurrent_requests or
+// server.request_memory_bytes) end with this; size refusals (also
 // RESOURCE_EXHAUSTED) do not and are never retried.
-const OVERLOADED_MARKER = 'max_concurrent_requests';
+const OVERLOADED_MARKER = 'retry with backoff';
 
 /** A call that ladderd refused or that did not complete. `details` is the
  * daemon's message, which names the field and the limit for
