@@ -96,11 +96,44 @@ fn find_or_install() -> Result<Binary, String> {
     Ok(extracted)
 }
 
+static OPENSSL: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+
+/// The `openssl` command (it makes the TLS test's certificate): on PATH,
+/// else installed like redis-server (Debian's `openssl` package).
+pub fn openssl() -> PathBuf {
+    let find = || -> Result<PathBuf, String> {
+        if let Some(p) = on_path("openssl") {
+            return Ok(p);
+        }
+        if is_root() {
+            if apt(&["install", "-y", "--no-install-recommends", "openssl"], None).is_err() {
+                apt(&["update"], None)?;
+                apt(&["install", "-y", "--no-install-recommends", "openssl"], None)?;
+            }
+            return on_path("openssl").ok_or_else(|| "installed, yet not on PATH".into());
+        }
+        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("openssl");
+        let bin = target.join("usr/bin/openssl");
+        if !bin.exists() {
+            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
+            apt(&["download", "openssl"], Some(&target))?;
+            for deb in std::fs::read_dir(&target).map_err(|e| e.to_string())? {
+                let deb = deb.map_err(|e| e.to_string())?.path();
+                if deb.extension().is_some_and(|e| e == "deb") {
+                    run(Command::new("dpkg").arg("-x").arg(&deb).arg(&target))?;
+                }
+            }
+        }
+        Ok(bin)
+    };
+    OPENSSL.get_or_init(find).clone().unwrap_or_else(|e| panic!("no openssl for the TLS test: {e}"))
+}
+
 fn binary() -> Binary {
     BINARY.get_or_init(find_or_install).clone().unwrap_or_else(|e| panic!("no redis-server for the tests: {e}"))
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 

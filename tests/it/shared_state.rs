@@ -437,3 +437,90 @@ async fn a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the
     let canary = state.cohorts.iter().find(|c| c.cohort == "canary").expect("B reports the deciding cohort");
     assert_eq!(canary.wrong_actions, 1, "{state:?}");
 }
+
+/// A server that requires a password (`requirepass`): the password comes
+/// from `sessions.redis.password_file` (a mounted Secret), not the URL.
+/// With it two replicas share state; with a wrong one the store fails as
+/// an unreachable one would (deterministic decisions go on, calls that
+/// need the state are UNAVAILABLE) and nothing is shared.
+#[tokio::test]
+async fn a_password_from_a_file_opens_a_protected_store_and_a_wrong_one_degrades_to_the_safe_side() {
+    let redis = RedisServer::start_with(&["--requirepass", "s3cret-pw"]);
+    let dir = tempfile::tempdir().unwrap();
+    let with_password = |pw: &str, name: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, format!("{pw}\n")).unwrap();
+        let mut c = on_redis(Config::default(), &redis);
+        c.sessions.redis.password_file = Some(file);
+        c
+    };
+    let a = TestDaemon::start(with_password("s3cret-pw", "a")).await;
+    let b = TestDaemon::start(with_password("s3cret-pw", "b")).await;
+    let first = a.client.clone().decide(scope_request("pw-1")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    let r = b.client.clone().enrich(chat_evidence("pw-1", &first.loop_cycle_id)).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"), "the cycle opened on A was found on B");
+
+    let wrong = TestDaemon::start(with_password("not-it", "wrong")).await;
+    let d = wrong.client.clone().decide(req("pw-2", "open links panel d")).await.unwrap().into_inner();
+    assert_eq!((d.outcome(), d.target_id.as_str()), (O::Execute, "links-panel-d"), "deterministic decisions need no store");
+    let s = wrong.client.clone().get_session(pb::GetSessionRequest { session_id: "pw-1".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::Unavailable, "{}", s.message());
+    // Nothing reached the store without the password: only A's session.
+    let keys: Vec<String> = redis_auth_keys(&redis).await;
+    assert!(keys.iter().all(|k| !k.contains("pw-2")), "{keys:?}");
+    assert!(keys.iter().any(|k| k.contains("pw-1")), "{keys:?}");
+}
+
+/// Every key in a password-protected server.
+async fn redis_auth_keys(redis: &RedisServer) -> Vec<String> {
+    let url = format!("redis://:s3cret-pw@127.0.0.1:{}/", redis.port);
+    let client = redis::Client::open(url).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    redis::cmd("KEYS").arg("*").query_async(&mut c).await.unwrap()
+}
+
+/// `rediss://`: the store is reached over TLS. The server listens for TLS
+/// only on its TLS port (a plain client there gets nothing back), with a
+/// certificate the daemon trusts through `SSL_CERT_FILE` (read by the
+/// platform's certificate store, as a mounted CA bundle would be).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rediss_url_reaches_the_store_over_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    let made = std::process::Command::new(crate::redis_server::openssl())
+        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl makes the test certificate");
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let tls_port = crate::redis_server::free_port().to_string();
+    let (cert, key) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let redis = RedisServer::start_with(&[
+        "--tls-port",
+        &tls_port,
+        "--tls-cert-file",
+        cert,
+        "--tls-key-file",
+        key,
+        "--tls-ca-cert-file",
+        cert,
+        "--tls-auth-clients",
+        "no",
+    ]);
+    let url = format!("rediss://127.0.0.1:{tls_port}/");
+    let (child, addr, _) =
+        spawn_binary(&[("LADDER_SESSIONS__BACKEND", "redis"), ("LADDER_SESSIONS__REDIS__URL", &url), ("SSL_CERT_FILE", cert)]).await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    let first = client.decide(scope_request("tls-1")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    let r = client.enrich(chat_evidence("tls-1", &first.loop_cycle_id)).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"), "the cycle was kept in the store");
+    let keys: Vec<String> = redis.cmd(&["KEYS", "*"]).await;
+    assert!(keys.iter().any(|k| k.contains("tls-1")), "the session is in the store: {keys:?}");
+    drop(child);
+}
