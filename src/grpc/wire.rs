@@ -23,8 +23,7 @@
 use crate::config::Limits;
 use crate::error::Invalid;
 use crate::pb;
-use bytes::Buf;
-use prost::encoding::{WireType, decode_key, decode_varint};
+use prost::encoding::decode_varint;
 use std::mem::size_of;
 
 /// How many items a list may hold.
@@ -145,37 +144,86 @@ fn shape_of(path: &str) -> &'static Shape {
 /// memory it takes decoded.
 pub fn check(path: &str, payload: &[u8], limits: &Limits) -> Result<usize, Invalid> {
     let mut cost = payload.len();
-    scan(&[payload], shape_of(path), "", limits, &mut cost)?;
+    scan(&[payload], shape_of(path), &At::Root, limits, &mut cost)?;
     Ok(cost)
+}
+
+/// The most fields a shape follows (the scan keeps its counts on the stack).
+const MAX_FIELDS: usize = 8;
+
+const _: () = {
+    let shapes = [&DECIDE, &OPTION_SET, &CANDIDATE, &ENRICH, &EVIDENCE_BLOCK, &CLARIFY, &EXTRACT, &SLOT_SPEC, &SLOT_VALUE];
+    let mut i = 0;
+    while i < shapes.len() {
+        assert!(shapes[i].fields.len() <= MAX_FIELDS);
+        i += 1;
+    }
+};
+
+/// Where a message instance sits in the request: a chain on the stack,
+/// written out as a field path (`evidence[2].candidates[40].`) only when a
+/// list is refused, so the scan of a request it lets through allocates
+/// nothing per item.
+enum At<'a> {
+    Root,
+    Field { parent: &'a At<'a>, name: &'static str, index: Option<usize> },
+}
+
+impl At<'_> {
+    /// The path of the field `name` of this instance.
+    fn path(&self, name: &str) -> String {
+        fn prefix(at: &At<'_>, out: &mut String) {
+            if let At::Field { parent, name, index } = at {
+                prefix(parent, out);
+                out.push_str(name);
+                if let Some(i) = index {
+                    out.push_str(&format!("[{i}]"));
+                }
+                out.push('.');
+            }
+        }
+        let mut out = String::new();
+        prefix(self, &mut out);
+        out.push_str(name);
+        out
+    }
 }
 
 /// Counts the lists of one message instance, which the decoder builds from
 /// one or more parts: a singular message field that appears more than once
 /// is merged, so its lists are counted across all of its occurrences. Each
 /// element of a repeated message field is its own instance.
-fn scan(parts: &[&[u8]], shape: &Shape, at: &str, limits: &Limits, cost: &mut usize) -> Result<(), Invalid> {
-    let mut counts = vec![0usize; shape.fields.len()];
-    let mut merged: Vec<Vec<&[u8]>> = vec![Vec::new(); shape.fields.len()];
-    for (number, body) in parts.iter().flat_map(|p| Fields(p)) {
-        let Some(i) = shape.fields.iter().position(|f| f.number == number) else { continue };
-        let f = &shape.fields[i];
-        *cost = cost.saturating_add(f.each);
-        let Some(limit) = f.limit else {
-            merged[i].push(body);
-            continue;
-        };
-        counts[i] += 1;
-        let max = limit(limits);
-        if counts[i] > max {
-            return Err(Invalid::TooMany { field: format!("{at}{}", f.name), len: counts[i], max });
-        }
-        if let Some(inner) = f.message {
-            scan(&[body], inner, &format!("{at}{}[{}].", f.name, counts[i] - 1), limits, cost)?;
+fn scan(parts: &[&[u8]], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usize) -> Result<(), Invalid> {
+    let mut counts = [0usize; MAX_FIELDS];
+    // The occurrences of singular message fields, scanned afterwards as
+    // the one message each field decodes to (allocated only if one occurs).
+    let mut merged: Vec<(usize, &[u8])> = Vec::new();
+    for part in parts {
+        for (number, body) in Fields(part) {
+            let Some(i) = shape.fields.iter().position(|f| f.number == number) else { continue };
+            let f = &shape.fields[i];
+            *cost = cost.saturating_add(f.each);
+            let Some(limit) = f.limit else {
+                merged.push((i, body));
+                continue;
+            };
+            counts[i] += 1;
+            let max = limit(limits);
+            if counts[i] > max {
+                return Err(Invalid::TooMany { field: at.path(f.name), len: counts[i], max });
+            }
+            if let Some(inner) = f.message {
+                scan(&[body], inner, &At::Field { parent: at, name: f.name, index: Some(counts[i] - 1) }, limits, cost)?;
+            }
         }
     }
-    for (f, parts) in shape.fields.iter().zip(merged) {
+    if merged.is_empty() {
+        return Ok(());
+    }
+    for (i, f) in shape.fields.iter().enumerate() {
+        let parts: Vec<&[u8]> = merged.iter().filter(|(j, _)| *j == i).map(|(_, body)| *body).collect();
         if let (Some(inner), false) = (f.message, parts.is_empty()) {
-            scan(&parts, inner, &format!("{at}{}.", f.name), limits, cost)?;
+            scan(&parts, inner, &At::Field { parent: at, name: f.name, index: None }, limits, cost)?;
         }
     }
     Ok(())
@@ -183,33 +231,102 @@ fn scan(parts: &[&[u8]], shape: &Shape, at: &str, limits: &Limits, cost: &mut us
 
 /// The fields of a message's bytes: each field number with its bytes (a
 /// length-delimited field's contents; nothing for a number). Ends at the
-/// first bytes that are not a field.
+/// first bytes that are not a field, where prost's decode fails too.
 struct Fields<'a>(&'a [u8]);
 
 impl<'a> Iterator for Fields<'a> {
     type Item = (u32, &'a [u8]);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let buf = &mut self.0;
-        if !buf.has_remaining() {
+        if self.0.is_empty() {
             return None;
         }
-        let field = (|| {
-            let (number, wire) = decode_key(buf).ok()?;
-            let body = match wire {
-                WireType::Varint => decode_varint(buf).ok().map(|_| &[][..]),
-                WireType::SixtyFourBit => take(buf, 8),
-                WireType::ThirtyTwoBit => take(buf, 4),
-                WireType::LengthDelimited => usize::try_from(decode_varint(buf).ok()?).ok().and_then(|len| take(buf, len)),
-                // Groups are not proto3: prost refuses them.
-                WireType::StartGroup | WireType::EndGroup => None,
-            }?;
-            Some((number, body))
-        })();
+        let field = field(&mut self.0);
         if field.is_none() {
-            *buf = &[];
+            self.0 = &[];
         }
         field
+    }
+}
+
+/// The next field of `buf`, read as prost reads it: its number and its
+/// bytes (a length-delimited field's contents, nothing for the others).
+#[inline]
+fn field<'a>(buf: &mut &'a [u8]) -> Option<(u32, &'a [u8])> {
+    let (number, wire) = key(buf)?;
+    let body = match wire {
+        2 => delimited(buf)?,
+        3 => {
+            skip_group(buf, number, GROUP_DEPTH)?;
+            &[][..]
+        }
+        _ => scalar(buf, wire)?,
+    };
+    Some((number, body))
+}
+
+/// A field's key, as prost's `decode_key` accepts it: a field number from
+/// 1 to 2^29 - 1 and a wire type.
+#[inline]
+fn key(buf: &mut &[u8]) -> Option<(u32, u64)> {
+    let key = varint(buf)?;
+    let number = u32::try_from(key >> 3).ok().filter(|n| (1..=MAX_FIELD_NUMBER).contains(n))?;
+    Some((number, key & 7))
+}
+
+/// A length-delimited field's contents.
+#[inline]
+fn delimited<'a>(buf: &mut &'a [u8]) -> Option<&'a [u8]> {
+    usize::try_from(varint(buf)?).ok().and_then(|len| take(buf, len))
+}
+
+/// A varint or fixed-size field (nothing is kept of it).
+#[inline]
+fn scalar<'a>(buf: &mut &'a [u8], wire: u64) -> Option<&'a [u8]> {
+    match wire {
+        0 => varint(buf).map(|_| &[][..]),
+        1 => take(buf, 8),
+        5 => take(buf, 4),
+        _ => None,
+    }
+}
+
+/// Skips a group's fields up to its end. Groups are not proto3, but prost
+/// skips one it does not know, so the scan must too: else a group in front
+/// of a list would end the scan where prost's decode goes on and builds the
+/// list uncounted. An end that closes another group is refused by both.
+fn skip_group(buf: &mut &[u8], number: u32, depth: u32) -> Option<()> {
+    let depth = depth.checked_sub(1)?;
+    loop {
+        let (inner, wire) = key(buf)?;
+        match wire {
+            4 => return (inner == number).then_some(()),
+            2 => _ = delimited(buf)?,
+            3 => skip_group(buf, inner, depth)?,
+            _ => _ = scalar(buf, wire)?,
+        }
+    }
+}
+
+/// The largest protobuf field number.
+const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
+
+/// How deep groups nest before the scan stops: prost's whole recursion
+/// limit (100) counts message nesting too, so it never decodes past a
+/// group the scan gave up on.
+const GROUP_DEPTH: u32 = 100;
+
+/// A varint: the one-byte case inline (keys and short lengths, nearly every
+/// varint of a request), longer ones by prost.
+#[inline]
+fn varint(buf: &mut &[u8]) -> Option<u64> {
+    match buf.first() {
+        Some(&b) if b < 0x80 => {
+            *buf = &buf[1..];
+            Some(u64::from(b))
+        }
+        Some(_) => decode_varint(buf).ok(),
+        None => None,
     }
 }
 
@@ -296,6 +413,62 @@ mod tests {
         assert!(check("/ladder.v1.Arbiter/Decide", &part.repeat(2), &limits()).is_ok());
     }
 
+    /// Unknown fields of every wire type, groups nested in groups among
+    /// them: what prost skips when it decodes a request.
+    fn unknown_fields(kinds: &[u8]) -> Vec<u8> {
+        use prost::encoding::{WireType, encode_key, encode_varint};
+        let mut out = Vec::new();
+        for (i, kind) in kinds.iter().enumerate() {
+            let number = 100 + i as u32;
+            match kind % 5 {
+                0 => {
+                    encode_key(number, WireType::Varint, &mut out);
+                    encode_varint(300, &mut out);
+                }
+                1 => {
+                    encode_key(number, WireType::SixtyFourBit, &mut out);
+                    out.extend_from_slice(&[0; 8]);
+                }
+                2 => {
+                    encode_key(number, WireType::LengthDelimited, &mut out);
+                    encode_varint(3, &mut out);
+                    out.extend_from_slice(b"abc");
+                }
+                3 => {
+                    encode_key(number, WireType::StartGroup, &mut out);
+                    encode_key(number + 1, WireType::StartGroup, &mut out);
+                    encode_key(7, WireType::LengthDelimited, &mut out);
+                    encode_varint(0, &mut out);
+                    encode_key(number + 1, WireType::EndGroup, &mut out);
+                    encode_key(number, WireType::EndGroup, &mut out);
+                }
+                _ => {
+                    encode_key(number, WireType::ThirtyTwoBit, &mut out);
+                    out.extend_from_slice(&[0; 4]);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_group_in_front_of_a_list_does_not_hide_it_from_the_count() {
+        // prost skips an unknown group (proto3 has none, its decoder still
+        // accepts them) and decodes the list behind it: the scan must count it.
+        let mut bytes = unknown_fields(&[3]);
+        bytes.extend(decide(51, 0).encode_to_vec());
+        assert_eq!(pb::DecideRequest::decode(&bytes[..]).unwrap().widget_items.len(), 51, "prost decodes past the group");
+        assert_eq!(refusal("/ladder.v1.Arbiter/Decide", &bytes), ("widget_items".into(), 51, 50));
+        // An end-group key that closes another group is refused by prost
+        // and ends the scan.
+        let mut bad = Vec::new();
+        prost::encoding::encode_key(100, prost::encoding::WireType::StartGroup, &mut bad);
+        prost::encoding::encode_key(101, prost::encoding::WireType::EndGroup, &mut bad);
+        bad.extend(decide(51, 0).encode_to_vec());
+        assert!(pb::DecideRequest::decode(&bad[..]).is_err());
+        assert!(check("/ladder.v1.Arbiter/Decide", &bad, &limits()).is_ok());
+    }
+
     #[test]
     fn the_cost_bounds_what_empty_items_take_decoded() {
         // 50 empty-ish candidates with 4 empty aliases each: ~1 KB on the
@@ -327,6 +500,7 @@ mod tests {
         fn the_scan_agrees_with_the_decoded_counts(
             lists in proptest::collection::vec((0usize..60, 0usize..7), 1..4),
             options in 0usize..60,
+            unknown in proptest::collection::vec(any::<u8>(), 0..6),
         ) {
             let mut m = pb::DecideRequest::default();
             let mut n = 0;
@@ -341,7 +515,11 @@ mod tests {
                 || [&m.widget_items, &m.commands, &m.recoverable_chat_options]
                     .iter()
                     .any(|list| list.len() > l.pool_max || list.iter().any(|c| c.aliases.len() > l.aliases_max));
-            let scanned = check("/ladder.v1.Arbiter/Decide", &m.encode_to_vec(), &l);
+            // Unknown fields (groups among them) in front change nothing.
+            let mut bytes = unknown_fields(&unknown);
+            bytes.extend(m.encode_to_vec());
+            prop_assert_eq!(&pb::DecideRequest::decode(&bytes[..]).unwrap(), &m);
+            let scanned = check("/ladder.v1.Arbiter/Decide", &bytes, &l);
             prop_assert_eq!(scanned.is_err(), over, "{:?}", scanned);
         }
     }
