@@ -17,7 +17,10 @@ use tonic::transport::Channel;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Memory,
+    /// `sessions.backend = "redis"` on Redis 7.
     Redis,
+    /// `sessions.backend = "redis"` on Valkey 8.
+    Valkey,
 }
 
 /// `config` on the `redis` backend, against `server`.
@@ -65,8 +68,10 @@ impl TestDaemon {
     pub async fn on(backend: Backend, config: Config) -> TestDaemon {
         match backend {
             Backend::Memory => Self::start(config).await,
-            Backend::Redis => {
-                let server = std::sync::Arc::new(crate::redis_server::RedisServer::start());
+            Backend::Redis | Backend::Valkey => {
+                let kind =
+                    if backend == Backend::Valkey { crate::redis_server::Server::Valkey } else { crate::redis_server::Server::Redis };
+                let server = std::sync::Arc::new(crate::redis_server::RedisServer::start_on(kind, &[]));
                 let mut d = Self::start(on_redis(config, &server)).await;
                 d.redis = Some(server);
                 d

@@ -1,8 +1,18 @@
-//! A real `redis-server` for the tests, on a free port in a temp dir,
-//! killed when dropped. Found on PATH, else installed once: with
-//! `apt-get install redis-server` when running as root, else by
-//! `apt-get download` + `dpkg -x` into `target/redis-server` (no root
-//! needed). `LADDER_TEST_REDIS_SERVER` names a binary to use instead.
+//! A real `redis-server` (or `valkey-server`) for the tests, on a free
+//! port in a temp dir, killed when dropped.
+//!
+//! Redis 7 is found on PATH, else installed once: with `apt-get install
+//! redis-server` when running as root, else by `apt-get download` +
+//! `dpkg -x` into `target/redis-server` (no root needed).
+//! `LADDER_TEST_REDIS_SERVER` names a binary to use instead.
+//!
+//! Valkey 8 is found on PATH (`valkey-server`), else fetched once from
+//! Debian's backports (Debian 12 has no Valkey in its main archive): apt
+//! runs with a sources list, lists and cache of its own under
+//! `target/valkey-server/apt` (the machine's apt configuration is not
+//! touched; the archive's signature is checked with Debian's keyring as
+//! usual) and the packages are extracted there with `dpkg -x`.
+//! `LADDER_TEST_VALKEY_SERVER` names a binary to use instead.
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -17,7 +27,17 @@ struct Binary {
     lib_dir: Option<PathBuf>,
 }
 
+/// The server a test runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Server {
+    /// Redis 7 (Debian's `redis-server`).
+    Redis,
+    /// Valkey 8 (Debian's `valkey-server`, from backports on Debian 12).
+    Valkey,
+}
+
 static BINARY: OnceLock<Result<Binary, String>> = OnceLock::new();
+static VALKEY: OnceLock<Result<Binary, String>> = OnceLock::new();
 
 fn on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
@@ -129,8 +149,74 @@ pub fn openssl() -> PathBuf {
     OPENSSL.get_or_init(find).clone().unwrap_or_else(|e| panic!("no openssl for the TLS test: {e}"))
 }
 
-fn binary() -> Binary {
-    BINARY.get_or_init(find_or_install).clone().unwrap_or_else(|e| panic!("no redis-server for the tests: {e}"))
+/// Valkey: on PATH, else Debian's packages from `<codename>-backports`
+/// (and its libraries from the main archive), extracted under `target/`.
+fn find_or_fetch_valkey() -> Result<Binary, String> {
+    if let Some(p) = std::env::var_os("LADDER_TEST_VALKEY_SERVER") {
+        return Ok(Binary { path: p.into(), lib_dir: None });
+    }
+    let download = std::env::var("LADDER_TEST_REDIS_INSTALL").is_ok_and(|v| v == "download");
+    if !download && let Some(p) = on_path("valkey-server") {
+        return Ok(Binary { path: p, lib_dir: None });
+    }
+    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("valkey-server");
+    let extracted = Binary { path: target.join("usr/bin/valkey-server"), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
+    if extracted.path.exists() {
+        return Ok(extracted);
+    }
+    let codename = std::fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|r| r.lines().find_map(|l| l.strip_prefix("VERSION_CODENAME=").map(|c| c.trim_matches('"').to_string())))
+        .unwrap_or_else(|| "bookworm".into());
+    eprintln!("valkey-server not found: extracting Debian's packages ({codename}-backports) into {}", target.display());
+    let apt_dir = target.join("apt");
+    for d in ["lists/partial", "cache/archives/partial", "sources.list.d", "debs"] {
+        std::fs::create_dir_all(apt_dir.join(d)).map_err(|e| e.to_string())?;
+    }
+    let keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
+    let sources = format!(
+        "deb [signed-by={keyring}] http://deb.debian.org/debian {codename} main\n\
+         deb [signed-by={keyring}] http://deb.debian.org/debian {codename}-backports main\n"
+    );
+    std::fs::write(apt_dir.join("sources.list"), sources).map_err(|e| e.to_string())?;
+    let opt = |k: &str, v: &Path| format!("{k}={}", v.display());
+    let options = [
+        opt("Dir::Etc::SourceList", &apt_dir.join("sources.list")),
+        opt("Dir::Etc::SourceParts", &apt_dir.join("sources.list.d")),
+        opt("Dir::State::Lists", &apt_dir.join("lists")),
+        opt("Dir::Cache", &apt_dir.join("cache")),
+        "Debug::NoLocking=1".into(),
+    ];
+    let private_apt = |args: &[&str]| {
+        let mut cmd = Command::new("apt-get");
+        for o in &options {
+            cmd.args(["-o", o]);
+        }
+        cmd.args(args).current_dir(apt_dir.join("debs")).env("DEBIAN_FRONTEND", "noninteractive");
+        run(&mut cmd)
+    };
+    private_apt(&["-q", "update"])?;
+    private_apt(&["download", "valkey-server", "valkey-tools", "liblzf1", "libjemalloc2"])?;
+    for deb in std::fs::read_dir(apt_dir.join("debs")).map_err(|e| e.to_string())? {
+        let deb = deb.map_err(|e| e.to_string())?.path();
+        if deb.extension().is_some_and(|e| e == "deb") {
+            run(Command::new("dpkg").arg("-x").arg(&deb).arg(&target))?;
+        }
+    }
+    // Like redis-server, valkey-server is a link to valkey-check-rdb.
+    if !extracted.path.exists() {
+        return Err(format!("{} missing after extracting the packages", extracted.path.display()));
+    }
+    Ok(extracted)
+}
+
+fn binary(server: Server) -> Binary {
+    match server {
+        Server::Redis => BINARY.get_or_init(find_or_install).clone().unwrap_or_else(|e| panic!("no redis-server for the tests: {e}")),
+        Server::Valkey => {
+            VALKEY.get_or_init(find_or_fetch_valkey).clone().unwrap_or_else(|e| panic!("no valkey-server for the tests: {e}"))
+        }
+    }
 }
 
 pub fn free_port() -> u16 {
@@ -151,10 +237,15 @@ impl RedisServer {
         Self::start_with(&[])
     }
 
-    /// A server started with extra arguments.
+    /// A Redis server started with extra arguments.
     pub fn start_with(extra: &[&str]) -> RedisServer {
+        Self::start_on(Server::Redis, extra)
+    }
+
+    /// A server of kind `server` started with extra arguments.
+    pub fn start_on(server: Server, extra: &[&str]) -> RedisServer {
         let extra = extra.iter().map(|s| s.to_string()).collect();
-        let mut s = RedisServer { port: 0, child: None, dir: tempfile::tempdir().unwrap(), bin: binary(), extra };
+        let mut s = RedisServer { port: 0, child: None, dir: tempfile::tempdir().unwrap(), bin: binary(server), extra };
         for _ in 0..5 {
             s.port = free_port();
             if s.spawn() {
@@ -260,8 +351,8 @@ pub struct RedisCluster {
 }
 
 impl RedisCluster {
-    pub async fn start() -> RedisCluster {
-        let nodes: Vec<RedisServer> = (0..3).map(|_| RedisServer::start_with(&["--cluster-enabled", "yes"])).collect();
+    pub async fn start(server: Server) -> RedisCluster {
+        let nodes: Vec<RedisServer> = (0..3).map(|_| RedisServer::start_on(server, &["--cluster-enabled", "yes"])).collect();
         let ranges = [("0", "5460"), ("5461", "10922"), ("10923", "16383")];
         for (n, (from, to)) in nodes.iter().zip(ranges) {
             let _: String = n.cmd(&["CLUSTER", "ADDSLOTSRANGE", from, to]).await;

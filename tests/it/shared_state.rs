@@ -1,10 +1,13 @@
 //! Several replicas on one Redis (`sessions.backend = "redis"`, spec
 //! section 7b): a turn may land on any replica, and the store's faults
 //! degrade to the safe side. Each test runs its own `redis-server` (see
-//! `redis_server.rs`) and two daemons on it, as two pods would.
+//! `redis_server.rs`) and two daemons on it, as two pods would. The
+//! cross-replica tests run on Redis 7 and on Valkey 8 (`redis::NAME`,
+//! `valkey::NAME`: the `on_both_servers!` list at the end); the fault,
+//! password and TLS tests on Redis.
 
 use crate::helpers::*;
-use crate::redis_server::RedisServer;
+use crate::redis_server::{RedisServer, Server};
 use ladderd::config::Config;
 use ladderd::pb;
 use ladderd::pb::{FallbackReason as F, Outcome as O};
@@ -22,8 +25,8 @@ struct Pair {
     redis: Arc<RedisServer>,
 }
 
-async fn pair(config: Config) -> Pair {
-    let redis = Arc::new(RedisServer::start());
+async fn pair(server: Server, config: Config) -> Pair {
+    let redis = Arc::new(RedisServer::start_on(server, &[]));
     let a = TestDaemon::start(on_redis(config.clone(), &redis)).await;
     let b = TestDaemon::start(on_redis(config, &redis)).await;
     Pair { a, b, redis }
@@ -67,9 +70,8 @@ async fn slow_provider(delay: Duration) -> MockServer {
     server
 }
 
-#[tokio::test]
-async fn need_more_info_on_one_replica_is_enriched_on_another() {
-    let p = pair(Config::default()).await;
+async fn need_more_info_on_one_replica_is_enriched_on_another(server: Server) {
+    let p = pair(server, Config::default()).await;
     let first = p.a.client.clone().decide(scope_request("s1")).await.unwrap().into_inner();
     assert_eq!(first.outcome(), O::NeedMoreInfo);
     let r = p.b.client.clone().enrich(chat_evidence("s1", &first.loop_cycle_id)).await.unwrap().into_inner();
@@ -80,12 +82,11 @@ async fn need_more_info_on_one_replica_is_enriched_on_another() {
     assert!(again.message().contains("already resolved"), "{}", again.message());
 }
 
-#[tokio::test]
-async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call() {
+async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call(server: Server) {
     // The provider is slow, so both replicas are past their state read
     // before either has written anything but its guard claim.
     let llm = slow_provider(Duration::from_millis(200)).await;
-    let p = pair(with_llm(&format!("{}/v1", llm.uri()), 2_000)).await;
+    let p = pair(server, with_llm(&format!("{}/v1", llm.uri()), 2_000)).await;
     let sessions = 12;
     let mut calls = Vec::new();
     for i in 0..sessions {
@@ -112,9 +113,8 @@ async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call() {
     assert_eq!((called, guarded, requests), (sessions, sessions, sessions), "one LLM call per cycle, across both replicas");
 }
 
-#[tokio::test]
-async fn an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another() {
-    let p = pair(Config::default()).await;
+async fn an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another(server: Server) {
+    let p = pair(server, Config::default()).await;
     let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
     // A cross-source tie: the options are shown as a clarifier on A.
     let mut r = req("c1", "open links panel d");
@@ -147,9 +147,8 @@ async fn an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another()
     );
 }
 
-#[tokio::test]
-async fn a_pool_sent_to_one_replica_is_referenced_on_another() {
-    let p = pair(Config::default()).await;
+async fn a_pool_sent_to_one_replica_is_referenced_on_another(server: Server) {
+    let p = pair(server, Config::default()).await;
     let mut sent = req("p1", "links panel");
     sent.options.as_mut().unwrap().version = "v1".into();
     let first = p.a.client.clone().decide(sent.clone()).await.unwrap().into_inner();
@@ -167,11 +166,10 @@ async fn a_pool_sent_to_one_replica_is_referenced_on_another() {
     assert_eq!(s.code(), Code::FailedPrecondition, "{}", s.message());
 }
 
-#[tokio::test]
-async fn every_key_of_a_session_shares_one_hash_tag_and_expires() {
+async fn every_key_of_a_session_shares_one_hash_tag_and_expires(server: Server) {
     let mut c = Config::default();
     c.sessions.idle_ttl_seconds = 600;
-    let p = pair(c).await;
+    let p = pair(server, c).await;
     let mut r = req("tagged", "links panel");
     r.options.as_mut().unwrap().version = "v1".into();
     p.a.client.clone().decide(r).await.unwrap();
@@ -185,11 +183,10 @@ async fn every_key_of_a_session_shares_one_hash_tag_and_expires() {
     }
 }
 
-#[tokio::test]
-async fn idle_sessions_expire_in_the_store_itself() {
+async fn idle_sessions_expire_in_the_store_itself(server: Server) {
     let mut c = Config::default();
     c.sessions.idle_ttl_seconds = 1;
-    let p = pair(c).await;
+    let p = pair(server, c).await;
     p.a.client.clone().decide(req("short", "links panel")).await.unwrap();
     assert!(p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "short".into() }).await.is_ok());
     // Redis expires the key 1 s after its last use; 1.5 s leaves it a
@@ -202,11 +199,10 @@ async fn idle_sessions_expire_in_the_store_itself() {
     assert_eq!(exists, 0);
 }
 
-#[tokio::test]
-async fn continuity_context_expires_by_the_wall_clock_across_replicas() {
+async fn continuity_context_expires_by_the_wall_clock_across_replicas(server: Server) {
     let mut c = Config::default();
     c.continuity.ttl_seconds = 1;
-    let p = pair(c).await;
+    let p = pair(server, c).await;
     p.a.client.clone().decide(req("wall", "links panel")).await.unwrap();
     let s = p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "wall".into() }).await.unwrap().into_inner();
     assert!(s.continuity_fresh, "fresh on the other replica");
@@ -301,8 +297,7 @@ async fn redis_killed_and_restarted_mid_run_keeps_decisions_coming_and_state_res
     drop(redis);
 }
 
-#[tokio::test]
-async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_reset_on_either_clears_both() {
+async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_reset_on_either_clears_both(server: Server) {
     let llm = MockServer::start().await;
     // Always picks links-panel-e at 0.9: auto-executes "the thing for team e".
     let pick = json!({"decision": "select", "choice_id": "links-panel-e", "confidence": 0.9, "needed_evidence_types": []});
@@ -320,7 +315,7 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
     c.guardrails.baseline_cohort = Some("control".into());
     c.guardrails.min_samples = 20;
     c.guardrails.evaluate_every_seconds = 1;
-    let p = pair(c).await;
+    let p = pair(server, c).await;
     let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
     let labelled = |session: String, input: &str, cohort: &str| {
         let mut r = req(&session, input);
@@ -371,9 +366,8 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
     assert_eq!(r.outcome(), O::Execute);
 }
 
-#[tokio::test]
-async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot() {
-    let cluster = crate::redis_server::RedisCluster::start().await;
+async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot(server: Server) {
+    let cluster = crate::redis_server::RedisCluster::start(server).await;
     let llm = slow_provider(Duration::from_millis(100)).await;
     let mut c = on_redis(with_llm(&format!("{}/v1", llm.uri()), 2_000), &cluster.nodes[0]);
     c.sessions.redis.cluster = true;
@@ -416,9 +410,8 @@ async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one
     }
 }
 
-#[tokio::test]
-async fn a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort() {
-    let p = pair(Config::default()).await;
+async fn a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort(server: Server) {
+    let p = pair(server, Config::default()).await;
     let mut r = req("w1", "open links panel d");
     r.labels.insert("cohort".into(), "canary".into());
     let exec = p.a.client.clone().decide(r).await.unwrap().into_inner();
@@ -475,9 +468,9 @@ async fn a_password_from_a_file_opens_a_protected_store_and_a_wrong_one_degrades
 /// Every key in a password-protected server.
 async fn redis_auth_keys(redis: &RedisServer) -> Vec<String> {
     let url = format!("redis://:s3cret-pw@127.0.0.1:{}/", redis.port);
-    let client = redis::Client::open(url).unwrap();
+    let client = ::redis::Client::open(url).unwrap();
     let mut c = client.get_multiplexed_async_connection().await.unwrap();
-    redis::cmd("KEYS").arg("*").query_async(&mut c).await.unwrap()
+    ::redis::cmd("KEYS").arg("*").query_async(&mut c).await.unwrap()
 }
 
 /// `rediss://`: the store is reached over TLS. The server listens for TLS
@@ -524,3 +517,34 @@ async fn a_rediss_url_reaches_the_store_over_tls() {
     assert!(keys.iter().any(|k| k.contains("tls-1")), "the session is in the store: {keys:?}");
     drop(child);
 }
+
+/// Runs each test on Redis (`redis::NAME`) and on Valkey (`valkey::NAME`).
+macro_rules! on_both_servers {
+    ($($name:ident),* $(,)?) => {
+        mod redis {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Server::Redis).await
+            })*
+        }
+        mod valkey {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Server::Valkey).await
+            })*
+        }
+    };
+}
+
+on_both_servers!(
+    need_more_info_on_one_replica_is_enriched_on_another,
+    two_replicas_racing_on_one_cycle_make_exactly_one_llm_call,
+    an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another,
+    a_pool_sent_to_one_replica_is_referenced_on_another,
+    every_key_of_a_session_shares_one_hash_tag_and_expires,
+    idle_sessions_expire_in_the_store_itself,
+    continuity_context_expires_by_the_wall_clock_across_replicas,
+    a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_reset_on_either_clears_both,
+    two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot,
+    a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
+);
