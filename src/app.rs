@@ -231,6 +231,8 @@ async fn evaluate_guardrails(daemon: Arc<Daemon>) {
         let every = Duration::from_secs(daemon.current().config.guardrails.evaluate_every_seconds.max(1));
         tokio::time::sleep(every).await;
         if daemon.current().config.guardrails.enabled {
+            // With a shared store, judged on every replica's windows.
+            daemon.share_windows().await;
             daemon.check_guardrails();
         }
         // A trip, or a reset, on any replica reaches this one (shared store).

@@ -1,6 +1,6 @@
 //! The shared store (`sessions.backend = "redis"`): sessions, loop-guard
-//! claims, open cycles, option sets held for reuse and the rollout trip in
-//! Redis or Valkey, so any replica can serve any turn (spec section 7b).
+//! claims, open cycles, option sets held for reuse, the guardrail windows
+//! and the rollout trip in Redis or Valkey, so any replica can serve any turn (spec section 7b).
 //!
 //! Layout. Every key of one session shares the hash tag `{<session id>}`,
 //! so each script touches one Cluster slot:
@@ -17,10 +17,15 @@
 //!   and their cohorts, so a `RecordOutcome` on another replica than the
 //!   one that decided still counts for the guardrails;
 //! - `<prefix>{rollout}:trip` and `:epoch`: the guardrail trip and the
-//!   count of `ResetRollout`s, read by every replica once per evaluation.
+//!   count of `ResetRollout`s, read by every replica once per evaluation;
+//! - `<prefix>{rollout}:windows` and `:seen`: each replica's guardrail
+//!   samples of the last two windows (replica -> JSON) and when it last
+//!   published them; once per evaluation each replica writes its own and
+//!   reads the others' in one script, replicas silent for two windows are
+//!   dropped, and `ResetRollout` deletes them all.
 //!
-//! Every key expires with `sessions.idle_ttl_seconds`, set by Redis on each
-//! use. Time in the state is wall-clock (see `Clock::wall`).
+//! Session keys expire with `sessions.idle_ttl_seconds`, set by Redis on
+//! each use; the windows after two guardrail windows without a publisher. Time in the state is wall-clock (see `Clock::wall`).
 //!
 //! Atomicity. The state's rules stay in one place, the pure core
 //! (`ContinuityState::apply`): an update is applied here to the state as
@@ -155,19 +160,53 @@ static REMOVE: LazyLock<Script> =
 static POOL_REMOVE: LazyLock<Script> =
     LazyLock::new(|| Script::new("local n = redis.call('HLEN', KEYS[1]); redis.call('DEL', KEYS[1], KEYS[2], KEYS[3]); return n"));
 
-/// The rollout trip: KEYS trip, epoch. ARGV: `read` | `trip` (ARGV[2] the
-/// trip's JSON, kept if one is already set) | `reset`. Answers the trip
-/// (or nil) and the epoch.
+/// The rollout trip: KEYS trip, epoch, windows, seen. ARGV: `read` |
+/// `trip` (ARGV[2] the trip's JSON, kept if one is already set) | `reset`
+/// (also drops every replica's shared windows). Answers the trip (or nil)
+/// and the epoch.
 static ROLLOUT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 if ARGV[1] == 'trip' then
   redis.call('SET', KEYS[1], ARGV[2], 'NX')
 elseif ARGV[1] == 'reset' then
-  redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1], KEYS[3], KEYS[4])
   redis.call('INCR', KEYS[2])
 end
 return {redis.call('GET', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}
+"#,
+    )
+});
+
+/// The replicas' guardrail windows: KEYS epoch, windows (a hash: replica
+/// id -> its windows' JSON), seen (a sorted set: replica id -> when it last
+/// published, wall-clock ms). ARGV: replica id, JSON, the epoch the replica
+/// has seen, now, keep (ms). Publishes this replica's windows unless a
+/// reset happened since it last looked (answers nil: it must clear its own
+/// first), drops replicas silent for `keep`, and answers the others'.
+static WINDOWS: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+if tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[3]) then
+  return false
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. (tonumber(ARGV[4]) - tonumber(ARGV[5])))
+for _, id in ipairs(gone) do
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('ZREM', KEYS[3], id)
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[3], ARGV[5])
+local all = redis.call('HGETALL', KEYS[2])
+local out = {}
+for i = 1, #all, 2 do
+  if all[i] ~= ARGV[1] then
+    table.insert(out, all[i + 1])
+  end
+end
+return out
 "#,
     )
 });
@@ -339,14 +378,19 @@ impl RedisStore {
 
     /// Runs one script within the call budget, counting failures.
     async fn run(&self, op: &'static str, inv: redis::ScriptInvocation<'_>) -> Result<Value, StoreError> {
-        let r = tokio::time::timeout(self.inner.timeout, self.invoke(&inv)).await;
+        self.run_within(op, inv, self.inner.timeout).await
+    }
+
+    /// Runs one script within `timeout`, counting failures.
+    async fn run_within(&self, op: &'static str, inv: redis::ScriptInvocation<'_>, timeout: Duration) -> Result<Value, StoreError> {
+        let r = tokio::time::timeout(timeout, self.invoke(&inv)).await;
         let why = match r {
             Ok(Ok(v)) => {
                 self.inner.health.ok();
                 return Ok(v);
             }
             Ok(Err(e)) => format!("{op}: {e}"),
-            Err(_) => format!("{op}: no answer within {} ms", self.inner.timeout.as_millis()),
+            Err(_) => format!("{op}: no answer within {} ms", timeout.as_millis()),
         };
         self.inner.health.failed(op, &why);
         Err(StoreError::Unavailable(why))
@@ -462,7 +506,10 @@ impl RedisStore {
     pub async fn rollout(&self, action: RolloutAction<'_>) -> Result<(Option<String>, i64), StoreError> {
         let prefix = &self.inner.prefix;
         let mut inv = ROLLOUT.prepare_invoke();
-        inv.key(format!("{prefix}{{rollout}}:trip")).key(format!("{prefix}{{rollout}}:epoch"));
+        inv.key(format!("{prefix}{{rollout}}:trip"))
+            .key(format!("{prefix}{{rollout}}:epoch"))
+            .key(format!("{prefix}{{rollout}}:windows"))
+            .key(format!("{prefix}{{rollout}}:seen"));
         match action {
             RolloutAction::Read => inv.arg("read"),
             RolloutAction::Trip(json) => inv.arg("trip").arg(json),
@@ -479,6 +526,37 @@ impl RedisStore {
             _ => 0,
         };
         Ok((trip, epoch))
+    }
+}
+
+impl RedisStore {
+    /// Publishes this replica's guardrail windows (`json`) and answers the
+    /// other replicas' (those heard from within `keep_ms`); `None` when an
+    /// operator reset the rollout since `epoch` (nothing was published).
+    pub async fn share_windows(
+        &self,
+        replica: &str,
+        json: &str,
+        epoch: i64,
+        now_ms: i64,
+        keep_ms: u64,
+    ) -> Result<Option<Vec<String>>, StoreError> {
+        let prefix = &self.inner.prefix;
+        let mut inv = WINDOWS.prepare_invoke();
+        inv.key(format!("{prefix}{{rollout}}:epoch"))
+            .key(format!("{prefix}{{rollout}}:windows"))
+            .key(format!("{prefix}{{rollout}}:seen"))
+            .arg(replica)
+            .arg(json)
+            .arg(epoch)
+            .arg(now_ms)
+            .arg(keep_ms.max(1));
+        // Off every request's path, once per evaluation, and bigger than a
+        // session: a second, whatever `timeout_ms`.
+        match self.run_within("share_windows", inv, self.inner.timeout.max(Duration::from_secs(1))).await? {
+            Value::Nil | Value::Boolean(false) => Ok(None),
+            v => Ok(Some(bulk_list(v).into_iter().flatten().map(|b| String::from_utf8_lossy(&b).into_owned()).collect())),
+        }
     }
 }
 

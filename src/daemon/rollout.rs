@@ -8,7 +8,7 @@ use crate::error::ApiError;
 use crate::redis_store::RolloutAction;
 use crate::telemetry::Call;
 use ladder::continuity::{ActionOutcome, Now};
-use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample};
+use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample, Windows};
 use ladder::policy::LlmMode;
 use ladder::types::{DecideRequest, Decision, FallbackReason, Outcome};
 use std::sync::Arc;
@@ -28,6 +28,11 @@ pub(super) struct Rollout {
     /// The shared store's count of `ResetRollout`s, as last seen (-1:
     /// not read yet).
     epoch: AtomicI64,
+    /// The other replicas' guardrail windows, as last read from the shared
+    /// store (judged with this replica's own).
+    remote: Mutex<Vec<Windows>>,
+    /// This process's name among the replicas sharing a store.
+    replica: String,
 }
 
 impl Default for Rollout {
@@ -40,6 +45,8 @@ impl Default for Rollout {
             reload_failures: AtomicU64::new(0),
             last_reload_error: Mutex::new(String::new()),
             epoch: AtomicI64::new(-1),
+            remote: Mutex::new(Vec::new()),
+            replica: uuid::Uuid::new_v4().simple().to_string(),
         }
     }
 }
@@ -135,7 +142,7 @@ impl Daemon {
         }
         let s = &g.config.guardrails;
         let cohort = Self::cohort(g, req);
-        let now = self.clock.now().mono_ms;
+        let now = self.guardrail_ms(self.clock.now());
         let executed = d.outcome == Outcome::Execute;
         let mut windows = lock(&self.rollout.guardrails);
         if call == Call::Enrich {
@@ -162,7 +169,34 @@ impl Daemon {
         {
             lock(&self.rollout.guardrails).remember(&cohort, decision_id, true);
         }
-        lock(&self.rollout.guardrails).record_outcome(s, decision_id, kind, now.mono_ms);
+        lock(&self.rollout.guardrails).record_outcome(s, decision_id, kind, self.guardrail_ms(now));
+    }
+
+    /// The guardrail windows' clock: this process's monotonic clock, or
+    /// with a shared store the wall clock every replica's samples share.
+    fn guardrail_ms(&self, now: Now) -> u64 {
+        if self.shared.is_some() { u64::try_from(now.wall_ms).unwrap_or(0) } else { now.mono_ms }
+    }
+
+    /// With a shared store, once per evaluation: publishes this replica's
+    /// guardrail windows and keeps the other replicas' to judge with its
+    /// own. Skipped until the reset count has been read, and when an
+    /// operator reset the rollout since (`sync_rollout` clears first). A
+    /// store that does not answer leaves the last windows read.
+    pub async fn share_windows(&self) {
+        let Some(shared) = &self.shared else { return };
+        let epoch = self.rollout.epoch.load(Ordering::Relaxed);
+        if epoch < 0 {
+            return;
+        }
+        let g = self.current();
+        let s = &g.config.guardrails;
+        let now = self.clock.now();
+        let json = serde_json::to_string(&lock(&self.rollout.guardrails).windows(s, self.guardrail_ms(now))).unwrap_or_default();
+        let keep_ms = 2 * s.window_ms();
+        if let Ok(Some(others)) = shared.share_windows(&self.rollout.replica, &json, epoch, now.wall_ms, keep_ms).await {
+            *lock(&self.rollout.remote) = others.iter().filter_map(|o| serde_json::from_str(o).ok()).collect();
+        }
     }
 
     pub fn tripped(&self) -> bool {
@@ -174,7 +208,9 @@ impl Daemon {
     pub fn check_guardrails(&self) -> (Vec<CohortReport>, Vec<Breach>) {
         let g = self.current();
         let c = &g.config.guardrails;
-        let (reports, breaches) = lock(&self.rollout.guardrails).evaluate(c, c.baseline_cohort.as_deref(), self.clock.now().mono_ms);
+        let remote = lock(&self.rollout.remote).clone();
+        let now = self.guardrail_ms(self.clock.now());
+        let (reports, breaches) = lock(&self.rollout.guardrails).evaluate_with(&remote, c, c.baseline_cohort.as_deref(), now);
         let current: Vec<(String, &'static str)> = breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect();
         {
             let mut last = lock(&self.rollout.last);
@@ -236,6 +272,7 @@ impl Daemon {
     fn clear_rollout(&self) -> bool {
         let had = lock(&self.rollout.trip).take().is_some();
         lock(&self.rollout.guardrails).clear();
+        lock(&self.rollout.remote).clear();
         lock(&self.rollout.last).clear();
         had
     }

@@ -366,6 +366,63 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
     assert_eq!(r.outcome(), O::Execute);
 }
 
+async fn a_regression_spread_over_two_replicas_trips_auto_execute_though_neither_alone_could_judge_it(server: Server) {
+    let mut c = Config::default();
+    c.guardrails.auto_trip = true;
+    c.guardrails.baseline_cohort = Some("control".into());
+    c.guardrails.min_samples = 20;
+    c.guardrails.evaluate_every_seconds = 1;
+    let p = pair(server, c).await;
+    let labelled = |session: String, cohort: &str| {
+        let mut r = req(&session, "open links panel d");
+        r.labels.insert("cohort".into(), cohort.into());
+        r
+    };
+    // Each replica: 12 control and 12 canary executions, 3 of the canary's
+    // rejected. 12 is under min_samples (20): alone, neither judges.
+    for (name, d) in [("a", &p.a), ("b", &p.b)] {
+        let mut client = d.client.clone();
+        for i in 0..12 {
+            client.decide(labelled(format!("{name}-control-{i}"), "control")).await.unwrap();
+            let r = client.decide(labelled(format!("{name}-canary-{i}"), "canary")).await.unwrap().into_inner();
+            assert_eq!(r.outcome(), O::Execute);
+            if i < 3 {
+                let o = pb::RecordOutcomeRequest {
+                    session_id: format!("{name}-canary-{i}"),
+                    decision_id: r.decision_id,
+                    kind: pb::OutcomeKind::Rejected as i32,
+                    ..Default::default()
+                };
+                client.record_outcome(o).await.unwrap();
+            }
+        }
+    }
+    assert!(
+        !p.a.daemon.check_guardrails().0.iter().any(|r| r.figures.decisions > 12),
+        "before the windows are exchanged A judges only its own"
+    );
+    // Together, 24 of each: canary's wrong-action rate (25%) is over
+    // control's (0%) by far more than half a point. Both trip within a few
+    // evaluation intervals (1 s; 15 s is a generous bound for a busy machine).
+    for (name, d) in [("A", &p.a), ("B", &p.b)] {
+        let until = Instant::now() + Duration::from_secs(15);
+        loop {
+            let state = d.client.clone().get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner();
+            if state.auto_execute_tripped {
+                let canary = state.cohorts.iter().find(|c| c.cohort == "canary").expect("canary reported");
+                assert_eq!((canary.decisions, canary.wrong_actions), (24, 6), "{name} judges both replicas' turns");
+                break;
+            }
+            assert!(Instant::now() < until, "{name} never tripped: {state:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    // A reset anywhere drops every replica's shared windows.
+    p.b.client.clone().reset_rollout(pb::ResetRolloutRequest { note: "checked".into() }).await.unwrap();
+    let windows: i64 = p.redis.cmd(&["EXISTS", "ladderd:{rollout}:windows"]).await;
+    assert_eq!(windows, 0);
+}
+
 async fn two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot(server: Server) {
     let cluster = crate::redis_server::RedisCluster::start(server).await;
     let llm = slow_provider(Duration::from_millis(100)).await;
@@ -545,6 +602,7 @@ on_both_servers!(
     idle_sessions_expire_in_the_store_itself,
     continuity_context_expires_by_the_wall_clock_across_replicas,
     a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_reset_on_either_clears_both,
+    a_regression_spread_over_two_replicas_trips_auto_execute_though_neither_alone_could_judge_it,
     two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot,
     a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
 );

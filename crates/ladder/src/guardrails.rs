@@ -3,6 +3,10 @@
 //! baseline (another cohort, or the same cohort's previous window) using
 //! the spec's thresholds. Pure data: the daemon feeds it and acts on the
 //! breaches (a metric, a log line, and optionally tripping auto-execute).
+//!
+//! Replicas that share a store judge one set of windows: each exports its
+//! own samples ([`Guardrails::windows`], times in wall-clock ms) and
+//! evaluates its own merged with the others' ([`Guardrails::evaluate_with`]).
 
 use crate::continuity::ActionOutcome;
 use rustc_hash::FxHashMap;
@@ -78,7 +82,7 @@ struct Turn {
     executed: bool,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Cohort {
     turns: VecDeque<Turn>,
     wrong: VecDeque<u64>,
@@ -117,6 +121,25 @@ pub struct CohortReport {
     pub figures: Figures,
     /// "cohort `<name>`", "previous window", or "" when not compared.
     pub compared_with: String,
+}
+
+/// One replica's samples over the last two windows, as it shares them with
+/// the other replicas: per cohort, its turns as `[at_ms, latency_ms,
+/// flags]` (flags: 1 executed, 2 clarified), its wrong actions' times and
+/// its retries as `[at_ms, unchanged]`.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Windows {
+    cohorts: BTreeMap<String, SharedCohort>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+struct SharedCohort {
+    #[serde(rename = "t")]
+    turns: Vec<(u64, f64, u8)>,
+    #[serde(rename = "w")]
+    wrong: Vec<u64>,
+    #[serde(rename = "r")]
+    retries: Vec<(u64, bool)>,
 }
 
 /// The daemon's guardrail state.
@@ -216,13 +239,66 @@ impl Guardrails {
     /// baseline: the `baseline` cohort when given (and big enough), else
     /// the cohort's own previous window.
     pub fn evaluate(&self, s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
+        Self::judge(&self.cohorts, s, baseline, now_ms)
+    }
+
+    /// This replica's samples of the last two windows, to share.
+    pub fn windows(&self, s: &Settings, now_ms: u64) -> Windows {
+        let from = now_ms.saturating_sub(2 * s.window_ms());
+        let cohorts = self
+            .cohorts
+            .iter()
+            .map(|(name, c)| {
+                let shared = SharedCohort {
+                    turns: c
+                        .turns
+                        .iter()
+                        .filter(|t| t.at_ms > from)
+                        .map(|t| (t.at_ms, t.latency_ms, u8::from(t.executed) | (u8::from(t.clarified) << 1)))
+                        .collect(),
+                    wrong: c.wrong.iter().copied().filter(|t| *t > from).collect(),
+                    retries: c.retries.iter().copied().filter(|r| r.0 > from).collect(),
+                };
+                (name.clone(), shared)
+            })
+            .filter(|(_, c)| !(c.turns.is_empty() && c.wrong.is_empty() && c.retries.is_empty()))
+            .collect();
+        Windows { cohorts }
+    }
+
+    /// Like [`Guardrails::evaluate`], over this replica's samples and the
+    /// other replicas' `others` together: a cohort's figures count every
+    /// replica's turns, so a regression spread over several replicas, each
+    /// under `min_samples` alone, is still judged.
+    pub fn evaluate_with(&self, others: &[Windows], s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
+        if others.is_empty() {
+            return self.evaluate(s, baseline, now_ms);
+        }
+        let mut merged = self.cohorts.clone();
+        for w in others {
+            for (name, shared) in &w.cohorts {
+                let c = merged.entry(name.clone()).or_default();
+                c.turns.extend(shared.turns.iter().map(|&(at_ms, latency_ms, flags)| Turn {
+                    at_ms,
+                    latency_ms,
+                    executed: flags & 1 != 0,
+                    clarified: flags & 2 != 0,
+                }));
+                c.wrong.extend(shared.wrong.iter().copied());
+                c.retries.extend(shared.retries.iter().copied());
+            }
+        }
+        Self::judge(&merged, s, baseline, now_ms)
+    }
+
+    fn judge(cohorts: &BTreeMap<String, Cohort>, s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
         let cur_from = now_ms.saturating_sub(s.window_ms());
         let prev_from = now_ms.saturating_sub(2 * s.window_ms());
-        let base_figures = baseline.and_then(|b| self.cohorts.get(b)).map(|c| Self::figures(c, cur_from, now_ms));
+        let base_figures = baseline.and_then(|b| cohorts.get(b)).map(|c| Self::figures(c, cur_from, now_ms));
         let mut reports = Vec::new();
         let mut breaches = Vec::new();
         let t = s;
-        for (name, c) in &self.cohorts {
+        for (name, c) in cohorts {
             let cur = Self::figures(c, cur_from, now_ms);
             let (base, with) = match (&base_figures, baseline) {
                 (Some(b), Some(bn)) if bn != name && b.decisions >= s.min_samples => (Some(b.clone()), format!("cohort {bn}")),
@@ -303,6 +379,68 @@ mod tests {
             assert_eq!(llm.figures.wrong_actions, wrong);
             assert_eq!(llm.compared_with, "cohort control");
             assert_eq!(figures_of(&breaches).contains(&"wrong_action_rate"), want_breach, "{wrong} wrong of 1000: {breaches:?}");
+        }
+    }
+
+    #[test]
+    fn a_regression_spread_over_replicas_is_judged_on_their_windows_together() {
+        // Three replicas, 60 turns of each cohort each: under min_samples
+        // (100) alone, 180 together. One wrong action per replica in `llm`.
+        let replicas: Vec<Guardrails> = (1..=3u64)
+            .map(|r| {
+                let mut g = Guardrails::new(10_000);
+                stream(&mut g, "control", 60, r, 60_000, |_| (true, false, 10.0));
+                stream(&mut g, "llm", 60, r, 60_000, |_| (true, false, 10.0));
+                g.record_outcome(&S, &format!("llm-{r}-0"), ActionOutcome::Rejected, 30_000);
+                g
+            })
+            .collect();
+        for g in &replicas {
+            let (_, alone) = g.evaluate(&S, Some("control"), 60_000);
+            assert!(alone.is_empty(), "60 turns are not judged: {alone:?}");
+        }
+        // What travels between replicas is JSON.
+        let shared: Vec<Windows> =
+            replicas[1..].iter().map(|g| serde_json::from_str(&serde_json::to_string(&g.windows(&S, 60_000)).unwrap()).unwrap()).collect();
+        let (reports, breaches) = replicas[0].evaluate_with(&shared, &S, Some("control"), 60_000);
+        let llm = reports.iter().find(|r| r.cohort == "llm").unwrap();
+        assert_eq!((llm.figures.decisions, llm.figures.wrong_actions), (180, 3));
+        assert_eq!(figures_of(&breaches), ["wrong_action_rate"]);
+    }
+
+    proptest::proptest! {
+        /// Judging one replica's samples with the others' windows is
+        /// judging all the samples in one place.
+        #[test]
+        fn windows_merged_from_replicas_judge_like_one_process(
+            turns in proptest::collection::vec((0usize..3, 0usize..2, 0u64..120_000, proptest::bool::ANY, proptest::bool::ANY, 1u32..500), 0..400),
+            wrongs in proptest::collection::vec((0usize..400, 0u64..120_000), 0..20),
+            retries in proptest::collection::vec((0usize..3, 0u64..120_000, proptest::bool::ANY), 0..80),
+        ) {
+            let s = Settings { window_seconds: 60, min_samples: 10, max_samples: 100_000, ..Settings::default() };
+            let mut one = Guardrails::new(10_000);
+            let mut each: Vec<Guardrails> = (0..3).map(|_| Guardrails::new(10_000)).collect();
+            let cohort = |c: usize| ["control", "llm"][c];
+            for (i, &(r, c, at, executed, clarified, latency)) in turns.iter().enumerate() {
+                let sample = Sample { executed, clarified, latency_ms: f64::from(latency) };
+                one.record_decision(&s, cohort(c), &format!("d{i}"), sample, at);
+                each[r].record_decision(&s, cohort(c), &format!("d{i}"), sample, at);
+            }
+            for &(i, at) in &wrongs {
+                if let Some(&(r, ..)) = turns.get(i) {
+                    one.record_outcome(&s, &format!("d{i}"), ActionOutcome::Rejected, at);
+                    each[r].record_outcome(&s, &format!("d{i}"), ActionOutcome::Rejected, at);
+                }
+            }
+            for &(r, at, unchanged) in &retries {
+                one.record_retry(&s, "llm", unchanged, at);
+                each[r].record_retry(&s, "llm", unchanged, at);
+            }
+            let now = 120_000;
+            let others: Vec<Windows> = each[1..].iter().map(|g| g.windows(&s, now)).collect();
+            for baseline in [None, Some("control")] {
+                proptest::prop_assert_eq!(each[0].evaluate_with(&others, &s, baseline, now), one.evaluate(&s, baseline, now));
+            }
         }
     }
 
