@@ -73,19 +73,39 @@ fn apt(args: &[&str], dir: Option<&Path>) -> Result<(), String> {
     Err(last)
 }
 
-fn find_or_install() -> Result<Binary, String> {
-    if let Some(p) = std::env::var_os("LADDER_TEST_REDIS_SERVER") {
+/// Where a server binary comes from when it is not installed yet.
+struct Missing {
+    /// `target/<name>`, where Debian's packages are extracted.
+    target: PathBuf,
+    /// The binary as extracted there.
+    extracted: Binary,
+    /// `LADDER_TEST_REDIS_INSTALL=download`: extract even if root or on PATH.
+    download: bool,
+}
+
+/// The server `name` if it is here already: named by `env_var`, on PATH
+/// (unless told to download), or extracted by an earlier run.
+fn already_here(env_var: &str, name: &str) -> Result<Binary, Missing> {
+    if let Some(p) = std::env::var_os(env_var) {
         return Ok(Binary { path: p.into(), lib_dir: None });
     }
     let download = std::env::var("LADDER_TEST_REDIS_INSTALL").is_ok_and(|v| v == "download");
-    if !download && let Some(p) = on_path("redis-server") {
+    if !download && let Some(p) = on_path(name) {
         return Ok(Binary { path: p, lib_dir: None });
     }
-    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("redis-server");
-    let extracted = Binary { path: target.join("usr/bin/redis-server"), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
+    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join(name);
+    let extracted = Binary { path: target.join("usr/bin").join(name), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
     if extracted.path.exists() {
         return Ok(extracted);
     }
+    Err(Missing { target, extracted, download })
+}
+
+fn find_or_install() -> Result<Binary, String> {
+    let Missing { target, extracted, download } = match already_here("LADDER_TEST_REDIS_SERVER", "redis-server") {
+        Ok(found) => return Ok(found),
+        Err(missing) => missing,
+    };
     if !download && is_root() {
         eprintln!("redis-server not found: installing it with apt-get (once)");
         if apt(&["install", "-y", "--no-install-recommends", "redis-server"], None).is_err() {
@@ -152,18 +172,10 @@ pub fn openssl() -> PathBuf {
 /// Valkey: on PATH, else Debian's packages from `<codename>-backports`
 /// (and its libraries from the main archive), extracted under `target/`.
 fn find_or_fetch_valkey() -> Result<Binary, String> {
-    if let Some(p) = std::env::var_os("LADDER_TEST_VALKEY_SERVER") {
-        return Ok(Binary { path: p.into(), lib_dir: None });
-    }
-    let download = std::env::var("LADDER_TEST_REDIS_INSTALL").is_ok_and(|v| v == "download");
-    if !download && let Some(p) = on_path("valkey-server") {
-        return Ok(Binary { path: p, lib_dir: None });
-    }
-    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("valkey-server");
-    let extracted = Binary { path: target.join("usr/bin/valkey-server"), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
-    if extracted.path.exists() {
-        return Ok(extracted);
-    }
+    let Missing { target, extracted, .. } = match already_here("LADDER_TEST_VALKEY_SERVER", "valkey-server") {
+        Ok(found) => return Ok(found),
+        Err(missing) => missing,
+    };
     let codename = std::fs::read_to_string("/etc/os-release")
         .ok()
         .and_then(|r| r.lines().find_map(|l| l.strip_prefix("VERSION_CODENAME=").map(|c| c.trim_matches('"').to_string())))

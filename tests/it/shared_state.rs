@@ -60,6 +60,11 @@ fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
     }
 }
 
+/// The user rejected what `decision_id` executed.
+fn rejected(session: &str, decision_id: String) -> pb::RecordOutcomeRequest {
+    pb::RecordOutcomeRequest { session_id: session.into(), decision_id, kind: pb::OutcomeKind::Rejected as i32, ..Default::default() }
+}
+
 /// A provider that answers `need_more_info` after `delay`.
 async fn slow_provider(delay: Duration) -> MockServer {
     let server = MockServer::start().await;
@@ -331,13 +336,7 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
         let r = a.decide(labelled(format!("l{i}"), "the thing for team e", "llm")).await.unwrap().into_inner();
         assert_eq!(r.outcome(), O::Execute);
         if i < 3 {
-            let o = pb::RecordOutcomeRequest {
-                session_id: format!("l{i}"),
-                decision_id: r.decision_id,
-                kind: pb::OutcomeKind::Rejected as i32,
-                ..Default::default()
-            };
-            a.record_outcome(o).await.unwrap();
+            a.record_outcome(rejected(&format!("l{i}"), r.decision_id)).await.unwrap();
         }
     }
     assert!(a.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner().auto_execute_tripped, "A tripped itself");
@@ -387,13 +386,7 @@ async fn a_regression_spread_over_two_replicas_trips_auto_execute_though_neither
             let r = client.decide(labelled(format!("{name}-canary-{i}"), "canary")).await.unwrap().into_inner();
             assert_eq!(r.outcome(), O::Execute);
             if i < 3 {
-                let o = pb::RecordOutcomeRequest {
-                    session_id: format!("{name}-canary-{i}"),
-                    decision_id: r.decision_id,
-                    kind: pb::OutcomeKind::Rejected as i32,
-                    ..Default::default()
-                };
-                client.record_outcome(o).await.unwrap();
+                client.record_outcome(rejected(&format!("{name}-canary-{i}"), r.decision_id)).await.unwrap();
             }
         }
     }
@@ -476,13 +469,7 @@ async fn a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the
     // A kept the execution's cohort with the session, in the same write.
     let held: i64 = p.redis.cmd(&["LLEN", "ladderd:{w1}:executed"]).await;
     assert_eq!(held, 1);
-    let o = pb::RecordOutcomeRequest {
-        session_id: "w1".into(),
-        decision_id: exec.decision_id,
-        kind: pb::OutcomeKind::Rejected as i32,
-        ..Default::default()
-    };
-    p.b.client.clone().record_outcome(o).await.unwrap();
+    p.b.client.clone().record_outcome(rejected("w1", exec.decision_id)).await.unwrap();
     let state = p.b.client.clone().get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner();
     let canary = state.cohorts.iter().find(|c| c.cohort == "canary").expect("B reports the deciding cohort");
     assert_eq!(canary.wrong_actions, 1, "{state:?}");
