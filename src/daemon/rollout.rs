@@ -30,7 +30,7 @@ pub(super) struct Rollout {
     epoch: AtomicI64,
     /// The other replicas' guardrail windows, as last read from the shared
     /// store (judged with this replica's own).
-    remote: Mutex<Vec<Windows>>,
+    remote: Mutex<Arc<Vec<Windows>>>,
     /// This process's name among the replicas sharing a store.
     replica: String,
 }
@@ -45,7 +45,7 @@ impl Default for Rollout {
             reload_failures: AtomicU64::new(0),
             last_reload_error: Mutex::new(String::new()),
             epoch: AtomicI64::new(-1),
-            remote: Mutex::new(Vec::new()),
+            remote: Mutex::new(Arc::new(Vec::new())),
             replica: uuid::Uuid::new_v4().simple().to_string(),
         }
     }
@@ -195,7 +195,7 @@ impl Daemon {
         let json = serde_json::to_string(&lock(&self.rollout.guardrails).windows(s, self.guardrail_ms(now))).unwrap_or_default();
         let keep_ms = 2 * s.window_ms();
         if let Ok(Some(others)) = shared.share_windows(&self.rollout.replica, &json, epoch, now.wall_ms, keep_ms).await {
-            *lock(&self.rollout.remote) = others.iter().filter_map(|o| serde_json::from_str(o).ok()).collect();
+            *lock(&self.rollout.remote) = Arc::new(others.iter().filter_map(|o| serde_json::from_str(o).ok()).collect());
         }
     }
 
@@ -210,7 +210,15 @@ impl Daemon {
         let c = &g.config.guardrails;
         let remote = lock(&self.rollout.remote).clone();
         let now = self.guardrail_ms(self.clock.now());
-        let (reports, breaches) = lock(&self.rollout.guardrails).evaluate_with(&remote, c, c.baseline_cohort.as_deref(), now);
+        let baseline = c.baseline_cohort.as_deref();
+        let (reports, breaches) = if remote.is_empty() {
+            lock(&self.rollout.guardrails).evaluate(c, baseline, now)
+        } else {
+            // Every replica's samples are judged on a copy: decisions keep
+            // feeding the windows meanwhile.
+            let own = lock(&self.rollout.guardrails).windows(c, now);
+            Guardrails::evaluate_windows(std::iter::once(&own).chain(remote.iter()), c, baseline, now)
+        };
         let current: Vec<(String, &'static str)> = breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect();
         {
             let mut last = lock(&self.rollout.last);
@@ -272,7 +280,7 @@ impl Daemon {
     fn clear_rollout(&self) -> bool {
         let had = lock(&self.rollout.trip).take().is_some();
         lock(&self.rollout.guardrails).clear();
-        lock(&self.rollout.remote).clear();
+        *lock(&self.rollout.remote) = Arc::new(Vec::new());
         lock(&self.rollout.last).clear();
         had
     }

@@ -82,7 +82,7 @@ struct Turn {
     executed: bool,
 }
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 struct Cohort {
     turns: VecDeque<Turn>,
     wrong: VecDeque<u64>,
@@ -261,7 +261,6 @@ impl Guardrails {
                 };
                 (name.clone(), shared)
             })
-            .filter(|(_, c)| !(c.turns.is_empty() && c.wrong.is_empty() && c.retries.is_empty()))
             .collect();
         Windows { cohorts }
     }
@@ -274,8 +273,21 @@ impl Guardrails {
         if others.is_empty() {
             return self.evaluate(s, baseline, now_ms);
         }
-        let mut merged = self.cohorts.clone();
-        for w in others {
+        let own = self.windows(s, now_ms);
+        Self::evaluate_windows(std::iter::once(&own).chain(others), s, baseline, now_ms)
+    }
+
+    /// Judges the windows of every replica, this one's included (a daemon
+    /// copies its own out with [`Guardrails::windows`] and judges without
+    /// holding its lock).
+    pub fn evaluate_windows<'a>(
+        all: impl IntoIterator<Item = &'a Windows>,
+        s: &Settings,
+        baseline: Option<&str>,
+        now_ms: u64,
+    ) -> (Vec<CohortReport>, Vec<Breach>) {
+        let mut merged: BTreeMap<String, Cohort> = BTreeMap::new();
+        for w in all {
             for (name, shared) in &w.cohorts {
                 let c = merged.entry(name.clone()).or_default();
                 c.turns.extend(shared.turns.iter().map(|&(at_ms, latency_ms, flags)| Turn {
