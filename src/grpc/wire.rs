@@ -144,7 +144,7 @@ fn shape_of(path: &str) -> &'static Shape {
 /// memory it takes decoded.
 pub fn check(path: &str, payload: &[u8], limits: &Limits) -> Result<usize, Invalid> {
     let mut cost = payload.len();
-    scan(&[payload], shape_of(path), &At::Root, limits, &mut cost)?;
+    scan(payload, shape_of(path), &At::Root, limits, &mut cost, &mut Instance::default())?;
     Ok(cost)
 }
 
@@ -189,41 +189,44 @@ impl At<'_> {
     }
 }
 
-/// Counts the lists of one message instance, which the decoder builds from
-/// one or more parts: a singular message field that appears more than once
-/// is merged, so its lists are counted across all of its occurrences. Each
+/// What the scan has counted of one message instance: its lists, and the
+/// instances of its singular message fields. A singular message field that
+/// appears more than once is merged by the decoder into one message, so its
+/// occurrences are all counted into one child instance (kept here, whatever
+/// the number of occurrences: the scan's memory follows the shapes' depth,
+/// never the request's size).
+#[derive(Default)]
+struct Instance {
+    counts: [usize; MAX_FIELDS],
+    merged: [Option<Box<Instance>>; MAX_FIELDS],
+}
+
+/// Counts the lists of the message bytes `body` into `instance`. Each
 /// element of a repeated message field is its own instance.
-fn scan(parts: &[&[u8]], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usize) -> Result<(), Invalid> {
-    let mut counts = [0usize; MAX_FIELDS];
-    // The occurrences of singular message fields, scanned afterwards as
-    // the one message each field decodes to (allocated only if one occurs).
-    let mut merged: Vec<(usize, &[u8])> = Vec::new();
-    for part in parts {
-        for (number, body) in Fields(part) {
-            let Some(i) = shape.fields.iter().position(|f| f.number == number) else { continue };
-            let f = &shape.fields[i];
-            *cost = cost.saturating_add(f.each);
-            let Some(limit) = f.limit else {
-                merged.push((i, body));
-                continue;
-            };
-            counts[i] += 1;
-            let max = limit(limits);
-            if counts[i] > max {
-                return Err(Invalid::TooMany { field: at.path(f.name), len: counts[i], max });
+fn scan(body: &[u8], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usize, instance: &mut Instance) -> Result<(), Invalid> {
+    for (number, body) in Fields(body) {
+        let Some(i) = shape.fields.iter().position(|f| f.number == number) else { continue };
+        let f = &shape.fields[i];
+        let Some(limit) = f.limit else {
+            // Decoded once, however many times it is sent.
+            if instance.merged[i].is_none() {
+                *cost = cost.saturating_add(f.each);
             }
             if let Some(inner) = f.message {
-                scan(&[body], inner, &At::Field { parent: at, name: f.name, index: Some(counts[i] - 1) }, limits, cost)?;
+                let merged = instance.merged[i].get_or_insert_with(Box::default);
+                scan(body, inner, &At::Field { parent: at, name: f.name, index: None }, limits, cost, merged)?;
             }
+            continue;
+        };
+        *cost = cost.saturating_add(f.each);
+        instance.counts[i] += 1;
+        let n = instance.counts[i];
+        let max = limit(limits);
+        if n > max {
+            return Err(Invalid::TooMany { field: at.path(f.name), len: n, max });
         }
-    }
-    if merged.is_empty() {
-        return Ok(());
-    }
-    for (i, f) in shape.fields.iter().enumerate() {
-        let parts: Vec<&[u8]> = merged.iter().filter(|(j, _)| *j == i).map(|(_, body)| *body).collect();
-        if let (Some(inner), false) = (f.message, parts.is_empty()) {
-            scan(&parts, inner, &At::Field { parent: at, name: f.name, index: None }, limits, cost)?;
+        if let Some(inner) = f.message {
+            scan(body, inner, &At::Field { parent: at, name: f.name, index: Some(n - 1) }, limits, cost, &mut Instance::default())?;
         }
     }
     Ok(())
@@ -411,6 +414,11 @@ mod tests {
         assert_eq!(decoded.options.unwrap().candidates.len(), 60, "the decoder merges them");
         assert_eq!(refusal("/ladder.v1.Arbiter/Decide", &bytes), ("options.candidates".into(), 51, 50));
         assert!(check("/ladder.v1.Arbiter/Decide", &part.repeat(2), &limits()).is_ok());
+        // A million empty occurrences decode to one empty OptionSet: they
+        // are accepted and cost their bytes and one OptionSet, not a million.
+        let empty = pb::DecideRequest { options: Some(pb::OptionSet::default()), ..Default::default() }.encode_to_vec();
+        let bytes = empty.repeat(1_000_000);
+        assert_eq!(check("/ladder.v1.Arbiter/Decide", &bytes, &limits()).unwrap(), bytes.len() + size_of::<pb::OptionSet>());
     }
 
     /// Unknown fields of every wire type, groups nested in groups among
