@@ -1,6 +1,7 @@
 //! The shared store (`sessions.backend = "redis"`): sessions, loop-guard
 //! claims, open cycles, option sets held for reuse, the guardrail windows
-//! and the rollout trip in Redis or Valkey, so any replica can serve any turn (spec section 7b).
+//! and the rollout trip in Redis or Valkey, so any replica can serve any
+//! turn (spec section 7b).
 //!
 //! Layout. Every key of one session shares the hash tag `{<session id>}`,
 //! so each script touches one Cluster slot:
@@ -25,7 +26,8 @@
 //!   dropped, and `ResetRollout` deletes them all.
 //!
 //! Session keys expire with `sessions.idle_ttl_seconds`, set by Redis on
-//! each use; the windows after two guardrail windows without a publisher. Time in the state is wall-clock (see `Clock::wall`).
+//! each use; the windows after two guardrail windows without a publisher.
+//! Time in the state is wall-clock (see `Clock::wall`).
 //!
 //! Atomicity. The state's rules stay in one place, the pure core
 //! (`ContinuityState::apply`): an update is applied here to the state as
@@ -504,12 +506,8 @@ impl RedisStore {
     /// Reads (and, with `action`, sets or resets) the shared rollout trip.
     /// Returns the trip's JSON if one is set, and the reset epoch.
     pub async fn rollout(&self, action: RolloutAction<'_>) -> Result<(Option<String>, i64), StoreError> {
-        let prefix = &self.inner.prefix;
         let mut inv = ROLLOUT.prepare_invoke();
-        inv.key(format!("{prefix}{{rollout}}:trip"))
-            .key(format!("{prefix}{{rollout}}:epoch"))
-            .key(format!("{prefix}{{rollout}}:windows"))
-            .key(format!("{prefix}{{rollout}}:seen"));
+        inv.key(self.rollout_key("trip")).key(self.rollout_key("epoch")).key(self.rollout_key("windows")).key(self.rollout_key("seen"));
         match action {
             RolloutAction::Read => inv.arg("read"),
             RolloutAction::Trip(json) => inv.arg("trip").arg(json),
@@ -527,9 +525,13 @@ impl RedisStore {
         };
         Ok((trip, epoch))
     }
-}
 
-impl RedisStore {
+    /// The key `<prefix>{rollout}:<name>`: every rollout key shares one hash
+    /// tag, so each script touches one Cluster slot.
+    fn rollout_key(&self, name: &str) -> String {
+        format!("{}{{rollout}}:{name}", self.inner.prefix)
+    }
+
     /// Publishes this replica's guardrail windows (`json`) and answers the
     /// other replicas' (those heard from within `keep_ms`); `None` when an
     /// operator reset the rollout since `epoch` (nothing was published).
@@ -541,11 +543,10 @@ impl RedisStore {
         now_ms: i64,
         keep_ms: u64,
     ) -> Result<Option<Vec<String>>, StoreError> {
-        let prefix = &self.inner.prefix;
         let mut inv = WINDOWS.prepare_invoke();
-        inv.key(format!("{prefix}{{rollout}}:epoch"))
-            .key(format!("{prefix}{{rollout}}:windows"))
-            .key(format!("{prefix}{{rollout}}:seen"))
+        inv.key(self.rollout_key("epoch"))
+            .key(self.rollout_key("windows"))
+            .key(self.rollout_key("seen"))
             .arg(replica)
             .arg(json)
             .arg(epoch)

@@ -192,7 +192,9 @@ impl Daemon {
         let g = self.current();
         let s = &g.config.guardrails;
         let now = self.clock.now();
-        let json = serde_json::to_string(&lock(&self.rollout.guardrails).windows(s, self.guardrail_ms(now))).unwrap_or_default();
+        // Copied under the lock, written out without it.
+        let own = lock(&self.rollout.guardrails).windows(s, self.guardrail_ms(now));
+        let json = serde_json::to_string(&own).unwrap_or_default();
         let keep_ms = 2 * s.window_ms();
         if let Ok(Some(others)) = shared.share_windows(&self.rollout.replica, &json, epoch, now.wall_ms, keep_ms).await {
             *lock(&self.rollout.remote) = Arc::new(others.iter().filter_map(|o| serde_json::from_str(o).ok()).collect());

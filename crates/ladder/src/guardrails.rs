@@ -5,8 +5,8 @@
 //! breaches (a metric, a log line, and optionally tripping auto-execute).
 //!
 //! Replicas that share a store judge one set of windows: each exports its
-//! own samples ([`Guardrails::windows`], times in wall-clock ms) and
-//! evaluates its own merged with the others' ([`Guardrails::evaluate_with`]).
+//! own samples ([`Guardrails::windows`], times in wall-clock ms) and judges
+//! them with the others' ([`Guardrails::evaluate_windows`]).
 
 use crate::continuity::ActionOutcome;
 use rustc_hash::FxHashMap;
@@ -265,21 +265,11 @@ impl Guardrails {
         Windows { cohorts }
     }
 
-    /// Like [`Guardrails::evaluate`], over this replica's samples and the
-    /// other replicas' `others` together: a cohort's figures count every
-    /// replica's turns, so a regression spread over several replicas, each
-    /// under `min_samples` alone, is still judged.
-    pub fn evaluate_with(&self, others: &[Windows], s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
-        if others.is_empty() {
-            return self.evaluate(s, baseline, now_ms);
-        }
-        let own = self.windows(s, now_ms);
-        Self::evaluate_windows(std::iter::once(&own).chain(others), s, baseline, now_ms)
-    }
-
-    /// Judges the windows of every replica, this one's included (a daemon
-    /// copies its own out with [`Guardrails::windows`] and judges without
-    /// holding its lock).
+    /// Like [`Guardrails::evaluate`], over the windows of every replica,
+    /// this one's included (copied out with [`Guardrails::windows`], so it
+    /// is judged without holding the daemon's lock): a cohort's figures
+    /// count every replica's turns, so a regression spread over several
+    /// replicas, each under `min_samples` alone, is still judged.
     pub fn evaluate_windows<'a>(
         all: impl IntoIterator<Item = &'a Windows>,
         s: &Settings,
@@ -413,16 +403,28 @@ mod tests {
         }
         // What travels between replicas is JSON.
         let shared: Vec<Windows> =
-            replicas[1..].iter().map(|g| serde_json::from_str(&serde_json::to_string(&g.windows(&S, 60_000)).unwrap()).unwrap()).collect();
-        let (reports, breaches) = replicas[0].evaluate_with(&shared, &S, Some("control"), 60_000);
+            replicas.iter().map(|g| serde_json::from_str(&serde_json::to_string(&g.windows(&S, 60_000)).unwrap()).unwrap()).collect();
+        let (reports, breaches) = Guardrails::evaluate_windows(&shared, &S, Some("control"), 60_000);
         let llm = reports.iter().find(|r| r.cohort == "llm").unwrap();
         assert_eq!((llm.figures.decisions, llm.figures.wrong_actions), (180, 3));
         assert_eq!(figures_of(&breaches), ["wrong_action_rate"]);
     }
 
+    #[test]
+    fn a_shared_turn_costs_about_forty_bytes_of_json() {
+        // Wall-clock times and measured latencies, as a daemon shares them.
+        let mut g = Guardrails::new(10_000);
+        let start = 1_763_891_234_567;
+        let n = 1_000u64;
+        stream(&mut g, "llm", n, start, start + 100_000, |i| (i % 2 == 0, i % 3 == 0, 2.815_027 + i as f64 / 7.0));
+        let json = serde_json::to_string(&g.windows(&S, start + 100_000)).unwrap();
+        let per_turn = json.len() as u64 / n;
+        assert!((30..=48).contains(&per_turn), "{per_turn} bytes a turn");
+    }
+
     proptest::proptest! {
-        /// Judging one replica's samples with the others' windows is
-        /// judging all the samples in one place.
+        /// Judging every replica's windows together is judging all the
+        /// samples in one place.
         #[test]
         fn windows_merged_from_replicas_judge_like_one_process(
             turns in proptest::collection::vec((0usize..3, 0usize..2, 0u64..120_000, proptest::bool::ANY, proptest::bool::ANY, 1u32..500), 0..400),
@@ -449,9 +451,9 @@ mod tests {
                 each[r].record_retry(&s, "llm", unchanged, at);
             }
             let now = 120_000;
-            let others: Vec<Windows> = each[1..].iter().map(|g| g.windows(&s, now)).collect();
+            let all: Vec<Windows> = each.iter().map(|g| g.windows(&s, now)).collect();
             for baseline in [None, Some("control")] {
-                proptest::prop_assert_eq!(each[0].evaluate_with(&others, &s, baseline, now), one.evaluate(&s, baseline, now));
+                proptest::prop_assert_eq!(Guardrails::evaluate_windows(&all, &s, baseline, now), one.evaluate(&s, baseline, now));
             }
         }
     }
