@@ -379,21 +379,27 @@ async fn a_regression_spread_over_two_replicas_trips_auto_execute_though_neither
     };
     // Each replica: 12 control and 12 canary executions, 3 of the canary's
     // rejected. 12 is under min_samples (20): alone, neither judges.
-    for (name, d) in [("a", &p.a), ("b", &p.b)] {
+    let feed = |name: &'static str, d: &TestDaemon| {
         let mut client = d.client.clone();
-        for i in 0..12 {
-            client.decide(labelled(format!("{name}-control-{i}"), "control")).await.unwrap();
-            let r = client.decide(labelled(format!("{name}-canary-{i}"), "canary")).await.unwrap().into_inner();
-            assert_eq!(r.outcome(), O::Execute);
-            if i < 3 {
-                client.record_outcome(rejected(&format!("{name}-canary-{i}"), r.decision_id)).await.unwrap();
+        async move {
+            for i in 0..12 {
+                client.decide(labelled(format!("{name}-control-{i}"), "control")).await.unwrap();
+                let r = client.decide(labelled(format!("{name}-canary-{i}"), "canary")).await.unwrap().into_inner();
+                assert_eq!(r.outcome(), O::Execute);
+                if i < 3 {
+                    client.record_outcome(rejected(&format!("{name}-canary-{i}"), r.decision_id)).await.unwrap();
+                }
             }
         }
-    }
-    assert!(
-        !p.a.daemon.check_guardrails().0.iter().any(|r| r.figures.decisions > 12),
-        "before the windows are exchanged A judges only its own"
-    );
+    };
+    feed("a", &p.a).await;
+    // B has decided nothing yet, so whatever A has read of it, A judges
+    // its own 12 turns of each cohort: not enough to judge.
+    let (reports, breaches) = p.a.daemon.check_guardrails();
+    let canary = reports.iter().find(|r| r.cohort == "canary").expect("canary reported");
+    assert_eq!((canary.figures.decisions, breaches.len()), (12, 0), "A alone: {breaches:?}");
+    assert!(!p.a.daemon.tripped());
+    feed("b", &p.b).await;
     // Together, 24 of each: canary's wrong-action rate (25%) is over
     // control's (0%) by far more than half a point. Both trip within a few
     // evaluation intervals (1 s; 15 s is a generous bound for a busy machine).
