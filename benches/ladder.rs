@@ -96,7 +96,7 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
 fn ctx<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx<'a> {
     Ctx {
         policy,
-        state,
+        state: state.into(),
         now,
         decision_id: "dec-1",
         new_cycle_id: "cycle-1",

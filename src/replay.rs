@@ -179,7 +179,7 @@ pub fn replay(
         let cycle_id = r.decision.loop_cycle_id.clone().unwrap_or_else(|| "replay".to_string());
         let ctx = Ctx {
             policy: &policy,
-            state: &r.state,
+            state: (&r.state).into(),
             now,
             decision_id: &r.decision.decision_id,
             new_cycle_id: &cycle_id,

@@ -11,7 +11,7 @@ use ladder::ask::LlmAsk;
 use ladder::continuity::{
     ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, EnrichRefusal, Now, OutcomeUpdate, Update,
 };
-use ladder::decide::{self, Ctx, Decided, Mode};
+use ladder::decide::{self, Ctx, Decided, Mode, StateView};
 use ladder::policy::LlmAnswer;
 use ladder::ports::{GuardClaim, Ports};
 use ladder::types::{Candidate, DecideRequest, Decision, EvidenceType, FallbackReason, Scope, ScopeRef};
@@ -90,7 +90,7 @@ impl Daemon {
         let ids = Ids::new();
         let work = admit_work(&req, &g.config.limits)?;
         let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
-        let ctx = self.ctx(g, &state, &ids, now, deadline);
+        let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
         let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
         self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started }).await
@@ -120,7 +120,7 @@ impl Daemon {
         result.map_err(|_| overrun())
     }
 
-    fn ctx<'a>(&'a self, g: &'a Generation, state: &'a ContinuityState, ids: &'a Ids, now: Now, deadline: Option<Instant>) -> Ctx<'a> {
+    fn ctx<'a>(&'a self, g: &'a Generation, state: StateView<'a>, ids: &'a Ids, now: Now, deadline: Option<Instant>) -> Ctx<'a> {
         Ctx {
             policy: &g.policy,
             state,
@@ -198,7 +198,7 @@ impl Daemon {
         let applied = self.store.apply(&input.session_id, begin, now, policy.ttl).await.map_err(|e| unavailable(e, retry))?;
         let ids = Ids::new();
         let view = ContinuityState::view_shared(Some(state), now, policy.ttl);
-        let ctx = self.ctx(g, &view, &ids, now, deadline);
+        let ctx = self.ctx(g, (&*view).into(), &ids, now, deadline);
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));

@@ -14,8 +14,9 @@
 //! runtime.
 
 pub use crate::deadline::{DeadlinePassed, work};
-pub use crate::run::{Ctx, Decided, Event, Mode, guard_key};
+pub use crate::run::{Ctx, Decided, Event, Mode, StateView, guard_key};
 
+use super::ask::LlmAsk;
 use super::canon::canonicalize;
 use super::clarifier::{Ask as Question, Tie};
 use super::classify::{Evidence, Winner, classify};
@@ -24,11 +25,54 @@ use super::deadline::Deadline;
 use super::exclusions::hard_exclusion;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
-use super::ports::Ports;
+use super::policy::LlmAnswer;
+use super::ports::{GuardClaim, Ports};
 use super::scope::{self, CueParse, Resolved};
 use super::text::tokens;
 use super::types::*;
 use crate::run::Run;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Runs the ladder for a `Decide` turn without the session's state: the
+/// decision, when the run never read the state and needed no port (no
+/// loop-guard claim, no LLM), so that it is the decision for every state
+/// the session could be in (proved by the property test
+/// `a_decision_made_without_reading_the_state_is_the_same_for_every_state`).
+/// `None` when the decision depends on the state: decide again with it.
+///
+/// A shared store uses this to write a turn's change without reading the
+/// session first (spec section 7b: one round trip for a deterministic
+/// `Decide`). `ctx.state` is not used.
+pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Option<Decided>, DeadlinePassed> {
+    let empty = continuity::ContinuityState::default();
+    let read = AtomicBool::new(false);
+    let ctx = Ctx { state: StateView::watched(&empty, &read), ..*ctx };
+    let ports = Detached::default();
+    let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
+    let independent = !read.load(Ordering::Relaxed) && !ports.used.load(Ordering::Relaxed);
+    Ok(independent.then_some(decided))
+}
+
+/// Ports that refuse every effect and note that one was asked for.
+#[derive(Default)]
+struct Detached {
+    used: AtomicBool,
+}
+
+impl Ports for Detached {
+    fn claim_guard(&self, _: &str, _: &str) -> impl std::future::Future<Output = GuardClaim> + Send {
+        self.used.store(true, Ordering::Relaxed);
+        std::future::ready(GuardClaim::Unavailable)
+    }
+    fn claim_llm_call(&self, _: &str, _: u32) -> impl std::future::Future<Output = bool> + Send {
+        self.used.store(true, Ordering::Relaxed);
+        std::future::ready(false)
+    }
+    fn arbitrate(&self, _: &LlmAsk) -> impl std::future::Future<Output = LlmAnswer> + Send {
+        self.used.store(true, Ordering::Relaxed);
+        std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::StateUnavailable })
+    }
+}
 
 /// Runs the ladder for one request.
 ///
@@ -136,7 +180,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 
     // 7. Continuity: may resolve a remaining tie under its strict rules.
     run.begin("continuity");
-    match continuity::resolve(ctx.state, req, &tie, run.guard_suggestion()) {
+    match continuity::resolve(&ctx.state, req, &tie, run.guard_suggestion()) {
         Ok(i) => {
             let e = pool.entries[i];
             run.event("deterministic_continuity_resolve", e.cand.id.clone());

@@ -399,7 +399,7 @@ impl Run<'_> {
                 report.confidence = confidence;
                 self.event("llm_need_more_info", types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(","));
                 // The veto: the continuity resolver runs once.
-                match continuity::resolve(self.ctx.state, self.req, tie, None) {
+                match continuity::resolve(&self.ctx.state, self.req, tie, None) {
                     Ok(i) => {
                         let e = tie.pool.entries[i];
                         self.event("need_more_info_veto_applied", e.cand.id.clone());

@@ -15,14 +15,16 @@ use crate::ports::{GuardClaim, TokenCounter};
 use crate::scope::Source;
 use crate::types::*;
 use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Per-request context.
 #[derive(Clone, Copy)]
 pub struct Ctx<'a> {
     pub policy: &'a Policy,
-    /// The session's continuity state with TTLs applied (`ContinuityState::view`).
-    pub state: &'a ContinuityState,
+    /// The session's continuity state with TTLs applied (`ContinuityState::view`),
+    /// watched: whether the run read it at all is known afterwards.
+    pub state: StateView<'a>,
     pub now: Now,
     pub decision_id: &'a str,
     /// Used when this decision opens a new unresolved cycle.
@@ -33,6 +35,40 @@ pub struct Ctx<'a> {
     /// The caller's deadline: the matching rungs stop when it passes
     /// (`decide` then returns `DeadlinePassed`).
     pub deadline: Option<Instant>,
+}
+
+/// The session state a run reads, noting that it did (`StateView::watched`).
+/// A run that never read it decided the same for every state the session
+/// could be in: a shared store can then write its change without reading
+/// the session first (spec section 7b, one round trip).
+#[derive(Clone, Copy)]
+pub struct StateView<'a> {
+    state: &'a ContinuityState,
+    read: Option<&'a AtomicBool>,
+}
+
+impl<'a> StateView<'a> {
+    /// The state, its reads noted in `read`.
+    pub fn watched(state: &'a ContinuityState, read: &'a AtomicBool) -> Self {
+        StateView { state, read: Some(read) }
+    }
+}
+
+impl<'a> From<&'a ContinuityState> for StateView<'a> {
+    fn from(state: &'a ContinuityState) -> Self {
+        StateView { state, read: None }
+    }
+}
+
+impl std::ops::Deref for StateView<'_> {
+    type Target = ContinuityState;
+
+    fn deref(&self) -> &ContinuityState {
+        if let Some(read) = self.read {
+            read.store(true, Ordering::Relaxed);
+        }
+        self.state
+    }
 }
 
 /// A `Decide` turn, or an `Enrich` step of an open cycle.

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::ask::LlmAsk;
-use crate::continuity::{Applied, ContinuityState, Now, Ttl, Update};
+use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Now, OutcomeUpdate, Ttl, Update};
 use crate::policy::{Corroboration, LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, WordCounter};
 use futures::executor::block_on;
@@ -131,7 +131,7 @@ fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided {
     let cycle_id = format!("cycle-{n}");
     let ctx = Ctx {
         policy,
-        state: &view,
+        state: (&view).into(),
         now: fake.now,
         decision_id: "dec-1",
         new_cycle_id: &cycle_id,
@@ -725,7 +725,7 @@ fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Cand
     let view = state.view(fake.now, fake.ttl);
     let ctx = Ctx {
         policy,
-        state: &view,
+        state: (&view).into(),
         now: fake.now,
         decision_id: "dec-e",
         new_cycle_id: "unused",
@@ -1160,7 +1160,7 @@ fn the_second_ask_runs_only_after_every_other_gate_passed() {
     let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
     let ctx = Ctx {
         policy: &on,
-        state: &view,
+        state: (&view).into(),
         now: fake.now,
         decision_id: "d",
         new_cycle_id: "c",
@@ -1404,7 +1404,7 @@ fn with_deadline(r: &DecideRequest, deadline: std::time::Instant) -> Result<Deci
     let state = ContinuityState::default();
     let ctx = Ctx {
         policy: &policy,
-        state: &state,
+        state: (&state).into(),
         now: Now { mono_ms: 0, wall_ms: 0 },
         decision_id: "d1",
         new_cycle_id: "c1",
@@ -1439,4 +1439,126 @@ fn the_matching_loops_stop_soon_after_the_deadline() {
     // candidates or words) after 30 ms. 1.5 s leaves room for a loaded
     // machine and still fails if the loops ignore the deadline.
     assert!(took < std::time::Duration::from_millis(1500), "took {took:?}");
+}
+
+// ------------------------------------------ deciding without the state --
+
+/// `decide_without_state` for `r`, with the ids `turn_on` uses.
+fn without_state(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Option<Decided> {
+    let empty = ContinuityState::default();
+    let ctx = Ctx {
+        policy,
+        state: (&empty).into(),
+        now: fake.now,
+        decision_id: "dec-w",
+        new_cycle_id: "cycle-w",
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+        deadline: None,
+    };
+    block_on(decide_without_state(&ctx, r)).expect("no deadline")
+}
+
+/// Decides `r` on the fake session's state, with the ids of `without_state`.
+fn turn_on(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Decided {
+    let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
+    let ctx = Ctx {
+        policy,
+        state: (&view).into(),
+        now: fake.now,
+        decision_id: "dec-w",
+        new_cycle_id: "cycle-w",
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+        deadline: None,
+    };
+    block_on(decide(&ctx, r, Mode::Turn, fake)).expect("no deadline")
+}
+
+#[test]
+fn a_unique_label_pick_is_decided_without_the_state_and_a_tie_is_not() {
+    let p = Policy::defaults();
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
+    let picked = without_state(&p, &fake, &req("open links panel d")).expect("a unique label needs no state");
+    assert_eq!(untimed(&picked.decision), untimed(&turn_on(&p, &fake, &req("open links panel d")).decision));
+    assert_eq!((picked.decision.outcome, picked.decision.target_id.as_deref()), (Outcome::Execute, Some("links-panel-d")));
+    assert!(matches!(picked.update.cycle, CycleChange::Close));
+    // A tie opens (or continues) a cycle: which one is the session's.
+    assert!(without_state(&p, &fake, &req("links panel")).is_none());
+    // A question keeps the session's pending clarifier: its state again.
+    assert!(without_state(&p, &fake, &req("what is a links panel?")).is_none());
+}
+
+#[test]
+fn a_tie_the_session_can_resolve_is_never_decided_without_it() {
+    // A cross-source tie: continuity resolves it once the options were
+    // shown, so the decision depends on the session.
+    let mut r = req("open links panel d");
+    r.widget_items = vec![Candidate::new("w-links-d", "Links Panel D")];
+    let p = Policy::defaults();
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
+    assert!(without_state(&p, &fake, &r).is_none(), "a tie opens or continues the session's cycle");
+    turn(&p, &fake, &r);
+    assert_eq!(turn_on(&p, &fake, &r).decision.decided_by, Decider::Continuity);
+    assert!(without_state(&p, &fake, &r).is_none());
+}
+
+/// The decision without its rungs' timings (which differ run to run).
+fn untimed(d: &Decision) -> Decision {
+    let mut d = d.clone();
+    d.trace.iter_mut().for_each(|s| s.duration_us = 0);
+    d
+}
+
+fn history_strategy() -> impl Strategy<Value = Vec<(World, Option<ActionOutcome>)>> {
+    prop::collection::vec(
+        (
+            world(),
+            prop::option::of(prop::sample::select(vec![
+                ActionOutcome::Accepted,
+                ActionOutcome::Rejected,
+                ActionOutcome::Corrected,
+                ActionOutcome::Executed,
+            ])),
+        ),
+        0..4,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The soundness of the one-round-trip `Decide` on a shared store: a
+    /// decision made without reading the session (and without a port) is
+    /// exactly the decision, and the session change, that the ladder makes
+    /// with whatever state earlier turns and outcomes left.
+    #[test]
+    fn a_decision_made_without_reading_the_state_is_the_same_for_every_state(
+        history in history_strategy(),
+        w in world(),
+    ) {
+        let p = policy_for(&w);
+        let fake = Fake::new(w.answer.clone());
+        for (earlier, outcome) in &history {
+            let d = turn(&p, &fake, &earlier.req).decision;
+            if let Some(kind) = outcome {
+                let entry = ActionEntry {
+                    kind: ActionKind::Outcome,
+                    target_ref: d.target_id.clone().or_else(|| ids(&d).first().cloned()).unwrap_or_default(),
+                    source_scope: Scope::Chat,
+                    option_set_id: "set".into(),
+                    timestamp_ms: 0,
+                    outcome: *kind,
+                };
+                fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
+            }
+        }
+        if let Some(stateless) = without_state(&p, &fake, &w.req) {
+            let calls = fake.calls();
+            let with_state = turn_on(&p, &fake, &w.req);
+            prop_assert_eq!(fake.calls(), calls, "no LLM call either way");
+            prop_assert_eq!(untimed(&stateless.decision), untimed(&with_state.decision));
+            prop_assert_eq!(&stateless.update, &with_state.update);
+        }
+    }
 }
