@@ -10,6 +10,9 @@
 //!   `ContinuityState` as JSON, without the open cycle's request), and
 //!   `rq` / `rc` (the open cycle's request, as JSON, and the cycle it
 //!   belongs to; written once when the cycle opens, read only by `Enrich`);
+//! - `<prefix>{<id>}:log`: session changes of decisions that did not depend
+//!   on the state, appended without reading it (at most `LOG_MAX`; see
+//!   Round trips below);
 //! - `<prefix>{<id>}:pools`, `:poolc`, `:poolz`: option sets held for reuse
 //!   (set -> JSON, set -> candidate count, set -> last use), bounded per
 //!   session by `sessions.pool_cache_candidates`, least recently used first
@@ -35,8 +38,16 @@
 //! read at (compare-and-set). When another replica wrote in between, the
 //! script answers with the current state instead, and the update is applied
 //! again to that: two replicas racing for one loop-guard claim therefore see
-//! exactly one `GuardClaimed`. Versions are random tokens, so a session that
-//! expired and was created again never matches an old version.
+//! exactly one `GuardClaimed`. Versions are random tokens plus the log's
+//! length, so a session that expired and was created again never matches
+//! an old version, and neither does one a change was logged to since.
+//!
+//! Round trips. A `Decide` whose decision the state cannot change (the
+//! ladder ran without reading it: `decide_without_state`) logs its change
+//! with one script and no read (`log_decided`); every read applies the
+//! logged changes in order, with the core's `apply`, as a compare-and-set
+//! at that moment would have, and the next compare-and-set folds them into
+//! the state. Any other `Decide` reads the session and writes it (two).
 //!
 //! Faults. Every call is bounded by `sessions.redis.timeout_ms` and fails
 //! with `StoreError::Unavailable`; callers degrade (see `daemon::turn`).
@@ -48,7 +59,7 @@ use crate::config::RedisConfig;
 use crate::pools::PoolStore;
 use crate::sessions::{Held, SessionStore, StoreError};
 use futures::future::BoxFuture;
-use ladder::continuity::{Applied, ContinuityState, CycleChange, Now, Ttl, Update};
+use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Now, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, Scope};
 use lru::LruCache;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -60,8 +71,9 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
-/// Reads a session and keeps it alive: `[v, st]`, plus `[rq, rc]` when
-/// `ARGV[2]` is "1". Missing fields are nil.
+/// Reads a session and keeps it alive. KEYS: the session's hash, its log.
+/// Answers `[v, st, rq, rc, log...]`: `rq` and `rc` only when `ARGV[2]`
+/// is "1"; missing fields are nil.
 static READ: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
@@ -71,30 +83,44 @@ if ARGV[2] == '1' then
 else
   r = redis.call('HMGET', KEYS[1], 'v', 'st')
 end
-if r[1] then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return r
+local log = redis.call('LRANGE', KEYS[2], 0, -1)
+if r[1] or #log > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], ARGV[1])
+end
+local out = {r[1], r[2], r[3] or false, r[4] or false}
+for i = 1, #log do out[4 + i] = log[i] end
+return out
 "#,
     )
 });
 
-/// Compare-and-set of one session. ARGV: expected version ("" = absent),
-/// new version, state JSON, request mode (`set` | `del` | `keep`), request
-/// JSON, the open cycle id, TTL in ms, "1" to get the request back on a
-/// conflict, and "decision id|cohort" of an execution to remember in
-/// KEYS[2] (or ""). Answers `{1}` when written, or `{0, v, st[, rq, rc]}` (the
-/// state as it is now) when the version did not match.
+/// Compare-and-set of one session. KEYS: hash, executed list, log. ARGV:
+/// expected version ("" = absent), new version, state JSON, request mode
+/// (`set` | `del` | `keep`), request JSON, the open cycle id, TTL in ms,
+/// "1" to get the request back on a conflict, "decision id|cohort" of an
+/// execution to remember in KEYS[2] (or ""), and the log length the state
+/// was read with (the state written folds those entries in, so the log is
+/// emptied). Answers `{1}` when written, or `{0, v, st, rq, rc, log...}`
+/// (the session as it is now) when the version or the log did not match.
 static WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local v = redis.call('HGET', KEYS[1], 'v')
-if (v or '') ~= ARGV[1] then
+if (v or '') ~= ARGV[1] or redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[10]) then
+  local r
   if ARGV[8] == '1' then
-    local r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc')
-    return {0, r[1], r[2], r[3], r[4]}
+    r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc')
+  else
+    r = redis.call('HMGET', KEYS[1], 'v', 'st')
   end
-  return {0, v, redis.call('HGET', KEYS[1], 'st')}
+  local out = {0, r[1], r[2], r[3] or false, r[4] or false}
+  local log = redis.call('LRANGE', KEYS[3], 0, -1)
+  for i = 1, #log do out[5 + i] = log[i] end
+  return out
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'st', ARGV[3])
+redis.call('DEL', KEYS[3])
 if ARGV[4] == 'set' then
   redis.call('HSET', KEYS[1], 'rq', ARGV[5], 'rc', ARGV[6])
 elseif ARGV[4] == 'del' then
@@ -108,6 +134,37 @@ if ARGV[9] ~= '' then
   redis.call('LPUSH', KEYS[2], ARGV[9])
   redis.call('LTRIM', KEYS[2], 0, 15)
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
+end
+return {1}
+"#,
+    )
+});
+
+/// Appends a decision's session change to the session's log without
+/// reading the session (a decision that did not depend on it). KEYS as
+/// `WRITE`. ARGV: the logged change (JSON), TTL in ms, "decision id|cohort"
+/// (or ""), "close" when the change closes the open cycle (its request goes
+/// too), and the most entries the log may hold. Answers `{1}` when
+/// appended, or, when the log is full, `{0, v, st, rq, rc, log...}` to fold
+/// into the state with a compare-and-set.
+static APPEND: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[5]) then
+  local r = redis.call('HMGET', KEYS[1], 'v', 'st')
+  local out = {0, r[1], r[2], false, false}
+  local log = redis.call('LRANGE', KEYS[3], 0, -1)
+  for i = 1, #log do out[5 + i] = log[i] end
+  return out
+end
+redis.call('RPUSH', KEYS[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc') end
+if ARGV[3] ~= '' then
+  redis.call('LPUSH', KEYS[2], ARGV[3])
+  redis.call('LTRIM', KEYS[2], 0, 15)
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
 return {1}
 "#,
@@ -154,9 +211,11 @@ return blob
     )
 });
 
-/// Removes a session's state; answers 1 if it existed.
-static REMOVE: LazyLock<Script> =
-    LazyLock::new(|| Script::new("local n = redis.call('DEL', KEYS[1]); redis.call('DEL', KEYS[2]); return n"));
+/// Removes a session's state (hash, executed list, log); answers 1 if it
+/// existed.
+static REMOVE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new("local n = redis.call('DEL', KEYS[1]) + redis.call('DEL', KEYS[3]); redis.call('DEL', KEYS[2]); return math.min(n, 1)")
+});
 
 /// Drops a session's option sets; answers how many there were.
 static POOL_REMOVE: LazyLock<Script> =
@@ -219,6 +278,10 @@ static EXECUTED_LIST: LazyLock<Script> = LazyLock::new(|| Script::new("return re
 /// Versions read recently, so the write that follows a read in the same
 /// call (Decide: read, decide, write) needs no second read.
 const SEEN: usize = 4096;
+/// Decisions logged without a read, per session, before the next one folds
+/// them into the state (a compare-and-set: a second round trip, once in
+/// this many turns at most).
+pub const LOG_MAX: usize = 16;
 /// Writes that lost a race are retried on the state that won, this often.
 const MAX_ATTEMPTS: usize = 8;
 
@@ -275,8 +338,8 @@ enum Conns {
     Cluster(ClusterConnection),
 }
 
-/// session -> (version, state) as last read or written here.
-type Seen = LruCache<Box<str>, (Box<str>, Arc<ContinuityState>)>;
+/// session -> (version, log length, state) as last read or written here.
+type Seen = LruCache<Box<str>, (Box<str>, usize, Arc<ContinuityState>)>;
 
 struct Inner {
     conns: Conns,
@@ -296,11 +359,23 @@ pub struct RedisStore {
     inner: Arc<Inner>,
 }
 
-/// The state as read: its version, the state, and the open cycle's request
-/// when it was asked for.
+/// The state as read: its version (the hash's token and how many logged
+/// changes followed it), and the state with those changes applied (with the
+/// open cycle's request when it was asked for).
 struct Read {
     version: String,
+    logged: usize,
     state: ContinuityState,
+}
+
+/// A decision's session change as logged by `RedisStore::log_decided`,
+/// applied (`ContinuityState::apply`) in order whenever the session is read.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Logged {
+    update: DecidedUpdate,
+    mono_ms: u64,
+    wall_ms: i64,
+    ttl: Ttl,
 }
 
 impl RedisStore {
@@ -402,7 +477,7 @@ impl RedisStore {
     async fn read(&self, id: &str, with_request: bool) -> Result<Option<Read>, StoreError> {
         let key = self.key(id);
         let mut inv = READ.prepare_invoke();
-        inv.key(&key).arg(self.inner.idle_ms).arg(if with_request { "1" } else { "0" });
+        inv.key(&key).key(format!("{key}:log")).arg(self.inner.idle_ms).arg(if with_request { "1" } else { "0" });
         let fields = bulk_list(self.run("read", inv).await?);
         parse_state(id, &fields, with_request)
     }
@@ -410,18 +485,33 @@ impl RedisStore {
     /// Applies `update` with compare-and-set, retrying on the state that
     /// won a race. Returns the result and the state written.
     async fn cas(&self, id: &str, update: Update, now: Now, ttl: Ttl, executed: String) -> Result<Applied, StoreError> {
-        let key = self.key(id);
-        let executed_key = format!("{key}:executed");
         // Enrich needs the open cycle's request, which reads leave behind.
         let with_request = matches!(update, Update::BeginEnrich { .. });
-        let opens = matches!(&update, Update::Decided(d) if matches!(d.cycle, CycleChange::Open(_)));
         let cached = if with_request { None } else { self.seen().get(id).cloned() };
-        let mut base: Option<Read> = match cached {
-            Some((version, state)) => Some(Read { version: version.into(), state: ContinuityState::clone(&state) }),
+        let base: Option<Read> = match cached {
+            Some((version, logged, state)) => Some(Read { version: version.into(), logged, state: ContinuityState::clone(&state) }),
             None => self.read(id, with_request).await?,
         };
+        self.cas_from(id, update, now, ttl, executed, base).await
+    }
+
+    /// `cas` from the session as read (`base`, `None` when absent).
+    async fn cas_from(
+        &self,
+        id: &str,
+        update: Update,
+        now: Now,
+        ttl: Ttl,
+        executed: String,
+        mut base: Option<Read>,
+    ) -> Result<Applied, StoreError> {
+        let key = self.key(id);
+        let executed_key = format!("{key}:executed");
+        let with_request = matches!(update, Update::BeginEnrich { .. });
+        let opens = matches!(&update, Update::Decided(d) if matches!(d.cycle, CycleChange::Open(_)));
         for _ in 0..MAX_ATTEMPTS {
             let expected = base.as_ref().map_or(String::new(), |b| b.version.clone());
+            let logged = base.as_ref().map_or(0, |b| b.logged);
             let loaded_request = base.as_ref().and_then(|b| b.state.cycle.as_ref()).and_then(|c| c.request.clone());
             let mut state = base.map(|b| b.state).unwrap_or_default();
             let applied = state.apply(update.clone(), now, ttl);
@@ -443,6 +533,7 @@ impl RedisStore {
             let mut inv = WRITE.prepare_invoke();
             inv.key(&key)
                 .key(&executed_key)
+                .key(format!("{key}:log"))
                 .arg(&expected)
                 .arg(&version)
                 .arg(&st)
@@ -451,7 +542,8 @@ impl RedisStore {
                 .arg(&cycle_id)
                 .arg(self.inner.idle_ms)
                 .arg(if with_request { "1" } else { "0" })
-                .arg(&executed);
+                .arg(&executed)
+                .arg(logged);
             let reply = bulk_list(self.run("write", inv).await?);
             if matches!(reply.first(), Some(Some(b)) if b == b"1") {
                 self.remember(id, version, state);
@@ -468,7 +560,52 @@ impl RedisStore {
         if let Some(c) = state.cycle.as_mut() {
             c.request = None;
         }
-        self.seen().put(id.into(), (version.into(), Arc::new(state)));
+        self.seen().put(id.into(), (version.into(), 0, Arc::new(state)));
+    }
+
+    /// Writes a decision's session change without reading the session: for
+    /// a decision the state did not decide (`decide_without_state`), so one
+    /// round trip. The change is appended to the session's log and applied,
+    /// in order, by whoever reads the session next (`ContinuityState::apply`,
+    /// as a compare-and-set would have applied it now). A full log
+    /// (`LOG_MAX`) is folded into the state with this change by a
+    /// compare-and-set instead. An execution's cohort is remembered as in
+    /// `apply_noting`.
+    pub async fn log_decided(
+        &self,
+        id: &str,
+        update: DecidedUpdate,
+        now: Now,
+        ttl: Ttl,
+        executed: Option<(&str, &str)>,
+    ) -> Result<(), StoreError> {
+        let note = executed.map(|(d, c)| format!("{d}|{c}")).unwrap_or_default();
+        let close = match update.cycle {
+            CycleChange::Keep => "",
+            CycleChange::Close => "close",
+            // A cycle's request is written with it: read and compare-and-set.
+            CycleChange::Open(_) => return self.cas(id, Update::Decided(update), now, ttl, note).await.map(|_| ()),
+        };
+        let key = self.key(id);
+        let entry = Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
+        let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+        let mut inv = APPEND.prepare_invoke();
+        inv.key(&key)
+            .key(format!("{key}:executed"))
+            .key(format!("{key}:log"))
+            .arg(json)
+            .arg(self.inner.idle_ms)
+            .arg(&note)
+            .arg(close)
+            .arg(LOG_MAX);
+        let reply = bulk_list(self.run("append", inv).await?);
+        // Whatever this replica held of the session is behind it now.
+        self.seen().pop(id);
+        if matches!(reply.first(), Some(Some(b)) if b == b"1") {
+            return Ok(());
+        }
+        let base = parse_state(id, &reply[1..], false)?;
+        self.cas_from(id, Update::Decided(entry.update), now, ttl, note, base).await.map(|_| ())
     }
 
     fn pool_keys(&self, session: &str) -> [String; 3] {
@@ -581,10 +718,22 @@ fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
     serde_json::to_vec(&s).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
 }
 
-/// `[v, st, rq, rc]` as read (rq and rc only when asked for).
+/// `[v, st, rq, rc, log...]` as read (rq and rc only when asked for): the
+/// state with the logged changes applied in order; `None` when there is
+/// neither.
 fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Result<Option<Read>, StoreError> {
-    let (Some(Some(v)), Some(Some(st))) = (fields.first(), fields.get(1)) else { return Ok(None) };
-    let mut state: ContinuityState = serde_json::from_slice(st).map_err(|e| corrupt(id, "st", e))?;
+    let log = fields.get(4..).unwrap_or_default();
+    let (version, mut state) = match (fields.first(), fields.get(1)) {
+        (Some(Some(v)), Some(Some(st))) => {
+            (String::from_utf8_lossy(v).into_owned(), serde_json::from_slice(st).map_err(|e| corrupt(id, "st", e))?)
+        }
+        _ if log.is_empty() => return Ok(None),
+        _ => (String::new(), ContinuityState::default()),
+    };
+    for entry in log.iter().flatten() {
+        let e: Logged = serde_json::from_slice(entry).map_err(|e| corrupt(id, "log", e))?;
+        state.apply(Update::Decided(e.update), Now { mono_ms: e.mono_ms, wall_ms: e.wall_ms }, e.ttl);
+    }
     if with_request
         && let (Some(Some(rq)), Some(Some(rc))) = (fields.get(2), fields.get(3))
         && let Some(c) = state.cycle.as_mut().filter(|c| c.id.as_bytes() == rc.as_slice())
@@ -592,7 +741,7 @@ fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Resu
         let req: DecideRequest = serde_json::from_slice(rq).map_err(|e| corrupt(id, "rq", e))?;
         c.request = Some(Arc::new(req));
     }
-    Ok(Some(Read { version: String::from_utf8_lossy(v).into_owned(), state }))
+    Ok(Some(Read { version, logged: log.len(), state }))
 }
 
 fn corrupt(id: &str, field: &str, e: serde_json::Error) -> StoreError {
@@ -622,7 +771,7 @@ impl SessionStore for RedisStore {
             match self.read(id, false).await? {
                 Some(r) => {
                     let state = Arc::new(r.state);
-                    self.seen().put(id.into(), (r.version.into(), state.clone()));
+                    self.seen().put(id.into(), (r.version.into(), r.logged, state.clone()));
                     Ok(Some(state))
                 }
                 None => {
@@ -641,7 +790,8 @@ impl SessionStore for RedisStore {
         Box::pin(async move {
             self.seen().pop(id);
             let mut inv = REMOVE.prepare_invoke();
-            inv.key(self.key(id)).key(format!("{}:executed", self.key(id)));
+            let key = self.key(id);
+            inv.key(&key).key(format!("{key}:executed")).key(format!("{key}:log"));
             Ok(matches!(self.run("remove", inv).await?, Value::Int(n) if n > 0))
         })
     }

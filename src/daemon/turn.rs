@@ -11,7 +11,7 @@ use ladder::ask::LlmAsk;
 use ladder::continuity::{
     ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, EnrichRefusal, Now, OutcomeUpdate, Update,
 };
-use ladder::decide::{self, Ctx, Decided, Mode, StateView};
+use ladder::decide::{self, Ctx, Decided, Mode, StateView, Stateless};
 use ladder::policy::LlmAnswer;
 use ladder::ports::{GuardClaim, Ports};
 use ladder::types::{Candidate, DecideRequest, Decision, EvidenceType, FallbackReason, Scope, ScopeRef};
@@ -72,6 +72,9 @@ impl Daemon {
     async fn decide_in_span(&self, g: &Generation, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
         let started = Instant::now();
         let now = self.clock.now();
+        if self.shared.is_some() {
+            return self.decide_shared(g, req, deadline, started).await;
+        }
         // The pool and the state are independent reads: one wait for both.
         let session_id = req.session_id.clone();
         let (pool_version, stored) = tokio::join!(self.resolve_pool(&mut req), self.store.get(&session_id, now));
@@ -86,26 +89,65 @@ impl Daemon {
             tracing::debug!(error = %e, "deciding without the session state");
             None
         });
-        let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
-        let ids = Ids::new();
         let work = admit_work(&req, &g.config.limits)?;
+        self.decide_on(g, Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started }, stored).await
+    }
+
+    /// `Decide` with a shared store (spec section 7b): the ladder first
+    /// runs without the session's state; when it never read it (a unique
+    /// match, an escape: the same decision for any state), the decision's
+    /// change is logged without reading the session, one round trip in
+    /// all. Otherwise the session is read and the ladder runs on it (a
+    /// read, and a compare-and-set write).
+    async fn decide_shared(
+        &self,
+        g: &Generation,
+        mut req: DecideRequest,
+        deadline: Option<Instant>,
+        started: Instant,
+    ) -> Result<Decision, ApiError> {
+        let now = self.clock.now();
+        let pool_version = self.resolve_pool(&mut req).await?;
+        let req = Arc::new(req);
+        let work = admit_work(&req, &g.config.limits)?;
+        let ids = Ids::new();
+        let empty = ContinuityState::default();
+        let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
+        if let Stateless::Decided(mut decided) = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &req)).await? {
+            decided.decision.pool_version = pool_version;
+            let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
+            return self.commit(g, &req.session_id, *decided, rec).await;
+        }
+        let stored = self.store.get(&req.session_id, now).await.unwrap_or_else(|e| {
+            tracing::debug!(error = %e, "deciding without the session state");
+            None
+        });
+        self.decide_on(g, Turn { req, ids, work, pool_version, now, deadline, started }, stored).await
+    }
+
+    /// Runs the ladder on the session's state as read (`None`: none, or the
+    /// store did not answer) and commits the decision.
+    async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
+        let Turn { req, ids, work, pool_version, now, deadline, started } = turn;
+        let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
         let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
         let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
         let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
-        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started }).await
+        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started, read: true })
+            .await
     }
 
     /// Runs the ladder: inline when its matching work is light, else off
     /// the runtime's worker threads (`block_in_place`, at most
     /// `heavy_permits` at once, waiting for one within the deadline), so
     /// heavy calls cannot starve the others, health checks included.
-    async fn run_ladder(
+    async fn run_ladder<T>(
         &self,
         work: u64,
         deadline: Option<Instant>,
-        ladder: impl Future<Output = Result<Decided, decide::DeadlinePassed>>,
-    ) -> Result<Decided, ApiError> {
+        ladder: impl Future<Output = Result<T, decide::DeadlinePassed>>,
+    ) -> Result<T, ApiError> {
         let multi_thread = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
         let result = if work >= HEAVY_WORK && multi_thread {
             let permit = match deadline {
@@ -231,8 +273,13 @@ impl Daemon {
                 return Err(unknown_cycle(&input));
             }
         };
-        self.commit(g, &input.session_id, decided, Record { call: Call::Enrich, req: &merged, state: &view, cycle: Some(&cycle), started })
-            .await
+        self.commit(
+            g,
+            &input.session_id,
+            decided,
+            Record { call: Call::Enrich, req: &merged, state: &view, cycle: Some(&cycle), started, read: true },
+        )
+        .await
     }
 
     /// Writes the decision's session change, records what happened
@@ -264,9 +311,13 @@ impl Daemon {
                 let cohort =
                     (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
                 let note = cohort.as_deref().map(|c| (d.decision_id.as_str(), c));
-                shared.apply_noting(session_id, Update::Decided(update), now, ttl, note).await
+                if rec.read {
+                    shared.apply_noting(session_id, Update::Decided(update), now, ttl, note).await.map(|_| ())
+                } else {
+                    shared.log_decided(session_id, update, now, ttl, note).await
+                }
             }
-            None => self.store.apply(session_id, Update::Decided(update), now, ttl).await,
+            None => self.store.apply(session_id, Update::Decided(update), now, ttl).await.map(|_| ()),
         };
         if let Err(e) = written {
             tracing::debug!(error = %e, "decision not written to the session store");
@@ -457,6 +508,17 @@ impl Daemon {
     }
 }
 
+/// A `Decide` call, once its request is admitted.
+struct Turn {
+    req: Arc<DecideRequest>,
+    ids: Ids,
+    work: u64,
+    pool_version: Option<String>,
+    now: Now,
+    deadline: Option<Instant>,
+    started: Instant,
+}
+
 /// What `commit` needs to write a decision record.
 struct Record<'a> {
     call: Call,
@@ -464,6 +526,9 @@ struct Record<'a> {
     state: &'a ContinuityState,
     cycle: Option<&'a Cycle>,
     started: Instant,
+    /// The ladder ran on the session as read (false: it decided without
+    /// reading it, `decide_without_state`).
+    read: bool,
 }
 
 fn unknown_cycle(input: &EnrichInput) -> ApiError {

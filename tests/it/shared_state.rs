@@ -217,6 +217,74 @@ async fn continuity_context_expires_by_the_wall_clock_across_replicas(server: Se
     assert!(!s.continuity_fresh);
 }
 
+/// Script calls the server ran since its last `CONFIG RESETSTAT` (every
+/// store call of a daemon is one script: one round trip).
+async fn script_calls(redis: &RedisServer) -> u64 {
+    let info: String = redis.cmd(&["INFO", "commandstats"]).await;
+    info.lines()
+        .filter(|l| l.starts_with("cmdstat_evalsha:") || l.starts_with("cmdstat_eval:"))
+        .filter_map(|l| l.split_once("calls=")?.1.split(',').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+async fn a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica(server: Server) {
+    let mut c = Config::default();
+    // No store call on a timer while the calls are counted.
+    c.guardrails.evaluate_every_seconds = 3_600;
+    c.sessions.idle_ttl_seconds = 600;
+    let p = pair(server, c).await;
+    let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
+    // Each script's first use on each daemon loads it (NOSCRIPT, then EVAL).
+    for d in [&mut a, &mut b] {
+        d.decide(req("warm", "links panel")).await.unwrap();
+        d.decide(req("warm", "open links panel d")).await.unwrap();
+        d.get_session(pb::GetSessionRequest { session_id: "warm".into() }).await.unwrap();
+    }
+    let reset = || async { p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await };
+    let log_len = || async { p.redis.cmd::<i64>(&["LLEN", "ladderd:{rt}:log"]).await };
+
+    // Turns on alternate replicas (no sticky balancing), each a unique
+    // label the session's state cannot change: one script call each.
+    reset().await;
+    for i in 0..10 {
+        let d = if i % 2 == 0 { &mut a } else { &mut b };
+        let r = d.decide(req("rt", "open links panel d")).await.unwrap().into_inner();
+        assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "links-panel-d"));
+    }
+    assert_eq!(script_calls(&p.redis).await, 10, "one round trip per turn");
+    assert_eq!(log_len().await, 10);
+    // Either replica reads the session with every logged turn applied.
+    let s = b.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
+    assert_eq!((s.turn_count, s.last_resolved_action.unwrap().target_ref.as_str()), (10, "links-panel-d"));
+
+    // A turn the state decides (a tie: the session's cycle) reads the
+    // session and writes it: two, and the write folds the log in.
+    reset().await;
+    let r = a.decide(req("rt", "links panel")).await.unwrap().into_inner();
+    assert_eq!(r.outcome(), O::Clarify);
+    assert_eq!(script_calls(&p.redis).await, 2);
+    assert_eq!(log_len().await, 0);
+
+    // The log holds at most LOG_MAX turns: the next one folds them into the
+    // state with a compare-and-set (one more round trip, once per 16 turns).
+    reset().await;
+    for i in 0..20 {
+        let d = if i % 2 == 0 { &mut b } else { &mut a };
+        d.decide(req("rt", "open links panel d")).await.unwrap();
+    }
+    assert_eq!(script_calls(&p.redis).await, 21);
+    assert_eq!(log_len().await, 3);
+    let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
+    assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
+    let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
+    assert_eq!(s.turn_count, 31, "no turn lost or applied twice");
+    assert_eq!(s.loop_cycle_id, "", "the executes closed the cycle the tie opened");
+    // ResetSession removes the log with the rest.
+    b.reset_session(pb::ResetSessionRequest { session_id: "rt".into() }).await.unwrap();
+    assert_eq!(log_len().await, 0);
+    assert_eq!(a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap_err().code(), Code::NotFound);
+}
+
 /// A config on `redis` whose store calls give up fast, with the LLM rung on.
 fn fragile(llm: &MockServer, redis: &RedisServer) -> Config {
     let mut c = on_redis(with_llm(&format!("{}/v1", llm.uri()), 800), redis);
@@ -598,4 +666,5 @@ on_both_servers!(
     a_regression_spread_over_two_replicas_trips_auto_execute_though_neither_alone_could_judge_it,
     two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot,
     a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
+    a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica,
 );

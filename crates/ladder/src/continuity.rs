@@ -434,7 +434,7 @@ pub enum Applied {
     CallRefused,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub enum CycleChange {
     #[default]
     Keep,
@@ -442,8 +442,9 @@ pub enum CycleChange {
     Close,
 }
 
-/// What a decision changes in the session.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// What a decision changes in the session. Serializable: a shared store
+/// may log it and apply it when the session is next read.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DecidedUpdate {
     /// A Decide call (a user turn); Enrich is not a new turn.
     pub new_turn: bool,

@@ -33,35 +33,53 @@ use super::types::*;
 use crate::run::Run;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Runs the ladder for a `Decide` turn without the session's state: the
-/// decision, when the run never read the state and needed no port (no
-/// loop-guard claim, no LLM), so that it is the decision for every state
-/// the session could be in (proved by the property test
-/// `a_decision_made_without_reading_the_state_is_the_same_for_every_state`).
-/// `None` when the decision depends on the state: decide again with it.
+/// Runs the ladder for a `Decide` turn without the session's state:
+/// `Stateless::Decided` when the run never read the state and needed no
+/// port (no loop-guard claim, no LLM), so that it is the decision for every
+/// state the session could be in (proved by the property test
+/// `a_decision_made_without_reading_the_state_is_the_same_for_every_state`);
+/// otherwise the decision depends on the state: decide again with it.
 ///
 /// A shared store uses this to write a turn's change without reading the
 /// session first (spec section 7b: one round trip for a deterministic
-/// `Decide`). `ctx.state` is not used.
-pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Option<Decided>, DeadlinePassed> {
+/// `Decide`), and to claim the loop guard in the same round trip as the
+/// read when the turn is headed for the LLM (two for an LLM turn).
+/// `ctx.state` is not used.
+pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Stateless, DeadlinePassed> {
     let empty = continuity::ContinuityState::default();
     let read = AtomicBool::new(false);
     let ctx = Ctx { state: StateView::watched(&empty, &read), ..*ctx };
     let ports = Detached::default();
     let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
-    let independent = !read.load(Ordering::Relaxed) && !ports.used.load(Ordering::Relaxed);
-    Ok(independent.then_some(decided))
+    let claim = ports.claim.into_inner().unwrap_or_else(|p| p.into_inner());
+    if read.load(Ordering::Relaxed) || ports.used.load(Ordering::Relaxed) || claim.is_some() {
+        return Ok(Stateless::Depends { claim });
+    }
+    Ok(Stateless::Decided(Box::new(decided)))
 }
 
-/// Ports that refuse every effect and note that one was asked for.
+/// What `decide_without_state` found.
+#[derive(Debug)]
+pub enum Stateless {
+    /// The decision, whatever the session's state.
+    Decided(Box<Decided>),
+    /// The decision depends on the state. `claim`: the loop-guard claim
+    /// (guard key, cycle id) the run asked for without it: the turn is
+    /// likely headed for the LLM, and the same claim with the state will
+    /// have the same key (the key is the evidence, not the state).
+    Depends { claim: Option<(String, String)> },
+}
+
+/// Ports that refuse every effect and note what was asked for.
 #[derive(Default)]
 struct Detached {
     used: AtomicBool,
+    claim: std::sync::Mutex<Option<(String, String)>>,
 }
 
 impl Ports for Detached {
-    fn claim_guard(&self, _: &str, _: &str) -> impl std::future::Future<Output = GuardClaim> + Send {
-        self.used.store(true, Ordering::Relaxed);
+    fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl std::future::Future<Output = GuardClaim> + Send {
+        *self.claim.lock().unwrap_or_else(|p| p.into_inner()) = Some((guard_key.to_string(), cycle_id.to_string()));
         std::future::ready(GuardClaim::Unavailable)
     }
     fn claim_llm_call(&self, _: &str, _: u32) -> impl std::future::Future<Output = bool> + Send {

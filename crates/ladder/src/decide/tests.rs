@@ -9,6 +9,7 @@ use crate::policy::{Corroboration, LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, WordCounter};
 use futures::executor::block_on;
 use proptest::prelude::*;
+use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -1445,6 +1446,13 @@ fn the_matching_loops_stop_soon_after_the_deadline() {
 
 /// `decide_without_state` for `r`, with the ids `turn_on` uses.
 fn without_state(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Option<Decided> {
+    match stateless(policy, fake, r) {
+        Stateless::Decided(d) => Some(*d),
+        Stateless::Depends { .. } => None,
+    }
+}
+
+fn stateless(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Stateless {
     let empty = ContinuityState::default();
     let ctx = Ctx {
         policy,
@@ -1560,5 +1568,145 @@ proptest! {
             prop_assert_eq!(untimed(&stateless.decision), untimed(&with_state.decision));
             prop_assert_eq!(&stateless.update, &with_state.update);
         }
+    }
+}
+
+/// The claim a shared store makes in the same round trip as its read
+/// (`Stateless::Depends { claim }`), answered from the state it appended
+/// to; any other claim goes to the session as usual.
+struct Preclaimed<'a> {
+    fake: &'a Fake,
+    pre: Mutex<Option<(String, GuardClaim)>>,
+    claims: Mutex<Vec<String>>,
+}
+
+impl Ports for Preclaimed<'_> {
+    fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send {
+        self.claims.lock().unwrap().push(guard_key.to_string());
+        let pre = self.pre.lock().unwrap().take_if(|(k, _)| k == guard_key).map(|(_, c)| c);
+        let usual = pre.is_none().then(|| self.fake.claim_guard(guard_key, cycle_id));
+        async move {
+            match (pre, usual) {
+                (Some(c), _) => c,
+                (None, Some(f)) => f.await,
+                (None, None) => GuardClaim::Unavailable,
+            }
+        }
+    }
+    fn claim_llm_call(&self, cycle_id: &str, max: u32) -> impl Future<Output = bool> + Send {
+        self.fake.claim_llm_call(cycle_id, max)
+    }
+    fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        self.fake.arbitrate(ask)
+    }
+    fn corroborate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
+        self.fake.corroborate(ask)
+    }
+}
+
+/// The session after `history` (turns, and outcomes recorded after some).
+fn lived(p: &Policy, answer: &LlmAnswer, history: &[(World, Option<ActionOutcome>)]) -> Fake {
+    let fake = Fake::new(answer.clone());
+    for (earlier, outcome) in history {
+        let d = turn(p, &fake, &earlier.req).decision;
+        if let Some(kind) = outcome {
+            let entry = ActionEntry {
+                kind: ActionKind::Outcome,
+                target_ref: d.target_id.clone().or_else(|| ids(&d).first().cloned()).unwrap_or_default(),
+                source_scope: Scope::Chat,
+                option_set_id: "set".into(),
+                timestamp_ms: 0,
+                outcome: *kind,
+            };
+            fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
+        }
+    }
+    fake
+}
+
+/// One turn decided both ways on two copies of a session (`usual`: the
+/// ladder claims the loop guard when it asks; `early`: the claim
+/// `decide_without_state` found is applied first, as a shared store does
+/// with its read). `None` when the turn needs no early claim.
+fn both_ways(p: &Policy, usual: &Fake, early: &Fake, r: &DecideRequest) -> Option<BothWays> {
+    let Stateless::Depends { claim: Some((key, cycle)) } = stateless(p, early, r) else { return None };
+    let asked = Preclaimed { fake: usual, pre: Mutex::new(None), claims: Mutex::new(Vec::new()) };
+    let view = usual.state.lock().unwrap().view(usual.now, usual.ttl);
+    let ctx = Ctx {
+        policy: p,
+        state: (&view).into(),
+        now: usual.now,
+        decision_id: "dec-w",
+        new_cycle_id: "cycle-w",
+        tokens: &WordCounter,
+        auto_execute_tripped: false,
+        deadline: None,
+    };
+    let a = block_on(decide(&ctx, r, Mode::Turn, &asked)).unwrap();
+    usual.state.lock().unwrap().apply(Update::Decided(a.update.clone()), usual.now, usual.ttl);
+
+    let before = early.state.lock().unwrap().view(early.now, early.ttl);
+    let applied = early.state.lock().unwrap().apply(Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle }, early.now, early.ttl);
+    let claim = match applied {
+        Applied::GuardRepeat { ordering, suggested_id } => GuardClaim::Repeat { ordering, suggested_id },
+        _ => GuardClaim::Claimed,
+    };
+    let pre = Preclaimed { fake: early, pre: Mutex::new(Some((key.clone(), claim))), claims: Mutex::new(Vec::new()) };
+    let ctx = Ctx { state: (&before).into(), ..ctx };
+    let b = block_on(decide(&ctx, r, Mode::Turn, &pre)).unwrap();
+    early.state.lock().unwrap().apply(Update::Decided(b.update.clone()), early.now, early.ttl);
+    Some(BothWays { usual: a, early: b, asked: asked.claims.into_inner().unwrap(), key })
+}
+
+struct BothWays {
+    usual: Decided,
+    early: Decided,
+    /// The guard keys the usual run claimed.
+    asked: Vec<String>,
+    /// The key claimed early.
+    key: String,
+}
+
+#[test]
+fn a_claim_made_with_the_read_is_undone_when_continuity_takes_the_turn() {
+    // The second turn of a cross-source tie is resolved by continuity:
+    // without the state it looks headed for the LLM, so a shared store
+    // claims the guard with its read; the ladder then never asks, and the
+    // turn's change (the cycle resolved) leaves no trace of the claim.
+    let mut r = req("open links panel d");
+    r.widget_items = vec![Candidate::new("w-links-d", "Links Panel D")];
+    let p = live();
+    let (usual, early) = (Fake::replying(NEED), Fake::replying(NEED));
+    turn(&p, &usual, &r);
+    turn(&p, &early, &r);
+    let both = both_ways(&p, &usual, &early, &r).expect("headed for the LLM without the state");
+    assert!(both.asked.is_empty(), "with the state the ladder never claims");
+    assert_eq!(both.early.decision.decided_by, Decider::Continuity);
+    assert_eq!(untimed(&both.usual.decision), untimed(&both.early.decision));
+    assert_eq!(*usual.state.lock().unwrap(), *early.state.lock().unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The soundness of the two-round-trip LLM turn on a shared store: the
+    /// loop guard claimed with the read, before the ladder saw the state,
+    /// gives the same decision, the same LLM calls and the same session as
+    /// claiming when the ladder asks (or not at all, when the state takes
+    /// the turn elsewhere: the turn's own change then undoes the claim).
+    #[test]
+    fn claiming_the_guard_with_the_read_decides_and_leaves_the_session_as_claiming_when_asked(
+        history in history_strategy(),
+        w in world(),
+    ) {
+        let p = policy_for(&w);
+        let usual = lived(&p, &w.answer, &history);
+        let early = lived(&p, &w.answer, &history);
+        prop_assert_eq!(&*usual.state.lock().unwrap(), &*early.state.lock().unwrap());
+        let Some(both) = both_ways(&p, &usual, &early, &w.req) else { return Ok(()) };
+        prop_assert!(both.asked.iter().all(|k| *k == both.key), "the state never changes the guard key");
+        prop_assert_eq!(untimed(&both.usual.decision), untimed(&both.early.decision));
+        prop_assert_eq!(usual.calls(), early.calls());
+        prop_assert_eq!(&*usual.state.lock().unwrap(), &*early.state.lock().unwrap());
     }
 }
