@@ -211,6 +211,32 @@ return blob
     )
 });
 
+/// Reads a session and appends a loop-guard claim to its log, in one
+/// step (an LLM turn: the claim is taken with the read). KEYS: hash, log.
+/// ARGV: the logged claim (JSON), TTL in ms, the most entries the log may
+/// hold. Answers `{appended, v, st, rq, rc, log...}`: when appended (1),
+/// the claim is the log's last entry; a full log takes no claim (0).
+static READ_CLAIM: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+local r = redis.call('HMGET', KEYS[1], 'v', 'st')
+local appended = 0
+if redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  appended = 1
+end
+local log = redis.call('LRANGE', KEYS[2], 0, -1)
+if r[1] or #log > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+local out = {appended, r[1], r[2], false, false}
+for i = 1, #log do out[5 + i] = log[i] end
+return out
+"#,
+    )
+});
+
 /// Removes a session's state (hash, executed list, log); answers 1 if it
 /// existed.
 static REMOVE: LazyLock<Script> = LazyLock::new(|| {
@@ -368,11 +394,12 @@ struct Read {
     state: ContinuityState,
 }
 
-/// A decision's session change as logged by `RedisStore::log_decided`,
-/// applied (`ContinuityState::apply`) in order whenever the session is read.
+/// A session change logged without a read (`RedisStore::log_decided`,
+/// `RedisStore::read_claiming`), applied (`ContinuityState::apply`) in
+/// order whenever the session is read.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Logged {
-    update: DecidedUpdate,
+    update: Update,
     mono_ms: u64,
     wall_ms: i64,
     ttl: Ttl,
@@ -587,7 +614,7 @@ impl RedisStore {
             CycleChange::Open(_) => return self.cas(id, Update::Decided(update), now, ttl, note).await.map(|_| ()),
         };
         let key = self.key(id);
-        let entry = Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
+        let entry = Logged { update: Update::Decided(update), mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
         let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
         let mut inv = APPEND.prepare_invoke();
         inv.key(&key)
@@ -605,7 +632,60 @@ impl RedisStore {
             return Ok(());
         }
         let base = parse_state(id, &reply[1..], false)?;
-        self.cas_from(id, Update::Decided(entry.update), now, ttl, note, base).await.map(|_| ())
+        self.cas_from(id, entry.update, now, ttl, note, base).await.map(|_| ())
+    }
+
+    /// Reads a session and claims the loop guard for `guard_key` in the
+    /// same round trip (an LLM turn whose claim `decide_without_state`
+    /// found: two round trips with the decision's write). The claim is
+    /// appended to the session's log; replicas racing on one cycle append
+    /// in some order, and applying the log in that order gives exactly one
+    /// of them `GuardClaimed`. Returns the state before the claim, and what
+    /// the claim did (`None` when the log was full: no claim was taken,
+    /// claim with `apply` as usual).
+    pub async fn read_claiming(
+        &self,
+        id: &str,
+        guard_key: &str,
+        cycle_id: &str,
+        now: Now,
+        ttl: Ttl,
+    ) -> Result<(Option<Arc<ContinuityState>>, Option<Applied>), StoreError> {
+        let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
+        let entry = Logged { update: claim, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
+        let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+        let key = self.key(id);
+        let mut inv = READ_CLAIM.prepare_invoke();
+        inv.key(&key).key(format!("{key}:log")).arg(json).arg(self.inner.idle_ms).arg(LOG_MAX);
+        let mut reply = bulk_list(self.run("read_claim", inv).await?);
+        let appended = matches!(reply.first(), Some(Some(b)) if b == b"1");
+        if !appended {
+            let read = parse_state(id, &reply[1..], false)?;
+            return Ok((self.remember_read(id, read), None));
+        }
+        // The claim is the log's last entry: the state before it is the rest.
+        reply.pop();
+        let before = parse_state(id, &reply[1..], false)?;
+        let (version, logged) = before.as_ref().map_or((String::new(), 0), |b| (b.version.clone(), b.logged));
+        let mut after = before.as_ref().map(|b| b.state.clone()).unwrap_or_default();
+        let applied = after.apply(entry.update, now, ttl);
+        self.seen().put(id.into(), (version.into(), logged + 1, Arc::new(after)));
+        Ok((before.map(|b| Arc::new(b.state)), Some(applied)))
+    }
+
+    /// Keeps a session as read for the write that follows; returns it.
+    fn remember_read(&self, id: &str, read: Option<Read>) -> Option<Arc<ContinuityState>> {
+        match read {
+            Some(r) => {
+                let state = Arc::new(r.state);
+                self.seen().put(id.into(), (r.version.into(), r.logged, state.clone()));
+                Some(state)
+            }
+            None => {
+                self.seen().pop(id);
+                None
+            }
+        }
     }
 
     fn pool_keys(&self, session: &str) -> [String; 3] {
@@ -732,7 +812,7 @@ fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Resu
     };
     for entry in log.iter().flatten() {
         let e: Logged = serde_json::from_slice(entry).map_err(|e| corrupt(id, "log", e))?;
-        state.apply(Update::Decided(e.update), Now { mono_ms: e.mono_ms, wall_ms: e.wall_ms }, e.ttl);
+        state.apply(e.update, Now { mono_ms: e.mono_ms, wall_ms: e.wall_ms }, e.ttl);
     }
     if with_request
         && let (Some(Some(rq)), Some(Some(rc))) = (fields.get(2), fields.get(3))
@@ -768,17 +848,8 @@ fn bulk_list(v: Value) -> Vec<Option<Vec<u8>>> {
 impl SessionStore for RedisStore {
     fn get<'a>(&'a self, id: &'a str, _now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>> {
         Box::pin(async move {
-            match self.read(id, false).await? {
-                Some(r) => {
-                    let state = Arc::new(r.state);
-                    self.seen().put(id.into(), (r.version.into(), r.logged, state.clone()));
-                    Ok(Some(state))
-                }
-                None => {
-                    self.seen().pop(id);
-                    Ok(None)
-                }
-            }
+            let read = self.read(id, false).await?;
+            Ok(self.remember_read(id, read))
         })
     }
 

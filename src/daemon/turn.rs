@@ -90,7 +90,7 @@ impl Daemon {
             None
         });
         let work = admit_work(&req, &g.config.limits)?;
-        self.decide_on(g, Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started }, stored).await
+        self.decide_on(g, Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None }, stored).await
     }
 
     /// `Decide` with a shared store (spec section 7b): the ladder first
@@ -113,24 +113,41 @@ impl Daemon {
         let ids = Ids::new();
         let empty = ContinuityState::default();
         let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
-        if let Stateless::Decided(mut decided) = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &req)).await? {
+        let stateless = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &req)).await?;
+        if let Stateless::Decided(mut decided) = stateless {
             decided.decision.pool_version = pool_version;
             let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
             return self.commit(g, &req.session_id, *decided, rec).await;
         }
-        let stored = self.store.get(&req.session_id, now).await.unwrap_or_else(|e| {
-            tracing::debug!(error = %e, "deciding without the session state");
-            None
-        });
-        self.decide_on(g, Turn { req, ids, work, pool_version, now, deadline, started }, stored).await
+        let (stored, preclaimed) = match (stateless, &self.shared) {
+            // Headed for the LLM: the loop guard is claimed with the read.
+            (Stateless::Depends { claim: Some((key, cycle)) }, Some(shared)) => {
+                match shared.read_claiming(&req.session_id, &key, &cycle, now, g.policy.ttl).await {
+                    Ok((stored, applied)) => (stored, applied.map(|a| (key, guard_claim(a)))),
+                    Err(e) => {
+                        tracing::debug!(error = %e, "deciding without the session state or a guard claim");
+                        (None, Some((key, GuardClaim::Unavailable)))
+                    }
+                }
+            }
+            _ => (
+                self.store.get(&req.session_id, now).await.unwrap_or_else(|e| {
+                    tracing::debug!(error = %e, "deciding without the session state");
+                    None
+                }),
+                None,
+            ),
+        };
+        self.decide_on(g, Turn { req, ids, work, pool_version, now, deadline, started, preclaimed }, stored).await
     }
 
     /// Runs the ladder on the session's state as read (`None`: none, or the
     /// store did not answer) and commits the decision.
     async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
-        let Turn { req, ids, work, pool_version, now, deadline, started } = turn;
+        let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed } = turn;
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
-        let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
+        let mut ports = DaemonPorts::new(self, &req.session_id, deadline, g);
+        ports.preclaimed = std::sync::Mutex::new(preclaimed);
         let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
         let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
@@ -517,6 +534,8 @@ struct Turn {
     now: Now,
     deadline: Option<Instant>,
     started: Instant,
+    /// The loop-guard claim taken with the read, by guard key.
+    preclaimed: Option<(String, GuardClaim)>,
 }
 
 /// What `commit` needs to write a decision record.
@@ -536,6 +555,14 @@ fn unknown_cycle(input: &EnrichInput) -> ApiError {
         "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again",
         input.loop_cycle_id, input.session_id
     ))
+}
+
+/// What a loop-guard claim's update did, as the ladder's port says it.
+fn guard_claim(applied: Applied) -> GuardClaim {
+    match applied {
+        Applied::GuardRepeat { ordering, suggested_id } => GuardClaim::Repeat { ordering, suggested_id },
+        _ => GuardClaim::Claimed,
+    }
 }
 
 struct Ids {
@@ -560,21 +587,35 @@ struct DaemonPorts<'a> {
     /// corroborating ask of the same attempt gets only what is left of its
     /// budget (spec section 6b).
     first_ask: std::sync::Mutex<Option<(Instant, std::time::Duration)>>,
+    /// A claim already taken with the session's read (`read_claiming`),
+    /// answered to the ladder's claim of the same guard key.
+    preclaimed: std::sync::Mutex<Option<(String, GuardClaim)>>,
 }
 
 impl<'a> DaemonPorts<'a> {
     fn new(daemon: &'a Daemon, session_id: &'a str, deadline: Option<Instant>, g: &'a Generation) -> Self {
-        DaemonPorts { daemon, session_id, llm: g.llms.main.clone(), deadline, g, first_ask: std::sync::Mutex::new(None) }
+        DaemonPorts {
+            daemon,
+            session_id,
+            llm: g.llms.main.clone(),
+            deadline,
+            g,
+            first_ask: std::sync::Mutex::new(None),
+            preclaimed: std::sync::Mutex::new(None),
+        }
     }
 }
 
 impl Ports for DaemonPorts<'_> {
     fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send {
         let update = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
+        let preclaimed = super::lock(&self.preclaimed).take_if(|(key, _)| key == guard_key).map(|(_, claim)| claim);
         async move {
+            if let Some(claim) = preclaimed {
+                return claim;
+            }
             match self.daemon.store.apply(self.session_id, update, self.daemon.clock.now(), self.g.policy.ttl).await {
-                Ok(Applied::GuardRepeat { ordering, suggested_id }) => GuardClaim::Repeat { ordering, suggested_id },
-                Ok(_) => GuardClaim::Claimed,
+                Ok(applied) => guard_claim(applied),
                 // Without the guard S5 cannot be promised: do not call.
                 Err(e) => {
                     tracing::debug!(error = %e, "loop guard unavailable; skipping the llm");

@@ -285,6 +285,33 @@ async fn a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica(se
     assert_eq!(a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap_err().code(), Code::NotFound);
 }
 
+async fn an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded(server: Server) {
+    let llm = slow_provider(Duration::from_millis(1)).await;
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 2_000);
+    c.guardrails.evaluate_every_seconds = 3_600;
+    let p = pair(server, c).await;
+    let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
+    for d in [&mut a, &mut b] {
+        d.decide(req("warm", "links panel")).await.unwrap();
+        d.decide(req("warm", "open links panel d")).await.unwrap();
+    }
+    p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await;
+    // The tie goes to the LLM: the loop guard is claimed with the read,
+    // and the decision written: two round trips.
+    let first = a.decide(req("llm-rt", "links panel")).await.unwrap().into_inner();
+    assert!(first.llm.clone().unwrap_or_default().called, "{first:?}");
+    assert_eq!(script_calls(&p.redis).await, 2);
+    // The same evidence on the other replica: the claim in the read finds
+    // the cycle's guard taken, so no call; two round trips again.
+    let again = b.decide(req("llm-rt", "links panel")).await.unwrap().into_inner();
+    let l = again.llm.clone().unwrap_or_default();
+    assert!(!l.called && l.guard_hit && again.fallback_reason() == F::LoopGuard, "{again:?}");
+    assert_eq!(again.loop_cycle_id, first.loop_cycle_id, "the same cycle");
+    assert_eq!(script_calls(&p.redis).await, 4);
+    let sent = llm.received_requests().await.unwrap().len();
+    assert_eq!(sent, 3, "one call for this cycle (two for the warm-up)");
+}
+
 /// A config on `redis` whose store calls give up fast, with the LLM rung on.
 fn fragile(llm: &MockServer, redis: &RedisServer) -> Config {
     let mut c = on_redis(with_llm(&format!("{}/v1", llm.uri()), 800), redis);
@@ -667,4 +694,5 @@ on_both_servers!(
     two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot,
     a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
     a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica,
+    an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded,
 );

@@ -380,8 +380,9 @@ fn push_front<T: PartialEq>(q: &mut VecDeque<T>, item: T, cap: usize) {
     q.truncate(cap);
 }
 
-/// A change to one session's state.
-#[derive(Debug, Clone, PartialEq)]
+/// A change to one session's state. Serializable: a shared store may log
+/// it and apply it when the session is next read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Update {
     /// An LLM attempt is about to start for `guard_key` (S5: atomic).
     ClaimGuard {
@@ -456,7 +457,7 @@ pub struct DecidedUpdate {
     pub cycle: CycleChange,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeUpdate {
     pub entry: ActionEntry,
     /// For a correction: the id that was wrong.
