@@ -38,10 +38,14 @@ $CLI info commandstats >"$OUT/commandstats.txt"
 fi
 
 echo "== redis: round trips per call, by input (one 3 s run each, concurrency 16)"
-for input in exact unresolved; do
+# llm: the unresolved input through the LLM rung (--fake-llm, a fresh
+# loop-guard key per call, so every call is an LLM turn).
+for input in exact unresolved llm; do
   $CLI flushall >/dev/null
   $CLI config resetstat >/dev/null
-  "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" --inputs "$input" --concurrency 16 --duration 3s --warmup 0s \
+  extra=(--inputs "$input")
+  [ "$input" = llm ] && extra=(--inputs unresolved --fake-llm)
+  "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" "${extra[@]}" --concurrency 16 --duration 3s --warmup 0s \
     --json "$OUT/rt-$input.json" >/dev/null
   $CLI info commandstats >"$OUT/rt-$input.txt"
   python3 - "$OUT/rt-$input.json" "$OUT/rt-$input.txt" "$input" <<'EOF'
@@ -61,14 +65,19 @@ EOF
 done
 
 echo "== redis: bytes per session (MEMORY USAGE of 20 sessions, after each input)"
+# A session's state is its hash and its log of changes not yet folded in.
 for input in exact unresolved; do
   $CLI flushall >/dev/null
   "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" --inputs "$input" --concurrency 16 --duration 2s --warmup 0s --sessions 200 >/dev/null
   total=0; n=0
-  for key in $($CLI --scan --pattern 'ladderd:{*}' | grep -v ':executed$' | head -20); do
-    total=$((total + $($CLI memory usage "$key" samples 0))); n=$((n + 1))
+  for tag in $($CLI --scan --pattern 'ladderd:{*}' | sed -E 's/^ladderd:\{([^}]*)\}.*/\1/' | sort -u | head -20); do
+    for key in "ladderd:{$tag}" "ladderd:{$tag}:log"; do
+      bytes=$($CLI memory usage "$key" samples 0)
+      total=$((total + ${bytes:-0}))
+    done
+    n=$((n + 1))
   done
-  echo "$input: $n sessions, $((total / n)) bytes each (state hash)"
+  echo "$input: $n sessions, $((total / n)) bytes each (state hash and log)"
   echo "$input $n $((total / n))" >>"$OUT/bytes.txt"
 done
 
