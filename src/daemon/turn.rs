@@ -98,7 +98,9 @@ impl Daemon {
     /// match, an escape: the same decision for any state), the decision's
     /// change is logged without reading the session, one round trip in
     /// all. Otherwise the session is read and the ladder runs on it (a
-    /// read, and a compare-and-set write).
+    /// read, and a compare-and-set write); when the first run asked for a
+    /// loop-guard claim, the read takes it (`read_claiming`), so an LLM
+    /// turn costs two as well.
     async fn decide_shared(
         &self,
         g: &Generation,

@@ -1546,21 +1546,7 @@ proptest! {
         w in world(),
     ) {
         let p = policy_for(&w);
-        let fake = Fake::new(w.answer.clone());
-        for (earlier, outcome) in &history {
-            let d = turn(&p, &fake, &earlier.req).decision;
-            if let Some(kind) = outcome {
-                let entry = ActionEntry {
-                    kind: ActionKind::Outcome,
-                    target_ref: d.target_id.clone().or_else(|| ids(&d).first().cloned()).unwrap_or_default(),
-                    source_scope: Scope::Chat,
-                    option_set_id: "set".into(),
-                    timestamp_ms: 0,
-                    outcome: *kind,
-                };
-                fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
-            }
-        }
+        let fake = lived(&p, &w.answer, &history);
         if let Some(stateless) = without_state(&p, &fake, &w.req) {
             let calls = fake.calls();
             let with_state = turn_on(&p, &fake, &w.req);
