@@ -95,7 +95,14 @@ fn action(kind: &str, target: &str, outcome: &str) -> ActionEntry {
 }
 
 fn turn(resolved: Option<ActionEntry>, cycle: CycleChange, pending: PendingClarifier) -> Update {
-    Update::Decided(DecidedUpdate { new_turn: true, options_context: Some(("set-42".into(), scope())), pending, resolved, cycle })
+    Update::Decided(DecidedUpdate {
+        new_turn: true,
+        options_context: Some(("set-42".into(), scope())),
+        pending,
+        keep_pending: false,
+        resolved,
+        cycle,
+    })
 }
 
 fn outcome(target: &str, kind: &str) -> Update {

@@ -35,15 +35,23 @@ $CLI flushall >/dev/null
 $CLI config resetstat >/dev/null
 "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" --inputs exact,unresolved --concurrency 1,16,64 --duration "$DURATION" --warmup 2s --json "$OUT/redis.json"
 $CLI info commandstats >"$OUT/commandstats.txt"
+
+echo "== new ties (--fresh-options: a fresh option_set_id each call), memory then redis"
+"$LOAD" "${COMMON[@]}" --fresh-options --inputs unresolved --concurrency 1,16,64 --duration "$DURATION" --warmup 2s --json "$OUT/memory-fresh.json"
+$CLI flushall >/dev/null
+"$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" --fresh-options --inputs unresolved --concurrency 1,16,64 --duration "$DURATION" --warmup 2s --json "$OUT/redis-fresh.json"
 fi
 
 echo "== redis: round trips per call, by input (one 3 s run each, concurrency 16)"
-# llm: the unresolved input through the LLM rung (--fake-llm, a fresh
-# loop-guard key per call, so every call is an LLM turn).
-for input in exact unresolved llm; do
+# unresolved: the same tie again and again in each session (its cycle is the
+# session's). tie: a new tie each call (--fresh-options). llm: the
+# unresolved input through the LLM rung (--fake-llm, a fresh loop-guard key
+# per call, so every call is an LLM turn).
+for input in exact unresolved tie llm; do
   $CLI flushall >/dev/null
   $CLI config resetstat >/dev/null
   extra=(--inputs "$input")
+  [ "$input" = tie ] && extra=(--inputs unresolved --fresh-options)
   [ "$input" = llm ] && extra=(--inputs unresolved --fake-llm)
   "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" "${extra[@]}" --concurrency 16 --duration 3s --warmup 0s \
     --json "$OUT/rt-$input.json" >/dev/null

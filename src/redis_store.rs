@@ -9,10 +9,11 @@
 //! - `<prefix>{<id>}`: a hash with `v` (a version token), `st` (the
 //!   `ContinuityState` as JSON, without the open cycle's request), and
 //!   `rq` / `rc` (the open cycle's request, as JSON, and the cycle it
-//!   belongs to; written once when the cycle opens, read only by `Enrich`);
-//! - `<prefix>{<id>}:log`: session changes of decisions that did not depend
-//!   on the state, appended without reading it (at most `LOG_MAX`; see
-//!   Round trips below);
+//!   belongs to; written once when the cycle opens, read only by `Enrich`),
+//!   or `pq` / `pc` for a cycle opened by a logged change, until the next
+//!   compare-and-set makes them `rq` / `rc`;
+//! - `<prefix>{<id>}:log`: session changes appended without a
+//!   compare-and-set (at most `LOG_MAX`; see Round trips below);
 //! - `<prefix>{<id>}:pools`, `:poolc`, `:poolz`: option sets held for reuse
 //!   (set -> JSON, set -> candidate count, set -> last use), bounded per
 //!   session by `sessions.pool_cache_candidates`, least recently used first
@@ -42,12 +43,20 @@
 //! length, so a session that expired and was created again never matches
 //! an old version, and neither does one a change was logged to since.
 //!
-//! Round trips. A `Decide` whose decision the state cannot change (the
-//! ladder ran without reading it: `decide_without_state`) logs its change
-//! with one script and no read (`log_decided`); every read applies the
-//! logged changes in order, with the core's `apply`, as a compare-and-set
-//! at that moment would have, and the next compare-and-set folds them into
-//! the state. Any other `Decide` reads the session and writes it (two).
+//! Round trips. The ladder first runs without the session's state
+//! (`decide_without_state`). When it read nothing of it, the decision's
+//! change is logged with one script and no read (`log_decided`). When it
+//! read only facts (no open cycle on this evidence; whether the continuity
+//! context is this option set and scope), the change is logged as
+//! `Update::DecidedIf` in the same script as a read (`log_decided_if`):
+//! applied where the facts hold, which the read tells at once; where they
+//! do not, it applies nothing and the ladder runs again on the state read,
+//! written with a compare-and-set (two). A turn headed for the LLM takes
+//! its loop-guard claim in the read's script the same way
+//! (`read_claiming`). Every read applies the logged changes in order, with
+//! the core's `apply`, as a compare-and-set at that moment would have, so
+//! the rules stay in one place; the next compare-and-set folds them into
+//! the state.
 //!
 //! Faults. Every call is bounded by `sessions.redis.timeout_ms` and fails
 //! with `StoreError::Unavailable`; callers degrade (see `daemon::turn`).
@@ -59,7 +68,7 @@ use crate::config::RedisConfig;
 use crate::pools::PoolStore;
 use crate::sessions::{Held, SessionStore, StoreError};
 use futures::future::BoxFuture;
-use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Now, Ttl, Update};
+use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Fact, Now, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, Scope};
 use lru::LruCache;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -72,14 +81,14 @@ use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 /// Reads a session and keeps it alive. KEYS: the session's hash, its log.
-/// Answers `[v, st, rq, rc, log...]`: `rq` and `rc` only when `ARGV[2]`
-/// is "1"; missing fields are nil.
+/// Answers `[v, st, rq, rc, pq, pc, log...]`: the requests only when
+/// `ARGV[2]` is "1"; missing fields are nil.
 static READ: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local r
 if ARGV[2] == '1' then
-  r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc')
+  r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pc')
 else
   r = redis.call('HMGET', KEYS[1], 'v', 'st')
 end
@@ -88,8 +97,8 @@ if r[1] or #log > 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   redis.call('PEXPIRE', KEYS[2], ARGV[1])
 end
-local out = {r[1], r[2], r[3] or false, r[4] or false}
-for i = 1, #log do out[4 + i] = log[i] end
+local out = {r[1], r[2], r[3] or false, r[4] or false, r[5] or false, r[6] or false}
+for i = 1, #log do out[6 + i] = log[i] end
 return out
 "#,
     )
@@ -101,8 +110,10 @@ return out
 /// "1" to get the request back on a conflict, "decision id|cohort" of an
 /// execution to remember in KEYS[2] (or ""), and the log length the state
 /// was read with (the state written folds those entries in, so the log is
-/// emptied). Answers `{1}` when written, or `{0, v, st, rq, rc, log...}`
-/// (the session as it is now) when the version or the log did not match.
+/// emptied). Answers `{1}` when written, or `{0, v, st, rq, rc, pq, pc,
+/// log...}` (the session as it is now) when the version or the log did not
+/// match. A cycle's request logged with its decision (`pq`, `pc`) becomes
+/// the request (`rq`, `rc`) when that cycle is the open one.
 static WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
@@ -110,13 +121,13 @@ local v = redis.call('HGET', KEYS[1], 'v')
 if (v or '') ~= ARGV[1] or redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[10]) then
   local r
   if ARGV[8] == '1' then
-    r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc')
+    r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pc')
   else
     r = redis.call('HMGET', KEYS[1], 'v', 'st')
   end
-  local out = {0, r[1], r[2], r[3] or false, r[4] or false}
+  local out = {0, r[1], r[2], r[3] or false, r[4] or false, r[5] or false, r[6] or false}
   local log = redis.call('LRANGE', KEYS[3], 0, -1)
-  for i = 1, #log do out[5 + i] = log[i] end
+  for i = 1, #log do out[7 + i] = log[i] end
   return out
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'st', ARGV[3])
@@ -126,9 +137,15 @@ if ARGV[4] == 'set' then
 elseif ARGV[4] == 'del' then
   redis.call('HDEL', KEYS[1], 'rq', 'rc')
 else
+  local pc = redis.call('HGET', KEYS[1], 'pc')
   local rc = redis.call('HGET', KEYS[1], 'rc')
-  if rc and rc ~= ARGV[6] then redis.call('HDEL', KEYS[1], 'rq', 'rc') end
+  if pc and pc == ARGV[6] then
+    redis.call('HSET', KEYS[1], 'rq', redis.call('HGET', KEYS[1], 'pq'), 'rc', pc)
+  elseif rc and rc ~= ARGV[6] then
+    redis.call('HDEL', KEYS[1], 'rq', 'rc')
+  end
 end
+redis.call('HDEL', KEYS[1], 'pq', 'pc')
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 if ARGV[9] ~= '' then
   redis.call('LPUSH', KEYS[2], ARGV[9])
@@ -145,22 +162,22 @@ return {1}
 /// `WRITE`. ARGV: the logged change (JSON), TTL in ms, "decision id|cohort"
 /// (or ""), "close" when the change closes the open cycle (its request goes
 /// too), and the most entries the log may hold. Answers `{1}` when
-/// appended, or, when the log is full, `{0, v, st, rq, rc, log...}` to fold
-/// into the state with a compare-and-set.
+/// appended, or, when the log is full, `{0, v, st, rq, rc, pq, pc,
+/// log...}` to fold into the state with a compare-and-set.
 static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[5]) then
   local r = redis.call('HMGET', KEYS[1], 'v', 'st')
-  local out = {0, r[1], r[2], false, false}
+  local out = {0, r[1], r[2], false, false, false, false}
   local log = redis.call('LRANGE', KEYS[3], 0, -1)
-  for i = 1, #log do out[5 + i] = log[i] end
+  for i = 1, #log do out[7 + i] = log[i] end
   return out
 end
 redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc') end
+if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc', 'pq', 'pc') end
 if ARGV[3] ~= '' then
   redis.call('LPUSH', KEYS[2], ARGV[3])
   redis.call('LTRIM', KEYS[2], 0, 15)
@@ -211,18 +228,23 @@ return blob
     )
 });
 
-/// Reads a session and appends a loop-guard claim to its log, in one
-/// step (an LLM turn: the claim is taken with the read). KEYS: hash, log.
-/// ARGV: the logged claim (JSON), TTL in ms, the most entries the log may
-/// hold. Answers `{appended, v, st, rq, rc, log...}`: when appended (1),
-/// the claim is the log's last entry; a full log takes no claim (0).
-static READ_CLAIM: LazyLock<Script> = LazyLock::new(|| {
+/// Reads a session and appends a change to its log, in one step: a
+/// loop-guard claim taken with the read (an LLM turn), or a decision made
+/// without the state on facts about it (`Update::DecidedIf`). KEYS: hash,
+/// log. ARGV: the logged change (JSON), TTL in ms, the most entries the log
+/// may hold, and the request of the cycle the change opens (JSON, or "")
+/// with that cycle's id, kept as `pq`, `pc` until the cycle is written.
+/// Answers `{appended, v, st, false, false, false, false, log...}`: when
+/// appended (1), the change is the log's last entry; a full log takes
+/// nothing (0).
+static READ_APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local r = redis.call('HMGET', KEYS[1], 'v', 'st')
 local appended = 0
 if redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
   redis.call('RPUSH', KEYS[2], ARGV[1])
+  if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pc', ARGV[5]) end
   appended = 1
 end
 local log = redis.call('LRANGE', KEYS[2], 0, -1)
@@ -230,8 +252,8 @@ if r[1] or #log > 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
-local out = {appended, r[1], r[2], false, false}
-for i = 1, #log do out[5 + i] = log[i] end
+local out = {appended, r[1], r[2], false, false, false, false}
+for i = 1, #log do out[7 + i] = log[i] end
 return out
 "#,
     )
@@ -652,18 +674,65 @@ impl RedisStore {
         ttl: Ttl,
     ) -> Result<(Option<Arc<ContinuityState>>, Option<Applied>), StoreError> {
         let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
-        let entry = Logged { update: claim, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
+        self.read_appending(id, claim, None, now, ttl).await
+    }
+
+    /// Logs a decision made without the session's state on `facts` about it
+    /// (`decide::decide_without_state`), reading the session in the same
+    /// round trip: applied where the facts hold when the log is applied
+    /// (`Update::DecidedIf`), which this call tells at once. `Logged` is
+    /// the decision written, one round trip in all; otherwise nothing was
+    /// written and `Unlogged` is the session as read: decide on it and
+    /// write with `apply_noting` (which then needs no read).
+    pub async fn log_decided_if(
+        &self,
+        id: &str,
+        update: DecidedUpdate,
+        facts: Vec<Fact>,
+        now: Now,
+        ttl: Ttl,
+    ) -> Result<Conditional, StoreError> {
+        // A cycle's request goes in its own field, not in the log.
+        let (mut update, mut pending) = (update, None);
+        if let CycleChange::Open(c) = &mut update.cycle
+            && let Some(r) = c.request.take()
+        {
+            let json = serde_json::to_vec(&*r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+            pending = Some((json, c.id.clone()));
+        }
+        let logged = Update::DecidedIf { facts, update };
+        let (before, applied) = self.read_appending(id, logged, pending, now, ttl).await?;
+        Ok(match applied {
+            Some(Applied::Done) => Conditional::Logged,
+            _ => Conditional::Unlogged(before),
+        })
+    }
+
+    /// Reads a session and appends `update` to its log in one script
+    /// (`READ_APPEND`). Returns the state before the update and what it did
+    /// (`None` when the log was full and nothing was appended); remembers
+    /// the state after it for the write that follows.
+    async fn read_appending(
+        &self,
+        id: &str,
+        update: Update,
+        pending: Option<(Vec<u8>, String)>,
+        now: Now,
+        ttl: Ttl,
+    ) -> Result<(Option<Arc<ContinuityState>>, Option<Applied>), StoreError> {
+        let entry = Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
         let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
         let key = self.key(id);
-        let mut inv = READ_CLAIM.prepare_invoke();
-        inv.key(&key).key(format!("{key}:log")).arg(json).arg(self.inner.idle_ms).arg(LOG_MAX);
-        let mut reply = bulk_list(self.run("read_claim", inv).await?);
+        let (request, cycle) = pending.unwrap_or_default();
+        let mut inv = READ_APPEND.prepare_invoke();
+        inv.key(&key).key(format!("{key}:log")).arg(json).arg(self.inner.idle_ms).arg(LOG_MAX).arg(request).arg(cycle);
+        let mut reply = bulk_list(self.run("read_append", inv).await?);
         let appended = matches!(reply.first(), Some(Some(b)) if b == b"1");
         if !appended {
             let read = parse_state(id, &reply[1..], false)?;
             return Ok((self.remember_read(id, read), None));
         }
-        // The claim is the log's last entry: the state before it is the rest.
+        // The update is the log's last entry: the state before it is the rest.
         reply.pop();
         let before = parse_state(id, &reply[1..], false)?;
         let (version, logged) = before.as_ref().map_or((String::new(), 0), |b| (b.version.clone(), b.logged));
@@ -778,6 +847,16 @@ impl RedisStore {
     }
 }
 
+/// What `RedisStore::log_decided_if` did.
+#[derive(Debug)]
+pub enum Conditional {
+    /// The decision's change is in the session's log and applies.
+    Logged,
+    /// Not written (its facts do not hold, or the log is full): the session
+    /// as read, to decide on.
+    Unlogged(Option<Arc<ContinuityState>>),
+}
+
 /// What `RedisStore::rollout` does besides reading.
 #[derive(Debug, Clone, Copy)]
 pub enum RolloutAction<'a> {
@@ -798,11 +877,12 @@ fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
     serde_json::to_vec(&s).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
 }
 
-/// `[v, st, rq, rc, log...]` as read (rq and rc only when asked for): the
-/// state with the logged changes applied in order; `None` when there is
-/// neither.
+/// `[v, st, rq, rc, pq, pc, log...]` as read (the requests only when asked
+/// for): the state with the logged changes applied in order, with the open
+/// cycle's request (written with the cycle, `rq`, or logged with it, `pq`);
+/// `None` when there is neither state nor log.
 fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Result<Option<Read>, StoreError> {
-    let log = fields.get(4..).unwrap_or_default();
+    let log = fields.get(6..).unwrap_or_default();
     let (version, mut state) = match (fields.first(), fields.get(1)) {
         (Some(Some(v)), Some(Some(st))) => {
             (String::from_utf8_lossy(v).into_owned(), serde_json::from_slice(st).map_err(|e| corrupt(id, "st", e))?)
@@ -814,12 +894,16 @@ fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Resu
         let e: Logged = serde_json::from_slice(entry).map_err(|e| corrupt(id, "log", e))?;
         state.apply(e.update, Now { mono_ms: e.mono_ms, wall_ms: e.wall_ms }, e.ttl);
     }
-    if with_request
-        && let (Some(Some(rq)), Some(Some(rc))) = (fields.get(2), fields.get(3))
-        && let Some(c) = state.cycle.as_mut().filter(|c| c.id.as_bytes() == rc.as_slice())
-    {
-        let req: DecideRequest = serde_json::from_slice(rq).map_err(|e| corrupt(id, "rq", e))?;
-        c.request = Some(Arc::new(req));
+    if with_request && let Some(c) = state.cycle.as_mut() {
+        for (rq, rc, name) in [(2, 3, "rq"), (4, 5, "pq")] {
+            if let (Some(Some(rq)), Some(Some(rc))) = (fields.get(rq), fields.get(rc))
+                && c.id.as_bytes() == rc.as_slice()
+            {
+                let req: DecideRequest = serde_json::from_slice(rq).map_err(|e| corrupt(id, name, e))?;
+                c.request = Some(Arc::new(req));
+                break;
+            }
+        }
     }
     Ok(Some(Read { version, logged: log.len(), state }))
 }

@@ -354,6 +354,7 @@ mod tests {
             new_turn: true,
             options_context: Some(("set".into(), None)),
             pending: PendingClarifier::None,
+            keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
         })
@@ -447,6 +448,7 @@ mod tests {
             new_turn: true,
             options_context: None,
             pending: PendingClarifier::None,
+            keep_pending: false,
             resolved: None,
             cycle: CycleChange::Open(Box::new(cycle)),
         })
@@ -457,6 +459,7 @@ mod tests {
             new_turn: true,
             options_context: None,
             pending: PendingClarifier::None,
+            keep_pending: false,
             resolved: None,
             cycle: CycleChange::Close,
         })

@@ -6,10 +6,12 @@ use super::{Daemon, Generation, call_span, unavailable};
 use crate::config::Redaction;
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
+use crate::redis_store::Conditional;
 use crate::telemetry::{self, Call, records::DecisionRecord};
 use ladder::ask::LlmAsk;
 use ladder::continuity::{
-    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, EnrichRefusal, Now, OutcomeUpdate, Update,
+    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, CycleChange, DecidedUpdate, EnrichRefusal, Now, OutcomeUpdate,
+    Update,
 };
 use ladder::decide::{self, Ctx, Decided, Mode, StateView, Stateless};
 use ladder::policy::LlmAnswer;
@@ -116,12 +118,39 @@ impl Daemon {
         let empty = ContinuityState::default();
         let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
         let stateless = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &req)).await?;
-        if let Stateless::Decided(mut decided) = stateless {
-            decided.decision.pool_version = pool_version;
-            let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
-            return self.commit(g, &req.session_id, *decided, rec).await;
-        }
         let (stored, preclaimed) = match (stateless, &self.shared) {
+            (Stateless::Decided { mut decided, facts }, Some(shared)) => {
+                decided.decision.pool_version = pool_version.clone();
+                let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
+                let opens = matches!(decided.update.cycle, CycleChange::Open(_));
+                // Whatever the state: logged without a read.
+                if facts.is_empty() && !opens {
+                    return self.commit(g, &req.session_id, *decided, rec).await;
+                }
+                // On facts about the state: logged with the read, applied
+                // where they hold. An execution is not (its cohort would
+                // be noted before it is known to stand): read first.
+                if decided.decision.outcome == ladder::types::Outcome::Execute {
+                    (self.read_or_none(&req.session_id, now).await, None)
+                } else {
+                    let update = self.take_update(g, &mut decided, &req);
+                    let (now, ttl) = (self.clock.now(), g.policy.ttl);
+                    match shared.log_decided_if(&req.session_id, update.clone(), facts, now, ttl).await {
+                        Ok(Conditional::Logged) => return Ok(self.finish(g, *decided, rec)),
+                        Ok(Conditional::Unlogged(stored)) => (stored, None),
+                        // No state to be had: the decision on none stands
+                        // (what deciding with an unanswered read gives), and
+                        // its change is written if the store answers now.
+                        Err(e) => {
+                            tracing::debug!(error = %e, "deciding without the session state");
+                            if let Err(e) = shared.apply_noting(&req.session_id, Update::Decided(update), now, ttl, None).await {
+                                tracing::debug!(error = %e, "decision not written to the session store");
+                            }
+                            return Ok(self.finish(g, *decided, rec));
+                        }
+                    }
+                }
+            }
             // Headed for the LLM: the loop guard is claimed with the read.
             (Stateless::Depends { claim: Some((key, cycle)) }, Some(shared)) => {
                 match shared.read_claiming(&req.session_id, &key, &cycle, now, g.policy.ttl).await {
@@ -132,15 +161,18 @@ impl Daemon {
                     }
                 }
             }
-            _ => (
-                self.store.get(&req.session_id, now).await.unwrap_or_else(|e| {
-                    tracing::debug!(error = %e, "deciding without the session state");
-                    None
-                }),
-                None,
-            ),
+            _ => (self.read_or_none(&req.session_id, now).await, None),
         };
         self.decide_on(g, Turn { req, ids, work, pool_version, now, deadline, started, preclaimed }, stored).await
+    }
+
+    /// The session's state, `None` when there is none or the store does not
+    /// answer (the ladder then decides without it).
+    async fn read_or_none(&self, session_id: &str, now: Now) -> Option<Arc<ContinuityState>> {
+        self.store.get(session_id, now).await.unwrap_or_else(|e| {
+            tracing::debug!(error = %e, "deciding without the session state");
+            None
+        })
     }
 
     /// Runs the ladder on the session's state as read (`None`: none, or the
@@ -288,7 +320,8 @@ impl Daemon {
             | Applied::Done
             | Applied::GuardClaimed
             | Applied::GuardRepeat { .. }
-            | Applied::CallRefused => {
+            | Applied::CallRefused
+            | Applied::Void => {
                 return Err(unknown_cycle(&input));
             }
         };
@@ -304,19 +337,7 @@ impl Daemon {
     /// Writes the decision's session change, records what happened
     /// (span attributes, metrics, decision record) and returns the decision.
     async fn commit(&self, g: &Generation, session_id: &str, mut decided: Decided, rec: Record<'_>) -> Result<Decision, ApiError> {
-        // An open cycle keeps its request for Enrich, within the memory
-        // bounds (per cycle, and for all open cycles together).
-        let size = rec.req.candidate_count();
-        let sessions = &g.config.sessions;
-        let held = self.store.cycle_held();
-        if size <= sessions.max_cycle_candidates
-            && held.candidates + size <= sessions.cycle_candidates_budget
-            && held.bytes + rec.req.candidate_bytes() <= sessions.cycle_bytes_budget
-        {
-            decided.attach_request(rec.req);
-        }
-        // Moved, not copied: what follows reads only the decision and events.
-        let update = std::mem::take(&mut decided.update);
+        let update = self.take_update(g, &mut decided, rec.req);
         // The decision stands without its session change (a shared store
         // that does not answer): the next turn starts from the state as it
         // was, which is the safe side (a cycle not written cannot be
@@ -341,13 +362,36 @@ impl Daemon {
         if let Err(e) = written {
             tracing::debug!(error = %e, "decision not written to the session store");
         }
+        Ok(self.finish(g, decided, rec))
+    }
+
+    /// The decision's session change, moved out of it (what follows reads
+    /// only the decision and events). An open cycle keeps its request for
+    /// Enrich, within the memory bounds (per cycle, and for all open cycles
+    /// together).
+    fn take_update(&self, g: &Generation, decided: &mut Decided, req: &Arc<DecideRequest>) -> DecidedUpdate {
+        let size = req.candidate_count();
+        let sessions = &g.config.sessions;
+        let held = self.store.cycle_held();
+        if size <= sessions.max_cycle_candidates
+            && held.candidates + size <= sessions.cycle_candidates_budget
+            && held.bytes + req.candidate_bytes() <= sessions.cycle_bytes_budget
+        {
+            decided.attach_request(req);
+        }
+        std::mem::take(&mut decided.update)
+    }
+
+    /// Records what happened (span attributes, metrics, decision record)
+    /// once the decision's change is written, and returns the decision.
+    fn finish(&self, g: &Generation, decided: Decided, rec: Record<'_>) -> Decision {
         let elapsed_ms = rec.started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&decided, elapsed_ms);
         self.feed_guardrails(g, &decided.decision, rec.call, rec.req, elapsed_ms);
         if let Some(log) = &self.records {
             log.write(&self.record(g.config.telemetry.redact_input, &decided, rec));
         }
-        Ok(decided.decision)
+        decided.decision
     }
 
     /// Span attributes, metrics and the log line of one decision.

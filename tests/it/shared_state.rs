@@ -181,7 +181,10 @@ async fn every_key_of_a_session_shares_one_hash_tag_and_expires(server: Server) 
     let keys: Vec<String> = p.redis.cmd(&["KEYS", "*"]).await;
     let mut session_keys: Vec<&String> = keys.iter().filter(|k| k.contains("{tagged}")).collect();
     session_keys.sort();
-    assert_eq!(session_keys, ["ladderd:{tagged}", "ladderd:{tagged}:poolc", "ladderd:{tagged}:pools", "ladderd:{tagged}:poolz"]);
+    assert_eq!(
+        session_keys,
+        ["ladderd:{tagged}", "ladderd:{tagged}:log", "ladderd:{tagged}:poolc", "ladderd:{tagged}:pools", "ladderd:{tagged}:poolz"]
+    );
     for k in session_keys {
         let ttl: i64 = p.redis.cmd(&["PTTL", k]).await;
         assert!(ttl > 590_000 && ttl <= 600_000, "{k}: {ttl} ms");
@@ -227,7 +230,7 @@ async fn script_calls(redis: &RedisServer) -> u64 {
         .sum()
 }
 
-async fn a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica(server: Server) {
+async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server) {
     let mut c = Config::default();
     // No store call on a timer while the calls are counted.
     c.guardrails.evaluate_every_seconds = 3_600;
@@ -236,6 +239,7 @@ async fn a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica(se
     let (mut a, mut b) = (p.a.client.clone(), p.b.client.clone());
     // Each script's first use on each daemon loads it (NOSCRIPT, then EVAL).
     for d in [&mut a, &mut b] {
+        d.decide(req("warm", "links panel")).await.unwrap();
         d.decide(req("warm", "links panel")).await.unwrap();
         d.decide(req("warm", "open links panel d")).await.unwrap();
         d.get_session(pb::GetSessionRequest { session_id: "warm".into() }).await.unwrap();
@@ -257,11 +261,20 @@ async fn a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica(se
     let s = b.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
     assert_eq!((s.turn_count, s.last_resolved_action.unwrap().target_ref.as_str()), (10, "links-panel-d"));
 
-    // A turn the state decides (a tie: the session's cycle) reads the
-    // session and writes it: two, and the write folds the log in.
+    // A tie is decided without the state on a fact about it (no open cycle
+    // on this evidence): logged with the read, and applied: one.
     reset().await;
     let r = a.decide(req("rt", "links panel")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Clarify);
+    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(log_len().await, 11);
+    // The same tie again, on the other replica: now the session has that
+    // cycle, the fact is false and the logged change void; decided on the
+    // state that came with the read, written with a compare-and-set that
+    // folds the log in: two. The cycle is the same one.
+    reset().await;
+    let again = b.decide(req("rt", "links panel")).await.unwrap().into_inner();
+    assert_eq!((again.outcome(), &again.loop_cycle_id), (O::Clarify, &r.loop_cycle_id));
     assert_eq!(script_calls(&p.redis).await, 2);
     assert_eq!(log_len().await, 0);
 
@@ -277,7 +290,7 @@ async fn a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica(se
     let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
     assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
     let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
-    assert_eq!(s.turn_count, 31, "no turn lost or applied twice");
+    assert_eq!(s.turn_count, 32, "no turn lost or applied twice");
     assert_eq!(s.loop_cycle_id, "", "the executes closed the cycle the tie opened");
     // ResetSession removes the log with the rest.
     b.reset_session(pb::ResetSessionRequest { session_id: "rt".into() }).await.unwrap();
@@ -693,6 +706,6 @@ on_both_servers!(
     a_regression_spread_over_two_replicas_trips_auto_execute_though_neither_alone_could_judge_it,
     two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot,
     a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
-    a_turn_the_state_does_not_decide_costs_one_round_trip_on_any_replica,
+    a_deterministic_turn_costs_one_round_trip_on_any_replica,
     an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded,
 );

@@ -13,6 +13,8 @@ use super::scope::Source;
 use super::types::{AmbiguityReason, Candidate, DecideRequest, EvidenceType, OptionSet, Scope, ScopeRef};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Newest-first action trace length (spec: 5).
 pub const TRACE_LEN: usize = 5;
@@ -222,8 +224,45 @@ impl ContinuityState {
         self.cycle.as_ref().filter(|c| !c.resolved)
     }
 
+    /// The open cycle, if its guard key is `guard_key` (the same evidence).
+    pub fn cycle_keyed(&self, guard_key: &str) -> Option<&Cycle> {
+        self.open_cycle().filter(|c| c.guard_key == guard_key)
+    }
+
+    /// Whether the continuity context's option set is `set` (never for "").
+    pub fn active_set_is(&self, set: &str) -> bool {
+        !set.is_empty() && self.active_option_set_id.as_deref() == Some(set)
+    }
+
+    /// Whether the continuity context's scope is `scope`.
+    pub fn active_scope_is(&self, scope: &Option<ScopeRef>) -> bool {
+        self.active_scope == *scope
+    }
+
+    /// Whether `fact` is true of this state (as the ladder reads it:
+    /// `view` applied first).
+    pub fn holds(&self, fact: &Fact) -> bool {
+        match fact {
+            Fact::NoCycle(key) => self.cycle_keyed(key).is_none(),
+            Fact::ActiveSet { set, is } => self.active_set_is(set) == *is,
+            Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
+        }
+    }
+
     /// Applies an update atomically (the store calls this under its lock).
     pub fn apply(&mut self, update: Update, now: Now, ttl: Ttl) -> Applied {
+        let update = match update {
+            Update::DecidedIf { facts, update } => {
+                // Judged on the state as the ladder would have read it now.
+                let stale = ContinuityState::default();
+                let view = if self.is_fresh(now, ttl) { &*self } else { &stale };
+                if !facts.iter().all(|f| view.holds(f)) {
+                    return Applied::Void;
+                }
+                Update::Decided(update)
+            }
+            u => u,
+        };
         if !self.is_fresh(now, ttl) && !matches!(update, Update::Reset) {
             // Expired context never leaks into the next turn.
             *self = ContinuityState { turn_count: self.turn_count, ..Default::default() };
@@ -267,7 +306,9 @@ impl ContinuityState {
                     self.active_option_set_id = Some(set_id).filter(|s| !s.is_empty());
                     self.active_scope = scope;
                 }
-                self.pending_clarifier_type = d.pending;
+                if !d.keep_pending {
+                    self.pending_clarifier_type = d.pending;
+                }
                 if let Some(entry) = d.resolved {
                     self.last_resolved_action = Some(entry.clone());
                     push_front(&mut self.recent_action_trace, entry, TRACE_LEN);
@@ -352,6 +393,8 @@ impl ContinuityState {
                 *self = ContinuityState::default();
                 Applied::Done
             }
+            // Unwrapped into `Decided` above.
+            Update::DecidedIf { .. } => Applied::Void,
         }
     }
 
@@ -390,6 +433,15 @@ pub enum Update {
         cycle_id: String,
     },
     Decided(DecidedUpdate),
+    /// `Decided`, if every fact is true of the state it is applied to
+    /// (else nothing changes: `Applied::Void`). A decision made without the
+    /// session's state is the decision for every state where the facts its
+    /// run read hold (`decide::decide_without_state`), so a shared store
+    /// can log it without reading the session first.
+    DecidedIf {
+        facts: Vec<Fact>,
+        update: DecidedUpdate,
+    },
     Outcome(OutcomeUpdate),
     /// An `Enrich` call takes one enrichment step of the cycle, if its
     /// lane's budget has one left (atomic: two concurrent calls cannot both
@@ -406,6 +458,107 @@ pub enum Update {
         max: u32,
     },
     Reset,
+}
+
+/// What a ladder run read of the session's state, as a fact that can be
+/// checked again on another state (`ContinuityState::holds`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Fact {
+    /// No open cycle has this guard key.
+    NoCycle(String),
+    /// Whether the continuity context's option set is `set`.
+    ActiveSet { set: String, is: bool },
+    /// Whether the continuity context's scope is `scope`.
+    ActiveScope { scope: Option<ScopeRef>, is: bool },
+}
+
+/// The session state a run reads, noting what it read (`StateView::watched`).
+/// A run that read nothing decided the same for every state the session
+/// could be in; one that read only facts (`Fact`) decided the same for
+/// every state where they hold. A shared store can then write its change
+/// without reading the session first (spec section 7b, one round trip).
+#[derive(Clone, Copy)]
+pub struct StateView<'a> {
+    state: &'a ContinuityState,
+    watch: Option<&'a Watch>,
+}
+
+/// What a watched run read of the state.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Read beyond the facts (any field, through `Deref`).
+    whole: AtomicBool,
+    facts: Mutex<Vec<Fact>>,
+}
+
+impl Watch {
+    /// The facts read, or `None` when the run read more than facts.
+    pub fn facts(self) -> Option<Vec<Fact>> {
+        let facts = self.facts.into_inner().unwrap_or_else(|p| p.into_inner());
+        (!self.whole.into_inner()).then_some(facts)
+    }
+
+    fn note(&self, fact: Fact) {
+        let mut facts = self.facts.lock().unwrap_or_else(|p| p.into_inner());
+        if !facts.contains(&fact) {
+            facts.push(fact);
+        }
+    }
+}
+
+impl<'a> StateView<'a> {
+    /// The state, what is read of it noted in `watch`.
+    pub fn watched(state: &'a ContinuityState, watch: &'a Watch) -> Self {
+        StateView { state, watch: Some(watch) }
+    }
+
+    /// `ContinuityState::cycle_keyed`, noted as a fact when there is none.
+    pub fn cycle_keyed(&self, guard_key: &str) -> Option<&'a Cycle> {
+        let cycle = self.state.cycle_keyed(guard_key);
+        if let Some(w) = self.watch {
+            match cycle {
+                None => w.note(Fact::NoCycle(guard_key.to_string())),
+                Some(_) => w.whole.store(true, Ordering::Relaxed),
+            }
+        }
+        cycle
+    }
+
+    /// `ContinuityState::active_set_is`, noted as a fact.
+    pub fn active_set_is(&self, set: &str) -> bool {
+        let is = self.state.active_set_is(set);
+        if let Some(w) = self.watch {
+            w.note(Fact::ActiveSet { set: set.to_string(), is });
+        }
+        is
+    }
+
+    /// `ContinuityState::active_scope_is`, noted as a fact.
+    pub fn active_scope_is(&self, scope: &Option<ScopeRef>) -> bool {
+        let is = self.state.active_scope_is(scope);
+        if let Some(w) = self.watch {
+            w.note(Fact::ActiveScope { scope: scope.clone(), is });
+        }
+        is
+    }
+}
+
+impl<'a> From<&'a ContinuityState> for StateView<'a> {
+    fn from(state: &'a ContinuityState) -> Self {
+        StateView { state, watch: None }
+    }
+}
+
+impl std::ops::Deref for StateView<'_> {
+    type Target = ContinuityState;
+
+    /// Any other read: the whole state.
+    fn deref(&self) -> &ContinuityState {
+        if let Some(w) = self.watch {
+            w.whole.store(true, Ordering::Relaxed);
+        }
+        self.state
+    }
 }
 
 /// Why an `Enrich` call cannot run.
@@ -433,6 +586,8 @@ pub enum Applied {
     EnrichRefused(EnrichRefusal),
     /// No LLM call left in the cycle's budget (or no such open cycle).
     CallRefused,
+    /// A `DecidedIf` whose facts were not true: nothing changed.
+    Void,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -452,6 +607,10 @@ pub struct DecidedUpdate {
     /// The options shown now (option_set_id, scope), if the request had any.
     pub options_context: Option<(String, Option<ScopeRef>)>,
     pub pending: PendingClarifier,
+    /// Leave the session's pending clarifier as it is (`pending` unused):
+    /// a question asked while a clarification is up.
+    #[serde(default)]
+    pub keep_pending: bool,
     /// Set for EXECUTE and command escapes.
     pub resolved: Option<ActionEntry>,
     pub cycle: CycleChange,
@@ -469,7 +628,7 @@ pub struct OutcomeUpdate {
 /// the request's (fresh state), there is a unique exact/normalized label
 /// winner among the active options, and there is no collision or loop-guard
 /// conflict. Returns the pool entry, or why it did not resolve.
-pub fn resolve(state: &ContinuityState, req: &DecideRequest, tie: &Tie<'_>, guard_suggestion: Option<&str>) -> Result<usize, &'static str> {
+pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_suggestion: Option<&str>) -> Result<usize, &'static str> {
     let (pool, m, q) = (tie.pool, tie.matches, tie.query);
     if q.core == q.full {
         return Err("not_command_like");
@@ -478,10 +637,10 @@ pub fn resolve(state: &ContinuityState, req: &DecideRequest, tie: &Tie<'_>, guar
         return Err("collision");
     }
     let set = req.option_set_id();
-    if set.is_empty() || state.active_option_set_id.as_deref() != Some(set) {
+    if set.is_empty() || !state.active_set_is(set) {
         return Err("option_set_changed");
     }
-    if state.active_scope != req.active_scope {
+    if !state.active_scope_is(&req.active_scope) {
         return Err("scope_changed");
     }
     let winners: Vec<usize> = m
@@ -545,6 +704,7 @@ mod tests {
             new_turn: true,
             options_context: Some((set.into(), None)),
             pending: PendingClarifier::SelectionDisambiguation,
+            keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
         })
@@ -555,6 +715,7 @@ mod tests {
             new_turn: true,
             options_context: None,
             pending: PendingClarifier::None,
+            keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
         })
@@ -628,6 +789,7 @@ mod tests {
                 new_turn: false,
                 options_context: None,
                 pending: PendingClarifier::SelectionDisambiguation,
+                keep_pending: false,
                 resolved: None,
                 cycle: CycleChange::Open(Box::new(c.clone())),
             })

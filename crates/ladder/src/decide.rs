@@ -13,14 +13,15 @@
 //! the LLM — come through [`Ports`], so this module stays free of any
 //! runtime.
 
+pub use crate::continuity::{StateView, Watch};
 pub use crate::deadline::{DeadlinePassed, work};
-pub use crate::run::{Ctx, Decided, Event, Mode, StateView, guard_key};
+pub use crate::run::{Ctx, Decided, Event, Mode, guard_key};
 
 use super::ask::LlmAsk;
 use super::canon::canonicalize;
 use super::clarifier::{Ask as Question, Tie};
 use super::classify::{Evidence, Winner, classify};
-use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, PendingClarifier};
+use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Fact, PendingClarifier};
 use super::deadline::Deadline;
 use super::exclusions::hard_exclusion;
 use super::llm_rung::LlmStep;
@@ -33,36 +34,41 @@ use super::types::*;
 use crate::run::Run;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Runs the ladder for a `Decide` turn without the session's state:
-/// `Stateless::Decided` when the run never read the state and needed no
-/// port (no loop-guard claim, no LLM), so that it is the decision for every
-/// state the session could be in (proved by the property test
-/// `a_decision_made_without_reading_the_state_is_the_same_for_every_state`);
-/// otherwise the decision depends on the state: decide again with it.
+/// Runs the ladder for a `Decide` turn without the session's state.
+/// `Stateless::Decided` when the run needed no port (no loop-guard claim,
+/// no LLM) and read of the state only facts (`Fact`): that decision, and
+/// its session change, are the ladder's for every state where the facts
+/// hold (none: for every state), as the property test
+/// `a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold`
+/// checks. Otherwise the decision depends on the state: decide again with
+/// it.
 ///
 /// A shared store uses this to write a turn's change without reading the
 /// session first (spec section 7b: one round trip for a deterministic
-/// `Decide`), and to claim the loop guard in the same round trip as the
-/// read when the turn is headed for the LLM (two for an LLM turn).
-/// `ctx.state` is not used.
+/// `Decide`; the change goes in as `Update::DecidedIf`, which applies it
+/// only where the facts hold), and to claim the loop guard in the same
+/// round trip as the read when the turn is headed for the LLM (two for an
+/// LLM turn). `ctx.state` is not used.
 pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Stateless, DeadlinePassed> {
     let empty = continuity::ContinuityState::default();
-    let read = AtomicBool::new(false);
-    let ctx = Ctx { state: StateView::watched(&empty, &read), ..*ctx };
+    let watch = Watch::default();
+    let ctx = Ctx { state: StateView::watched(&empty, &watch), ..*ctx };
     let ports = Detached::default();
     let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
     let claim = ports.claim.into_inner().unwrap_or_else(|p| p.into_inner());
-    if read.load(Ordering::Relaxed) || ports.used.load(Ordering::Relaxed) || claim.is_some() {
-        return Ok(Stateless::Depends { claim });
+    match watch.facts() {
+        Some(facts) if !ports.used.load(Ordering::Relaxed) && claim.is_none() => {
+            Ok(Stateless::Decided { decided: Box::new(decided), facts })
+        }
+        _ => Ok(Stateless::Depends { claim }),
     }
-    Ok(Stateless::Decided(Box::new(decided)))
 }
 
 /// What `decide_without_state` found.
 #[derive(Debug)]
 pub enum Stateless {
-    /// The decision, whatever the session's state.
-    Decided(Box<Decided>),
+    /// The decision, wherever `facts` hold (no facts: whatever the state).
+    Decided { decided: Box<Decided>, facts: Vec<Fact> },
     /// The decision depends on the state. `claim`: the loop-guard claim
     /// (guard key, cycle id) the run asked for without it: the turn is
     /// likely headed for the LLM, and the same claim with the state will
@@ -241,6 +247,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
             new_turn: false,
             options_context: None,
             pending: PendingClarifier::SelectionDisambiguation,
+            keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
         },

@@ -7,7 +7,7 @@
 use crate::clarifier::{Ask as Question, Tie, display_order};
 use crate::classify::Classification;
 use crate::continuity::{
-    ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier,
+    ActionEntry, ActionKind, ActionOutcome, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier, StateView,
 };
 use crate::fingerprint::fingerprint;
 use crate::policy::{LlmAnswer, Policy, SecondAnswer, Verdict};
@@ -15,7 +15,6 @@ use crate::ports::{GuardClaim, TokenCounter};
 use crate::scope::Source;
 use crate::types::*;
 use sha2::{Digest, Sha256};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Per-request context.
@@ -35,40 +34,6 @@ pub struct Ctx<'a> {
     /// The caller's deadline: the matching rungs stop when it passes
     /// (`decide` then returns `DeadlinePassed`).
     pub deadline: Option<Instant>,
-}
-
-/// The session state a run reads, noting that it did (`StateView::watched`).
-/// A run that never read it decided the same for every state the session
-/// could be in: a shared store can then write its change without reading
-/// the session first (spec section 7b, one round trip).
-#[derive(Clone, Copy)]
-pub struct StateView<'a> {
-    state: &'a ContinuityState,
-    read: Option<&'a AtomicBool>,
-}
-
-impl<'a> StateView<'a> {
-    /// The state, its reads noted in `read`.
-    pub fn watched(state: &'a ContinuityState, read: &'a AtomicBool) -> Self {
-        StateView { state, read: Some(read) }
-    }
-}
-
-impl<'a> From<&'a ContinuityState> for StateView<'a> {
-    fn from(state: &'a ContinuityState) -> Self {
-        StateView { state, read: None }
-    }
-}
-
-impl std::ops::Deref for StateView<'_> {
-    type Target = ContinuityState;
-
-    fn deref(&self) -> &ContinuityState {
-        if let Some(read) = self.read {
-            read.store(true, Ordering::Relaxed);
-        }
-        self.state
-    }
 }
 
 /// A `Decide` turn, or an `Enrich` step of an open cycle.
@@ -170,7 +135,7 @@ impl CycleDraft {
                 supplied: c.supplied.clone(),
             },
             Mode::Turn => {
-                let open = ctx.state.open_cycle().filter(|c| c.guard_key == guard_key);
+                let open = ctx.state.cycle_keyed(&guard_key);
                 CycleDraft {
                     id: open.map_or_else(|| ctx.new_cycle_id.to_string(), |c| c.id.clone()),
                     guard_key,
@@ -338,7 +303,7 @@ impl<'a> Run<'a> {
     /// The suggestion an earlier LLM attempt made for the same evidence.
     pub(crate) fn guard_suggestion(&self) -> Option<&str> {
         let c = self.cycle.as_ref()?;
-        self.ctx.state.open_cycle().filter(|o| o.id == c.id && o.guard_key == c.guard_key).and_then(|o| o.suggested_id.as_deref())
+        self.ctx.state.cycle_keyed(&c.guard_key).filter(|o| o.id == c.id).and_then(|o| o.suggested_id.as_deref())
     }
 
     /// Whether the cycle has an enrichment step left.
@@ -488,13 +453,15 @@ impl<'a> Run<'a> {
             timestamp_ms: self.ctx.now.wall_ms,
             outcome: ActionOutcome::Escaped,
         });
-        // A question leaves the clarification up; anything else ends the cycle.
-        let (change, pending) = match reason {
-            EscapeReason::QuestionIntent => (CycleChange::Keep, self.ctx.state.pending_clarifier_type),
-            _ => (CycleChange::Close, PendingClarifier::None),
-        };
+        // A question leaves the clarification up (and the session's pending
+        // clarifier as it is: no need to read it); anything else ends the
+        // cycle.
+        let question = reason == EscapeReason::QuestionIntent;
+        let change = if question { CycleChange::Keep } else { CycleChange::Close };
         self.cycle = None;
-        self.done(d, pending, resolved, change)
+        let mut decided = self.done(d, PendingClarifier::None, resolved, change);
+        decided.update.keep_pending = question;
+        decided
     }
 
     pub(crate) fn done(mut self, mut d: Decision, pending: PendingClarifier, resolved: Option<ActionEntry>, cycle: CycleChange) -> Decided {
@@ -520,7 +487,8 @@ impl<'a> Run<'a> {
             .as_ref()
             .filter(|o| !o.candidates.is_empty())
             .map(|o| (o.option_set_id.clone(), self.req.active_scope.clone()));
-        let update = DecidedUpdate { new_turn: matches!(self.mode, Mode::Turn), options_context, pending, resolved, cycle };
+        let update =
+            DecidedUpdate { new_turn: matches!(self.mode, Mode::Turn), options_context, pending, keep_pending: false, resolved, cycle };
         Decided {
             decision: d,
             update,

@@ -31,6 +31,8 @@
 //! - `--fake-llm`: starts an instant OpenAI-compatible provider in this
 //!   process and points the daemon at it, so `unresolved` inputs go through
 //!   the LLM rung;
+//! - `--fresh-options`: a fresh `option_set_id` on every call (new options
+//!   each turn);
 //! - `--pool-reuse`: before each ladderd run, sends every session its pool
 //!   once (`options.version`), then measures calls that only refer to it
 //!   (`options.by_reference`): compare with the same run without the flag.
@@ -190,6 +192,11 @@ struct RunArgs {
     /// stop repeats).
     #[arg(long)]
     fake_llm: bool,
+    /// Every call carries a fresh option_set_id, as when the app shows new
+    /// options each turn (each tie is then new evidence; with a shared
+    /// store, decided on facts about the session in one round trip).
+    #[arg(long)]
+    fresh_options: bool,
     /// Pool reuse: send each session's pool once with `options.version`
     /// before the run, then measure calls that refer to it by reference
     /// (no candidates on the wire). Needs --sessions > 0, and --sessions x
@@ -508,7 +515,7 @@ struct Payload {
     bytes: usize,
 }
 
-fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, pool_reuse: bool) -> Payload {
+fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, fresh_options: bool, pool_reuse: bool) -> Payload {
     let candidates = ladderd_load::samples::pool(pool_size);
     let encode = |text: &str, options: pb::OptionSet| {
         let req = pb::DecideRequest {
@@ -536,7 +543,7 @@ fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, po
     let prime = pool_reuse.then(|| encode(input.texts()[0], full));
     let bytes = bodies.iter().map(Bytes::len).max().unwrap_or(0);
     let unresolved = matches!(input, InputKind::Unresolved | InputKind::Mix);
-    Payload { bodies, prime, sessions, fresh_option_set: fake_llm && unresolved, bytes }
+    Payload { bodies, prime, sessions, fresh_option_set: (fake_llm && unresolved) || fresh_options, bytes }
 }
 
 /// `--pool-reuse`: puts the pool in the cache of every session the run
@@ -1173,7 +1180,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
     let mut payload_bytes = BTreeMap::new();
     for &pool_size in &a.pools {
         for &input in &a.inputs {
-            let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.pool_reuse));
+            let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.fresh_options, a.pool_reuse));
             payload_bytes.insert(pool_size, p.bytes);
             let cell = Cell { pool: pool_size, input, p: &p, epoch };
             if let Some(rate) = a.rate {
@@ -1228,7 +1235,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         let conc = a.concurrency.iter().copied().max().unwrap_or(64);
         for &pool_size in &a.pools {
             for &input in &a.inputs {
-                let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.pool_reuse));
+                let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.fresh_options, a.pool_reuse));
                 let cell = Cell { pool: pool_size, input, p: &p, epoch };
                 prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
                 let sustained = match results.iter().find(|r| {

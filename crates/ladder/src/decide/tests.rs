@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::ask::LlmAsk;
-use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Now, OutcomeUpdate, Ttl, Update};
+use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Fact, Now, OutcomeUpdate, Ttl, Update};
 use crate::policy::{Corroboration, LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, WordCounter};
 use futures::executor::block_on;
@@ -1444,10 +1444,11 @@ fn the_matching_loops_stop_soon_after_the_deadline() {
 
 // ------------------------------------------ deciding without the state --
 
-/// `decide_without_state` for `r`, with the ids `turn_on` uses.
-fn without_state(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Option<Decided> {
+/// `decide_without_state` for `r`, with the ids `turn_on` uses: the
+/// decision and the facts it holds on, if any.
+fn without_state(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Option<(Decided, Vec<Fact>)> {
     match stateless(policy, fake, r) {
-        Stateless::Decided(d) => Some(*d),
+        Stateless::Decided { decided, facts } => Some((*decided, facts)),
         Stateless::Depends { .. } => None,
     }
 }
@@ -1483,32 +1484,58 @@ fn turn_on(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Decided {
     block_on(decide(&ctx, r, Mode::Turn, fake)).expect("no deadline")
 }
 
-#[test]
-fn a_unique_label_pick_is_decided_without_the_state_and_a_tie_is_not() {
-    let p = Policy::defaults();
-    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
-    let picked = without_state(&p, &fake, &req("open links panel d")).expect("a unique label needs no state");
-    assert_eq!(untimed(&picked.decision), untimed(&turn_on(&p, &fake, &req("open links panel d")).decision));
-    assert_eq!((picked.decision.outcome, picked.decision.target_id.as_deref()), (Outcome::Execute, Some("links-panel-d")));
-    assert!(matches!(picked.update.cycle, CycleChange::Close));
-    // A tie opens (or continues) a cycle: which one is the session's.
-    assert!(without_state(&p, &fake, &req("links panel")).is_none());
-    // A question keeps the session's pending clarifier: its state again.
-    assert!(without_state(&p, &fake, &req("what is a links panel?")).is_none());
+/// Whether `d`, decided without the state on `facts`, applies to the fake
+/// session as it is (`Update::DecidedIf`).
+fn applies(fake: &Fake, d: &Decided, facts: &[Fact]) -> bool {
+    let mut state = fake.state.lock().unwrap().clone();
+    let update = Update::DecidedIf { facts: facts.to_vec(), update: d.update.clone() };
+    state.apply(update, fake.now, fake.ttl) != Applied::Void
 }
 
 #[test]
-fn a_tie_the_session_can_resolve_is_never_decided_without_it() {
+fn a_unique_label_pick_is_decided_without_the_state_and_a_tie_on_facts_about_it() {
+    let p = Policy::defaults();
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
+    let (picked, facts) = without_state(&p, &fake, &req("open links panel d")).expect("a unique label needs no state");
+    assert_eq!(facts, [], "whatever the state");
+    assert_eq!(untimed(&picked.decision), untimed(&turn_on(&p, &fake, &req("open links panel d")).decision));
+    assert_eq!((picked.decision.outcome, picked.decision.target_id.as_deref()), (Outcome::Execute, Some("links-panel-d")));
+    assert!(matches!(picked.update.cycle, CycleChange::Close));
+    // A tie opens a new cycle, unless the session has one on the same
+    // evidence: a fact about the state.
+    let (asked, facts) = without_state(&p, &fake, &req("links panel")).expect("decided on facts");
+    assert_eq!(asked.decision.outcome, Outcome::Clarify);
+    assert!(facts.iter().any(|f| matches!(f, Fact::NoCycle(_))), "{facts:?}");
+    assert!(applies(&fake, &asked, &facts), "a new session has no cycle");
+    turn(&p, &fake, &req("links panel"));
+    assert!(!applies(&fake, &asked, &facts), "now it has: decide with the state");
+    // A question leaves the session's pending clarifier as it is, without
+    // reading it.
+    let (question, facts) = without_state(&p, &fake, &req("what is a links panel?")).expect("whatever the state");
+    assert_eq!((question.decision.outcome, facts.len()), (Outcome::Escape, 0));
+    assert!(question.update.keep_pending);
+    let pending = fake.state.lock().unwrap().pending_clarifier_type;
+    assert_eq!(pending, PendingClarifier::SelectionDisambiguation, "the tie's clarifier is up");
+    fake.state.lock().unwrap().apply(Update::Decided(question.update), fake.now, fake.ttl);
+    assert_eq!(fake.state.lock().unwrap().pending_clarifier_type, pending, "and stays up");
+}
+
+#[test]
+fn a_tie_the_session_can_resolve_is_decided_without_it_only_where_it_cannot() {
     // A cross-source tie: continuity resolves it once the options were
-    // shown, so the decision depends on the session.
+    // shown (the same option set is the session's), so the decision made
+    // without the state holds only where that set is not.
     let mut r = req("open links panel d");
     r.widget_items = vec![Candidate::new("w-links-d", "Links Panel D")];
     let p = Policy::defaults();
     let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
-    assert!(without_state(&p, &fake, &r).is_none(), "a tie opens or continues the session's cycle");
+    let (asked, facts) = without_state(&p, &fake, &r).expect("decided on facts");
+    assert_eq!(asked.decision.outcome, Outcome::Clarify);
+    assert!(facts.contains(&Fact::ActiveSet { set: r.option_set_id().to_string(), is: false }), "{facts:?}");
+    assert!(applies(&fake, &asked, &facts));
     turn(&p, &fake, &r);
     assert_eq!(turn_on(&p, &fake, &r).decision.decided_by, Decider::Continuity);
-    assert!(without_state(&p, &fake, &r).is_none());
+    assert!(!applies(&fake, &asked, &facts), "the session's option set is this one now");
 }
 
 /// The decision without its rungs' timings (which differ run to run).
@@ -1539,20 +1566,39 @@ proptest! {
     /// The soundness of the one-round-trip `Decide` on a shared store: a
     /// decision made without reading the session (and without a port) is
     /// exactly the decision, and the session change, that the ladder makes
-    /// with whatever state earlier turns and outcomes left.
+    /// with whatever state earlier turns and outcomes left, wherever the
+    /// facts it read hold; where they do not, its change applies nothing.
     #[test]
-    fn a_decision_made_without_reading_the_state_is_the_same_for_every_state(
-        history in history_strategy(),
+    fn a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold(
+        mut history in history_strategy(),
         w in world(),
+        llm_off in any::<bool>(),
+        repeat in any::<bool>(),
     ) {
-        let p = policy_for(&w);
+        let mut p = policy_for(&w);
+        if llm_off {
+            // Ties then stay deterministic: clarifiers decided on facts.
+            p.llm_mode = LlmMode::Off;
+        }
+        if repeat {
+            // The same evidence again: the session's cycle is this one.
+            history.push((w.clone(), None));
+        }
         let fake = lived(&p, &w.answer, &history);
-        if let Some(stateless) = without_state(&p, &fake, &w.req) {
-            let calls = fake.calls();
-            let with_state = turn_on(&p, &fake, &w.req);
-            prop_assert_eq!(fake.calls(), calls, "no LLM call either way");
-            prop_assert_eq!(untimed(&stateless.decision), untimed(&with_state.decision));
-            prop_assert_eq!(&stateless.update, &with_state.update);
+        if let Some((stateless, facts)) = without_state(&p, &fake, &w.req) {
+            let before = fake.state.lock().unwrap().clone();
+            if applies(&fake, &stateless, &facts) {
+                let calls = fake.calls();
+                let with_state = turn_on(&p, &fake, &w.req);
+                prop_assert_eq!(fake.calls(), calls, "no LLM call either way");
+                prop_assert_eq!(untimed(&stateless.decision), untimed(&with_state.decision));
+                prop_assert_eq!(&stateless.update, &with_state.update);
+            } else {
+                let mut state = before.clone();
+                let update = Update::DecidedIf { facts, update: stateless.update.clone() };
+                prop_assert_eq!(state.apply(update, fake.now, fake.ttl), Applied::Void);
+                prop_assert_eq!(state, before, "a void change changes nothing");
+            }
         }
     }
 }
