@@ -4,7 +4,8 @@
 # and Decide's latency while Redis is hung (SIGSTOP).
 #
 #   cargo build --release --bin ladderd --bin ladderd-load
-#   benches/shared_state.sh            # ~3 min; results in target/shared-state/
+#   benches/shared_state.sh            # ~5 min; results in target/shared-state/
+#   SKIP_MATRIX=1 benches/shared_state.sh   # all but the throughput matrix, ~1 min
 #
 # Needs redis-server and redis-cli on PATH (Debian: apt-get install
 # redis-server). The daemon runs on CPU 0, the load tool and Redis on CPU 1.
@@ -74,19 +75,25 @@ done
 
 echo "== redis: bytes per session (MEMORY USAGE of 20 sessions, after each input)"
 # A session's state is its hash and its log of changes not yet folded in.
-for input in exact unresolved; do
+for input in exact unresolved tie; do
   $CLI flushall >/dev/null
-  "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" --inputs "$input" --concurrency 16 --duration 2s --warmup 0s --sessions 200 >/dev/null
-  total=0; n=0
+  extra=(--inputs "$input")
+  [ "$input" = tie ] && extra=(--inputs unresolved --fresh-options)
+  "$LOAD" "${COMMON[@]}" "${REDIS_ENV[@]}" "${extra[@]}" --concurrency 16 --duration 2s --warmup 0s --sessions 200 >/dev/null
+  # The tool turns through its sessions evenly, so all their logs are about
+  # as long when it stops: the hash and the log are reported apart, with
+  # the log's length, to give the bytes at any point of the fold cycle.
+  hash=0; log=0; entries=0; n=0
   for tag in $($CLI --scan --pattern 'ladderd:{*}' | sed -E 's/^ladderd:\{([^}]*)\}.*/\1/' | sort -u | head -20); do
-    for key in "ladderd:{$tag}" "ladderd:{$tag}:log"; do
-      bytes=$($CLI memory usage "$key" samples 0)
-      total=$((total + ${bytes:-0}))
-    done
+    bytes=$($CLI memory usage "ladderd:{$tag}" samples 0)
+    hash=$((hash + ${bytes:-0}))
+    bytes=$($CLI memory usage "ladderd:{$tag}:log" samples 0)
+    log=$((log + ${bytes:-0}))
+    entries=$((entries + $($CLI llen "ladderd:{$tag}:log")))
     n=$((n + 1))
   done
-  echo "$input: $n sessions, $((total / n)) bytes each (state hash and log)"
-  echo "$input $n $((total / n))" >>"$OUT/bytes.txt"
+  echo "$input: $n sessions, $(((hash + log) / n)) bytes each: state hash $((hash / n)), log $((log / n)) ($((entries / n)) entries)"
+  echo "$input $n $(((hash + log) / n)) $((hash / n)) $((log / n)) $((entries / n))" >>"$OUT/bytes.txt"
 done
 
 echo "== redis hung (SIGSTOP) for 5 s of a 10 s run: Decide latency (deadline 1.5 s)"
