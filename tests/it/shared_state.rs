@@ -277,6 +277,15 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_eq!((again.outcome(), &again.loop_cycle_id), (O::Clarify, &r.loop_cycle_id));
     assert_eq!(script_calls(&p.redis).await, 2);
     assert_eq!(log_len().await, 0);
+    // Another tie on the options the session was just shown, on the other
+    // replica: continuity could not resolve it (no unique label winner),
+    // so it holds on "no cycle on this evidence" alone: one.
+    reset().await;
+    let other = a.decide(req("rt", "open links panel")).await.unwrap().into_inner();
+    assert_eq!(other.outcome(), O::Clarify);
+    assert_ne!(other.loop_cycle_id, r.loop_cycle_id, "other evidence, another cycle");
+    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(log_len().await, 1);
 
     // The log holds at most LOG_MAX turns: the next one folds them into the
     // state with a compare-and-set (one more round trip, once per 16 turns).
@@ -286,12 +295,12 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
         d.decide(req("rt", "open links panel d")).await.unwrap();
     }
     assert_eq!(script_calls(&p.redis).await, 21);
-    assert_eq!(log_len().await, 3);
+    assert_eq!(log_len().await, 4);
     let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
     assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
     let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
-    assert_eq!(s.turn_count, 32, "no turn lost or applied twice");
-    assert_eq!(s.loop_cycle_id, "", "the executes closed the cycle the tie opened");
+    assert_eq!(s.turn_count, 33, "no turn lost or applied twice");
+    assert_eq!(s.loop_cycle_id, "", "the executes closed the cycle the ties opened");
     // ResetSession removes the log with the rest.
     b.reset_session(pb::ResetSessionRequest { session_id: "rt".into() }).await.unwrap();
     assert_eq!(log_len().await, 0);

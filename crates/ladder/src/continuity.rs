@@ -636,13 +636,9 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
     if m.command.is_some() || tie.class.reason == Some(AmbiguityReason::CommandSelectionCollision) {
         return Err("collision");
     }
-    let set = req.option_set_id();
-    if set.is_empty() || !state.active_set_is(set) {
-        return Err("option_set_changed");
-    }
-    if !state.active_scope_is(&req.active_scope) {
-        return Err("scope_changed");
-    }
+    // What the request alone settles comes before what the state does, so
+    // that a tie continuity could never resolve reads nothing of it (a
+    // shared store then decides it in one round trip, section 7b).
     let winners: Vec<usize> = m
         .hits
         .iter()
@@ -650,6 +646,13 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
         .map(|h| h.entry)
         .collect();
     let [winner] = winners[..] else { return Err("no_unique_label_winner") };
+    let set = req.option_set_id();
+    if set.is_empty() || !state.active_set_is(set) {
+        return Err("option_set_changed");
+    }
+    if !state.active_scope_is(&req.active_scope) {
+        return Err("scope_changed");
+    }
     if guard_suggestion.is_some_and(|s| s != pool.entries[winner].cand.id) {
         return Err("loop_guard_conflict");
     }
