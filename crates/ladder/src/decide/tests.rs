@@ -1455,33 +1455,28 @@ fn without_state(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Option<(Dec
 
 fn stateless(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Stateless {
     let empty = ContinuityState::default();
-    let ctx = Ctx {
-        policy,
-        state: (&empty).into(),
-        now: fake.now,
-        decision_id: "dec-w",
-        new_cycle_id: "cycle-w",
-        tokens: &WordCounter,
-        auto_execute_tripped: false,
-        deadline: None,
-    };
-    block_on(decide_without_state(&ctx, r)).expect("no deadline")
+    block_on(decide_without_state(&same_ids(policy, &empty, fake.now), r)).expect("no deadline")
 }
 
 /// Decides `r` on the fake session's state, with the ids of `without_state`.
 fn turn_on(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Decided {
     let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
-    let ctx = Ctx {
+    block_on(decide(&same_ids(policy, &view, fake.now), r, Mode::Turn, fake)).expect("no deadline")
+}
+
+/// A context with the same decision and cycle ids for every run, so runs
+/// with and without the state can be compared.
+fn same_ids<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx<'a> {
+    Ctx {
         policy,
-        state: (&view).into(),
-        now: fake.now,
+        state: state.into(),
+        now,
         decision_id: "dec-w",
         new_cycle_id: "cycle-w",
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
-    };
-    block_on(decide(&ctx, r, Mode::Turn, fake)).expect("no deadline")
+    }
 }
 
 /// Whether `d`, decided without the state on `facts`, applies to the fake
