@@ -87,6 +87,18 @@ async fn need_more_info_on_one_replica_is_enriched_on_another(server: Server) {
     assert!(again.message().contains("already resolved"), "{}", again.message());
 }
 
+async fn a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs(server: Server) {
+    let p = pair(server, Config::default()).await;
+    let first = p.a.client.clone().decide(scope_request("s2")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    // The same evidence again, on the other replica: the same cycle.
+    let again = p.b.client.clone().decide(scope_request("s2")).await.unwrap().into_inner();
+    assert_eq!((again.outcome(), &again.loop_cycle_id), (O::NeedMoreInfo, &first.loop_cycle_id));
+    // Its stored request survived the turn: Enrich on either replica works.
+    let r = p.a.client.clone().enrich(chat_evidence("s2", &first.loop_cycle_id)).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"));
+}
+
 async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call(server: Server) {
     // The provider is slow, so both replicas are past their state read
     // before either has written anything but its guard claim.
@@ -705,6 +717,7 @@ macro_rules! on_both_servers {
 
 on_both_servers!(
     need_more_info_on_one_replica_is_enriched_on_another,
+    a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs,
     two_replicas_racing_on_one_cycle_make_exactly_one_llm_call,
     an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another,
     a_pool_sent_to_one_replica_is_referenced_on_another,
