@@ -1668,16 +1668,7 @@ fn both_ways(p: &Policy, usual: &Fake, early: &Fake, r: &DecideRequest) -> Optio
     let Stateless::Depends { claim: Some((key, cycle)) } = stateless(p, early, r) else { return None };
     let asked = Preclaimed { fake: usual, pre: Mutex::new(None), claims: Mutex::new(Vec::new()) };
     let view = usual.state.lock().unwrap().view(usual.now, usual.ttl);
-    let ctx = Ctx {
-        policy: p,
-        state: (&view).into(),
-        now: usual.now,
-        decision_id: "dec-w",
-        new_cycle_id: "cycle-w",
-        tokens: &WordCounter,
-        auto_execute_tripped: false,
-        deadline: None,
-    };
+    let ctx = same_ids(p, &view, usual.now);
     let a = block_on(decide(&ctx, r, Mode::Turn, &asked)).unwrap();
     usual.state.lock().unwrap().apply(Update::Decided(a.update.clone()), usual.now, usual.ttl);
 
