@@ -10,7 +10,9 @@
 //!   `ContinuityState` as JSON, without the open cycle's request), and
 //!   `rq` / `rc` (the open cycle's request, as JSON, and the cycle it
 //!   belongs to; written once when the cycle opens, read only by `Enrich`),
-//!   or `pq` / `pc` for a cycle opened by a logged change, until the next
+//!   or `pq` / `pk` for a cycle opened by a logged change (the request and
+//!   the cycle's guard key: a logged change may continue the session's
+//!   cycle on the same evidence, whose id it does not know), until the next
 //!   compare-and-set makes them `rq` / `rc`;
 //! - `<prefix>{<id>}:log`: session changes appended without a
 //!   compare-and-set (at most `LOG_MAX`; see Round trips below);
@@ -49,9 +51,14 @@
 //! read only facts (no open cycle on this evidence; whether the continuity
 //! context is this option set and scope), the change is logged as
 //! `Update::DecidedIf` in the same script as a read (`log_decided_if`):
-//! applied where the facts hold, which the read tells at once; where they
-//! do not, it applies nothing and the ladder runs again on the state read,
-//! written with a compare-and-set (two). A turn headed for the LLM takes
+//! applied where the facts hold, which the read tells at once. A change
+//! that opens a cycle does not need the first fact: on the evidence of the
+//! session's open cycle it continues that one (`DecidedUpdate::continuing`),
+//! and only the decision is made again, on the state read (still one).
+//! Where the facts do not hold, the change applies nothing and the ladder
+//! runs again on the state read, written with a compare-and-set (two: a
+//! tie continuity may resolve, whose answer the session's option set and
+//! scope decide). A turn headed for the LLM takes
 //! its loop-guard claim in the read's script the same way
 //! (`read_claiming`). Every read applies the logged changes in order, with
 //! the core's `apply`, as a compare-and-set at that moment would have, so
@@ -81,14 +88,14 @@ use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 /// Reads a session and keeps it alive. KEYS: the session's hash, its log.
-/// Answers `[v, st, rq, rc, pq, pc, log...]`: the requests only when
+/// Answers `[v, st, rq, rc, pq, pk, log...]`: the requests only when
 /// `ARGV[2]` is "1"; missing fields are nil.
 static READ: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local r
 if ARGV[2] == '1' then
-  r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pc')
+  r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pk')
 else
   r = redis.call('HMGET', KEYS[1], 'v', 'st')
 end
@@ -110,10 +117,11 @@ return out
 /// "1" to get the request back on a conflict, "decision id|cohort" of an
 /// execution to remember in KEYS[2] (or ""), and the log length the state
 /// was read with (the state written folds those entries in, so the log is
-/// emptied). Answers `{1}` when written, or `{0, v, st, rq, rc, pq, pc,
-/// log...}` (the session as it is now) when the version or the log did not
-/// match. A cycle's request logged with its decision (`pq`, `pc`) becomes
-/// the request (`rq`, `rc`) when that cycle is the open one.
+/// emptied), and the open cycle's guard key. Answers `{1}` when written,
+/// or `{0, v, st, rq, rc, pq, pk, log...}` (the session as it is now) when
+/// the version or the log did not match. A cycle's request logged with its
+/// decision (`pq`, `pk`) becomes the request (`rq`, `rc`) when the open
+/// cycle is on that evidence.
 static WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
@@ -121,7 +129,7 @@ local v = redis.call('HGET', KEYS[1], 'v')
 if (v or '') ~= ARGV[1] or redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[10]) then
   local r
   if ARGV[8] == '1' then
-    r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pc')
+    r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pk')
   else
     r = redis.call('HMGET', KEYS[1], 'v', 'st')
   end
@@ -137,15 +145,15 @@ if ARGV[4] == 'set' then
 elseif ARGV[4] == 'del' then
   redis.call('HDEL', KEYS[1], 'rq', 'rc')
 else
-  local pc = redis.call('HGET', KEYS[1], 'pc')
+  local pk = redis.call('HGET', KEYS[1], 'pk')
   local rc = redis.call('HGET', KEYS[1], 'rc')
-  if pc and pc == ARGV[6] then
-    redis.call('HSET', KEYS[1], 'rq', redis.call('HGET', KEYS[1], 'pq'), 'rc', pc)
+  if pk and ARGV[11] ~= '' and pk == ARGV[11] then
+    redis.call('HSET', KEYS[1], 'rq', redis.call('HGET', KEYS[1], 'pq'), 'rc', ARGV[6])
   elseif rc and rc ~= ARGV[6] then
     redis.call('HDEL', KEYS[1], 'rq', 'rc')
   end
 end
-redis.call('HDEL', KEYS[1], 'pq', 'pc')
+redis.call('HDEL', KEYS[1], 'pq', 'pk')
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 if ARGV[9] ~= '' then
   redis.call('LPUSH', KEYS[2], ARGV[9])
@@ -162,7 +170,7 @@ return {1}
 /// `WRITE`. ARGV: the logged change (JSON), TTL in ms, "decision id|cohort"
 /// (or ""), "close" when the change closes the open cycle (its request goes
 /// too), and the most entries the log may hold. Answers `{1}` when
-/// appended, or, when the log is full, `{0, v, st, rq, rc, pq, pc,
+/// appended, or, when the log is full, `{0, v, st, rq, rc, pq, pk,
 /// log...}` to fold into the state with a compare-and-set.
 static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -177,7 +185,7 @@ end
 redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc', 'pq', 'pc') end
+if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc', 'pq', 'pk') end
 if ARGV[3] ~= '' then
   redis.call('LPUSH', KEYS[2], ARGV[3])
   redis.call('LTRIM', KEYS[2], 0, 15)
@@ -233,7 +241,8 @@ return blob
 /// without the state on facts about it (`Update::DecidedIf`). KEYS: hash,
 /// log. ARGV: the logged change (JSON), TTL in ms, the most entries the log
 /// may hold, and the request of the cycle the change opens (JSON, or "")
-/// with that cycle's id, kept as `pq`, `pc` until the cycle is written.
+/// with that cycle's guard key, kept as `pq`, `pk` until the cycle is
+/// written.
 /// Answers `{appended, v, st, false, false, false, false, log...}`: when
 /// appended (1), the change is the log's last entry; a full log takes
 /// nothing (0).
@@ -244,7 +253,7 @@ local r = redis.call('HMGET', KEYS[1], 'v', 'st')
 local appended = 0
 if redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
   redis.call('RPUSH', KEYS[2], ARGV[1])
-  if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pc', ARGV[5]) end
+  if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pk', ARGV[5]) end
   appended = 1
 end
 local log = redis.call('LRANGE', KEYS[2], 0, -1)
@@ -578,6 +587,7 @@ impl RedisStore {
                 },
                 None => ("del", Vec::new(), String::new()),
             };
+            let guard_key = open.map_or("", |c| c.guard_key.as_str());
             let st = encode_state(&state)?;
             let mut inv = WRITE.prepare_invoke();
             inv.key(&key)
@@ -592,7 +602,8 @@ impl RedisStore {
                 .arg(self.inner.idle_ms)
                 .arg(if with_request { "1" } else { "0" })
                 .arg(&executed)
-                .arg(logged);
+                .arg(logged)
+                .arg(guard_key);
             let reply = bulk_list(self.run("write", inv).await?);
             if matches!(reply.first(), Some(Some(b)) if b == b"1") {
                 self.remember(id, version, state);
@@ -677,13 +688,15 @@ impl RedisStore {
         self.read_appending(id, claim, None, now, ttl).await
     }
 
-    /// Logs a decision made without the session's state on `facts` about it
-    /// (`decide::decide_without_state`), reading the session in the same
-    /// round trip: applied where the facts hold when the log is applied
-    /// (`Update::DecidedIf`), which this call tells at once. `Logged` is
-    /// the decision written, one round trip in all; otherwise nothing was
-    /// written and `Unlogged` is the session as read: decide on it and
-    /// write with `apply_noting` (which then needs no read).
+    /// Logs a decision's change made without the session's state on `facts`
+    /// about it (`decide::decide_without_state`, `DecidedUpdate::continuing`),
+    /// reading the session in the same round trip: applied where the facts
+    /// hold when the log is applied (`Update::DecidedIf`), which this call
+    /// tells at once. `Logged` is the change written, one round trip in
+    /// all, with the session as read before it (to decide on, where the
+    /// decision's own facts do not hold); otherwise nothing was written and
+    /// `Unlogged` is the session as read: decide on it and write with
+    /// `apply_noting` (which then needs no read).
     pub async fn log_decided_if(
         &self,
         id: &str,
@@ -698,12 +711,12 @@ impl RedisStore {
             && let Some(r) = c.request.take()
         {
             let json = serde_json::to_vec(&*r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
-            pending = Some((json, c.id.clone()));
+            pending = Some((json, c.guard_key.clone()));
         }
         let logged = Update::DecidedIf { facts, update };
         let (before, applied) = self.read_appending(id, logged, pending, now, ttl).await?;
         Ok(match applied {
-            Some(Applied::Done) => Conditional::Logged,
+            Some(Applied::Done) => Conditional::Logged(before),
             _ => Conditional::Unlogged(before),
         })
     }
@@ -850,8 +863,9 @@ impl RedisStore {
 /// What `RedisStore::log_decided_if` did.
 #[derive(Debug)]
 pub enum Conditional {
-    /// The decision's change is in the session's log and applies.
-    Logged,
+    /// The decision's change is in the session's log and applies; the
+    /// session as read, before it.
+    Logged(Option<Arc<ContinuityState>>),
     /// Not written (its facts do not hold, or the log is full): the session
     /// as read, to decide on.
     Unlogged(Option<Arc<ContinuityState>>),
@@ -877,7 +891,7 @@ fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
     serde_json::to_vec(&s).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
 }
 
-/// `[v, st, rq, rc, pq, pc, log...]` as read (the requests only when asked
+/// `[v, st, rq, rc, pq, pk, log...]` as read (the requests only when asked
 /// for): the state with the logged changes applied in order, with the open
 /// cycle's request (written with the cycle, `rq`, or logged with it, `pq`);
 /// `None` when there is neither state nor log.
@@ -895,14 +909,14 @@ fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Resu
         state.apply(e.update, Now { mono_ms: e.mono_ms, wall_ms: e.wall_ms }, e.ttl);
     }
     if with_request && let Some(c) = state.cycle.as_mut() {
-        for (rq, rc, name) in [(2, 3, "rq"), (4, 5, "pq")] {
-            if let (Some(Some(rq)), Some(Some(rc))) = (fields.get(rq), fields.get(rc))
-                && c.id.as_bytes() == rc.as_slice()
-            {
-                let req: DecideRequest = serde_json::from_slice(rq).map_err(|e| corrupt(id, name, e))?;
-                c.request = Some(Arc::new(req));
-                break;
-            }
+        // `rq` belongs to a cycle by its id, `pq` by its evidence.
+        let owns = |owner: usize, mine: &str| matches!(fields.get(owner), Some(Some(o)) if !mine.is_empty() && o == mine.as_bytes());
+        let found = [(2, owns(3, &c.id), "rq"), (4, owns(5, &c.guard_key), "pq")].into_iter().find(|f| f.1);
+        if let Some((rq, _, name)) = found
+            && let Some(Some(rq)) = fields.get(rq)
+        {
+            let req: DecideRequest = serde_json::from_slice(rq).map_err(|e| corrupt(id, name, e))?;
+            c.request = Some(Arc::new(req));
         }
     }
     Ok(Some(Read { version, logged: log.len(), state }))

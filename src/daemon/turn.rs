@@ -99,10 +99,15 @@ impl Daemon {
     /// runs without the session's state; when it never read it (a unique
     /// match, an escape: the same decision for any state), the decision's
     /// change is logged without reading the session, one round trip in
-    /// all. Otherwise the session is read and the ladder runs on it (a
-    /// read, and a compare-and-set write); when the first run asked for a
+    /// all. When it read only facts about it (a tie), the change is logged
+    /// with a read, also one: it applies where the facts hold, and where
+    /// the session has an open cycle on the same evidence it continues that
+    /// one (`DecidedUpdate::continuing`), the decision then made again on
+    /// the state that came with the read, with nothing more to write.
+    /// Otherwise the session is read and the ladder runs on it (a read,
+    /// and a compare-and-set write); when the first run asked for a
     /// loop-guard claim, the read takes it (`read_claiming`), so an LLM
-    /// turn costs two as well.
+    /// turn costs two.
     async fn decide_shared(
         &self,
         g: &Generation,
@@ -134,9 +139,28 @@ impl Daemon {
                     (self.read_or_none(&req.session_id, now).await, None)
                 } else {
                     let update = self.take_update(g, &mut decided, &req);
-                    let (now, ttl) = (self.clock.now(), g.policy.ttl);
-                    match shared.log_decided_if(&req.session_id, update.clone(), facts, now, ttl).await {
-                        Ok(Conditional::Logged) => return Ok(self.finish(g, *decided, rec)),
+                    let (at, ttl) = (self.clock.now(), g.policy.ttl);
+                    // The change holds on more than the decision does (a
+                    // tie asked again continues the session's cycle).
+                    let wider = update.continuing(&facts);
+                    match shared.log_decided_if(&req.session_id, update.clone(), wider, at, ttl).await {
+                        Ok(Conditional::Logged(before)) => {
+                            let before = ContinuityState::view_shared(before, at, ttl);
+                            if facts.iter().all(|f| before.holds(f)) {
+                                return Ok(self.finish(g, *decided, rec));
+                            }
+                            // The change is written; the decision is the
+                            // state's: decided again on it, nothing to write.
+                            let ctx = self.ctx(g, (&*before).into(), &ids, now, deadline);
+                            let (mut again, asked) = self.run_ladder(work, deadline, decide::decide_detached(&ctx, &req)).await?;
+                            if asked {
+                                // Never (a property of the core); were it to,
+                                // the port was refused: a safe clarifier.
+                                tracing::warn!("a turn decided on a continued cycle asked for a loop-guard claim or the LLM");
+                            }
+                            again.decision.pool_version = pool_version;
+                            return Ok(self.finish(g, again, Record { state: &before, read: true, ..rec }));
+                        }
                         Ok(Conditional::Unlogged(stored)) => (stored, None),
                         // No state to be had: the decision on none stands
                         // (what deciding with an unanswered read gives), and

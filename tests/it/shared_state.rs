@@ -253,8 +253,20 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     for d in [&mut a, &mut b] {
         d.decide(req("warm", "links panel")).await.unwrap();
         d.decide(req("warm", "links panel")).await.unwrap();
-        d.decide(req("warm", "open links panel d")).await.unwrap();
+        let done = d.decide(req("warm", "open links panel d")).await.unwrap().into_inner();
         d.get_session(pb::GetSessionRequest { session_id: "warm".into() }).await.unwrap();
+        // A compare-and-set.
+        let kind = pb::OutcomeKind::Accepted as i32;
+        let choice_id = "links-panel-d".into();
+        d.record_outcome(pb::RecordOutcomeRequest {
+            session_id: "warm".into(),
+            decision_id: done.decision_id,
+            kind,
+            choice_id,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
     }
     let reset = || async { p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await };
     let log_len = || async { p.redis.cmd::<i64>(&["LLEN", "ladderd:{rt}:log"]).await };
@@ -281,14 +293,17 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_eq!(script_calls(&p.redis).await, 1);
     assert_eq!(log_len().await, 11);
     // The same tie again, on the other replica: now the session has that
-    // cycle, the fact is false and the logged change void; decided on the
-    // state that came with the read, written with a compare-and-set that
-    // folds the log in: two. The cycle is the same one.
+    // cycle, so the decision is not the one made without the state, but
+    // its change is (it continues the session's cycle): logged with the
+    // read, and the decision made again on the state that came with it:
+    // one. The cycle is the same one.
     reset().await;
     let again = b.decide(req("rt", "links panel")).await.unwrap().into_inner();
     assert_eq!((again.outcome(), &again.loop_cycle_id), (O::Clarify, &r.loop_cycle_id));
-    assert_eq!(script_calls(&p.redis).await, 2);
-    assert_eq!(log_len().await, 0);
+    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(log_len().await, 12);
+    let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
+    assert_eq!((s.turn_count, s.loop_cycle_id.as_str()), (12, r.loop_cycle_id.as_str()));
     // Another tie on the options the session was just shown, on the other
     // replica: continuity could not resolve it (no unique label winner),
     // so it holds on "no cycle on this evidence" alone: one.
@@ -297,7 +312,7 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_eq!(other.outcome(), O::Clarify);
     assert_ne!(other.loop_cycle_id, r.loop_cycle_id, "other evidence, another cycle");
     assert_eq!(script_calls(&p.redis).await, 1);
-    assert_eq!(log_len().await, 1);
+    assert_eq!(log_len().await, 13);
 
     // The log holds at most LOG_MAX turns: the next one folds them into the
     // state with a compare-and-set (one more round trip, once per 16 turns).
@@ -307,7 +322,7 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
         d.decide(req("rt", "open links panel d")).await.unwrap();
     }
     assert_eq!(script_calls(&p.redis).await, 21);
-    assert_eq!(log_len().await, 4);
+    assert_eq!(log_len().await, 16);
     let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
     assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
     let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();

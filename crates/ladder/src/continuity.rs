@@ -252,12 +252,24 @@ impl ContinuityState {
     /// Applies an update atomically (the store calls this under its lock).
     pub fn apply(&mut self, update: Update, now: Now, ttl: Ttl) -> Applied {
         let update = match update {
-            Update::DecidedIf { facts, update } => {
+            Update::DecidedIf { facts, mut update } => {
                 // Judged on the state as the ladder would have read it now.
                 let stale = ContinuityState::default();
                 let view = if self.is_fresh(now, ttl) { &*self } else { &stale };
                 if !facts.iter().all(|f| view.holds(f)) {
                     return Applied::Void;
+                }
+                // A cycle opened on the evidence of the session's open cycle
+                // (`DecidedUpdate::continuing`) continues that one, as the
+                // ladder does when it reads it (`CycleDraft::new`); its
+                // steps and calls stay counted below, as for any cycle
+                // written again.
+                if let CycleChange::Open(c) = &mut update.cycle
+                    && let Some(open) = view.cycle_keyed(&c.guard_key)
+                {
+                    c.id.clone_from(&open.id);
+                    c.lane = open.lane;
+                    c.llm_attempted = open.llm_attempted;
                 }
                 Update::Decided(update)
             }
@@ -614,6 +626,25 @@ pub struct DecidedUpdate {
     /// Set for EXECUTE and command escapes.
     pub resolved: Option<ActionEntry>,
     pub cycle: CycleChange,
+}
+
+impl DecidedUpdate {
+    /// The facts on which this change, made by a run that read `facts`
+    /// (`decide::decide_without_state`), is the ladder's change even where
+    /// the decision is not: a cycle it opens on the evidence of the
+    /// session's open cycle continues that one (`Update::DecidedIf`), as
+    /// the ladder does when it reads it, so "no open cycle on this
+    /// evidence" is not needed for the change. The decision then differs
+    /// (its cycle is the session's): decide again on the state as read,
+    /// with nothing more to write. Checked by the property test
+    /// `a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does`.
+    pub fn continuing(&self, facts: &[Fact]) -> Vec<Fact> {
+        let key = match &self.cycle {
+            CycleChange::Open(c) => Some(c.guard_key.as_str()),
+            _ => None,
+        };
+        facts.iter().filter(|f| !matches!(f, Fact::NoCycle(k) if Some(k.as_str()) == key)).cloned().collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

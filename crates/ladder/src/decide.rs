@@ -64,6 +64,20 @@ pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<
     }
 }
 
+/// Runs the ladder for a `Decide` turn on `ctx.state` with no port: for a
+/// turn whose change is already written (`DecidedUpdate::continuing`),
+/// where only the decision is still to be made. Also says whether the run
+/// asked for a port (a loop-guard claim, the LLM), which such a turn never
+/// does (`a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does`);
+/// if it did, it was refused, and the decision is the clarifier a store
+/// that does not answer gives (`state_unavailable`).
+pub async fn decide_detached(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<(Decided, bool), DeadlinePassed> {
+    let ports = Detached::default();
+    let decided = decide(ctx, req, Mode::Turn, &ports).await?;
+    let asked = ports.used.load(Ordering::Relaxed) || ports.claim.into_inner().unwrap_or_else(|p| p.into_inner()).is_some();
+    Ok((decided, asked))
+}
+
 /// What `decide_without_state` found.
 #[derive(Debug)]
 pub enum Stateless {

@@ -1607,6 +1607,93 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The one-round-trip `Decide` where the state decides the answer but
+    /// not the change: a change made without the state, logged on its
+    /// widened facts (`DecidedUpdate::continuing`), leaves the session
+    /// exactly as the ladder's change with the state does wherever it
+    /// applies (continuing the session's cycle on the same evidence), and
+    /// the ladder then needs no LLM; where it does not apply, nothing
+    /// changes.
+    #[test]
+    fn a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does(
+        mut history in history_strategy(),
+        w in world(),
+        llm_off in any::<bool>(),
+        repeat in any::<bool>(),
+        touch in 0u8..6,
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let mut p = policy_for(&w);
+        if llm_off {
+            p.llm_mode = LlmMode::Off;
+        }
+        if repeat {
+            history.push((w.clone(), None));
+        }
+        let fake = lived(&p, &w.answer, &history);
+        // What else the session's open cycle may hold: the LLM's part in it
+        // (1-3: under another configuration, or on another replica's
+        // turn), Enrich steps taken (4, 5).
+        if let Some(c) = fake.state.lock().unwrap().cycle.as_mut().filter(|c| !c.resolved) {
+            match touch {
+                1 => {
+                    let options = w.req.option_candidates();
+                    c.suggested_id = (!options.is_empty()).then(|| options[pick.index(options.len())].id.clone());
+                }
+                2 => c.llm_attempted = true,
+                3 => c.llm_calls = 1,
+                // Enrich steps taken (4: one; 5: every one there is).
+                4 => c.enrichment_steps = 1,
+                5 => c.enrichment_steps = 10,
+                _ => {}
+            }
+        }
+        if let Some((stateless, facts)) = without_state(&p, &fake, &w.req) {
+            let wide = stateless.update.continuing(&facts);
+            let before = fake.state.lock().unwrap().clone();
+            let mut logged = before.clone();
+            let update = Update::DecidedIf { facts: wide, update: stateless.update.clone() };
+            if logged.apply(update, fake.now, fake.ttl) == Applied::Void {
+                prop_assert_eq!(logged, before, "a void change changes nothing");
+            } else {
+                // What the daemon then does: decide on the state as read,
+                // with no port.
+                let view = before.view(fake.now, fake.ttl);
+                let (with_state, asked) = block_on(decide_detached(&same_ids(&p, &view, fake.now), &w.req)).expect("no deadline");
+                prop_assert!(!asked, "no loop-guard claim, no LLM");
+                prop_assert_eq!(untimed(&with_state.decision), untimed(&turn_on(&p, &fake, &w.req).decision));
+                let mut decided = before.clone();
+                decided.apply(Update::Decided(with_state.update.clone()), fake.now, fake.ttl);
+                prop_assert_eq!(logged, decided);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_tie_again_continues_its_cycle_without_the_state() {
+    let mut p = Policy::defaults();
+    p.llm_mode = LlmMode::Off;
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
+    let first = turn(&p, &fake, &req("links panel"));
+    let (again, facts) = without_state(&p, &fake, &req("links panel")).expect("decided on facts");
+    assert!(!applies(&fake, &again, &facts), "the session has this cycle: the decision is not the ladder's");
+    let wide = again.update.continuing(&facts);
+    assert!(!wide.iter().any(|f| matches!(f, Fact::NoCycle(_))), "{wide:?}");
+    // Its change is, and continues the session's cycle.
+    let with_state = turn_on(&p, &fake, &req("links panel"));
+    assert_eq!(with_state.decision.loop_cycle_id, first.decision.loop_cycle_id);
+    let mut logged = fake.state.lock().unwrap().clone();
+    assert_eq!(logged.apply(Update::DecidedIf { facts: wide, update: again.update }, fake.now, fake.ttl), Applied::Done);
+    let mut decided = fake.state.lock().unwrap().clone();
+    decided.apply(Update::Decided(with_state.update), fake.now, fake.ttl);
+    assert_eq!(logged, decided);
+    assert_eq!(logged.open_cycle().map(|c| c.id.clone()), first.decision.loop_cycle_id);
+}
+
 /// The claim a shared store makes in the same round trip as its read
 /// (`Stateless::Depends { claim }`), answered from the state it appended
 /// to; any other claim goes to the session as usual.
