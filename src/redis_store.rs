@@ -756,6 +756,19 @@ impl RedisStore {
     }
 
     /// Keeps a session as read for the write that follows; returns it.
+    /// The loop-guard claim `read_claiming` logged was not used: the
+    /// ladder, on the state it read, decided without the LLM. The next
+    /// compare-and-set then writes over `before`, the state before the
+    /// claim, which drops the claim with the log it folds, as if it had
+    /// never been taken (unless another call logged after it: it then
+    /// stays, a claim no LLM call followed, which only guards).
+    pub fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>) {
+        let mut seen = self.seen();
+        if let Some(entry) = seen.get_mut(id) {
+            entry.2 = before.unwrap_or_default();
+        }
+    }
+
     fn remember_read(&self, id: &str, read: Option<Read>) -> Option<Arc<ContinuityState>> {
         match read {
             Some(r) => {

@@ -203,12 +203,22 @@ impl Daemon {
     /// store did not answer) and commits the decision.
     async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
         let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed } = turn;
+        let before = stored.clone();
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
         let mut ports = DaemonPorts::new(self, &req.session_id, deadline, g);
         ports.preclaimed = std::sync::Mutex::new(preclaimed);
         let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
         let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
+        // A claim taken with the read that the ladder never asked for (the
+        // state decided the turn without the LLM) is dropped, so the
+        // session is left as if it had not been taken.
+        let unused = ports.preclaimed.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let (Some((_, claim)), Some(shared)) = (unused, &self.shared)
+            && !matches!(claim, GuardClaim::Unavailable)
+        {
+            shared.unclaim(&req.session_id, before);
+        }
         self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started, read: true })
             .await
     }

@@ -99,6 +99,29 @@ async fn a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs(server: 
     assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"));
 }
 
+async fn a_claim_taken_with_the_read_and_not_used_leaves_no_trace(server: Server) {
+    let llm = slow_provider(Duration::from_millis(1)).await;
+    let p = pair(server, with_llm(&format!("{}/v1", llm.uri()), 2_000)).await;
+    // The options are shown (the LLM asked for more): the session's
+    // continuity context is their option set.
+    let first = p.a.client.clone().decide(req("u1", "links panel")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::NeedMoreInfo);
+    let calls = llm.received_requests().await.unwrap().len();
+    // A cross-source tie on the other replica: without the state it heads
+    // for the LLM (its loop guard is claimed with the read), on the state
+    // continuity resolves it. The claim is not used.
+    let mut r = req("u1", "open links panel d");
+    r.widget_items = vec![cand("w-links-d", "Links Panel D")];
+    let d = p.b.client.clone().decide(r).await.unwrap().into_inner();
+    assert_eq!((d.outcome(), d.decided_by(), d.target_id.as_str()), (O::Execute, pb::Decider::Continuity, "links-panel-d"));
+    assert_eq!(llm.received_requests().await.unwrap().len(), calls, "no LLM call");
+    // The session is as if the claim had never been taken: the first
+    // turn's cycle is the one the execution resolved (not a claim's).
+    let e = p.a.client.clone().enrich(chat_evidence("u1", &first.loop_cycle_id)).await.unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    assert!(e.message().contains("already resolved"), "{}", e.message());
+}
+
 async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call(server: Server) {
     // The provider is slow, so both replicas are past their state read
     // before either has written anything but its guard claim.
@@ -733,6 +756,7 @@ macro_rules! on_both_servers {
 on_both_servers!(
     need_more_info_on_one_replica_is_enriched_on_another,
     a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs,
+    a_claim_taken_with_the_read_and_not_used_leaves_no_trace,
     two_replicas_racing_on_one_cycle_make_exactly_one_llm_call,
     an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another,
     a_pool_sent_to_one_replica_is_referenced_on_another,

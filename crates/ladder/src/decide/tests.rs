@@ -1759,7 +1759,8 @@ fn both_ways(p: &Policy, usual: &Fake, early: &Fake, r: &DecideRequest) -> Optio
     let a = block_on(decide(&ctx, r, Mode::Turn, &asked)).unwrap();
     usual.state.lock().unwrap().apply(Update::Decided(a.update.clone()), usual.now, usual.ttl);
 
-    let before = early.state.lock().unwrap().view(early.now, early.ttl);
+    let unclaimed = early.state.lock().unwrap().clone();
+    let before = unclaimed.view(early.now, early.ttl);
     let applied = early.state.lock().unwrap().apply(Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle }, early.now, early.ttl);
     let claim = match applied {
         Applied::GuardRepeat { ordering, suggested_id } => GuardClaim::Repeat { ordering, suggested_id },
@@ -1768,6 +1769,10 @@ fn both_ways(p: &Policy, usual: &Fake, early: &Fake, r: &DecideRequest) -> Optio
     let pre = Preclaimed { fake: early, pre: Mutex::new(Some((key.clone(), claim))), claims: Mutex::new(Vec::new()) };
     let ctx = Ctx { state: (&before).into(), ..ctx };
     let b = block_on(decide(&ctx, r, Mode::Turn, &pre)).unwrap();
+    // A claim the ladder did not ask for is dropped (`RedisStore::unclaim`).
+    if pre.pre.lock().unwrap().is_some() {
+        *early.state.lock().unwrap() = unclaimed;
+    }
     early.state.lock().unwrap().apply(Update::Decided(b.update.clone()), early.now, early.ttl);
     Some(BothWays { usual: a, early: b, asked: asked.claims.into_inner().unwrap(), key })
 }
