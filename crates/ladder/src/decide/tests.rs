@@ -1542,6 +1542,21 @@ fn a_tie_the_session_can_resolve_is_decided_without_it_only_where_it_cannot() {
     assert!(!applies(&fake, &asked, &facts), "the session's option set is this one now");
 }
 
+/// The policy for `w` and a session after `history`: with the LLM off,
+/// ties stay deterministic (clarifiers decided on facts); `repeat` ends
+/// the history with `w` itself (the session's cycle is then the turn's).
+fn lived_before(mut history: Vec<(World, Option<ActionOutcome>)>, w: &World, llm_off: bool, repeat: bool) -> (Policy, Fake) {
+    let mut p = policy_for(w);
+    if llm_off {
+        p.llm_mode = LlmMode::Off;
+    }
+    if repeat {
+        history.push((w.clone(), None));
+    }
+    let fake = lived(&p, &w.answer, &history);
+    (p, fake)
+}
+
 /// The decision without its rungs' timings (which differ run to run).
 fn untimed(d: &Decision) -> Decision {
     let mut d = d.clone();
@@ -1574,21 +1589,12 @@ proptest! {
     /// facts it read hold; where they do not, its change applies nothing.
     #[test]
     fn a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold(
-        mut history in history_strategy(),
+        history in history_strategy(),
         w in world(),
         llm_off in any::<bool>(),
         repeat in any::<bool>(),
     ) {
-        let mut p = policy_for(&w);
-        if llm_off {
-            // Ties then stay deterministic: clarifiers decided on facts.
-            p.llm_mode = LlmMode::Off;
-        }
-        if repeat {
-            // The same evidence again: the session's cycle is this one.
-            history.push((w.clone(), None));
-        }
-        let fake = lived(&p, &w.answer, &history);
+        let (p, fake) = lived_before(history, &w, llm_off, repeat);
         if let Some((stateless, facts)) = without_state(&p, &fake, &w.req) {
             let before = fake.state.lock().unwrap().clone();
             if applies(&fake, &stateless, &facts) {
@@ -1619,21 +1625,14 @@ proptest! {
     /// changes.
     #[test]
     fn a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does(
-        mut history in history_strategy(),
+        history in history_strategy(),
         w in world(),
         llm_off in any::<bool>(),
         repeat in any::<bool>(),
         touch in 0u8..6,
         pick in any::<prop::sample::Index>(),
     ) {
-        let mut p = policy_for(&w);
-        if llm_off {
-            p.llm_mode = LlmMode::Off;
-        }
-        if repeat {
-            history.push((w.clone(), None));
-        }
-        let fake = lived(&p, &w.answer, &history);
+        let (p, fake) = lived_before(history, &w, llm_off, repeat);
         // What else the session's open cycle may hold: the LLM's part in it
         // (1-3: under another configuration, or on another replica's
         // turn), Enrich steps taken (4, 5).
