@@ -398,6 +398,10 @@ enum Conns {
 /// session -> (version, log length, state) as last read or written here.
 type Seen = LruCache<Box<str>, (Box<str>, usize, Arc<ContinuityState>)>;
 
+/// What a change appended with a read did (`None`: the log was full,
+/// nothing was appended), and the state remembered after it.
+pub type Appended = Option<(Applied, Arc<ContinuityState>)>;
+
 struct Inner {
     conns: Conns,
     next: AtomicUsize,
@@ -674,8 +678,9 @@ impl RedisStore {
     /// appended to the session's log; replicas racing on one cycle append
     /// in some order, and applying the log in that order gives exactly one
     /// of them `GuardClaimed`. Returns the state before the claim, and what
-    /// the claim did (`None` when the log was full: no claim was taken,
-    /// claim with `apply` as usual).
+    /// the claim did with the state remembered after it for the write that
+    /// follows (`None` when the log was full: no claim was taken, claim
+    /// with `apply` as usual).
     pub async fn read_claiming(
         &self,
         id: &str,
@@ -683,7 +688,7 @@ impl RedisStore {
         cycle_id: &str,
         now: Now,
         ttl: Ttl,
-    ) -> Result<(Option<Arc<ContinuityState>>, Option<Applied>), StoreError> {
+    ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
         let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
         self.read_appending(id, claim, None, now, ttl).await
     }
@@ -716,7 +721,7 @@ impl RedisStore {
         let logged = Update::DecidedIf { facts, update };
         let (before, applied) = self.read_appending(id, logged, pending, now, ttl).await?;
         Ok(match applied {
-            Some(Applied::Done) => Conditional::Logged(before),
+            Some((Applied::Done, _)) => Conditional::Logged(before),
             _ => Conditional::Unlogged(before),
         })
     }
@@ -724,7 +729,7 @@ impl RedisStore {
     /// Reads a session and appends `update` to its log in one script
     /// (`READ_APPEND`). Returns the state before the update and what it did
     /// (`None` when the log was full and nothing was appended); remembers
-    /// the state after it for the write that follows.
+    /// the state after it for the write that follows (also returned).
     async fn read_appending(
         &self,
         id: &str,
@@ -732,7 +737,7 @@ impl RedisStore {
         pending: Option<(Vec<u8>, String)>,
         now: Now,
         ttl: Ttl,
-    ) -> Result<(Option<Arc<ContinuityState>>, Option<Applied>), StoreError> {
+    ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
         let entry = Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
         let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
         let key = self.key(id);
@@ -751,8 +756,9 @@ impl RedisStore {
         let (version, logged) = before.as_ref().map_or((String::new(), 0), |b| (b.version.clone(), b.logged));
         let mut after = before.as_ref().map(|b| b.state.clone()).unwrap_or_default();
         let applied = after.apply(entry.update, now, ttl);
-        self.seen().put(id.into(), (version.into(), logged + 1, Arc::new(after)));
-        Ok((before.map(|b| Arc::new(b.state)), Some(applied)))
+        let after = Arc::new(after);
+        self.seen().put(id.into(), (version.into(), logged + 1, after.clone()));
+        Ok((before.map(|b| Arc::new(b.state)), Some((applied, after))))
     }
 
     /// Keeps a session as read for the write that follows; returns it.
@@ -761,10 +767,12 @@ impl RedisStore {
     /// compare-and-set then writes over `before`, the state before the
     /// claim, which drops the claim with the log it folds, as if it had
     /// never been taken (unless another call logged after it: it then
-    /// stays, a claim no LLM call followed, which only guards).
-    pub fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>) {
+    /// stays, a claim no LLM call followed, which only guards). `after` is
+    /// the state `read_claiming` remembered: when another call on this
+    /// replica has read or written the session since, its state stands.
+    pub fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
         let mut seen = self.seen();
-        if let Some(entry) = seen.get_mut(id) {
+        if let Some(entry) = seen.get_mut(id).filter(|e| Arc::ptr_eq(&e.2, after)) {
             entry.2 = before.unwrap_or_default();
         }
     }

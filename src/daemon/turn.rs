@@ -178,10 +178,12 @@ impl Daemon {
             // Headed for the LLM: the loop guard is claimed with the read.
             (Stateless::Depends { claim: Some((key, cycle)) }, Some(shared)) => {
                 match shared.read_claiming(&req.session_id, &key, &cycle, now, g.policy.ttl).await {
-                    Ok((stored, applied)) => (stored, applied.map(|a| (key, guard_claim(a)))),
+                    Ok((stored, applied)) => {
+                        (stored, applied.map(|(a, after)| Preclaimed { key, claim: guard_claim(a), remembered: Some(after) }))
+                    }
                     Err(e) => {
                         tracing::debug!(error = %e, "deciding without the session state or a guard claim");
-                        (None, Some((key, GuardClaim::Unavailable)))
+                        (None, Some(Preclaimed { key, claim: GuardClaim::Unavailable, remembered: None }))
                     }
                 }
             }
@@ -206,7 +208,8 @@ impl Daemon {
         let before = stored.clone();
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
         let mut ports = DaemonPorts::new(self, &req.session_id, deadline, g);
-        ports.preclaimed = std::sync::Mutex::new(preclaimed);
+        let remembered = preclaimed.as_ref().and_then(|p| p.remembered.clone());
+        ports.preclaimed = std::sync::Mutex::new(preclaimed.map(|p| (p.key, p.claim)));
         let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
         let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
@@ -214,10 +217,8 @@ impl Daemon {
         // state decided the turn without the LLM) is dropped, so the
         // session is left as if it had not been taken.
         let unused = ports.preclaimed.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let (Some((_, claim)), Some(shared)) = (unused, &self.shared)
-            && !matches!(claim, GuardClaim::Unavailable)
-        {
-            shared.unclaim(&req.session_id, before);
+        if let (Some(_), Some(after), Some(shared)) = (unused, &remembered, &self.shared) {
+            shared.unclaim(&req.session_id, before, after);
         }
         self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started, read: true })
             .await
@@ -614,8 +615,17 @@ struct Turn {
     now: Now,
     deadline: Option<Instant>,
     started: Instant,
-    /// The loop-guard claim taken with the read, by guard key.
-    preclaimed: Option<(String, GuardClaim)>,
+    /// The loop-guard claim taken with the read.
+    preclaimed: Option<Preclaimed>,
+}
+
+/// A loop-guard claim taken with the session's read (`read_claiming`).
+struct Preclaimed {
+    key: String,
+    claim: GuardClaim,
+    /// The state the store remembered after the claim (`None`: the store
+    /// did not answer, nothing was claimed).
+    remembered: Option<Arc<ContinuityState>>,
 }
 
 /// What `commit` needs to write a decision record.
