@@ -50,17 +50,20 @@
 //! change is logged with one script and no read (`log_decided`). When it
 //! read only facts (no open cycle on this evidence; whether the continuity
 //! context is this option set and scope), the change is logged as
-//! `Update::DecidedIf` in the same script as a read (`log_decided_if`):
+//! `Update::DecidedIf` in the same script as a read (`log_with_read`):
 //! applied where the facts hold, which the read tells at once. A change
 //! that opens a cycle does not need the first fact: on the evidence of the
 //! session's open cycle it continues that one (`DecidedUpdate::continuing`),
-//! and only the decision is made again, on the state read (still one).
-//! Where the facts do not hold, the change applies nothing and the ladder
-//! runs again on the state read, written with a compare-and-set (two: a
-//! tie continuity may resolve, whose answer the session's option set and
-//! scope decide). A turn headed for the LLM takes
-//! its loop-guard claim in the read's script the same way
-//! (`read_claiming`). Every read applies the logged changes in order, with
+//! and only the decision is made again, on the state read (still one). A
+//! tie continuity may take is decided twice without the state, once as if
+//! the session's context were the request's options
+//! (`decide_on_shown_options`), and both changes go in one entry: the
+//! first whose facts hold applies (`otherwise`), and the read tells which.
+//! Where none holds, the change applies nothing and the ladder runs again
+//! on the state read, written with a compare-and-set (two). A turn headed
+//! for the LLM takes its loop-guard claim in the read's script the same way
+//! (`read_claiming`; after the continuity case, if there is one, as its
+//! `otherwise`). Every read applies the logged changes in order, with
 //! the core's `apply`, as a compare-and-set at that moment would have, so
 //! the rules stay in one place; the next compare-and-set folds them into
 //! the state.
@@ -75,7 +78,7 @@ use crate::config::RedisConfig;
 use crate::pools::PoolStore;
 use crate::sessions::{Held, SessionStore, StoreError};
 use futures::future::BoxFuture;
-use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Fact, Now, Ttl, Update};
+use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Now, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, Scope};
 use lru::LruCache;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -239,10 +242,11 @@ return blob
 /// Reads a session and appends a change to its log, in one step: a
 /// loop-guard claim taken with the read (an LLM turn), or a decision made
 /// without the state on facts about it (`Update::DecidedIf`). KEYS: hash,
-/// log. ARGV: the logged change (JSON), TTL in ms, the most entries the log
-/// may hold, and the request of the cycle the change opens (JSON, or "")
-/// with that cycle's guard key, kept as `pq`, `pk` until the cycle is
-/// written.
+/// log, executed list. ARGV: the logged change (JSON), TTL in ms, the most
+/// entries the log may hold, the request of the cycle the change opens
+/// (JSON, or "") with that cycle's guard key, kept as `pq`, `pk` until the
+/// cycle is written, and "decision id|cohort" of an execution among the
+/// change's cases (or "").
 /// Answers `{appended, v, st, false, false, false, false, log...}`: when
 /// appended (1), the change is the log's last entry; a full log takes
 /// nothing (0).
@@ -254,6 +258,11 @@ local appended = 0
 if redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
   redis.call('RPUSH', KEYS[2], ARGV[1])
   if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pk', ARGV[5]) end
+  if ARGV[6] ~= '' then
+    redis.call('LPUSH', KEYS[3], ARGV[6])
+    redis.call('LTRIM', KEYS[3], 0, 15)
+    redis.call('PEXPIRE', KEYS[3], ARGV[2])
+  end
   appended = 1
 end
 local log = redis.call('LRANGE', KEYS[2], 0, -1)
@@ -690,40 +699,36 @@ impl RedisStore {
         ttl: Ttl,
     ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
         let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
-        self.read_appending(id, claim, None, now, ttl).await
+        self.read_appending(id, claim, None, String::new(), now, ttl).await
     }
 
-    /// Logs a decision's change made without the session's state on `facts`
-    /// about it (`decide::decide_without_state`, `DecidedUpdate::continuing`),
-    /// reading the session in the same round trip: applied where the facts
-    /// hold when the log is applied (`Update::DecidedIf`), which this call
-    /// tells at once. `Logged` is the change written, one round trip in
-    /// all, with the session as read before it (to decide on, where the
-    /// decision's own facts do not hold); otherwise nothing was written and
-    /// `Unlogged` is the session as read: decide on it and write with
-    /// `apply_noting` (which then needs no read).
-    pub async fn log_decided_if(
+    /// Logs a decision's change made without the session's state
+    /// (`decide::decide_without_state`), reading the session in the same
+    /// round trip: `entry` is an `Update::DecidedIf` (its facts widened by
+    /// `DecidedUpdate::continuing`, with the other case as `otherwise` when
+    /// there is one), applied when the log is applied; the state before it
+    /// comes back, so the caller tells at once which case applied.
+    /// `executed`: the decision id and cohort of an execution among the
+    /// cases, remembered as `apply_noting` does (under its own decision id:
+    /// if that case does not apply, nothing ever refers to it). Returns the
+    /// session as read before the entry, and what the entry did (`None`:
+    /// the log was full, nothing was appended: decide on the state read and
+    /// write with `apply_noting`, which then needs no read).
+    pub async fn log_with_read(
         &self,
         id: &str,
-        update: DecidedUpdate,
-        facts: Vec<Fact>,
+        mut entry: Update,
+        executed: Option<(&str, &str)>,
         now: Now,
         ttl: Ttl,
-    ) -> Result<Conditional, StoreError> {
+    ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
         // A cycle's request goes in its own field, not in the log.
-        let (mut update, mut pending) = (update, None);
-        if let CycleChange::Open(c) = &mut update.cycle
-            && let Some(r) = c.request.take()
-        {
-            let json = serde_json::to_vec(&*r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
-            pending = Some((json, c.guard_key.clone()));
-        }
-        let logged = Update::DecidedIf { facts, update };
-        let (before, applied) = self.read_appending(id, logged, pending, now, ttl).await?;
-        Ok(match applied {
-            Some((Applied::Done, _)) => Conditional::Logged(before),
-            _ => Conditional::Unlogged(before),
-        })
+        let pending = match take_request(&mut entry) {
+            Some((r, key)) => Some((serde_json::to_vec(&*r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?, key)),
+            None => None,
+        };
+        let note = executed.map(|(d, c)| format!("{d}|{c}")).unwrap_or_default();
+        self.read_appending(id, entry, pending, note, now, ttl).await
     }
 
     /// Reads a session and appends `update` to its log in one script
@@ -735,6 +740,7 @@ impl RedisStore {
         id: &str,
         update: Update,
         pending: Option<(Vec<u8>, String)>,
+        executed: String,
         now: Now,
         ttl: Ttl,
     ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
@@ -743,7 +749,15 @@ impl RedisStore {
         let key = self.key(id);
         let (request, cycle) = pending.unwrap_or_default();
         let mut inv = READ_APPEND.prepare_invoke();
-        inv.key(&key).key(format!("{key}:log")).arg(json).arg(self.inner.idle_ms).arg(LOG_MAX).arg(request).arg(cycle);
+        inv.key(&key)
+            .key(format!("{key}:log"))
+            .key(format!("{key}:executed"))
+            .arg(json)
+            .arg(self.inner.idle_ms)
+            .arg(LOG_MAX)
+            .arg(request)
+            .arg(cycle)
+            .arg(executed);
         let mut reply = bulk_list(self.run("read_append", inv).await?);
         let appended = matches!(reply.first(), Some(Some(b)) if b == b"1");
         if !appended {
@@ -881,17 +895,6 @@ impl RedisStore {
     }
 }
 
-/// What `RedisStore::log_decided_if` did.
-#[derive(Debug)]
-pub enum Conditional {
-    /// The decision's change is in the session's log and applies; the
-    /// session as read, before it.
-    Logged(Option<Arc<ContinuityState>>),
-    /// Not written (its facts do not hold, or the log is full): the session
-    /// as read, to decide on.
-    Unlogged(Option<Arc<ContinuityState>>),
-}
-
 /// What `RedisStore::rollout` does besides reading.
 #[derive(Debug, Clone, Copy)]
 pub enum RolloutAction<'a> {
@@ -910,6 +913,22 @@ fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
         c.request = None;
     }
     serde_json::to_vec(&s).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
+}
+
+/// Takes the request of the cycle a logged change opens out of it (with
+/// that cycle's guard key), in whichever of its cases it is.
+fn take_request(entry: &mut Update) -> Option<(Arc<DecideRequest>, String)> {
+    match entry {
+        Update::Decided(d) | Update::DecidedIf { update: d, otherwise: None, .. } => match &mut d.cycle {
+            CycleChange::Open(c) => c.request.take().map(|r| (r, c.guard_key.clone())),
+            _ => None,
+        },
+        Update::DecidedIf { update, otherwise: Some(other), .. } => match &mut update.cycle {
+            CycleChange::Open(c) => c.request.take().map(|r| (r, c.guard_key.clone())),
+            _ => take_request(other),
+        },
+        _ => None,
+    }
 }
 
 /// `[v, st, rq, rc, pq, pk, log...]` as read (the requests only when asked

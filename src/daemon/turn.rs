@@ -6,7 +6,6 @@ use super::{Daemon, Generation, call_span, unavailable};
 use crate::config::Redaction;
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
-use crate::redis_store::Conditional;
 use crate::telemetry::{self, Call, records::DecisionRecord};
 use ladder::ask::LlmAsk;
 use ladder::continuity::{
@@ -124,7 +123,7 @@ impl Daemon {
         let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
         let stateless = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &req)).await?;
         let (stored, preclaimed) = match (stateless, &self.shared) {
-            (Stateless::Decided { mut decided, facts }, Some(shared)) => {
+            (Stateless::Decided { mut decided, facts, continuity }, Some(shared)) => {
                 decided.decision.pool_version = pool_version.clone();
                 let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
                 let opens = matches!(decided.update.cycle, CycleChange::Open(_));
@@ -138,14 +137,30 @@ impl Daemon {
                 if decided.decision.outcome == ladder::types::Outcome::Execute {
                     (self.read_or_none(&req.session_id, now).await, None)
                 } else {
+                    // Where the session's context is these options,
+                    // continuity may take the tie instead: that case too.
+                    let mut shown =
+                        if continuity { self.on_shown_options(g, &req, &pool_version, now, deadline, work).await? } else { None };
                     let update = self.take_update(g, &mut decided, &req);
                     let (at, ttl) = (self.clock.now(), g.policy.ttl);
                     // The change holds on more than the decision does (a
                     // tie asked again continues the session's cycle).
                     let wider = update.continuing(&facts);
-                    match shared.log_decided_if(&req.session_id, update.clone(), wider, at, ttl).await {
-                        Ok(Conditional::Logged(before)) => {
+                    let mut entry = Update::DecidedIf { facts: wider, update: update.clone(), otherwise: None };
+                    let mut executed = None;
+                    if let Some(other) = shown.as_mut() {
+                        executed = self.executed_note(g, &other.decided, &req);
+                        let update = std::mem::take(&mut other.decided.update);
+                        entry = Update::DecidedIf { facts: other.facts.clone(), update, otherwise: Some(Box::new(entry)) };
+                    }
+                    let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
+                    match shared.log_with_read(&req.session_id, entry, note, at, ttl).await {
+                        Ok((before, Some((Applied::Done, _)))) => {
                             let before = ContinuityState::view_shared(before, at, ttl);
+                            let rec = Record { state: &before, read: true, ..rec };
+                            if let Some(other) = shown.filter(|o| o.holds_on(&before)) {
+                                return Ok(self.finish(g, other.decided, rec));
+                            }
                             if facts.iter().all(|f| before.holds(f)) {
                                 return Ok(self.finish(g, *decided, rec));
                             }
@@ -159,9 +174,11 @@ impl Daemon {
                                 tracing::warn!("a turn decided on a continued cycle asked for a loop-guard claim or the LLM");
                             }
                             again.decision.pool_version = pool_version;
-                            return Ok(self.finish(g, again, Record { state: &before, read: true, ..rec }));
+                            return Ok(self.finish(g, again, rec));
                         }
-                        Ok(Conditional::Unlogged(stored)) => (stored, None),
+                        // Not logged (no case held, or the log was full):
+                        // decided on the state read.
+                        Ok((stored, _)) => (stored, None),
                         // No state to be had: the decision on none stands
                         // (what deciding with an unanswered read gives), and
                         // its change is written if the store answers now.
@@ -175,10 +192,29 @@ impl Daemon {
                     }
                 }
             }
-            // Headed for the LLM: the loop guard is claimed with the read.
-            (Stateless::Depends { claim: Some((key, cycle)) }, Some(shared)) => {
-                match shared.read_claiming(&req.session_id, &key, &cycle, now, g.policy.ttl).await {
+            // Headed for the LLM: the loop guard is claimed with the read;
+            // where continuity may take the tie instead, that case is
+            // logged with it, the claim applying only where it does not.
+            (Stateless::Depends { claim: Some((key, cycle)), continuity }, Some(shared)) => {
+                let shown = if continuity { self.on_shown_options(g, &req, &pool_version, now, deadline, work).await? } else { None };
+                let (read, executed) = match shown {
+                    Some(mut other) => {
+                        let claim = Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle };
+                        let executed = self.executed_note(g, &other.decided, &req);
+                        let update = std::mem::take(&mut other.decided.update);
+                        let entry = Update::DecidedIf { facts: other.facts.clone(), update, otherwise: Some(Box::new(claim)) };
+                        let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
+                        (shared.log_with_read(&req.session_id, entry, note, now, g.policy.ttl).await, Some(other))
+                    }
+                    None => (shared.read_claiming(&req.session_id, &key, &cycle, now, g.policy.ttl).await, None),
+                };
+                match read {
                     Ok((stored, applied)) => {
+                        let view = ContinuityState::view_shared(stored.clone(), now, g.policy.ttl);
+                        if let (Some(other), Some((Applied::Done, _))) = (executed.filter(|o| o.holds_on(&view)), &applied) {
+                            let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
+                            return Ok(self.finish(g, other.decided, rec));
+                        }
                         (stored, applied.map(|(a, after)| Preclaimed { key, claim: guard_claim(a), remembered: Some(after) }))
                     }
                     Err(e) => {
@@ -190,6 +226,35 @@ impl Daemon {
             _ => (self.read_or_none(&req.session_id, now).await, None),
         };
         self.decide_on(g, Turn { req, ids, work, pool_version, now, deadline, started, preclaimed }, stored).await
+    }
+
+    /// The decision continuity makes where the session's context is the
+    /// request's options (`decide::decide_on_shown_options`), under a
+    /// decision id of its own (only one of a turn's cases is answered).
+    async fn on_shown_options(
+        &self,
+        g: &Generation,
+        req: &Arc<DecideRequest>,
+        pool_version: &Option<String>,
+        now: Now,
+        deadline: Option<Instant>,
+        work: u64,
+    ) -> Result<Option<Shown>, ApiError> {
+        let ids = Ids::new();
+        let empty = ContinuityState::default();
+        let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
+        let shown = self.run_ladder(work, deadline, decide::decide_on_shown_options(&ctx, req)).await?;
+        Ok(shown.map(|(mut decided, facts)| {
+            decided.decision.pool_version.clone_from(pool_version);
+            Shown { decided, facts }
+        }))
+    }
+
+    /// An execution's decision id and cohort, remembered with the session
+    /// for feedback recorded on another replica (when guardrails are on).
+    fn executed_note(&self, g: &Generation, decided: &Decided, req: &Arc<DecideRequest>) -> Option<(String, String)> {
+        let d = &decided.decision;
+        (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| (d.decision_id.clone(), Self::cohort(g, req)))
     }
 
     /// The session's state, `None` when there is none or the store does not
@@ -617,6 +682,19 @@ struct Turn {
     started: Instant,
     /// The loop-guard claim taken with the read.
     preclaimed: Option<Preclaimed>,
+}
+
+/// The decision of a tie where the session's context is the request's
+/// options (continuity takes it), and the facts it holds on.
+struct Shown {
+    decided: Decided,
+    facts: Vec<ladder::continuity::Fact>,
+}
+
+impl Shown {
+    fn holds_on(&self, state: &ContinuityState) -> bool {
+        self.facts.iter().all(|f| state.holds(f))
+    }
 }
 
 /// A loop-guard claim taken with the session's read (`read_claiming`).

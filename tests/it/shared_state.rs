@@ -99,24 +99,36 @@ async fn a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs(server: 
     assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"));
 }
 
-async fn a_claim_taken_with_the_read_and_not_used_leaves_no_trace(server: Server) {
+async fn a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on(server: Server) {
     let llm = slow_provider(Duration::from_millis(1)).await;
-    let p = pair(server, with_llm(&format!("{}/v1", llm.uri()), 2_000)).await;
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 2_000);
+    c.guardrails.evaluate_every_seconds = 3_600;
+    let p = pair(server, c).await;
+    // Each script's first use on each daemon loads it.
+    for d in [&p.a, &p.b] {
+        d.client.clone().decide(req("warm", "links panel")).await.unwrap();
+    }
     // The options are shown (the LLM asked for more): the session's
     // continuity context is their option set.
     let first = p.a.client.clone().decide(req("u1", "links panel")).await.unwrap().into_inner();
     assert_eq!(first.outcome(), O::NeedMoreInfo);
     let calls = llm.received_requests().await.unwrap().len();
     // A cross-source tie on the other replica: without the state it heads
-    // for the LLM (its loop guard is claimed with the read), on the state
-    // continuity resolves it. The claim is not used.
+    // for the LLM; where the session's context is these options,
+    // continuity takes it. Both are logged with the read (the loop-guard
+    // claim only where continuity does not apply), which tells: one.
+    p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await;
     let mut r = req("u1", "open links panel d");
     r.widget_items = vec![cand("w-links-d", "Links Panel D")];
     let d = p.b.client.clone().decide(r).await.unwrap().into_inner();
     assert_eq!((d.outcome(), d.decided_by(), d.target_id.as_str()), (O::Execute, pb::Decider::Continuity, "links-panel-d"));
+    assert_eq!(script_calls(&p.redis).await, 1);
     assert_eq!(llm.received_requests().await.unwrap().len(), calls, "no LLM call");
-    // The session is as if the claim had never been taken: the first
-    // turn's cycle is the one the execution resolved (not a claim's).
+    // The execution's cohort went with it, for feedback on another replica.
+    let executed: Vec<String> = p.redis.cmd(&["LRANGE", "ladderd:{u1}:executed", "0", "-1"]).await;
+    assert!(executed.iter().any(|e| e.starts_with(&format!("{}|", d.decision_id))), "{executed:?}");
+    // No claim was taken: the first turn's cycle is the one the execution
+    // resolved.
     let e = p.a.client.clone().enrich(chat_evidence("u1", &first.loop_cycle_id)).await.unwrap_err();
     assert_eq!(e.code(), Code::FailedPrecondition);
     assert!(e.message().contains("already resolved"), "{}", e.message());
@@ -336,15 +348,26 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_ne!(other.loop_cycle_id, r.loop_cycle_id, "other evidence, another cycle");
     assert_eq!(script_calls(&p.redis).await, 1);
     assert_eq!(log_len().await, 13);
+    // A tie continuity resolves (the options just shown name it once; a
+    // widget item has the same label), on the other replica: both cases
+    // are logged with the read, which tells that the session's context is
+    // these options: an execution, one.
+    reset().await;
+    let mut cross = req("rt", "open links panel d");
+    cross.widget_items = vec![cand("w-links-d", "Links Panel D")];
+    let resolved = b.decide(cross).await.unwrap().into_inner();
+    assert_eq!((resolved.outcome(), resolved.decided_by()), (O::Execute, pb::Decider::Continuity));
+    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(log_len().await, 14);
 
     // The log holds at most LOG_MAX turns: the next one folds them into the
     // state with a compare-and-set (one more round trip, once per 16 turns).
     reset().await;
-    for i in 0..20 {
+    for i in 0..19 {
         let d = if i % 2 == 0 { &mut b } else { &mut a };
         d.decide(req("rt", "open links panel d")).await.unwrap();
     }
-    assert_eq!(script_calls(&p.redis).await, 21);
+    assert_eq!(script_calls(&p.redis).await, 20);
     assert_eq!(log_len().await, 16);
     let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
     assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
@@ -756,7 +779,7 @@ macro_rules! on_both_servers {
 on_both_servers!(
     need_more_info_on_one_replica_is_enriched_on_another,
     a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs,
-    a_claim_taken_with_the_read_and_not_used_leaves_no_trace,
+    a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on,
     two_replicas_racing_on_one_cycle_make_exactly_one_llm_call,
     an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another,
     a_pool_sent_to_one_replica_is_referenced_on_another,

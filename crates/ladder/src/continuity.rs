@@ -252,12 +252,15 @@ impl ContinuityState {
     /// Applies an update atomically (the store calls this under its lock).
     pub fn apply(&mut self, update: Update, now: Now, ttl: Ttl) -> Applied {
         let update = match update {
-            Update::DecidedIf { facts, mut update } => {
+            Update::DecidedIf { facts, mut update, otherwise } => {
                 // Judged on the state as the ladder would have read it now.
                 let stale = ContinuityState::default();
                 let view = if self.is_fresh(now, ttl) { &*self } else { &stale };
                 if !facts.iter().all(|f| view.holds(f)) {
-                    return Applied::Void;
+                    return match otherwise {
+                        Some(u) => self.apply(*u, now, ttl),
+                        None => Applied::Void,
+                    };
                 }
                 // A cycle opened on the evidence of the session's open cycle
                 // (`DecidedUpdate::continuing`) continues that one, as the
@@ -449,10 +452,15 @@ pub enum Update {
     /// (else nothing changes: `Applied::Void`). A decision made without the
     /// session's state is the decision for every state where the facts its
     /// run read hold (`decide::decide_without_state`), so a shared store
-    /// can log it without reading the session first.
+    /// can log it without reading the session first. Where they do not,
+    /// `otherwise` applies, if any: the change for the other case the
+    /// store could not tell apart without reading (another decision, on
+    /// other facts; a loop-guard claim for the LLM).
     DecidedIf {
         facts: Vec<Fact>,
         update: DecidedUpdate,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        otherwise: Option<Box<Update>>,
     },
     Outcome(OutcomeUpdate),
     /// An `Enrich` call takes one enrichment step of the cycle, if its
@@ -508,6 +516,12 @@ impl Watch {
     pub fn facts(self) -> Option<Vec<Fact>> {
         let facts = self.facts.into_inner().unwrap_or_else(|p| p.into_inner());
         (!self.whole.into_inner()).then_some(facts)
+    }
+
+    /// Whether the run read the continuity context's option set (the
+    /// continuity resolver had a tie it may take: `decide_on_shown_options`).
+    pub fn read_active_set(&self) -> bool {
+        self.facts.lock().unwrap_or_else(|p| p.into_inner()).iter().any(|f| matches!(f, Fact::ActiveSet { .. }))
     }
 
     fn note(&self, fact: Fact) {

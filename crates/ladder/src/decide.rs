@@ -56,12 +56,41 @@ pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<
     let ports = Detached::default();
     let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
     let claim = ports.claim.into_inner().unwrap_or_else(|p| p.into_inner());
+    let continuity = watch.read_active_set();
     match watch.facts() {
         Some(facts) if !ports.used.load(Ordering::Relaxed) && claim.is_none() => {
-            Ok(Stateless::Decided { decided: Box::new(decided), facts })
+            Ok(Stateless::Decided { decided: Box::new(decided), facts, continuity })
         }
-        _ => Ok(Stateless::Depends { claim }),
+        _ => Ok(Stateless::Depends { claim, continuity }),
     }
+}
+
+/// Runs the ladder for a `Decide` turn without the session's state, as if
+/// the session's continuity context were the request's own options (their
+/// option set and scope): the other decision a tie the continuity resolver
+/// may take has (`Stateless::*::continuity`). `Some` when continuity
+/// resolves it on facts only, with no port: that decision is the ladder's
+/// for every state where those facts hold (the property test
+/// `a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold`
+/// checks this one too), so a shared store can log it along with the other
+/// case's change and let the read tell which one applies (spec section
+/// 7b). `ctx.state` is not used; give `ctx` a decision id of its own (only
+/// one of the two decisions is ever answered).
+pub async fn decide_on_shown_options(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
+    let shown = continuity::ContinuityState {
+        active_option_set_id: Some(req.option_set_id().to_string()).filter(|s| !s.is_empty()),
+        active_scope: req.active_scope.clone(),
+        ..Default::default()
+    };
+    let watch = Watch::default();
+    let ctx = Ctx { state: StateView::watched(&shown, &watch), ..*ctx };
+    let ports = Detached::default();
+    let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
+    let asked = ports.used.load(Ordering::Relaxed) || ports.claim.into_inner().unwrap_or_else(|p| p.into_inner()).is_some();
+    Ok(match watch.facts() {
+        Some(facts) if !asked && decided.decision.decided_by == Decider::Continuity => Some((decided, facts)),
+        _ => None,
+    })
 }
 
 /// Runs the ladder for a `Decide` turn on `ctx.state` with no port: for a
@@ -82,12 +111,15 @@ pub async fn decide_detached(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<(Deci
 #[derive(Debug)]
 pub enum Stateless {
     /// The decision, wherever `facts` hold (no facts: whatever the state).
-    Decided { decided: Box<Decided>, facts: Vec<Fact> },
+    /// `continuity`: the continuity resolver read whether the session's
+    /// context is this option set; where it is, continuity may decide
+    /// otherwise (`decide_on_shown_options`).
+    Decided { decided: Box<Decided>, facts: Vec<Fact>, continuity: bool },
     /// The decision depends on the state. `claim`: the loop-guard claim
     /// (guard key, cycle id) the run asked for without it: the turn is
     /// likely headed for the LLM, and the same claim with the state will
     /// have the same key (the key is the evidence, not the state).
-    Depends { claim: Option<(String, String)> },
+    Depends { claim: Option<(String, String)>, continuity: bool },
 }
 
 /// Ports that refuse every effect and note what was asked for.

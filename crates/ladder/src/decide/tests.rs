@@ -598,6 +598,26 @@ fn world() -> impl Strategy<Value = World> {
         })
 }
 
+/// A world whose input names one of its options exactly, with a widget
+/// item of the same label: a cross-source tie the continuity resolver may
+/// take (its option set and scope sometimes other than earlier turns').
+fn shown_world() -> impl Strategy<Value = World> {
+    (world(), any::<prop::sample::Index>(), 0u8..4).prop_map(|(mut w, pick, other)| {
+        let options = w.req.option_candidates();
+        if !options.is_empty() {
+            let label = options[pick.index(options.len())].label.clone();
+            w.req.input = format!("open {label}");
+            w.req.widget_items.push(Candidate::new("wid-same", label.as_str()));
+        }
+        match other {
+            1 => w.req.options.as_mut().unwrap().option_set_id = "another-set".into(),
+            2 => w.req.active_scope = Some(ScopeRef { scope: Scope::Widget, instance_id: "y".into() }),
+            _ => {}
+        }
+        w
+    })
+}
+
 fn policy_for(w: &World) -> Policy {
     let mut p = live();
     p.auto_execute.enabled = w.auto_execute;
@@ -1448,7 +1468,7 @@ fn the_matching_loops_stop_soon_after_the_deadline() {
 /// decision and the facts it holds on, if any.
 fn without_state(policy: &Policy, fake: &Fake, r: &DecideRequest) -> Option<(Decided, Vec<Fact>)> {
     match stateless(policy, fake, r) {
-        Stateless::Decided { decided, facts } => Some((*decided, facts)),
+        Stateless::Decided { decided, facts, .. } => Some((*decided, facts)),
         Stateless::Depends { .. } => None,
     }
 }
@@ -1483,7 +1503,7 @@ fn same_ids<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx
 /// session as it is (`Update::DecidedIf`).
 fn applies(fake: &Fake, d: &Decided, facts: &[Fact]) -> bool {
     let mut state = fake.state.lock().unwrap().clone();
-    let update = Update::DecidedIf { facts: facts.to_vec(), update: d.update.clone() };
+    let update = Update::DecidedIf { facts: facts.to_vec(), update: d.update.clone(), otherwise: None };
     state.apply(update, fake.now, fake.ttl) != Applied::Void
 }
 
@@ -1540,6 +1560,29 @@ fn a_tie_the_session_can_resolve_is_decided_without_it_only_where_it_cannot() {
     turn(&p, &fake, &r);
     assert_eq!(turn_on(&p, &fake, &r).decision.decided_by, Decider::Continuity);
     assert!(!applies(&fake, &asked, &facts), "the session's option set is this one now");
+    // That case is decided without the state too, as if the session's
+    // context were these options: on facts that hold once another turn
+    // has shown them.
+    let empty = ContinuityState::default();
+    let (shown, facts) = block_on(decide_on_shown_options(&same_ids(&p, &empty, fake.now), &r)).unwrap().expect("continuity takes it");
+    assert!(facts.contains(&Fact::ActiveSet { set: r.option_set_id().to_string(), is: true }), "{facts:?}");
+    let other = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
+    turn(&p, &other, &req("links panel"));
+    let view = other.state.lock().unwrap().view(other.now, other.ttl);
+    assert!(facts.iter().all(|f| view.holds(f)), "{facts:?}");
+    let resolved = turn_on(&p, &other, &r);
+    assert_eq!(resolved.decision.decided_by, Decider::Continuity);
+    assert_eq!((untimed(&shown.decision), &shown.update), (untimed(&resolved.decision), &resolved.update));
+    // Logged as one entry, the first case whose facts hold applies.
+    let (asked, asked_facts) = without_state(&p, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).unwrap();
+    let inner = Update::DecidedIf { facts: asked_facts, update: asked.update.clone(), otherwise: None };
+    let entry = Update::DecidedIf { facts, update: shown.update.clone(), otherwise: Some(Box::new(inner)) };
+    for (session, update) in [(other.state.lock().unwrap().clone(), &shown.update), (ContinuityState::default(), &asked.update)] {
+        let (mut logged, mut decided) = (session.clone(), session);
+        assert_eq!(logged.apply(entry.clone(), other.now, other.ttl), Applied::Done);
+        decided.apply(Update::Decided(update.clone()), other.now, other.ttl);
+        assert_eq!(logged, decided);
+    }
 }
 
 /// The policy for `w` and a session after `history`: with the LLM off,
@@ -1605,7 +1648,7 @@ proptest! {
                 prop_assert_eq!(&stateless.update, &with_state.update);
             } else {
                 let mut state = before.clone();
-                let update = Update::DecidedIf { facts, update: stateless.update.clone() };
+                let update = Update::DecidedIf { facts, update: stateless.update.clone(), otherwise: None };
                 prop_assert_eq!(state.apply(update, fake.now, fake.ttl), Applied::Void);
                 prop_assert_eq!(state, before, "a void change changes nothing");
             }
@@ -1654,7 +1697,7 @@ proptest! {
             let wide = stateless.update.continuing(&facts);
             let before = fake.state.lock().unwrap().clone();
             let mut logged = before.clone();
-            let update = Update::DecidedIf { facts: wide, update: stateless.update.clone() };
+            let update = Update::DecidedIf { facts: wide, update: stateless.update.clone(), otherwise: None };
             if logged.apply(update, fake.now, fake.ttl) == Applied::Void {
                 prop_assert_eq!(logged, before, "a void change changes nothing");
             } else {
@@ -1667,6 +1710,37 @@ proptest! {
                 let mut decided = before.clone();
                 decided.apply(Update::Decided(with_state.update.clone()), fake.now, fake.ttl);
                 prop_assert_eq!(logged, decided);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The other case a shared store logs with a tie continuity may take:
+    /// the decision made as if the session's context were the request's
+    /// options is the ladder's, change and all, wherever its facts hold,
+    /// with no LLM call.
+    #[test]
+    fn a_decision_on_the_shown_options_is_the_ladders_wherever_its_facts_hold(
+        history in history_strategy(),
+        w in prop_oneof![world(), shown_world()],
+        llm_off in any::<bool>(),
+        repeat in any::<bool>(),
+    ) {
+        let (p, fake) = lived_before(history, &w, llm_off, repeat);
+        let empty = ContinuityState::default();
+        let shown = block_on(decide_on_shown_options(&same_ids(&p, &empty, fake.now), &w.req)).expect("no deadline");
+        if let Some((shown, facts)) = shown {
+            prop_assert_eq!(shown.decision.decided_by, Decider::Continuity);
+            let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
+            if facts.iter().all(|f| view.holds(f)) {
+                let calls = fake.calls();
+                let with_state = turn_on(&p, &fake, &w.req);
+                prop_assert_eq!(fake.calls(), calls, "no LLM call");
+                prop_assert_eq!(untimed(&shown.decision), untimed(&with_state.decision));
+                prop_assert_eq!(&shown.update, &with_state.update);
             }
         }
     }
@@ -1686,7 +1760,7 @@ fn the_same_tie_again_continues_its_cycle_without_the_state() {
     let with_state = turn_on(&p, &fake, &req("links panel"));
     assert_eq!(with_state.decision.loop_cycle_id, first.decision.loop_cycle_id);
     let mut logged = fake.state.lock().unwrap().clone();
-    assert_eq!(logged.apply(Update::DecidedIf { facts: wide, update: again.update }, fake.now, fake.ttl), Applied::Done);
+    assert_eq!(logged.apply(Update::DecidedIf { facts: wide, update: again.update, otherwise: None }, fake.now, fake.ttl), Applied::Done);
     let mut decided = fake.state.lock().unwrap().clone();
     decided.apply(Update::Decided(with_state.update), fake.now, fake.ttl);
     assert_eq!(logged, decided);
@@ -1751,7 +1825,7 @@ fn lived(p: &Policy, answer: &LlmAnswer, history: &[(World, Option<ActionOutcome
 /// `decide_without_state` found is applied first, as a shared store does
 /// with its read). `None` when the turn needs no early claim.
 fn both_ways(p: &Policy, usual: &Fake, early: &Fake, r: &DecideRequest) -> Option<BothWays> {
-    let Stateless::Depends { claim: Some((key, cycle)) } = stateless(p, early, r) else { return None };
+    let Stateless::Depends { claim: Some((key, cycle)), .. } = stateless(p, early, r) else { return None };
     let asked = Preclaimed { fake: usual, pre: Mutex::new(None), claims: Mutex::new(Vec::new()) };
     let view = usual.state.lock().unwrap().view(usual.now, usual.ttl);
     let ctx = same_ids(p, &view, usual.now);
