@@ -114,6 +114,19 @@ return out
     )
 });
 
+/// Lua for the scripts that write a decision: remembers an execution's
+/// "decision id|cohort" (`note`, "" for none) in the session's executed
+/// list (the last 16, expiring with the session).
+const REMEMBER_EXECUTED: &str = r#"
+local function remember_executed(list, note, ttl)
+  if note ~= '' then
+    redis.call('LPUSH', list, note)
+    redis.call('LTRIM', list, 0, 15)
+    redis.call('PEXPIRE', list, ttl)
+  end
+end
+"#;
+
 /// Compare-and-set of one session. KEYS: hash, executed list, log. ARGV:
 /// expected version ("" = absent), new version, state JSON, request mode
 /// (`set` | `del` | `keep`), request JSON, the open cycle id, TTL in ms,
@@ -127,7 +140,9 @@ return out
 /// cycle is on that evidence.
 static WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
-        r#"
+        &[
+            REMEMBER_EXECUTED,
+            r#"
 local v = redis.call('HGET', KEYS[1], 'v')
 if (v or '') ~= ARGV[1] or redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[10]) then
   local r
@@ -158,13 +173,11 @@ else
 end
 redis.call('HDEL', KEYS[1], 'pq', 'pk')
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
-if ARGV[9] ~= '' then
-  redis.call('LPUSH', KEYS[2], ARGV[9])
-  redis.call('LTRIM', KEYS[2], 0, 15)
-  redis.call('PEXPIRE', KEYS[2], ARGV[7])
-end
+remember_executed(KEYS[2], ARGV[9], ARGV[7])
 return {1}
 "#,
+        ]
+        .concat(),
     )
 });
 
@@ -177,7 +190,9 @@ return {1}
 /// log...}` to fold into the state with a compare-and-set.
 static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
-        r#"
+        &[
+            REMEMBER_EXECUTED,
+            r#"
 if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[5]) then
   local r = redis.call('HMGET', KEYS[1], 'v', 'st')
   local out = {0, r[1], r[2], false, false, false, false}
@@ -189,13 +204,11 @@ redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc', 'pq', 'pk') end
-if ARGV[3] ~= '' then
-  redis.call('LPUSH', KEYS[2], ARGV[3])
-  redis.call('LTRIM', KEYS[2], 0, 15)
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-end
+remember_executed(KEYS[2], ARGV[3], ARGV[2])
 return {1}
 "#,
+        ]
+        .concat(),
     )
 });
 
@@ -252,17 +265,15 @@ return blob
 /// nothing (0).
 static READ_APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
-        r#"
+        &[
+            REMEMBER_EXECUTED,
+            r#"
 local r = redis.call('HMGET', KEYS[1], 'v', 'st')
 local appended = 0
 if redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
   redis.call('RPUSH', KEYS[2], ARGV[1])
   if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pk', ARGV[5]) end
-  if ARGV[6] ~= '' then
-    redis.call('LPUSH', KEYS[3], ARGV[6])
-    redis.call('LTRIM', KEYS[3], 0, 15)
-    redis.call('PEXPIRE', KEYS[3], ARGV[2])
-  end
+  remember_executed(KEYS[3], ARGV[6], ARGV[2])
   appended = 1
 end
 local log = redis.call('LRANGE', KEYS[2], 0, -1)
@@ -274,6 +285,8 @@ local out = {appended, r[1], r[2], false, false, false, false}
 for i = 1, #log do out[7 + i] = log[i] end
 return out
 "#,
+        ]
+        .concat(),
     )
 });
 
