@@ -151,15 +151,18 @@ impl Daemon {
                     if let Some(other) = shown.as_mut() {
                         executed = self.executed_note(g, &other.decided, &req);
                         let update = std::mem::take(&mut other.decided.update);
-                        entry = Update::DecidedIf { facts: other.facts.clone(), update, otherwise: Some(Box::new(entry)) };
+                        let facts = update.continuing(&other.facts);
+                        other.wide = facts.clone();
+                        entry = Update::DecidedIf { facts, update, otherwise: Some(Box::new(entry)) };
                     }
                     let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
                     match shared.log_with_read(&req.session_id, entry, note, at, ttl).await {
                         Ok((before, Some((Applied::Done, _)))) => {
                             let before = ContinuityState::view_shared(before, at, ttl);
                             let rec = Record { state: &before, read: true, ..rec };
-                            if let Some(other) = shown.filter(|o| o.holds_on(&before)) {
-                                return Ok(self.finish(g, other.decided, rec));
+                            if let Some(other) = shown.filter(|o| o.applies_on(&before)) {
+                                let decided = self.shown_decision(g, other, &before, &req, now, deadline, work).await?;
+                                return Ok(self.finish(g, decided, rec));
                             }
                             if facts.iter().all(|f| before.holds(f)) {
                                 return Ok(self.finish(g, *decided, rec));
@@ -197,12 +200,14 @@ impl Daemon {
             // logged with it, the claim applying only where it does not.
             (Stateless::Depends { claim: Some((key, cycle)), continuity }, Some(shared)) => {
                 let shown = if continuity { self.on_shown_options(g, &req, &pool_version, now, deadline, work).await? } else { None };
-                let (read, executed) = match shown {
+                let (read, logged) = match shown {
                     Some(mut other) => {
                         let claim = Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle };
                         let executed = self.executed_note(g, &other.decided, &req);
                         let update = std::mem::take(&mut other.decided.update);
-                        let entry = Update::DecidedIf { facts: other.facts.clone(), update, otherwise: Some(Box::new(claim)) };
+                        let facts = update.continuing(&other.facts);
+                        other.wide = facts.clone();
+                        let entry = Update::DecidedIf { facts, update, otherwise: Some(Box::new(claim)) };
                         let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
                         (shared.log_with_read(&req.session_id, entry, note, now, g.policy.ttl).await, Some(other))
                     }
@@ -211,9 +216,10 @@ impl Daemon {
                 match read {
                     Ok((stored, applied)) => {
                         let view = ContinuityState::view_shared(stored.clone(), now, g.policy.ttl);
-                        if let (Some(other), Some((Applied::Done, _))) = (executed.filter(|o| o.holds_on(&view)), &applied) {
+                        if let (Some(other), Some((Applied::Done, _))) = (logged.filter(|o| o.applies_on(&view)), &applied) {
+                            let decided = self.shown_decision(g, other, &view, &req, now, deadline, work).await?;
                             let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
-                            return Ok(self.finish(g, other.decided, rec));
+                            return Ok(self.finish(g, decided, rec));
                         }
                         (stored, applied.map(|(a, after)| Preclaimed { key, claim: guard_claim(a), remembered: Some(after) }))
                     }
@@ -246,8 +252,39 @@ impl Daemon {
         let shown = self.run_ladder(work, deadline, decide::decide_on_shown_options(&ctx, req)).await?;
         Ok(shown.map(|(mut decided, facts)| {
             decided.decision.pool_version.clone_from(pool_version);
-            Shown { decided, facts }
+            Shown { decided, facts, wide: Vec::new(), ids }
         }))
+    }
+
+    /// The decision of the continuity case once its change applied to the
+    /// session read (`state`): the one made without the state where its
+    /// own facts hold; else (the session's cycle on this evidence, closed
+    /// by the change as the ladder closes it) made again on the state,
+    /// under the same decision id (its cohort is noted under it), with
+    /// nothing more to write.
+    #[allow(clippy::too_many_arguments)]
+    async fn shown_decision(
+        &self,
+        g: &Generation,
+        shown: Shown,
+        state: &ContinuityState,
+        req: &Arc<DecideRequest>,
+        now: Now,
+        deadline: Option<Instant>,
+        work: u64,
+    ) -> Result<Decided, ApiError> {
+        if shown.holds_on(state) {
+            return Ok(shown.decided);
+        }
+        let ctx = self.ctx(g, state.into(), &shown.ids, now, deadline);
+        let (mut again, asked) = self.run_ladder(work, deadline, decide::decide_detached(&ctx, req)).await?;
+        if asked {
+            // Never (a property of the core); were it to, the port was
+            // refused: a safe clarifier.
+            tracing::warn!("a turn decided on a closed cycle asked for a loop-guard claim or the LLM");
+        }
+        again.decision.pool_version = shown.decided.decision.pool_version;
+        Ok(again)
     }
 
     /// An execution's decision id and cohort, remembered with the session
@@ -689,11 +726,20 @@ struct Turn {
 struct Shown {
     decided: Decided,
     facts: Vec<ladder::continuity::Fact>,
+    /// The facts its change was logged on (`DecidedUpdate::continuing`).
+    wide: Vec<ladder::continuity::Fact>,
+    ids: Ids,
 }
 
 impl Shown {
+    /// Whether the decision holds on `state`.
     fn holds_on(&self, state: &ContinuityState) -> bool {
         self.facts.iter().all(|f| state.holds(f))
+    }
+
+    /// Whether its logged change applied to `state`.
+    fn applies_on(&self, state: &ContinuityState) -> bool {
+        self.wide.iter().all(|f| state.holds(f))
     }
 }
 

@@ -132,6 +132,21 @@ async fn a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on(server: 
     let e = p.a.client.clone().enrich(chat_evidence("u1", &first.loop_cycle_id)).await.unwrap_err();
     assert_eq!(e.code(), Code::FailedPrecondition);
     assert!(e.message().contains("already resolved"), "{}", e.message());
+
+    // The user asks the same again after the clarifier: the cross-source
+    // tie is now the session's open cycle, and continuity resolves it.
+    let mut r = req("u2", "open links panel d");
+    r.widget_items = vec![cand("w-links-d", "Links Panel D")];
+    let asked = p.a.client.clone().decide(r.clone()).await.unwrap().into_inner();
+    assert_ne!(asked.outcome(), O::Execute);
+    let calls = llm.received_requests().await.unwrap().len();
+    p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await;
+    let d = p.b.client.clone().decide(r).await.unwrap().into_inner();
+    assert_eq!((d.outcome(), d.decided_by(), d.target_id.as_str()), (O::Execute, pb::Decider::Continuity, "links-panel-d"));
+    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(llm.received_requests().await.unwrap().len(), calls, "no LLM call");
+    let e = p.a.client.clone().enrich(chat_evidence("u2", &asked.loop_cycle_id)).await.unwrap_err();
+    assert!(e.message().contains("already resolved"), "the execution closed the session's cycle: {}", e.message());
 }
 
 async fn two_replicas_racing_on_one_cycle_make_exactly_one_llm_call(server: Server) {

@@ -244,6 +244,9 @@ impl ContinuityState {
     pub fn holds(&self, fact: &Fact) -> bool {
         match fact {
             Fact::NoCycle(key) => self.cycle_keyed(key).is_none(),
+            Fact::NoOtherSuggestion { key, winner } => {
+                self.cycle_keyed(key).is_none_or(|c| c.suggested_id.as_deref().is_none_or(|s| s == winner))
+            }
             Fact::ActiveSet { set, is } => self.active_set_is(set) == *is,
             Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
         }
@@ -486,6 +489,9 @@ pub enum Update {
 pub enum Fact {
     /// No open cycle has this guard key.
     NoCycle(String),
+    /// No open cycle with this guard key whose LLM suggestion is another
+    /// option than `winner` (which would block continuity: the loop guard).
+    NoOtherSuggestion { key: String, winner: String },
     /// Whether the continuity context's option set is `set`.
     ActiveSet { set: String, is: bool },
     /// Whether the continuity context's scope is `scope`.
@@ -652,12 +658,23 @@ impl DecidedUpdate {
     /// (its cycle is the session's): decide again on the state as read,
     /// with nothing more to write. Checked by the property test
     /// `a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does`.
+    ///
+    /// Likewise an execution that closes the cycle (continuity resolving a
+    /// tie) closes the session's cycle on that evidence, as the ladder
+    /// does, unless that cycle holds an LLM suggestion of another option,
+    /// which the loop guard would not let continuity overrule.
     pub fn continuing(&self, facts: &[Fact]) -> Vec<Fact> {
-        let key = match &self.cycle {
-            CycleChange::Open(c) => Some(c.guard_key.as_str()),
-            _ => None,
-        };
-        facts.iter().filter(|f| !matches!(f, Fact::NoCycle(k) if Some(k.as_str()) == key)).cloned().collect()
+        match (&self.cycle, &self.resolved) {
+            (CycleChange::Open(c), _) => facts.iter().filter(|f| !matches!(f, Fact::NoCycle(k) if *k == c.guard_key)).cloned().collect(),
+            (CycleChange::Close, Some(done)) if done.kind == ActionKind::Execute => facts
+                .iter()
+                .map(|f| match f {
+                    Fact::NoCycle(key) => Fact::NoOtherSuggestion { key: key.clone(), winner: done.target_ref.clone() },
+                    f => f.clone(),
+                })
+                .collect(),
+            _ => facts.to_vec(),
+        }
     }
 }
 

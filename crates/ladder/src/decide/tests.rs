@@ -1728,19 +1728,40 @@ proptest! {
         w in prop_oneof![world(), shown_world()],
         llm_off in any::<bool>(),
         repeat in any::<bool>(),
+        suggest in prop::option::of(any::<prop::sample::Index>()),
     ) {
         let (p, fake) = lived_before(history, &w, llm_off, repeat);
+        // An LLM suggestion in the session's open cycle (it may block
+        // continuity: the loop guard).
+        if let (Some(pick), Some(c)) = (suggest, fake.state.lock().unwrap().cycle.as_mut().filter(|c| !c.resolved)) {
+            let options = w.req.option_candidates();
+            c.suggested_id = (!options.is_empty()).then(|| options[pick.index(options.len())].id.clone());
+        }
         let empty = ContinuityState::default();
         let shown = block_on(decide_on_shown_options(&same_ids(&p, &empty, fake.now), &w.req)).expect("no deadline");
         if let Some((shown, facts)) = shown {
             prop_assert_eq!(shown.decision.decided_by, Decider::Continuity);
-            let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
+            let before = fake.state.lock().unwrap().clone();
+            let view = before.view(fake.now, fake.ttl);
             if facts.iter().all(|f| view.holds(f)) {
                 let calls = fake.calls();
                 let with_state = turn_on(&p, &fake, &w.req);
                 prop_assert_eq!(fake.calls(), calls, "no LLM call");
                 prop_assert_eq!(untimed(&shown.decision), untimed(&with_state.decision));
                 prop_assert_eq!(&shown.update, &with_state.update);
+            }
+            // Its change holds on wider facts (the session's cycle on this
+            // evidence closed as the ladder closes it), the decision then
+            // made again on the state, with no port.
+            let wide = shown.update.continuing(&facts);
+            let mut logged = before.clone();
+            let update = Update::DecidedIf { facts: wide, update: shown.update.clone(), otherwise: None };
+            if logged.apply(update, fake.now, fake.ttl) != Applied::Void {
+                let (with_state, asked) = block_on(decide_detached(&same_ids(&p, &view, fake.now), &w.req)).expect("no deadline");
+                prop_assert!(!asked, "no loop-guard claim, no LLM");
+                let mut decided = before.clone();
+                decided.apply(Update::Decided(with_state.update.clone()), fake.now, fake.ttl);
+                prop_assert_eq!(logged, decided);
             }
         }
     }
