@@ -169,14 +169,7 @@ impl Daemon {
                             }
                             // The change is written; the decision is the
                             // state's: decided again on it, nothing to write.
-                            let ctx = self.ctx(g, (&*before).into(), &ids, now, deadline);
-                            let (mut again, asked) = self.run_ladder(work, deadline, decide::decide_detached(&ctx, &req)).await?;
-                            if asked {
-                                // Never (a property of the core); were it to,
-                                // the port was refused: a safe clarifier.
-                                tracing::warn!("a turn decided on a continued cycle asked for a loop-guard claim or the LLM");
-                            }
-                            again.decision.pool_version = pool_version;
+                            let again = self.decide_again(g, &before, &ids, &req, &pool_version, now, deadline, work).await?;
                             return Ok(self.finish(g, again, rec));
                         }
                         // Not logged (no case held, or the log was full):
@@ -276,14 +269,32 @@ impl Daemon {
         if shown.holds_on(state) {
             return Ok(shown.decided);
         }
-        let ctx = self.ctx(g, state.into(), &shown.ids, now, deadline);
+        let pool_version = shown.decided.decision.pool_version;
+        self.decide_again(g, state, &shown.ids, req, &pool_version, now, deadline, work).await
+    }
+
+    /// A turn whose change is already logged (`DecidedUpdate::continuing`)
+    /// decided on the session as read, with no port and nothing to write.
+    #[allow(clippy::too_many_arguments)]
+    async fn decide_again(
+        &self,
+        g: &Generation,
+        state: &ContinuityState,
+        ids: &Ids,
+        req: &Arc<DecideRequest>,
+        pool_version: &Option<String>,
+        now: Now,
+        deadline: Option<Instant>,
+        work: u64,
+    ) -> Result<Decided, ApiError> {
+        let ctx = self.ctx(g, state.into(), ids, now, deadline);
         let (mut again, asked) = self.run_ladder(work, deadline, decide::decide_detached(&ctx, req)).await?;
         if asked {
             // Never (a property of the core); were it to, the port was
             // refused: a safe clarifier.
-            tracing::warn!("a turn decided on a closed cycle asked for a loop-guard claim or the LLM");
+            tracing::warn!("a turn whose change was logged without the state asked for a loop-guard claim or the LLM");
         }
-        again.decision.pool_version = shown.decided.decision.pool_version;
+        again.decision.pool_version.clone_from(pool_version);
         Ok(again)
     }
 
