@@ -929,19 +929,20 @@ fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
 }
 
 /// Takes the request of the cycle a logged change opens out of it (with
-/// that cycle's guard key), in whichever of its cases it is.
+/// that cycle's guard key), out of every case it has: the cases of one
+/// turn are about one request, kept once, outside the log.
 fn take_request(entry: &mut Update) -> Option<(Arc<DecideRequest>, String)> {
-    match entry {
-        Update::Decided(d) | Update::DecidedIf { update: d, otherwise: None, .. } => match &mut d.cycle {
-            CycleChange::Open(c) => c.request.take().map(|r| (r, c.guard_key.clone())),
-            _ => None,
-        },
-        Update::DecidedIf { update, otherwise: Some(other), .. } => match &mut update.cycle {
-            CycleChange::Open(c) => c.request.take().map(|r| (r, c.guard_key.clone())),
-            _ => take_request(other),
-        },
+    let (update, otherwise) = match entry {
+        Update::Decided(d) => (d, None),
+        Update::DecidedIf { update, otherwise, .. } => (update, otherwise.as_deref_mut()),
+        _ => return None,
+    };
+    let here = match &mut update.cycle {
+        CycleChange::Open(c) => c.request.take().map(|r| (r, c.guard_key.clone())),
         _ => None,
-    }
+    };
+    let further = otherwise.and_then(take_request);
+    here.or(further)
 }
 
 /// `[v, st, rq, rc, pq, pk, log...]` as read (the requests only when asked
@@ -1134,6 +1135,38 @@ mod tests {
         }
         assert!(s.health().failing());
         assert_eq!(s.health().failures(), 6);
+    }
+
+    #[test]
+    fn a_logged_turn_keeps_its_request_out_of_the_log_in_every_case() {
+        use ladder::continuity::{Cycle, Fact, Lane};
+        let request = Arc::new(DecideRequest { input: "links panel".into(), ..Default::default() });
+        let opens = |id: &str| DecidedUpdate {
+            cycle: CycleChange::Open(Box::new(Cycle {
+                id: id.into(),
+                guard_key: "k".into(),
+                llm_attempted: false,
+                ordering: Vec::new(),
+                suggested_id: None,
+                lane: Lane::Selection,
+                fingerprint: String::new(),
+                enrichment_steps: 0,
+                llm_calls: 0,
+                request: Some(request.clone()),
+                excerpts: Vec::new(),
+                history: Vec::new(),
+                supplied: Vec::new(),
+                resolved: false,
+            })),
+            ..Default::default()
+        };
+        let inner = Update::DecidedIf { facts: vec![Fact::NoCycle("k".into())], update: opens("c1"), otherwise: None };
+        let mut entry = Update::DecidedIf { facts: vec![], update: opens("c2"), otherwise: Some(Box::new(inner)) };
+        let (taken, key) = take_request(&mut entry).expect("a request");
+        assert_eq!((taken.input.as_str(), key.as_str()), ("links panel", "k"));
+        let json = String::from_utf8(serde_json::to_vec(&entry).unwrap()).unwrap();
+        assert!(!json.contains("links panel"), "{json}");
+        assert!(take_request(&mut entry).is_none());
     }
 
     #[test]

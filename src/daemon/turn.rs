@@ -138,39 +138,44 @@ impl Daemon {
                     (self.read_or_none(&req.session_id, now).await, None)
                 } else {
                     // Where the session's context is these options,
-                    // continuity may take the tie instead: that case too.
-                    let mut shown =
-                        if continuity { self.on_shown_options(g, &req, &pool_version, now, deadline, work).await? } else { None };
-                    let update = self.take_update(g, &mut decided, &req);
-                    let (at, ttl) = (self.clock.now(), g.policy.ttl);
-                    // The change holds on more than the decision does (a
-                    // tie asked again continues the session's cycle).
-                    let wider = update.continuing(&facts);
-                    let mut entry = Update::DecidedIf { facts: wider, update: update.clone(), otherwise: None };
-                    let mut executed = None;
-                    if let Some(other) = shown.as_mut() {
-                        executed = self.executed_note(g, &other.decided, &req);
-                        let update = std::mem::take(&mut other.decided.update);
-                        let facts = update.continuing(&other.facts);
-                        other.wide = facts.clone();
-                        entry = Update::DecidedIf { facts, update, otherwise: Some(Box::new(entry)) };
+                    // continuity may take the tie instead, or, in another
+                    // scope, ask otherwise: those cases first.
+                    let mut others = Vec::new();
+                    if continuity {
+                        others.extend(self.on_shown_options(g, &req, &pool_version, now, deadline, work).await?);
+                        others.extend(self.in_another_scope(g, &req, &pool_version, &ids, now, deadline, work).await?);
                     }
+                    let mut main = Shown { decided: *decided, facts, wide: Vec::new(), ids: ids.clone() };
+                    let (at, ttl) = (self.clock.now(), g.policy.ttl);
+                    // Each case's change holds on more than its decision
+                    // does (a tie asked again continues the session's
+                    // cycle); the first whose facts hold applies.
+                    let mut updates = Vec::new();
+                    let mut executed = None;
+                    for case in others.iter_mut().chain(std::iter::once(&mut main)) {
+                        executed = executed.or_else(|| self.executed_note(g, &case.decided, &req));
+                        let update = self.take_update(g, &mut case.decided, &req);
+                        case.wide = update.continuing(&case.facts);
+                        updates.push(update);
+                    }
+                    let main_update = updates.last().cloned().unwrap_or_default();
+                    let cases: Vec<&Shown> = others.iter().chain(std::iter::once(&main)).collect();
+                    let entry = cases.into_iter().zip(updates).rev().fold(None, |otherwise, (case, update)| {
+                        Some(Update::DecidedIf { facts: case.wide.clone(), update, otherwise: otherwise.map(Box::new) })
+                    });
+                    let entry = entry.unwrap_or(Update::Decided(DecidedUpdate::default()));
                     let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
                     match shared.log_with_read(&req.session_id, entry, note, at, ttl).await {
-                        Ok((before, Some((Applied::Done, _)))) => {
-                            let before = ContinuityState::view_shared(before, at, ttl);
-                            let rec = Record { state: &before, read: true, ..rec };
-                            if let Some(other) = shown.filter(|o| o.applies_on(&before)) {
-                                let decided = self.shown_decision(g, other, &before, &req, now, deadline, work).await?;
-                                return Ok(self.finish(g, decided, rec));
+                        Ok((stored, Some((Applied::Done, _)))) => {
+                            let before = ContinuityState::view_shared(stored.clone(), at, ttl);
+                            match others.into_iter().chain(std::iter::once(main)).find(|c| c.applies_on(&before)) {
+                                Some(case) => {
+                                    let decided = self.case_decision(g, case, &before, &req, now, deadline, work).await?;
+                                    return Ok(self.finish(g, decided, Record { state: &before, read: true, ..rec }));
+                                }
+                                // Never: a change applied, so its case holds.
+                                None => (stored, None),
                             }
-                            if facts.iter().all(|f| before.holds(f)) {
-                                return Ok(self.finish(g, *decided, rec));
-                            }
-                            // The change is written; the decision is the
-                            // state's: decided again on it, nothing to write.
-                            let again = self.decide_again(g, &before, &ids, &req, &pool_version, now, deadline, work).await?;
-                            return Ok(self.finish(g, again, rec));
                         }
                         // Not logged (no case held, or the log was full):
                         // decided on the state read.
@@ -180,10 +185,10 @@ impl Daemon {
                         // its change is written if the store answers now.
                         Err(e) => {
                             tracing::debug!(error = %e, "deciding without the session state");
-                            if let Err(e) = shared.apply_noting(&req.session_id, Update::Decided(update), now, ttl, None).await {
+                            if let Err(e) = shared.apply_noting(&req.session_id, Update::Decided(main_update), now, ttl, None).await {
                                 tracing::debug!(error = %e, "decision not written to the session store");
                             }
-                            return Ok(self.finish(g, *decided, rec));
+                            return Ok(self.finish(g, main.decided, rec));
                         }
                     }
                 }
@@ -210,7 +215,7 @@ impl Daemon {
                     Ok((stored, applied)) => {
                         let view = ContinuityState::view_shared(stored.clone(), now, g.policy.ttl);
                         if let (Some(other), Some((Applied::Done, _))) = (logged.filter(|o| o.applies_on(&view)), &applied) {
-                            let decided = self.shown_decision(g, other, &view, &req, now, deadline, work).await?;
+                            let decided = self.case_decision(g, other, &view, &req, now, deadline, work).await?;
                             let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
                             return Ok(self.finish(g, decided, rec));
                         }
@@ -249,14 +254,14 @@ impl Daemon {
         }))
     }
 
-    /// The decision of the continuity case once its change applied to the
-    /// session read (`state`): the one made without the state where its
-    /// own facts hold; else (the session's cycle on this evidence, closed
-    /// by the change as the ladder closes it) made again on the state,
-    /// under the same decision id (its cohort is noted under it), with
+    /// The decision of a case once its change applied to the session read
+    /// (`state`): the one made without the state where its own facts hold;
+    /// else (the session's cycle on this evidence, continued or closed by
+    /// the change as the ladder does) made again on the state, under the
+    /// same decision id (an execution's cohort is noted under it), with
     /// nothing more to write.
     #[allow(clippy::too_many_arguments)]
-    async fn shown_decision(
+    async fn case_decision(
         &self,
         g: &Generation,
         shown: Shown,
@@ -296,6 +301,28 @@ impl Daemon {
         }
         again.decision.pool_version.clone_from(pool_version);
         Ok(again)
+    }
+
+    /// The decision where the session's context is the request's option
+    /// set in another scope (`decide::decide_on_options_in_another_scope`).
+    #[allow(clippy::too_many_arguments)]
+    async fn in_another_scope(
+        &self,
+        g: &Generation,
+        req: &Arc<DecideRequest>,
+        pool_version: &Option<String>,
+        ids: &Ids,
+        now: Now,
+        deadline: Option<Instant>,
+        work: u64,
+    ) -> Result<Option<Shown>, ApiError> {
+        let empty = ContinuityState::default();
+        let ctx = self.ctx(g, (&empty).into(), ids, now, deadline);
+        let case = self.run_ladder(work, deadline, decide::decide_on_options_in_another_scope(&ctx, req)).await?;
+        Ok(case.map(|(mut decided, facts)| {
+            decided.decision.pool_version.clone_from(pool_version);
+            Shown { decided, facts, wide: Vec::new(), ids: ids.clone() }
+        }))
     }
 
     /// An execution's decision id and cohort, remembered with the session
@@ -732,8 +759,8 @@ struct Turn {
     preclaimed: Option<Preclaimed>,
 }
 
-/// The decision of a tie where the session's context is the request's
-/// options (continuity takes it), and the facts it holds on.
+/// One case of a turn decided without the state: its decision, the facts
+/// it holds on, and those its change was logged on.
 struct Shown {
     decided: Decided,
     facts: Vec<ladder::continuity::Fact>,
@@ -790,6 +817,7 @@ fn guard_claim(applied: Applied) -> GuardClaim {
     }
 }
 
+#[derive(Clone)]
 struct Ids {
     decision: String,
     cycle: String,

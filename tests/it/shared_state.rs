@@ -374,15 +374,26 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_eq!((resolved.outcome(), resolved.decided_by()), (O::Execute, pb::Decider::Continuity));
     assert_eq!(script_calls(&p.redis).await, 1);
     assert_eq!(log_len().await, 14);
+    // The same request from another chat: the session's option set is
+    // this one, its scope is not, so continuity may not take the tie; that
+    // case too goes with the read: one.
+    reset().await;
+    let mut elsewhere = req("rt", "open links panel d");
+    elsewhere.widget_items = vec![cand("w-links-d", "Links Panel D")];
+    elsewhere.active_scope = Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-2".into() });
+    let asked = a.decide(elsewhere).await.unwrap().into_inner();
+    assert_eq!(asked.outcome(), O::Clarify);
+    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(log_len().await, 15);
 
     // The log holds at most LOG_MAX turns: the next one folds them into the
     // state with a compare-and-set (one more round trip, once per 16 turns).
     reset().await;
-    for i in 0..19 {
+    for i in 0..18 {
         let d = if i % 2 == 0 { &mut b } else { &mut a };
         d.decide(req("rt", "open links panel d")).await.unwrap();
     }
-    assert_eq!(script_calls(&p.redis).await, 20);
+    assert_eq!(script_calls(&p.redis).await, 19);
     assert_eq!(log_len().await, 16);
     let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
     assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");

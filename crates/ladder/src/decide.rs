@@ -71,15 +71,42 @@ pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<
 /// may take has (`Stateless::*::continuity`). `Some` when continuity
 /// resolves it on facts only, with no port: that decision is the ladder's
 /// for every state where those facts hold (the property test
-/// `a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold`
-/// checks this one too), so a shared store can log it along with the other
-/// case's change and let the read tell which one applies (spec section
-/// 7b). `ctx.state` is not used; give `ctx` a decision id of its own (only
-/// one of the two decisions is ever answered).
+/// `a_decision_on_the_shown_options_is_the_ladders_wherever_its_facts_hold`),
+/// so a shared store can log it along with the other cases' changes and
+/// let the read tell which one applies (spec section 7b). `ctx.state` is
+/// not used; give `ctx` a decision id of its own (only one case is ever
+/// answered).
 pub async fn decide_on_shown_options(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
+    let decided = decide_as_shown(ctx, req, req.active_scope.clone()).await?;
+    Ok(decided.filter(|(d, _)| d.decision.decided_by == Decider::Continuity))
+}
+
+/// The third case of such a tie: the session's context is the request's
+/// option set, but in another scope (continuity does not take it). `Some`
+/// when decided on facts only, with no port (the same property test).
+pub async fn decide_on_options_in_another_scope(
+    ctx: &Ctx<'_>,
+    req: &DecideRequest,
+) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
+    // Any scope other than the request's: the run reads only whether it is.
+    let other = match &req.active_scope {
+        None => Some(ScopeRef { scope: Scope::Chat, instance_id: String::new() }),
+        Some(_) => None,
+    };
+    decide_as_shown(ctx, req, other).await
+}
+
+/// The ladder run without the state, as if the session's context were the
+/// request's option set in `scope`: the decision and its facts, when it
+/// read only facts and needed no port.
+async fn decide_as_shown(
+    ctx: &Ctx<'_>,
+    req: &DecideRequest,
+    scope: Option<ScopeRef>,
+) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
     let shown = continuity::ContinuityState {
         active_option_set_id: Some(req.option_set_id().to_string()).filter(|s| !s.is_empty()),
-        active_scope: req.active_scope.clone(),
+        active_scope: scope,
         ..Default::default()
     };
     let watch = Watch::default();
@@ -87,10 +114,7 @@ pub async fn decide_on_shown_options(ctx: &Ctx<'_>, req: &DecideRequest) -> Resu
     let ports = Detached::default();
     let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
     let asked = ports.used.load(Ordering::Relaxed) || ports.claim.into_inner().unwrap_or_else(|p| p.into_inner()).is_some();
-    Ok(match watch.facts() {
-        Some(facts) if !asked && decided.decision.decided_by == Decider::Continuity => Some((decided, facts)),
-        _ => None,
-    })
+    Ok(watch.facts().filter(|_| !asked).map(|facts| (decided, facts)))
 }
 
 /// Runs the ladder for a `Decide` turn on `ctx.state` with no port: for a

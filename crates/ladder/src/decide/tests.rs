@@ -1718,10 +1718,11 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
-    /// The other case a shared store logs with a tie continuity may take:
+    /// The other cases a shared store logs with a tie continuity may take:
     /// the decision made as if the session's context were the request's
-    /// options is the ladder's, change and all, wherever its facts hold,
-    /// with no LLM call.
+    /// options (in its scope, or another) is the ladder's, change and all,
+    /// wherever its facts hold, with no LLM call; and its change, on wider
+    /// facts, leaves the session as the ladder's.
     #[test]
     fn a_decision_on_the_shown_options_is_the_ladders_wherever_its_facts_hold(
         history in history_strategy(),
@@ -1738,9 +1739,14 @@ proptest! {
             c.suggested_id = (!options.is_empty()).then(|| options[pick.index(options.len())].id.clone());
         }
         let empty = ContinuityState::default();
-        let shown = block_on(decide_on_shown_options(&same_ids(&p, &empty, fake.now), &w.req)).expect("no deadline");
-        if let Some((shown, facts)) = shown {
-            prop_assert_eq!(shown.decision.decided_by, Decider::Continuity);
+        let ctx = same_ids(&p, &empty, fake.now);
+        let shown = block_on(decide_on_shown_options(&ctx, &w.req)).expect("no deadline");
+        if let Some((d, _)) = &shown {
+            prop_assert_eq!(d.decision.decided_by, Decider::Continuity);
+        }
+        // The third case: these options, in another scope.
+        let elsewhere = block_on(decide_on_options_in_another_scope(&ctx, &w.req)).expect("no deadline");
+        for (shown, facts) in shown.into_iter().chain(elsewhere) {
             let before = fake.state.lock().unwrap().clone();
             let view = before.view(fake.now, fake.ttl);
             if facts.iter().all(|f| view.holds(f)) {
