@@ -66,7 +66,9 @@
 //! `otherwise`). Every read applies the logged changes in order, with
 //! the core's `apply`, as a compare-and-set at that moment would have, so
 //! the rules stay in one place; the next compare-and-set folds them into
-//! the state.
+//! the state. A log of `LOG_FOLD` changes is folded by a compare-and-set
+//! in the background once the call that found it so has answered
+//! (`fold_later`); at `LOG_MAX` (folds failing) a turn folds it first.
 //!
 //! Faults. Every call is bounded by `sessions.redis.timeout_ms` and fails
 //! with `StoreError::Unavailable`; callers degrade (see `daemon::turn`).
@@ -185,26 +187,31 @@ return {1}
 /// reading the session (a decision that did not depend on it). KEYS as
 /// `WRITE`. ARGV: the logged change (JSON), TTL in ms, "decision id|cohort"
 /// (or ""), "close" when the change closes the open cycle (its request goes
-/// too), and the most entries the log may hold. Answers `{1}` when
-/// appended, or, when the log is full, `{0, v, st, rq, rc, pq, pk,
-/// log...}` to fold into the state with a compare-and-set.
+/// too), the most entries the log may hold, and the length from which it
+/// should be folded. Answers `{1}` when appended; `{2, v, st, rq, rc, pq,
+/// pk, log...}` when appended to a log that should be folded (the session
+/// as it is now, to fold with a compare-and-set after answering); or, when
+/// the log is full, `{0, ...}` the same without appending.
 static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         &[
             REMEMBER_EXECUTED,
             r#"
-if redis.call('LLEN', KEYS[3]) >= tonumber(ARGV[5]) then
+local function session(status)
   local r = redis.call('HMGET', KEYS[1], 'v', 'st')
-  local out = {0, r[1], r[2], false, false, false, false}
+  local out = {status, r[1], r[2], false, false, false, false}
   local log = redis.call('LRANGE', KEYS[3], 0, -1)
   for i = 1, #log do out[7 + i] = log[i] end
   return out
 end
+local n = redis.call('LLEN', KEYS[3])
+if n >= tonumber(ARGV[5]) then return session(0) end
 redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc', 'pq', 'pk') end
 remember_executed(KEYS[2], ARGV[3], ARGV[2])
+if n + 1 >= tonumber(ARGV[6]) then return session(2) end
 return {1}
 "#,
         ]
@@ -357,10 +364,15 @@ static EXECUTED_LIST: LazyLock<Script> = LazyLock::new(|| Script::new("return re
 /// Versions read recently, so the write that follows a read in the same
 /// call (Decide: read, decide, write) needs no second read.
 const SEEN: usize = 4096;
-/// Decisions logged without a read, per session, before the next one folds
-/// them into the state (a compare-and-set: a second round trip, once in
-/// this many turns at most).
-pub const LOG_MAX: usize = 16;
+/// Changes logged per session at most: past it, the next turn folds the
+/// log in before answering (a second round trip). Reached only when the
+/// background folds from `LOG_FOLD` on keep failing.
+pub const LOG_MAX: usize = 64;
+
+/// The log's length from which a write folds it in, after answering the
+/// call that found it so (`fold_later`); `LOG_MAX` is reached only when
+/// those folds keep failing.
+pub const LOG_FOLD: usize = 16;
 /// Writes that lost a race are retried on the state that won, this often.
 const MAX_ATTEMPTS: usize = 8;
 
@@ -433,6 +445,8 @@ struct Inner {
     pool_max_candidates: usize,
     /// session -> (version, state) as last read or written here.
     seen: Mutex<Seen>,
+    /// Sessions whose log a background write is folding in.
+    folding: Mutex<std::collections::HashSet<Box<str>>>,
     health: Arc<StoreHealth>,
 }
 
@@ -510,6 +524,7 @@ impl RedisStore {
                 idle_ms: idle.as_millis().max(1) as u64,
                 pool_max_candidates,
                 seen: Mutex::new(LruCache::new(NonZeroUsize::new(SEEN).expect("non-zero"))),
+                folding: Mutex::new(std::collections::HashSet::new()),
                 health: Arc::new(StoreHealth::default()),
             }),
         })
@@ -683,15 +698,26 @@ impl RedisStore {
             .arg(self.inner.idle_ms)
             .arg(&note)
             .arg(close)
-            .arg(LOG_MAX);
+            .arg(LOG_MAX)
+            .arg(LOG_FOLD);
         let reply = bulk_list(self.run("append", inv).await?);
         // Whatever this replica held of the session is behind it now.
         self.seen().pop(id);
-        if matches!(reply.first(), Some(Some(b)) if b == b"1") {
-            return Ok(());
+        match reply.first() {
+            Some(Some(b)) if b == b"1" => Ok(()),
+            // Appended: fold the log in after answering.
+            Some(Some(b)) if b == b"2" => {
+                let read = parse_state(id, &reply[1..], false)?;
+                self.remember_read(id, read);
+                self.fold_later(id, now, ttl);
+                Ok(())
+            }
+            // Full (folds behind): fold with this change now.
+            _ => {
+                let base = parse_state(id, &reply[1..], false)?;
+                self.cas_from(id, entry.update, now, ttl, note, base).await.map(|_| ())
+            }
         }
-        let base = parse_state(id, &reply[1..], false)?;
-        self.cas_from(id, entry.update, now, ttl, note, base).await.map(|_| ())
     }
 
     /// Reads a session and claims the loop guard for `guard_key` in the
@@ -801,6 +827,34 @@ impl RedisStore {
         let mut seen = self.seen();
         if let Some(entry) = seen.get_mut(id).filter(|e| Arc::ptr_eq(&e.2, after)) {
             entry.2 = before.unwrap_or_default();
+        }
+    }
+
+    /// Folds the session's log into its state with a compare-and-set from
+    /// the state this replica remembers, in the background: the call that
+    /// found the log long has answered without waiting (one round trip);
+    /// at most one such write per session at a time, each bounded like
+    /// any store call.
+    pub fn fold_later(&self, id: &str, now: Now, ttl: Ttl) {
+        if !self.inner.folding.lock().unwrap_or_else(|p| p.into_inner()).insert(id.into()) {
+            return;
+        }
+        let store = self.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = store.cas(&id, Update::Fold, now, ttl, String::new()).await {
+                tracing::debug!(error = %e, "session log not folded");
+            }
+            store.inner.folding.lock().unwrap_or_else(|p| p.into_inner()).remove(id.as_str());
+        });
+    }
+
+    /// `fold_later` when the log this replica last read of the session
+    /// has `LOG_FOLD` entries or more.
+    pub fn fold_if_long(&self, id: &str, now: Now, ttl: Ttl) {
+        let long = self.seen().peek(id).is_some_and(|e| e.1 >= LOG_FOLD);
+        if long {
+            self.fold_later(id, now, ttl);
         }
     }
 

@@ -170,6 +170,7 @@ impl Daemon {
                             let before = ContinuityState::view_shared(stored.clone(), at, ttl);
                             match others.into_iter().chain(std::iter::once(main)).find(|c| c.applies_on(&before)) {
                                 Some(case) => {
+                                    shared.fold_if_long(&req.session_id, at, ttl);
                                     let decided = self.case_decision(g, case, &before, &req, now, deadline, work).await?;
                                     return Ok(self.finish(g, decided, Record { state: &before, read: true, ..rec }));
                                 }
@@ -215,6 +216,7 @@ impl Daemon {
                     Ok((stored, applied)) => {
                         let view = ContinuityState::view_shared(stored.clone(), now, g.policy.ttl);
                         if let (Some(other), Some((Applied::Done, _))) = (logged.filter(|o| o.applies_on(&view)), &applied) {
+                            shared.fold_if_long(&req.session_id, now, g.policy.ttl);
                             let decided = self.case_decision(g, other, &view, &req, now, deadline, work).await?;
                             let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
                             return Ok(self.finish(g, decided, rec));

@@ -386,15 +386,23 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_eq!(script_calls(&p.redis).await, 1);
     assert_eq!(log_len().await, 15);
 
-    // The log holds at most LOG_MAX turns: the next one folds them into the
-    // state with a compare-and-set (one more round trip, once per 16 turns).
+    // The turn that logs the 16th change folds the log into the state with
+    // a compare-and-set after answering (one more script, in the
+    // background, once per 16 turns): the call itself waits for one.
     reset().await;
     for i in 0..18 {
         let d = if i % 2 == 0 { &mut b } else { &mut a };
         d.decide(req("rt", "open links panel d")).await.unwrap();
+        // Counted exactly: the next turn waits until a fold is done.
+        for _ in 0..200 {
+            if log_len().await < 16 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
-    assert_eq!(script_calls(&p.redis).await, 19);
-    assert_eq!(log_len().await, 16);
+    assert_eq!(script_calls(&p.redis).await, 20, "18 turns, 2 folds");
+    assert_eq!(log_len().await, 1);
     let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
     assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
     let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
@@ -404,6 +412,21 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     b.reset_session(pb::ResetSessionRequest { session_id: "rt".into() }).await.unwrap();
     assert_eq!(log_len().await, 0);
     assert_eq!(a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap_err().code(), Code::NotFound);
+
+    // Folds that keep failing let the log grow to 64 changes (here: one
+    // turn's change copied 63 times); the next turn folds it in before
+    // answering: two scripts, the log empty when the call returns.
+    a.decide(req("full", "open links panel d")).await.unwrap();
+    let entry: Vec<String> = p.redis.cmd(&["LRANGE", "ladderd:{full}:log", "0", "0"]).await;
+    for _ in 0..63 {
+        p.redis.cmd::<i64>(&["RPUSH", "ladderd:{full}:log", &entry[0]]).await;
+    }
+    reset().await;
+    b.decide(req("full", "open links panel d")).await.unwrap();
+    assert_eq!(script_calls(&p.redis).await, 2);
+    assert_eq!(p.redis.cmd::<i64>(&["LLEN", "ladderd:{full}:log"]).await, 0);
+    let s = a.get_session(pb::GetSessionRequest { session_id: "full".into() }).await.unwrap().into_inner();
+    assert_eq!(s.turn_count, 65, "every logged change folded in once");
 }
 
 async fn an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded(server: Server) {

@@ -411,6 +411,7 @@ impl ContinuityState {
                 *self = ContinuityState::default();
                 Applied::Done
             }
+            Update::Fold => Applied::Done,
             // Unwrapped into `Decided` above.
             Update::DecidedIf { .. } => Applied::Void,
         }
@@ -481,6 +482,9 @@ pub enum Update {
         max: u32,
     },
     Reset,
+    /// No change: a shared store's write that folds the changes it logged
+    /// into the state (expired context is cleared, as any change does).
+    Fold,
 }
 
 /// What a ladder run read of the session's state, as a fact that can be
