@@ -220,11 +220,13 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     });
     run.step(cue_name, format!("{} candidates", pool.len()));
 
-    // 4. Match.
+    // 4. Match. A scope cue keeps the decision to that scope's candidates
+    //    (S4): known commands are not among them.
     run.begin("match");
+    let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
     let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
     let rules = matching::Rules { lex, params: p.matching, ranked: p.tie_len(), stop: &stop };
-    let Ok(matches) = matching::run(&req.input, &query, &pool, &req.commands, rules) else {
+    let Ok(matches) = matching::run(&req.input, &query, &pool, commands, rules) else {
         return Err(DeadlinePassed);
     };
     run.step(format!("{} hits", matches.hits.len()), matches.describe(&pool));

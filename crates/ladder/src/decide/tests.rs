@@ -641,6 +641,25 @@ fn resolved_pool_ids(p: &Policy, r: &DecideRequest) -> Vec<String> {
     }
 }
 
+/// S4 (found by its property test): a known command named like the input
+/// is not among the candidates of a chat-scoped decision, neither offered
+/// nor escaped to.
+#[test]
+fn a_chat_cue_leaves_known_commands_out() {
+    let mut r = req("panel from chat");
+    r.options.as_mut().unwrap().candidates = vec![Candidate::new("opt-0", "Links Panel D")].into();
+    r.commands = vec![Candidate::new("cmd-0", "Panel")];
+    let p = live();
+    let d = turn(&p, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &r).decision;
+    assert_ne!(d.outcome, Outcome::Escape);
+    assert!(!ids(&d).contains(&"cmd-0".to_string()), "{:?}", ids(&d));
+    // Without the cue the command is in play, as before.
+    let mut plain = r.clone();
+    plain.input = "panel".into();
+    let d = turn(&p, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &plain).decision;
+    assert!(d.outcome == Outcome::Escape || ids(&d).contains(&"cmd-0".to_string()), "{d:?}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
