@@ -23,7 +23,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use futures::executor::block_on;
-use ladder::continuity::{ActionEntry, Cycle, CycleChange, DecidedUpdate, Lane, Now, OutcomeUpdate, PendingClarifier, Ttl, Update};
+use ladder::continuity::{ActionEntry, Cycle, CycleChange, DecidedUpdate, Now, OutcomeUpdate, PendingClarifier, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
 use ladderd::sessions::{MemoryStore, SessionStore};
 use mimalloc::MiMalloc as Inner;
@@ -131,20 +131,12 @@ fn open_cycle(pool: usize) -> Update {
         ..Default::default()
     };
     let cycle = Cycle {
-        id: "5f0e6c1a-2b7d-4c1e-9a3f-0d2c4b6a8e10".into(),
-        guard_key: "0123456789abcdef0123456789abcdef".into(),
         llm_attempted: true,
         ordering: cands.iter().take(5).map(|c| c.id.clone()).collect(),
-        suggested_id: None,
-        lane: Lane::Selection,
         fingerprint: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
-        enrichment_steps: 0,
         llm_calls: 1,
         request: Some(std::sync::Arc::new(request)),
-        excerpts: Vec::new(),
-        history: Vec::new(),
-        supplied: Vec::new(),
-        resolved: false,
+        ..Cycle::new("5f0e6c1a-2b7d-4c1e-9a3f-0d2c4b6a8e10", "0123456789abcdef0123456789abcdef")
     };
     turn(None, CycleChange::Open(Box::new(cycle)), PendingClarifier::SelectionDisambiguation)
 }

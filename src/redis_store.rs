@@ -1193,25 +1193,10 @@ mod tests {
 
     #[test]
     fn a_logged_turn_keeps_its_request_out_of_the_log_in_every_case() {
-        use ladder::continuity::{Cycle, Fact, Lane};
+        use ladder::continuity::{Cycle, Fact};
         let request = Arc::new(DecideRequest { input: "links panel".into(), ..Default::default() });
         let opens = |id: &str| DecidedUpdate {
-            cycle: CycleChange::Open(Box::new(Cycle {
-                id: id.into(),
-                guard_key: "k".into(),
-                llm_attempted: false,
-                ordering: Vec::new(),
-                suggested_id: None,
-                lane: Lane::Selection,
-                fingerprint: String::new(),
-                enrichment_steps: 0,
-                llm_calls: 0,
-                request: Some(request.clone()),
-                excerpts: Vec::new(),
-                history: Vec::new(),
-                supplied: Vec::new(),
-                resolved: false,
-            })),
+            cycle: CycleChange::Open(Box::new(Cycle { request: Some(request.clone()), ..Cycle::new(id, "k") })),
             ..Default::default()
         };
         let inner = Update::DecidedIf { facts: vec![Fact::NoCycle("k".into())], update: opens("c1"), otherwise: None };

@@ -428,22 +428,7 @@ mod tests {
             widget_items: (0..candidates).map(|i| ladder::types::Candidate { id: format!("c{i}"), ..Default::default() }).collect(),
             ..Default::default()
         };
-        let cycle = ladder::continuity::Cycle {
-            id: "cyc".into(),
-            guard_key: "g".into(),
-            llm_attempted: false,
-            ordering: vec![],
-            suggested_id: None,
-            lane: ladder::continuity::Lane::Selection,
-            fingerprint: String::new(),
-            enrichment_steps: 0,
-            llm_calls: 0,
-            request: Some(Arc::new(req)),
-            excerpts: vec![],
-            history: vec![],
-            supplied: vec![],
-            resolved: false,
-        };
+        let cycle = ladder::continuity::Cycle { request: Some(Arc::new(req)), ..ladder::continuity::Cycle::new("cyc", "g") };
         Update::Decided(DecidedUpdate {
             new_turn: true,
             options_context: None,

@@ -116,6 +116,27 @@ pub struct Cycle {
 }
 
 impl Cycle {
+    /// A new open cycle on `guard_key`: selection lane, nothing attempted,
+    /// counted or held yet.
+    pub fn new(id: impl Into<String>, guard_key: impl Into<String>) -> Self {
+        Cycle {
+            id: id.into(),
+            guard_key: guard_key.into(),
+            llm_attempted: false,
+            ordering: Vec::new(),
+            suggested_id: None,
+            lane: Lane::Selection,
+            fingerprint: String::new(),
+            enrichment_steps: 0,
+            llm_calls: 0,
+            request: None,
+            excerpts: Vec::new(),
+            history: Vec::new(),
+            supplied: Vec::new(),
+            resolved: false,
+        }
+    }
+
     /// One `Enrich` step's evidence joins the cycle: its candidates join
     /// the request (ids stay unique), its excerpts (newest first) and chat
     /// history become context, and the types supplied are remembered so
@@ -294,22 +315,7 @@ impl ContinuityState {
                     c.llm_attempted = true;
                     return Applied::GuardClaimed;
                 }
-                self.cycle = Some(Cycle {
-                    id: cycle_id,
-                    guard_key,
-                    llm_attempted: true,
-                    ordering: Vec::new(),
-                    suggested_id: None,
-                    lane: Lane::Selection,
-                    fingerprint: String::new(),
-                    enrichment_steps: 0,
-                    llm_calls: 0,
-                    request: None,
-                    excerpts: Vec::new(),
-                    history: Vec::new(),
-                    supplied: Vec::new(),
-                    resolved: false,
-                });
+                self.cycle = Some(Cycle { llm_attempted: true, ..Cycle::new(cycle_id, guard_key) });
                 self.touch(now);
                 Applied::GuardClaimed
             }
