@@ -118,13 +118,14 @@ impl Daemon {
         let pool_version = self.resolve_pool(&mut req).await?;
         let req = Arc::new(req);
         let work = admit_work(&req, &g.config.limits)?;
-        let ids = Ids::new();
+        let mut turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None };
         let empty = ContinuityState::default();
-        let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
-        let stateless = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &req)).await?;
-        let (stored, preclaimed) = match (stateless, &self.shared) {
+        let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
+        let stateless = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &turn.req)).await?;
+        let (req, ttl) = (turn.req.clone(), g.policy.ttl);
+        let stored = match (stateless, &self.shared) {
             (Stateless::Decided { mut decided, facts, continuity }, Some(shared)) => {
-                decided.decision.pool_version = pool_version.clone();
+                decided.decision.pool_version.clone_from(&turn.pool_version);
                 let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
                 let opens = matches!(decided.update.cycle, CycleChange::Open(_));
                 // Whatever the state: logged without a read.
@@ -135,61 +136,60 @@ impl Daemon {
                 // where they hold. An execution is not (its cohort would
                 // be noted before it is known to stand): read first.
                 if decided.decision.outcome == ladder::types::Outcome::Execute {
-                    (self.read_or_none(&req.session_id, now).await, None)
+                    self.read_or_none(&req.session_id, now).await
                 } else {
                     // Where the session's context is these options,
                     // continuity may take the tie instead, or, in another
                     // scope, ask otherwise: those cases first.
-                    let mut others = Vec::new();
+                    let mut cases = Vec::new();
                     if continuity {
-                        others.extend(self.on_shown_options(g, &req, &pool_version, now, deadline, work).await?);
-                        others.extend(self.in_another_scope(g, &req, &pool_version, &ids, now, deadline, work).await?);
+                        cases.extend(self.other_case(g, &turn, Ids::new(), Shown::InScope).await?);
+                        cases.extend(self.other_case(g, &turn, turn.ids.clone(), Shown::Elsewhere).await?);
                     }
-                    let mut main = Shown { decided: *decided, facts, wide: Vec::new(), ids: ids.clone() };
-                    let (at, ttl) = (self.clock.now(), g.policy.ttl);
-                    // Each case's change holds on more than its decision
-                    // does (a tie asked again continues the session's
-                    // cycle); the first whose facts hold applies.
-                    let mut updates = Vec::new();
-                    let mut executed = None;
-                    for case in others.iter_mut().chain(std::iter::once(&mut main)) {
-                        executed = executed.or_else(|| self.executed_note(g, &case.decided, &req));
+                    cases.push(Case::new(*decided, facts, turn.ids.clone()));
+                    let at = self.clock.now();
+                    // The first case whose (wider) facts hold applies.
+                    let executed = cases.iter().find_map(|c| self.executed_note(g, &c.decided, &req));
+                    let (mut entry, mut main_update) = (None, None);
+                    for case in cases.iter_mut().rev() {
                         let update = self.take_update(g, &mut case.decided, &req);
-                        case.wide = update.continuing(&case.facts);
-                        updates.push(update);
+                        // The last case's, written on its own if the store
+                        // does not answer.
+                        main_update.get_or_insert_with(|| update.clone());
+                        entry = Some(Update::DecidedIf { facts: case.wide.clone(), update, otherwise: entry.map(Box::new) });
                     }
-                    let main_update = updates.last().cloned().unwrap_or_default();
-                    let cases: Vec<&Shown> = others.iter().chain(std::iter::once(&main)).collect();
-                    let entry = cases.into_iter().zip(updates).rev().fold(None, |otherwise, (case, update)| {
-                        Some(Update::DecidedIf { facts: case.wide.clone(), update, otherwise: otherwise.map(Box::new) })
-                    });
-                    let entry = entry.unwrap_or(Update::Decided(DecidedUpdate::default()));
                     let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
-                    match shared.log_with_read(&req.session_id, entry, note, at, ttl).await {
+                    match shared.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await {
                         Ok((stored, Some((Applied::Done, _)))) => {
                             let before = ContinuityState::view_shared(stored.clone(), at, ttl);
-                            match others.into_iter().chain(std::iter::once(main)).find(|c| c.applies_on(&before)) {
+                            match cases.into_iter().find(|c| c.applies_on(&before)) {
                                 Some(case) => {
                                     shared.fold_if_long(&req.session_id, at, ttl);
-                                    let decided = self.case_decision(g, case, &before, &req, now, deadline, work).await?;
+                                    let decided = self.case_decision(g, &turn, case, &before).await?;
                                     return Ok(self.finish(g, decided, Record { state: &before, read: true, ..rec }));
                                 }
                                 // Never: a change applied, so its case holds.
-                                None => (stored, None),
+                                None => stored,
                             }
                         }
                         // Not logged (no case held, or the log was full):
                         // decided on the state read.
-                        Ok((stored, _)) => (stored, None),
-                        // No state to be had: the decision on none stands
-                        // (what deciding with an unanswered read gives), and
-                        // its change is written if the store answers now.
+                        Ok((stored, _)) => stored,
+                        // No state to be had: the decision on none (the
+                        // last case) stands, what deciding with an
+                        // unanswered read gives, and its change is written
+                        // if the store answers now.
                         Err(e) => {
                             tracing::debug!(error = %e, "deciding without the session state");
-                            if let Err(e) = shared.apply_noting(&req.session_id, Update::Decided(main_update), now, ttl, None).await {
+                            if let Some(update) = main_update
+                                && let Err(e) = shared.apply_noting(&req.session_id, Update::Decided(update), now, ttl, None).await
+                            {
                                 tracing::debug!(error = %e, "decision not written to the session store");
                             }
-                            return Ok(self.finish(g, main.decided, rec));
+                            match cases.pop() {
+                                Some(main) => return Ok(self.finish(g, main.decided, rec)),
+                                None => None,
+                            }
                         }
                     }
                 }
@@ -198,133 +198,84 @@ impl Daemon {
             // where continuity may take the tie instead, that case is
             // logged with it, the claim applying only where it does not.
             (Stateless::Depends { claim: Some((key, cycle)), continuity }, Some(shared)) => {
-                let shown = if continuity { self.on_shown_options(g, &req, &pool_version, now, deadline, work).await? } else { None };
-                let (read, logged) = match shown {
-                    Some(mut other) => {
+                let shown = if continuity { self.other_case(g, &turn, Ids::new(), Shown::InScope).await? } else { None };
+                let (read, shown) = match shown {
+                    Some(mut case) => {
                         let claim = Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle };
-                        let executed = self.executed_note(g, &other.decided, &req);
-                        let update = std::mem::take(&mut other.decided.update);
-                        let facts = update.continuing(&other.facts);
-                        other.wide = facts.clone();
-                        let entry = Update::DecidedIf { facts, update, otherwise: Some(Box::new(claim)) };
+                        let executed = self.executed_note(g, &case.decided, &req);
+                        let update = std::mem::take(&mut case.decided.update);
+                        let entry = Update::DecidedIf { facts: case.wide.clone(), update, otherwise: Some(Box::new(claim)) };
                         let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
-                        (shared.log_with_read(&req.session_id, entry, note, now, g.policy.ttl).await, Some(other))
+                        (shared.log_with_read(&req.session_id, entry, note, now, ttl).await, Some(case))
                     }
-                    None => (shared.read_claiming(&req.session_id, &key, &cycle, now, g.policy.ttl).await, None),
+                    None => (shared.read_claiming(&req.session_id, &key, &cycle, now, ttl).await, None),
                 };
                 match read {
                     Ok((stored, applied)) => {
-                        let view = ContinuityState::view_shared(stored.clone(), now, g.policy.ttl);
-                        if let (Some(other), Some((Applied::Done, _))) = (logged.filter(|o| o.applies_on(&view)), &applied) {
-                            shared.fold_if_long(&req.session_id, now, g.policy.ttl);
-                            let decided = self.case_decision(g, other, &view, &req, now, deadline, work).await?;
-                            let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
-                            return Ok(self.finish(g, decided, rec));
+                        if let (Some(case), Some((Applied::Done, _))) = (shown, &applied) {
+                            let view = ContinuityState::view_shared(stored.clone(), now, ttl);
+                            if case.applies_on(&view) {
+                                shared.fold_if_long(&req.session_id, now, ttl);
+                                let decided = self.case_decision(g, &turn, case, &view).await?;
+                                let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
+                                return Ok(self.finish(g, decided, rec));
+                            }
                         }
-                        (stored, applied.map(|(a, after)| Preclaimed { key, claim: guard_claim(a), remembered: Some(after) }))
+                        turn.preclaimed = applied.map(|(a, after)| Preclaimed { key, claim: guard_claim(a), remembered: Some(after) });
+                        stored
                     }
                     Err(e) => {
                         tracing::debug!(error = %e, "deciding without the session state or a guard claim");
-                        (None, Some(Preclaimed { key, claim: GuardClaim::Unavailable, remembered: None }))
+                        turn.preclaimed = Some(Preclaimed { key, claim: GuardClaim::Unavailable, remembered: None });
+                        None
                     }
                 }
             }
-            _ => (self.read_or_none(&req.session_id, now).await, None),
+            _ => self.read_or_none(&req.session_id, now).await,
         };
-        self.decide_on(g, Turn { req, ids, work, pool_version, now, deadline, started, preclaimed }, stored).await
+        self.decide_on(g, turn, stored).await
     }
 
-    /// The decision continuity makes where the session's context is the
-    /// request's options (`decide::decide_on_shown_options`), under a
-    /// decision id of its own (only one of a turn's cases is answered).
-    async fn on_shown_options(
-        &self,
-        g: &Generation,
-        req: &Arc<DecideRequest>,
-        pool_version: &Option<String>,
-        now: Now,
-        deadline: Option<Instant>,
-        work: u64,
-    ) -> Result<Option<Shown>, ApiError> {
-        let ids = Ids::new();
+    /// Another case of a tie continuity may take, decided without the state
+    /// as if the session's context were the request's options (`InScope`,
+    /// `decide::decide_on_shown_options`) or that option set in another
+    /// scope (`Elsewhere`, `decide::decide_on_options_in_another_scope`).
+    /// An execution's case needs decision ids of its own (only one case is
+    /// answered, and its cohort is noted under its id).
+    async fn other_case(&self, g: &Generation, turn: &Turn, ids: Ids, shown: Shown) -> Result<Option<Case>, ApiError> {
         let empty = ContinuityState::default();
-        let ctx = self.ctx(g, (&empty).into(), &ids, now, deadline);
-        let shown = self.run_ladder(work, deadline, decide::decide_on_shown_options(&ctx, req)).await?;
-        Ok(shown.map(|(mut decided, facts)| {
-            decided.decision.pool_version.clone_from(pool_version);
-            Shown { decided, facts, wide: Vec::new(), ids }
+        let ctx = self.ctx(g, (&empty).into(), &ids, turn.now, turn.deadline);
+        let found = match shown {
+            Shown::InScope => self.run_ladder(turn.work, turn.deadline, decide::decide_on_shown_options(&ctx, &turn.req)).await?,
+            Shown::Elsewhere => {
+                self.run_ladder(turn.work, turn.deadline, decide::decide_on_options_in_another_scope(&ctx, &turn.req)).await?
+            }
+        };
+        Ok(found.map(|(mut decided, facts)| {
+            decided.decision.pool_version.clone_from(&turn.pool_version);
+            Case::new(decided, facts, ids)
         }))
     }
 
     /// The decision of a case once its change applied to the session read
     /// (`state`): the one made without the state where its own facts hold;
     /// else (the session's cycle on this evidence, continued or closed by
-    /// the change as the ladder does) made again on the state, under the
-    /// same decision id (an execution's cohort is noted under it), with
-    /// nothing more to write.
-    #[allow(clippy::too_many_arguments)]
-    async fn case_decision(
-        &self,
-        g: &Generation,
-        shown: Shown,
-        state: &ContinuityState,
-        req: &Arc<DecideRequest>,
-        now: Now,
-        deadline: Option<Instant>,
-        work: u64,
-    ) -> Result<Decided, ApiError> {
-        if shown.holds_on(state) {
-            return Ok(shown.decided);
+    /// the change as the ladder does) made again on the state with no
+    /// port, under the case's decision id (an execution's cohort is noted
+    /// under it), with nothing more to write.
+    async fn case_decision(&self, g: &Generation, turn: &Turn, case: Case, state: &ContinuityState) -> Result<Decided, ApiError> {
+        if case.holds_on(state) {
+            return Ok(case.decided);
         }
-        let pool_version = shown.decided.decision.pool_version;
-        self.decide_again(g, state, &shown.ids, req, &pool_version, now, deadline, work).await
-    }
-
-    /// A turn whose change is already logged (`DecidedUpdate::continuing`)
-    /// decided on the session as read, with no port and nothing to write.
-    #[allow(clippy::too_many_arguments)]
-    async fn decide_again(
-        &self,
-        g: &Generation,
-        state: &ContinuityState,
-        ids: &Ids,
-        req: &Arc<DecideRequest>,
-        pool_version: &Option<String>,
-        now: Now,
-        deadline: Option<Instant>,
-        work: u64,
-    ) -> Result<Decided, ApiError> {
-        let ctx = self.ctx(g, state.into(), ids, now, deadline);
-        let (mut again, asked) = self.run_ladder(work, deadline, decide::decide_detached(&ctx, req)).await?;
+        let ctx = self.ctx(g, state.into(), &case.ids, turn.now, turn.deadline);
+        let (mut again, asked) = self.run_ladder(turn.work, turn.deadline, decide::decide_detached(&ctx, &turn.req)).await?;
         if asked {
             // Never (a property of the core); were it to, the port was
             // refused: a safe clarifier.
             tracing::warn!("a turn whose change was logged without the state asked for a loop-guard claim or the LLM");
         }
-        again.decision.pool_version.clone_from(pool_version);
+        again.decision.pool_version.clone_from(&turn.pool_version);
         Ok(again)
-    }
-
-    /// The decision where the session's context is the request's option
-    /// set in another scope (`decide::decide_on_options_in_another_scope`).
-    #[allow(clippy::too_many_arguments)]
-    async fn in_another_scope(
-        &self,
-        g: &Generation,
-        req: &Arc<DecideRequest>,
-        pool_version: &Option<String>,
-        ids: &Ids,
-        now: Now,
-        deadline: Option<Instant>,
-        work: u64,
-    ) -> Result<Option<Shown>, ApiError> {
-        let empty = ContinuityState::default();
-        let ctx = self.ctx(g, (&empty).into(), ids, now, deadline);
-        let case = self.run_ladder(work, deadline, decide::decide_on_options_in_another_scope(&ctx, req)).await?;
-        Ok(case.map(|(mut decided, facts)| {
-            decided.decision.pool_version.clone_from(pool_version);
-            Shown { decided, facts, wide: Vec::new(), ids: ids.clone() }
-        }))
     }
 
     /// An execution's decision id and cohort, remembered with the session
@@ -762,16 +713,21 @@ struct Turn {
 }
 
 /// One case of a turn decided without the state: its decision, the facts
-/// it holds on, and those its change was logged on.
-struct Shown {
+/// it holds on, and the wider ones its change holds on
+/// (`DecidedUpdate::continuing`), which is how it is logged.
+struct Case {
     decided: Decided,
     facts: Vec<ladder::continuity::Fact>,
-    /// The facts its change was logged on (`DecidedUpdate::continuing`).
     wide: Vec<ladder::continuity::Fact>,
     ids: Ids,
 }
 
-impl Shown {
+impl Case {
+    fn new(decided: Decided, facts: Vec<ladder::continuity::Fact>, ids: Ids) -> Self {
+        let wide = decided.update.continuing(&facts);
+        Case { decided, facts, wide, ids }
+    }
+
     /// Whether the decision holds on `state`.
     fn holds_on(&self, state: &ContinuityState) -> bool {
         self.facts.iter().all(|f| state.holds(f))
@@ -781,6 +737,15 @@ impl Shown {
     fn applies_on(&self, state: &ContinuityState) -> bool {
         self.wide.iter().all(|f| state.holds(f))
     }
+}
+
+/// Which other case of a tie continuity may take (`Daemon::other_case`).
+#[derive(Clone, Copy)]
+enum Shown {
+    /// The session's context is the request's options.
+    InScope,
+    /// The session's context is the request's option set, in another scope.
+    Elsewhere,
 }
 
 /// A loop-guard claim taken with the session's read (`read_claiming`).
