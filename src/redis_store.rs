@@ -476,6 +476,18 @@ struct Logged {
     ttl: Ttl,
 }
 
+impl Logged {
+    fn new(update: Update, now: Now, ttl: Ttl) -> Self {
+        Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl }
+    }
+}
+
+/// JSON for the store (a value of ours: encoding fails only on a bug,
+/// reported like a store failure).
+fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec(value).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
+}
+
 impl RedisStore {
     /// Builds the clients (connecting lazily: a store that is down at start
     /// does not stop the daemon from serving). Needs a tokio runtime.
@@ -618,9 +630,7 @@ impl RedisStore {
             let open = state.open_cycle();
             let (mode, request, cycle_id) = match open {
                 Some(c) => match &c.request {
-                    Some(r) if !loaded_request.as_ref().is_some_and(|l| Arc::ptr_eq(l, r)) => {
-                        ("set", serde_json::to_vec(&**r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?, c.id.clone())
-                    }
+                    Some(r) if !loaded_request.as_ref().is_some_and(|l| Arc::ptr_eq(l, r)) => ("set", to_json(&**r)?, c.id.clone()),
                     // Opened without a request (too large to keep): Enrich
                     // must refuse it, whatever an older cycle left.
                     None if opens => ("del", Vec::new(), c.id.clone()),
@@ -688,8 +698,8 @@ impl RedisStore {
             CycleChange::Open(_) => return self.cas(id, Update::Decided(update), now, ttl, note).await.map(|_| ()),
         };
         let key = self.key(id);
-        let entry = Logged { update: Update::Decided(update), mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
-        let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+        let entry = Logged::new(Update::Decided(update), now, ttl);
+        let json = to_json(&entry)?;
         let mut inv = APPEND.prepare_invoke();
         inv.key(&key)
             .key(format!("{key}:executed"))
@@ -763,7 +773,7 @@ impl RedisStore {
     ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
         // A cycle's request goes in its own field, not in the log.
         let pending = match take_request(&mut entry) {
-            Some((r, key)) => Some((serde_json::to_vec(&*r).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?, key)),
+            Some((r, key)) => Some((to_json(&*r)?, key)),
             None => None,
         };
         let note = executed.map(|(d, c)| format!("{d}|{c}")).unwrap_or_default();
@@ -783,8 +793,8 @@ impl RedisStore {
         now: Now,
         ttl: Ttl,
     ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
-        let entry = Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl };
-        let json = serde_json::to_vec(&entry).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+        let entry = Logged::new(update, now, ttl);
+        let json = to_json(&entry)?;
         let key = self.key(id);
         let (request, cycle) = pending.unwrap_or_default();
         let mut inv = READ_APPEND.prepare_invoke();
@@ -979,7 +989,7 @@ fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
     if let Some(c) = s.cycle.as_mut() {
         c.request = None;
     }
-    serde_json::to_vec(&s).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
+    to_json(&s)
 }
 
 /// Takes the request of the cycle a logged change opens out of it (with
@@ -1134,7 +1144,7 @@ impl PoolStore for RedisStore {
                 return Ok(());
             }
             let held = StoredSet { version: version.to_string(), scope, candidates };
-            let blob = serde_json::to_vec(&held).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))?;
+            let blob = to_json(&held)?;
             let keys = self.pool_keys(session);
             let mut inv = POOL_PUT.prepare_invoke();
             inv.key(&keys[0])
