@@ -1673,10 +1673,6 @@ proptest! {
             }
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// The one-round-trip `Decide` where the state decides the answer but
     /// not the change: a change made without the state, logged on its
@@ -1698,12 +1694,11 @@ proptest! {
         // What else the session's open cycle may hold: the LLM's part in it
         // (1-3: under another configuration, or on another replica's
         // turn), Enrich steps taken (4, 5).
+        if touch == 1 {
+            suggest_in_open_cycle(&fake, &w.req, pick);
+        }
         if let Some(c) = fake.state.lock().unwrap().cycle.as_mut().filter(|c| !c.resolved) {
             match touch {
-                1 => {
-                    let options = w.req.option_candidates();
-                    c.suggested_id = (!options.is_empty()).then(|| options[pick.index(options.len())].id.clone());
-                }
                 2 => c.llm_attempted = true,
                 3 => c.llm_calls = 1,
                 // Enrich steps taken (4: one; 5: every one there is).
@@ -1713,29 +1708,9 @@ proptest! {
             }
         }
         if let Some((stateless, facts)) = without_state(&p, &fake, &w.req) {
-            let wide = stateless.update.continuing(&facts);
-            let before = fake.state.lock().unwrap().clone();
-            let mut logged = before.clone();
-            let update = Update::DecidedIf { facts: wide, update: stateless.update.clone(), otherwise: None };
-            if logged.apply(update, fake.now, fake.ttl) == Applied::Void {
-                prop_assert_eq!(logged, before, "a void change changes nothing");
-            } else {
-                // What the daemon then does: decide on the state as read,
-                // with no port.
-                let view = before.view(fake.now, fake.ttl);
-                let (with_state, asked) = block_on(decide_detached(&same_ids(&p, &view, fake.now), &w.req)).expect("no deadline");
-                prop_assert!(!asked, "no loop-guard claim, no LLM");
-                prop_assert_eq!(untimed(&with_state.decision), untimed(&turn_on(&p, &fake, &w.req).decision));
-                let mut decided = before.clone();
-                decided.apply(Update::Decided(with_state.update.clone()), fake.now, fake.ttl);
-                prop_assert_eq!(logged, decided);
-            }
+            wider_change_is_the_ladders(&p, &fake, &w.req, &stateless, &facts)?;
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// The other cases a shared store logs with a tie continuity may take:
     /// the decision made as if the session's context were the request's
@@ -1753,9 +1728,8 @@ proptest! {
         let (p, fake) = lived_before(history, &w, llm_off, repeat);
         // An LLM suggestion in the session's open cycle (it may block
         // continuity: the loop guard).
-        if let (Some(pick), Some(c)) = (suggest, fake.state.lock().unwrap().cycle.as_mut().filter(|c| !c.resolved)) {
-            let options = w.req.option_candidates();
-            c.suggested_id = (!options.is_empty()).then(|| options[pick.index(options.len())].id.clone());
+        if let Some(pick) = suggest {
+            suggest_in_open_cycle(&fake, &w.req, pick);
         }
         let empty = ContinuityState::default();
         let ctx = same_ids(&p, &empty, fake.now);
@@ -1776,19 +1750,42 @@ proptest! {
                 prop_assert_eq!(&shown.update, &with_state.update);
             }
             // Its change holds on wider facts (the session's cycle on this
-            // evidence closed as the ladder closes it), the decision then
-            // made again on the state, with no port.
-            let wide = shown.update.continuing(&facts);
-            let mut logged = before.clone();
-            let update = Update::DecidedIf { facts: wide, update: shown.update.clone(), otherwise: None };
-            if logged.apply(update, fake.now, fake.ttl) != Applied::Void {
-                let (with_state, asked) = block_on(decide_detached(&same_ids(&p, &view, fake.now), &w.req)).expect("no deadline");
-                prop_assert!(!asked, "no loop-guard claim, no LLM");
-                let mut decided = before.clone();
-                decided.apply(Update::Decided(with_state.update.clone()), fake.now, fake.ttl);
-                prop_assert_eq!(logged, decided);
-            }
+            // evidence closed as the ladder closes it).
+            wider_change_is_the_ladders(&p, &fake, &w.req, &shown, &facts)?;
         }
+    }
+}
+
+/// A change made without the state, logged on its wider facts
+/// (`DecidedUpdate::continuing`): where it applies to the fake session, it
+/// leaves it exactly as the ladder's change with the state does, and the
+/// ladder then, on the state as read, asks for no port and decides as it
+/// does with the fake's (what the daemon does: `decide_detached`); where
+/// it does not apply, nothing changes.
+fn wider_change_is_the_ladders(p: &Policy, fake: &Fake, r: &DecideRequest, made: &Decided, facts: &[Fact]) -> Result<(), TestCaseError> {
+    let before = fake.state.lock().unwrap().clone();
+    let mut logged = before.clone();
+    let update = Update::DecidedIf { facts: made.update.continuing(facts), update: made.update.clone(), otherwise: None };
+    if logged.apply(update, fake.now, fake.ttl) == Applied::Void {
+        prop_assert_eq!(logged, before, "a void change changes nothing");
+        return Ok(());
+    }
+    let view = before.view(fake.now, fake.ttl);
+    let (with_state, asked) = block_on(decide_detached(&same_ids(p, &view, fake.now), r)).expect("no deadline");
+    prop_assert!(!asked, "no loop-guard claim, no LLM");
+    prop_assert_eq!(untimed(&with_state.decision), untimed(&turn_on(p, fake, r).decision));
+    let mut decided = before;
+    decided.apply(Update::Decided(with_state.update), fake.now, fake.ttl);
+    prop_assert_eq!(logged, decided);
+    Ok(())
+}
+
+/// An LLM suggestion, one of `r`'s options picked by `pick`, in the fake
+/// session's open cycle (if any).
+fn suggest_in_open_cycle(fake: &Fake, r: &DecideRequest, pick: prop::sample::Index) {
+    if let Some(c) = fake.state.lock().unwrap().cycle.as_mut().filter(|c| !c.resolved) {
+        let options = r.option_candidates();
+        c.suggested_id = (!options.is_empty()).then(|| options[pick.index(options.len())].id.clone());
     }
 }
 
