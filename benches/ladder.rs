@@ -80,13 +80,13 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let rules = matching::Rules { lex, params: policy.matching, ranked: policy.tie_len(), stop: &Default::default() };
+    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default() };
     let matches = matching::run(&req.input, &query, &pool, &req.commands, rules).expect("no deadline");
     let class = classify(&Evidence {
         pool: &pool,
         matches: &matches,
         input_is_deictic: query.core.is_empty() || lex.deictic.contains(&query.core),
-        params: policy.matching,
+        params: &policy.matching,
     });
     matches.hits.len() + usize::from(class.winner.is_some())
 }

@@ -1036,7 +1036,7 @@ impl Config {
         let one = |k: &str, e: String| ConfigError { problems: vec![(k.to_string(), e)] };
         Ok(Policy {
             lexicon: self.lexicon().map_err(|e| one("lexicon", e))?,
-            matching: self.matching,
+            matching: self.matching.clone(),
             llm_mode: match (&self.llm.base_url, self.llm.mode) {
                 (None, _) => LlmMode::Off,
                 (Some(_), LlmModeConfig::Live) => LlmMode::Live,

@@ -49,6 +49,15 @@ pub fn scope(field: &str, v: i32) -> Result<d::Scope, Invalid> {
     })
 }
 
+fn risk(field: &str, v: i32) -> Result<d::Risk, Invalid> {
+    Ok(match pb::Risk::try_from(v) {
+        Ok(pb::Risk::Unspecified) => d::Risk::Unspecified,
+        Ok(pb::Risk::Normal) => d::Risk::Normal,
+        Ok(pb::Risk::High) => d::Risk::High,
+        Err(_) => return Err(Invalid::bad(field, format!("unknown Risk value {v}"))),
+    })
+}
+
 fn scope_to_pb(s: d::Scope) -> pb::Scope {
     match s {
         d::Scope::Unspecified => pb::Scope::Unspecified,
@@ -87,6 +96,7 @@ fn check_candidates<'a>(field: &str, list: &'a [pb::Candidate], l: &Limits, seen
         for (j, a) in c.aliases.iter().enumerate() {
             check_len(|| format!("{field}[{i}].aliases[{j}]"), a, l.label_max_bytes)?;
         }
+        risk(&f("risk"), c.risk)?;
         if !seen.insert(c.id.as_str()) {
             return Err(Invalid::Duplicate { field: f("id"), id: c.id.clone() });
         }
@@ -98,7 +108,18 @@ fn check_candidates<'a>(field: &str, list: &'a [pb::Candidate], l: &Limits, seen
 /// `check_candidates`).
 impl From<pb::Candidate> for d::Candidate {
     fn from(c: pb::Candidate) -> Self {
-        d::Candidate { id: c.id, label: c.label, sublabel: c.sublabel, badge: c.badge, kind: c.kind, path: c.path, aliases: c.aliases }
+        // `check_candidates` refused an unknown risk value.
+        let risk = risk("risk", c.risk).unwrap_or_default();
+        d::Candidate {
+            id: c.id,
+            label: c.label,
+            sublabel: c.sublabel,
+            badge: c.badge,
+            kind: c.kind,
+            path: c.path,
+            aliases: c.aliases,
+            risk,
+        }
     }
 }
 
@@ -410,6 +431,7 @@ impl From<d::Decision> for pb::Decision {
                 question: c.question,
                 option_ids: c.option_ids,
                 suggested_id: c.suggested_id.unwrap_or_default(),
+                kind: c.kind.as_str().to_string(),
             }),
             needed_evidence_types: x.needed_evidence_types.iter().map(|t| t.as_str().to_string()).collect(),
             llm: Some(pb::LlmReport {

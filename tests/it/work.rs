@@ -166,6 +166,7 @@ fn max_size_candidate(set: usize, i: usize) -> pb::Candidate {
         kind: text("kind"),
         path: text("path"),
         aliases: (0..32).map(|k| text(&format!("alias{k}"))).collect(),
+        risk: pb::Risk::High as i32,
     }
 }
 

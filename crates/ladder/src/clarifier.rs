@@ -18,6 +18,8 @@ pub enum Ask {
     NoCandidate,
     Scope(Scope),
     NeedMoreInfo,
+    /// A high-risk candidate, listed first, to confirm.
+    Confirmation,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -33,6 +35,10 @@ pub struct LanguageTemplates {
     /// The input named two different scopes.
     pub scope_conflict: String,
     pub need_more_info: String,
+    /// Asks to confirm a high-risk candidate; files without it use
+    /// `selection`.
+    #[serde(default)]
+    pub confirmation: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +77,7 @@ impl Templates {
             Ask::Collision => &t.collision,
             Ask::NoCandidate => &t.no_candidate,
             Ask::NeedMoreInfo => &t.need_more_info,
+            Ask::Confirmation => t.confirmation.as_ref().unwrap_or(&t.selection),
             Ask::Scope(Scope::Unspecified) => &t.scope_conflict,
             Ask::Scope(Scope::Chat) => &t.scope_chat,
             Ask::Scope(Scope::Widget) => &t.scope_widget,
@@ -106,6 +113,9 @@ impl<'p> Tie<'p> {
 
     /// The question that goes with this tie.
     pub fn question(&self) -> Ask {
+        if self.class.confirm.is_some() {
+            return Ask::Confirmation;
+        }
         match self.reason {
             AmbiguityReason::CommandSelectionCollision => Ask::Collision,
             AmbiguityReason::NoCandidate => Ask::NoCandidate,

@@ -20,7 +20,7 @@
 //! position outside the list, a typo near two words.
 
 use super::matching::{MatchKind, MatchParams, MatchTier, Matches, Words};
-use super::scope::Pool;
+use super::scope::{Pool, Source};
 use super::types::{AmbiguityReason, Bucket};
 
 /// What a high-confidence decision points at.
@@ -39,17 +39,23 @@ pub struct Classification {
     pub reason: Option<AmbiguityReason>,
     /// Set only for `HighConfidenceExecute`.
     pub winner: Option<Winner>,
+    /// The entry the input names in full but that is high risk: not
+    /// executed on this reference; the clarifier asks to confirm it.
+    pub confirm: Option<usize>,
+    /// The entry the input named but does not account for (spec section
+    /// 4b): refused, ranked first, up the ladder.
+    pub refused: Option<usize>,
 }
 
 impl Classification {
     fn high(w: Winner) -> Self {
-        Classification { bucket: Bucket::HighConfidenceExecute, reason: None, winner: Some(w) }
+        Classification { bucket: Bucket::HighConfidenceExecute, reason: None, winner: Some(w), confirm: None, refused: None }
     }
     fn llm(reason: AmbiguityReason) -> Self {
-        Classification { bucket: Bucket::LowConfidenceLlmEligible, reason: Some(reason), winner: None }
+        Classification { bucket: Bucket::LowConfidenceLlmEligible, reason: Some(reason), winner: None, confirm: None, refused: None }
     }
     fn clarifier_only(reason: AmbiguityReason) -> Self {
-        Classification { bucket: Bucket::LowConfidenceClarifierOnly, reason: Some(reason), winner: None }
+        Classification { bucket: Bucket::LowConfidenceClarifierOnly, reason: Some(reason), winner: None, confirm: None, refused: None }
     }
 }
 
@@ -61,11 +67,11 @@ pub struct Evidence<'a> {
     /// The input (cue and filler removed) has no words left, or only a
     /// deictic word ("it", "that one").
     pub input_is_deictic: bool,
-    pub params: MatchParams,
+    pub params: &'a MatchParams,
 }
 
 /// Whether a match kind may execute under the configuration.
-fn allowed(kind: MatchKind, p: MatchParams) -> bool {
+fn allowed(kind: MatchKind, p: &MatchParams) -> bool {
     match kind {
         MatchKind::Shorthand => p.token_shorthand,
         MatchKind::Partial => p.unique_partial,
@@ -75,8 +81,33 @@ fn allowed(kind: MatchKind, p: MatchParams) -> bool {
     }
 }
 
+/// Whether a high-risk entry may execute on this reference (spec section
+/// 4b): only on its whole label or an alias, word for word (phrasing
+/// aside), or on a position among the options shown (the clarification the
+/// user is answering). Never through a partial, shorthand, badge or typo.
+fn risk_allows(pool: &Pool<'_>, r: &crate::matching::Reading, entry: usize, kind: MatchKind, p: &MatchParams) -> bool {
+    let e = &pool.entries[entry];
+    if !e.cand.is_high_risk(&p.high_risk_kinds) {
+        return true;
+    }
+    match kind {
+        MatchKind::Ordinal => e.source == Source::ActiveOptions,
+        MatchKind::Typo | MatchKind::Badge | MatchKind::Fuzzy | MatchKind::Containment => false,
+        _ => r.whole.contains(&entry),
+    }
+}
+
 /// The confidence bucket, the ambiguity reason, and the winner of a high
 /// confidence decision.
+///
+/// Every execute passes one rule: **the input accounts for the winner**
+/// (`Reading::accounts_for`: no content word left over, nothing of the
+/// winner that sets it apart left unsaid; spec section 4b), and a
+/// high-risk winner is said whole or picked by position (`risk_allows`).
+/// A winner that fails it goes up the ladder (`no_deterministic_match`:
+/// the LLM when configured, else the clarifier, the winner ranked first);
+/// one that fails only on its risk is offered for confirmation
+/// (`Classification::confirm`).
 pub fn classify(ev: &Evidence<'_>) -> Classification {
     let Evidence { pool, matches, input_is_deictic, params } = *ev;
     let r = &matches.reading;
@@ -101,6 +132,16 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
     if r.never_executes() {
         return several(&mut r.named_entries().chain(r.negated.iter().copied()));
     }
+    // The one rule: execute `entry` on this reference, or go up the ladder.
+    let decide = |entry: usize, kind: MatchKind| {
+        if !r.accounts_for(entry) {
+            Classification { refused: Some(entry), ..Classification::llm(AmbiguityReason::NoDeterministicMatch) }
+        } else if !risk_allows(pool, r, entry, kind, params) {
+            Classification { confirm: Some(entry), ..Classification::llm(AmbiguityReason::NoDeterministicMatch) }
+        } else {
+            Classification::high(Winner::Entry(entry))
+        }
+    };
     let named = &r.named;
     // The one candidate the words single out, if the rule allows it.
     let word_winner = match r.words {
@@ -119,7 +160,7 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
         // also names a command; the command wins only when nothing in the
         // pool is named or singled out; anything in between is a collision.
         return match named.as_slice() {
-            [(e, _)] if !conflicts(*e) => Classification::high(Winner::Entry(*e)),
+            [(e, k)] if !conflicts(*e) && decide(*e, *k).winner.is_some() => Classification::high(Winner::Entry(*e)),
             [] if !r.out_of_range && matches!(r.words, Words::None | Words::Unexplained) => {
                 Classification::high(Winner::Command(cmd.index))
             }
@@ -133,7 +174,15 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
         && pool.len() == 1
         && (input_is_deictic || !named.is_empty() || !matches!(r.words, Words::None | Words::Unexplained))
     {
-        return Classification::high(Winner::Entry(0));
+        let kind = match (named.first(), &r.words) {
+            (Some((_, k)), _) => *k,
+            (None, Words::Unique { kind, .. }) => *kind,
+            // "it": the cue is the reference; only a position in the
+            // options could stand for a high-risk candidate, and this is not.
+            _ if input_is_deictic => return decide_deictic(pool, params),
+            _ => MatchKind::Containment,
+        };
+        return decide(0, kind);
     }
 
     match named.as_slice() {
@@ -146,12 +195,7 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
             };
             return several(&mut std::iter::once(*e).chain(other));
         }
-        // Position words are common words ("last week", "first time"): a
-        // position beside a word no candidate explains is only a ranking.
-        [(_, MatchKind::Ordinal)] if matches!(r.words, Words::Unexplained) => {
-            return Classification::llm(AmbiguityReason::NoDeterministicMatch);
-        }
-        [(e, _)] => return Classification::high(Winner::Entry(*e)),
+        [(e, k)] => return decide(*e, *k),
         _ => return several(&mut r.named_entries()),
     }
     if r.out_of_range {
@@ -159,7 +203,7 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
         return Classification::clarifier_only(AmbiguityReason::NoDeterministicMatch);
     }
     match &r.words {
-        Words::Unique { entry, .. } if word_winner == Some(*entry) => return Classification::high(Winner::Entry(*entry)),
+        Words::Unique { entry, kind } if word_winner == Some(*entry) => return decide(*entry, *kind),
         // The rule is switched off: the words only rank the clarifier.
         Words::Unique { .. } => return Classification::llm(AmbiguityReason::NoDeterministicMatch),
         Words::Shared { typo: true, .. } => return Classification::llm(AmbiguityReason::TypoAmbiguous),
@@ -175,6 +219,16 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
         }
         _ if input_is_deictic => Classification::clarifier_only(AmbiguityReason::NoDeterministicMatch),
         _ => Classification::llm(AmbiguityReason::NoDeterministicMatch),
+    }
+}
+
+/// "Open it from chat" with one candidate there: the cue names it, unless
+/// it is high risk (then it is offered for confirmation).
+fn decide_deictic(pool: &Pool<'_>, params: &MatchParams) -> Classification {
+    if pool.entries[0].cand.is_high_risk(&params.high_risk_kinds) {
+        Classification { confirm: Some(0), ..Classification::llm(AmbiguityReason::NoDeterministicMatch) }
+    } else {
+        Classification::high(Winner::Entry(0))
     }
 }
 
@@ -201,10 +255,16 @@ mod tests {
             ordinal_source: Some(Source::ActiveOptions),
         };
         let q = Query::new(canonicalize(input, &lex), &lex);
-        let m = matching::run(input, &q, &pool, commands, matching::Rules { lex: &lex, params, ranked: 12, stop: &Default::default() })
-            .unwrap();
+        let m = matching::run(
+            input,
+            &q,
+            &pool,
+            commands,
+            matching::Rules { lex: &lex, params: &params, ranked: 12, stop: &Default::default() },
+        )
+        .unwrap();
         let deictic = q.core.is_empty() || lex.deictic.contains(&q.core);
-        let c = classify(&Evidence { pool: &pool, matches: &m, input_is_deictic: deictic, params });
+        let c = classify(&Evidence { pool: &pool, matches: &m, input_is_deictic: deictic, params: &params });
         let winner = match c.winner {
             Some(Winner::Entry(e)) => vec![pool.entries[e].cand.id.clone()],
             Some(Winner::Command(i)) => vec![format!("cmd:{}", commands[i].id)],
@@ -296,7 +356,7 @@ mod tests {
         for (input, labels, params) in table {
             let (on, _) = classify_input(input, &options(labels), &[], None, MatchParams::default());
             assert_eq!(on.bucket, Bucket::HighConfidenceExecute, "{input:?} executes by default");
-            let (c, _) = classify_input(input, &options(labels), &[], None, *params);
+            let (c, _) = classify_input(input, &options(labels), &[], None, params.clone());
             assert_ne!(c.bucket, Bucket::HighConfidenceExecute, "{input:?} with {params:?}: {c:?}");
         }
     }

@@ -21,19 +21,7 @@ pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
 
-wire_enum! {
-    "snake_case",
-    #[derive(Default)]
-    pub enum PendingClarifier {
-        #[default]
-        None,
-        SelectionDisambiguation,
-        ScopeDisambiguation,
-        MissingSlot,
-        Confirmation,
-        Repair,
-    }
-}
+pub use crate::types::PendingClarifier;
 
 wire_enum! {
     "snake_case",

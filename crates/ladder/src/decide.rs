@@ -31,7 +31,7 @@ use super::ports::{GuardClaim, Ports};
 use super::scope::{self, CueParse, Resolved};
 use super::text::tokens;
 use super::types::*;
-use crate::run::Run;
+use crate::run::{Offer, Run};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs the ladder for a `Decide` turn without the session's state.
@@ -225,7 +225,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     run.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
     let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
-    let rules = matching::Rules { lex, params: p.matching, ranked: p.tie_len(), stop: &stop };
+    let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop: &stop };
     let Ok(matches) = matching::run(&req.input, &query, &pool, commands, rules) else {
         return Err(DeadlinePassed);
     };
@@ -237,7 +237,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         pool: &pool,
         matches: &matches,
         input_is_deictic: query.core.is_empty() || lex.deictic.contains(&query.core),
-        params: p.matching,
+        params: &p.matching,
     });
     run.class = Some(class);
     let reason_name = class.reason.map_or("", AmbiguityReason::as_str);
@@ -245,7 +245,12 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         s.record("ladder.confidence_bucket", class.bucket.as_str());
         s.record("ladder.ambiguity_reason", reason_name);
     });
-    run.step(class.bucket.as_str(), reason_name.to_string());
+    let detail = match (class.refused, class.confirm) {
+        (Some(e), _) => format!("{reason_name}; {} does not account for the input", pool.entries[e].cand.id),
+        (_, Some(e)) => format!("{reason_name}; {} is high risk: confirm it", pool.entries[e].cand.id),
+        _ => reason_name.to_string(),
+    };
+    run.step(class.bucket.as_str(), detail);
 
     // 6. Collision guard: a high-confidence winner is either a selection or
     //    a command escape; everything else goes up the ladder.
@@ -277,6 +282,14 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 7. Continuity: may resolve a remaining tie under its strict rules.
     run.begin("continuity");
     match continuity::resolve(&ctx.state, req, &tie, run.guard_suggestion()) {
+        // Continuity never executes a high-risk candidate (spec section
+        // 4b): it is offered for confirmation instead.
+        Ok(i) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
+            let id = pool.entries[i].cand.id.clone();
+            run.step("high_risk", id.clone());
+            run.begin("fallback");
+            return Ok(run.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+        }
         Ok(i) => {
             let e = pool.entries[i];
             run.event("deterministic_continuity_resolve", e.cand.id.clone());
@@ -311,6 +324,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
         question: ctx.policy.templates.question(Question::Selection, language, &ctx.policy.default_language),
         option_ids: cycle.ordering.clone(),
         suggested_id: cycle.suggested_id.clone(),
+        kind: PendingClarifier::SelectionDisambiguation,
     });
     d.trace.push(Step { rung: "fallback".into(), outcome: "clarify".into(), detail: "budget_exhausted".into(), duration_us: 0 });
     Decided {
@@ -332,5 +346,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
     }
 }
 
+#[cfg(test)]
+mod principle;
 #[cfg(test)]
 mod tests;

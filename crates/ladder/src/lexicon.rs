@@ -57,6 +57,10 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub deictic: Vec<String>,
     #[serde(default)]
+    pub possessives: Vec<String>,
+    #[serde(default)]
+    pub actions: Vec<String>,
+    #[serde(default)]
     pub ordinal_prefixes: Vec<String>,
     #[serde(default)]
     pub ordinal_suffixes: Vec<String>,
@@ -184,6 +188,13 @@ pub struct Lexicon {
     /// Nouns naming the kind of thing on screen.
     pub generic_nouns: HashSet<String>,
     pub deictic: HashSet<String>,
+    /// Words that make a following position the user's own thing ("my
+    /// second card"), not a place in the list.
+    pub possessives: HashSet<String>,
+    /// Verbs of a label that change something ("close", "pay", "send"): a
+    /// partial input that leaves one unsaid does not name the candidate
+    /// when other candidates lack it ("account" is not "Close Account").
+    pub actions: HashSet<String>,
     pub ordinal_prefixes: HashSet<String>,
     pub ordinal_suffixes: HashSet<String>,
     /// Position phrases (1-based; negative from the end; 0 the middle).
@@ -267,6 +278,8 @@ impl Lexicon {
             polite_openers: PhraseSet::build(&all(|l| &l.polite_openers)),
             generic_nouns: words(all(|l| &l.generic_nouns)),
             deictic: words(all(|l| &l.deictic)),
+            possessives: words(all(|l| &l.possessives)),
+            actions: words(all(|l| &l.actions)),
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
             ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),
             ordinals: PhraseSet::build_valued(ordinals),

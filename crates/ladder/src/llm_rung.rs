@@ -218,12 +218,19 @@ impl Run<'_> {
         if let Some(why) = gate {
             return Err(why);
         }
-        tie.items
+        let entry = tie
+            .items
             .iter()
             .find(|t| t.id == choice_id)
             .and_then(|t| t.entry)
             .filter(|i| tie.pool.entries.get(*i).is_some())
-            .ok_or("not_a_pool_entry")
+            .ok_or("not_a_pool_entry")?;
+        // An LLM pick never executes a high-risk candidate (spec section
+        // 4b), whatever the gates say.
+        if tie.pool.entries[entry].cand.is_high_risk(&p.matching.high_risk_kinds) {
+            return Err(HIGH_RISK);
+        }
+        Ok(entry)
     }
 
     /// Corroborates a pick that passed every other gate (spec section 6b),
@@ -319,7 +326,7 @@ impl Run<'_> {
                 report.suggested_id = suggested_id.clone();
                 // Reuse the previous order while it still names this tie.
                 let order = if !prev.is_empty() && prev.iter().all(|id| offer.order.contains(id)) { prev } else { offer.order };
-                let offer = Offer { order, suggested: suggested_id, question: offer.question };
+                let offer = Offer { order, suggested: suggested_id, question: offer.question, kind: offer.kind };
                 self.fallback(offer, Some(FallbackReason::LoopGuard), report)
             }
             LlmStep::Failed { reason: r, detail, .. } => {
@@ -353,6 +360,10 @@ impl Run<'_> {
                 }
                 let i = match self.gates(tie, &choice_id, confidence) {
                     Ok(i) => i,
+                    Err(HIGH_RISK) => {
+                        self.event("llm_select_high_risk", choice_id.clone());
+                        return self.clarify(offer.confirming(choice_id), None, Tier::Llm, Decider::Llm, report);
+                    }
                     Err(why) => {
                         tracing::debug!(gate = why, "auto-execute gate failed; clarifying");
                         return self.clarify(offer.suggesting(Some(choice_id)), None, Tier::Llm, Decider::Llm, report);
@@ -400,6 +411,11 @@ impl Run<'_> {
                 self.event("llm_need_more_info", types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(","));
                 // The veto: the continuity resolver runs once.
                 match continuity::resolve(&self.ctx.state, self.req, tie, None) {
+                    Ok(i) if tie.pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
+                        let id = tie.pool.entries[i].cand.id.clone();
+                        self.event("need_more_info_veto_blocked_reason", "high_risk".into());
+                        self.fallback(offer.confirming(id), None, report)
+                    }
                     Ok(i) => {
                         let e = tie.pool.entries[i];
                         self.event("need_more_info_veto_applied", e.cand.id.clone());
@@ -422,6 +438,9 @@ impl Run<'_> {
         }
     }
 }
+
+/// The gate a high-risk pick fails: it is offered for confirmation.
+const HIGH_RISK: &str = "high_risk";
 
 /// The opaque label of the `k`-th candidate (from 0) of a corroborating ask.
 pub fn opaque_label(k: usize) -> String {

@@ -29,7 +29,7 @@
 //! pool for the clarifier and the LLM; it never decides on its own.
 
 use super::canon::{canonicalize, canonicalize_into, canonicalize_words_into};
-use super::lexicon::Lexicon;
+use super::lexicon::{Lexicon, PhraseSet};
 use super::scope::Pool;
 use super::text::tokens;
 use super::types::Candidate;
@@ -178,6 +178,14 @@ pub struct Reading {
     /// one" of four).
     pub out_of_range: bool,
     pub words: Words,
+    /// Entries that could win (those named, and the one the words single
+    /// out) and account for the whole input: every content word is theirs
+    /// and nothing of theirs that sets them apart is left unsaid (spec
+    /// section 4b, `Said::accounts_for`). Only these may execute.
+    pub complete: Vec<usize>,
+    /// Of `complete`: entries whose whole label, or a whole alias, the
+    /// input says (what a high-risk candidate needs).
+    pub whole: Vec<usize>,
 }
 
 impl Reading {
@@ -185,6 +193,11 @@ impl Reading {
     /// person never acts on without asking.
     pub fn never_executes(&self) -> bool {
         self.negation || self.relation.is_some() || self.plural
+    }
+
+    /// Whether the input accounts for this entry and nothing else.
+    pub fn accounts_for(&self, entry: usize) -> bool {
+        self.complete.contains(&entry)
     }
 
     /// The distinct entries named.
@@ -251,7 +264,7 @@ impl Matches {
 /// deployment that wants to ask more; its evidence then only ranks the
 /// clarifier. The rules that keep the ladder from acting (several
 /// referents, negations, relations) cannot be switched off.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MatchParams {
     /// Normalized Levenshtein similarity a fuzzy hit needs (ranking).
@@ -271,12 +284,18 @@ pub struct MatchParams {
     /// A typo that only one candidate is near executes ("sales reprot q3").
     pub typo_resolution: bool,
     /// Edits a word may be from a label word and still match it: words of
-    /// 4 or 5 letters allow 1 edit, longer words this many (0 turns typo
-    /// matching off).
+    /// 4 to 7 letters allow 1 edit, longer words this many (0 turns typo
+    /// matching off). ("leaving" is two edits from "meaning": a different
+    /// word, not a typo.)
     pub typo_max_edits: u8,
     /// Joined and split words match ("linkspanel" = "links panel",
     /// "logout" = "log out").
     pub joined_words: bool,
+    /// Candidate `kind` values read as `RISK_HIGH` when a candidate's
+    /// `risk` is unspecified (ignoring ASCII case): such a candidate
+    /// executes deterministically only on its whole label or an alias, or
+    /// a position in the options shown (spec section 4b).
+    pub high_risk_kinds: Vec<String>,
 }
 
 impl Default for MatchParams {
@@ -291,6 +310,7 @@ impl Default for MatchParams {
             typo_resolution: true,
             typo_max_edits: 2,
             joined_words: true,
+            high_risk_kinds: Vec::new(),
         }
     }
 }
@@ -300,7 +320,7 @@ impl MatchParams {
     fn edit_bound(&self, len: usize) -> usize {
         match len {
             0..=3 => 0,
-            4..=5 => usize::from(self.typo_max_edits.min(1)),
+            4..=7 => usize::from(self.typo_max_edits.min(1)),
             _ => usize::from(self.typo_max_edits),
         }
     }
@@ -448,7 +468,7 @@ type NearWord = (String, usize, Vec<usize>);
 #[derive(Clone, Copy)]
 pub struct Rules<'a> {
     pub lex: &'a Lexicon,
-    pub params: MatchParams,
+    pub params: &'a MatchParams,
     pub ranked: usize,
     pub stop: &'a Deadline,
 }
@@ -482,6 +502,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
     let positions = position_mentions(&toks, &mut roles, &canon, lex, params);
     let badges = badge_mentions(&toks, &mut roles, &canon, lex, stop);
     mark_empty_words(&toks, &mut roles, lex);
+    unless_only_phrasing(&toks, &mut roles, &canon, lex);
     let words = word_evidence(&toks, &roles, &canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
@@ -490,21 +511,33 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
         Words::Shared { entries, typo: false } if entries.len() >= 2 => Some(entries.as_slice()),
         _ => None,
     };
-    for (span, n) in positions {
-        match resolve_position(pool, subset, n) {
-            Some(entry) => mentions.push(Mention { span, entry, kind: MatchKind::Ordinal }),
+    for pos in positions {
+        match resolve_position(pool, subset, pos.n) {
+            // A bare number that is a label's word and another entry's
+            // position ("2" with "Song 2" third): both are named, and a
+            // person asks which.
+            Some(entry) if pos.also_word => {
+                if !toks[pos.span.0..pos.span.1].iter().any(|t| canon.label_words_of(entry).any(|w| w == *t)) {
+                    mentions.push(Mention { span: pos.span, entry, kind: MatchKind::Ordinal });
+                }
+            }
+            None if pos.also_word => {}
+            Some(entry) => mentions.push(Mention { span: pos.span, entry, kind: MatchKind::Ordinal }),
             None => out_of_range = true,
         }
     }
     mentions.extend(badges);
     // Once something is named, a generic noun ("the last track", "the
-    // first setting") only describes it: it is not a second referent.
+    // first setting") may only describe it: it is not a second referent,
+    // but the winner must still account for it (`accounts_for`).
+    let mut described = Vec::new();
     let words = if mentions.is_empty() {
         words
     } else {
         for (i, t) in toks.iter().enumerate() {
             if roles[i] == Role::Content && lex.generic_nouns.contains(*t) {
                 roles[i] = Role::Empty;
+                described.push(i);
             }
         }
         if subset.is_some() && mentions.iter().any(|m| m.kind == MatchKind::Ordinal) {
@@ -512,6 +545,23 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
         } else {
             word_evidence(&toks, &roles, &canon, lex, params, stop)
         }
+    };
+    // A word that only begins another candidate's word ("sam" with "Sam Lee"
+    // and "Samantha Ortiz", "apple" with "Apple Pie" and "Apples") does not
+    // tell the two apart.
+    let words = match words {
+        Words::Unique { entry, kind } => {
+            let mut shared = vec![entry];
+            for (i, t) in toks.iter().enumerate() {
+                if roles[i] == Role::Content && canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == *t) {
+                    shared.extend(canon.extending(t, entry, stop));
+                }
+            }
+            shared.sort_unstable();
+            shared.dedup();
+            if shared.len() > 1 { Words::Shared { entries: shared, typo: false } } else { Words::Unique { entry, kind } }
+        }
+        w => w,
     };
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
 
@@ -524,6 +574,24 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
             }
         } else if !reading.named.iter().any(|(e, _)| *e == m.entry) {
             reading.named.push((m.entry, m.kind));
+        }
+    }
+    // The principle (spec section 4b), for every entry that could win.
+    let mut could_win: Vec<(usize, MatchKind)> = reading.named.clone();
+    if let Words::Unique { entry, kind } = reading.words {
+        could_win.push((entry, kind));
+    }
+    for (entry, kind) in could_win {
+        if reading.complete.contains(&entry) {
+            continue;
+        }
+        let whole = says_whole(entry, &toks, &canon);
+        let said = Said { toks: &toks, roles: &roles, described: &described, pool, canon: &canon, lex, params };
+        if said.accounts_for(entry, kind, whole, stop) {
+            reading.complete.push(entry);
+            if whole {
+                reading.whole.push(entry);
+            }
         }
     }
 
@@ -547,11 +615,137 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
     Ok(Matches { hits, command, fuzzy, reading })
 }
 
+/// Whether every word of the entry's label, or of one of its aliases, is
+/// among the input's words as written (in any order; joined words count):
+/// what a high-risk candidate needs besides accounting for the input.
+fn says_whole(entry: usize, toks: &[&str], canon: &CanonPool) -> bool {
+    canon.forms(entry).any(|(form, _)| {
+        let words: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
+        !words.is_empty() && (words.iter().all(|w| toks.contains(w)) || toks.contains(&words.concat().as_str()))
+    })
+}
+
+/// What the input said, as the principle reads it: its words and what
+/// each is (a reference, phrasing, a noun describing the referent, or
+/// content), with the pool they are read against.
+struct Said<'a> {
+    toks: &'a [&'a str],
+    roles: &'a [Role],
+    /// Generic nouns read as describing what is named ("the third song").
+    described: &'a [usize],
+    pool: &'a Pool<'a>,
+    canon: &'a CanonPool,
+    lex: &'a Lexicon,
+    params: &'a MatchParams,
+}
+
+impl Said<'_> {
+    /// **Execute only what the input fully accounts for** (spec section
+    /// 4b), for one entry the input could mean:
+    ///
+    /// - nothing said is left over: every content word is the entry's own
+    ///   (a word of its label or aliases, exactly, joined, or within the
+    ///   typo bound; a word of its sublabel or kind), and a generic noun
+    ///   describes it only when its label names no kind of its own ("the
+    ///   refund ticket" for "Refund", never "account" for "Delete Card");
+    /// - nothing of the entry is missing that another candidate differs
+    ///   by: an action word of its label ("close" in "Close Account") is
+    ///   said, unless every candidate has it. A position or the whole
+    ///   label says the whole entry.
+    ///
+    /// Phrasing (selection verbs, function words, conjunctions, polite
+    /// openers; the lexicon) and the entry's references explain
+    /// themselves; negations, relations and plurals are read before this
+    /// (they never execute).
+    fn accounts_for(&self, entry: usize, kind: MatchKind, whole: bool, stop: &Deadline) -> bool {
+        let extra = self.extra_words(entry);
+        let own = |t: &str| self.explains(entry, t, &extra);
+        for (i, t) in self.toks.iter().enumerate() {
+            let left_over = match self.roles[i] {
+                Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && self.describes(entry, t, &extra)),
+                Role::Empty if self.described.contains(&i) => !own(t) && !self.describes(entry, t, &extra),
+                _ => false,
+            };
+            if left_over {
+                return false;
+            }
+        }
+        let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
+        by_name || !self.action_unsaid(entry, stop)
+    }
+
+    /// The canonical words of the entry's sublabel and kind: they explain
+    /// a word, but never name the entry on their own.
+    fn extra_words(&self, entry: usize) -> Vec<String> {
+        let c = self.pool.entries[entry].cand;
+        let mut out = Vec::new();
+        for text in [&c.sublabel, &c.kind] {
+            if !text.trim().is_empty() {
+                out.extend(tokens(&canonicalize(text, self.lex)).map(str::to_owned));
+            }
+        }
+        out
+    }
+
+    /// Whether `t` is one of the entry's words: its label's or aliases'
+    /// (exactly, spelled joined, or within the typo bound of one), its
+    /// sublabel's or kind's.
+    fn explains(&self, entry: usize, t: &str, extra: &[String]) -> bool {
+        let canon = self.canon;
+        if canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == t) || extra.iter().any(|w| w == t) {
+            return true;
+        }
+        if self.params.joined_words && t.len() >= 2 && canon.spells_joined(entry, t) {
+            return true;
+        }
+        let len = t.chars().count();
+        let bound = if len == 3 && self.params.typo_max_edits > 0 { 1 } else { self.params.edit_bound(len) };
+        bound > 0
+            && canon
+                .label_words_of(entry)
+                .chain(canon.alias_words_of(entry))
+                .any(|w| w.chars().count() >= 2 && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound)
+    }
+
+    /// Whether a generic noun the entry does not have may describe it: the
+    /// entry's kind is that noun, or the input says every noun of the
+    /// entry's label that names a kind ("the vacation request form" for
+    /// "Vacation Request", "the refund one" for "Refund"), so the noun adds
+    /// to the label instead of replacing its own ("delete account" is not
+    /// "Delete Card").
+    fn describes(&self, entry: usize, t: &str, extra: &[String]) -> bool {
+        let plural = |a: &str, b: &str| a == b || a.strip_suffix('s') == Some(b) || b.strip_suffix('s') == Some(a);
+        let generic =
+            |w: &str| self.lex.generic_nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| self.lex.generic_nouns.contains(s));
+        extra.iter().any(|w| plural(w, t))
+            || self.canon.label_words_of(entry).filter(|w| generic(w)).all(|w| self.toks.iter().any(|said| plural(said, w)))
+    }
+
+    /// The action word the entry's label opens with, when the input does not say it
+    /// (exactly or within the typo bound), and that some other candidate
+    /// lacks: the input names the object without the action, and the
+    /// action matters.
+    fn action_unsaid(&self, entry: usize, stop: &Deadline) -> bool {
+        let canon = self.canon;
+        let said = |a: &str| {
+            let bound = self.params.edit_bound(a.chars().count());
+            self.toks.iter().any(|t| *t == a || (bound > 0 && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound))
+        };
+        // The action a label opens with ("Close Account", "Pay bill"): a
+        // noun later in a label ("Sales Report", "Address Change") is not one.
+        canon.label_words_of(entry).take(1).filter(|w| self.lex.actions.contains(*w) && !said(w)).any(|a| {
+            (0..canon.entries.len()).any(|other| {
+                !stop.passed() && other != entry && !canon.label_words_of(other).chain(canon.alias_words_of(other)).any(|w| w == a)
+            })
+        })
+    }
+}
+
 /// Whole labels and aliases inside the input, each run of input words
 /// compared joined (so "linkspanel d" is "links panel d"). A label inside a
 /// longer label the input names is dropped (the longest whole label wins);
 /// two candidates with the same label both stay.
-fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: MatchParams, stop: &Deadline) -> Vec<Mention> {
+fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: &MatchParams, stop: &Deadline) -> Vec<Mention> {
     let mut found: Vec<Mention> = Vec::new();
     if toks.is_empty() {
         return found;
@@ -645,7 +839,9 @@ fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
             i += lex.ordinals.value_at(toks, i).map_or(1, |(n, _)| n);
             continue;
         }
-        if let Some(n) = lex.negations.match_at(toks, i).filter(|n| free(*n) && !(before_number && lex.ordinal_prefixes.contains(toks[i])))
+        // A longer phrase is read whole ("no one", "no longer").
+        if let Some(n) =
+            lex.negations.match_at(toks, i).filter(|n| free(*n) && !(*n == 1 && before_number && lex.ordinal_prefixes.contains(toks[i])))
         {
             s.negation_at.get_or_insert(i);
             roles[i..i + n].fill(Role::Empty);
@@ -682,15 +878,24 @@ fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
     s
 }
 
-/// Positions: (token span, position). A word any label contains is a word,
-/// not a position ("first" in "First Class", "3" in "Room 3").
-fn position_mentions(
-    toks: &[&str],
-    roles: &mut [Role],
-    canon: &CanonPool,
-    lex: &Lexicon,
-    params: MatchParams,
-) -> Vec<((usize, usize), i32)> {
+/// A position the input names.
+struct Position {
+    /// Input token range (with its prefix and list noun).
+    span: (usize, usize),
+    /// 1-based; negative from the end; 0 the middle; `i32::MIN` a position
+    /// this deployment does not read.
+    n: i32,
+    /// The position is a bare number some label also has as a word ("2"
+    /// with "Song 2"): it is read both ways, and its tokens stay words.
+    also_word: bool,
+}
+
+/// Positions. A word any label contains is that word, not a position
+/// ("first" in "First Class", "3" in "Room 3"), except a bare number, which
+/// is read both ways ("2" with "Song 2" at position 3). A position after a
+/// possessive is the user's own thing ("my second card"), unless a list
+/// noun follows ("my second one").
+fn position_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, params: &MatchParams) -> Vec<Position> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -700,23 +905,36 @@ fn position_mentions(
         }
         let prefixed = lex.ordinal_prefixes.contains(toks[i]) && i + 1 < toks.len() && roles[i + 1] == Role::Content;
         let at = if prefixed { i + 1 } else { i };
-        match ordinal_at(toks, at, prefixed, lex) {
-            Some((len, n))
-                if roles[at..at + len].iter().all(|r| *r == Role::Content) && !toks[at..at + len].iter().any(|t| canon.any_word(t)) =>
-            {
-                // A position this deployment does not read ("second to
-                // last" with `extended_positions` off) resolves to nothing:
-                // the turn is asked, never read as "last".
-                let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
-                let end = at + len;
-                // "the second one", "2nd option": the noun after it is part of it.
-                let end = if toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t)) { end + 1 } else { end };
-                roles[i..end].fill(Role::Reference);
-                out.push(((i, end), n));
-                i = end;
-            }
-            _ => i += 1,
+        let Some((len, n)) = ordinal_at(toks, at, prefixed, lex).filter(|(len, _)| roles[at..at + len].iter().all(|r| *r == Role::Content))
+        else {
+            i += 1;
+            continue;
+        };
+        let end = at + len;
+        // "the second one", "2nd option": the noun after it is part of it.
+        let list_noun = toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t));
+        let end = if list_noun { end + 1 } else { end };
+        if !prefixed && !list_noun && i > 0 && lex.possessives.contains(toks[i - 1]) {
+            i += 1;
+            continue;
         }
+        // A position this deployment does not read ("second to last" with
+        // `extended_positions` off) resolves to nothing: the turn is asked,
+        // never read as "last".
+        let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
+        if toks[at..at + len].iter().any(|t| canon.any_word(t)) {
+            // After a word of the same label ("song 2") the number is that
+            // label's; alone it may be either.
+            let bare = len == 1 && is_number(toks[at]) && !(i > 0 && canon.any_entry_has_both(toks[i - 1], toks[at]));
+            if bare {
+                out.push(Position { span: (i, end), n, also_word: true });
+            }
+            i += 1;
+            continue;
+        }
+        roles[i..end].fill(Role::Reference);
+        out.push(Position { span: (i, end), n, also_word: false });
+        i = end;
     }
     out
 }
@@ -759,8 +977,9 @@ fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
             if canon.badge_of(idx) != Some(t) {
                 continue;
             }
-            // After another word, that word must be one of this label's.
-            if prev.is_some_and(|p| !canon.label_words_of(idx).any(|w| w == p)) {
+            // After another word, that word must be one of this label's, or
+            // its kind ("panel c" with a candidate of kind "panel").
+            if prev.is_some_and(|p| !canon.label_words_of(idx).any(|w| w == p) && !canon.kind_is(idx, p)) {
                 continue;
             }
             any = true;
@@ -782,8 +1001,8 @@ fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
     out
 }
 
-/// Verbs of selection, function words, conjunctions, generic nouns, deictic
-/// words and cancel openers name nothing.
+/// Verbs of selection, function words, conjunctions, polite openers,
+/// deictic words and list nouns name nothing: request phrasing.
 fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
     let mut i = 0;
     while i < toks.len() {
@@ -791,11 +1010,19 @@ fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
             i += 1;
             continue;
         }
-        let phrase = [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers, &lex.cancel_openers]
-            .iter()
-            .filter_map(|set| set.match_at(toks, i))
-            .filter(|n| roles[i..i + n].iter().all(|r| *r == Role::Content))
-            .max();
+        // Cancel words are not among them: "cancel my reservation" asks for
+        // something "Reservation" does not say.
+        // A verb after a conjunction starts a second request ("budget or
+        // send it"): it is content, which no candidate explains.
+        let after_conjunction =
+            i > 0 && roles[i - 1] == Role::Empty && (0..i).rev().any(|j| lex.conjunctions.match_at(toks, j) == Some(i - j));
+        let sets: &[&PhraseSet] = if after_conjunction {
+            &[&lex.conjunctions, &lex.request_openers]
+        } else {
+            &[&lex.selection_verbs, &lex.conjunctions, &lex.request_openers]
+        };
+        let phrase =
+            sets.iter().filter_map(|set| set.match_at(toks, i)).filter(|n| roles[i..i + n].iter().all(|r| *r == Role::Content)).max();
         if let Some(n) = phrase {
             roles[i..i + n].fill(Role::Empty);
             i += n;
@@ -808,14 +1035,35 @@ fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
     }
 }
 
+/// An input that is nothing but phrasing cannot be phrasing: its verbs of
+/// selection that a label has are words ("the run" with "Long Run", "play"
+/// with "Play Store"). Function words stay what they are ("thanks for
+/// that" names nothing, whatever "Who do you work for" holds).
+fn unless_only_phrasing(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) {
+    if roles.iter().any(|r| *r != Role::Empty) {
+        return;
+    }
+    for (i, t) in toks.iter().enumerate() {
+        if lex.selection_verbs.starts_with(t) && !lex.function_words.contains(*t) && canon.any_word(t) {
+            roles[i] = Role::Content;
+        }
+    }
+}
+
 /// What the content words single out. A generic noun no label contains
 /// names nothing; any other word no label contains, exactly or within the
 /// edit bound, leaves the input unexplained.
-fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon, params: MatchParams, stop: &Deadline) -> Words {
+fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon, params: &MatchParams, stop: &Deadline) -> Words {
     let mut sets: Vec<Vec<usize>> = Vec::new();
     let mut typo = false;
     let mut ambiguous_typo = false;
     let mut shorthand = true;
+    // A word of four letters or fewer that matched only within the edit
+    // bound ("dave" near "date", "lost" near "last") is as likely another
+    // word as a typo: it confirms a candidate other words name exactly,
+    // never names one alone.
+    let mut short_typo = false;
+    let mut any_exact = false;
     // Words of three letters or more that match nothing within the bound
     // of their length: they may still be a one-letter slip of the winner's
     // word ("jaz classics", "sushi zne"), checked once the winner is known.
@@ -857,6 +1105,7 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
             exact[k] = (0..canon.entries.len()).filter(|idx| canon.spells_joined(*idx, t)).collect();
         }
         if !exact[k].is_empty() {
+            any_exact = true;
             sets.push(std::mem::take(&mut exact[k]));
             continue;
         }
@@ -871,10 +1120,12 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
             [] => return Words::Unexplained,
             [(_, _, owners)] => {
                 typo = true;
+                short_typo |= len <= 4;
                 sets.push(owners.clone());
             }
             several => {
                 typo = true;
+                short_typo |= len <= 4;
                 ambiguous_typo = true;
                 let mut union: Vec<usize> = several.iter().flat_map(|(_, _, o)| o.iter().copied()).collect();
                 union.sort_unstable();
@@ -891,6 +1142,9 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
     let mut common: Vec<usize> = sets[0].clone();
     for s in &sets[1..] {
         common.retain(|e| s.binary_search(e).is_ok());
+    }
+    if short_typo && !any_exact && !ambiguous_typo && common.len() == 1 {
+        return Words::Unexplained;
     }
     if !weak.is_empty() {
         // Each weak word must be one edit from a word of the one candidate
@@ -1000,7 +1254,7 @@ fn ranking_hits(mentions: &[Mention], r: &Reading, toks: &[&str], roles: &[Role]
 /// object, or an alias), never on a shared verb alone: the command's words
 /// in order, with only words that name nothing between them ("log me out"
 /// names "Log Out"), or joined ("logout").
-fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Lexicon, params: MatchParams) -> Option<CommandHit> {
+fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Lexicon, params: &MatchParams) -> Option<CommandHit> {
     let full: Vec<&str> = tokens(&q.full).collect();
     let joined_full: String = full.concat();
     // The core without words that name nothing ("my notifications").
@@ -1019,8 +1273,12 @@ fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Le
                 || c == q.core
                 || c == bare
                 || (params.joined_words && ct.len() >= 2 && ct.concat() == joined_full);
+            // Inside a longer input, the command must account for all of
+            // it, as a candidate must (spec section 4b): "log out" escapes,
+            // "log out of the shared account on my phone" does not.
             let contained = ct.len() >= 2
-                && (in_order_with_empty_gaps(&full, &ct, lex) || (params.joined_words && full.contains(&ct.concat().as_str())));
+                && (in_order_with_empty_gaps(&full, &ct, lex) || (params.joined_words && full.contains(&ct.concat().as_str())))
+                && only_phrasing_besides(&full, &ct, lex);
             if exact || contained {
                 let better = match best {
                     None => true,
@@ -1033,6 +1291,25 @@ fn match_command(raw: &RawInput<'_>, q: &Query, commands: &[Candidate], lex: &Le
         }
     }
     best.map(|(h, _)| h)
+}
+
+/// Whether every token of `toks` is one of `words` (or all of them
+/// joined), or request phrasing that names nothing.
+fn only_phrasing_besides(toks: &[&str], words: &[&str], lex: &Lexicon) -> bool {
+    let joined = words.concat();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        if words.contains(&t) || t == joined || lex.function_words.contains(t) || lex.deictic.contains(t) {
+            i += 1;
+            continue;
+        }
+        match [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers].iter().filter_map(|set| set.match_at(toks, i)).max() {
+            Some(n) => i += n,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Whether `words` appear in `toks` in order, adjacent or separated only by
@@ -1080,6 +1357,8 @@ struct CanonEntry {
     badge: Option<(usize, usize)>,
     /// The raw input is the candidate's raw label, ignoring case.
     raw_eq: bool,
+    /// The candidate's kind, canonical (a range of `text`), when it has one.
+    kind: Option<(usize, usize)>,
     /// Ranges of `CanonPool::words`: the label's words, and all its words
     /// (label and aliases).
     label_words: (usize, usize),
@@ -1125,6 +1404,11 @@ impl CanonPool {
             ascii &= canonicalize_into(&c.badge, lex, &mut self.text) || self.text[s..].is_ascii();
             (s, self.text.len())
         });
+        let kind = (!c.kind.trim().is_empty()).then(|| {
+            let s = self.text.len();
+            ascii &= canonicalize_into(&c.kind, lex, &mut self.text) || self.text[s..].is_ascii();
+            (s, self.text.len())
+        });
         self.ascii &= ascii;
         self.max_joined = self.max_joined.max(joined);
         let raw_eq = !raw.text.is_empty() && raw.eq_label(&c.label, label_ascii);
@@ -1133,6 +1417,7 @@ impl CanonPool {
             aliases: (first_alias, self.aliases.len()),
             badge,
             raw_eq,
+            kind,
             label_words,
             all_words: (first_word, self.words.len()),
         });
@@ -1159,6 +1444,44 @@ impl CanonPool {
 
     fn label_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
         self.words_in(self.entries[idx].label_words)
+    }
+
+    /// The words of the entry's aliases.
+    fn alias_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
+        self.words_in((self.entries[idx].label_words.1, self.entries[idx].all_words.1))
+    }
+
+    /// The other entries with a label or alias word that `t` only begins
+    /// ("sam" begins "samantha", "apple" begins "apples"): `t` of three
+    /// letters or more, the rest of the word starting with a letter.
+    fn extending(&self, t: &str, except: usize, stop: &Deadline) -> Vec<usize> {
+        if t.chars().count() < 3 || !t.chars().all(char::is_alphabetic) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for idx in 0..self.entries.len() {
+            if stop.passed() {
+                break;
+            }
+            let extends = |w: &str| w.len() > t.len() && w.starts_with(t) && w[t.len()..].starts_with(char::is_alphabetic);
+            if idx != except && self.all_words(idx).any(extends) {
+                out.push(idx);
+            }
+        }
+        out
+    }
+
+    /// Whether `t` is the candidate's kind, or its plural ("panels").
+    fn kind_is(&self, idx: usize, t: &str) -> bool {
+        self.entries[idx].kind.is_some_and(|(s, e)| {
+            let k = &self.text[s..e];
+            k == t || t.strip_suffix('s') == Some(k) || k.strip_suffix('s') == Some(t)
+        })
+    }
+
+    /// Whether some entry has both words (`a` and `b`) in its label.
+    fn any_entry_has_both(&self, a: &str, b: &str) -> bool {
+        (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
     }
 
     /// Whether any label or alias has the word `t`.
@@ -1438,7 +1761,7 @@ mod tests {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m = run(input, &q, &p, commands, Rules { lex: &lex, params, ranked: 12, stop: &Deadline::default() }).unwrap();
+        let m = run(input, &q, &p, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default() }).unwrap();
         let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
         (m, ids)
     }
@@ -1664,7 +1987,7 @@ mod tests {
             let q = Query::new(canonicalize(&input, &lex), &lex);
             let p = pool(&cands);
             let params = MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() };
-            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params, ranked, stop: &Deadline::default() }).unwrap();
+            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default() }).unwrap();
             proptest::prop_assume!(m.fuzzy.is_some());
 
             let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;

@@ -175,16 +175,31 @@ pub(crate) struct Offer {
     pub(crate) order: Vec<String>,
     pub(crate) suggested: Option<String>,
     pub(crate) question: Question,
+    /// What the clarifier asks for (the session's pending clarifier).
+    pub(crate) kind: PendingClarifier,
 }
 
 impl Offer {
-    /// The tie's ranking and question, with no suggestion.
+    /// The tie's ranking and question, with no suggestion; a high-risk
+    /// candidate the input names in full is offered for confirmation.
     pub(crate) fn of(tie: &Tie<'_>) -> Self {
-        Offer { order: tie.ids(), suggested: None, question: tie.question() }
+        let offer = Offer { order: tie.ids(), suggested: None, question: tie.question(), kind: PendingClarifier::SelectionDisambiguation };
+        match tie.class.confirm {
+            Some(e) => offer.confirming(tie.pool.entries[e].cand.id.clone()),
+            None => offer,
+        }
     }
 
     pub(crate) fn suggesting(self, id: Option<String>) -> Self {
         Offer { suggested: id, ..self }
+    }
+
+    /// A confirmation of the high-risk candidate `id` (spec section 4b):
+    /// listed first and suggested, with the confirmation question.
+    pub(crate) fn confirming(mut self, id: String) -> Self {
+        self.order.retain(|o| *o != id);
+        self.order.insert(0, id.clone());
+        Offer { suggested: Some(id), question: Question::Confirmation, kind: PendingClarifier::Confirmation, ..self }
     }
 }
 
@@ -321,9 +336,10 @@ impl<'a> Run<'a> {
             question: p.templates.question(offer.question, &self.req.language, &p.default_language),
             option_ids: display_order(offer.order, offer.suggested.as_deref(), p.clarifier_max_options),
             suggested_id: offer.suggested,
+            kind: offer.kind,
         });
         self.llm_report = Some(report);
-        self.unresolved(d, PendingClarifier::SelectionDisambiguation)
+        self.unresolved(d, offer.kind)
     }
 
     /// The deterministic fallback: a clarifier decided by the rules, with
@@ -341,6 +357,7 @@ impl<'a> Run<'a> {
             question: p.templates.question(Question::NeedMoreInfo, &self.req.language, &p.default_language),
             option_ids: display_order(order, None, p.clarifier_max_options),
             suggested_id: None,
+            kind: PendingClarifier::SelectionDisambiguation,
         });
         self.llm_report = Some(report);
         self.unresolved(d, PendingClarifier::SelectionDisambiguation)
@@ -369,6 +386,7 @@ impl<'a> Run<'a> {
             question: p.templates.question(Question::Scope(scope), &self.req.language, &p.default_language),
             option_ids: Vec::new(),
             suggested_id: None,
+            kind: PendingClarifier::ScopeDisambiguation,
         });
         self.unresolved(d, PendingClarifier::ScopeDisambiguation)
     }

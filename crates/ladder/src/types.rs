@@ -37,12 +37,46 @@ pub struct Candidate {
     pub path: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    #[serde(default, skip_serializing_if = "Risk::is_unspecified")]
+    pub risk: Risk,
 }
 
 impl Candidate {
     /// A candidate with just an id and a label (tests, examples).
     pub fn new(id: impl Into<String>, label: impl Into<String>) -> Self {
         Candidate { id: id.into(), label: label.into(), ..Default::default() }
+    }
+
+    /// Whether a wrong execute of this candidate is costly (spec section
+    /// 4b): marked `RISK_HIGH`, or unmarked with a `kind` the deployment
+    /// lists in `matching.high_risk_kinds` (compared ignoring ASCII case).
+    /// A candidate marked `RISK_NORMAL` is normal whatever its kind.
+    pub fn is_high_risk(&self, high_risk_kinds: &[String]) -> bool {
+        match self.risk {
+            Risk::High => true,
+            Risk::Normal => false,
+            Risk::Unspecified => !self.kind.is_empty() && high_risk_kinds.iter().any(|k| k.eq_ignore_ascii_case(self.kind.trim())),
+        }
+    }
+}
+
+wire_enum! {
+    "snake_case",
+    /// How much a wrong execute of a candidate costs (contract `Risk`).
+    #[derive(Default)]
+    pub enum Risk {
+        /// Normal, or high when the candidate's `kind` is in
+        /// `matching.high_risk_kinds`.
+        #[default]
+        Unspecified,
+        Normal,
+        High,
+    }
+}
+
+impl Risk {
+    fn is_unspecified(&self) -> bool {
+        *self == Risk::Unspecified
     }
 }
 
@@ -257,6 +291,26 @@ pub struct Clarifier {
     pub question: String,
     pub option_ids: Vec<String>,
     pub suggested_id: Option<String>,
+    /// What the clarifier asks for; the session's pending clarifier.
+    #[serde(default)]
+    pub kind: PendingClarifier,
+}
+
+wire_enum! {
+    "snake_case",
+    /// The clarifier a session waits on an answer to (spec section 7).
+    #[derive(Default)]
+    pub enum PendingClarifier {
+        #[default]
+        None,
+        SelectionDisambiguation,
+        ScopeDisambiguation,
+        MissingSlot,
+        /// Asks to confirm a high-risk candidate, listed first (spec
+        /// section 4b).
+        Confirmation,
+        Repair,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

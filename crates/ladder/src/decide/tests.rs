@@ -194,8 +194,10 @@ fn can_you_ope_panel_d_pls_only_ever_picks_links_panel_d() {
     }
     let pool: Vec<String> = panels().candidates.iter().map(|c| c.id.clone()).collect();
     assert!(ids(&d).iter().all(|i| pool.contains(i)), "clarifies only with the set: {:?}", ids(&d));
-    // Today it resolves by the badge rung.
-    assert_eq!((d.outcome, d.handled_by_tier), (Outcome::Execute, Tier::Deterministic));
+    // "ope" is no word of the panel's: the input does not account for it
+    // (spec section 4b), so the typo goes up the ladder, the panel first.
+    assert_eq!((d.outcome, d.handled_by_tier), (Outcome::Clarify, Tier::Fallback));
+    assert_eq!(ids(&d).first().map(String::as_str), Some("links-panel-d"));
 }
 
 #[test]
