@@ -5,6 +5,11 @@ writes in an afternoon. Scores a corpus (tests/corpus/*.jsonl) the way
 
     python3 -m venv target/naive && target/naive/bin/pip install rapidfuzz==3.*
     target/naive/bin/python benches/naive_matcher.py tests/corpus/dev.jsonl
+    target/naive/bin/python benches/naive_matcher.py tests/corpus/clinc150
+
+A directory is read as the CLINC150 dataset, the way `ladderd eval` reads
+it (src/eval.rs, read_clinc150): each utterance with its domain's intents as
+chat options, out-of-scope utterances with one domain's in turn.
 
 Rules: an input ending with "?" is a question; an ordinal word or number
 ("first", "2nd", "#3", "last") picks that position; else the best
@@ -42,13 +47,41 @@ def decide(turn):
     return ("clarify", "", [cands[b[2]]["id"] for b in best])
 
 
+def clinc150(directory):
+    """The CLINC150 splits as turns, as `ladderd eval` builds them."""
+    import os
+
+    domains = json.load(open(os.path.join(directory, "domains.json")))
+    data = json.load(open(os.path.join(directory, "train_val.json")))
+    domain_of = {i: d for d, intents in domains.items() for i in intents}
+
+    def options(domain):
+        return {"candidates": [{"id": i, "label": i.replace("_", " ").capitalize()} for i in domains[domain]]}
+
+    for split in ("train", "val"):
+        for text, intent in data[split]:
+            yield {"input": text, "options": options(domain_of[intent]), "expect": {"execute": intent}}
+    shown = sorted(domains)
+    for split in ("oos_train", "oos_val"):
+        for n, (text, _) in enumerate(data[split]):
+            yield {"input": text, "options": options(shown[n % len(shown)]), "expect": {"clarify": []}}
+
+
+def turns(path):
+    import os
+
+    if os.path.isdir(path):
+        yield from clinc150(path)
+        return
+    for line in open(path, encoding="utf-8"):
+        if line.strip():
+            yield json.loads(line)
+
+
 def main(files):
     tally = {"turns": 0, "right": 0, "wrong_exec": 0, "exp_exec": 0, "exec_right": 0, "exp_clar": 0, "clar_ok": 0, "exp_esc": 0, "esc_ok": 0}
     for f in files:
-        for line in open(f, encoding="utf-8"):
-            if not line.strip():
-                continue
-            t = json.loads(line)
+        for t in turns(f):
             outcome, target, _ = decide(t)
             e = t["expect"]
             tally["turns"] += 1

@@ -54,6 +54,32 @@ pub struct Got {
     /// The clarifier's options, in display order.
     pub offered: Vec<String>,
     pub detail: String,
+    /// The candidate executed is high risk (spec section 4b).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub high_risk: bool,
+    /// The deterministic rungs named a candidate the input does not
+    /// account for, and refused it (spec section 4b).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
+    /// What the LLM rung did, when the turn reached it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<LlmSeen>,
+}
+
+/// What the LLM rung did with a turn that reached it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct LlmSeen {
+    /// The provider was asked (not a loop-guard repeat, not skipped).
+    pub called: bool,
+    /// `select`, `abstain`, `need_more_info`, or the failure (`timeout`, ...).
+    pub verdict: String,
+    /// The pick, when it made one.
+    pub picked: String,
+    /// The corroboration of a pick that passed every other gate
+    /// (`agreed`, `disagreed`, ...); empty when none ran.
+    pub corroboration: String,
+    /// The pick executed.
+    pub executed: bool,
 }
 
 /// How one turn scored.
@@ -112,11 +138,19 @@ pub struct Tally {
     pub escape_wrong: usize,
     pub escape_missed: usize,
     pub invalid: usize,
+    /// Executes of high-risk candidates, right or wrong (spec section 4b).
+    pub high_risk_executes: usize,
+    /// Of those, wrong.
+    pub high_risk_wrong: usize,
 }
 
 impl Tally {
     fn add(&mut self, s: &Scored) {
         self.turns += 1;
+        if s.got.high_risk && s.got.outcome == "execute" {
+            self.high_risk_executes += 1;
+            self.high_risk_wrong += usize::from(s.verdict == Verdict::WrongExecute);
+        }
         match s.verdict {
             Verdict::RightExecute => self.right_executes += 1,
             Verdict::WrongExecute => self.wrong_executes += 1,
@@ -165,6 +199,72 @@ pub struct Shares {
     pub escapes_right: f64,
 }
 
+/// What the LLM rung did over the run (spec section 5 and 6b), and what it
+/// made of the turns the deterministic rungs refused (section 4b).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LlmTally {
+    /// Turns that reached the LLM rung (asked, or answered by the loop
+    /// guard, or skipped there: disabled, budget, store).
+    pub reached: usize,
+    /// Turns the provider was asked about.
+    pub called: usize,
+    /// By verdict (`select`, `abstain`, `timeout`, `llm_disabled`, ...).
+    pub by_verdict: BTreeMap<String, usize>,
+    /// Picks (a `select` verdict).
+    pub picked: usize,
+    /// Picks that executed (every gate passed, corroborated).
+    pub executed: usize,
+    /// Of those, the expected candidate.
+    pub executed_right: usize,
+    /// Of those, wrong.
+    pub executed_wrong: usize,
+    /// Picks a corroboration did not confirm (`not_corroborated`).
+    pub not_corroborated: usize,
+    /// Picks the gates kept to a clarifier (auto-execute off, a gate failed,
+    /// or a high-risk pick asked to confirm).
+    pub kept_to_clarifier: usize,
+    /// Turns the deterministic rungs refused (a named candidate the input
+    /// does not account for).
+    pub refused: usize,
+    /// Of those, the LLM executed the expected candidate.
+    pub refused_resolved: usize,
+    /// Of those, the LLM picked the expected candidate (executed or not).
+    pub refused_picked_right: usize,
+}
+
+impl LlmTally {
+    fn add(&mut self, s: &Scored) {
+        let expected = match &s.expect {
+            Expect::Execute(id) => Some(id.as_str()),
+            _ => None,
+        };
+        if s.got.refused {
+            self.refused += 1;
+        }
+        let Some(l) = &s.got.llm else { return };
+        self.reached += 1;
+        self.called += usize::from(l.called);
+        *self.by_verdict.entry(l.verdict.clone()).or_default() += 1;
+        if l.verdict == "select" {
+            self.picked += 1;
+            let right = expected == Some(l.picked.as_str());
+            if l.executed {
+                self.executed += 1;
+                self.executed_right += usize::from(right && s.verdict == Verdict::RightExecute);
+                self.executed_wrong += usize::from(s.verdict == Verdict::WrongExecute);
+            } else if l.corroboration.is_empty() || l.corroboration == "agreed" {
+                self.kept_to_clarifier += 1;
+            } else {
+                self.not_corroborated += 1;
+            }
+            if s.got.refused && right {
+                self.refused_picked_right += 1;
+                self.refused_resolved += usize::from(l.executed && s.verdict == Verdict::RightExecute);
+            }
+        }
+    }
+}
+
 /// The whole evaluation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -172,6 +272,8 @@ pub struct Report {
     pub overall: Tally,
     pub shares: Shares,
     pub by_category: BTreeMap<String, Tally>,
+    /// What the LLM rung did (empty when no turn reached it).
+    pub llm: LlmTally,
     /// Every turn that was not right, in file order.
     pub failures: Vec<Scored>,
 }
@@ -212,11 +314,13 @@ pub fn score(expect: &Expect, got: &Got) -> (Verdict, Option<bool>) {
 /// Adds up scored turns.
 pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
     let mut overall = Tally::default();
+    let mut llm = LlmTally::default();
     let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
     let mut shares = Shares::default();
     let (mut executed, mut clarified, mut escaped) = (0, 0, 0);
     for s in &scored {
         overall.add(s);
+        llm.add(s);
         by_category.entry(s.category.clone()).or_default().add(s);
         match (&s.expect, s.verdict) {
             (Expect::Execute(_), v) => {
@@ -238,12 +342,17 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
     shares.escapes_right = ratio(escaped, shares.expected_escape);
     let failures =
         scored.into_iter().filter(|s| !matches!(s.verdict, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk)).collect();
-    Report { config_revision, overall, shares, by_category, failures }
+    Report { config_revision, overall, shares, by_category, llm, failures }
 }
 
 /// Reads labelled turns: one JSON object a line; blank lines and lines
-/// starting with `#` or `//` are skipped.
+/// starting with `#` or `//` are skipped. A directory holding the CLINC150
+/// intent dataset's `train_val.json` and `domains.json` is read as its
+/// turns ([`read_clinc150`]).
 pub fn read(path: &Path) -> Result<Vec<Case>, String> {
+    if path.is_dir() {
+        return read_clinc150(path);
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -254,6 +363,72 @@ pub fn read(path: &Path) -> Result<Vec<Case>, String> {
         let at = format!("{}:{}", path.display(), i + 1);
         let v: Value = serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
         cases.push(case(&at, &v).map_err(|e| format!("{at}: {e}"))?);
+    }
+    Ok(cases)
+}
+
+/// The CLINC150 intent dataset (Larson et al., 2019; CC BY 3.0) as turns:
+/// real user utterances nobody on this project wrote. Each utterance of the
+/// train and validation splits is shown with its domain's 15 intents as
+/// chat options (`freeze_account` as "Freeze account", its id the intent's
+/// name) and expects its own intent (category: the domain); each
+/// out-of-scope utterance is shown with the intents of one domain (in turn)
+/// and expects a clarifier (category `out_of_scope`). Executing anything but
+/// the labelled intent, or anything on an out-of-scope utterance, is a wrong
+/// execute; a clarifier or an escape is not (paraphrases are the LLM rung's
+/// job).
+pub fn read_clinc150(dir: &Path) -> Result<Vec<Case>, String> {
+    let load = |name: &str| -> Result<Value, String> {
+        let p = dir.join(name);
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", p.display()))
+    };
+    let (domains, data) = (load("domains.json")?, load("train_val.json")?);
+    let domains = domains.as_object().ok_or("domains.json: expected an object of domain -> intents")?;
+    let mut intents_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut domain_of: BTreeMap<&str, &str> = BTreeMap::new();
+    for (domain, intents) in domains {
+        let intents: Vec<&str> =
+            intents.as_array().ok_or(format!("domains.json: {domain}: expected a list"))?.iter().filter_map(Value::as_str).collect();
+        for i in &intents {
+            domain_of.insert(i, domain);
+        }
+        intents_of.insert(domain, intents);
+    }
+    let label = |intent: &str| {
+        let spaced = intent.replace('_', " ");
+        let mut c = spaced.chars();
+        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+    };
+    let turn = |at: String, category: &str, input: &str, domain: &str, expect: Value| -> Result<Case, String> {
+        let candidates: Vec<Value> = intents_of[domain].iter().map(|i| serde_json::json!({"id": i, "label": label(i)})).collect();
+        let v = serde_json::json!({"category": category, "input": input, "expect": expect,
+            "activeScope": {"scope": "SCOPE_CHAT", "instanceId": "chat"},
+            "options": {"optionSetId": domain, "scope": "SCOPE_CHAT", "candidates": candidates}});
+        case(&at, &v).map_err(|e| format!("{at}: {e}"))
+    };
+    let split = |name: &str| -> Result<Vec<(String, String)>, String> {
+        let rows = data.get(name).and_then(Value::as_array).ok_or(format!("train_val.json: no {name:?} split"))?;
+        rows.iter()
+            .map(|r| match r.as_array().map(Vec::as_slice) {
+                Some([Value::String(text), Value::String(intent)]) => Ok((text.clone(), intent.clone())),
+                _ => Err(format!("train_val.json: {name}: expected [text, intent] pairs")),
+            })
+            .collect()
+    };
+    let mut cases = Vec::new();
+    for name in ["train", "val"] {
+        for (n, (text, intent)) in split(name)?.into_iter().enumerate() {
+            let domain = domain_of.get(intent.as_str()).ok_or(format!("train_val.json: {name}[{n}]: intent {intent:?} in no domain"))?;
+            cases.push(turn(format!("clinc150:{name}:{n}"), domain, &text, domain, serde_json::json!({"execute": intent}))?);
+        }
+    }
+    let shown: Vec<&str> = intents_of.keys().copied().collect();
+    for name in ["oos_train", "oos_val"] {
+        for (n, (text, _)) in split(name)?.into_iter().enumerate() {
+            let domain = shown[n % shown.len()];
+            cases.push(turn(format!("clinc150:{name}:{n}"), "out_of_scope", &text, domain, serde_json::json!({"clarify": []}))?);
+        }
     }
     Ok(cases)
 }
@@ -329,6 +504,12 @@ fn candidate(v: &Value) -> Result<pb::Candidate, String> {
         kind: string(v, "kind", "kind")?,
         path: string(v, "path", "path")?,
         aliases: strings(v, "aliases", "aliases")?,
+        risk: match field(v, "risk", "risk") {
+            None => 0,
+            Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or("risk: not a Risk")?,
+            Some(Value::String(s)) => pb::Risk::from_str_name(s).map(|r| r as i32).ok_or(format!("risk: {s:?} is not a Risk"))?,
+            Some(_) => return Err("risk: not a Risk".into()),
+        },
     })
 }
 
@@ -393,25 +574,53 @@ pub async fn run(mut config: Config, cases: Vec<Case>) -> Result<Report, StartEr
         let input = c.request.input.clone();
         let got = match convert::decide_request(c.request, &g.config.limits) {
             Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
-            Ok(req) => match daemon.decide(&g, req, None).await {
-                Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
-                Ok(d) => Got {
-                    outcome: d.outcome.as_str().to_string(),
-                    target_id: d.target_id.clone().unwrap_or_default(),
-                    escape_reason: d.escape_reason.map(|r| r.as_str().to_string()).unwrap_or_default(),
-                    offered: d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default(),
-                    detail: [d.ambiguity_reason.map(|r| r.as_str()), d.fallback_reason.map(|r| r.as_str())]
-                        .into_iter()
-                        .flatten()
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                },
-            },
+            Ok(req) => {
+                let risky = high_risk_ids(&req, &g.policy.matching.high_risk_kinds);
+                match daemon.decide(&g, req, None).await {
+                    Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
+                    Ok(d) => got(&d, &risky),
+                }
+            }
         };
         let (verdict, offered_expected) = score(&c.expect, &got);
         scored.push(Scored { at: c.at, category: c.category, input, expect: c.expect, got, verdict, offered_expected });
     }
     Ok(report(g.policy.revision.clone(), scored))
+}
+
+/// The ids of the request's candidates that are high risk.
+fn high_risk_ids(req: &ladder::DecideRequest, kinds: &[String]) -> Vec<String> {
+    let lists = [req.option_candidates(), &req.recoverable_chat_options[..], &req.widget_items[..]];
+    lists.iter().flat_map(|l| l.iter()).filter(|c| c.is_high_risk(kinds)).map(|c| c.id.clone()).collect()
+}
+
+/// What a decision did, as scoring needs it.
+fn got(d: &ladder::Decision, high_risk: &[String]) -> Got {
+    let target_id = d.target_id.clone().unwrap_or_default();
+    let execute = d.outcome == ladder::Outcome::Execute;
+    let rung = |name: &str| d.trace.iter().find(|s| s.rung == name);
+    // A rung with the LLM off is no LLM turn.
+    let llm = rung("llm").filter(|s| !matches!(s.outcome.as_str(), "not_eligible" | "llm_disabled")).map(|s| LlmSeen {
+        called: d.llm.called,
+        verdict: if d.llm.verdict.is_empty() { s.outcome.clone() } else { d.llm.verdict.clone() },
+        picked: d.llm.suggested_id.clone().unwrap_or_default(),
+        corroboration: d.llm.corroboration.clone(),
+        executed: execute && d.decided_by == ladder::Decider::Llm,
+    });
+    Got {
+        outcome: d.outcome.as_str().to_string(),
+        high_risk: execute && high_risk.contains(&target_id),
+        refused: rung("classify").is_some_and(|s| s.detail.contains("does not account for")),
+        target_id,
+        escape_reason: d.escape_reason.map(|r| r.as_str().to_string()).unwrap_or_default(),
+        offered: d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default(),
+        detail: [d.ambiguity_reason.map(|r| r.as_str()), d.fallback_reason.map(|r| r.as_str())]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", "),
+        llm,
+    }
 }
 
 /// The report as a table, then the turns that were not right.
@@ -457,6 +666,25 @@ pub fn render(r: &Report) -> String {
         sh.expected_escape
     );
     let _ = writeln!(s, "wrong executes: {}", r.overall.wrong_executes);
+    let o = &r.overall;
+    let _ = writeln!(s, "high-risk executes: {} ({} wrong)", o.high_risk_executes, o.high_risk_wrong);
+    let l = &r.llm;
+    if l.reached > 0 {
+        let verdicts = l.by_verdict.iter().map(|(v, n)| format!("{v} {n}")).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(s, "\nLLM rung: reached by {} turns, the provider asked on {} ({verdicts})", l.reached, l.called);
+        let _ = writeln!(
+            s,
+            "  picks: {}; executed {} ({} right, {} wrong); not corroborated {}; kept to a clarifier by the gates {}",
+            l.picked, l.executed, l.executed_right, l.executed_wrong, l.not_corroborated, l.kept_to_clarifier
+        );
+    }
+    if l.refused > 0 {
+        let _ = writeln!(
+            s,
+            "refused by the principle (a named candidate the input does not account for): {} turns; the LLM picked the expected one on {}, executed it on {}",
+            l.refused, l.refused_picked_right, l.refused_resolved
+        );
+    }
     if r.overall.invalid > 0 {
         let _ = writeln!(s, "invalid lines (refused at the edge): {}", r.overall.invalid);
     }
@@ -486,6 +714,7 @@ mod tests {
             escape_reason: if outcome == "escape" { target.into() } else { String::new() },
             offered: offered.iter().map(|s| s.to_string()).collect(),
             detail: String::new(),
+            ..Got::default()
         }
     }
 

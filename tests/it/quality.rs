@@ -2,9 +2,12 @@
 //! the same code as `ladderd eval`, under the embedded defaults (LLM off):
 //! no wrong execute, and the shares a careful person would expect.
 
+use crate::helpers::{completion, select, with_llm};
 use ladderd::config::Config;
 use ladderd::eval;
+use serde_json::{Value, json};
 use std::path::Path;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 async fn evaluate(file: &str) -> eval::Report {
     let cases = eval::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(file)).expect("the corpus reads");
@@ -42,6 +45,26 @@ async fn the_independent_corpus_is_decided_as_a_careful_person_would() {
     assert_quality("independent.jsonl", &r);
 }
 
+/// Real user language nobody on this project wrote (CLINC150, CC BY 3.0;
+/// `tests/corpus/clinc150/README.md`): 18,200 utterances shown with their
+/// domain's intents as chat options. Spec section 4b: execute only what the
+/// input fully accounts for; a wrong execute is the worst outcome.
+#[tokio::test]
+async fn real_user_language_is_almost_never_executed_wrongly() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/clinc150");
+    let cases = eval::read(&dir).expect("the CLINC150 splits read");
+    assert_eq!(cases.len(), 18_200);
+    let r = eval::run(Config::default(), cases).await.expect("the daemon builds");
+    let table = eval::render(&r);
+    let turns = r.overall.turns as f64;
+    assert_eq!(r.overall.invalid, 0, "lines refused at the edge\n{table}");
+    assert!(r.wrong_executes() as f64 <= 0.001 * turns, "wrong executes {} > 0.1% of {turns}\n{table}", r.wrong_executes());
+    assert_eq!(r.by_category["out_of_scope"].wrong_executes, 0, "an out-of-scope utterance executed\n{table}");
+    // Safety is not bought by asking about everything: the utterances that
+    // say an option's words and nothing else still execute.
+    assert!(r.overall.right_executes as f64 >= 0.01 * turns, "right executes {}\n{table}", r.overall.right_executes);
+}
+
 #[tokio::test]
 async fn the_corpora_cover_ten_domains_and_every_category() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
@@ -76,4 +99,71 @@ async fn the_corpora_cover_ten_domains_and_every_category() {
     ] {
         assert!(categories.contains(c), "no {c} turns");
     }
+}
+
+/// A provider that answers by meaning, as a good model would: the
+/// candidate whose label shares the most words with the input, at 0.95
+/// (the corroborating ask, reordered and relabelled, gets the same pick);
+/// it abstains when no label shares a word.
+struct ByOverlap;
+
+impl Respond for ByOverlap {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
+        let doc: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
+        let input: Vec<String> = doc["user_input"].as_str().unwrap_or("").split(' ').map(str::to_lowercase).collect();
+        let shared = |c: &Value| c["label"].as_str().unwrap_or("").split(' ').filter(|w| input.contains(&w.to_lowercase())).count();
+        let candidates = doc["candidates"].as_array().cloned().unwrap_or_default();
+        let best = candidates.iter().filter(|c| shared(c) > 0).max_by_key(|c| shared(c));
+        let content = match best {
+            Some(c) => select(c["id"].as_str().unwrap_or(""), 0.95),
+            None => json!({"decision": "abstain", "choice_id": null, "confidence": 0.2, "needed_evidence_types": []}).to_string(),
+        };
+        ResponseTemplate::new(200).set_body_json(completion(&content))
+    }
+}
+
+/// Spec section 4b, where the deterministic rungs stop the LLM rung starts:
+/// turns the principle refuses are LLM-eligible, so a configured provider
+/// can still act on them through auto-execute's gates and corroboration,
+/// and `ladderd eval` reports what it made of them.
+#[tokio::test]
+async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::method("POST")).respond_with(ByOverlap).mount(&server).await;
+    let mut config = with_llm(&format!("{}/v1", server.uri()), 800);
+    config.auto_execute.enabled = true;
+    let options = |labels: &[(&str, &str)]| {
+        json!({"optionSetId": "s", "scope": "SCOPE_CHAT",
+            "candidates": labels.iter().map(|(id, l)| json!({"id": id, "label": l})).collect::<Vec<_>>()})
+    };
+    let home = options(&[("list", "Shopping list"), ("rem", "Reminder"), ("cal", "Calendar")]);
+    let shop = options(&[("order", "Order"), ("ret", "Returns"), ("pay", "Payments")]);
+    let turns = [
+        ("add eggs to my shopping list", &home, json!({"execute": "list"})),
+        ("has my order been shipped yet", &shop, json!({"execute": "order"})),
+        ("the thing for money stuff", &shop, json!({"clarify": ["pay"]})),
+        ("calendar", &home, json!({"execute": "cal"})),
+    ];
+    let cases = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (input, o, expect))| eval::case(&format!("t:{i}"), &json!({"input": input, "options": o, "expect": expect})).unwrap())
+        .collect();
+    let r = eval::run(config, cases).await.unwrap();
+    let l = &r.llm;
+    let text = eval::render(&r);
+    assert_eq!((l.refused, l.refused_picked_right, l.refused_resolved), (2, 2, 2), "{text}");
+    assert_eq!((l.reached, l.called, l.picked, l.executed, l.executed_right), (3, 3, 2, 2, 2), "{text}");
+    assert_eq!((l.by_verdict.get("select"), l.by_verdict.get("abstain")), (Some(&2), Some(&1)), "{text}");
+    assert_eq!(r.wrong_executes(), 0, "{text}");
+    assert!(text.contains("LLM rung: reached by 3 turns") && text.contains("refused by the principle"), "{text}");
+    // Under the embedded defaults (no provider) the same turns are asked.
+    let cases = turns
+        .iter()
+        .enumerate()
+        .map(|(i, (input, o, expect))| eval::case(&format!("t:{i}"), &json!({"input": input, "options": o, "expect": expect})).unwrap())
+        .collect();
+    let r = eval::run(Config::default(), cases).await.unwrap();
+    assert_eq!((r.llm.refused, r.llm.reached, r.overall.right_executes), (2, 0, 1));
 }
