@@ -134,6 +134,9 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
             )
         elif decision.outcome in (pb.OUTCOME_CLARIFY, pb.OUTCOME_NEED_MORE_INFO):
             # (In a real app the pick arrives with the user's next message.)
+            # clarifier.kind "confirmation": the first option is high risk
+            # (RISK_HIGH) and was not said in so many words; act on it only
+            # when the user confirms it.
             picked = app.ask(decision.clarifier.question, list(decision.clarifier.option_ids))
             if picked is not None:
                 turn.session = client.record_outcome(
@@ -163,8 +166,8 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
 # ------------------------------------------------------------ scenarios --
 
 
-def cand(id: str, label: str) -> pb.Candidate:
-    return pb.Candidate(id=id, label=label)
+def cand(id: str, label: str, risk: int = pb.RISK_UNSPECIFIED) -> pb.Candidate:
+    return pb.Candidate(id=id, label=label, risk=risk)
 
 
 PANELS = pb.OptionSet(
@@ -178,6 +181,16 @@ PANELS = pb.OptionSet(
 )
 
 
+# The same panels and one destructive action: RISK_HIGH executes only when
+# the user says its whole label (or an alias), or picks it by position from
+# a clarifier; anything less asks to confirm it.
+RISKY = pb.OptionSet(
+    option_set_id="set-2",
+    scope=pb.SCOPE_CHAT,
+    candidates=list(PANELS.candidates) + [cand("delete-panels", "Delete All Panels", pb.RISK_HIGH)],
+)
+
+
 @dataclass
 class Scenario:
     name: str
@@ -187,6 +200,7 @@ class Scenario:
     target_id: str = ""
     option_ids: List[str] = field(default_factory=list)
     escape_reason: str = ""
+    confirm_id: str = ""
 
 
 SCENARIOS = [
@@ -195,6 +209,7 @@ SCENARIOS = [
         "clarify", Screen(options=PANELS), "links panel", ["OUTCOME_CLARIFY"], option_ids=["links-panel-d", "links-panel-e"]
     ),
     Scenario("escape", Screen(options=PANELS), "what is links panel d?", ["OUTCOME_ESCAPE"], escape_reason="question_intent"),
+    Scenario("confirm", Screen(options=RISKY), "delete", ["OUTCOME_CLARIFY"], confirm_id="delete-panels"),
     Scenario(
         "need_more_info",
         Screen(
@@ -221,9 +236,11 @@ def check(s: Scenario, turn: Turn, existed: bool) -> List[str]:
         problems.append(f"clarifier.option_ids {list(d.clarifier.option_ids)}, expected {s.option_ids}")
     if s.escape_reason and d.escape_reason != s.escape_reason:
         problems.append(f"escape_reason {d.escape_reason!r}, expected {s.escape_reason!r}")
+    if s.confirm_id and (d.clarifier.kind != "confirmation" or d.clarifier.option_ids[:1] != [s.confirm_id]):
+        problems.append(f"clarifier {d.clarifier.kind!r} {list(d.clarifier.option_ids)}, expected a confirmation of {s.confirm_id!r}")
     if d.outcome in (pb.OUTCOME_CLARIFY, pb.OUTCOME_NEED_MORE_INFO) and not d.loop_cycle_id:
         problems.append("an unresolved decision without loop_cycle_id")
-    expected_choice = s.target_id or (s.option_ids[0] if s.option_ids else "")
+    expected_choice = s.target_id or s.confirm_id or (s.option_ids[0] if s.option_ids else "")
     if expected_choice and (turn.session is None or turn.session.last_accepted_choice_id != expected_choice):
         problems.append(f"session after RecordOutcome: {turn.session}")
     if not existed:

@@ -106,6 +106,7 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
         ("execute", "OUTCOME_EXECUTE"),
         ("clarify", "OUTCOME_CLARIFY"),
         ("escape", "OUTCOME_ESCAPE"),
+        ("confirm", "OUTCOME_CLARIFY"),
         ("need_more_info", "OUTCOME_NEED_MORE_INFO -> OUTCOME_EXECUTE"),
     ];
     for (scenario, outcomes) in expected {
@@ -121,7 +122,7 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
     for code in ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "NOT_FOUND"] {
         assert!(out.lines().any(|l| l.trim_start().starts_with(&format!("{code}: "))), "{client}: {code} not handled:\n{out}");
     }
-    assert!(out.contains("turn loop: 5 of 5 scenarios as expected"), "{client}:\n{out}");
+    assert!(out.contains("turn loop: 6 of 6 scenarios as expected"), "{client}:\n{out}");
 }
 
 /// Fails the test (no skip) when a tool the examples need is missing.

@@ -90,10 +90,18 @@ fn example_pool(name: &str) -> serde_json::Value {
             ("bud", "Budget Overview"),
         ],
         "phones" => &[("ip15", "iPhone 15"), ("ip15p", "iPhone 15 Pro"), ("ip15pm", "iPhone 15 Pro Max"), ("s24", "Galaxy S24")],
+        "home" => {
+            &[("list", "Shopping list"), ("update", "Shopping list update"), ("rem", "Reminder"), ("cal", "Calendar"), ("date", "Date")]
+        }
+        "cards" => &[("freeze", "Freeze Card"), ("details", "Card Details"), ("close", "Close Account"), ("stmt", "Statements")],
+        "people" => &[("sam", "Sam Lee"), ("samantha", "Samantha Ortiz"), ("dana", "Dana Levi")],
+        "songs" => &[("intro", "Intro"), ("outro", "Outro"), ("song2", "Song 2"), ("finale", "Finale")],
         other => panic!("README example on an unknown option set {other:?}"),
     };
+    // The README's cards mark "Close Account" high risk.
+    let risk = |id: &str| if name == "cards" && id == "close" { "RISK_HIGH" } else { "RISK_UNSPECIFIED" };
     serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT",
-        "candidates": labels.iter().map(|(id, l)| serde_json::json!({"id": id, "label": l})).collect::<Vec<_>>()})
+        "candidates": labels.iter().map(|(id, l)| serde_json::json!({"id": id, "label": l, "risk": risk(id)})).collect::<Vec<_>>()})
 }
 
 #[tokio::test]

@@ -124,6 +124,9 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
       case 'OUTCOME_CLARIFY':
       case 'OUTCOME_NEED_MORE_INFO': {
         // (In a real app the pick arrives with the user's next message.)
+        // clarifier.kind "confirmation": the first option is high risk
+        // (RISK_HIGH) and was not said in so many words; act on it only
+        // when the user confirms it.
         const picked = app.ask(decision.clarifier?.question ?? '', decision.clarifier?.optionIds ?? []);
         if (picked !== undefined) {
           turn.session = await client.recordOutcome(
@@ -155,12 +158,21 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
 
 // ------------------------------------------------------------ scenarios --
 
-const cand = (id: string, label: string): Candidate => ({ id, label });
+const cand = (id: string, label: string, risk: Candidate['risk'] = 'RISK_UNSPECIFIED'): Candidate => ({ id, label, risk });
 
 const PANELS: OptionSet = {
   optionSetId: 'set-1',
   scope: 'SCOPE_CHAT',
   candidates: [cand('links-panels', 'Links Panels'), cand('links-panel-d', 'Links Panel D'), cand('links-panel-e', 'Links Panel E')],
+};
+
+// The same panels and one destructive action: RISK_HIGH executes only when
+// the user says its whole label (or an alias), or picks it by position from
+// a clarifier; anything less asks to confirm it.
+const RISKY: OptionSet = {
+  optionSetId: 'set-2',
+  scope: 'SCOPE_CHAT',
+  candidates: [...(PANELS.candidates ?? []), cand('delete-panels', 'Delete All Panels', 'RISK_HIGH')],
 };
 
 interface Scenario {
@@ -171,6 +183,7 @@ interface Scenario {
   targetId?: string;
   optionIds?: string[];
   escapeReason?: string;
+  confirmId?: string;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -189,6 +202,7 @@ const SCENARIOS: Scenario[] = [
     outcomes: ['OUTCOME_ESCAPE'],
     escapeReason: 'question_intent',
   },
+  { name: 'confirm', screen: { options: RISKY }, text: 'delete', outcomes: ['OUTCOME_CLARIFY'], confirmId: 'delete-panels' },
   {
     name: 'need_more_info',
     screen: {
@@ -213,9 +227,11 @@ function check(s: Scenario, turn: Turn, existed: boolean): string[] {
   if (s.optionIds && !same(optionIds, s.optionIds)) problems.push(`clarifier.optionIds ${optionIds}, expected ${s.optionIds}`);
   if (s.escapeReason && d.escapeReason !== s.escapeReason)
     problems.push(`escapeReason ${d.escapeReason}, expected ${s.escapeReason}`);
+  if (s.confirmId && (d.clarifier?.kind !== 'confirmation' || optionIds[0] !== s.confirmId))
+    problems.push(`clarifier ${d.clarifier?.kind} [${optionIds}], expected a confirmation of ${s.confirmId}`);
   if ((d.outcome === 'OUTCOME_CLARIFY' || d.outcome === 'OUTCOME_NEED_MORE_INFO') && !d.loopCycleId)
     problems.push('an unresolved decision without loopCycleId');
-  const expectedChoice = s.targetId ?? s.optionIds?.[0];
+  const expectedChoice = s.targetId ?? s.confirmId ?? s.optionIds?.[0];
   if (expectedChoice && turn.session?.lastAcceptedChoiceId !== expectedChoice)
     problems.push(`session after RecordOutcome: ${JSON.stringify(turn.session)}`);
   if (!existed) problems.push('ResetSession: the session did not exist');
