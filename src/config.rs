@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     /// gRPC listen address; localhost by default (a sidecar).
     pub listen: String,
+    /// The admin listener (health and metrics only).
+    pub admin: AdminConfig,
     pub server: ServerConfig,
     pub limits: Limits,
     pub llm: LlmConfig,
@@ -46,6 +48,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             listen: "127.0.0.1:50151".into(),
+            admin: AdminConfig::default(),
             server: ServerConfig::default(),
             limits: Limits::default(),
             llm: LlmConfig::default(),
@@ -104,6 +107,16 @@ impl Default for ServerConfig {
             request_memory_bytes: 64 * 1024 * 1024,
         }
     }
+}
+
+/// The admin listener.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AdminConfig {
+    /// Serves `grpc.health.v1.Health` and Prometheus text at `/metrics`,
+    /// nothing else (the port kubelet's probes and a scraper may reach);
+    /// off when unset.
+    pub listen: Option<String>,
 }
 
 /// Input limits, checked at the edge before any work.
@@ -499,7 +512,8 @@ pub struct TelemetryConfig {
     pub log_format: LogFormat,
     /// A tracing filter directive (`RUST_LOG` overrides it).
     pub log_level: String,
-    /// Admin address serving Prometheus text at `/metrics`; off when unset.
+    /// Deprecated: the admin listener's address before `admin.listen`
+    /// replaced it (read as `admin.listen`, with a warning at start).
     pub metrics_listen: Option<String>,
     pub decision_log: DecisionLogConfig,
 }
@@ -683,7 +697,7 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
                 )*};
             }
             section!(
-                "listen" => listen, "server" => server, "limits" => limits, "llm" => llm,
+                "listen" => listen, "admin" => admin, "server" => server, "limits" => limits, "llm" => llm,
                 "auto_execute" => auto_execute, "continuity" => continuity, "sessions" => sessions,
                 "enrichment" => enrichment, "matching" => matching, "lexicon" => lexicon,
                 "clarifier" => clarifier, "clarify" => clarify, "extract" => extract, "guardrails" => guardrails,
@@ -743,6 +757,11 @@ fn origin(f: &Figment, key: &str) -> Option<String> {
     }
 }
 
+/// Whether two listeners would need the same socket (port 0 never does).
+fn same_socket(a: SocketAddr, b: SocketAddr) -> bool {
+    a.port() == b.port() && a.port() != 0 && (a.ip() == b.ip() || a.ip().is_unspecified() || b.ip().is_unspecified())
+}
+
 impl Config {
     /// Semantic checks, all at once.
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -750,6 +769,15 @@ impl Config {
         let mut bad = |k: &str, why: String| p.push((k.to_string(), why));
         if self.listen.parse::<SocketAddr>().is_err() {
             bad("listen", format!("{:?} is not an address like 127.0.0.1:50151", self.listen));
+        }
+        if let Some(a) = &self.admin.listen {
+            match a.parse::<SocketAddr>() {
+                Err(_) => bad("admin.listen", format!("{a:?} is not an address like 0.0.0.0:50152")),
+                Ok(admin) if self.listen.parse::<SocketAddr>().is_ok_and(|l| same_socket(l, admin)) => {
+                    bad("admin.listen", format!("{a:?} is the data port's address (listen); give the admin listener a port of its own"))
+                }
+                Ok(_) => {}
+            }
         }
         let s = &self.server;
         if s.max_concurrent_requests == 0 {
@@ -909,10 +937,12 @@ impl Config {
                 bad(k, "must be a number of at least 0".into());
             }
         }
-        if let Some(a) = &self.telemetry.metrics_listen
-            && a.parse::<SocketAddr>().is_err()
-        {
-            bad("telemetry.metrics_listen", format!("{a:?} is not an address like 127.0.0.1:9464"));
+        if let Some(a) = &self.telemetry.metrics_listen {
+            if a.parse::<SocketAddr>().is_err() {
+                bad("telemetry.metrics_listen", format!("{a:?} is not an address like 127.0.0.1:9464"));
+            } else if self.admin.listen.is_some() {
+                bad("telemetry.metrics_listen", "replaced by admin.listen, which serves /metrics too; set only admin.listen".into());
+            }
         }
         let dl = &self.telemetry.decision_log;
         if let Some(p) = &dl.path
@@ -1010,6 +1040,13 @@ impl Config {
 
     pub fn listen_addr(&self) -> SocketAddr {
         self.listen.parse().unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 50151)))
+    }
+
+    /// The admin listener's address: `admin.listen`, or the deprecated
+    /// `telemetry.metrics_listen` it replaced (which now serves health
+    /// too). `None`: no admin listener.
+    pub fn admin_listen_addr(&self) -> Option<SocketAddr> {
+        self.admin.listen.as_ref().or(self.telemetry.metrics_listen.as_ref()).and_then(|a| a.parse().ok())
     }
 
     /// Short, stable hash of the effective configuration (secrets included
@@ -1239,6 +1276,42 @@ mod tests {
             let err = load(Some(Path::new("broken.toml"))).unwrap_err();
             assert_eq!(err.problems.len(), 1, "{err}");
             assert!(err.problems[0].1.contains("broken.toml") && err.problems[0].1.contains("TOML syntax error"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_admin_listener_is_off_by_default_and_needs_an_address_of_its_own() {
+        Jail::expect_with(|jail| {
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!((c.admin.listen.as_deref(), c.admin_listen_addr()), (None, None), "off by default");
+            jail.set_env("LADDER_ADMIN__LISTEN", "nowhere");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "admin.listen", "{err}");
+            // Not the data port's socket.
+            jail.set_env("LADDER_LISTEN", "0.0.0.0:50151");
+            jail.set_env("LADDER_ADMIN__LISTEN", "127.0.0.1:50151");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "admin.listen", "{err}");
+            assert!(err.problems[0].1.contains("port of its own"), "{err}");
+            jail.set_env("LADDER_ADMIN__LISTEN", "0.0.0.0:50152");
+            assert_eq!(from_figment(figment(None)).unwrap().admin_listen_addr(), Some("0.0.0.0:50152".parse().unwrap()));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_deprecated_metrics_listen_is_read_as_the_admin_listener_and_not_with_it() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_TELEMETRY__METRICS_LISTEN", "127.0.0.1:9464");
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!(c.admin_listen_addr(), Some("127.0.0.1:9464".parse().unwrap()));
+            jail.set_env("LADDER_ADMIN__LISTEN", "127.0.0.1:9465");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "telemetry.metrics_listen", "{err}");
+            assert!(err.problems[0].1.contains("replaced by admin.listen"), "{err}");
             Ok(())
         });
     }

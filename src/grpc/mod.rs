@@ -4,6 +4,7 @@
 //! with the same generation, and converts back; errors become statuses in
 //! one place (`crate::error`).
 
+pub mod admin;
 pub mod intake;
 pub mod listener;
 pub mod stack;

@@ -76,7 +76,7 @@ pub fn layers(
             daemon,
         })
         .layer(InFlightLayer::new(server.max_concurrent_requests, stats.clone()))
-        .layer(DeadlineLayer { max: max_timeout, stats })
+        .layer(DeadlineLayer::new(max_timeout, stats))
 }
 
 /// Health checks: never counted against the in-flight limit.
@@ -300,6 +300,13 @@ pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
 pub struct DeadlineLayer {
     max: Duration,
     stats: Arc<StackStats>,
+}
+
+impl DeadlineLayer {
+    /// Deadlines of at most `max` (a shorter `grpc-timeout` wins).
+    pub fn new(max: Duration, stats: Arc<StackStats>) -> Self {
+        DeadlineLayer { max, stats }
+    }
 }
 
 impl<S> Layer<S> for DeadlineLayer {

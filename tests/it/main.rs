@@ -1,6 +1,7 @@
 //! Integration tests: the real daemon, real gRPC clients, fakes only at the
 //! HTTP edge. One binary; each module is one capability.
 
+mod admin;
 mod assistant;
 mod clients;
 mod corroboration;
