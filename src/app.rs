@@ -77,6 +77,8 @@ impl App {
             )),
             None => None,
         };
+        let bound = listener.local_addr().unwrap_or(addr);
+        crate::grpc::guard::warn_exposure(bound, daemon.current().admin_token.is_some());
         let health = HealthReporter::new();
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));

@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     /// gRPC listen address; localhost by default (a sidecar).
     pub listen: String,
-    /// The admin listener (health and metrics only).
+    /// The admin listener (health and metrics only) and the token of the
+    /// control calls.
     pub admin: AdminConfig,
     pub server: ServerConfig,
     pub limits: Limits,
@@ -109,7 +110,7 @@ impl Default for ServerConfig {
     }
 }
 
-/// The admin listener.
+/// The admin listener and the token of the control calls.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AdminConfig {
@@ -117,6 +118,60 @@ pub struct AdminConfig {
     /// nothing else (the port kubelet's probes and a scraper may reach);
     /// off when unset.
     pub listen: Option<String>,
+    /// A file holding the token that lets a caller off loopback make the
+    /// control calls (`ResetRollout`, `ResetSession`, `RecordOutcome`,
+    /// `GetSession`), sent as `authorization: Bearer <token>`. Unset: only
+    /// callers on loopback may make them.
+    pub token_file: Option<PathBuf>,
+}
+
+/// The admin token, held only as its SHA-256 digest: the token itself is
+/// never kept, printed or logged, and comparing digests takes the same time
+/// whatever the length of what a caller sends.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AdminToken([u8; 32]);
+
+impl AdminToken {
+    /// Shortest token accepted: a guessable one would protect nothing.
+    pub const MIN_LEN: usize = 16;
+    /// Longest token accepted (it travels in a header).
+    pub const MAX_LEN: usize = 4096;
+
+    /// A token from the text of a token file (surrounding whitespace, such
+    /// as the newline `echo` leaves, is not part of it). The error says
+    /// what is wrong, never what the file holds.
+    pub fn parse(text: &str) -> Result<AdminToken, String> {
+        let t = text.trim();
+        if t.len() < Self::MIN_LEN || t.len() > Self::MAX_LEN {
+            return Err(format!("must hold a token of {} to {} characters (has {})", Self::MIN_LEN, Self::MAX_LEN, t.len()));
+        }
+        // It is sent as an HTTP/2 header value after "Bearer ".
+        if !t.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err("the token must be printable ASCII without spaces (it is sent in the authorization header)".into());
+        }
+        Ok(AdminToken(Sha256::digest(t.as_bytes()).into()))
+    }
+
+    /// The token's SHA-256 digest.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for AdminToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AdminToken(***)")
+    }
+}
+
+impl AdminConfig {
+    /// Reads `admin.token_file` (at start and on every reload). The error
+    /// names the file, never its content.
+    pub fn token(&self) -> Result<Option<AdminToken>, String> {
+        let Some(path) = &self.token_file else { return Ok(None) };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        AdminToken::parse(&text).map(Some).map_err(|why| format!("{}: {why}", path.display()))
+    }
 }
 
 /// Input limits, checked at the edge before any work.
@@ -779,6 +834,9 @@ impl Config {
                 Ok(_) => {}
             }
         }
+        if let Err(why) = self.admin.token() {
+            bad("admin.token_file", why);
+        }
         let s = &self.server;
         if s.max_concurrent_requests == 0 {
             bad("server.max_concurrent_requests", "must be at least 1".into());
@@ -1297,6 +1355,42 @@ mod tests {
             assert!(err.problems[0].1.contains("port of its own"), "{err}");
             jail.set_env("LADDER_ADMIN__LISTEN", "0.0.0.0:50152");
             assert_eq!(from_figment(figment(None)).unwrap().admin_listen_addr(), Some("0.0.0.0:50152".parse().unwrap()));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_admin_token_file_is_read_checked_and_never_echoed() {
+        Jail::expect_with(|jail| {
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!((c.admin.token_file.as_deref(), c.admin.token()), (None, Ok(None)), "no token by default");
+            jail.set_env("LADDER_ADMIN__TOKEN_FILE", "missing-token");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "admin.token_file", "{err}");
+            assert!(err.problems[0].1.contains("missing-token"), "the file is named: {err}");
+            // What a token file must hold; its content is never echoed.
+            for (content, why) in [
+                ("short-token\n", "16 to 4096 characters"),
+                ("a token with spaces in it\n", "printable ASCII"),
+                ("", "16 to 4096 characters"),
+            ] {
+                jail.create_file("token", content)?;
+                jail.set_env("LADDER_ADMIN__TOKEN_FILE", "token");
+                let err = from_figment(figment(None)).unwrap_err();
+                assert_eq!(err.problems.len(), 1, "{err}");
+                assert_eq!(err.problems[0].0, "admin.token_file", "{err}");
+                assert!(err.problems[0].1.contains(why), "{content:?}: {err}");
+                assert!(content.is_empty() || !err.to_string().contains(content.trim()), "the token is echoed: {err}");
+            }
+            jail.create_file("token", "  0123456789abcdef-very-secret \n")?;
+            let c = from_figment(figment(None)).unwrap();
+            let token = c.admin.token().unwrap().expect("a token");
+            assert_eq!(token, AdminToken::parse("0123456789abcdef-very-secret").unwrap(), "surrounding whitespace is not the token's");
+            assert_eq!(format!("{token:?}"), "AdminToken(***)");
+            let printed = c.masked_toml();
+            assert!(printed.contains("token_file = \"token\"") && !printed.contains("very-secret"), "{printed}");
+            assert!(!format!("{c:?}").contains("very-secret"));
             Ok(())
         });
     }

@@ -176,7 +176,8 @@ fn server_span(req: &Request<Body>) -> tracing::Span {
 }
 
 /// Refusals the caller caused are routine (debug); anything else is the
-/// server's failure (warn).
+/// server's failure (warn). (A control call refused by `grpc::guard` is
+/// logged there, at warn.)
 fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration, span: &tracing::Span) {
     use tower_http::classify::GrpcFailureClass;
     let caller = |c: i32| {
@@ -186,6 +187,7 @@ fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration,
                 | tonic::Code::ResourceExhausted
                 | tonic::Code::NotFound
                 | tonic::Code::FailedPrecondition
+                | tonic::Code::PermissionDenied
                 | tonic::Code::Cancelled
                 | tonic::Code::DeadlineExceeded
                 | tonic::Code::Unimplemented

@@ -7,6 +7,7 @@ mod clients;
 mod corroboration;
 mod deploy;
 mod docs;
+mod guard;
 mod helpers;
 mod layers;
 mod llm;
