@@ -245,6 +245,21 @@ mod tests {
     }
 
     #[test]
+    fn every_arbiter_call_is_either_open_or_a_control_call() {
+        // A new call must be put on one side, deliberately.
+        let proto = include_str!("../../proto/ladder/v1/ladder.proto");
+        let calls: Vec<&str> =
+            proto.lines().filter_map(|l| l.trim().strip_prefix("rpc ")).map(|l| l.split('(').next().unwrap_or_default().trim()).collect();
+        assert!(calls.contains(&"Decide") && calls.contains(&"ResetRollout"), "{calls:?}");
+        for call in &calls {
+            let open = OPEN.contains(call);
+            let control = Control::ALL.iter().any(|c| c.as_str() == *call);
+            assert!(open != control, "{call}: open {open}, control {control}");
+        }
+        assert_eq!(OPEN.len() + Control::ALL.len(), calls.len());
+    }
+
+    #[test]
     fn listen_on_loopback_or_not() {
         assert!(on_loopback("127.0.0.1".parse().unwrap()) && on_loopback("::1".parse().unwrap()));
         assert!(!on_loopback("0.0.0.0".parse().unwrap()) && !on_loopback("::".parse().unwrap()));
