@@ -1,6 +1,10 @@
-//! Startup: `App::build` binds the listener (port 0 works, for tests) and
-//! assembles the server; `App::run_until` serves until a shutdown signal,
+//! Startup: `App::build` binds the listeners (port 0 works, for tests) and
+//! assembles the servers; `App::run_until` serves until a shutdown signal,
 //! then drains.
+//!
+//! Two listeners: `listen`, the data port (the `ladder.v1.Arbiter` service,
+//! reflection and health; loopback by default), and `admin.listen`, the
+//! admin port (health and `/metrics` only, `grpc::admin`; off by default).
 
 use crate::config::Config;
 use crate::daemon::{Daemon, StartError};
@@ -24,8 +28,9 @@ pub struct App {
     daemon: Arc<Daemon>,
     health: HealthReporter,
     health_service: tonic_health::pb::health_server::HealthServer<tonic_health::server::HealthService>,
-    /// The Prometheus endpoint (`telemetry.metrics_listen`).
-    admin: Option<(TcpListener, SharedReader)>,
+    /// The admin listener (`admin.listen`) and the Prometheus reader it
+    /// renders (none when built without telemetry).
+    admin: Option<(TcpListener, Option<SharedReader>)>,
     /// Observable instruments live as long as the app.
     _gauges: Vec<Box<dyn std::any::Any + Send>>,
     /// The configuration file to reload when it changes.
@@ -57,15 +62,23 @@ impl App {
     /// Binds the gRPC listener (and the admin listener when configured).
     pub async fn build_with(config: Config, telemetry: Option<&Telemetry>) -> Result<App, AppError> {
         let addr = config.listen_addr();
-        let admin_addr = config.telemetry.metrics_listen.as_ref().and_then(|a| a.parse::<SocketAddr>().ok());
+        let admin_addr = config.admin_listen_addr();
+        if config.admin.listen.is_none() && admin_addr.is_some() {
+            tracing::warn!(
+                "telemetry.metrics_listen is deprecated: read as admin.listen, which serves health as well as /metrics; rename the key"
+            );
+        }
         let daemon = Arc::new(Daemon::new(config)?);
         let listener = TcpListener::bind(addr).await.map_err(|source| AppError::Bind { addr, source })?;
-        let admin = match (admin_addr, telemetry) {
-            (Some(a), Some(t)) => {
-                Some((TcpListener::bind(a).await.map_err(|source| AppError::Bind { addr: a, source })?, t.prometheus.clone()))
-            }
-            _ => None,
+        let admin = match admin_addr {
+            Some(a) => Some((
+                TcpListener::bind(a).await.map_err(|source| AppError::Bind { addr: a, source })?,
+                telemetry.map(|t| t.prometheus.clone()),
+            )),
+            None => None,
         };
+        let bound = listener.local_addr().unwrap_or(addr);
+        crate::grpc::guard::warn_exposure(bound, daemon.current().admin_token.is_some());
         let health = HealthReporter::new();
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));
@@ -82,7 +95,8 @@ impl App {
         self.watch = Some(path);
     }
 
-    /// The admin (metrics) address, when one is served.
+    /// The admin listener's address (health and `/metrics`), when one is
+    /// served.
     pub fn admin_addr(&self) -> Option<SocketAddr> {
         self.admin.as_ref().and_then(|(l, _)| l.local_addr().ok())
     }
@@ -105,22 +119,6 @@ impl App {
             background.spawn(watch_config(daemon.clone(), path));
         }
         background.spawn(evaluate_guardrails(daemon.clone()));
-        if let Some((l, reader)) = admin {
-            let addr = l.local_addr().map_err(|e| AppError::Serve(e.to_string()))?;
-            let router = axum::Router::new().route(
-                "/metrics",
-                axum::routing::get(move || {
-                    let reader = reader.clone();
-                    async move { ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], reader.render()) }
-                }),
-            );
-            tokio::spawn(async move {
-                if let Err(e) = axum::serve(l, router).await {
-                    tracing::error!(error = %e, "metrics endpoint failed");
-                }
-            });
-            tracing::info!(addr = %addr, "serving metrics");
-        }
         let generation = daemon.current();
         let cfg = &generation.config;
         let grace = Duration::from_millis(cfg.server.drain_grace_ms);
@@ -143,6 +141,24 @@ impl App {
 
         health.set_serving::<pb::arbiter_server::ArbiterServer<Arbiter>>().await;
         health.set_service_status("", ServingStatus::Serving).await;
+        // After the statuses are set: a probe never sees the reporter's defaults.
+        let (admin_stop, admin_server) = match admin {
+            Some((l, metrics)) => {
+                let addr = l.local_addr().map_err(|e| AppError::Serve(e.to_string()))?;
+                let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+                let server = crate::grpc::admin::serve(l, health_service.clone(), metrics, async {
+                    let _ = stop_rx.await;
+                });
+                let task = tokio::spawn(async move {
+                    if let Err(e) = server.await {
+                        tracing::error!(error = %e, "admin listener failed");
+                    }
+                });
+                tracing::info!(addr = %addr, "serving admin (health, /metrics)");
+                (Some(stop_tx), Some(task))
+            }
+            None => (None, None),
+        };
         tracing::info!(addr = %listener.local_addr().map_err(|e| AppError::Serve(e.to_string()))?, revision = %cfg.revision(), "serving");
 
         let incoming = listener::incoming(listener, connections);
@@ -177,6 +193,14 @@ impl App {
                 Ok(())
             }
         };
+        // The admin listener answered NOT_SERVING through the drain; it
+        // stops last (a health Watch never ends: not waited for long).
+        if let (Some(stop), Some(mut task)) = (admin_stop, admin_server) {
+            let _ = stop.send(());
+            if tokio::time::timeout(Duration::from_millis(250), &mut task).await.is_err() {
+                task.abort();
+            }
+        }
         background.abort_all();
         let records = daemon.clone();
         let _ = tokio::task::spawn_blocking(move || records.close_records(Duration::from_secs(1))).await;

@@ -25,6 +25,9 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     /// gRPC listen address; localhost by default (a sidecar).
     pub listen: String,
+    /// The admin listener (health and metrics only) and the token of the
+    /// control calls.
+    pub admin: AdminConfig,
     pub server: ServerConfig,
     pub limits: Limits,
     pub llm: LlmConfig,
@@ -46,6 +49,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             listen: "127.0.0.1:50151".into(),
+            admin: AdminConfig::default(),
             server: ServerConfig::default(),
             limits: Limits::default(),
             llm: LlmConfig::default(),
@@ -103,6 +107,70 @@ impl Default for ServerConfig {
             max_connections: 1_024,
             request_memory_bytes: 64 * 1024 * 1024,
         }
+    }
+}
+
+/// The admin listener and the token of the control calls.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AdminConfig {
+    /// Serves `grpc.health.v1.Health` and Prometheus text at `/metrics`,
+    /// nothing else (the port kubelet's probes and a scraper may reach);
+    /// off when unset.
+    pub listen: Option<String>,
+    /// A file holding the token that lets a caller off loopback make the
+    /// control calls (`ResetRollout`, `ResetSession`, `RecordOutcome`,
+    /// `GetSession`), sent as `authorization: Bearer <token>`. Unset: only
+    /// callers on loopback may make them.
+    pub token_file: Option<PathBuf>,
+}
+
+/// The admin token, held only as its SHA-256 digest: the token itself is
+/// never kept, printed or logged, and comparing digests takes the same time
+/// whatever the length of what a caller sends.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AdminToken([u8; 32]);
+
+impl AdminToken {
+    /// Shortest token accepted: a guessable one would protect nothing.
+    pub const MIN_LEN: usize = 16;
+    /// Longest token accepted (it travels in a header).
+    pub const MAX_LEN: usize = 4096;
+
+    /// A token from the text of a token file (surrounding whitespace, such
+    /// as the newline `echo` leaves, is not part of it). The error says
+    /// what is wrong, never what the file holds.
+    pub fn parse(text: &str) -> Result<AdminToken, String> {
+        let t = text.trim();
+        if t.len() < Self::MIN_LEN || t.len() > Self::MAX_LEN {
+            return Err(format!("must hold a token of {} to {} characters (has {})", Self::MIN_LEN, Self::MAX_LEN, t.len()));
+        }
+        // It is sent as an HTTP/2 header value after "Bearer ".
+        if !t.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err("the token must be printable ASCII without spaces (it is sent in the authorization header)".into());
+        }
+        Ok(AdminToken(Sha256::digest(t.as_bytes()).into()))
+    }
+
+    /// The token's SHA-256 digest.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for AdminToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AdminToken(***)")
+    }
+}
+
+impl AdminConfig {
+    /// Reads `admin.token_file` (at start and on every reload). The error
+    /// names the file, never its content.
+    pub fn token(&self) -> Result<Option<AdminToken>, String> {
+        let Some(path) = &self.token_file else { return Ok(None) };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        AdminToken::parse(&text).map(Some).map_err(|why| format!("{}: {why}", path.display()))
     }
 }
 
@@ -499,7 +567,8 @@ pub struct TelemetryConfig {
     pub log_format: LogFormat,
     /// A tracing filter directive (`RUST_LOG` overrides it).
     pub log_level: String,
-    /// Admin address serving Prometheus text at `/metrics`; off when unset.
+    /// Deprecated: the admin listener's address before `admin.listen`
+    /// replaced it (read as `admin.listen`, with a warning at start).
     pub metrics_listen: Option<String>,
     pub decision_log: DecisionLogConfig,
 }
@@ -683,7 +752,7 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
                 )*};
             }
             section!(
-                "listen" => listen, "server" => server, "limits" => limits, "llm" => llm,
+                "listen" => listen, "admin" => admin, "server" => server, "limits" => limits, "llm" => llm,
                 "auto_execute" => auto_execute, "continuity" => continuity, "sessions" => sessions,
                 "enrichment" => enrichment, "matching" => matching, "lexicon" => lexicon,
                 "clarifier" => clarifier, "clarify" => clarify, "extract" => extract, "guardrails" => guardrails,
@@ -743,6 +812,11 @@ fn origin(f: &Figment, key: &str) -> Option<String> {
     }
 }
 
+/// Whether two listeners would need the same socket (port 0 never does).
+fn same_socket(a: SocketAddr, b: SocketAddr) -> bool {
+    a.port() == b.port() && a.port() != 0 && (a.ip() == b.ip() || a.ip().is_unspecified() || b.ip().is_unspecified())
+}
+
 impl Config {
     /// Semantic checks, all at once.
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -750,6 +824,18 @@ impl Config {
         let mut bad = |k: &str, why: String| p.push((k.to_string(), why));
         if self.listen.parse::<SocketAddr>().is_err() {
             bad("listen", format!("{:?} is not an address like 127.0.0.1:50151", self.listen));
+        }
+        if let Some(a) = &self.admin.listen {
+            match a.parse::<SocketAddr>() {
+                Err(_) => bad("admin.listen", format!("{a:?} is not an address like 0.0.0.0:50152")),
+                Ok(admin) if self.listen.parse::<SocketAddr>().is_ok_and(|l| same_socket(l, admin)) => {
+                    bad("admin.listen", format!("{a:?} is the data port's address (listen); give the admin listener a port of its own"))
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Err(why) = self.admin.token() {
+            bad("admin.token_file", why);
         }
         let s = &self.server;
         if s.max_concurrent_requests == 0 {
@@ -909,10 +995,12 @@ impl Config {
                 bad(k, "must be a number of at least 0".into());
             }
         }
-        if let Some(a) = &self.telemetry.metrics_listen
-            && a.parse::<SocketAddr>().is_err()
-        {
-            bad("telemetry.metrics_listen", format!("{a:?} is not an address like 127.0.0.1:9464"));
+        if let Some(a) = &self.telemetry.metrics_listen {
+            if a.parse::<SocketAddr>().is_err() {
+                bad("telemetry.metrics_listen", format!("{a:?} is not an address like 127.0.0.1:9464"));
+            } else if self.admin.listen.is_some() {
+                bad("telemetry.metrics_listen", "replaced by admin.listen, which serves /metrics too; set only admin.listen".into());
+            }
         }
         let dl = &self.telemetry.decision_log;
         if let Some(p) = &dl.path
@@ -1010,6 +1098,13 @@ impl Config {
 
     pub fn listen_addr(&self) -> SocketAddr {
         self.listen.parse().unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 50151)))
+    }
+
+    /// The admin listener's address: `admin.listen`, or the deprecated
+    /// `telemetry.metrics_listen` it replaced (which now serves health
+    /// too). `None`: no admin listener.
+    pub fn admin_listen_addr(&self) -> Option<SocketAddr> {
+        self.admin.listen.as_ref().or(self.telemetry.metrics_listen.as_ref()).and_then(|a| a.parse().ok())
     }
 
     /// Short, stable hash of the effective configuration (secrets included
@@ -1239,6 +1334,78 @@ mod tests {
             let err = load(Some(Path::new("broken.toml"))).unwrap_err();
             assert_eq!(err.problems.len(), 1, "{err}");
             assert!(err.problems[0].1.contains("broken.toml") && err.problems[0].1.contains("TOML syntax error"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_admin_listener_is_off_by_default_and_needs_an_address_of_its_own() {
+        Jail::expect_with(|jail| {
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!((c.admin.listen.as_deref(), c.admin_listen_addr()), (None, None), "off by default");
+            jail.set_env("LADDER_ADMIN__LISTEN", "nowhere");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "admin.listen", "{err}");
+            // Not the data port's socket.
+            jail.set_env("LADDER_LISTEN", "0.0.0.0:50151");
+            jail.set_env("LADDER_ADMIN__LISTEN", "127.0.0.1:50151");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems[0].0, "admin.listen", "{err}");
+            assert!(err.problems[0].1.contains("port of its own"), "{err}");
+            jail.set_env("LADDER_ADMIN__LISTEN", "0.0.0.0:50152");
+            assert_eq!(from_figment(figment(None)).unwrap().admin_listen_addr(), Some("0.0.0.0:50152".parse().unwrap()));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_admin_token_file_is_read_checked_and_never_echoed() {
+        Jail::expect_with(|jail| {
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!((c.admin.token_file.as_deref(), c.admin.token()), (None, Ok(None)), "no token by default");
+            jail.set_env("LADDER_ADMIN__TOKEN_FILE", "missing-token");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "admin.token_file", "{err}");
+            assert!(err.problems[0].1.contains("missing-token"), "the file is named: {err}");
+            // What a token file must hold; its content is never echoed.
+            for (content, why) in [
+                ("short-token\n", "16 to 4096 characters"),
+                ("a token with spaces in it\n", "printable ASCII"),
+                ("", "16 to 4096 characters"),
+            ] {
+                jail.create_file("token", content)?;
+                jail.set_env("LADDER_ADMIN__TOKEN_FILE", "token");
+                let err = from_figment(figment(None)).unwrap_err();
+                assert_eq!(err.problems.len(), 1, "{err}");
+                assert_eq!(err.problems[0].0, "admin.token_file", "{err}");
+                assert!(err.problems[0].1.contains(why), "{content:?}: {err}");
+                assert!(content.is_empty() || !err.to_string().contains(content.trim()), "the token is echoed: {err}");
+            }
+            jail.create_file("token", "  0123456789abcdef-very-secret \n")?;
+            let c = from_figment(figment(None)).unwrap();
+            let token = c.admin.token().unwrap().expect("a token");
+            assert_eq!(token, AdminToken::parse("0123456789abcdef-very-secret").unwrap(), "surrounding whitespace is not the token's");
+            assert_eq!(format!("{token:?}"), "AdminToken(***)");
+            let printed = c.masked_toml();
+            assert!(printed.contains("token_file = \"token\"") && !printed.contains("very-secret"), "{printed}");
+            assert!(!format!("{c:?}").contains("very-secret"));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_deprecated_metrics_listen_is_read_as_the_admin_listener_and_not_with_it() {
+        Jail::expect_with(|jail| {
+            jail.set_env("LADDER_TELEMETRY__METRICS_LISTEN", "127.0.0.1:9464");
+            let c = from_figment(figment(None)).unwrap();
+            assert_eq!(c.admin_listen_addr(), Some("127.0.0.1:9464".parse().unwrap()));
+            jail.set_env("LADDER_ADMIN__LISTEN", "127.0.0.1:9465");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "telemetry.metrics_listen", "{err}");
+            assert!(err.problems[0].1.contains("replaced by admin.listen"), "{err}");
             Ok(())
         });
     }

@@ -38,6 +38,10 @@ pub enum ApiError {
     FailedPrecondition(String),
     #[error("{0}")]
     Unimplemented(&'static str),
+    /// A control call from a caller the guard does not trust
+    /// (`grpc::guard`); the message says what would let it through.
+    #[error("{0}")]
+    PermissionDenied(String),
     /// The caller's deadline passed while the ladder ran.
     #[error("{0}")]
     DeadlineExceeded(String),
@@ -59,6 +63,7 @@ impl From<ApiError> for Status {
             ApiError::NotFound(_) => Code::NotFound,
             ApiError::FailedPrecondition(_) => Code::FailedPrecondition,
             ApiError::Unimplemented(_) => Code::Unimplemented,
+            ApiError::PermissionDenied(_) => Code::PermissionDenied,
             ApiError::DeadlineExceeded(_) => Code::DeadlineExceeded,
             ApiError::Unavailable(_) => Code::Unavailable,
             ApiError::Internal(detail) => {

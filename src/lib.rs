@@ -12,8 +12,10 @@
 //! tests share). This crate's modules, edge first:
 //!
 //! - [`grpc`]: the `ladder.v1.Arbiter` handlers (each loads one
-//!   configuration generation and passes it on) and the documented tower
-//!   stack (`grpc::stack`).
+//!   configuration generation and passes it on), the documented tower
+//!   stack (`grpc::stack`), who may make the control calls
+//!   (`grpc::guard`), and the admin port: health and `/metrics` only
+//!   (`grpc::admin`).
 //! - [`convert`]: protobuf <-> domain, and every input limit, in one place.
 //! - [`error`]: errors and their gRPC codes, in one place.
 //! - [`pb`]: the generated protobuf code, wrapped once.

@@ -40,6 +40,9 @@ pub struct Generation {
     pub config: Config,
     pub policy: Policy,
     pub llms: Llms,
+    /// The token of the control calls (`admin.token_file`), read with the
+    /// rest of the generation: a reload reads the file again.
+    pub admin_token: Option<crate::config::AdminToken>,
 }
 
 impl Generation {
@@ -49,10 +52,11 @@ impl Generation {
     pub fn new(config: Config) -> Result<Self, StartError> {
         let policy = config.policy()?;
         let llms = Llms::from_config(&config)?;
+        let admin_token = config.admin.token().map_err(StartError::AdminToken)?;
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
         }
-        Ok(Generation { config, policy, llms })
+        Ok(Generation { config, policy, llms, admin_token })
     }
 }
 
@@ -86,6 +90,8 @@ pub enum StartError {
     DecisionLog(std::io::Error),
     #[error("{0}")]
     Store(String),
+    #[error("admin.token_file: {0}")]
+    AdminToken(String),
 }
 
 impl Daemon {

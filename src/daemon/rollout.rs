@@ -336,6 +336,7 @@ impl Daemon {
         }
         keep!(
             "listen" => listen,
+            "admin.listen" => admin.listen,
             "server" => server,
             "sessions.max" => sessions.max,
             "sessions.idle_ttl_seconds" => sessions.idle_ttl_seconds,

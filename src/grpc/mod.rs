@@ -2,8 +2,11 @@
 //! configuration generation once, converts the message at the edge
 //! (`crate::convert`, under that generation's limits), calls the daemon
 //! with the same generation, and converts back; errors become statuses in
-//! one place (`crate::error`).
+//! one place (`crate::error`). The control calls first ask `guard` whether
+//! the caller may make them.
 
+pub mod admin;
+pub mod guard;
 pub mod intake;
 pub mod listener;
 pub mod stack;
@@ -13,6 +16,7 @@ use crate::convert;
 use crate::daemon::Daemon;
 use crate::error::ApiError;
 use crate::pb;
+use guard::Control;
 use stack::Deadline;
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
@@ -30,6 +34,16 @@ impl Arbiter {
 
 fn deadline<T>(r: &Request<T>) -> Option<tokio::time::Instant> {
     r.extensions().get::<Deadline>().map(|d| d.0)
+}
+
+impl Arbiter {
+    /// The guard of a control call, under the token of the generation in
+    /// force; the generation is returned for the call to use.
+    fn authorize<T>(&self, request: &Request<T>, call: Control) -> Result<Arc<crate::daemon::Generation>, Status> {
+        let g = self.daemon.current();
+        guard::authorize(request, call, g.admin_token.as_ref())?;
+        Ok(g)
+    }
 }
 
 #[tonic::async_trait]
@@ -84,7 +98,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
     }
 
     async fn record_outcome(&self, request: Request<pb::RecordOutcomeRequest>) -> Result<Response<pb::RecordOutcomeResponse>, Status> {
-        let g = self.daemon.current();
+        let g = self.authorize(&request, Control::RecordOutcome)?;
         let o = convert::outcome_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
         let id = o.session_id.clone();
         let (s, fresh) = self.daemon.record_outcome(&g, o).await?;
@@ -92,8 +106,8 @@ impl pb::arbiter_server::Arbiter for Arbiter {
     }
 
     async fn get_session(&self, request: Request<pb::GetSessionRequest>) -> Result<Response<pb::SessionState>, Status> {
+        let g = self.authorize(&request, Control::GetSession)?;
         let id = request.into_inner().session_id;
-        let g = self.daemon.current();
         convert::session_id(&id, &g.config.limits).map_err(ApiError::from)?;
         let (s, fresh) = self.daemon.session(&g, &id).await?;
         Ok(Response::new(convert::session_to_pb(&id, &s, fresh)))
@@ -104,6 +118,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
     }
 
     async fn reset_rollout(&self, request: Request<pb::ResetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
+        self.authorize(&request, Control::ResetRollout)?;
         let note = request.into_inner().note;
         if note.len() > 512 {
             return Err(ApiError::from(crate::error::Invalid::TooLong { field: "note".into(), len: note.len(), max: 512 }).into());
@@ -112,8 +127,9 @@ impl pb::arbiter_server::Arbiter for Arbiter {
     }
 
     async fn reset_session(&self, request: Request<pb::ResetSessionRequest>) -> Result<Response<pb::ResetSessionResponse>, Status> {
+        let g = self.authorize(&request, Control::ResetSession)?;
         let id = request.into_inner().session_id;
-        convert::session_id(&id, &self.daemon.current().config.limits).map_err(ApiError::from)?;
+        convert::session_id(&id, &g.config.limits).map_err(ApiError::from)?;
         let existed = self.daemon.reset_session(&id).await?;
         Ok(Response::new(pb::ResetSessionResponse { existed }))
     }

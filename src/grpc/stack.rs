@@ -76,7 +76,7 @@ pub fn layers(
             daemon,
         })
         .layer(InFlightLayer::new(server.max_concurrent_requests, stats.clone()))
-        .layer(DeadlineLayer { max: max_timeout, stats })
+        .layer(DeadlineLayer::new(max_timeout, stats))
 }
 
 /// Health checks: never counted against the in-flight limit.
@@ -176,7 +176,8 @@ fn server_span(req: &Request<Body>) -> tracing::Span {
 }
 
 /// Refusals the caller caused are routine (debug); anything else is the
-/// server's failure (warn).
+/// server's failure (warn). (A control call refused by `grpc::guard` is
+/// logged there, at warn.)
 fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration, span: &tracing::Span) {
     use tower_http::classify::GrpcFailureClass;
     let caller = |c: i32| {
@@ -186,6 +187,7 @@ fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration,
                 | tonic::Code::ResourceExhausted
                 | tonic::Code::NotFound
                 | tonic::Code::FailedPrecondition
+                | tonic::Code::PermissionDenied
                 | tonic::Code::Cancelled
                 | tonic::Code::DeadlineExceeded
                 | tonic::Code::Unimplemented
@@ -300,6 +302,13 @@ pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
 pub struct DeadlineLayer {
     max: Duration,
     stats: Arc<StackStats>,
+}
+
+impl DeadlineLayer {
+    /// Deadlines of at most `max` (a shorter `grpc-timeout` wins).
+    pub fn new(max: Duration, stats: Arc<StackStats>) -> Self {
+        DeadlineLayer { max, stats }
+    }
 }
 
 impl<S> Layer<S> for DeadlineLayer {

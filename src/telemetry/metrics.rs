@@ -1,6 +1,6 @@
 //! Metrics: OpenTelemetry instruments (exported over OTLP when an endpoint
 //! is set) and a Prometheus text rendering of the same data for the admin
-//! endpoint (`telemetry.metrics_listen`, off by default).
+//! port (`admin.listen`, off by default).
 
 use ladder::llm_rung::Corroborated;
 use ladder::policy::Corroboration;

@@ -13,7 +13,8 @@
 //!   service name from `OTEL_SERVICE_NAME` (default `ladderd`). The export
 //!   queue never blocks a request; drops are counted (`export`).
 //! - Metrics: OpenTelemetry instruments, exported over OTLP with the same
-//!   variables, and served as Prometheus text on `telemetry.metrics_listen`.
+//!   variables, and served as Prometheus text on the admin port
+//!   (`admin.listen`, `grpc::admin`).
 //! - Decision records: `records`.
 
 pub mod export;

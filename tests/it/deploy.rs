@@ -363,6 +363,21 @@ fn listen_addr(config: &toml::Table) -> SocketAddr {
     config["listen"].as_str().expect("listen is a string").parse().expect("listen is an address")
 }
 
+/// `admin.listen` of an effective configuration (unset: no admin port).
+fn admin_addr(config: &toml::Table) -> Option<SocketAddr> {
+    config.get("admin")?.get("listen")?.as_str().map(|a| a.parse().expect("admin.listen is an address"))
+}
+
+/// Why `listen` (the Arbiter's address) would let other hosts call it:
+/// `None` when it is loopback.
+fn arbiter_exposed(listen: &str) -> Option<String> {
+    match listen.parse::<SocketAddr>() {
+        Ok(a) if ladderd::grpc::guard::on_loopback(a.ip()) => None,
+        Ok(a) => Some(format!("{a} is not a loopback address")),
+        Err(_) => Some(format!("{listen:?} is not an address")),
+    }
+}
+
 fn drain_grace_ms(config: &toml::Table) -> u64 {
     config["server"]["drain_grace_ms"].as_integer().expect("server.drain_grace_ms") as u64
 }
@@ -467,37 +482,89 @@ fn every_key_in_every_ladderd_toml_is_a_daemon_config_key() {
 }
 
 #[test]
-fn probe_and_container_ports_match_the_port_ladderd_listens_on() {
+fn the_probes_and_the_container_port_use_the_admin_port_and_the_app_calls_the_loopback_data_port() {
     for r in overlays() {
-        let addr = listen_addr(&effective_config(r));
-        let port = addr.port();
+        let config = effective_config(r);
+        let data = listen_addr(&config);
+        let admin = admin_addr(&config).unwrap_or_else(|| panic!("{}: no admin.listen: kubelet's probes need the admin port", r.overlay));
         assert!(
-            addr.ip().is_unspecified(),
-            "{}: listen is {addr}; kubelet's gRPC probes dial the pod IP, so the sidecar must listen on 0.0.0.0",
+            admin.ip().is_unspecified(),
+            "{}: admin.listen is {admin}; kubelet's gRPC probes dial the pod IP, so the admin port must be on 0.0.0.0",
             r.overlay
         );
+        assert_ne!(admin.port(), data.port(), "{}", r.overlay);
         let sc = sidecar(r);
         let ports: Vec<u64> = list(&sc["ports"]).iter().filter_map(|p| p["containerPort"].as_u64()).collect();
-        assert_eq!(ports, vec![u64::from(port)], "{}: ladderd's containerPort", r.overlay);
+        assert_eq!(ports, vec![u64::from(admin.port())], "{}: ladderd's only containerPort is the admin port", r.overlay);
         for probe in ["startupProbe", "readinessProbe", "livenessProbe"] {
             let p = &sc[probe];
             assert!(p.is_object(), "{}: ladderd has no {probe}", r.overlay);
             for other in ["httpGet", "tcpSocket", "exec"] {
                 assert!(p[other].is_null(), "{}: {probe} must be a gRPC probe, not {other}", r.overlay);
             }
-            assert_eq!(p["grpc"]["port"].as_u64(), Some(u64::from(port)), "{}: {probe} port", r.overlay);
+            assert_eq!(p["grpc"]["port"].as_u64(), Some(u64::from(admin.port())), "{}: {probe} port", r.overlay);
             let service = p["grpc"]["service"].as_str().unwrap_or("");
             assert!(HEALTH_SERVICES.contains(&service), "{}: {probe} asks for health service {service:?}", r.overlay);
         }
-        // The example app is told where to reach ladderd: loopback, same port.
-        assert_eq!(env(app(r), "LADDERD_GRPC_TARGET"), Some(format!("127.0.0.1:{port}").as_str()), "{}", r.overlay);
+        // The example app is told where to reach ladderd: loopback, the data port.
+        assert_eq!(env(app(r), "LADDERD_GRPC_TARGET"), Some(format!("127.0.0.1:{}", data.port()).as_str()), "{}", r.overlay);
     }
 }
 
 #[test]
-fn the_grpc_port_is_reachable_inside_the_pod_and_by_kubelet_only() {
+fn no_manifest_binds_the_arbiter_to_a_non_loopback_address() {
+    // The check can fail: these would expose every call to the pod network.
+    for exposed in ["0.0.0.0:50151", "[::]:50151", "10.1.2.3:50151", "nowhere"] {
+        assert!(arbiter_exposed(exposed).is_some(), "{exposed}");
+    }
     for r in overlays() {
-        let port = listen_addr(&effective_config(r)).port();
+        // What the daemon runs with (the file and the sidecar's env).
+        let listen = effective_config(r)["listen"].as_str().expect("listen").to_string();
+        assert_eq!(arbiter_exposed(&listen), None, "{}: the sidecar's effective listen", r.overlay);
+        // Any LADDER_LISTEN in any container, and `listen` in any TOML a
+        // rendered ConfigMap holds.
+        for c in all_containers(r) {
+            for e in list(&c["env"]).iter().filter(|e| e["name"] == "LADDER_LISTEN") {
+                let v = e["value"].as_str().unwrap_or_default();
+                assert_eq!(arbiter_exposed(v), None, "{}: {} sets LADDER_LISTEN", r.overlay, c["name"]);
+            }
+        }
+        for cm in docs_of_kind(r, "ConfigMap") {
+            for (key, text) in cm["data"].as_object().into_iter().flatten() {
+                let Some(t) = text.as_str().and_then(|t| t.parse::<toml::Table>().ok()) else { continue };
+                if let Some(l) = t.get("listen") {
+                    assert_eq!(arbiter_exposed(l.as_str().unwrap_or_default()), None, "{}: ConfigMap key {key}", r.overlay);
+                }
+            }
+        }
+    }
+    // And every ladderd.toml in deploy/, rendered or not.
+    let mut files = Vec::new();
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
+    }
+    walk(&repo().join("deploy"), &mut files);
+    assert!(files.len() >= 3, "{files:?}");
+    for f in files {
+        let t: toml::Table = read(&f).parse().expect("TOML");
+        let listen = t.get("listen").and_then(toml::Value::as_str).unwrap_or(&Config::default().listen).to_string();
+        assert_eq!(arbiter_exposed(&listen), None, "{}", f.display());
+    }
+}
+
+#[test]
+fn neither_port_of_ladderd_is_admitted_by_the_network_policy_or_published_by_a_service() {
+    for r in overlays() {
+        let config = effective_config(r);
+        let ports = [listen_addr(&config).port(), admin_addr(&config).expect("admin.listen").port()];
+        let named = |v: &Value| v == "grpc" || v == "admin";
         let pod_labels = &deployment(r)["spec"]["template"]["metadata"]["labels"];
         let policies = docs_of_kind(r, "NetworkPolicy");
         let covering: Vec<&&Value> = policies
@@ -510,12 +577,12 @@ fn the_grpc_port_is_reachable_inside_the_pod_and_by_kubelet_only() {
         assert!(!covering.is_empty(), "{}: no NetworkPolicy restricts ingress to the pod", r.overlay);
         for p in covering {
             for rule in list(&p["spec"]["ingress"]) {
-                let ports = list(&rule["ports"]);
-                assert!(!ports.is_empty(), "{}: an ingress rule without ports admits the gRPC port", r.overlay);
-                for pp in ports {
+                let rule_ports = list(&rule["ports"]);
+                assert!(!rule_ports.is_empty(), "{}: an ingress rule without ports admits ladderd's ports", r.overlay);
+                for pp in rule_ports {
                     assert!(
-                        pp["port"].as_u64() != Some(u64::from(port)) && pp["port"] != "grpc",
-                        "{}: the NetworkPolicy admits ladderd's port {port}",
+                        !ports.iter().any(|port| pp["port"].as_u64() == Some(u64::from(*port))) && !named(&pp["port"]),
+                        "{}: the NetworkPolicy admits one of ladderd's ports {ports:?}",
                         r.overlay
                     );
                 }
@@ -524,8 +591,8 @@ fn the_grpc_port_is_reachable_inside_the_pod_and_by_kubelet_only() {
         for s in docs_of_kind(r, "Service") {
             for sp in list(&s["spec"]["ports"]) {
                 assert!(
-                    sp["targetPort"].as_u64() != Some(u64::from(port)) && sp["targetPort"] != "grpc",
-                    "{}: Service {} publishes ladderd's port",
+                    !ports.iter().any(|port| sp["targetPort"].as_u64() == Some(u64::from(*port))) && !named(&sp["targetPort"]),
+                    "{}: Service {} publishes one of ladderd's ports",
                     r.overlay,
                     s["metadata"]["name"]
                 );

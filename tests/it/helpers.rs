@@ -36,6 +36,8 @@ pub fn on_redis(mut config: Config, server: &crate::redis_server::RedisServer) -
 /// A daemon running in this process until dropped.
 pub struct TestDaemon {
     pub addr: SocketAddr,
+    /// The admin listener's address, when the config has `admin.listen`.
+    pub admin: Option<SocketAddr>,
     /// The daemon itself, for what tests do in process (reloads).
     pub daemon: std::sync::Arc<ladderd::daemon::Daemon>,
     pub client: ArbiterClient<Channel>,
@@ -51,6 +53,7 @@ impl TestDaemon {
         config.validate().expect("test config is valid");
         let app = App::build(config).await.expect("app builds");
         let addr = app.local_addr();
+        let admin = app.admin_addr();
         let daemon = app.daemon();
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
@@ -61,7 +64,7 @@ impl TestDaemon {
             .expect("server runs");
         });
         let channel = connect(addr).await;
-        TestDaemon { addr, daemon, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx), redis: None }
+        TestDaemon { addr, admin, daemon, client: ArbiterClient::new(channel.clone()), channel, stop: Some(tx), redis: None }
     }
 
     /// A daemon on `backend` (with a Redis server of its own for `Redis`).

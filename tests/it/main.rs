@@ -1,11 +1,13 @@
 //! Integration tests: the real daemon, real gRPC clients, fakes only at the
 //! HTTP edge. One binary; each module is one capability.
 
+mod admin;
 mod assistant;
 mod clients;
 mod corroboration;
 mod deploy;
 mod docs;
+mod guard;
 mod helpers;
 mod layers;
 mod llm;

@@ -303,7 +303,7 @@ async fn a_stuck_collector_never_blocks_calls_and_drops_are_counted() {
         ("OTEL_BSP_MAX_QUEUE_SIZE", "8"),
         ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "4"),
         ("OTEL_BSP_SCHEDULE_DELAY", "50"),
-        ("LADDER_TELEMETRY__METRICS_LISTEN", "127.0.0.1:0"),
+        ("LADDER_ADMIN__LISTEN", "127.0.0.1:0"),
     ])
     .await;
     let channel = connect(addr.parse().unwrap()).await;
@@ -334,7 +334,7 @@ async fn prometheus_metrics_count_decisions_sessions_and_dropped_spans() {
         l.local_addr().unwrap().to_string()
     };
     let (child, addr, _) = spawn_binary(&[
-        ("LADDER_TELEMETRY__METRICS_LISTEN", &admin),
+        ("LADDER_ADMIN__LISTEN", &admin),
         ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
         ("OTEL_BSP_MAX_QUEUE_SIZE", "4"),
         ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2"),
@@ -382,7 +382,7 @@ async fn every_metric_on_the_dashboard_is_exported() {
     let url = format!("{}/v1", llm.uri());
     let records = dir.path().join("r.jsonl");
     let (child, addr, _) = spawn_binary(&[
-        ("LADDER_TELEMETRY__METRICS_LISTEN", &admin),
+        ("LADDER_ADMIN__LISTEN", &admin),
         ("LADDER_TELEMETRY__DECISION_LOG__PATH", records.to_str().unwrap()),
         ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
         ("LADDER_LLM__BASE_URL", &url),
