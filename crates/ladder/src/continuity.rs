@@ -719,6 +719,52 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
     Ok(winner)
 }
 
+/// What "the other one" or "not that one" leaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Other {
+    /// "The other one" of two: the one the user did not just have.
+    One(usize),
+    /// The options but the one the user just had, to ask among ("the other
+    /// one" of three or more; "not that one", which never executes).
+    Among(Vec<usize>),
+}
+
+/// "The other one" (the lexicon's `others`, "no, the other one" among
+/// them) or "not that one" (`not_that`), when the session's newest action
+/// on this option set (executed, accepted or rejected) names one of the
+/// options on screen: with two options, "the other one" is the other (the
+/// user just had one of a pair; a person takes the other without asking);
+/// otherwise the clarifier offers the options but that one. The same
+/// option set and scope as the session's, as for `resolve`.
+pub fn the_other(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, lex: &crate::lexicon::Lexicon) -> Result<Other, &'static str> {
+    let core: Vec<&str> = crate::text::tokens(&tie.query.core).collect();
+    let other = lex.others.is_phrase(&core);
+    if !other && !lex.not_that.is_phrase(&core) {
+        return Err("not_the_other");
+    }
+    let pool = tie.pool;
+    let options: Vec<usize> = (0..pool.len()).filter(|i| pool.entries[*i].source == Source::ActiveOptions).collect();
+    if options.len() < 2 {
+        return Err("not_two_options");
+    }
+    let set = req.option_set_id();
+    if set.is_empty() || !state.active_set_is(set) {
+        return Err("option_set_changed");
+    }
+    if !state.active_scope_is(&req.active_scope) {
+        return Err("scope_changed");
+    }
+    let newest = state.recent_action_trace.iter().find(|e| e.option_set_id == set).map(|e| e.target_ref.as_str());
+    let Some(had) = options.iter().position(|i| Some(pool.entries[*i].cand.id.as_str()) == newest) else {
+        return Err("no_action_on_these");
+    };
+    let rest: Vec<usize> = options.iter().enumerate().filter(|(k, _)| *k != had).map(|(_, i)| *i).collect();
+    Ok(match rest[..] {
+        [one] if other => Other::One(one),
+        _ => Other::Among(rest),
+    })
+}
+
 /// Merges `Enrich` evidence into the cycle's request. Candidates whose id is
 /// already in the request are ignored (ids stay unique); excerpts become
 /// context for the semantic lane.

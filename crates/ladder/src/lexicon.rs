@@ -59,6 +59,10 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub possessives: Vec<String>,
     #[serde(default)]
+    pub others: Vec<String>,
+    #[serde(default)]
+    pub not_that: Vec<String>,
+    #[serde(default)]
     pub actions: Vec<String>,
     #[serde(default)]
     pub ordinal_prefixes: Vec<String>,
@@ -191,6 +195,11 @@ pub struct Lexicon {
     /// Words that make a following position the user's own thing ("my
     /// second card"), not a place in the list.
     pub possessives: HashSet<String>,
+    /// "The other one": with two options, the one the session did not just
+    /// act on (`continuity::the_other`).
+    pub others: PhraseSet,
+    /// "Not that one": the options but the one the session just had.
+    pub not_that: PhraseSet,
     /// Verbs of a label that change something ("close", "pay", "send"): a
     /// partial input that leaves one unsaid does not name the candidate
     /// when other candidates lack it ("account" is not "Close Account").
@@ -279,6 +288,8 @@ impl Lexicon {
             generic_nouns: words(all(|l| &l.generic_nouns)),
             deictic: words(all(|l| &l.deictic)),
             possessives: words(all(|l| &l.possessives)),
+            others: PhraseSet::build(&all(|l| &l.others)),
+            not_that: PhraseSet::build(&all(|l| &l.not_that)),
             actions: words(all(|l| &l.actions)),
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
             ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),

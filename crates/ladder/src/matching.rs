@@ -501,7 +501,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
     let mut out_of_range = false;
     let positions = position_mentions(&toks, &mut roles, &canon, lex, params);
     let badges = badge_mentions(&toks, &mut roles, &canon, lex, stop);
-    mark_empty_words(&toks, &mut roles, lex);
+    mark_empty_words(&toks, &mut roles, &canon, lex);
     unless_only_phrasing(&toks, &mut roles, &canon, lex);
     let words = word_evidence(&toks, &roles, &canon, lex, params, stop);
 
@@ -549,16 +549,29 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
     // A word that only begins another candidate's word ("sam" with "Sam Lee"
     // and "Samantha Ortiz", "apple" with "Apple Pie" and "Apples") does not
     // tell the two apart.
+    // Each word's candidates widened by those it shares a form with; the
+    // words together must still single one out.
     let words = match words {
         Words::Unique { entry, kind } => {
-            let mut shared = vec![entry];
+            let mut shared: Option<Vec<usize>> = None;
             for (i, t) in toks.iter().enumerate() {
-                if roles[i] == Role::Content && canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == *t) {
-                    shared.extend(canon.extending(t, entry, stop));
+                let own = canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == *t);
+                // A noun that only describes ("the election story") names
+                // nobody: it narrows nothing.
+                if roles[i] != Role::Content || (!own && lex.generic_nouns.contains(*t)) {
+                    continue;
                 }
+                let mut set = vec![entry];
+                if own {
+                    set.extend(canon.extending(t, entry, stop));
+                }
+                shared = Some(match shared {
+                    None => set,
+                    Some(acc) => acc.into_iter().filter(|e| set.contains(e)).collect(),
+                });
             }
+            let mut shared = shared.unwrap_or_else(|| vec![entry]);
             shared.sort_unstable();
-            shared.dedup();
             if shared.len() > 1 { Words::Shared { entries: shared, typo: false } } else { Words::Unique { entry, kind } }
         }
         w => w,
@@ -660,10 +673,13 @@ impl Said<'_> {
     fn accounts_for(&self, entry: usize, kind: MatchKind, whole: bool, stop: &Deadline) -> bool {
         let extra = self.extra_words(entry);
         let own = |t: &str| self.explains(entry, t, &extra);
+        // A position names the list's item; the noun with it names the
+        // list's kind ("the third song", "the second article").
+        let describes = |t: &str| kind == MatchKind::Ordinal || self.describes(entry, t, &extra);
         for (i, t) in self.toks.iter().enumerate() {
             let left_over = match self.roles[i] {
-                Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && self.describes(entry, t, &extra)),
-                Role::Empty if self.described.contains(&i) => !own(t) && !self.describes(entry, t, &extra),
+                Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && describes(t)),
+                Role::Empty if self.described.contains(&i) => !own(t) && !describes(t),
                 _ => false,
             };
             if left_over {
@@ -839,9 +855,15 @@ fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
             i += lex.ordinals.value_at(toks, i).map_or(1, |(n, _)| n);
             continue;
         }
-        // A longer phrase is read whole ("no one", "no longer").
-        if let Some(n) =
-            lex.negations.match_at(toks, i).filter(|n| free(*n) && !(*n == 1 && before_number && lex.ordinal_prefixes.contains(toks[i])))
+        // A longer phrase is read whole ("no one", "no longer"). A
+        // negation a label says with a word beside it ("refund not
+        // received" with "#4815 Refund not received") is that label's.
+        let in_label =
+            |n: usize| (i > 0 && canon.has_run(&toks[i - 1..i + n])) || (i + n < toks.len() && canon.has_run(&toks[i..i + n + 1]));
+        if let Some(n) = lex
+            .negations
+            .match_at(toks, i)
+            .filter(|n| free(*n) && !(*n == 1 && before_number && lex.ordinal_prefixes.contains(toks[i])) && !in_label(*n))
         {
             s.negation_at.get_or_insert(i);
             roles[i..i + n].fill(Role::Empty);
@@ -1003,7 +1025,7 @@ fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
 
 /// Verbs of selection, function words, conjunctions, polite openers,
 /// deictic words and list nouns name nothing: request phrasing.
-fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
+fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) {
     let mut i = 0;
     while i < toks.len() {
         if roles[i] != Role::Content {
@@ -1016,7 +1038,10 @@ fn mark_empty_words(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
         // send it"): it is content, which no candidate explains.
         let after_conjunction =
             i > 0 && roles[i - 1] == Role::Empty && (0..i).rev().any(|j| lex.conjunctions.match_at(toks, j) == Some(i - j));
-        let sets: &[&PhraseSet] = if after_conjunction {
+        // Past the first word, a verb a label has is that label's word ("pad
+        // see ew" with "Pad See Ew").
+        let label_word = i > 0 && canon.any_word(toks[i]);
+        let sets: &[&PhraseSet] = if after_conjunction || label_word {
             &[&lex.conjunctions, &lex.request_openers]
         } else {
             &[&lex.selection_verbs, &lex.conjunctions, &lex.request_openers]
@@ -1452,7 +1477,8 @@ impl CanonPool {
     }
 
     /// The other entries with a label or alias word that `t` only begins
-    /// ("sam" begins "samantha", "apple" begins "apples"): `t` of three
+    /// ("sam" begins "samantha", "apple" begins "apples"), or whose word
+    /// `t` is the plural of ("lights" with "Hallway Light"): `t` of three
     /// letters or more, the rest of the word starting with a letter.
     fn extending(&self, t: &str, except: usize, stop: &Deadline) -> Vec<usize> {
         if t.chars().count() < 3 || !t.chars().all(char::is_alphabetic) {
@@ -1463,7 +1489,11 @@ impl CanonPool {
             if stop.passed() {
                 break;
             }
-            let extends = |w: &str| w.len() > t.len() && w.starts_with(t) && w[t.len()..].starts_with(char::is_alphabetic);
+            // "sam" begins "samantha"; "lights" is the plural of "light".
+            let extends = |w: &str| {
+                (w.len() > t.len() && w.starts_with(t) && w[t.len()..].starts_with(char::is_alphabetic))
+                    || (w.len() >= 3 && (t.strip_suffix('s') == Some(w) || t.strip_suffix("es") == Some(w)))
+            };
             if idx != except && self.all_words(idx).any(extends) {
                 out.push(idx);
             }
@@ -1476,6 +1506,14 @@ impl CanonPool {
         self.entries[idx].kind.is_some_and(|(s, e)| {
             let k = &self.text[s..e];
             k == t || t.strip_suffix('s') == Some(k) || k.strip_suffix('s') == Some(t)
+        })
+    }
+
+    /// Whether some label holds these words one after another.
+    fn has_run(&self, run: &[&str]) -> bool {
+        (0..self.entries.len()).any(|idx| {
+            let words: Vec<&str> = self.label_words_of(idx).collect();
+            words.windows(run.len()).any(|w| w == run)
         })
     }
 

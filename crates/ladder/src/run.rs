@@ -190,6 +190,11 @@ impl Offer {
         }
     }
 
+    /// A clarifier over exactly these options, in this order.
+    pub(crate) fn among(order: Vec<String>) -> Self {
+        Offer { order, suggested: None, question: Question::Selection, kind: PendingClarifier::SelectionDisambiguation }
+    }
+
     pub(crate) fn suggesting(self, id: Option<String>) -> Self {
         Offer { suggested: id, ..self }
     }

@@ -635,3 +635,55 @@ fn continuity_never_executes_a_high_risk_candidate() {
     let d = turn(&p, &session, &r);
     assert_eq!((executes(&d), d.decided_by), (Some("c0"), Decider::Continuity));
 }
+
+/// "The other one" after the user had one of two options: the other, by
+/// continuity; with three options, or on another option set, it is asked.
+#[test]
+fn the_other_one_of_two_is_the_one_not_just_had() {
+    use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, OutcomeUpdate};
+    let p = Policy::defaults();
+    let reject = |session: &Session, id: &str, set: &str| {
+        let entry = ActionEntry {
+            kind: ActionKind::Outcome,
+            target_ref: id.into(),
+            source_scope: Scope::Chat,
+            option_set_id: set.into(),
+            timestamp_ms: 0,
+            outcome: ActionOutcome::Rejected,
+        };
+        session.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), NOW, TTL);
+    };
+    let two = labelled(&["Links Panel D", "Links Panel E"]);
+    let session = Session::quiet();
+    assert_eq!(executes(&turn(&p, &session, &request("the first one", two.clone()))), Some("c0"));
+    reject(&session, "c0", "set");
+    let d = turn(&p, &session, &request("the other one", two.clone()));
+    assert_eq!((executes(&d), d.decided_by), (Some("c1"), Decider::Continuity));
+    // Executed and not rejected: "the other one" is still the other.
+    let session = Session::quiet();
+    turn(&p, &session, &request("links panel e", two.clone()));
+    assert_eq!(executes(&turn(&p, &session, &request("the other", two.clone()))), Some("c0"));
+    // "No, the other one": the "no" refuses the one just had.
+    let session = Session::quiet();
+    turn(&p, &session, &request("the first one", two.clone()));
+    assert_eq!(executes(&turn(&p, &session, &request("no, the other one", two.clone()))), Some("c1"));
+    // Three options: which other? The others are offered, not the one had.
+    let three = labelled(&["Links Panel D", "Links Panel E", "Links Panels"]);
+    let session = Session::quiet();
+    turn(&p, &session, &request("the first one", three.clone()));
+    let d = turn(&p, &session, &request("the other one", three.clone()));
+    assert_eq!((executes(&d), offered(&d)), (None, vec!["c1".to_string(), "c2".to_string()]));
+    // "Not that one" never executes, even with one option left.
+    let session = Session::quiet();
+    turn(&p, &session, &request("the first one", two.clone()));
+    let d = turn(&p, &session, &request("not that one", two.clone()));
+    assert_eq!((executes(&d), offered(&d)), (None, vec!["c1".to_string()]));
+    // Another option set: nothing was had among these.
+    let session = Session::quiet();
+    turn(&p, &session, &request("the first one", two.clone()));
+    let mut moved = request("the other one", labelled(&["Revenue", "Costs"]));
+    moved.options.as_mut().unwrap().option_set_id = "set-2".into();
+    assert_eq!(executes(&turn(&p, &session, &moved)), None);
+    // A fresh session has had nothing.
+    assert_eq!(executes(&decide_once(&request("the other one", two))), None);
+}
