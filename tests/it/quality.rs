@@ -11,7 +11,7 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 async fn evaluate(file: &str) -> eval::Report {
     let cases = eval::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(file)).expect("the corpus reads");
-    assert!(cases.len() >= 150, "{file}: {} turns", cases.len());
+    assert!(cases.len() >= 60, "{file}: {} lines", cases.len());
     eval::run(Config::default(), cases).await.expect("the daemon builds")
 }
 
@@ -43,6 +43,23 @@ async fn the_held_out_corpus_is_decided_as_a_careful_person_would() {
 async fn the_independent_corpus_is_decided_as_a_careful_person_would() {
     let r = evaluate("independent.jsonl").await;
     assert_quality("independent.jsonl", &r);
+}
+
+/// Issue 29: whole conversations (`tests/corpus/dialogues.jsonl`, 88
+/// dialogues of 2-5 turns over 13 domains, written from the spec without
+/// reading the code): no wrong execute, no clarifier that asks again what
+/// the user just settled where a person would act, and every turn held to
+/// the single-turn gates.
+#[tokio::test]
+async fn the_dialogue_corpus_is_carried_through_as_a_careful_person_would() {
+    let r = evaluate("dialogues.jsonl").await;
+    let d = &r.dialogues;
+    let table = eval::render(&r);
+    assert!(d.dialogues >= 60 && r.dialogues_by_category.len() >= 12, "{} dialogues\n{table}", d.dialogues);
+    assert_quality("dialogues.jsonl", &r);
+    assert_eq!(d.wrong_executes, 0, "wrong executes in dialogues\n{table}");
+    assert_eq!(d.repeated_clarifiers_unexpected, 0, "repeated clarifiers where a person acts\n{table}");
+    assert!(d.turns_to_resolution_p90 <= 2.0, "turns to resolution p90 {}\n{table}", d.turns_to_resolution_p90);
 }
 
 /// Real user language nobody on this project wrote (CLINC150, CC BY 3.0;
@@ -145,7 +162,7 @@ async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
         ("the thing for money stuff", &shop, json!({"clarify": ["pay"]})),
         ("calendar", &home, json!({"execute": "cal"})),
     ];
-    let cases = turns
+    let cases: Vec<eval::Case> = turns
         .iter()
         .enumerate()
         .map(|(i, (input, o, expect))| eval::case(&format!("t:{i}"), &json!({"input": input, "options": o, "expect": expect})).unwrap())
@@ -159,11 +176,58 @@ async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
     assert_eq!(r.wrong_executes(), 0, "{text}");
     assert!(text.contains("LLM rung: reached by 3 turns") && text.contains("refused by the principle"), "{text}");
     // Under the embedded defaults (no provider) the same turns are asked.
-    let cases = turns
+    let cases: Vec<eval::Case> = turns
         .iter()
         .enumerate()
         .map(|(i, (input, o, expect))| eval::case(&format!("t:{i}"), &json!({"input": input, "options": o, "expect": expect})).unwrap())
         .collect();
     let r = eval::run(Config::default(), cases).await.unwrap();
     assert_eq!((r.llm.refused, r.llm.reached, r.overall.right_executes), (2, 0, 1));
+}
+
+/// Issue 29 item 3: a dialogue run under a provider (answering by
+/// meaning): the turns that reach the LLM are counted by verdict, with what
+/// corroboration and the gates did, across the dialogue's turns.
+#[tokio::test]
+async fn a_dialogue_run_under_the_llm_reports_its_verdicts_and_gates() {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::method("POST")).respond_with(ByOverlap).mount(&server).await;
+    let mut config = with_llm(&format!("{}/v1", server.uri()), 800);
+    config.auto_execute.enabled = true;
+    let shop = json!({"optionSetId": "shop", "scope": "SCOPE_CHAT", "candidates": [
+        {"id": "order", "label": "Order"}, {"id": "ret", "label": "Returns"}, {"id": "close", "label": "Close Account", "risk": "RISK_HIGH"}]});
+    let line = json!({"category": "llm", "dialogue": [
+        {"input": "has my order been shipped yet", "options": shop, "expect": {"execute": "order"},
+         "record_outcome": {"kind": "OUTCOME_KIND_EXECUTED", "choiceId": "order"}},
+        {"input": "the thing for money stuff", "options": shop, "expect": {"clarify": ["ret"]}},
+        {"input": "please close the account for good", "options": shop, "expect": {"clarify": ["close"]}},
+        {"input": "close account", "options": shop, "expect": {"execute": "close"}}]});
+    let d = eval::dialogue("t:1", &line).unwrap();
+    let r = eval::run(config, [d]).await.unwrap();
+    let (l, text) = (&r.llm, eval::render(&r));
+    // The first turn executes by the LLM; the second has no pick; the third
+    // picks the high-risk candidate, which only a confirmation can carry.
+    assert_eq!((l.reached, l.picked, l.executed, l.executed_right, l.kept_to_clarifier), (3, 2, 1, 1, 1), "{text}");
+    assert_eq!((l.by_verdict.get("select"), l.by_verdict.get("abstain")), (Some(&2), Some(&1)), "{text}");
+    assert_eq!((r.dialogues.dialogues, r.dialogues.fully_right, r.wrong_executes()), (1, 1, 0), "{text}");
+    assert_eq!((r.overall.high_risk_executes, r.overall.high_risk_wrong), (1, 0), "{text}");
+}
+
+/// Dialogue lines and single-turn lines mix in one file; each dialogue runs
+/// on one session, so a pick by position after a clarifier, the same
+/// request again and "the other one" are carried from turn to turn.
+#[tokio::test]
+async fn the_worked_dialogue_example_runs_as_the_readme_shows() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/eval/dialogues.jsonl");
+    let lines = eval::read(&path).unwrap();
+    let r = eval::run(Config::default(), lines).await.unwrap();
+    let text = eval::render(&r);
+    assert_eq!((r.dialogues.dialogues, r.dialogues.fully_right, r.dialogues.repeated_clarifiers), (3, 3, 0), "{text}");
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let shown = readme.split("$ ladderd eval examples/eval/dialogues.jsonl").nth(1).expect("the README shows the dialogue example");
+    let shown = shown.split("```").next().unwrap();
+    // The README's sample is this run's report, word for word, but the
+    // configuration revision (which moves with every default).
+    let strip = |s: &str| s.lines().filter(|l| !l.starts_with("evaluated ")).map(str::trim_end).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(shown).trim(), strip(&text).trim(), "README's dialogue report drifted; paste the new one");
 }

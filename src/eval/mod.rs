@@ -1,24 +1,33 @@
 //! `ladderd eval FILE.jsonl`: measures decision quality on labelled turns
-//! before a rollout, the way `rasa test` does for NLU.
+//! and whole dialogues before a rollout, the way `rasa test` does for NLU
+//! and stories.
 //!
 //! One JSON object a line: the `DecideRequest` fields in proto JSON names
 //! (lowerCamelCase; the snake_case originals are accepted too, as proto3
-//! JSON parsers do), an `expect` (`{"execute": id}`, `{"clarify": [ids]}`
-//! or `{"escape": reason}`) and an optional `category`. Each turn runs
-//! through the same code as a `Decide` call (the edge's validation under
-//! the configured limits, then the daemon's ladder, the LLM rung included
-//! when the configuration enables it), in process, each in a session of
-//! its own. [`score`] compares decisions with expectations; it is pure, and
-//! `cargo test` holds the project's own corpus to it.
+//! JSON parsers do), an `expect` (`{"execute": id}`, `{"clarify": [ids]}`,
+//! `{"escape": reason}` or `{"need_more_info": [types]}`) and an optional
+//! `category`; or a `dialogue`: a list of such turns on one session, each
+//! with an optional `enrich` step and `record_outcome` ([`read`]). Each turn
+//! runs through the same code as a `Decide` call (the edge's validation
+//! under the configured limits, then the daemon's ladder, the LLM rung
+//! included when the configuration enables it), in process; a single turn
+//! in a session of its own, a dialogue's turns in one. [`score`] compares
+//! decisions with expectations; it is pure, and `cargo test` holds the
+//! project's own corpora to it. A dialogue is also measured whole
+//! ([`dialogues`]: fully right, repeated clarifiers, turns to resolution).
+
+mod dialogues;
+mod read;
+
+pub use dialogues::DialogueTally;
+pub use read::{case, decide_request, dialogue, read, read_clinc150};
 
 use crate::config::Config;
 use crate::convert;
-use crate::daemon::{Daemon, StartError};
+use crate::daemon::{Daemon, Generation, StartError};
 use crate::pb;
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// What a person expects of a turn.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,6 +40,8 @@ pub enum Expect {
     /// Hand the turn back, for this reason (`question_intent`, `cancel`,
     /// `command`, `no_active_context`).
     Escape(String),
+    /// Ask the app for this evidence (`NEED_MORE_INFO`), the types named.
+    NeedMoreInfo(Vec<String>),
 }
 
 /// One labelled turn.
@@ -43,6 +54,59 @@ pub struct Case {
     pub expect: Expect,
 }
 
+/// A line of a corpus: one turn, or a dialogue.
+#[derive(Debug, Clone)]
+pub enum Line {
+    Turn(Box<Case>),
+    Dialogue(Dialogue),
+}
+
+impl From<Case> for Line {
+    fn from(c: Case) -> Self {
+        Line::Turn(Box::new(c))
+    }
+}
+
+impl From<Dialogue> for Line {
+    fn from(d: Dialogue) -> Self {
+        Line::Dialogue(d)
+    }
+}
+
+/// Turns on one session, in order.
+#[derive(Debug, Clone)]
+pub struct Dialogue {
+    /// `file:line`.
+    pub at: String,
+    pub category: String,
+    pub turns: Vec<DialogueTurn>,
+}
+
+/// One turn of a dialogue.
+#[derive(Debug, Clone)]
+pub struct DialogueTurn {
+    pub request: pb::DecideRequest,
+    pub expect: Expect,
+    /// After a `NEED_MORE_INFO`: the evidence the app supplies (`Enrich`).
+    pub enrich: Option<EnrichStep>,
+    /// What the app reports after the turn (`RecordOutcome`, on the turn's
+    /// last decision).
+    pub record: Option<RecordStep>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnrichStep {
+    pub evidence: Vec<pb::EvidenceBlock>,
+    /// What is expected of the decision `Enrich` returns.
+    pub expect: Expect,
+}
+
+#[derive(Debug, Clone)]
+pub struct RecordStep {
+    pub kind: pb::OutcomeKind,
+    pub choice_id: String,
+}
+
 /// What the ladder did with a turn, as scoring needs it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Got {
@@ -53,6 +117,9 @@ pub struct Got {
     pub escape_reason: String,
     /// The clarifier's options, in display order.
     pub offered: Vec<String>,
+    /// The evidence types a `NEED_MORE_INFO` asks for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub needed: Vec<String>,
     pub detail: String,
     /// The candidate executed is high risk (spec section 4b).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -274,6 +341,10 @@ pub struct Report {
     pub by_category: BTreeMap<String, Tally>,
     /// What the LLM rung did (empty when no turn reached it).
     pub llm: LlmTally,
+    /// The dialogues, whole (all of them; empty when the corpus has none).
+    pub dialogues: DialogueTally,
+    /// The dialogues by category.
+    pub dialogues_by_category: BTreeMap<String, DialogueTally>,
     /// Every turn that was not right, in file order.
     pub failures: Vec<Scored>,
 }
@@ -308,6 +379,14 @@ pub fn score(expect: &Expect, got: &Got) -> (Verdict, Option<bool>) {
             "escape" => (Verdict::EscapeWrong, None),
             _ => (Verdict::EscapeMissed, None),
         },
+        // A clarifier instead is not wrong: `offered_expected` says whether
+        // the evidence asked for was the expected.
+        Expect::NeedMoreInfo(types) => match got.outcome.as_str() {
+            "execute" => (Verdict::WrongExecute, None),
+            "escape" => (Verdict::ClarifyMissed, None),
+            "need_more_info" => (Verdict::ClarifyOk, Some(types.iter().all(|t| got.needed.contains(t)))),
+            _ => (Verdict::ClarifyOk, Some(false)),
+        },
     }
 }
 
@@ -327,7 +406,7 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
                 shares.expected_execute += 1;
                 executed += usize::from(v == Verdict::RightExecute);
             }
-            (Expect::Clarify(_), v) => {
+            (Expect::Clarify(_) | Expect::NeedMoreInfo(_), v) => {
                 shares.expected_clarify += 1;
                 clarified += usize::from(v == Verdict::ClarifyOk);
             }
@@ -342,250 +421,193 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
     shares.escapes_right = ratio(escaped, shares.expected_escape);
     let failures =
         scored.into_iter().filter(|s| !matches!(s.verdict, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk)).collect();
-    Report { config_revision, overall, shares, by_category, llm, failures }
-}
-
-/// Reads labelled turns: one JSON object a line; blank lines and lines
-/// starting with `#` or `//` are skipped. A directory holding the CLINC150
-/// intent dataset's `train_val.json` and `domains.json` is read as its
-/// turns ([`read_clinc150`]).
-pub fn read(path: &Path) -> Result<Vec<Case>, String> {
-    if path.is_dir() {
-        return read_clinc150(path);
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut cases = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
-            continue;
-        }
-        let at = format!("{}:{}", path.display(), i + 1);
-        let v: Value = serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
-        cases.push(case(&at, &v).map_err(|e| format!("{at}: {e}"))?);
-    }
-    Ok(cases)
-}
-
-/// The CLINC150 intent dataset (Larson et al., 2019; CC BY 3.0) as turns:
-/// real user utterances nobody on this project wrote. Each utterance of the
-/// train and validation splits is shown with its domain's 15 intents as
-/// chat options (`freeze_account` as "Freeze account", its id the intent's
-/// name) and expects its own intent (category: the domain); each
-/// out-of-scope utterance is shown with the intents of one domain (in turn)
-/// and expects a clarifier (category `out_of_scope`). Executing anything but
-/// the labelled intent, or anything on an out-of-scope utterance, is a wrong
-/// execute; a clarifier or an escape is not (paraphrases are the LLM rung's
-/// job).
-pub fn read_clinc150(dir: &Path) -> Result<Vec<Case>, String> {
-    let load = |name: &str| -> Result<Value, String> {
-        let p = dir.join(name);
-        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", p.display()))
-    };
-    let (domains, data) = (load("domains.json")?, load("train_val.json")?);
-    let domains = domains.as_object().ok_or("domains.json: expected an object of domain -> intents")?;
-    let mut intents_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    let mut domain_of: BTreeMap<&str, &str> = BTreeMap::new();
-    for (domain, intents) in domains {
-        let intents: Vec<&str> =
-            intents.as_array().ok_or(format!("domains.json: {domain}: expected a list"))?.iter().filter_map(Value::as_str).collect();
-        for i in &intents {
-            domain_of.insert(i, domain);
-        }
-        intents_of.insert(domain, intents);
-    }
-    let label = |intent: &str| {
-        let spaced = intent.replace('_', " ");
-        let mut c = spaced.chars();
-        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-    };
-    let turn = |at: String, category: &str, input: &str, domain: &str, expect: Value| -> Result<Case, String> {
-        let candidates: Vec<Value> = intents_of[domain].iter().map(|i| serde_json::json!({"id": i, "label": label(i)})).collect();
-        let v = serde_json::json!({"category": category, "input": input, "expect": expect,
-            "activeScope": {"scope": "SCOPE_CHAT", "instanceId": "chat"},
-            "options": {"optionSetId": domain, "scope": "SCOPE_CHAT", "candidates": candidates}});
-        case(&at, &v).map_err(|e| format!("{at}: {e}"))
-    };
-    let split = |name: &str| -> Result<Vec<(String, String)>, String> {
-        let rows = data.get(name).and_then(Value::as_array).ok_or(format!("train_val.json: no {name:?} split"))?;
-        rows.iter()
-            .map(|r| match r.as_array().map(Vec::as_slice) {
-                Some([Value::String(text), Value::String(intent)]) => Ok((text.clone(), intent.clone())),
-                _ => Err(format!("train_val.json: {name}: expected [text, intent] pairs")),
-            })
-            .collect()
-    };
-    let mut cases = Vec::new();
-    for name in ["train", "val"] {
-        for (n, (text, intent)) in split(name)?.into_iter().enumerate() {
-            let domain = domain_of.get(intent.as_str()).ok_or(format!("train_val.json: {name}[{n}]: intent {intent:?} in no domain"))?;
-            cases.push(turn(format!("clinc150:{name}:{n}"), domain, &text, domain, serde_json::json!({"execute": intent}))?);
-        }
-    }
-    let shown: Vec<&str> = intents_of.keys().copied().collect();
-    for name in ["oos_train", "oos_val"] {
-        for (n, (text, _)) in split(name)?.into_iter().enumerate() {
-            let domain = shown[n % shown.len()];
-            cases.push(turn(format!("clinc150:{name}:{n}"), "out_of_scope", &text, domain, serde_json::json!({"clarify": []}))?);
-        }
-    }
-    Ok(cases)
-}
-
-/// One line as a labelled turn.
-pub fn case(at: &str, v: &Value) -> Result<Case, String> {
-    let o = v.as_object().ok_or("a line must be a JSON object")?;
-    let expect = match o.get("expect").and_then(Value::as_object) {
-        Some(e) if e.len() == 1 => {
-            let (k, x) = e.iter().next().ok_or("expect is empty")?;
-            match k.as_str() {
-                "execute" => Expect::Execute(x.as_str().ok_or("expect.execute must be an id")?.to_string()),
-                "clarify" => Expect::Clarify(
-                    x.as_array()
-                        .ok_or("expect.clarify must be a list of ids")?
-                        .iter()
-                        .map(|id| id.as_str().map(str::to_string).ok_or("expect.clarify must be a list of ids"))
-                        .collect::<Result<_, _>>()?,
-                ),
-                "escape" => Expect::Escape(x.as_str().ok_or("expect.escape must be a reason")?.to_string()),
-                other => return Err(format!("expect.{other}: expected execute, clarify or escape")),
-            }
-        }
-        _ => return Err("expect must be one of {\"execute\": id}, {\"clarify\": [ids]}, {\"escape\": reason}".into()),
-    };
-    let category = o.get("category").and_then(Value::as_str).unwrap_or("uncategorized").to_string();
-    let mut request = decide_request(v)?;
-    if request.session_id.is_empty() {
-        request.session_id = format!("eval-{at}");
-    }
-    if request.turn_id.is_empty() {
-        request.turn_id = "turn-1".into();
-    }
-    Ok(Case { at: at.to_string(), category, request, expect })
-}
-
-/// A field by its proto JSON name (lowerCamelCase) or its proto name.
-fn field<'a>(v: &'a Value, camel: &str, snake: &str) -> Option<&'a Value> {
-    v.get(camel).or_else(|| v.get(snake)).filter(|x| !x.is_null())
-}
-
-fn string(v: &Value, camel: &str, snake: &str) -> Result<String, String> {
-    match field(v, camel, snake) {
-        None => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(format!("{camel} must be a string")),
+    Report {
+        config_revision,
+        overall,
+        shares,
+        by_category,
+        llm,
+        dialogues: DialogueTally::default(),
+        dialogues_by_category: BTreeMap::new(),
+        failures,
     }
 }
 
-fn strings(v: &Value, camel: &str, snake: &str) -> Result<Vec<String>, String> {
-    match field(v, camel, snake) {
-        None => Ok(Vec::new()),
-        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or(format!("{camel} must be strings"))).collect(),
-        Some(_) => Err(format!("{camel} must be a list of strings")),
-    }
-}
-
-fn scope(v: Option<&Value>, name: &str) -> Result<i32, String> {
-    match v {
-        None => Ok(0),
-        Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or(format!("{name}: not a Scope")),
-        Some(Value::String(s)) => pb::Scope::from_str_name(s).map(|s| s as i32).ok_or(format!("{name}: {s:?} is not a Scope")),
-        Some(_) => Err(format!("{name}: not a Scope")),
-    }
-}
-
-fn candidate(v: &Value) -> Result<pb::Candidate, String> {
-    Ok(pb::Candidate {
-        id: string(v, "id", "id")?,
-        label: string(v, "label", "label")?,
-        sublabel: string(v, "sublabel", "sublabel")?,
-        badge: string(v, "badge", "badge")?,
-        kind: string(v, "kind", "kind")?,
-        path: string(v, "path", "path")?,
-        aliases: strings(v, "aliases", "aliases")?,
-        risk: match field(v, "risk", "risk") {
-            None => 0,
-            Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or("risk: not a Risk")?,
-            Some(Value::String(s)) => pb::Risk::from_str_name(s).map(|r| r as i32).ok_or(format!("risk: {s:?} is not a Risk"))?,
-            Some(_) => return Err("risk: not a Risk".into()),
-        },
-    })
-}
-
-fn candidates(v: &Value, camel: &str, snake: &str) -> Result<Vec<pb::Candidate>, String> {
-    match field(v, camel, snake) {
-        None => Ok(Vec::new()),
-        Some(Value::Array(a)) => a.iter().map(candidate).collect::<Result<_, _>>().map_err(|e| format!("{camel}: {e}")),
-        Some(_) => Err(format!("{camel} must be a list of candidates")),
-    }
-}
-
-/// The `DecideRequest` of a line, from its proto JSON fields.
-pub fn decide_request(v: &Value) -> Result<pb::DecideRequest, String> {
-    let options = field(v, "options", "options")
-        .map(|o| -> Result<pb::OptionSet, String> {
-            Ok(pb::OptionSet {
-                option_set_id: string(o, "optionSetId", "option_set_id")?,
-                scope: scope(field(o, "scope", "scope"), "options.scope")?,
-                candidates: candidates(o, "candidates", "candidates")?,
-                version: string(o, "version", "version")?,
-                by_reference: field(o, "byReference", "by_reference").and_then(Value::as_bool).unwrap_or(false),
-            })
-        })
-        .transpose()?;
-    let active_scope = field(v, "activeScope", "active_scope")
-        .map(|s| -> Result<pb::ScopeRef, String> {
-            Ok(pb::ScopeRef {
-                scope: scope(field(s, "scope", "scope"), "activeScope.scope")?,
-                instance_id: string(s, "instanceId", "instance_id")?,
-            })
-        })
-        .transpose()?;
-    let labels = match field(v, "labels", "labels") {
-        None => Default::default(),
-        Some(Value::Object(m)) => m.iter().map(|(k, x)| (k.clone(), x.as_str().unwrap_or_default().to_string())).collect(),
-        Some(_) => return Err("labels must be an object of strings".into()),
-    };
-    Ok(pb::DecideRequest {
-        session_id: string(v, "sessionId", "session_id")?,
-        turn_id: string(v, "turnId", "turn_id")?,
-        input: string(v, "input", "input")?,
-        active_scope,
-        options,
-        recoverable_chat_options: candidates(v, "recoverableChatOptions", "recoverable_chat_options")?,
-        widget_items: candidates(v, "widgetItems", "widget_items")?,
-        commands: candidates(v, "commands", "commands")?,
-        force_clarify_only: field(v, "forceClarifyOnly", "force_clarify_only").and_then(Value::as_bool).unwrap_or(false),
-        language: string(v, "language", "language")?,
-        labels,
-    })
-}
-
-/// Runs every case through the daemon's own `Decide` code, in process.
-pub async fn run(mut config: Config, cases: Vec<Case>) -> Result<Report, StartError> {
+/// Runs every line through the daemon's own code, in process: a turn in a
+/// session of its own, a dialogue's turns in one (with their `Enrich` and
+/// `RecordOutcome` calls).
+pub async fn run<L: Into<Line>>(mut config: Config, lines: impl IntoIterator<Item = L>) -> Result<Report, StartError> {
     // Each line is a session of its own, in this process: never written to
     // a shared store.
     config.sessions.backend = crate::config::SessionBackend::Memory;
     let daemon = Daemon::new(config)?;
     let g = daemon.current();
-    let mut scored = Vec::with_capacity(cases.len());
-    for c in cases {
-        let input = c.request.input.clone();
-        let got = match convert::decide_request(c.request, &g.config.limits) {
-            Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
-            Ok(req) => {
-                let risky = high_risk_ids(&req, &g.policy.matching.high_risk_kinds);
-                match daemon.decide(&g, req, None).await {
-                    Err(e) => Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() },
-                    Ok(d) => got(&d, &risky),
-                }
+    let mut scored = Vec::new();
+    let mut walked: Vec<(String, dialogues::Walked)> = Vec::new();
+    for line in lines {
+        match line.into() {
+            Line::Turn(c) => {
+                let Case { at, category, request, expect } = *c;
+                scored.push(decide(&daemon, &g, at, category, request, expect).await.0);
             }
-        };
-        let (verdict, offered_expected) = score(&c.expect, &got);
-        scored.push(Scored { at: c.at, category: c.category, input, expect: c.expect, got, verdict, offered_expected });
+            Line::Dialogue(d) => {
+                let mut seen = Vec::with_capacity(d.turns.len());
+                for (i, t) in d.turns.into_iter().enumerate() {
+                    let at = format!("{}#{}", d.at, i + 1);
+                    let key = dialogues::request_key(&t.request);
+                    let (session, turn_id) = (t.request.session_id.clone(), t.request.turn_id.clone());
+                    let (s, mut last) = decide(&daemon, &g, at.clone(), d.category.clone(), t.request, t.expect).await;
+                    let mut turn = dialogues::Seen {
+                        at: at.clone(),
+                        input: s.input.clone(),
+                        key,
+                        got: s.got.clone(),
+                        verdicts: vec![s.verdict],
+                        choice: None,
+                    };
+                    scored.push(s);
+                    if let Some(e) = t.enrich {
+                        let at = format!("{at}+enrich");
+                        let (s, d2) = match last.as_ref().filter(|dec| dec.outcome == ladder::Outcome::NeedMoreInfo) {
+                            Some(dec) => {
+                                let req = pb::EnrichRequest {
+                                    session_id: session.clone(),
+                                    turn_id: turn_id.clone(),
+                                    loop_cycle_id: dec.loop_cycle_id.clone().unwrap_or_default(),
+                                    evidence: e.evidence,
+                                    chat_history: Vec::new(),
+                                };
+                                enrich(&daemon, &g, at, req, e.expect, &d.category).await
+                            }
+                            // The app calls Enrich only after a NEED_MORE_INFO:
+                            // the turn's own decision answers the expectation.
+                            None => {
+                                let (verdict, offered_expected) = score(&e.expect, &turn.got);
+                                let input = scored.last().map(|s: &Scored| s.input.clone()).unwrap_or_default();
+                                (
+                                    Scored {
+                                        at,
+                                        category: d.category.clone(),
+                                        input,
+                                        expect: e.expect,
+                                        got: turn.got.clone(),
+                                        verdict,
+                                        offered_expected,
+                                    },
+                                    None,
+                                )
+                            }
+                        };
+                        turn.got = s.got.clone();
+                        turn.verdicts.push(s.verdict);
+                        scored.push(s);
+                        if d2.is_some() {
+                            last = d2;
+                        }
+                    }
+                    if let Some(r) = t.record {
+                        turn.choice = matches!(r.kind, pb::OutcomeKind::Accepted | pb::OutcomeKind::Executed | pb::OutcomeKind::Corrected)
+                            .then(|| r.choice_id.clone());
+                        if let Err(e) = record(&daemon, &g, &session, &turn_id, last.as_ref(), r).await {
+                            let got = Got { outcome: "invalid".into(), detail: format!("record_outcome: {e}"), ..Got::default() };
+                            let input = scored.last().map(|s: &Scored| s.input.clone()).unwrap_or_default();
+                            scored.push(Scored {
+                                at: format!("{at}+record"),
+                                category: d.category.clone(),
+                                input,
+                                expect: Expect::Clarify(Vec::new()),
+                                got,
+                                verdict: Verdict::Invalid,
+                                offered_expected: None,
+                            });
+                        }
+                    }
+                    seen.push(turn);
+                }
+                walked.push((d.category, dialogues::walk(&seen)));
+            }
+        }
     }
-    Ok(report(g.policy.revision.clone(), scored))
+    let mut r = report(g.policy.revision.clone(), scored);
+    for (category, w) in walked {
+        r.dialogues.add(&w);
+        r.dialogues_by_category.entry(category).or_default().add(&w);
+    }
+    Ok(r)
+}
+
+/// One `Decide` turn, scored; its decision when the edge let it through.
+async fn decide(
+    daemon: &Daemon,
+    g: &Generation,
+    at: String,
+    category: String,
+    request: pb::DecideRequest,
+    expect: Expect,
+) -> (Scored, Option<ladder::Decision>) {
+    let input = request.input.clone();
+    let (got, decision) = match convert::decide_request(request, &g.config.limits) {
+        Err(e) => (Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() }, None),
+        Ok(req) => {
+            let risky = high_risk_ids(&req, &g.policy.matching.high_risk_kinds);
+            match daemon.decide(g, req, None).await {
+                Err(e) => (Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() }, None),
+                Ok(d) => (got(&d, &risky), Some(d)),
+            }
+        }
+    };
+    let (verdict, offered_expected) = score(&expect, &got);
+    (Scored { at, category, input, expect, got, verdict, offered_expected }, decision)
+}
+
+/// A dialogue turn's `Enrich` step, scored.
+async fn enrich(
+    daemon: &Daemon,
+    g: &Generation,
+    at: String,
+    request: pb::EnrichRequest,
+    expect: Expect,
+    category: &str,
+) -> (Scored, Option<ladder::Decision>) {
+    let risky: Vec<String> = request
+        .evidence
+        .iter()
+        .flat_map(|b| b.candidates.iter().cloned())
+        .map(ladder::Candidate::from)
+        .filter(|c| c.is_high_risk(&g.policy.matching.high_risk_kinds))
+        .map(|c| c.id)
+        .collect();
+    let (got, decision) = match convert::enrich_request(request, &g.config.limits) {
+        Err(e) => (Got { outcome: "invalid".into(), detail: e.to_string(), ..Got::default() }, None),
+        Ok(input) => match daemon.enrich(g, input, None).await {
+            Err(e) => (Got { outcome: "invalid".into(), detail: format!("enrich: {e}"), ..Got::default() }, None),
+            Ok(d) => (got(&d, &risky), Some(d)),
+        },
+    };
+    let (verdict, offered_expected) = score(&expect, &got);
+    (Scored { at, category: category.to_string(), input: String::new(), expect, got, verdict, offered_expected }, decision)
+}
+
+/// A dialogue turn's `RecordOutcome`, on the turn's last decision.
+async fn record(
+    daemon: &Daemon,
+    g: &Generation,
+    session: &str,
+    turn_id: &str,
+    last: Option<&ladder::Decision>,
+    r: RecordStep,
+) -> Result<(), String> {
+    let m = pb::RecordOutcomeRequest {
+        session_id: session.to_string(),
+        decision_id: last.map(|d| d.decision_id.clone()).unwrap_or_default(),
+        kind: r.kind as i32,
+        choice_id: r.choice_id,
+        turn_id: turn_id.to_string(),
+        scope: None,
+        option_set_id: String::new(),
+    };
+    let o = convert::outcome_request(m, &g.config.limits).map_err(|e| e.to_string())?;
+    daemon.record_outcome(g, o).await.map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// The ids of the request's candidates that are high risk.
@@ -614,6 +636,7 @@ fn got(d: &ladder::Decision, high_risk: &[String]) -> Got {
         target_id,
         escape_reason: d.escape_reason.map(|r| r.as_str().to_string()).unwrap_or_default(),
         offered: d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default(),
+        needed: d.needed_evidence_types.iter().map(|t| t.as_str().to_string()).collect(),
         detail: [d.ambiguity_reason.map(|r| r.as_str()), d.fallback_reason.map(|r| r.as_str())]
             .into_iter()
             .flatten()
@@ -668,6 +691,47 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(s, "wrong executes: {}", r.overall.wrong_executes);
     let o = &r.overall;
     let _ = writeln!(s, "high-risk executes: {} ({} wrong)", o.high_risk_executes, o.high_risk_wrong);
+    if r.dialogues.dialogues > 0 {
+        let _ = writeln!(
+            s,
+            "\n{:<22} {:>9} {:>11} {:>10} {:>10} {:>9} {:>12} {:>15}",
+            "dialogues", "dialogues", "fully right", "wrong exec", "repeated", "clarify %", "turns p50", "turns p90"
+        );
+        let row = |s: &mut String, name: &str, t: &DialogueTally| {
+            let _ = writeln!(
+                s,
+                "{:<22} {:>9} {:>11} {:>10} {:>10} {:>8.1}% {:>12} {:>15}",
+                name,
+                t.dialogues,
+                t.fully_right,
+                t.wrong_executes,
+                t.repeated_clarifiers,
+                100.0 * t.clarifier_rate(),
+                t.turns_to_resolution_median,
+                t.turns_to_resolution_p90
+            );
+        };
+        for (name, t) in &r.dialogues_by_category {
+            row(&mut s, name, t);
+        }
+        row(&mut s, "overall", &r.dialogues);
+        let d = &r.dialogues;
+        let _ = writeln!(
+            s,
+            "\ndialogues fully right: {} of {}; wrong executes per dialogue: {:.2}; repeated clarifiers: {} ({} where an action was expected); clarifier rate per turn: {:.1}%; turns to resolution: median {}, p90 {}",
+            d.fully_right,
+            d.dialogues,
+            d.wrong_executes_per_dialogue(),
+            d.repeated_clarifiers,
+            d.repeated_clarifiers_unexpected,
+            100.0 * d.clarifier_rate(),
+            d.turns_to_resolution_median,
+            d.turns_to_resolution_p90
+        );
+        for (at, input) in &d.repeated {
+            let _ = writeln!(s, "  repeated clarifier {at} {input:?}");
+        }
+    }
     let l = &r.llm;
     if l.reached > 0 {
         let verdicts = l.by_verdict.iter().map(|(v, n)| format!("{v} {n}")).collect::<Vec<_>>().join(", ");

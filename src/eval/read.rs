@@ -1,0 +1,293 @@
+//! Reading labelled turns and dialogues: JSON lines in proto JSON names,
+//! and the CLINC150 dataset's splits.
+
+use super::{Case, Dialogue, DialogueTurn, EnrichStep, Expect, Line, RecordStep};
+use crate::pb;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Reads labelled turns and dialogues: one JSON object a line; blank
+/// lines and lines starting with `#` or `//` are skipped. A line holding a
+/// `dialogue` is a [`Dialogue`]; any other line is one turn ([`Case`]). A
+/// directory holding the CLINC150 intent dataset's `train_val.json` and
+/// `domains.json` is read as its turns ([`read_clinc150`]).
+pub fn read(path: &Path) -> Result<Vec<Line>, String> {
+    if path.is_dir() {
+        return Ok(read_clinc150(path)?.into_iter().map(Line::from).collect());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), i + 1);
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("{at}: not JSON: {e}"))?;
+        let parsed = if v.get("dialogue").is_some() { dialogue(&at, &v).map(Line::Dialogue) } else { case(&at, &v).map(Line::from) };
+        lines.push(parsed.map_err(|e| format!("{at}: {e}"))?);
+    }
+    Ok(lines)
+}
+
+/// The CLINC150 intent dataset (Larson et al., 2019; CC BY 3.0) as turns:
+/// real user utterances nobody on this project wrote. Each utterance of the
+/// train and validation splits is shown with its domain's 15 intents as
+/// chat options (`freeze_account` as "Freeze account", its id the intent's
+/// name) and expects its own intent (category: the domain); each
+/// out-of-scope utterance is shown with the intents of one domain (in turn)
+/// and expects a clarifier (category `out_of_scope`). Executing anything but
+/// the labelled intent, or anything on an out-of-scope utterance, is a wrong
+/// execute; a clarifier or an escape is not (paraphrases are the LLM rung's
+/// job).
+pub fn read_clinc150(dir: &Path) -> Result<Vec<Case>, String> {
+    let load = |name: &str| -> Result<Value, String> {
+        let p = dir.join(name);
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", p.display()))
+    };
+    let (domains, data) = (load("domains.json")?, load("train_val.json")?);
+    let domains = domains.as_object().ok_or("domains.json: expected an object of domain -> intents")?;
+    let mut intents_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut domain_of: BTreeMap<&str, &str> = BTreeMap::new();
+    for (domain, intents) in domains {
+        let intents: Vec<&str> =
+            intents.as_array().ok_or(format!("domains.json: {domain}: expected a list"))?.iter().filter_map(Value::as_str).collect();
+        for i in &intents {
+            domain_of.insert(i, domain);
+        }
+        intents_of.insert(domain, intents);
+    }
+    let label = |intent: &str| {
+        let spaced = intent.replace('_', " ");
+        let mut c = spaced.chars();
+        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+    };
+    let turn = |at: String, category: &str, input: &str, domain: &str, expect: Value| -> Result<Case, String> {
+        let candidates: Vec<Value> = intents_of[domain].iter().map(|i| serde_json::json!({"id": i, "label": label(i)})).collect();
+        let v = serde_json::json!({"category": category, "input": input, "expect": expect,
+            "activeScope": {"scope": "SCOPE_CHAT", "instanceId": "chat"},
+            "options": {"optionSetId": domain, "scope": "SCOPE_CHAT", "candidates": candidates}});
+        case(&at, &v).map_err(|e| format!("{at}: {e}"))
+    };
+    let split = |name: &str| -> Result<Vec<(String, String)>, String> {
+        let rows = data.get(name).and_then(Value::as_array).ok_or(format!("train_val.json: no {name:?} split"))?;
+        rows.iter()
+            .map(|r| match r.as_array().map(Vec::as_slice) {
+                Some([Value::String(text), Value::String(intent)]) => Ok((text.clone(), intent.clone())),
+                _ => Err(format!("train_val.json: {name}: expected [text, intent] pairs")),
+            })
+            .collect()
+    };
+    let mut cases = Vec::new();
+    for name in ["train", "val"] {
+        for (n, (text, intent)) in split(name)?.into_iter().enumerate() {
+            let domain = domain_of.get(intent.as_str()).ok_or(format!("train_val.json: {name}[{n}]: intent {intent:?} in no domain"))?;
+            cases.push(turn(format!("clinc150:{name}:{n}"), domain, &text, domain, serde_json::json!({"execute": intent}))?);
+        }
+    }
+    let shown: Vec<&str> = intents_of.keys().copied().collect();
+    for name in ["oos_train", "oos_val"] {
+        for (n, (text, _)) in split(name)?.into_iter().enumerate() {
+            let domain = shown[n % shown.len()];
+            cases.push(turn(format!("clinc150:{name}:{n}"), "out_of_scope", &text, domain, serde_json::json!({"clarify": []}))?);
+        }
+    }
+    Ok(cases)
+}
+
+/// One line as a labelled turn.
+pub fn case(at: &str, v: &Value) -> Result<Case, String> {
+    let o = v.as_object().ok_or("a line must be a JSON object")?;
+    let expect = parse_expect(o.get("expect"), "expect")?;
+    let category = o.get("category").and_then(Value::as_str).unwrap_or("uncategorized").to_string();
+    let mut request = decide_request(v)?;
+    if request.session_id.is_empty() {
+        request.session_id = format!("eval-{at}");
+    }
+    if request.turn_id.is_empty() {
+        request.turn_id = "turn-1".into();
+    }
+    Ok(Case { at: at.to_string(), category, request, expect })
+}
+
+/// What a person expects: `{"execute": id}`, `{"clarify": [ids]}`,
+/// `{"escape": reason}` or `{"need_more_info": [evidence types]}`.
+fn parse_expect(e: Option<&Value>, name: &str) -> Result<Expect, String> {
+    let shape = || {
+        format!(
+            "{name} must be one of {{\"execute\": id}}, {{\"clarify\": [ids]}}, {{\"escape\": reason}}, {{\"need_more_info\": [types]}}"
+        )
+    };
+    let e = e.and_then(Value::as_object).filter(|e| e.len() == 1).ok_or_else(shape)?;
+    let (k, x) = e.iter().next().ok_or_else(shape)?;
+    let list = |what: &str| -> Result<Vec<String>, String> {
+        x.as_array()
+            .ok_or(format!("{name}.{k} must be a list of {what}"))?
+            .iter()
+            .map(|id| id.as_str().map(str::to_string).ok_or(format!("{name}.{k} must be a list of {what}")))
+            .collect()
+    };
+    Ok(match k.as_str() {
+        "execute" => Expect::Execute(x.as_str().ok_or(format!("{name}.execute must be an id"))?.to_string()),
+        "clarify" => Expect::Clarify(list("ids")?),
+        "escape" => Expect::Escape(x.as_str().ok_or(format!("{name}.escape must be a reason"))?.to_string()),
+        "need_more_info" | "needMoreInfo" => Expect::NeedMoreInfo(list("evidence types")?),
+        other => return Err(format!("{name}.{other}: expected execute, clarify, escape or need_more_info")),
+    })
+}
+
+/// One line holding a `dialogue`: turns on one session, each a
+/// `DecideRequest` with its own `expect`, an optional `enrich` step (the
+/// evidence the app supplies after a `NEED_MORE_INFO`, and what is expected
+/// then) and an optional `record_outcome` (what the app reports).
+pub fn dialogue(at: &str, v: &Value) -> Result<Dialogue, String> {
+    let o = v.as_object().ok_or("a line must be a JSON object")?;
+    let category = o.get("category").and_then(Value::as_str).unwrap_or("uncategorized").to_string();
+    let turns = o.get("dialogue").and_then(Value::as_array).ok_or("dialogue must be a list of turns")?;
+    if turns.is_empty() {
+        return Err("dialogue has no turns".into());
+    }
+    let session = field(v, "sessionId", "session_id").and_then(Value::as_str).map_or_else(|| format!("eval-{at}"), str::to_string);
+    let mut out = Vec::with_capacity(turns.len());
+    for (i, t) in turns.iter().enumerate() {
+        let n = i + 1;
+        let t_obj = t.as_object().ok_or(format!("dialogue[{i}] must be an object"))?;
+        let mut request = decide_request(t).map_err(|e| format!("dialogue[{i}]: {e}"))?;
+        if request.session_id.is_empty() {
+            request.session_id = session.clone();
+        }
+        if request.turn_id.is_empty() {
+            request.turn_id = format!("turn-{n}");
+        }
+        let expect = parse_expect(t_obj.get("expect"), &format!("dialogue[{i}].expect"))?;
+        let enrich = match field(t, "enrich", "enrich") {
+            None => None,
+            Some(e) => {
+                let name = format!("dialogue[{i}].enrich");
+                let blocks = field(e, "evidence", "evidence").and_then(Value::as_array).ok_or(format!("{name}.evidence must be a list"))?;
+                let evidence = blocks
+                    .iter()
+                    .map(|b| -> Result<pb::EvidenceBlock, String> {
+                        Ok(pb::EvidenceBlock {
+                            r#type: string(b, "type", "type")?,
+                            candidates: candidates(b, "candidates", "candidates")?,
+                            excerpt: string(b, "excerpt", "excerpt")?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| format!("{name}: {e}"))?;
+                Some(EnrichStep { evidence, expect: parse_expect(e.get("expect"), &format!("{name}.expect"))? })
+            }
+        };
+        let record = match field(t, "recordOutcome", "record_outcome") {
+            None => None,
+            Some(r) => {
+                let name = format!("dialogue[{i}].record_outcome");
+                let kind = string(r, "kind", "kind")?;
+                let kind = pb::OutcomeKind::from_str_name(&kind).ok_or(format!("{name}.kind: {kind:?} is not an OutcomeKind"))?;
+                Some(RecordStep { kind, choice_id: string(r, "choiceId", "choice_id")? })
+            }
+        };
+        out.push(DialogueTurn { request, expect, enrich, record });
+    }
+    Ok(Dialogue { at: at.to_string(), category, turns: out })
+}
+
+/// A field by its proto JSON name (lowerCamelCase) or its proto name.
+fn field<'a>(v: &'a Value, camel: &str, snake: &str) -> Option<&'a Value> {
+    v.get(camel).or_else(|| v.get(snake)).filter(|x| !x.is_null())
+}
+
+fn string(v: &Value, camel: &str, snake: &str) -> Result<String, String> {
+    match field(v, camel, snake) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(format!("{camel} must be a string")),
+    }
+}
+
+fn strings(v: &Value, camel: &str, snake: &str) -> Result<Vec<String>, String> {
+    match field(v, camel, snake) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or(format!("{camel} must be strings"))).collect(),
+        Some(_) => Err(format!("{camel} must be a list of strings")),
+    }
+}
+
+fn scope(v: Option<&Value>, name: &str) -> Result<i32, String> {
+    match v {
+        None => Ok(0),
+        Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or(format!("{name}: not a Scope")),
+        Some(Value::String(s)) => pb::Scope::from_str_name(s).map(|s| s as i32).ok_or(format!("{name}: {s:?} is not a Scope")),
+        Some(_) => Err(format!("{name}: not a Scope")),
+    }
+}
+
+fn candidate(v: &Value) -> Result<pb::Candidate, String> {
+    Ok(pb::Candidate {
+        id: string(v, "id", "id")?,
+        label: string(v, "label", "label")?,
+        sublabel: string(v, "sublabel", "sublabel")?,
+        badge: string(v, "badge", "badge")?,
+        kind: string(v, "kind", "kind")?,
+        path: string(v, "path", "path")?,
+        aliases: strings(v, "aliases", "aliases")?,
+        risk: match field(v, "risk", "risk") {
+            None => 0,
+            Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or("risk: not a Risk")?,
+            Some(Value::String(s)) => pb::Risk::from_str_name(s).map(|r| r as i32).ok_or(format!("risk: {s:?} is not a Risk"))?,
+            Some(_) => return Err("risk: not a Risk".into()),
+        },
+    })
+}
+
+fn candidates(v: &Value, camel: &str, snake: &str) -> Result<Vec<pb::Candidate>, String> {
+    match field(v, camel, snake) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a.iter().map(candidate).collect::<Result<_, _>>().map_err(|e| format!("{camel}: {e}")),
+        Some(_) => Err(format!("{camel} must be a list of candidates")),
+    }
+}
+
+/// The `DecideRequest` of a line, from its proto JSON fields.
+pub fn decide_request(v: &Value) -> Result<pb::DecideRequest, String> {
+    let options = field(v, "options", "options")
+        .map(|o| -> Result<pb::OptionSet, String> {
+            Ok(pb::OptionSet {
+                option_set_id: string(o, "optionSetId", "option_set_id")?,
+                scope: scope(field(o, "scope", "scope"), "options.scope")?,
+                candidates: candidates(o, "candidates", "candidates")?,
+                version: string(o, "version", "version")?,
+                by_reference: field(o, "byReference", "by_reference").and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .transpose()?;
+    let active_scope = field(v, "activeScope", "active_scope")
+        .map(|s| -> Result<pb::ScopeRef, String> {
+            Ok(pb::ScopeRef {
+                scope: scope(field(s, "scope", "scope"), "activeScope.scope")?,
+                instance_id: string(s, "instanceId", "instance_id")?,
+            })
+        })
+        .transpose()?;
+    let labels = match field(v, "labels", "labels") {
+        None => Default::default(),
+        Some(Value::Object(m)) => m.iter().map(|(k, x)| (k.clone(), x.as_str().unwrap_or_default().to_string())).collect(),
+        Some(_) => return Err("labels must be an object of strings".into()),
+    };
+    Ok(pb::DecideRequest {
+        session_id: string(v, "sessionId", "session_id")?,
+        turn_id: string(v, "turnId", "turn_id")?,
+        input: string(v, "input", "input")?,
+        active_scope,
+        options,
+        recoverable_chat_options: candidates(v, "recoverableChatOptions", "recoverable_chat_options")?,
+        widget_items: candidates(v, "widgetItems", "widget_items")?,
+        commands: candidates(v, "commands", "commands")?,
+        force_clarify_only: field(v, "forceClarifyOnly", "force_clarify_only").and_then(Value::as_bool).unwrap_or(false),
+        language: string(v, "language", "language")?,
+        labels,
+    })
+}
