@@ -204,11 +204,11 @@ fn call_span(call: telemetry::Call, session_id: &str, turn_id: &str) -> tracing:
     )
 }
 
-/// A store failure as the caller sees it: `UNAVAILABLE`, with what to do.
+/// A store failure as the caller sees it: `UNAVAILABLE`, saying why (a
+/// refused write is named as such) and what to do.
 fn unavailable(e: StoreError, what_to_do: &str) -> ApiError {
-    let StoreError::Unavailable(why) = e;
-    tracing::debug!(error = %why, "session store unavailable");
-    ApiError::Unavailable(format!("session store unavailable; {what_to_do}"))
+    tracing::debug!(error = %e, "session store unavailable");
+    ApiError::Unavailable(format!("session store unavailable: {}; {what_to_do}", e.kind().for_caller()))
 }
 
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -15,10 +15,12 @@
 //! - Metrics: OpenTelemetry instruments, exported over OTLP with the same
 //!   variables, and served as Prometheus text on `telemetry.metrics_listen`.
 //! - Decision records: `records`.
+//! - Repeated warnings, at most one line per kind per interval: `throttle`.
 
 pub mod export;
 pub mod metrics;
 pub mod records;
+pub mod throttle;
 
 /// The calls of `ladder.v1.Arbiter` that make a span and a record: the
 /// `ladder.call` attribute and the decision record's `call`.

@@ -15,5 +15,6 @@ mod rollout;
 mod server;
 mod sessions;
 mod shared_state;
+mod store_faults;
 mod telemetry;
 mod work;

@@ -318,4 +318,3 @@ async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
     sigterm(&child);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
 }
-
