@@ -62,7 +62,7 @@ impl From<ApiError> for Status {
             ApiError::DeadlineExceeded(_) => Code::DeadlineExceeded,
             ApiError::Unavailable(_) => Code::Unavailable,
             ApiError::Internal(detail) => {
-                tracing::error!(detail = %detail, "internal error");
+                crate::error_every!("internal error", detail = %detail, "internal error");
                 return Status::internal("internal error; see the ladderd log");
             }
         };

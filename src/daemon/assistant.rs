@@ -23,6 +23,20 @@ impl Daemon {
         let m = Self::clarify_in_span(g, req, deadline).instrument(span.clone()).await;
         span.record("ladder.source", m.source);
         span.record("ladder.language", m.language.as_str());
+        // The core logs these per call at debug; a provider that keeps
+        // failing would otherwise be a line per call: once per kind per
+        // interval here.
+        for issue in &m.validation_issues {
+            let kind = issue.split(':').next().unwrap_or_default();
+            match kind {
+                // Noted in the answer, never a warning.
+                "question_rejected" => {}
+                "llm_unavailable" => {
+                    crate::warn_every!("assistant draft unavailable", issue = %issue, "assistant draft unavailable; using the template")
+                }
+                _ => crate::warn_every!(&format!("assistant_validation_failed: {kind}"), issue = %issue, "assistant_validation_failed"),
+            }
+        }
         self.metrics.assistant_messages.add(1, &[opentelemetry::KeyValue::new("source", m.source)]);
         m
     }

@@ -79,6 +79,16 @@ macro_rules! warn_every {
     };
 }
 
+/// `tracing::error!` likewise.
+#[macro_export]
+macro_rules! error_every {
+    ($kind:expr, $($rest:tt)+) => {
+        if let Some(suppressed) = $crate::telemetry::throttle::WARNINGS.admit($kind) {
+            tracing::error!(suppressed, $($rest)+);
+        }
+    };
+}
+
 /// `tracing::info!` likewise.
 #[macro_export]
 macro_rules! info_every {

@@ -173,12 +173,13 @@ impl Run<'_> {
                 let ids: Vec<&str> = ask.candidates.iter().map(|c| c.id.as_str()).collect();
                 let verdict = interpret(&content, &ids, p.budgets.needed_evidence_types_max);
                 if let Verdict::Invalid { detail } = &verdict {
-                    tracing::warn!(detail = %detail, "llm reply rejected; treating as abstain");
+                    // Per call: the daemon warns once per interval (its events).
+                    tracing::debug!(detail = %detail, "llm reply rejected; treating as abstain");
                 }
                 if let Verdict::NeedMoreInfo { dropped, .. } = &verdict
                     && !dropped.is_empty()
                 {
-                    tracing::warn!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
+                    tracing::debug!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
                 }
                 self.verdict = Some(verdict.clone());
                 span.record("ladder.llm.verdict", verdict.name());
@@ -324,7 +325,7 @@ impl Run<'_> {
             }
             LlmStep::Failed { reason: r, detail, .. } => {
                 self.event("llm_arbitration_failed_fallback_clarifier", format!("{}: {detail}", r.as_str()));
-                tracing::warn!(fallback_reason = r.as_str(), detail = %detail, "llm failed; clarifying");
+                tracing::debug!(fallback_reason = r.as_str(), detail = %detail, "llm failed; clarifying");
                 self.fallback(offer, Some(r), report)
             }
             LlmStep::Answered { .. } if shadow => {
