@@ -314,8 +314,12 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
         out.push(Box::new(
             meter
                 .u64_observable_counter("ladder.decision_records.dropped")
-                .with_description("Decision records dropped because the writer fell behind")
-                .with_callback(move |o| o.observe(stats.dropped.load(Ordering::Relaxed), &[]))
+                .with_description("Decision records lost, by reason (queue_full, no_space, read_only, missing, io_error, closed)")
+                .with_callback(move |o| {
+                    for &r in crate::telemetry::records::DropReason::ALL {
+                        o.observe(stats.dropped_for(r), &[opentelemetry::KeyValue::new("reason", r.as_str())]);
+                    }
+                })
                 .build(),
         ));
     }

@@ -1,4 +1,6 @@
-//! The shared store's faults (issue 31 items 2, 3 and 6; issue 27 item 4).
+//! Operational faults (issue 31, issue 27 item 4): the shared store killed,
+//! hung, restarted, full or read-only; the decision log on a full disk;
+//! the configuration file deleted or unreadable.
 
 use crate::helpers::*;
 use crate::redis_server::RedisServer;
@@ -468,4 +470,62 @@ async fn a_flood_on_a_failing_store_logs_each_kind_of_failure_once_per_interval_
         let series = text.lines().find(|l| l.starts_with("ladder_store_failures_total{") && l.contains(&format!("op=\"{op}\"")));
         assert!(series.is_some_and(|l| l.contains("kind=\"oom\"")), "{op}:\n{text}");
     }
+}
+
+/// Issue 31 item 4, on a real full device: the decision log is a symlink
+/// to `/dev/full` (every write fails with ENOSPC). Every decision's record
+/// is counted as lost (`no_space`), logged once, and the daemon keeps
+/// deciding and SERVING; when the path names a writable file again, the
+/// records resume there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decision_records_on_a_full_disk_are_counted_as_lost_and_resume_when_it_has_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("decisions.jsonl");
+    std::os::unix::fs::symlink("/dev/full", &path).unwrap();
+    let admin = free_addr();
+    let (child, addr, logs) =
+        spawn_logging(&[("LADDER_TELEMETRY__DECISION_LOG__PATH", path.to_str().unwrap()), ("LADDER_TELEMETRY__METRICS_LISTEN", &admin)])
+            .await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    let dropped = |t: &str, reason: &str| sum(t, "ladder_decision_records_dropped_total", &format!("reason=\"{reason}\""));
+    for i in 0..200 {
+        let input = if i % 2 == 0 { "open links panel d" } else { "links panel" };
+        c.decide(req(&format!("full-{i}"), input)).await.unwrap();
+    }
+    let until = Instant::now() + Duration::from_secs(10);
+    while dropped(&metrics(&admin).await, "no_space") < 200.0 {
+        assert!(Instant::now() < until, "{}", metrics(&admin).await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let text = metrics(&admin).await;
+    assert_eq!(dropped(&text, "no_space"), 200.0, "exactly the decisions not written:\n{text}");
+    assert_eq!(sum(&text, "ladder_decision_records_dropped_total", ""), 200.0, "no other reason:\n{text}");
+    let mut h = tonic_health::pb::health_client::HealthClient::new(connect(addr.parse().unwrap()).await);
+    let status = h.check(tonic_health::pb::HealthCheckRequest { service: String::new() }).await.unwrap().into_inner();
+    assert_eq!(status.status(), tonic_health::pb::health_check_response::ServingStatus::Serving);
+
+    // Room again: the path is a file now (replaced atomically).
+    let fresh = dir.path().join("fresh");
+    std::fs::write(&fresh, "").unwrap();
+    std::fs::rename(&fresh, &path).unwrap();
+    // The writer tries the file again once a second.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    for i in 0..50 {
+        c.decide(req(&format!("room-{i}"), "open links panel d")).await.unwrap();
+    }
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let written = std::fs::read_to_string(&path).unwrap().lines().count();
+        if written == 50 {
+            break;
+        }
+        assert!(Instant::now() < until, "{written} of 50 records written after the disk had room");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(dropped(&metrics(&admin).await, "no_space"), 200.0, "none lost once there was room");
+    drop(child);
+    let lines = logs.lock().unwrap().clone();
+    let lost = lines.iter().filter(|l| l.contains("decision records lost")).count();
+    assert_eq!(lost, 1, "one line for 200 losses: {lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("decision records written again")), "{lines:#?}");
 }
