@@ -17,7 +17,7 @@ pub mod assistant;
 pub mod rollout;
 pub mod turn;
 
-pub use rollout::{RolloutView, Trip};
+pub use rollout::{ReloadFault, RolloutView, Trip};
 pub use turn::{EnrichInput, OutcomeInput};
 
 use crate::config::{Config, Redaction, SessionBackend};

@@ -529,3 +529,93 @@ async fn decision_records_on_a_full_disk_are_counted_as_lost_and_resume_when_it_
     assert_eq!(lost, 1, "one line for 200 losses: {lines:#?}");
     assert!(lines.iter().any(|l| l.contains("decision records written again")), "{lines:#?}");
 }
+
+/// Issue 31 item 7: the configuration file deleted, made unreadable, or
+/// emptied under a running daemon: each is said once in the log (and again
+/// on SIGHUP while it lasts), counted in `ladder_config_reloads_total` by
+/// result, and shown by GetRollout's `last_reload_error`, while the running
+/// configuration stays; a file put back (atomically) applies as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_unreadable_or_emptied_config_file_is_said_counted_and_shown_and_the_running_config_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ladderd.toml");
+    // Written atomically, as the docs tell operators to: a new file, then
+    // a rename over the old one.
+    let replace = |toml: &str| {
+        let tmp = dir.path().join("ladderd.toml.new");
+        std::fs::write(&tmp, toml).unwrap();
+        std::fs::rename(&tmp, &file).unwrap();
+    };
+    replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 4\n");
+    let admin = free_addr();
+    let (child, addr, logs) =
+        spawn_logging(&[("LADDER_CONFIG", file.to_str().unwrap()), ("LADDER_TELEMETRY__METRICS_LISTEN", &admin)]).await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+    let rollout = |mut c: pb::arbiter_client::ArbiterClient<tonic::transport::Channel>| async move {
+        c.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner()
+    };
+    let revision = rollout(c.clone()).await.config_revision;
+    let reloads = |t: &str, result: &str| sum(t, "ladder_config_reloads_total", &format!("result=\"{result}\""));
+    let until_failures = |n: u64| {
+        let c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+        async move {
+            let end = Instant::now() + Duration::from_secs(20);
+            loop {
+                let r = rollout(c.clone()).await;
+                if r.config_reload_failures >= n {
+                    return r;
+                }
+                assert!(Instant::now() < end, "{r:?}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+
+    // Deleted.
+    std::fs::remove_file(&file).unwrap();
+    let r = until_failures(1).await;
+    assert!(r.last_reload_error.contains("ladderd.toml") && r.last_reload_error.contains("No such file"), "{}", r.last_reload_error);
+    assert_eq!(r.config_revision, revision, "the running configuration stays");
+    // Still missing ten polls later: said once, counted once.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(rollout(c.clone()).await.config_reload_failures, 1);
+    assert_eq!(reloads(&metrics(&admin).await, "missing"), 1.0);
+    let d = c.decide(req("cfg", "links panel")).await.unwrap().into_inner();
+    assert_eq!((d.config_revision.as_str(), d.clarifier.unwrap().option_ids.len()), (revision.as_str(), 2), "served as before");
+    // SIGHUP asks again: said again.
+    assert!(std::process::Command::new("kill").args(["-HUP", &child.id().unwrap().to_string()]).status().unwrap().success());
+    until_failures(2).await;
+    assert_eq!(reloads(&metrics(&admin).await, "missing"), 2.0);
+
+    // Unreadable (a directory where the file was).
+    std::fs::create_dir(&file).unwrap();
+    let r = until_failures(3).await;
+    assert!(r.last_reload_error.contains("directory"), "{}", r.last_reload_error);
+    assert_eq!(reloads(&metrics(&admin).await, "unreadable"), 1.0);
+    std::fs::remove_dir(&file).unwrap();
+
+    // Emptied (truncated to be written again): refused, not "every default".
+    std::fs::write(&file, "").unwrap();
+    let r = until_failures(4).await;
+    assert!(r.last_reload_error.contains("empty"), "{}", r.last_reload_error);
+    assert_eq!(r.config_revision, revision);
+    assert_eq!(reloads(&metrics(&admin).await, "refused"), 1.0);
+
+    // Put back, changed: applied.
+    replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 1\n");
+    let end = Instant::now() + Duration::from_secs(20);
+    while rollout(c.clone()).await.config_reloads < 1 {
+        assert!(Instant::now() < end, "never reloaded");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let d = c.decide(req("cfg", "links panel")).await.unwrap().into_inner();
+    assert_ne!(d.config_revision, revision);
+    assert_eq!(d.clarifier.unwrap().option_ids.len(), 1, "the new configuration decides");
+    drop(child);
+    let lines = logs.lock().unwrap().clone();
+    let said = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(said("configuration file missing"), 2, "once, and once for SIGHUP: {lines:#?}");
+    assert_eq!(said("configuration file unreadable"), 1, "{lines:#?}");
+    assert_eq!(said("the file is empty"), 1, "{lines:#?}");
+}
