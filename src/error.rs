@@ -20,6 +20,10 @@ pub enum Invalid {
         "input x candidates: {work} word comparisons ({input_words} input words x {pool_words} pool words) is over limits.match_work_max ({max}); send a shorter input or fewer candidates"
     )]
     TooMuchWork { work: u64, input_words: u64, pool_words: u64, max: u64 },
+    #[error(
+        "text x slot values: {work} word comparisons ({text_words} text words x {vocabulary_words} vocabulary words{rerun}, plus {bytes} bytes to canonicalize at {byte_cost} each) is over limits.match_work_max ({max}); send a shorter text or fewer slot values and synonyms"
+    )]
+    TooMuchExtractWork { work: u64, text_words: u64, vocabulary_words: u64, rerun: &'static str, bytes: u64, byte_cost: u64, max: u64 },
 }
 
 impl Invalid {
@@ -54,7 +58,9 @@ pub enum ApiError {
 impl From<ApiError> for Status {
     fn from(e: ApiError) -> Status {
         let code = match &e {
-            ApiError::Invalid(Invalid::TooLong { .. } | Invalid::TooMany { .. } | Invalid::TooMuchWork { .. }) => Code::ResourceExhausted,
+            ApiError::Invalid(
+                Invalid::TooLong { .. } | Invalid::TooMany { .. } | Invalid::TooMuchWork { .. } | Invalid::TooMuchExtractWork { .. },
+            ) => Code::ResourceExhausted,
             ApiError::Invalid(_) => Code::InvalidArgument,
             ApiError::NotFound(_) => Code::NotFound,
             ApiError::FailedPrecondition(_) => Code::FailedPrecondition,

@@ -27,14 +27,28 @@ use tracing::Instrument;
 pub const HEAVY_WORK: u64 = 50_000;
 
 /// The request's matching work, refused with RESOURCE_EXHAUSTED over
-/// `limits.match_work_max`.
+/// `limits.match_work_max`. Returned as the cost that decides whether it
+/// runs off the worker threads: the matching work, or its candidates'
+/// non-ASCII text to canonicalize (`ladder::deadline::BYTE_COST` a byte)
+/// when that is more: a few long accented labels are few words and many
+/// bytes of NFKC (ASCII text takes a fast path fifty times cheaper).
 fn admit_work(req: &DecideRequest, limits: &crate::config::Limits) -> Result<u64, Invalid> {
     let work = decide::work(req);
     if work > limits.match_work_max {
         let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
         return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
     }
-    Ok(work)
+    Ok(work.max(non_ascii_bytes(req).saturating_mul(ladder::deadline::BYTE_COST)))
+}
+
+/// The bytes of the candidates' text that is not ASCII (label, sublabel,
+/// badge, aliases: what matching canonicalizes).
+fn non_ascii_bytes(req: &DecideRequest) -> u64 {
+    let lists = [req.option_candidates(), &req.recoverable_chat_options[..], &req.widget_items[..], &req.commands[..]];
+    let text = |c: &Candidate| {
+        [&c.label, &c.sublabel, &c.badge].into_iter().chain(&c.aliases).filter(|s| !s.is_ascii()).map(|s| s.len() as u64).sum::<u64>()
+    };
+    lists.iter().flat_map(|l| l.iter()).map(text).sum()
 }
 
 fn overrun() -> ApiError {
@@ -322,11 +336,11 @@ impl Daemon {
             .await
     }
 
-    /// Runs the ladder: inline when its matching work is light, else off
-    /// the runtime's worker threads (`block_in_place`, at most
-    /// `heavy_permits` at once, waiting for one within the deadline), so
-    /// heavy calls cannot starve the others, health checks included.
-    async fn run_ladder<T>(
+    /// Runs the ladder (or an extraction): inline when its matching work is
+    /// light, else off the runtime's worker threads (`block_in_place`, at
+    /// most `heavy_permits` at once, waiting for one within the deadline),
+    /// so heavy calls cannot starve the others, health checks included.
+    pub(super) async fn run_ladder<T>(
         &self,
         work: u64,
         deadline: Option<Instant>,

@@ -151,6 +151,7 @@ impl Outage {
 /// within 10 ms, client p99 110 ms).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_outage_costs_one_timeout_not_one_per_call() {
+    let _alone = exclusive().await;
     let mut redis = RedisServer::start();
     let admin = free_addr();
     let url = redis.url();
@@ -414,6 +415,7 @@ async fn spawn_logging(envs: &[(&str, &str)]) -> (tokio::process::Child, String,
 /// kind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_on_a_failing_store_logs_each_kind_of_failure_once_per_interval_and_counts_every_one() {
+    let _alone = exclusive().await;
     let redis = RedisServer::start();
     let admin = free_addr();
     let url = redis.url();
