@@ -12,6 +12,7 @@ mod layers;
 mod llm;
 mod quality;
 mod redis_server;
+mod refusals;
 mod rollout;
 mod server;
 mod sessions;

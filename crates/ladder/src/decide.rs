@@ -283,7 +283,14 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             run.step("resolved", e.cand.id.clone());
             return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
         }
-        Err(why) => run.step("pass", why.to_string()),
+        Err(why) => {
+            if why == continuity::REFUSED
+                && let Some(i) = continuity::label_winner(&tie)
+            {
+                run.refuse(pool.entries[i].cand.id.clone());
+            }
+            run.step("pass", why.to_string())
+        }
     }
 
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.

@@ -205,6 +205,11 @@ impl Run<'_> {
         if confidence < p.llm_confidence_min {
             return Err("low_confidence");
         }
+        // Refusals stick: never executed, never suggested (before any gate,
+        // so that no second ask is spent on it either).
+        if self.ctx.state.refused(choice_id) {
+            return Err(continuity::REFUSED);
+        }
         let gate = auto_execute_gate(
             p,
             GateInput {
@@ -354,6 +359,10 @@ impl Run<'_> {
                 }
                 let i = match self.gates(tie, &choice_id, confidence) {
                     Ok(i) => i,
+                    Err(continuity::REFUSED) => {
+                        self.refuse(choice_id);
+                        return self.clarify(offer, Some(FallbackReason::UserRefused), Tier::Llm, Decider::Llm, report);
+                    }
                     Err(why) => {
                         tracing::debug!(gate = why, "auto-execute gate failed; clarifying");
                         return self.clarify(offer.suggesting(Some(choice_id)), None, Tier::Llm, Decider::Llm, report);
@@ -408,6 +417,11 @@ impl Run<'_> {
                         self.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity)
                     }
                     Err(why) => {
+                        if why == continuity::REFUSED
+                            && let Some(i) = continuity::label_winner(tie)
+                        {
+                            self.refuse(tie.pool.entries[i].cand.id.clone());
+                        }
                         self.event("need_more_info_veto_blocked_reason", why.to_string());
                         if types.is_empty() {
                             self.fallback(offer, Some(FallbackReason::Abstain), report)
