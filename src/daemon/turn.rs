@@ -176,6 +176,8 @@ impl Daemon {
                     let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
                     match shared.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await {
                         Ok((stored, Some((Applied::Done, _)))) => {
+                            // The turn's change is in the store's log.
+                            self.refusals.forget(&req.session_id);
                             let before = ContinuityState::view_shared(stored.clone(), at, ttl);
                             match cases.into_iter().find(|c| c.applies_on(&before)) {
                                 Some(case) => {
