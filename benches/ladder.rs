@@ -14,6 +14,9 @@
 //! Goals: 1,000 candidates under 150 us median, 10,000 under 1.5 ms, cost
 //! growing no worse than linearly (criterion reports the throughput in
 //! candidates per second: a flat figure across sizes is linear).
+//!
+//! Two more groups: `hostile/<shape>`, the costliest `Decide` within
+//! `limits.match_work_max`, and `extract/<shape>`, the costliest `Extract`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use futures::executor::block_on;
@@ -147,6 +150,24 @@ fn hostile_request(n: usize, label_words: usize, input_words: usize) -> DecideRe
     request(&input, (0..n).map(|i| Candidate::new(format!("c{i}"), label(i))).collect())
 }
 
+/// Few words, many bytes (issue 31 item 5): 200 candidates whose label,
+/// sublabel, badge and 32 aliases are each 511 bytes of accented letters
+/// (3.6 MB of text to canonicalize, 7,200 pool words) against a one-word
+/// input. Light by its word count; the daemon runs it off the worker
+/// threads by its bytes (`ladder::deadline::BYTE_COST`).
+fn accented_request() -> DecideRequest {
+    let text = |tag: usize| format!("{}{}", "\u{e9}".repeat(255), (b'a' + (tag % 26) as u8) as char);
+    let cands = (0..200)
+        .map(|i| Candidate {
+            sublabel: text(i + 1),
+            badge: text(i + 2),
+            aliases: (0..32).map(|k| text(i + k)).collect(),
+            ..Candidate::new(format!("c{i}"), text(i))
+        })
+        .collect();
+    request("zzz", cands)
+}
+
 /// (name, candidates, label words, input words): work = input words x
 /// candidates x (label words + 1), each under 1,000,000.
 const HOSTILE: &[(&str, usize, usize, usize)] =
@@ -158,8 +179,8 @@ fn hostile(c: &mut Criterion) {
     let now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
     let mut g = c.benchmark_group("hostile");
     g.sample_size(10);
-    for &(name, n, words, input) in HOSTILE {
-        let req = hostile_request(n, words, input);
+    let shapes = HOSTILE.iter().map(|&(name, n, words, input)| (name, hostile_request(n, words, input)));
+    for (name, req) in shapes.chain(std::iter::once(("accented-labels", accented_request()))) {
         let work = ladder::decide::work(&req);
         assert!(work <= 1_000_000, "{name}: {work}");
         g.bench_with_input(BenchmarkId::new(name, work), &req, |b, req| {
@@ -170,9 +191,32 @@ fn hostile(c: &mut Criterion) {
     g.finish();
 }
 
+/// The worst `Extract` requests within the default limits (issue 31 item
+/// 5; `ladderd_load::samples::worst_extracts`: the most bytes to
+/// canonicalize, and the most sliding), as the daemon runs them with the
+/// hints off: the deterministic baseline. `extract/<shape>` in
+/// BENCHMARKS.md.
+fn extract(c: &mut Criterion) {
+    let policy = Policy::defaults();
+    let limits = ladderd::config::Limits::default();
+    let mut g = c.benchmark_group("extract");
+    g.sample_size(10);
+    for (name, r) in ladderd_load::samples::worst_extracts() {
+        let req = ladderd::convert::extract_request(r, &limits).expect("within the limits");
+        let work = ladder::extract::work(&req, false).total;
+        assert!(work <= limits.match_work_max, "{name}: {work}");
+        g.bench_with_input(BenchmarkId::new(name, work), &req, |b, req| {
+            b.iter(|| {
+                black_box(ladder::extract::baseline(black_box(req), &req.text, "baseline", &policy.lexicon, ladder::extract::Slots::new()))
+            });
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    targets = bench, hostile
+    targets = bench, hostile, extract
 }
 criterion_main!(benches);

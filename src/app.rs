@@ -216,12 +216,19 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// The config watcher: a changed file is loaded and validated like at
 /// start; a valid one applies to the next request, an invalid one is
 /// refused (logged, counted, reported by GetRollout) and the running
-/// configuration stays.
+/// configuration stays. So does a file that is missing or unreadable (said
+/// once when it happens, and again on each SIGHUP while it lasts), and an
+/// empty one (a file truncated to be written again: replace the file
+/// atomically instead, write then rename). A file read in the middle of
+/// being written is applied only once two reads a moment apart agree.
 async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
+    use crate::daemon::ReloadFault;
     let poll = Duration::from_millis(daemon.current().config.config_reload.poll_ms);
     #[cfg(unix)]
     let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
     let mut last = tokio::fs::read(&path).await.ok().map(|b| digest(&b));
+    // The fault being reported now (said once; SIGHUP says it again).
+    let mut fault: Option<String> = None;
     loop {
         #[cfg(unix)]
         let forced = tokio::select! {
@@ -233,20 +240,58 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
             tokio::time::sleep(if poll.is_zero() { Duration::from_secs(3600) } else { poll }).await;
             false
         };
-        // During a ConfigMap swap the file can be briefly missing: try
-        // again on the next round.
-        let Ok(bytes) = tokio::fs::read(&path).await else { continue };
+        let bytes = match read_settled(&path).await {
+            Ok(b) => b,
+            Err(e) => {
+                let kind = if e.kind() == std::io::ErrorKind::NotFound { ReloadFault::Missing } else { ReloadFault::Unreadable };
+                let why = format!("config: {}: {e}", path.display());
+                if forced || fault.as_deref() != Some(why.as_str()) {
+                    daemon.reload_failed(kind, &why);
+                    fault = Some(why);
+                }
+                continue;
+            }
+        };
+        if fault.take().is_some() {
+            tracing::info!(path = %path.display(), "configuration file readable again");
+        }
         let d = digest(&bytes);
         if !forced && last == Some(d) {
             continue;
         }
         last = Some(d);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            daemon.reload_refused(&format!(
+                "config: {}: the file is empty (truncated to be written again?); keeping the running configuration: replace the file atomically (write a new file, then rename it over this one)",
+                path.display()
+            ));
+            continue;
+        }
         let loaded = crate::config::load(Some(&path)).map_err(|e| e.to_string());
         match loaded.and_then(|c| daemon.reload(c).map_err(|e| e.to_string())) {
             Ok(_) => {}
             Err(why) => daemon.reload_refused(why.trim_end()),
         }
     }
+}
+
+/// The file's content once it stays the same for a moment (read twice,
+/// 50 ms apart; again while it changes, for up to a second): a file being
+/// written in place is not read half-way. During a ConfigMap swap the path
+/// can be missing for an instant: one more read after the pause decides.
+async fn read_settled(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let pause = Duration::from_millis(50);
+    let mut first = tokio::fs::read(path).await;
+    for _ in 0..20 {
+        tokio::time::sleep(pause).await;
+        let again = tokio::fs::read(path).await;
+        match (&first, &again) {
+            (Ok(a), Ok(b)) if a == b => return again,
+            (Err(_), Err(_)) => return again,
+            _ => first = again,
+        }
+    }
+    first
 }
 
 /// Evaluates the rollout guardrails on a timer.
@@ -338,8 +383,12 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
         out.push(Box::new(
             meter
                 .u64_observable_counter("ladder.decision_records.dropped")
-                .with_description("Decision records dropped because the writer fell behind")
-                .with_callback(move |o| o.observe(stats.dropped.load(Ordering::Relaxed), &[]))
+                .with_description("Decision records lost, by reason (queue_full, no_space, read_only, missing, io_error, closed)")
+                .with_callback(move |o| {
+                    for &r in crate::telemetry::records::DropReason::ALL {
+                        o.observe(stats.dropped_for(r), &[opentelemetry::KeyValue::new("reason", r.as_str())]);
+                    }
+                })
                 .build(),
         ));
     }

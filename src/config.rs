@@ -358,6 +358,14 @@ pub struct RedisConfig {
     /// discovered from it and each session's script goes to the node that
     /// holds its hash tag.
     pub cluster: bool,
+    /// Consecutive calls that got no answer (timeouts, lost connections)
+    /// after which calls skip the store for `breaker_cooldown_ms`, as if
+    /// it were unreachable (0: never skip).
+    pub breaker_failures: u32,
+    /// How long calls skip the store once the breaker opened; a background
+    /// probe asks it once per cool-down and closes the breaker when it
+    /// answers. Also how often idle connections are checked.
+    pub breaker_cooldown_ms: u64,
 }
 
 impl Default for RedisConfig {
@@ -370,6 +378,8 @@ impl Default for RedisConfig {
             timeout_ms: 50,
             pool_size: 2,
             cluster: false,
+            breaker_failures: 3,
+            breaker_cooldown_ms: 1_000,
         }
     }
 }
@@ -643,6 +653,9 @@ impl RedisConfig {
         }
         if !(1..=64).contains(&self.pool_size) {
             p.push(("sessions.redis.pool_size", "must be between 1 and 64".to_string()));
+        }
+        if !(100..=60_000).contains(&self.breaker_cooldown_ms) {
+            p.push(("sessions.redis.breaker_cooldown_ms", "must be between 100 and 60000".to_string()));
         }
         p
     }

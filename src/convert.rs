@@ -479,6 +479,7 @@ fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {
         Some(F::Deadline) => pb::FallbackReason::Deadline,
         Some(F::StateUnavailable) => pb::FallbackReason::StateUnavailable,
         Some(F::NotCorroborated) => pb::FallbackReason::NotCorroborated,
+        Some(F::UserRefused) => pb::FallbackReason::UserRefused,
     }
 }
 

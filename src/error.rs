@@ -20,6 +20,10 @@ pub enum Invalid {
         "input x candidates: {work} word comparisons ({input_words} input words x {pool_words} pool words) is over limits.match_work_max ({max}); send a shorter input or fewer candidates"
     )]
     TooMuchWork { work: u64, input_words: u64, pool_words: u64, max: u64 },
+    #[error(
+        "text x slot values: {work} word comparisons ({text_words} text words x {vocabulary_words} vocabulary words{rerun}, plus {bytes} bytes to canonicalize at {byte_cost} each) is over limits.match_work_max ({max}); send a shorter text or fewer slot values and synonyms"
+    )]
+    TooMuchExtractWork { work: u64, text_words: u64, vocabulary_words: u64, rerun: &'static str, bytes: u64, byte_cost: u64, max: u64 },
 }
 
 impl Invalid {
@@ -58,7 +62,9 @@ pub enum ApiError {
 impl From<ApiError> for Status {
     fn from(e: ApiError) -> Status {
         let code = match &e {
-            ApiError::Invalid(Invalid::TooLong { .. } | Invalid::TooMany { .. } | Invalid::TooMuchWork { .. }) => Code::ResourceExhausted,
+            ApiError::Invalid(
+                Invalid::TooLong { .. } | Invalid::TooMany { .. } | Invalid::TooMuchWork { .. } | Invalid::TooMuchExtractWork { .. },
+            ) => Code::ResourceExhausted,
             ApiError::Invalid(_) => Code::InvalidArgument,
             ApiError::NotFound(_) => Code::NotFound,
             ApiError::FailedPrecondition(_) => Code::FailedPrecondition,
@@ -67,7 +73,7 @@ impl From<ApiError> for Status {
             ApiError::DeadlineExceeded(_) => Code::DeadlineExceeded,
             ApiError::Unavailable(_) => Code::Unavailable,
             ApiError::Internal(detail) => {
-                tracing::error!(detail = %detail, "internal error");
+                crate::error_every!("internal error", detail = %detail, "internal error");
                 return Status::internal("internal error; see the ladderd log");
             }
         };

@@ -24,6 +24,8 @@
 //!   `daemon::assistant`: Clarify, Extract; `daemon::rollout`: guardrails,
 //!   rollout calls, reload), in terms of the core, the session store and
 //!   the LLM clients; implements the core's `Ports`.
+//! - [`breaker`]: the circuit breaker the LLM client and the shared store
+//!   share.
 //! - [`llm`]: the OpenAI-compatible client, the clients of one
 //!   configuration (`llm::Llms`) and the versioned prompts.
 //! - [`sessions`]: the session-store trait and the in-memory store.
@@ -42,6 +44,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod breaker;
 pub mod cli;
 pub mod config;
 pub mod convert;

@@ -71,14 +71,31 @@
 //! (`fold_later`); at `LOG_MAX` (folds failing) a turn folds it first.
 //!
 //! Faults. Every call is bounded by `sessions.redis.timeout_ms` and fails
-//! with `StoreError::Unavailable`; callers degrade (see `daemon::turn`).
-//! Failures are counted and logged as a warning (at most every 10 s while
-//! the store keeps failing), and recovery is logged once. The connection
-//! manager reconnects in the background with exponential backoff.
+//! with a `StoreError` of a `FailureKind` (no answer, a lost connection, a
+//! write the store refused: OOM at `maxmemory`, READONLY on a replica,
+//! NOSCRIPT after a flush, any script error); callers degrade (see
+//! `daemon::turn`). Failures are counted by op and kind
+//! (`ladder_store_failures_total`) and logged as a warning at most once
+//! per kind per 10 s, with the count held back since the last line.
+//!
+//! A call whose connection turns out to be dead (the store restarted while
+//! this replica was idle: a broken pipe) is sent once more on the same,
+//! reconnected, connection within its timeout; the scripts that write are
+//! idempotent for that (a compare-and-set that finds its own version, a
+//! log entry already appended). A background task pings the connections
+//! once per `sessions.redis.breaker_cooldown_ms`, so an idle replica finds
+//! and replaces a dead one before a call needs it.
+//!
+//! A store that does not answer costs one timeout, not one per call: after
+//! `sessions.redis.breaker_failures` calls in a row got no answer, the
+//! circuit breaker (`crate::breaker`) opens and calls skip the store
+//! (`FailureKind::CircuitOpen`, answered as for an unreachable store) until
+//! the background probe, once per cool-down, finds it answering again.
 
+use crate::breaker::Breaker;
 use crate::config::RedisConfig;
 use crate::pools::PoolStore;
-use crate::sessions::{Held, SessionStore, StoreError};
+use crate::sessions::{FailureKind, Held, SessionStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Now, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, Scope};
@@ -88,13 +105,15 @@ use redis::cluster::{ClusterClientBuilder, ClusterConfig};
 use redis::cluster_async::ClusterConnection;
 use redis::{IntoConnectionInfo, RedisResult, Script, Value};
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
+use tokio::time::Instant;
 
-/// Reads a session and keeps it alive. KEYS: the session's hash, its log.
-/// Answers `[v, st, rq, rc, pq, pk, log...]`: the requests only when
-/// `ARGV[2]` is "1"; missing fields are nil.
+/// Reads a session and keeps it alive (where the store takes writes).
+/// KEYS: the session's hash, its log. Answers `[v, st, rq, rc, pq, pk,
+/// log...]`: the requests only when `ARGV[2]` is "1"; missing fields are
+/// nil.
 static READ: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
@@ -106,8 +125,9 @@ else
 end
 local log = redis.call('LRANGE', KEYS[2], 0, -1)
 if r[1] or #log > 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  redis.call('PEXPIRE', KEYS[2], ARGV[1])
+  -- pcall: a store that refuses writes (a read-only replica) still reads.
+  redis.pcall('PEXPIRE', KEYS[1], ARGV[1])
+  redis.pcall('PEXPIRE', KEYS[2], ARGV[1])
 end
 local out = {r[1], r[2], r[3] or false, r[4] or false, r[5] or false, r[6] or false}
 for i = 1, #log do out[6 + i] = log[i] end
@@ -139,13 +159,16 @@ end
 /// or `{0, v, st, rq, rc, pq, pk, log...}` (the session as it is now) when
 /// the version or the log did not match. A cycle's request logged with its
 /// decision (`pq`, `pk`) becomes the request (`rq`, `rc`) when the open
-/// cycle is on that evidence.
+/// cycle is on that evidence. Finding the new version already written is
+/// `{1}`: the same write sent again (a connection lost on the way).
 static WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         &[
             REMEMBER_EXECUTED,
             r#"
 local v = redis.call('HGET', KEYS[1], 'v')
+-- Our own write, sent again after a lost connection: done already.
+if v and v == ARGV[2] then return {1} end
 if (v or '') ~= ARGV[1] or redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[10]) then
   local r
   if ARGV[8] == '1' then
@@ -191,7 +214,8 @@ return {1}
 /// should be folded. Answers `{1}` when appended; `{2, v, st, rq, rc, pq,
 /// pk, log...}` when appended to a log that should be folded (the session
 /// as it is now, to fold with a compare-and-set after answering); or, when
-/// the log is full, `{0, ...}` the same without appending.
+/// the log is full, `{0, ...}` the same without appending. An entry that is
+/// the log's last already (each carries a nonce) is not appended again.
 static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         &[
@@ -205,6 +229,8 @@ local function session(status)
   return out
 end
 local n = redis.call('LLEN', KEYS[3])
+-- The same entry, sent again after a lost connection: appended already.
+if n > 0 and redis.call('LINDEX', KEYS[3], -1) == ARGV[1] then return {1} end
 if n >= tonumber(ARGV[5]) then return session(0) end
 redis.call('RPUSH', KEYS[3], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[2])
@@ -277,7 +303,10 @@ static READ_APPEND: LazyLock<Script> = LazyLock::new(|| {
             r#"
 local r = redis.call('HMGET', KEYS[1], 'v', 'st')
 local appended = 0
-if redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
+if redis.call('LINDEX', KEYS[2], -1) == ARGV[1] then
+  -- The same entry, sent again after a lost connection.
+  appended = 1
+elseif redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
   redis.call('RPUSH', KEYS[2], ARGV[1])
   if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pk', ARGV[5]) end
   remember_executed(KEYS[3], ARGV[6], ARGV[2])
@@ -377,49 +406,121 @@ pub const LOG_FOLD: usize = 16;
 const MAX_ATTEMPTS: usize = 8;
 
 /// Whether the store is answering, for metrics and the log.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct StoreHealth {
     failures: AtomicU64,
     failing: AtomicBool,
-    last_warn_ms: AtomicI64,
+    /// `ladder_store_failures_total{op,kind}`.
+    counter: opentelemetry::metrics::Counter<u64>,
+}
+
+impl Default for StoreHealth {
+    fn default() -> Self {
+        let counter = opentelemetry::global::meter("ladderd")
+            .u64_counter("ladder.store.failures")
+            .with_description("Shared-store calls that failed, by op and kind (timeout, connection, circuit_open, oom, readonly, noscript, script_error, ...)")
+            .build();
+        StoreHealth { failures: AtomicU64::new(0), failing: AtomicBool::new(false), counter }
+    }
 }
 
 impl StoreHealth {
-    /// Store calls that failed (timed out, refused, or errored) since start.
+    /// Store calls that failed (timed out, refused, or errored) since start;
+    /// calls the open circuit breaker skipped are not store calls.
     pub fn failures(&self) -> u64 {
         self.failures.load(Ordering::Relaxed)
     }
 
-    /// Whether the last store call failed.
+    /// Whether the last store call failed (or the breaker skips calls).
     pub fn failing(&self) -> bool {
         self.failing.load(Ordering::Relaxed)
     }
 
     fn ok(&self) {
         if self.failing.swap(false, Ordering::Relaxed) {
-            tracing::info!("session store answering again");
+            crate::info_every!("session store answering again", "session store answering again");
         }
     }
 
-    fn failed(&self, op: &'static str, why: &str) {
-        self.failures.fetch_add(1, Ordering::Relaxed);
-        let was = self.failing.swap(true, Ordering::Relaxed);
-        let now = wall_ms();
-        let last = self.last_warn_ms.load(Ordering::Relaxed);
-        // One line when it starts failing, then one every 10 s at most.
-        if (!was || now - last >= 10_000) && self.last_warn_ms.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
-            tracing::warn!(
-                op,
-                error = %why,
-                failures = self.failures(),
-                "session store failing: continuity, loop-guard claims and Enrich degrade to the safe side until it answers"
-            );
+    fn failed(&self, op: &'static str, e: &StoreError) {
+        let kind = e.kind();
+        self.counter.add(1, &[opentelemetry::KeyValue::new("op", op), opentelemetry::KeyValue::new("kind", kind.as_str())]);
+        self.failing.store(true, Ordering::Relaxed);
+        if kind == FailureKind::CircuitOpen {
+            // Counted; the breaker logged when it opened.
+            return;
         }
+        let failures = self.failures.fetch_add(1, Ordering::Relaxed) + 1;
+        crate::warn_every!(
+            &format!("session store failing: {}", kind.as_str()),
+            op,
+            kind = kind.as_str(),
+            error = %e,
+            failures,
+            "session store failing: continuity, loop-guard claims and Enrich degrade to the safe side until it answers"
+        );
+    }
+}
+
+/// The kind of a store error (the `kind` label, and what the caller is told).
+fn classify(e: &redis::RedisError) -> FailureKind {
+    if e.is_timeout() {
+        return FailureKind::Timeout;
+    }
+    let text = e.to_string();
+    match e.code() {
+        Some("OOM") => FailureKind::Oom,
+        Some("READONLY") => FailureKind::ReadOnly,
+        Some("NOSCRIPT") => FailureKind::NoScript,
+        Some("NOAUTH" | "WRONGPASS" | "NOPERM") => FailureKind::Auth,
+        Some("LOADING" | "BUSY" | "MASTERDOWN" | "TRYAGAIN" | "CLUSTERDOWN") => FailureKind::Busy,
+        // A script's command refused inside it: named in the message.
+        Some(_) if text.contains("OOM command not allowed") => FailureKind::Oom,
+        Some(_) if text.contains("READONLY") => FailureKind::ReadOnly,
+        Some(_) => FailureKind::ScriptError,
+        None if e.kind() == redis::ErrorKind::AuthenticationFailed => FailureKind::Auth,
+        None if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() => FailureKind::Connection,
+        None => FailureKind::ScriptError,
     }
 }
 
 fn wall_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// Which connection a call goes on.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    /// One of the standalone pool's (a retry stays on it).
+    Manager(usize),
+    Cluster,
+}
+
+/// What a call sends: a script, or a plain command (the probe's PING).
+enum What<'a> {
+    Script(&'a redis::ScriptInvocation<'a>),
+    Command(&'a redis::Cmd),
+}
+
+impl What<'_> {
+    async fn send<C: redis::aio::ConnectionLike + Send>(&self, c: &mut C) -> RedisResult<Value> {
+        match self {
+            What::Script(inv) => inv.invoke_async(c).await,
+            What::Command(cmd) => cmd.query_async(c).await,
+        }
+    }
+}
+
+impl<'a> From<&'a redis::Cmd> for What<'a> {
+    fn from(c: &'a redis::Cmd) -> Self {
+        What::Command(c)
+    }
+}
+
+impl<'a> From<&'a redis::ScriptInvocation<'a>> for What<'a> {
+    fn from(i: &'a redis::ScriptInvocation<'a>) -> Self {
+        What::Script(i)
+    }
 }
 
 /// The connections: to one server (round robin over `pool_size`
@@ -448,6 +549,8 @@ struct Inner {
     /// Sessions whose log a background write is folding in.
     folding: Mutex<std::collections::HashSet<Box<str>>>,
     health: Arc<StoreHealth>,
+    /// Skips the store after consecutive calls got no answer.
+    breaker: Breaker,
 }
 
 /// The Redis / Valkey store. Cheap to clone.
@@ -474,18 +577,26 @@ struct Logged {
     mono_ms: u64,
     wall_ms: i64,
     ttl: Ttl,
+    /// Tells this entry from an equal one: an entry sent again after a lost
+    /// connection is found and not appended twice (absent in older logs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    nonce: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Logged {
     fn new(update: Update, now: Now, ttl: Ttl) -> Self {
-        Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl }
+        Logged { update, mono_ms: now.mono_ms, wall_ms: now.wall_ms, ttl, nonce: uuid::Uuid::new_v4().as_u64_pair().0 }
     }
 }
 
 /// JSON for the store (a value of ours: encoding fails only on a bug,
 /// reported like a store failure).
 fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, StoreError> {
-    serde_json::to_vec(value).map_err(|e| StoreError::Unavailable(format!("encode: {e}")))
+    serde_json::to_vec(value).map_err(|e| StoreError::new(FailureKind::Unreadable, format!("encode: {e}")))
 }
 
 impl RedisStore {
@@ -520,14 +631,17 @@ impl RedisStore {
                 .set_connection_timeout(Some(connect_timeout))
                 .set_response_timeout(Some(timeout))
                 .set_min_delay(Duration::from_millis(50))
-                .set_max_delay(Duration::from_secs(2));
+                // Short: a store back after an outage is reached within a
+                // probe interval, not after a long backoff.
+                .set_max_delay(Duration::from_millis(250));
             let managers = (0..cfg.pool_size.max(1))
                 .map(|_| ConnectionManager::new_lazy_with_config(client.clone(), manager_config.clone()))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| format!("sessions.redis: {e}"))?;
             Conns::Standalone(managers)
         };
-        Ok(RedisStore {
+        let cooldown = Duration::from_millis(cfg.breaker_cooldown_ms);
+        let store = RedisStore {
             inner: Arc::new(Inner {
                 conns,
                 next: AtomicUsize::new(0),
@@ -538,21 +652,84 @@ impl RedisStore {
                 seen: Mutex::new(LruCache::new(NonZeroUsize::new(SEEN).expect("non-zero"))),
                 folding: Mutex::new(std::collections::HashSet::new()),
                 health: Arc::new(StoreHealth::default()),
+                breaker: Breaker::new("session store", cfg.breaker_failures, cooldown),
             }),
-        })
+        };
+        tokio::spawn(probe_loop(Arc::downgrade(&store.inner), cooldown));
+        Ok(store)
+    }
+
+    /// Whether calls skip the store now (the circuit breaker is open, or
+    /// waiting for its probe).
+    pub fn breaker_open(&self) -> bool {
+        self.inner.breaker.is_tripped()
+    }
+
+    /// One round of the background check: the probe the open breaker
+    /// waits for (once its cool-down is over), or, while it is closed, a
+    /// ping of every connection once per cool-down so that a dead one (the
+    /// store restarted while this replica was idle) is replaced before a
+    /// call needs it. Returns when it pinged.
+    async fn probe(&self, last_ping: &mut Instant) -> bool {
+        let tripped = self.inner.breaker.is_tripped();
+        if !tripped && last_ping.elapsed() < self.inner.breaker.cooldown() {
+            return false;
+        }
+        // Open: `None` until the cool-down is over (one probe per interval).
+        let Some(admission) = self.inner.breaker.allow() else { return false };
+        *last_ping = Instant::now();
+        match self.ping().await {
+            Ok(()) => {
+                admission.record(true);
+                self.inner.health.ok();
+            }
+            Err(e) => {
+                admission.record(!e.kind().unanswered());
+                self.inner.health.failed("ping", &e);
+            }
+        }
+        true
+    }
+
+    /// PING on every connection (each within the call timeout, sent once
+    /// more on a dead connection): `Ok` when any answered.
+    async fn ping(&self) -> Result<(), StoreError> {
+        let ping = redis::cmd("PING");
+        let results = match &self.inner.conns {
+            Conns::Standalone(managers) => {
+                futures::future::join_all((0..managers.len()).map(|i| self.call("ping", Target::Manager(i), &ping))).await
+            }
+            Conns::Cluster(_) => vec![self.call("ping", Target::Cluster, &ping).await],
+        };
+        let mut first = None;
+        for r in results {
+            match r {
+                Ok(_) => return Ok(()),
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     pub fn health(&self) -> Arc<StoreHealth> {
         self.inner.health.clone()
     }
 
-    async fn invoke(&self, inv: &redis::ScriptInvocation<'_>) -> RedisResult<Value> {
+    /// The connection for the next call (round robin over the pool).
+    fn target(&self) -> Target {
         match &self.inner.conns {
-            Conns::Standalone(managers) => {
-                let i = self.inner.next.fetch_add(1, Ordering::Relaxed) % managers.len();
-                inv.invoke_async(&mut managers[i].clone()).await
-            }
-            Conns::Cluster(c) => inv.invoke_async(&mut c.clone()).await,
+            Conns::Standalone(managers) => Target::Manager(self.inner.next.fetch_add(1, Ordering::Relaxed) % managers.len()),
+            Conns::Cluster(_) => Target::Cluster,
+        }
+    }
+
+    async fn invoke(&self, target: Target, what: &What<'_>) -> RedisResult<Value> {
+        match (&self.inner.conns, target) {
+            (Conns::Standalone(managers), Target::Manager(i)) => what.send(&mut managers[i % managers.len()].clone()).await,
+            (Conns::Standalone(managers), Target::Cluster) => what.send(&mut managers[0].clone()).await,
+            (Conns::Cluster(c), _) => what.send(&mut c.clone()).await,
         }
     }
 
@@ -569,19 +746,54 @@ impl RedisStore {
         self.run_within(op, inv, self.inner.timeout).await
     }
 
-    /// Runs one script within `timeout`, counting failures.
+    /// Runs one script within `timeout`, counting failures. Skipped at
+    /// once while the circuit breaker is open.
     async fn run_within(&self, op: &'static str, inv: redis::ScriptInvocation<'_>, timeout: Duration) -> Result<Value, StoreError> {
-        let r = tokio::time::timeout(timeout, self.invoke(&inv)).await;
-        let why = match r {
-            Ok(Ok(v)) => {
-                self.inner.health.ok();
-                return Ok(v);
-            }
-            Ok(Err(e)) => format!("{op}: {e}"),
-            Err(_) => format!("{op}: no answer within {} ms", timeout.as_millis()),
+        let Some(admission) = self.inner.breaker.allow_closed() else {
+            let e = StoreError::new(FailureKind::CircuitOpen, format!("{op}: skipped, the circuit breaker is open"));
+            self.inner.health.failed(op, &e);
+            return Err(e);
         };
-        self.inner.health.failed(op, &why);
-        Err(StoreError::Unavailable(why))
+        match self.call_within(op, self.target(), &What::Script(&inv), timeout).await {
+            Ok(v) => {
+                admission.record(true);
+                self.inner.health.ok();
+                Ok(v)
+            }
+            Err(e) => {
+                // A refusal is an answer: only silence opens the breaker.
+                admission.record(!e.kind().unanswered());
+                self.inner.health.failed(op, &e);
+                Err(e)
+            }
+        }
+    }
+
+    /// `call_within` the call timeout.
+    async fn call<'a>(&self, op: &'static str, target: Target, what: impl Into<What<'a>>) -> Result<Value, StoreError> {
+        self.call_within(op, target, &what.into(), self.inner.timeout).await
+    }
+
+    /// Sends `what` on `target` within `timeout`; a connection found dead
+    /// (a broken pipe: the store restarted since this connection was last
+    /// used) is reconnected by its manager, and the call sent once more on
+    /// it within what is left of the timeout.
+    async fn call_within(&self, op: &'static str, target: Target, what: &What<'_>, timeout: Duration) -> Result<Value, StoreError> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut again = true;
+        loop {
+            let e = match tokio::time::timeout_at(deadline, self.invoke(target, what)).await {
+                Ok(Ok(v)) => return Ok(v),
+                Ok(Err(e)) => e,
+                Err(_) => return Err(StoreError::new(FailureKind::Timeout, format!("{op}: no answer within {} ms", timeout.as_millis()))),
+            };
+            let kind = classify(&e);
+            if kind == FailureKind::Connection && std::mem::take(&mut again) && tokio::time::Instant::now() < deadline {
+                tracing::debug!(op, error = %e, "store connection lost; sending the call once more on a new one");
+                continue;
+            }
+            return Err(StoreError::new(kind, format!("{op}: {e}")));
+        }
     }
 
     /// Reads a session (with its open cycle's request when `with_request`).
@@ -663,7 +875,9 @@ impl RedisStore {
             // Lost a race: apply again to the state that won.
             base = parse_state(id, &reply[1..], with_request)?;
         }
-        Err(StoreError::Unavailable(format!("session {id:?} is being written by too many calls at once")))
+        let e = StoreError::new(FailureKind::Contended, format!("session {id:?} is being written by too many calls at once"));
+        self.inner.health.failed("write", &e);
+        Err(e)
     }
 
     fn remember(&self, id: &str, version: String, mut state: ContinuityState) {
@@ -925,7 +1139,7 @@ impl RedisStore {
             RolloutAction::Reset => inv.arg("reset"),
         };
         let v = self.run("rollout", inv).await?;
-        let Value::Array(items) = v else { return Err(StoreError::Unavailable("rollout: unexpected reply".into())) };
+        let Value::Array(items) = v else { return Err(StoreError::new(FailureKind::ScriptError, "rollout: unexpected reply")) };
         let trip = match items.first() {
             Some(Value::BulkString(b)) => Some(String::from_utf8_lossy(b).into_owned()),
             _ => None,
@@ -1042,8 +1256,8 @@ fn parse_state(id: &str, fields: &[Option<Vec<u8>>], with_request: bool) -> Resu
 
 fn corrupt(id: &str, field: &str, e: serde_json::Error) -> StoreError {
     // A value another version of ladderd wrote, or someone else's key.
-    tracing::warn!(session = %id, field, error = %e, "unreadable session in the store");
-    StoreError::Unavailable(format!("session {id:?}: unreadable {field}: {e}"))
+    crate::warn_every!("unreadable session in the store", session = %id, field, error = %e, "unreadable session in the store");
+    StoreError::new(FailureKind::Unreadable, format!("session {id:?}: unreadable {field}: {e}"))
 }
 
 /// A script's array reply as optional byte strings (integers as digits).
@@ -1058,6 +1272,22 @@ fn bulk_list(v: Value) -> Vec<Option<Vec<u8>>> {
     match v {
         Value::Array(items) => items.into_iter().map(one).collect(),
         other => vec![one(other)],
+    }
+}
+
+/// The background check of `RedisStore::probe`, for as long as the store
+/// lives: four times per cool-down, and at the moment the open breaker's
+/// cool-down ends (its probe goes out then, once per cool-down).
+async fn probe_loop(inner: std::sync::Weak<Inner>, cooldown: Duration) {
+    let tick = (cooldown / 4).max(Duration::from_millis(25));
+    let mut last_ping = Instant::now();
+    let mut wait = tick;
+    loop {
+        tokio::time::sleep(wait).await;
+        let Some(inner) = inner.upgrade() else { return };
+        let store = RedisStore { inner };
+        store.probe(&mut last_ping).await;
+        wait = store.inner.breaker.next_probe_in().map_or(tick, |due| due.clamp(Duration::from_millis(1), tick));
     }
 }
 
@@ -1184,21 +1414,29 @@ mod tests {
     use crate::config::Secret;
 
     #[tokio::test]
-    async fn a_store_that_is_down_answers_unavailable_within_its_timeout() {
+    async fn a_store_that_is_down_answers_unavailable_within_its_timeout_then_is_skipped() {
         // Port 1 refuses connections; the manager would retry connecting
         // for seconds, but every call is cut at 50 ms.
         let cfg = RedisConfig { url: Some(Secret("redis://127.0.0.1:1/".into())), timeout_ms: 50, ..Default::default() };
         let s = RedisStore::new(&cfg, Duration::from_secs(60), 100).unwrap();
         for _ in 0..3 {
             let t = std::time::Instant::now();
-            assert!(SessionStore::get(&s, "x", Now::default()).await.is_err());
-            assert!(s.apply("x", Update::Reset, Now::default(), Ttl::default()).await.is_err());
-            // Two calls of 50 ms; 1 s is far above that on a loaded
-            // machine and far below the manager's own retries.
+            let e = SessionStore::get(&s, "x", Now::default()).await.unwrap_err();
+            assert!(matches!(e.kind(), FailureKind::Connection | FailureKind::Timeout), "{e}");
+            // One call of 50 ms; 1 s is far above that on a loaded machine
+            // and far below the manager's own retries.
             assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
         }
         assert!(s.health().failing());
-        assert_eq!(s.health().failures(), 6);
+        assert_eq!(s.health().failures(), 3);
+        // Three calls without an answer open the breaker: the next ones do
+        // not go out at all.
+        assert!(s.breaker_open());
+        for _ in 0..100 {
+            let e = s.apply("x", Update::Reset, Now::default(), Ttl::default()).await.unwrap_err();
+            assert_eq!(e.kind(), FailureKind::CircuitOpen);
+        }
+        assert_eq!(s.health().failures(), 3, "skipped calls are not store calls");
     }
 
     #[test]

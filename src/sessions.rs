@@ -24,10 +24,86 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::time::Instant;
 
-#[derive(Debug, thiserror::Error)]
+/// Why a shared-store call failed: the `kind` label of
+/// `ladder_store_failures_total`, and what the caller is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum FailureKind {
+    /// No answer within `sessions.redis.timeout_ms`.
+    Timeout,
+    /// No connection (refused, reset, broken pipe).
+    Connection,
+    /// Not sent: the circuit breaker is open after consecutive failures.
+    CircuitOpen,
+    /// The store refused a write: at `maxmemory` with `noeviction` (OOM).
+    Oom,
+    /// The store refused a write: a read-only replica (READONLY).
+    ReadOnly,
+    /// The store lost the script and could not load it again (NOSCRIPT).
+    NoScript,
+    /// A script failed on the store (another error of the store's).
+    ScriptError,
+    /// The store refused the credentials.
+    Auth,
+    /// The store is loading its data set, or busy with a long script.
+    Busy,
+    /// A value in the store that this version cannot read.
+    Unreadable,
+    /// A session written by too many calls at once (compare-and-set lost
+    /// every attempt).
+    Contended,
+}
+
+impl FailureKind {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The store answered, but would not take the write (or run the
+    /// script): what it holds is not what the call meant to leave there.
+    pub fn refused(self) -> bool {
+        matches!(self, FailureKind::Oom | FailureKind::ReadOnly | FailureKind::NoScript | FailureKind::ScriptError | FailureKind::Auth)
+    }
+
+    /// The store did not answer at all: what the circuit breaker counts.
+    pub fn unanswered(self) -> bool {
+        matches!(self, FailureKind::Timeout | FailureKind::Connection | FailureKind::Busy)
+    }
+
+    /// What the caller is told (never the store's own message).
+    pub fn for_caller(self) -> &'static str {
+        match self {
+            FailureKind::Timeout => "the session store did not answer in time",
+            FailureKind::Connection => "the session store cannot be reached",
+            FailureKind::CircuitOpen => "the session store is failing (calls to it are paused for a moment)",
+            FailureKind::Oom => "the session store refused the write: it is out of memory (maxmemory, noeviction)",
+            FailureKind::ReadOnly => "the session store refused the write: it is a read-only replica",
+            FailureKind::NoScript => "the session store refused the write: its scripts were flushed and could not be loaded again",
+            FailureKind::ScriptError => "the session store refused the write: a script failed on the store",
+            FailureKind::Auth => "the session store refused the credentials",
+            FailureKind::Busy => "the session store is busy (loading its data, or running a long script)",
+            FailureKind::Unreadable => "the session store holds a value this version cannot read",
+            FailureKind::Contended => "the session is being written by too many calls at once",
+        }
+    }
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
-    #[error("session store unavailable: {0}")]
-    Unavailable(String),
+    /// The store could not serve the call; `detail` is for the log only.
+    #[error("session store unavailable ({}): {detail}", kind.as_str())]
+    Unavailable { kind: FailureKind, detail: String },
+}
+
+impl StoreError {
+    pub fn new(kind: FailureKind, detail: impl Into<String>) -> Self {
+        StoreError::Unavailable { kind, detail: detail.into() }
+    }
+
+    pub fn kind(&self) -> FailureKind {
+        let StoreError::Unavailable { kind, .. } = self;
+        *kind
+    }
 }
 
 /// A place to keep sessions. Methods are async so a shared backend (Redis)

@@ -23,11 +23,16 @@ fn bpe() -> Option<&'static CoreBPE> {
     .as_ref()
 }
 
-/// Builds the tokenizer on a background thread.
+/// Builds the tokenizer on a background thread (named, so that its CPU is
+/// told apart from the calls' in `top -H` and `/proc`).
 pub fn warm_up() {
-    std::thread::spawn(|| {
+    let spawned = std::thread::Builder::new().name("ladderd-tokenizer".into()).spawn(|| {
         bpe();
     });
+    if let Err(e) = spawned {
+        // Built on first use instead.
+        tracing::debug!(error = %e, "tokenizer warm-up thread not started");
+    }
 }
 
 /// Counts `o200k_base` tokens (words, if the tokenizer failed to build).

@@ -4,6 +4,7 @@
 //! LLM (and the extractor agents) and passes their replies or failures in.
 
 use super::{Daemon, Generation, call_span};
+use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
 use crate::telemetry::Call;
 use ladder::assistant::{self, AssistantMessage, ClarifyRequest, DraftReply};
@@ -23,6 +24,20 @@ impl Daemon {
         let m = Self::clarify_in_span(g, req, deadline).instrument(span.clone()).await;
         span.record("ladder.source", m.source);
         span.record("ladder.language", m.language.as_str());
+        // The core logs these per call at debug; a provider that keeps
+        // failing would otherwise be a line per call: once per kind per
+        // interval here.
+        for issue in &m.validation_issues {
+            let kind = issue.split(':').next().unwrap_or_default();
+            match kind {
+                // Noted in the answer, never a warning.
+                "question_rejected" => {}
+                "llm_unavailable" => {
+                    crate::warn_every!("assistant draft unavailable", issue = %issue, "assistant draft unavailable; using the template")
+                }
+                _ => crate::warn_every!(&format!("assistant_validation_failed: {kind}"), issue = %issue, "assistant_validation_failed"),
+            }
+        }
         self.metrics.assistant_messages.add(1, &[opentelemetry::KeyValue::new("source", m.source)]);
         m
     }
@@ -46,23 +61,30 @@ impl Daemon {
     /// `Extract`: the baseline, then (when switched on) hints from the
     /// built-in LLM hint and the agents, asked concurrently, each within
     /// its own budget; the core chooses one by the spec's tuple and applies
-    /// it by the acceptance rules.
-    pub async fn extract(&self, g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
+    /// it by the acceptance rules. Its work (text words x vocabulary words)
+    /// is charged up front against `limits.match_work_max`, its loops stop
+    /// at the caller's deadline, and heavy work runs off the worker threads,
+    /// as for `Decide`.
+    pub async fn extract(&self, g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Result<Extracted, ApiError> {
         let span = call_span(Call::Extract, &req.session_id, &req.turn_id);
         Self::redact_into(g.config.telemetry.redact_input, &span, "ladder.input", &req.text);
-        let x = Self::extract_in_span(g, req, deadline).instrument(span.clone()).await;
+        let x = self.extract_in_span(g, req, deadline).instrument(span.clone()).await?;
         span.record("ladder.decided_by_component", x.decided_by.as_str());
         self.metrics.extractions.add(1, &[opentelemetry::KeyValue::new("decided_by", x.decided_by.clone())]);
-        x
+        Ok(x)
     }
 
-    async fn extract_in_span(g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Extracted {
+    async fn extract_in_span(&self, g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Result<Extracted, ApiError> {
         let lex = &g.policy.lexicon;
         let x = &g.config.extract;
-        let base = extract::baseline(&req, &req.text, "baseline", lex, extract::Slots::new());
         let switches = Switches { enabled: x.enabled, normalization: x.normalization_hint, entities: x.entity_hint };
+        let work = admit_extract_work(&req, switches.any() && switches.normalization, g.config.limits.match_work_max)?;
+        let stop = ladder::deadline::Deadline::new(deadline.map(Instant::into_std));
+        let base = self
+            .run_ladder(work, deadline, async { extract::baseline_until(&req, &req.text, "baseline", lex, extract::Slots::new(), &stop) })
+            .await?;
         if !switches.any() {
-            return extract::settle(&req, lex, base, Vec::new());
+            return Ok(extract::settle(&req, lex, base, Vec::new()));
         }
         // The built-in hint is component "llm"; agents come after it.
         let builtin = g.llms.hint.iter().map(|h| (x.builtin_component(), h.clone()));
@@ -85,6 +107,24 @@ impl Daemon {
             }
         });
         let outcomes: Vec<HintOutcome> = futures::future::join_all(runs).await;
-        extract::settle(&req, lex, base, outcomes)
+        self.run_ladder(work, deadline, async { extract::settle_until(&req, lex, base, outcomes, &stop) }).await
     }
+}
+
+/// The request's extraction work, refused with RESOURCE_EXHAUSTED over
+/// `limits.match_work_max` (the same limit, and unit, as `Decide`'s).
+fn admit_extract_work(req: &ExtractRequest, normalization: bool, max: u64) -> Result<u64, Invalid> {
+    let w = extract::work(req, normalization);
+    if w.total > max {
+        return Err(Invalid::TooMuchExtractWork {
+            work: w.total,
+            text_words: w.text_words,
+            vocabulary_words: w.vocabulary_words,
+            rerun: if normalization { " x 3: the baseline again on a normalized text" } else { "" },
+            bytes: w.bytes,
+            byte_cost: extract::BYTE_COST,
+            max,
+        });
+    }
+    Ok(w.total)
 }

@@ -17,7 +17,7 @@ pub mod assistant;
 pub mod rollout;
 pub mod turn;
 
-pub use rollout::{RolloutView, Trip};
+pub use rollout::{ReloadFault, RolloutView, Trip};
 pub use turn::{EnrichInput, OutcomeInput};
 
 use crate::config::{Config, Redaction, SessionBackend};
@@ -78,6 +78,8 @@ pub struct Daemon {
     /// Calls whose matching is heavy run off the worker threads, this many
     /// at once (one per core).
     heavy: tokio::sync::Semaphore,
+    /// Sessions whose last change the store did not take.
+    refusals: Refusals,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -130,6 +132,7 @@ impl Daemon {
             tokens: Arc::new(crate::tokens::BpeCounter),
             current: ArcSwap::from_pointee(Generation::new(config)?),
             heavy: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
+            refusals: Refusals::default(),
         })
     }
 
@@ -210,11 +213,64 @@ fn call_span(call: telemetry::Call, session_id: &str, turn_id: &str) -> tracing:
     )
 }
 
-/// A store failure as the caller sees it: `UNAVAILABLE`, with what to do.
+/// A store failure as the caller sees it: `UNAVAILABLE`, saying why (a
+/// refused write is named as such) and what to do.
 fn unavailable(e: StoreError, what_to_do: &str) -> ApiError {
-    let StoreError::Unavailable(why) = e;
-    tracing::debug!(error = %why, "session store unavailable");
-    ApiError::Unavailable(format!("session store unavailable; {what_to_do}"))
+    tracing::debug!(error = %e, "session store unavailable");
+    ApiError::Unavailable(format!("session store unavailable: {}; {what_to_do}", e.kind().for_caller()))
+}
+
+/// Sessions whose last change the shared store did not take (it refused
+/// the write, or did not answer), for a while: a `GetSession`,
+/// `RecordOutcome` or `Enrich` that then finds nothing says that this is
+/// why (`UNAVAILABLE`), not that the session expired or never existed.
+/// Bounded: the most recent `REFUSALS_MAX` sessions, each for
+/// `REFUSAL_TTL`, forgotten when a change of theirs is written.
+struct Refusals {
+    any: std::sync::atomic::AtomicBool,
+    seen: std::sync::Mutex<lru::LruCache<Box<str>, (crate::sessions::FailureKind, std::time::Instant)>>,
+}
+
+const REFUSALS_MAX: usize = 4096;
+const REFUSAL_TTL: Duration = Duration::from_secs(600);
+
+impl Default for Refusals {
+    fn default() -> Self {
+        Refusals {
+            any: std::sync::atomic::AtomicBool::new(false),
+            seen: std::sync::Mutex::new(lru::LruCache::new(std::num::NonZeroUsize::new(REFUSALS_MAX).expect("non-zero"))),
+        }
+    }
+}
+
+impl Refusals {
+    fn note(&self, id: &str, e: &StoreError) {
+        lock(&self.seen).put(id.into(), (e.kind(), std::time::Instant::now()));
+        self.any.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// A change of the session was written: nothing to explain any more.
+    fn forget(&self, id: &str) {
+        // The common case (no write ever failed) takes no lock.
+        if self.any.load(std::sync::atomic::Ordering::Relaxed) {
+            lock(&self.seen).pop(id);
+        }
+    }
+
+    /// `UNAVAILABLE` saying why the session's state is missing, when its
+    /// last change was not written (recently).
+    fn explain(&self, id: &str, what_to_do: &str) -> Option<ApiError> {
+        if !self.any.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let (kind, at) = *lock(&self.seen).get(id)?;
+        (at.elapsed() < REFUSAL_TTL).then(|| {
+            ApiError::Unavailable(format!(
+                "session store unavailable: {}; this session's last change was not kept; {what_to_do}",
+                kind.for_caller()
+            ))
+        })
+    }
 }
 
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {

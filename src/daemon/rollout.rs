@@ -359,9 +359,51 @@ impl Daemon {
 
     /// A configuration that could not be applied: the old one stays.
     pub fn reload_refused(&self, why: &str) {
+        self.reload_failed(ReloadFault::Refused, why);
+    }
+
+    /// A reload that did not happen (the file refused, missing or
+    /// unreadable): counted by result, logged, and shown by `GetRollout`
+    /// (`last_reload_error`); the running configuration stays. The watcher
+    /// calls it once per fault (and on each SIGHUP while it lasts).
+    pub fn reload_failed(&self, fault: ReloadFault, why: &str) {
         self.rollout.reload_failures.fetch_add(1, Ordering::Relaxed);
         *lock(&self.rollout.last_reload_error) = why.to_string();
-        self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "refused")]);
-        tracing::error!(error = %why, revision = %self.current().policy.revision, "configuration reload refused; keeping the running configuration");
+        self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", fault.as_str())]);
+        let revision = self.current().policy.revision.clone();
+        match fault {
+            ReloadFault::Refused => {
+                tracing::error!(error = %why, revision = %revision, "configuration reload refused; keeping the running configuration")
+            }
+            ReloadFault::Missing | ReloadFault::Unreadable => tracing::error!(
+                error = %why,
+                revision = %revision,
+                result = fault.as_str(),
+                "configuration file {}; keeping the running configuration",
+                fault.as_str()
+            ),
+        }
+    }
+}
+
+/// Why a reload did not happen: the `result` of
+/// `ladder_config_reloads_total` (besides `applied`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReloadFault {
+    /// The file was read, and is not a configuration to apply.
+    Refused,
+    /// The file is gone.
+    Missing,
+    /// The file is there and cannot be read.
+    Unreadable,
+}
+
+impl ReloadFault {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReloadFault::Refused => "refused",
+            ReloadFault::Missing => "missing",
+            ReloadFault::Unreadable => "unreadable",
+        }
     }
 }

@@ -6,6 +6,7 @@ use super::{Daemon, Generation, call_span, unavailable};
 use crate::config::Redaction;
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
+use crate::sessions::StoreError;
 use crate::telemetry::{self, Call, records::DecisionRecord};
 use ladder::ask::LlmAsk;
 use ladder::continuity::{
@@ -15,7 +16,7 @@ use ladder::continuity::{
 use ladder::decide::{self, Ctx, Decided, Mode, StateView, Stateless};
 use ladder::policy::LlmAnswer;
 use ladder::ports::{GuardClaim, Ports};
-use ladder::types::{Candidate, DecideRequest, Decision, EvidenceType, FallbackReason, Scope, ScopeRef};
+use ladder::types::{Candidate, DecideRequest, Decision, EvidenceType, FallbackReason, Outcome, Scope, ScopeRef};
 use std::future::Future;
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -26,14 +27,28 @@ use tracing::Instrument;
 pub const HEAVY_WORK: u64 = 50_000;
 
 /// The request's matching work, refused with RESOURCE_EXHAUSTED over
-/// `limits.match_work_max`.
+/// `limits.match_work_max`. Returned as the cost that decides whether it
+/// runs off the worker threads: the matching work, or its candidates'
+/// non-ASCII text to canonicalize (`ladder::deadline::BYTE_COST` a byte)
+/// when that is more: a few long accented labels are few words and many
+/// bytes of NFKC (ASCII text takes a fast path fifty times cheaper).
 fn admit_work(req: &DecideRequest, limits: &crate::config::Limits) -> Result<u64, Invalid> {
     let work = decide::work(req);
     if work > limits.match_work_max {
         let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
         return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
     }
-    Ok(work)
+    Ok(work.max(non_ascii_bytes(req).saturating_mul(ladder::deadline::BYTE_COST)))
+}
+
+/// The bytes of the candidates' text that is not ASCII (label, sublabel,
+/// badge, aliases: what matching canonicalizes).
+fn non_ascii_bytes(req: &DecideRequest) -> u64 {
+    let lists = [req.option_candidates(), &req.recoverable_chat_options[..], &req.widget_items[..], &req.commands[..]];
+    let text = |c: &Candidate| {
+        [&c.label, &c.sublabel, &c.badge].into_iter().chain(&c.aliases).filter(|s| !s.is_ascii()).map(|s| s.len() as u64).sum::<u64>()
+    };
+    lists.iter().flat_map(|l| l.iter()).map(text).sum()
 }
 
 fn overrun() -> ApiError {
@@ -161,6 +176,8 @@ impl Daemon {
                     let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
                     match shared.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await {
                         Ok((stored, Some((Applied::Done, _)))) => {
+                            // The turn's change is in the store's log.
+                            self.refusals.forget(&req.session_id);
                             let before = ContinuityState::view_shared(stored.clone(), at, ttl);
                             match cases.into_iter().find(|c| c.applies_on(&before)) {
                                 Some(case) => {
@@ -181,13 +198,17 @@ impl Daemon {
                         // if the store answers now.
                         Err(e) => {
                             tracing::debug!(error = %e, "deciding without the session state");
-                            if let Some(update) = main_update
-                                && let Err(e) = shared.apply_noting(&req.session_id, Update::Decided(update), now, ttl, None).await
-                            {
-                                tracing::debug!(error = %e, "decision not written to the session store");
-                            }
+                            let written = match main_update {
+                                Some(update) => {
+                                    shared.apply_noting(&req.session_id, Update::Decided(update), now, ttl, None).await.map(|_| ())
+                                }
+                                None => Err(e),
+                            };
                             match cases.pop() {
-                                Some(main) => return Ok(self.finish(g, main.decided, rec)),
+                                Some(mut main) => {
+                                    self.written(&req.session_id, written, &mut main.decided);
+                                    return Ok(self.finish(g, main.decided, rec));
+                                }
                                 None => None,
                             }
                         }
@@ -317,11 +338,11 @@ impl Daemon {
             .await
     }
 
-    /// Runs the ladder: inline when its matching work is light, else off
-    /// the runtime's worker threads (`block_in_place`, at most
-    /// `heavy_permits` at once, waiting for one within the deadline), so
-    /// heavy calls cannot starve the others, health checks included.
-    async fn run_ladder<T>(
+    /// Runs the ladder (or an extraction): inline when its matching work is
+    /// light, else off the runtime's worker threads (`block_in_place`, at
+    /// most `heavy_permits` at once, waiting for one within the deadline),
+    /// so heavy calls cannot starve the others, health checks included.
+    pub(super) async fn run_ladder<T>(
         &self,
         work: u64,
         deadline: Option<Instant>,
@@ -408,7 +429,7 @@ impl Daemon {
         let now = self.clock.now();
         let retry = "retry the Enrich call; if it keeps failing, call Decide again";
         let Some(state) = self.store.get(&input.session_id, now).await.map_err(|e| unavailable(e, retry))? else {
-            return Err(unknown_cycle(&input));
+            return Err(self.unknown_cycle(&input, retry));
         };
         let b = &policy.budgets;
         let begin = Update::BeginEnrich {
@@ -450,7 +471,7 @@ impl Daemon {
             | Applied::GuardRepeat { .. }
             | Applied::CallRefused
             | Applied::Void => {
-                return Err(unknown_cycle(&input));
+                return Err(self.unknown_cycle(&input, retry));
             }
         };
         self.commit(
@@ -487,10 +508,39 @@ impl Daemon {
             }
             None => self.store.apply(session_id, Update::Decided(update), now, ttl).await.map(|_| ()),
         };
-        if let Err(e) = written {
-            tracing::debug!(error = %e, "decision not written to the session store");
-        }
+        self.written(session_id, written, &mut decided);
         Ok(self.finish(g, decided, rec))
+    }
+
+    /// What became of a decision's session change. Not written (the store
+    /// refused it, or did not answer): the decision must not refer to state
+    /// that is not there, so it degrades exactly as for an unreachable
+    /// store: no cycle id (`Enrich` could not find it), and a
+    /// `NEED_MORE_INFO` becomes the clarifier it carries, with
+    /// `state_unavailable` (the state its next step needs is missing). An
+    /// execute, an escape and a clarifier's question stand. A refusal is
+    /// remembered for the session, so that `GetSession` and `Enrich` say
+    /// so instead of "not found".
+    fn written(&self, session_id: &str, written: Result<(), StoreError>, decided: &mut Decided) {
+        let e = match written {
+            Ok(()) => {
+                self.refusals.forget(session_id);
+                return;
+            }
+            Err(e) => e,
+        };
+        tracing::debug!(error = %e, "decision not written to the session store");
+        self.refusals.note(session_id, &e);
+        let d = &mut decided.decision;
+        if d.outcome == Outcome::NeedMoreInfo {
+            d.outcome = Outcome::Clarify;
+            d.fallback_reason = Some(FallbackReason::StateUnavailable);
+            d.needed_evidence_types.clear();
+        }
+        let had = d.loop_cycle_id.take();
+        let detail = format!("{}{}", e.kind().as_str(), had.map(|c| format!(": cycle {c} not kept")).unwrap_or_default());
+        d.trace.push(ladder::types::Step { rung: "store".into(), outcome: "not_written".into(), detail: detail.clone(), duration_us: 0 });
+        decided.events.push(ladder::run::Event { name: "session_change_not_written", detail });
     }
 
     /// The decision's session change, moved out of it (what follows reads
@@ -591,6 +641,20 @@ impl Daemon {
         if decided.events.iter().any(|e| e.name == "continuity_enrichment_retry_called") {
             m.enrichment_retries.add(1, &[]);
         }
+        // A provider that keeps failing fails every call: its warning is
+        // written once per reason per interval (the counts are metrics).
+        for e in &decided.events {
+            match e.name {
+                "llm_arbitration_failed_fallback_clarifier" => {
+                    let reason = e.detail.split(':').next().unwrap_or_default();
+                    crate::warn_every!(&format!("llm failed: {reason}"), fallback_reason = reason, detail = %e.detail, "llm failed; clarifying");
+                }
+                "llm_arbitration_abstained" if e.detail.starts_with("invalid") => {
+                    crate::warn_every!("llm reply rejected", detail = %e.detail, "llm reply rejected; treating as abstain");
+                }
+                _ => {}
+            }
+        }
         // Per-decision detail is for debugging: at 5k decisions/s a line each
         // would cost more than the decision (metrics, spans and decision
         // records carry it for operators).
@@ -652,7 +716,7 @@ impl Daemon {
         let now = self.clock.now();
         let retry = "retry RecordOutcome";
         let Some(state) = self.store.get(&o.session_id, now).await.map_err(|e| unavailable(e, retry))? else {
-            return Err(ApiError::NotFound(format!("session {:?} not found (expired or never seen)", o.session_id)));
+            return Err(self.refusals.explain(&o.session_id, retry).unwrap_or_else(|| not_found(&o.session_id)));
         };
         let last = state.last_resolved_action.as_ref();
         let target = if o.choice_id.is_empty() { last.map(|a| a.target_ref.clone()).unwrap_or_default() } else { o.choice_id.clone() };
@@ -674,6 +738,7 @@ impl Daemon {
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, g.policy.ttl)
             .await
             .map_err(|e| unavailable(e, retry))?;
+        self.refusals.forget(&o.session_id);
         self.feed_outcome(g, &o.session_id, &o.decision_id, o.kind, now).await;
         self.session(g, &o.session_id).await
     }
@@ -686,7 +751,7 @@ impl Daemon {
                 let fresh = s.is_fresh(now, g.policy.ttl);
                 Ok((ContinuityState::clone(&s), fresh))
             }
-            None => Err(ApiError::NotFound(format!("session {id:?} not found (expired or never seen)"))),
+            None => Err(self.refusals.explain(id, "retry").unwrap_or_else(|| not_found(id))),
         }
     }
 
@@ -769,11 +834,22 @@ struct Record<'a> {
     read: bool,
 }
 
-fn unknown_cycle(input: &EnrichInput) -> ApiError {
-    ApiError::FailedPrecondition(format!(
-        "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again",
-        input.loop_cycle_id, input.session_id
-    ))
+impl Daemon {
+    /// An `Enrich` on a cycle the session does not hold: `UNAVAILABLE` when
+    /// the store refused this session's last write (the cycle may be the
+    /// one it refused), else `FAILED_PRECONDITION`.
+    fn unknown_cycle(&self, input: &EnrichInput, retry: &str) -> ApiError {
+        self.refusals.explain(&input.session_id, retry).unwrap_or_else(|| {
+            ApiError::FailedPrecondition(format!(
+                "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again",
+                input.loop_cycle_id, input.session_id
+            ))
+        })
+    }
+}
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::NotFound(format!("session {id:?} not found (expired or never seen)"))
 }
 
 /// What a loop-guard claim's update did, as the ladder's port says it.
@@ -853,7 +929,9 @@ impl Ports for DaemonPorts<'_> {
                 Ok(_) => false,
                 // Without the claim the budget cannot be promised: no call.
                 Err(e) => {
-                    tracing::error!(error = %e, "session store unavailable; skipping the enrich step's llm call");
+                    // The store's failure is counted and warned about where it
+                    // happened (once per kind per interval).
+                    tracing::debug!(error = %e, "session store unavailable; skipping the enrich step's llm call");
                     false
                 }
             }

@@ -76,7 +76,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         let deadline = deadline(&request);
         let g = self.daemon.current();
         let req = convert::extract_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
-        let x = self.daemon.extract(&g, req, deadline).await;
+        let x = self.daemon.extract(&g, req, deadline).await?;
         Ok(Response::new(pb::ExtractResponse {
             entities: x.slots.into_iter().map(|(slot, f)| pb::ExtractedEntity { slot, value: f.value, source: f.source }).collect(),
             normalization_accepted: x.normalized.is_some(),

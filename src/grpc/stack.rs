@@ -200,8 +200,17 @@ fn log_failure(class: tower_http::classify::GrpcFailureClass, latency: Duration,
         GrpcFailureClass::Code(c) if caller(c.get()) => {
             tracing::debug!(code = c.get(), latency_ms = latency.as_millis() as u64, "request refused")
         }
-        GrpcFailureClass::Code(c) => tracing::warn!(code = c.get(), latency_ms = latency.as_millis() as u64, "request failed"),
-        GrpcFailureClass::Error(e) => tracing::warn!(error = %e, latency_ms = latency.as_millis() as u64, "request failed"),
+        GrpcFailureClass::Code(c) => {
+            crate::warn_every!(
+                &format!("request failed: {}", c.get()),
+                code = c.get(),
+                latency_ms = latency.as_millis() as u64,
+                "request failed"
+            )
+        }
+        GrpcFailureClass::Error(e) => {
+            crate::warn_every!("request failed: error", error = %e, latency_ms = latency.as_millis() as u64, "request failed")
+        }
     }
 }
 

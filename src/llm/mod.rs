@@ -27,12 +27,13 @@
 
 pub mod prompt;
 
+pub use crate::breaker::{Admission, Breaker};
 use crate::config::{AgentConfig, Config, LlmConfig, ResponseFormat, Secret};
 use ladder::ask::LlmAsk;
 use ladder::policy::LlmAnswer;
 use ladder::types::FallbackReason;
 use serde_json::Value;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
@@ -52,96 +53,6 @@ pub struct Call {
     pub attempts: u32,
     /// The model the provider says answered.
     pub response_model: Option<String>,
-}
-
-#[derive(Debug)]
-struct BreakerState {
-    consecutive: u32,
-    open_until: Option<Instant>,
-    probing: bool,
-}
-
-/// Consecutive-failure circuit breaker with a cool-down and one probe.
-#[derive(Debug)]
-pub struct Breaker {
-    threshold: u32,
-    cooldown: Duration,
-    state: Mutex<BreakerState>,
-}
-
-impl Breaker {
-    pub fn new(threshold: u32, cooldown: Duration) -> Self {
-        Breaker { threshold, cooldown, state: Mutex::new(BreakerState { consecutive: 0, open_until: None, probing: false }) }
-    }
-
-    /// Whether a call may go out now: `Some` admits it (after the
-    /// cool-down, as the one probe), to be recorded when it ends.
-    pub fn allow(&self) -> Option<Admission<'_>> {
-        let admit = |probe| Some(Admission { breaker: self, probe, recorded: false });
-        if self.threshold == 0 {
-            return admit(false);
-        }
-        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        match s.open_until {
-            Some(t) if Instant::now() < t => None,
-            Some(_) if s.probing => None,
-            Some(_) => {
-                s.probing = true;
-                admit(true)
-            }
-            None => admit(false),
-        }
-    }
-
-    fn record(&self, ok: bool) {
-        if self.threshold == 0 {
-            return;
-        }
-        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        s.probing = false;
-        if ok {
-            s.consecutive = 0;
-            s.open_until = None;
-            return;
-        }
-        s.consecutive += 1;
-        if s.consecutive >= self.threshold {
-            if s.open_until.is_none() {
-                tracing::warn!(failures = s.consecutive, cooldown_ms = self.cooldown.as_millis() as u64, "llm circuit breaker open");
-            }
-            s.open_until = Some(Instant::now() + self.cooldown);
-        }
-    }
-
-    pub fn is_open(&self) -> bool {
-        let s = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        s.open_until.is_some_and(|t| Instant::now() < t)
-    }
-}
-
-/// A call the breaker let out. `record` says how it went; dropped without
-/// it (the caller gave up, the future was cancelled), a probe is released so
-/// the next call can probe again, and nothing is counted.
-#[must_use = "record how the call went"]
-pub struct Admission<'a> {
-    breaker: &'a Breaker,
-    probe: bool,
-    recorded: bool,
-}
-
-impl Admission<'_> {
-    pub fn record(mut self, ok: bool) {
-        self.recorded = true;
-        self.breaker.record(ok);
-    }
-}
-
-impl Drop for Admission<'_> {
-    fn drop(&mut self) {
-        if self.probe && !self.recorded {
-            self.breaker.state.lock().unwrap_or_else(|p| p.into_inner()).probing = false;
-        }
-    }
 }
 
 /// Shortest budget worth sending a request with.
@@ -208,7 +119,7 @@ impl LlmClient {
             max_response_bytes: c.max_response_bytes,
             max_retries: c.max_retries,
             permits: Arc::new(Semaphore::new(c.max_concurrency)),
-            breaker: Breaker::new(c.breaker_failures, Duration::from_millis(c.breaker_cooldown_ms)),
+            breaker: Breaker::new("llm", c.breaker_failures, Duration::from_millis(c.breaker_cooldown_ms)),
         }))
     }
 
@@ -531,37 +442,5 @@ mod tests {
             context: Default::default(),
             allowed_evidence: Vec::new(),
         }
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn breaker_opens_after_consecutive_failures_and_probes_once() {
-        let b = Breaker::new(3, Duration::from_secs(10));
-        for _ in 0..3 {
-            b.allow().expect("closed").record(false);
-        }
-        assert!(b.allow().is_none() && b.is_open());
-        tokio::time::advance(Duration::from_secs(11)).await;
-        let probe = b.allow().expect("one probe after the cool-down");
-        assert!(b.allow().is_none(), "only one");
-        probe.record(true);
-        assert!(b.allow().is_some() && !b.is_open());
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_cancelled_probe_never_leaves_the_breaker_stuck_open() {
-        let b = Breaker::new(1, Duration::from_secs(10));
-        b.allow().expect("closed").record(false);
-        tokio::time::advance(Duration::from_secs(11)).await;
-        // The probe call is cancelled mid-flight (its caller's deadline).
-        let cancelled = tokio::time::timeout(Duration::from_millis(5), async {
-            let _probe = b.allow().expect("the probe");
-            std::future::pending::<()>().await
-        })
-        .await;
-        assert!(cancelled.is_err());
-        // Before the fix the probe flag stayed set: no call ever again.
-        let again = b.allow().expect("a new probe is let out");
-        again.record(true);
-        assert!(!b.is_open());
     }
 }

@@ -81,7 +81,7 @@ impl QueueProcessor {
                             // Counted; logged without a span, so the log
                             // line itself never becomes a span.
                             if stats.export_errors.fetch_add(1, Ordering::Relaxed).is_multiple_of(100) {
-                                tracing::warn!(error = %e, spans = n, "span export failed");
+                                crate::warn_every!("span export failed", error = %e, spans = n, "span export failed");
                             }
                         }
                     }

@@ -16,10 +16,12 @@
 //!   variables, and served as Prometheus text on the admin port
 //!   (`admin.listen`, `grpc::admin`).
 //! - Decision records: `records`.
+//! - Repeated warnings, at most one line per kind per interval: `throttle`.
 
 pub mod export;
 pub mod metrics;
 pub mod records;
+pub mod throttle;
 
 /// The calls of `ladder.v1.Arbiter` that make a span and a record: the
 /// `ladder.call` attribute and the decision record's `call`.

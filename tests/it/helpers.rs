@@ -13,6 +13,16 @@ use tokio::io::AsyncBufReadExt;
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
 
+/// Tests that keep both cores busy (floods of heavy calls) or measure
+/// latency against a bound take this for their whole run, so that no two
+/// of them run at once: the test binary runs two tests at a time on a
+/// two-core machine, and two floods together leave each half of what it
+/// measures.
+pub async fn exclusive() -> tokio::sync::MutexGuard<'static, ()> {
+    static LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    LOCK.lock().await
+}
+
 /// Where a test daemon keeps its sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {

@@ -54,6 +54,24 @@ fn cpu_ticks(pid: u32) -> u64 {
     f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap()
 }
 
+/// Waits until the process burns no CPU for 300 ms (at most 30 s): what
+/// it does at start (building the tokenizer on a thread of its own takes
+/// over a second of CPU in a debug build) is over, so the CPU it uses
+/// afterwards is the calls'.
+async fn wait_idle(pid: u32) {
+    let until = Instant::now() + Duration::from_secs(30);
+    let mut last = cpu_ticks(pid);
+    loop {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = cpu_ticks(pid);
+        if now == last {
+            return;
+        }
+        assert!(Instant::now() < until, "the daemon never went idle");
+        last = now;
+    }
+}
+
 /// The client gives up at its deadline whatever the server does (its own
 /// timer: CANCELLED, or the server's DEADLINE_EXCEEDED if that comes
 /// first).
@@ -63,9 +81,14 @@ fn gave_up(e: &tonic::Status) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_heavy_call_stops_at_its_deadline_and_the_daemon_keeps_serving() {
+    let _alone = exclusive().await;
     let (child, addr, _) = spawn_binary(&[("LADDER_LIMITS__MATCH_WORK_MAX", "100000000000")]).await;
     let pid = child.id().unwrap();
     let mut c = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    // Idle first: the CPU measured below is this call's alone (the
+    // tokenizer's warm-up at start, over a second of CPU in a debug build,
+    // was once counted as the call's, one run in five).
+    wait_idle(pid).await;
     // Seconds of matching without a deadline (3,000 x 60 label words, 380
     // input words each one edit from some label word).
     let err = c.decide(with_timeout(heavy_request(3000, 60, 380), 200)).await.unwrap_err();
@@ -85,6 +108,7 @@ async fn a_heavy_call_stops_at_its_deadline_and_the_daemon_keeps_serving() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_heavy_calls_never_starves_health_checks_or_light_calls() {
+    let _alone = exclusive().await;
     let (child, addr, _) = spawn_binary(&[("LADDER_LIMITS__MATCH_WORK_MAX", "100000000000")]).await;
     let channel = connect(addr.parse().unwrap()).await;
     let heavy = heavy_request(3000, 60, 380);
@@ -132,6 +156,7 @@ async fn a_flood_of_heavy_calls_never_starves_health_checks_or_light_calls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_exits_within_5_s_while_heavy_calls_are_in_flight() {
+    let _alone = exclusive().await;
     let (mut child, addr, _) = spawn_binary(&[("LADDER_LIMITS__MATCH_WORK_MAX", "100000000000")]).await;
     let channel = connect(addr.parse().unwrap()).await;
     let heavy = heavy_request(3000, 60, 380);
@@ -250,6 +275,7 @@ fn worst_shapes() -> [bytes::Bytes; 3] {
 /// under the README's bound of 512 MiB; it stays alive and SERVING.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
+    let _alone = exclusive().await;
     // The default limits, but bodies may take as long as the call itself
     // to arrive (on a loaded 2-core machine the debug build reads 48 bodies
     // of up to 4 MiB slower than the default 1 s allows): more requests are
@@ -296,4 +322,141 @@ async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
     assert_eq!(h.into_inner().status(), ServingStatus::Serving);
     sigterm(&child);
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+}
+
+/// Issue 31 item 5: `Extract` is charged against `limits.match_work_max`
+/// up front like `Decide` (the report's request, 3.9 MB within every other
+/// limit, took 1.9 s of CPU and ran on past the caller's deadline); the
+/// worst requests within the limits are served, each in its own bounds.
+#[tokio::test]
+async fn an_extract_over_the_work_limit_is_refused_naming_it_and_the_worst_within_it_are_served() {
+    let d = TestDaemon::default().await;
+    let mut c = d.client.clone();
+    let err = c.extract(ladderd_load::samples::extract_over_the_work_limit()).await.unwrap_err();
+    assert_eq!(err.code(), Code::ResourceExhausted, "{err:?}");
+    assert!(err.message().contains("limits.match_work_max") && err.message().contains("2048 text words"), "{}", err.message());
+    let limits = ladderd::config::Limits::default();
+    for (name, r) in ladderd_load::samples::worst_extracts() {
+        assert!(r.encoded_len() < 4 << 20, "{name}: {} bytes", r.encoded_len());
+        let req = ladderd::convert::extract_request(r.clone(), &limits).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let work = ladder::extract::work(&req, false).total;
+        assert!(work <= limits.match_work_max && work > limits.match_work_max * 9 / 10, "{name}: {work}");
+        let x = c.extract(r).await.unwrap_or_else(|e| panic!("{name}: {e:?}")).into_inner();
+        assert_eq!(x.decided_by, "baseline", "{name}");
+    }
+}
+
+/// `Extract` with an already encoded request (encoding 4 MB in the test's
+/// debug build would slow the client, not the daemon), within `ms`.
+async fn raw_extract(channel: &tonic::transport::Channel, body: Vec<u8>, ms: u64) -> Result<Vec<u8>, tonic::Status> {
+    let mut grpc = tonic::client::Grpc::new(channel.clone());
+    grpc.ready().await.map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+    let mut r = tonic::Request::new(body);
+    r.set_timeout(Duration::from_millis(ms));
+    grpc.unary(r, http::uri::PathAndQuery::from_static("/ladder.v1.Arbiter/Extract"), RawCodec).await.map(tonic::Response::into_inner)
+}
+
+/// A heavy `Extract` stops at its deadline (its loops check it), and the
+/// daemon keeps serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_heavy_extract_stops_at_its_deadline() {
+    let _alone = exclusive().await;
+    let (child, addr, _) = spawn_binary(&[("LADDER_LIMITS__MATCH_WORK_MAX", "100000000000")]).await;
+    let pid = child.id().unwrap();
+    let channel = connect(addr.parse().unwrap()).await;
+    wait_idle(pid).await;
+    // Seconds of sliding without a deadline (the report's request); the
+    // deadline leaves the daemon time to read and decode it first.
+    let body = ladderd_load::samples::extract_over_the_work_limit().encode_to_vec();
+    let started = Instant::now();
+    let err = raw_extract(&channel, body, 1_500).await.unwrap_err();
+    assert!(gave_up(&err), "{err:?}");
+    assert!(started.elapsed() >= Duration::from_millis(1_400), "it ran until its deadline: {:?}", started.elapsed());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = cpu_ticks(pid);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let used = cpu_ticks(pid) - before;
+    assert!(used < 40, "the daemon kept extracting after the deadline: {used} ticks in 1 s");
+    let mut c = pb::arbiter_client::ArbiterClient::new(channel);
+    let x = c.extract(pb::ExtractRequest { session_id: "s".into(), text: "pizza".into(), ..Default::default() }).await;
+    assert!(x.is_ok(), "{x:?}");
+}
+
+/// A `Decide` of few words and many bytes: 200 candidates whose label,
+/// sublabel, badge and 32 aliases are each 511 bytes of accented letters
+/// (3.6 MB to canonicalize, 7,200 pool words against a one-word input):
+/// light by its word count, heavy by its bytes.
+fn accented_decide() -> pb::DecideRequest {
+    let text = |tag: usize| format!("{}{}", "\u{e9}".repeat(255), (b'a' + (tag % 26) as u8) as char);
+    let mut r = panels_request("zzz");
+    r.options.as_mut().unwrap().candidates = (0..200)
+        .map(|i| pb::Candidate {
+            id: format!("c{i}"),
+            label: text(i),
+            sublabel: text(i + 1),
+            badge: text(i + 2),
+            aliases: (0..32).map(|k| text(i + k)).collect(),
+            ..Default::default()
+        })
+        .collect();
+    r
+}
+
+/// A flood of the costliest calls within the limits (eight clients, each
+/// sending one after the other: the worst `Extract`s, and a `Decide` of
+/// many accented bytes), while a kubelet-like prober opens a new connection
+/// every 250 ms and asks for health: every probe is answered within 100 ms
+/// (the heavy work runs off the worker threads, at most one per core).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_the_costliest_calls_leaves_health_checks_on_a_new_connection_within_100_ms() {
+    let _alone = exclusive().await;
+    let (child, addr, _) = spawn_binary(&[]).await;
+    let pid = child.id().unwrap();
+    let addr: std::net::SocketAddr = addr.parse().unwrap();
+    let channel = connect(addr).await;
+    let mut calls: Vec<(&'static str, Vec<u8>)> =
+        ladderd_load::samples::worst_extracts().into_iter().map(|(_, r)| ("/ladder.v1.Arbiter/Extract", r.encode_to_vec())).collect();
+    calls.push(("/ladder.v1.Arbiter/Decide", accented_decide().encode_to_vec()));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut flood = Vec::new();
+    for k in 0..8 {
+        let (channel, stop) = (channel.clone(), stop.clone());
+        let (path, body) = calls[k % calls.len()].clone();
+        flood.push(tokio::spawn(async move {
+            let mut served = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let mut grpc = tonic::client::Grpc::new(channel.clone());
+                grpc.ready().await.unwrap();
+                let mut r = tonic::Request::new(body.clone());
+                r.set_timeout(Duration::from_millis(5_000));
+                if grpc.unary(r, http::uri::PathAndQuery::from_static(path), RawCodec).await.is_ok() {
+                    served += 1;
+                }
+            }
+            served
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let busy = cpu_ticks(pid);
+    let mut took = Vec::new();
+    for _ in 0..16 {
+        let t = Instant::now();
+        let mut h = HealthClient::new(connect(addr).await);
+        let r = h.check(HealthCheckRequest { service: String::new() }).await.expect("health answers").into_inner();
+        assert_eq!(r.status(), ServingStatus::Serving);
+        took.push(t.elapsed());
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let busy = cpu_ticks(pid) - busy;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut served = 0;
+    for f in flood {
+        served += f.await.unwrap();
+    }
+    drop(child);
+    println!("probes took {took:?}; {served} heavy calls served meanwhile; the daemon used {busy} ticks in 4 s");
+    assert!(served > 0, "the flood was served");
+    assert!(busy > 200, "the flood kept the daemon busy (more than half a core): {busy} ticks in 4 s");
+    let worst = took.iter().max().unwrap();
+    assert!(*worst < Duration::from_millis(100), "a health check on a new connection took {worst:?}: {took:?}");
 }

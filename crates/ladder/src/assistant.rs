@@ -515,7 +515,8 @@ pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str
     let content = match reply {
         DraftReply::NotAsked => return fallback(Vec::new(), Vec::new()),
         DraftReply::Failed(reason) => {
-            tracing::warn!(fallback_reason = %reason, "assistant draft unavailable; using the template");
+            // Per call: the daemon warns once per interval (`validation_issues`).
+            tracing::debug!(fallback_reason = %reason, "assistant draft unavailable; using the template");
             return fallback(vec![format!("llm_unavailable: {reason}")], Vec::new());
         }
         DraftReply::Replied(content) => content,
@@ -523,7 +524,7 @@ pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str
     let mut draft = match parse_draft(&content) {
         Ok(d) => d,
         Err(e) => {
-            tracing::warn!(issue = %e, "assistant_validation_failed");
+            tracing::debug!(issue = %e, "assistant_validation_failed");
             return fallback(vec![format!("llm_reply_invalid: {e}")], Vec::new());
         }
     };
@@ -566,7 +567,7 @@ pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str
     }
     if !problems.is_empty() {
         for p in &problems {
-            tracing::warn!(issue = %p, "assistant_validation_failed");
+            tracing::debug!(issue = %p, "assistant_validation_failed");
         }
         issues.extend(problems);
         return fallback(issues, enforced);

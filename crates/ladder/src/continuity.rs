@@ -248,6 +248,17 @@ impl ContinuityState {
         self.active_scope == *scope
     }
 
+    /// Refusals stick (issue 31): whether `id` may not be executed by an
+    /// LLM pick or the continuity resolver, because the user refused it
+    /// (`recent_rejected_choice_ids`: RecordOutcome REJECTED or CORRECTED)
+    /// or the session awaits a repair (`pending_clarifier = repair`: then
+    /// no pick is). Read on the state as the ladder sees it (`view`), so
+    /// only within the continuity TTL. The user's own explicit words (a
+    /// deterministic execute) are never refused.
+    pub fn refused(&self, id: &str) -> bool {
+        self.pending_clarifier_type == PendingClarifier::Repair || self.recent_rejected_choice_ids.iter().any(|r| r == id)
+    }
+
     /// Whether `fact` is true of this state (as the ladder reads it:
     /// `view` applied first).
     pub fn holds(&self, fact: &Fact) -> bool {
@@ -258,6 +269,7 @@ impl ContinuityState {
             }
             Fact::ActiveSet { set, is } => self.active_set_is(set) == *is,
             Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
+            Fact::Refused { id, is } => self.refused(id) == *is,
         }
     }
 
@@ -494,6 +506,8 @@ pub enum Fact {
     ActiveSet { set: String, is: bool },
     /// Whether the continuity context's scope is `scope`.
     ActiveScope { scope: Option<ScopeRef>, is: bool },
+    /// Whether `id` is refused (`ContinuityState::refused`).
+    Refused { id: String, is: bool },
 }
 
 /// The session state a run reads, noting what it read (`StateView::watched`).
@@ -568,6 +582,15 @@ impl<'a> StateView<'a> {
         let is = self.state.active_scope_is(scope);
         if let Some(w) = self.watch {
             w.note(Fact::ActiveScope { scope: scope.clone(), is });
+        }
+        is
+    }
+
+    /// `ContinuityState::refused`, noted as a fact.
+    pub fn refused(&self, id: &str) -> bool {
+        let is = self.state.refused(id);
+        if let Some(w) = self.watch {
+            w.note(Fact::Refused { id: id.to_string(), is });
         }
         is
     }
@@ -699,13 +722,7 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
     // What the request alone settles comes before what the state does, so
     // that a tie continuity could never resolve reads nothing of it (a
     // shared store then decides it in one round trip, section 7b).
-    let winners: Vec<usize> = m
-        .hits
-        .iter()
-        .filter(|h| h.kind.tier() == MatchTier::Label && pool.entries[h.entry].source == Source::ActiveOptions)
-        .map(|h| h.entry)
-        .collect();
-    let [winner] = winners[..] else { return Err("no_unique_label_winner") };
+    let Some(winner) = label_winner(tie) else { return Err("no_unique_label_winner") };
     let set = req.option_set_id();
     if set.is_empty() || !state.active_set_is(set) {
         return Err("option_set_changed");
@@ -715,6 +732,10 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
     }
     if guard_suggestion.is_some_and(|s| s != pool.entries[winner].cand.id) {
         return Err("loop_guard_conflict");
+    }
+    // Refusals stick: a winner the user refused is not resolved to.
+    if state.refused(&pool.entries[winner].cand.id) {
+        return Err(REFUSED);
     }
     Ok(winner)
 }
@@ -759,10 +780,33 @@ pub fn the_other(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, lex:
         return Err("no_action_on_these");
     };
     let rest: Vec<usize> = options.iter().enumerate().filter(|(k, _)| *k != had).map(|(_, i)| *i).collect();
+    // "The other one" answers a repair (the user refused the one just
+    // had): it names the other in so many words, unless that one was
+    // refused too.
+    let rejected = |i: usize| state.recent_rejected_choice_ids.iter().any(|r| *r == pool.entries[i].cand.id);
     Ok(match rest[..] {
-        [one] if other => Other::One(one),
+        [one] if other && !rejected(one) => Other::One(one),
         _ => Other::Among(rest),
     })
+}
+
+/// Why the continuity resolver did not resolve: the winner is refused.
+pub const REFUSED: &str = "user_refused";
+
+/// The one candidate of the active options the tie's input names by its
+/// whole label: what the continuity resolver may resolve to.
+pub fn label_winner(tie: &Tie<'_>) -> Option<usize> {
+    let (pool, m) = (tie.pool, tie.matches);
+    let winners: Vec<usize> = m
+        .hits
+        .iter()
+        .filter(|h| h.kind.tier() == MatchTier::Label && pool.entries[h.entry].source == Source::ActiveOptions)
+        .map(|h| h.entry)
+        .collect();
+    match winners[..] {
+        [winner] => Some(winner),
+        _ => None,
+    }
 }
 
 /// Merges `Enrich` evidence into the cycle's request. Candidates whose id is

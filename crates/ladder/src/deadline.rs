@@ -26,6 +26,14 @@ pub fn work(req: &DecideRequest) -> u64 {
     input.saturating_mul(pool.max(1))
 }
 
+/// What a byte of text to canonicalize costs, in word comparisons: text
+/// from the request (labels, slot values) is canonicalized (NFKC, case,
+/// folding) before it is compared, about 90 ns a byte for accented text
+/// against about 27 ns a word comparison (BENCHMARKS.md, "Hostile load").
+/// `Extract` charges it against the work limit; a `Decide` with this much
+/// text runs off the worker threads.
+pub const BYTE_COST: u64 = 4;
+
 /// The caller's deadline as the ladder's loops see it: `passed` reads the
 /// clock only every `EVERY` calls (a loop step is a candidate or a word,
 /// tens of nanoseconds), and once it has passed it stays passed.

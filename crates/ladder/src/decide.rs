@@ -296,28 +296,35 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             run.step("resolved", e.cand.id.clone());
             return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
         }
-        Err(why) => match continuity::the_other(&ctx.state, req, &tie, lex) {
-            Ok(Other::One(i)) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
-                let id = pool.entries[i].cand.id.clone();
-                run.step("high_risk", id.clone());
-                run.begin("fallback");
-                return Ok(run.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+        Err(why) => {
+            if why == continuity::REFUSED
+                && let Some(i) = continuity::label_winner(&tie)
+            {
+                run.refuse(pool.entries[i].cand.id.clone());
             }
-            Ok(Other::One(i)) => {
-                let e = pool.entries[i];
-                run.event("deterministic_continuity_resolve", e.cand.id.clone());
-                run.step("the_other", e.cand.id.clone());
-                return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
+            match continuity::the_other(&ctx.state, req, &tie, lex) {
+                Ok(Other::One(i)) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
+                    let id = pool.entries[i].cand.id.clone();
+                    run.step("high_risk", id.clone());
+                    run.begin("fallback");
+                    return Ok(run.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+                }
+                Ok(Other::One(i)) => {
+                    let e = pool.entries[i];
+                    run.event("deterministic_continuity_resolve", e.cand.id.clone());
+                    run.step("the_other", e.cand.id.clone());
+                    return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
+                }
+                // The options but the one just had: a question, not the LLM's.
+                Ok(Other::Among(rest)) => {
+                    let ids: Vec<String> = rest.iter().map(|i| pool.entries[*i].cand.id.clone()).collect();
+                    run.step("the_others", ids.join(","));
+                    run.begin("fallback");
+                    return Ok(run.fallback(Offer::among(ids), None, LlmReport::default()));
+                }
+                Err(_) => run.step("pass", why.to_string()),
             }
-            // The options but the one just had: a question, not the LLM's.
-            Ok(Other::Among(rest)) => {
-                let ids: Vec<String> = rest.iter().map(|i| pool.entries[*i].cand.id.clone()).collect();
-                run.step("the_others", ids.join(","));
-                run.begin("fallback");
-                return Ok(run.fallback(Offer::among(ids), None, LlmReport::default()));
-            }
-            Err(_) => run.step("pass", why.to_string()),
-        },
+        }
     }
 
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.

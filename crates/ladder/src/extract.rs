@@ -24,6 +24,7 @@
 //!   hint kind).
 
 use super::canon::canonicalize;
+use super::deadline::{Deadline, DeadlinePassed};
 use super::lexicon::Lexicon;
 use super::text::tokens;
 use serde::Deserialize;
@@ -67,10 +68,52 @@ pub struct Filled {
 
 pub type Slots = BTreeMap<String, Filled>;
 
+pub use super::deadline::BYTE_COST;
+
+/// The work `baseline` asks for, in the unit of `deadline::work` for
+/// `Decide` (a word comparison): the words of the text times the words of
+/// the vocabulary (each slot value and synonym, its words plus one), since
+/// each form is slid over the text, plus `BYTE_COST` per byte of text and
+/// vocabulary to canonicalize. With `normalization`, the product counts
+/// three times: an accepted normalized text (up to twice as long) runs the
+/// baseline again. The daemon refuses a request over
+/// `limits.match_work_max` before any of it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Work {
+    pub text_words: u64,
+    pub vocabulary_words: u64,
+    pub bytes: u64,
+    pub total: u64,
+}
+
+pub fn work(req: &ExtractRequest, normalization: bool) -> Work {
+    let words = |s: &str| tokens(s).count() as u64;
+    let text_words = words(&req.text).max(1);
+    let forms = || req.slots.iter().flat_map(|s| &s.values).flat_map(|v| std::iter::once(&v.value).chain(&v.synonyms));
+    let vocabulary_words: u64 = forms().map(|f| words(f) + 1).sum::<u64>().max(1);
+    let bytes = req.text.len() as u64 + forms().map(|f| f.len() as u64).sum::<u64>();
+    let product = text_words.saturating_mul(vocabulary_words).saturating_mul(if normalization { 3 } else { 1 });
+    Work { text_words, vocabulary_words, bytes, total: product.saturating_add(bytes.saturating_mul(BYTE_COST)) }
+}
+
 /// The deterministic extraction: the app's filled slots, then each empty
 /// slot's vocabulary matched against the canonical text (whole words; the
 /// earliest occurrence wins, then the longest phrase).
-pub fn baseline(req: &ExtractRequest, text: &str, source: &str, lex: &Lexicon, mut slots: Slots) -> Slots {
+pub fn baseline(req: &ExtractRequest, text: &str, source: &str, lex: &Lexicon, slots: Slots) -> Slots {
+    // No deadline: it cannot pass.
+    baseline_until(req, text, source, lex, slots, &Deadline::default()).unwrap_or_default()
+}
+
+/// `baseline`, stopping when `stop` passes (checked as each form slides
+/// over the text): `Err(DeadlinePassed)`, the caller is gone.
+pub fn baseline_until(
+    req: &ExtractRequest,
+    text: &str,
+    source: &str,
+    lex: &Lexicon,
+    mut slots: Slots,
+    stop: &Deadline,
+) -> Result<Slots, DeadlinePassed> {
     for (k, v) in &req.filled {
         slots.entry(k.clone()).or_insert_with(|| Filled { value: v.clone(), source: "app".into() });
     }
@@ -83,12 +126,25 @@ pub fn baseline(req: &ExtractRequest, text: &str, source: &str, lex: &Lexicon, m
         let mut best: Option<(usize, usize, &str)> = None; // (position, -len, value)
         for v in &spec.values {
             for form in std::iter::once(&v.value).chain(&v.synonyms) {
+                if stop.passed() {
+                    return Err(DeadlinePassed);
+                }
                 let c = canonicalize(form, lex);
                 let ft: Vec<&str> = tokens(&c).collect();
                 if ft.is_empty() || ft.len() > toks.len() {
                     continue;
                 }
-                if let Some(pos) = toks.windows(ft.len()).position(|w| w == ft.as_slice()) {
+                let mut found = None;
+                for (pos, w) in toks.windows(ft.len()).enumerate() {
+                    if stop.passed() {
+                        return Err(DeadlinePassed);
+                    }
+                    if w == ft.as_slice() {
+                        found = Some(pos);
+                        break;
+                    }
+                }
+                if let Some(pos) = found {
                     let better = match best {
                         None => true,
                         Some((p, l, _)) => pos < p || (pos == p && ft.len() > l),
@@ -103,7 +159,7 @@ pub fn baseline(req: &ExtractRequest, text: &str, source: &str, lex: &Lexicon, m
             slots.insert(spec.name.clone(), Filled { value: value.to_string(), source: source.to_string() });
         }
     }
-    slots
+    Ok(slots)
 }
 
 /// Normalization hint: rejected when missing, empty, longer than
@@ -273,14 +329,25 @@ pub fn sampled(component: &str, turn_id: &str, rate: f64) -> bool {
 /// re-runs the deterministic extraction for the slots still empty, then
 /// accepted entity values fill what is still empty.
 pub fn apply(req: &ExtractRequest, lex: &Lexicon, baseline: Slots, chosen: &HintOutcome) -> Slots {
+    apply_until(req, lex, baseline, chosen, &Deadline::default()).unwrap_or_default()
+}
+
+/// `apply`, stopping when `stop` passes.
+pub fn apply_until(
+    req: &ExtractRequest,
+    lex: &Lexicon,
+    baseline: Slots,
+    chosen: &HintOutcome,
+    stop: &Deadline,
+) -> Result<Slots, DeadlinePassed> {
     let mut slots = baseline;
     if let Some(n) = &chosen.normalized {
-        slots = self::baseline(req, n, &format!("baseline ({} normalization)", chosen.component), lex, slots);
+        slots = self::baseline_until(req, n, &format!("baseline ({} normalization)", chosen.component), lex, slots, stop)?;
     }
     for (slot, value) in &chosen.entities {
         slots.entry(slot.clone()).or_insert_with(|| Filled { value: value.clone(), source: chosen.component.clone() });
     }
-    slots
+    Ok(slots)
 }
 
 wire_enum! {
@@ -401,15 +468,30 @@ pub struct Extracted {
 /// The end of the sequence: the component chosen by the tuple, applied to
 /// the baseline when it is `Ok`; otherwise the baseline as it is.
 pub fn settle(req: &ExtractRequest, lex: &Lexicon, base: Slots, outcomes: Vec<HintOutcome>) -> Extracted {
+    match settle_until(req, lex, base, outcomes, &Deadline::default()) {
+        Ok(x) => x,
+        // A deadline that is not set never passes.
+        Err(DeadlinePassed) => Extracted { slots: Slots::new(), normalized: None, decided_by: "baseline".into(), hints: Vec::new() },
+    }
+}
+
+/// `settle`, stopping when `stop` passes.
+pub fn settle_until(
+    req: &ExtractRequest,
+    lex: &Lexicon,
+    base: Slots,
+    outcomes: Vec<HintOutcome>,
+    stop: &Deadline,
+) -> Result<Extracted, DeadlinePassed> {
     match choose(&outcomes).filter(|o| o.status == HintStatus::Ok).cloned() {
         Some(chosen) => {
             tracing::info!(decided_by = %chosen.component, "extraction hint accepted");
-            let slots = apply(req, lex, base, &chosen);
-            Extracted { slots, normalized: chosen.normalized, decided_by: chosen.component, hints: outcomes }
+            let slots = apply_until(req, lex, base, &chosen, stop)?;
+            Ok(Extracted { slots, normalized: chosen.normalized, decided_by: chosen.component, hints: outcomes })
         }
         None => {
             tracing::debug!(decided_by = "baseline", "no extraction hint accepted");
-            Extracted { slots: base, normalized: None, decided_by: "baseline".into(), hints: outcomes }
+            Ok(Extracted { slots: base, normalized: None, decided_by: "baseline".into(), hints: outcomes })
         }
     }
 }

@@ -173,12 +173,13 @@ impl Run<'_> {
                 let ids: Vec<&str> = ask.candidates.iter().map(|c| c.id.as_str()).collect();
                 let verdict = interpret(&content, &ids, p.budgets.needed_evidence_types_max);
                 if let Verdict::Invalid { detail } = &verdict {
-                    tracing::warn!(detail = %detail, "llm reply rejected; treating as abstain");
+                    // Per call: the daemon warns once per interval (its events).
+                    tracing::debug!(detail = %detail, "llm reply rejected; treating as abstain");
                 }
                 if let Verdict::NeedMoreInfo { dropped, .. } = &verdict
                     && !dropped.is_empty()
                 {
-                    tracing::warn!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
+                    tracing::debug!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
                 }
                 self.verdict = Some(verdict.clone());
                 span.record("ladder.llm.verdict", verdict.name());
@@ -204,6 +205,24 @@ impl Run<'_> {
         if confidence < p.llm_confidence_min {
             return Err("low_confidence");
         }
+        // Refusals stick: never executed, never suggested (before any gate,
+        // so that no second ask is spent on it either).
+        if self.ctx.state.refused(choice_id) {
+            return Err(continuity::REFUSED);
+        }
+        let entry = tie
+            .items
+            .iter()
+            .find(|t| t.id == choice_id)
+            .and_then(|t| t.entry)
+            .filter(|i| tie.pool.entries.get(*i).is_some())
+            .ok_or("not_a_pool_entry")?;
+        // An LLM pick never executes a high-risk candidate (spec section
+        // 4b), whatever the gates say: it is offered for confirmation,
+        // auto-execute on or off.
+        if tie.pool.entries[entry].cand.is_high_risk(&p.matching.high_risk_kinds) {
+            return Err(HIGH_RISK);
+        }
         let gate = auto_execute_gate(
             p,
             GateInput {
@@ -217,18 +236,6 @@ impl Run<'_> {
         );
         if let Some(why) = gate {
             return Err(why);
-        }
-        let entry = tie
-            .items
-            .iter()
-            .find(|t| t.id == choice_id)
-            .and_then(|t| t.entry)
-            .filter(|i| tie.pool.entries.get(*i).is_some())
-            .ok_or("not_a_pool_entry")?;
-        // An LLM pick never executes a high-risk candidate (spec section
-        // 4b), whatever the gates say.
-        if tie.pool.entries[entry].cand.is_high_risk(&p.matching.high_risk_kinds) {
-            return Err(HIGH_RISK);
         }
         Ok(entry)
     }
@@ -331,7 +338,7 @@ impl Run<'_> {
             }
             LlmStep::Failed { reason: r, detail, .. } => {
                 self.event("llm_arbitration_failed_fallback_clarifier", format!("{}: {detail}", r.as_str()));
-                tracing::warn!(fallback_reason = r.as_str(), detail = %detail, "llm failed; clarifying");
+                tracing::debug!(fallback_reason = r.as_str(), detail = %detail, "llm failed; clarifying");
                 self.fallback(offer, Some(r), report)
             }
             LlmStep::Answered { .. } if shadow => {
@@ -363,6 +370,10 @@ impl Run<'_> {
                     Err(HIGH_RISK) => {
                         self.event("llm_select_high_risk", choice_id.clone());
                         return self.clarify(offer.confirming(choice_id), None, Tier::Llm, Decider::Llm, report);
+                    }
+                    Err(continuity::REFUSED) => {
+                        self.refuse(choice_id);
+                        return self.clarify(offer, Some(FallbackReason::UserRefused), Tier::Llm, Decider::Llm, report);
                     }
                     Err(why) => {
                         tracing::debug!(gate = why, "auto-execute gate failed; clarifying");
@@ -423,6 +434,11 @@ impl Run<'_> {
                         self.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity)
                     }
                     Err(why) => {
+                        if why == continuity::REFUSED
+                            && let Some(i) = continuity::label_winner(tie)
+                        {
+                            self.refuse(tie.pool.entries[i].cand.id.clone());
+                        }
                         self.event("need_more_info_veto_blocked_reason", why.to_string());
                         if types.is_empty() {
                             self.fallback(offer, Some(FallbackReason::Abstain), report)

@@ -97,6 +97,9 @@ pub(crate) struct Run<'a> {
     pub(crate) guard: Option<GuardClaim>,
     /// The rung in progress: its name, start, and span.
     pub(crate) open: Option<(&'static str, Instant, tracing::Span)>,
+    /// Candidates a gate refused to execute because the user refused them
+    /// (`ContinuityState::refused`): the clarifier does not lead with them.
+    refused: Vec<String>,
 }
 
 /// The unresolved cycle this decision belongs to.
@@ -226,7 +229,30 @@ impl<'a> Run<'a> {
             second: None,
             guard: None,
             open: None,
+            refused: Vec::new(),
         }
+    }
+
+    /// Refusals stick: `id` would have been executed (by the continuity
+    /// resolver or an LLM pick) but the user refused it. The clarifier
+    /// this run ends in shows it last, never as its suggestion, and says
+    /// why (`FallbackReason::UserRefused`) unless the LLM failed for a
+    /// reason of its own.
+    pub(crate) fn refuse(&mut self, id: String) {
+        if !self.refused.contains(&id) {
+            self.event("user_refused", id.clone());
+            self.refused.push(id);
+        }
+    }
+
+    /// The one clarifier ordering rule of refusals: refused candidates
+    /// last, in their order.
+    fn refused_last(&self, order: Vec<String>) -> Vec<String> {
+        if self.refused.is_empty() {
+            return order;
+        }
+        let (refused, rest): (Vec<String>, Vec<String>) = order.into_iter().partition(|id| self.refused.contains(id));
+        rest.into_iter().chain(refused).collect()
     }
 
     /// Opens a rung: its span starts now (closing any rung still open).
@@ -336,15 +362,26 @@ impl<'a> Run<'a> {
         let p = self.ctx.policy;
         let mut d = Decision::new(Outcome::Clarify, tier);
         d.decided_by = by;
-        d.fallback_reason = fallback;
+        d.fallback_reason = match fallback {
+            None | Some(FallbackReason::LlmDisabled) if !self.refused.is_empty() => Some(FallbackReason::UserRefused),
+            other => other,
+        };
+        let suggested = offer.suggested.filter(|s| !self.refused.contains(s));
+        // A confirmation leads with what it asks about; refused, it asks
+        // which instead.
+        let kind = match offer.kind {
+            PendingClarifier::Confirmation if suggested.is_none() => PendingClarifier::SelectionDisambiguation,
+            k => k,
+        };
+        let order = self.refused_last(offer.order);
         d.clarifier = Some(Clarifier {
             question: p.templates.question(offer.question, &self.req.language, &p.default_language),
-            option_ids: display_order(offer.order, offer.suggested.as_deref(), p.clarifier_max_options),
-            suggested_id: offer.suggested,
-            kind: offer.kind,
+            option_ids: display_order(order, suggested.as_deref(), p.clarifier_max_options),
+            suggested_id: suggested,
+            kind,
         });
         self.llm_report = Some(report);
-        self.unresolved(d, offer.kind)
+        self.unresolved(d, kind)
     }
 
     /// The deterministic fallback: a clarifier decided by the rules, with
@@ -358,6 +395,7 @@ impl<'a> Run<'a> {
         let mut d = Decision::new(Outcome::NeedMoreInfo, Tier::Llm);
         d.decided_by = Decider::Llm;
         d.needed_evidence_types = types;
+        let order = self.refused_last(order);
         d.clarifier = Some(Clarifier {
             question: p.templates.question(Question::NeedMoreInfo, &self.req.language, &p.default_language),
             option_ids: display_order(order, None, p.clarifier_max_options),

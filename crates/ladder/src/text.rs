@@ -7,7 +7,7 @@
 //! collapsed to single spaces. ASCII text (the common case) takes a
 //! byte-level fast path; NFKC is the identity on ASCII.
 
-use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+use unicode_normalization::{IsNormalized, UnicodeNormalization, char::is_combining_mark, is_nfkc_quick};
 
 fn is_apostrophe(c: char) -> bool {
     matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '\u{02BC}' | '`' | '\u{05F3}' | '\u{05F4}' | '"')
@@ -22,7 +22,10 @@ pub fn normalize(text: &str) -> String {
     // reverse), so iterate to a fixpoint; two passes settle real text.
     let mut cur = normalize_unicode(text);
     for _ in 0..3 {
-        if cur.is_ascii() {
+        // Another pass is the identity on ASCII, and on NFKC text whose
+        // every character is its own lower case (the first pass left only
+        // letters, digits and single spaces): no need to run it.
+        if cur.is_ascii() || (is_nfkc_quick(cur.chars()) == IsNormalized::Yes && cur.chars().all(lowercase_is_itself)) {
             break;
         }
         let next = normalize_unicode(&cur);
@@ -119,10 +122,29 @@ pub(crate) fn normalize_ascii_into(
     Some(found)
 }
 
+/// Whether `c` lower-cases to itself alone.
+fn lowercase_is_itself(c: char) -> bool {
+    let mut l = c.to_lowercase();
+    l.next() == Some(c) && l.next().is_none()
+}
+
 fn normalize_unicode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    // Text already in NFKC (the quick check says so for most text: accented
+    // letters precomposed, any script) skips the decomposition and
+    // recomposition, which cost most of the time.
+    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        fold_chars(text.chars(), text.len())
+    } else {
+        fold_chars(text.nfkc(), text.len())
+    }
+}
+
+/// Lower case, combining marks and apostrophes dropped, every other
+/// non-alphanumeric character a separator, of NFKC characters.
+fn fold_chars(chars: impl Iterator<Item = char>, len: usize) -> String {
+    let mut out = String::with_capacity(len);
     let mut gap = false;
-    for c in text.nfkc() {
+    for c in chars {
         for lc in c.to_lowercase() {
             if is_combining_mark(lc) || is_apostrophe(lc) {
                 continue;
@@ -245,6 +267,53 @@ mod tests {
             if n.is_ascii() {
                 prop_assert_eq!(once, n);
             }
+        }
+
+        /// The shortcuts for text already in NFKC (no decomposition, no
+        /// second pass when it would change nothing) give exactly what the
+        /// full passes give, for any text: Latin with marks, other scripts,
+        /// compatibility characters, case that changes under NFKC.
+        #[test]
+        fn the_nfkc_shortcuts_give_what_the_full_passes_give(s in "(\\PC|[\u{c0}-\u{24f}\u{1e00}-\u{1eff}\u{300}-\u{36f}\u{fb00}-\u{fb06}\u{ff01}-\u{ff5e}\u{2160}-\u{217f}\u{3300}-\u{33ff}ΣσςİıK]){0,40}") {
+            let full = |t: &str| -> String {
+                let pass = |t: &str| {
+                    let mut out = String::new();
+                    let mut gap = false;
+                    for c in t.nfkc() {
+                        for lc in c.to_lowercase() {
+                            if is_combining_mark(lc) || is_apostrophe(lc) {
+                                continue;
+                            }
+                            if lc.is_alphanumeric() {
+                                if gap && !out.is_empty() {
+                                    out.push(' ');
+                                }
+                                gap = false;
+                                out.push(lc);
+                            } else {
+                                gap = true;
+                            }
+                        }
+                    }
+                    out
+                };
+                if t.is_ascii() {
+                    return normalize_ascii(t);
+                }
+                let mut cur = pass(t);
+                for _ in 0..3 {
+                    if cur.is_ascii() {
+                        break;
+                    }
+                    let next = pass(&cur);
+                    if next == cur {
+                        break;
+                    }
+                    cur = next;
+                }
+                cur
+            };
+            prop_assert_eq!(normalize(&s), full(&s));
         }
 
         #[test]

@@ -245,6 +245,9 @@ wire_enum! {
         Deadline,
         StateUnavailable,
         NotCorroborated,
+        /// A pick the user refused within the continuity TTL (or any pick
+        /// while the session awaits a repair): never executed.
+        UserRefused,
     }
 }
 

@@ -122,6 +122,61 @@ pub fn pool(n: usize) -> Vec<pb::Candidate> {
     out
 }
 
+/// The costliest `Extract` requests within the default limits (issue 31
+/// item 5), by name: each is just under `limits.match_work_max` (1,000,000:
+/// text words x vocabulary words, each value and synonym its words plus
+/// one, plus 4 per byte of text and vocabulary to canonicalize;
+/// `ladder::extract::work`) and passes every other limit.
+///
+/// - `many-long-forms`: 470 forms of 499 bytes (one word each, accented
+///   letters that canonicalization folds) against a text of 64 words: the
+///   most bytes to canonicalize;
+/// - `long-windows`: a text of 1,950 words "x" and two forms of 250 words,
+///   "x x ... x y": every window compared up to its last word, the most
+///   sliding (about 850,000 word comparisons).
+pub fn worst_extracts() -> Vec<(&'static str, pb::ExtractRequest)> {
+    let request = |text: String, forms: Vec<String>| pb::ExtractRequest {
+        session_id: "worst".into(),
+        turn_id: "t1".into(),
+        text,
+        slots: vec![pb::SlotSpec {
+            name: "thing".into(),
+            // A value and up to 31 synonyms (limits.aliases_max: 32).
+            values: forms.chunks(32).map(|c| pb::SlotValue { value: c[0].clone(), synonyms: c[1..].to_vec() }).collect(),
+        }],
+        ..Default::default()
+    };
+    // 499 bytes: "é" (2 bytes) x 249 and a distinguishing ASCII letter.
+    let long = |i: usize| format!("{}{}", "\u{e9}".repeat(249), (b'a' + (i % 26) as u8) as char);
+    let text = (0..64).map(|k| format!("w{k}")).collect::<Vec<_>>().join(" ");
+    let form = format!("{} y", vec!["x"; 249].join(" "));
+    vec![
+        ("many-long-forms", request(text, (0..470).map(long).collect())),
+        ("long-windows", request(vec!["x"; 1_950].join(" "), vec![form.clone(), format!("{form} ")])),
+    ]
+}
+
+/// The shape of the report that opened issue 31 item 5: 245 values x 32
+/// forms of 499 bytes against a 4,095-byte text (3.9 MB, every other limit
+/// met), here with words that make every form slide the whole text: seconds
+/// of CPU before the work limit covered `Extract`; now refused up front
+/// (and, with the limit raised, stopped at the deadline).
+pub fn extract_over_the_work_limit() -> pb::ExtractRequest {
+    let form = |i: usize| format!("{} {}", vec!["x"; 246].join(" "), i % 10);
+    let text = vec!["x"; 2_048].join(" ");
+    pb::ExtractRequest {
+        session_id: "over".into(),
+        text,
+        slots: vec![pb::SlotSpec {
+            name: "thing".into(),
+            values: (0..245)
+                .map(|v| pb::SlotValue { value: form(v * 32), synonyms: (1..32).map(|k| form(v * 32 + k)).collect() })
+                .collect(),
+        }],
+        ..Default::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1947,3 +1947,186 @@ proptest! {
         prop_assert_eq!(&*usual.state.lock().unwrap(), &*early.state.lock().unwrap());
     }
 }
+
+// ------------------------------------------- refusals stick (issue 31) --
+
+/// The app records what happened to `id` (`RecordOutcome`).
+fn record(fake: &Fake, id: &str, outcome: ActionOutcome) {
+    let entry = ActionEntry {
+        kind: ActionKind::Outcome,
+        target_ref: id.into(),
+        source_scope: Scope::Chat,
+        option_set_id: "set-1".into(),
+        timestamp_ms: 0,
+        outcome,
+    };
+    fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
+}
+
+/// Auto-execute on, every gate passable, no corroboration: an LLM pick
+/// executes unless something refuses it.
+fn auto_on() -> Policy {
+    let mut p = live();
+    p.auto_execute.enabled = true;
+    p.auto_execute.corroboration = Corroboration::None;
+    p
+}
+
+/// Issue 31 item 1, the LLM path: the user rejected what the LLM's pick
+/// executed; the same words again (on the same option set, and on a new
+/// one) never execute it again: a clarifier that does not lead with it,
+/// `user_refused`. A later pick of another candidate while the repair is
+/// pending does not execute either.
+#[test]
+fn an_llm_pick_the_user_rejected_is_never_executed_again() {
+    let p = auto_on();
+    let fake = Fake::replying(&select_json("links-panel-e", 0.95));
+    let first = turn(&p, &fake, &req("the thing for team e")).decision;
+    assert_eq!((first.outcome, first.target_id.as_deref(), first.decided_by), (Outcome::Execute, Some("links-panel-e"), Decider::Llm));
+    record(&fake, "links-panel-e", ActionOutcome::Rejected);
+    for set in ["set-1", "set-2"] {
+        let mut r = req("the thing for team e");
+        r.options.as_mut().unwrap().option_set_id = set.into();
+        let again = turn(&p, &fake, &r).decision;
+        assert_eq!((again.outcome, again.fallback_reason), (Outcome::Clarify, Some(FallbackReason::UserRefused)), "{set}: {again:?}");
+        let c = again.clarifier.as_ref().unwrap();
+        assert_ne!(c.option_ids.first().map(String::as_str), Some("links-panel-e"), "{set}: not led by it: {c:?}");
+        assert_eq!(c.suggested_id, None, "{set}");
+        assert_eq!(again.llm.suggested_id.as_deref(), Some("links-panel-e"), "the report says what the LLM picked");
+    }
+    // Rejected again: the session awaits a repair; the LLM picks another
+    // candidate, which is not executed either.
+    record(&fake, "links-panel-e", ActionOutcome::Rejected);
+    *fake.answer.lock().unwrap() = LlmAnswer::Replied { content: select_json("links-panel-d", 0.95), latency_ms: 5 };
+    let other = turn(&p, &fake, &req("the thing for team d")).decision;
+    assert_eq!((other.outcome, other.fallback_reason), (Outcome::Clarify, Some(FallbackReason::UserRefused)), "{other:?}");
+}
+
+/// The continuity path: a tie continuity would resolve to a candidate the
+/// user rejected is a clarifier that shows it last, `user_refused`; the
+/// need_more_info veto does not resolve to it either.
+#[test]
+fn continuity_never_resolves_to_a_candidate_the_user_rejected() {
+    let mut r = req("open links panel d");
+    r.widget_items = vec![Candidate::new("w-links-d", "Links Panel D")];
+    let p = Policy::defaults();
+    let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
+    turn(&p, &fake, &r);
+    let resolved = turn(&p, &fake, &r).decision;
+    assert_eq!((resolved.outcome, resolved.decided_by), (Outcome::Execute, Decider::Continuity), "the case that resolves");
+    record(&fake, "links-panel-d", ActionOutcome::Rejected);
+    let again = turn(&p, &fake, &r).decision;
+    assert_eq!((again.outcome, again.fallback_reason), (Outcome::Clarify, Some(FallbackReason::UserRefused)), "{again:?}");
+    assert_eq!(ids(&again).last().map(String::as_str), Some("links-panel-d"), "shown last: {:?}", ids(&again));
+    assert!(again.trace.iter().any(|s| s.rung == "continuity" && s.detail == "user_refused"), "{:?}", again.trace);
+    // The veto: the LLM asks for more, continuity would take the tie.
+    let fake = Fake::replying(r#"{"decision":"need_more_info","needed_evidence_types":["chat_recoverable_options"]}"#);
+    let p = live();
+    turn(&p, &fake, &r);
+    record(&fake, "links-panel-d", ActionOutcome::Rejected);
+    let vetoed = turn(&p, &fake, &r).decision;
+    assert_ne!(vetoed.outcome, Outcome::Execute, "{vetoed:?}");
+    assert_ne!(ids(&vetoed).first().map(String::as_str), Some("links-panel-d"), "{:?}", ids(&vetoed));
+}
+
+/// The user's own words still execute a refused candidate: its exact
+/// label, or its position in reply to the clarifier; they asked again in
+/// so many words.
+#[test]
+fn the_users_explicit_words_still_execute_a_candidate_they_rejected() {
+    let p = auto_on();
+    let fake = Fake::replying(&select_json("links-panel-d", 0.95));
+    record(&fake, "links-panel-d", ActionOutcome::Rejected);
+    for input in ["open links panel d", "the second one"] {
+        let d = turn(&p, &fake, &req(input)).decision;
+        assert_eq!(
+            (d.outcome, d.target_id.as_deref(), d.decided_by),
+            (Outcome::Execute, Some("links-panel-d"), Decider::Deterministic),
+            "{input}"
+        );
+    }
+}
+
+/// Refusals stick within the continuity TTL (3 turns, 10 minutes), not
+/// forever: once the context expired, the pick executes again.
+#[test]
+fn a_refusal_lasts_as_long_as_the_continuity_context() {
+    let p = auto_on();
+    let fake = Fake::replying(&select_json("links-panel-e", 0.95));
+    record(&fake, "links-panel-e", ActionOutcome::Rejected);
+    assert_eq!(turn(&p, &fake, &req("the thing for team e")).decision.outcome, Outcome::Clarify);
+    // Turns that show nothing let the context age out.
+    for _ in 0..3 {
+        turn(&p, &fake, &DecideRequest { session_id: "s1".into(), input: "hello".into(), ..Default::default() });
+    }
+    let later = turn(&p, &fake, &req("the thing for team e")).decision;
+    assert_eq!((later.outcome, later.target_id.as_deref()), (Outcome::Execute, Some("links-panel-e")), "{later:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Issue 31 item 1 over any session state and any LLM answer: a
+    /// candidate the session holds as refused (rejected within the TTL, or
+    /// any while a repair is pending) is never executed by the LLM or the
+    /// continuity resolver, auto-execute included; a clarifier in which a
+    /// refusal stopped an execute neither leads with nor suggests a refused
+    /// candidate (unless it offers nothing else). Half the time the LLM
+    /// picks a refused candidate with every gate open, and half the worlds
+    /// are ties continuity may take.
+    #[test]
+    fn a_refused_candidate_is_never_executed_by_the_llm_or_continuity(
+        history in history_strategy(),
+        w in prop_oneof![world(), shown_world()],
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 0..3),
+        llm_picks_refused in any::<bool>(),
+        eager in any::<bool>(),
+        pending in prop::sample::select(PendingClarifier::ALL.to_vec()),
+        shown in any::<bool>(),
+    ) {
+        let pool: Vec<String> = w.req.option_candidates().iter().chain(&w.req.widget_items).chain(&w.req.recoverable_chat_options).map(|c| c.id.clone()).collect();
+        let rejected: Vec<String> = if pool.is_empty() { Vec::new() } else { picks.iter().map(|i| pool[i.index(pool.len())].clone()).collect() };
+        let mut p = policy_for(&w);
+        if eager {
+            p.auto_execute.enabled = true;
+            p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec();
+            p.auto_execute.corroboration = Corroboration::None;
+        }
+        let answer = match rejected.first() {
+            Some(id) if llm_picks_refused => LlmAnswer::Replied { content: select_json(id, 0.97), latency_ms: 5 },
+            _ => w.answer.clone(),
+        };
+        let fake = lived(&p, &answer, &history);
+        {
+            // The refusals, fresh (within the TTL), in any session.
+            let mut s = fake.state.lock().unwrap();
+            for id in &rejected {
+                s.recent_rejected_choice_ids.push_front(id.clone());
+            }
+            s.pending_clarifier_type = pending;
+            if shown {
+                s.active_option_set_id = Some("set".into());
+                s.active_scope = w.req.active_scope.clone();
+            }
+            s.context_turn = s.turn_count.max(1);
+            s.context_at_ms = fake.now.mono_ms;
+        }
+        // What the ladder reads: these refusals and any the history left.
+        let held = fake.state.lock().unwrap().view(fake.now, fake.ttl);
+        let refused = |id: &str| held.refused(id);
+        let d = turn(&p, &fake, &w.req);
+        let decision = &d.decision;
+        if decision.outcome == Outcome::Execute && matches!(decision.decided_by, Decider::Llm | Decider::Continuity) {
+            let target = decision.target_id.clone().unwrap_or_default();
+            prop_assert!(!refused(&target), "{:?} executed {} refused ({:?}, {:?})", decision.decided_by, target, held.recent_rejected_choice_ids, pending);
+        }
+        let stopped: Vec<&str> = d.events.iter().filter(|e| e.name == "user_refused").map(|e| e.detail.as_str()).collect();
+        if let Some(c) = decision.clarifier.as_ref().filter(|_| !stopped.is_empty()) {
+            prop_assert!(stopped.iter().all(|id| refused(id)), "only refused candidates are stopped: {:?}", stopped);
+            prop_assert!(c.suggested_id.as_deref().is_none_or(|s| !stopped.contains(&s)), "{:?}", c);
+            if c.option_ids.iter().any(|id| !stopped.contains(&id.as_str())) {
+                prop_assert!(!stopped.contains(&c.option_ids[0].as_str()), "led by a refused candidate: {:?}", c);
+            }
+        }
+    }
+}

@@ -747,3 +747,41 @@ proptest! {
         prop_assert!(!sampled(&component, &turn, low) || sampled(&component, &turn, high));
     }
 }
+
+#[test]
+fn extraction_work_is_text_words_times_vocabulary_words_plus_the_bytes_to_canonicalize() {
+    // "pizza in haifa": 3 words; forms: pizza, sushi, sashimi, thai,
+    // "pad thai" (2 words), "Tel Aviv" (2), tlv, Haifa: 8 forms, 10 words.
+    let r = request("pizza in haifa");
+    let bytes = (r.text.len() + "pizzasushisashimithaipad thaiTel Avivtlvhaifa".len()) as u64;
+    let w = work(&r, false);
+    assert_eq!((w.text_words, w.vocabulary_words, w.bytes), (3, 10 + 8, bytes));
+    assert_eq!(w.total, 3 * 18 + BYTE_COST * bytes);
+    assert_eq!(work(&r, true).total, 3 * 3 * 18 + BYTE_COST * bytes, "the baseline may run again on a normalized text");
+}
+
+#[test]
+fn a_baseline_whose_deadline_passed_stops_and_one_with_time_left_is_the_baseline() {
+    let lex = Lexicon::shipped();
+    // Seconds of sliding: 2,000 words and 3,000 forms of 200 words that
+    // each match only at their last word.
+    let form = |i: usize| format!("{} y{i}", vec!["x"; 199].join(" "));
+    let r = ExtractRequest {
+        text: vec!["x"; 2_000].join(" "),
+        slots: vec![SlotSpec {
+            name: "s".into(),
+            values: (0..3_000).map(|i| SlotValue { value: form(i), synonyms: Vec::new() }).collect(),
+        }],
+        ..Default::default()
+    };
+    let passed = Deadline::new(Some(std::time::Instant::now()));
+    let t = std::time::Instant::now();
+    assert_eq!(baseline_until(&r, &r.text, "baseline", &lex, Slots::new(), &passed), Err(DeadlinePassed));
+    assert!(t.elapsed() < std::time::Duration::from_millis(500), "stopped within a slice: {:?}", t.elapsed());
+    let small = request("sashimi near TLV");
+    let later = Deadline::new(Some(std::time::Instant::now() + std::time::Duration::from_secs(3600)));
+    assert_eq!(
+        baseline_until(&small, &small.text, "baseline", &lex, Slots::new(), &later),
+        Ok(baseline(&small, &small.text, "baseline", &lex, Slots::new()))
+    );
+}

@@ -1,0 +1,623 @@
+//! Operational faults (issue 31, issue 27 item 4): the shared store killed,
+//! hung, restarted, full or read-only; the decision log on a full disk;
+//! the configuration file deleted or unreadable.
+
+use crate::helpers::*;
+use crate::redis_server::RedisServer;
+use ladderd::config::Config;
+use ladderd::pb;
+use ladderd::pb::Outcome as O;
+use std::time::{Duration, Instant};
+use tonic::Code;
+
+fn req(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = panels_request(input);
+    r.session_id = session.into();
+    r
+}
+
+/// After the store restarts (empty) while the daemon is idle, its first
+/// calls work: a session read, and a tie whose cycle is then enriched.
+#[tokio::test]
+async fn the_first_calls_after_a_store_restart_on_an_idle_daemon_succeed() {
+    let mut redis = RedisServer::start();
+    let mut c = on_redis(Config::default(), &redis);
+    c.sessions.redis.timeout_ms = 200;
+    let d = TestDaemon::start(c).await;
+    let mut client = d.client.clone();
+    // Every connection of the pool is in use before the restart.
+    for i in 0..4 {
+        client.decide(req(&format!("warm-{i}"), "links panel")).await.unwrap();
+    }
+    // Restarted (empty) while the daemon is idle; asked at once, before
+    // anything in the background could notice.
+    redis.restart();
+    let t = Instant::now();
+    let s = client.get_session(pb::GetSessionRequest { session_id: "warm-0".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::NotFound, "the store answers (empty): {}", s.message());
+    let tie = client.decide(req("after", "links panel")).await.unwrap().into_inner();
+    assert_eq!(tie.outcome(), O::Clarify);
+    assert!(!tie.loop_cycle_id.is_empty());
+    let again = client.get_session(pb::GetSessionRequest { session_id: "after".into() }).await.unwrap().into_inner();
+    assert_eq!(again.loop_cycle_id, tie.loop_cycle_id);
+    println!("first calls after the restart took {:?}", t.elapsed());
+}
+
+/// An idle replica finds its connections dead after a store restart and
+/// replaces them in the background (a ping per connection once per
+/// `sessions.redis.breaker_cooldown_ms`), before any call needs them.
+#[tokio::test]
+async fn an_idle_replica_reconnects_to_a_restarted_store_before_a_call_needs_it() {
+    let mut redis = RedisServer::start();
+    let mut c = on_redis(Config::default(), &redis);
+    c.sessions.redis.pool_size = 2;
+    c.sessions.redis.breaker_cooldown_ms = 300;
+    c.guardrails.evaluate_every_seconds = 3_600;
+    let d = TestDaemon::start(c).await;
+    for i in 0..4 {
+        d.client.clone().decide(req(&format!("warm-{i}"), "links panel")).await.unwrap();
+    }
+    redis.restart();
+    // No call from here on: only the background check can reconnect.
+    let clients = || async { redis.cmd::<String>(&["CLIENT", "LIST"]).await.lines().count() };
+    let until = Instant::now() + Duration::from_secs(10);
+    // Our own CLIENT LIST connection is one of them.
+    while clients().await < 1 + 2 {
+        assert!(Instant::now() < until, "the idle replica never reconnected");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(d);
+}
+
+/// A free loopback address for the daemon's admin (metrics) endpoint.
+fn free_addr() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().to_string()
+}
+
+/// The Prometheus text of the daemon's admin endpoint.
+async fn metrics(admin: &str) -> String {
+    reqwest::get(format!("http://{admin}/metrics")).await.unwrap().text().await.unwrap()
+}
+
+/// The sum of every series of `name` whose labels hold `labels`.
+fn sum(text: &str, name: &str, labels: &str) -> f64 {
+    text.lines()
+        .filter(|l| l.starts_with(&format!("{name}{{")) && l.contains(labels))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// One Decide of the load: when it started (since the test's start), how
+/// long it took, and whether it was answered.
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    at: Duration,
+    took: Duration,
+    ok: bool,
+}
+
+/// The p99 of the samples that started within `[from, to)`, and how many.
+fn p99(samples: &[Sample], from: Duration, to: Duration) -> (Duration, usize) {
+    let mut took: Vec<Duration> = samples.iter().filter(|s| s.at >= from && s.at < to).map(|s| s.took).collect();
+    took.sort();
+    let n = took.len();
+    (took.get((n * 99 / 100).min(n.saturating_sub(1))).copied().unwrap_or_default(), n)
+}
+
+/// One outage of the store, as the test measured it.
+#[derive(Debug)]
+struct Outage {
+    fault: &'static str,
+    /// The window: from just after the breaker opened to the store's return.
+    opened: Duration,
+    ended: Duration,
+    /// The daemon's decisions in the window within 10 ms, of all.
+    within: f64,
+    all: f64,
+    /// From the store's return until calls that need it are served.
+    recovered: Duration,
+}
+
+impl Outage {
+    /// Decide p99 under 10 ms as the daemon measures it (from the request
+    /// admitted to the answer: `ladder_decision_duration_milliseconds`,
+    /// 99% within its 10 ms bucket); on the client's side, which adds this
+    /// machine's scheduling, no call of the p99 waited for the store (one
+    /// store timeout, 50 ms); and the store found again within one probe
+    /// interval (plus the probe's round trip and reconnection).
+    fn met(&self, client_p99: Duration) -> bool {
+        self.all >= 200.0
+            && self.within >= 0.99 * self.all
+            && client_p99 < Duration::from_millis(50)
+            && self.recovered < Duration::from_millis(1_000 + 500)
+    }
+}
+
+/// Issue 27 item 4: a store that is killed, or hangs, costs one timeout,
+/// not one per call. Under a steady load (four clients calling Decide in
+/// a loop, about 200 calls a second, on a daemon of its own process:
+/// deterministic executes and ties, each on a session of its own), once
+/// the breaker opened every Decide is answered without waiting for the
+/// store (`Outage::met`: p99 under 10 ms), no call fails, and when the
+/// store is back the next probe (one per `breaker_cooldown_ms`, 1 s) finds
+/// it: the calls that need the state work again within one interval.
+///
+/// The machine is shared (two cores, other tests and builds running):
+/// another process can take a core for tens of milliseconds at any time,
+/// which only ever makes calls slower. So each fault gets up to three
+/// outages, and one of them must meet every bound; without the breaker
+/// none can (every call then waits for the store: 0 of 117 decisions
+/// within 10 ms, client p99 110 ms).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_outage_costs_one_timeout_not_one_per_call() {
+    let _alone = exclusive().await;
+    let mut redis = RedisServer::start();
+    let admin = free_addr();
+    let url = redis.url();
+    let (child, addr, _) = spawn_binary(&[
+        ("LADDER_SESSIONS__BACKEND", "redis"),
+        ("LADDER_SESSIONS__REDIS__URL", &url),
+        ("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "50"),
+        ("LADDER_SESSIONS__REDIS__BREAKER_FAILURES", "3"),
+        ("LADDER_SESSIONS__REDIS__BREAKER_COOLDOWN_MS", "1000"),
+        ("LADDER_TELEMETRY__METRICS_LISTEN", &admin),
+        ("LADDER_GUARDRAILS__EVALUATE_EVERY_SECONDS", "3600"),
+    ])
+    .await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let start = Instant::now();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let samples = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Sample>::new()));
+    let mut load = Vec::new();
+    for k in 0..4 {
+        let mut c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+        let (stop, samples) = (stop.clone(), samples.clone());
+        load.push(tokio::spawn(async move {
+            let mut i = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                i += 1;
+                let input = if i.is_multiple_of(2) { "open links panel d" } else { "links panel" };
+                let t = Instant::now();
+                let r = c.decide(req(&format!("load-{k}-{i}"), input)).await;
+                samples.lock().unwrap().push(Sample { at: t - start, took: t.elapsed(), ok: r.is_ok() });
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }));
+    }
+    let mut probe = pb::arbiter_client::ArbiterClient::new(channel.clone());
+    // Whether calls that need the store are served (the breaker closed and
+    // the store answering): GetSession answers, found or not.
+    let mut served = async || {
+        let r = probe.get_session(pb::GetSessionRequest { session_id: "nobody".into() }).await;
+        !matches!(r, Err(s) if s.code() == Code::Unavailable)
+    };
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert!(served().await, "the store serves before the faults");
+    let mut seen = Vec::new();
+    for fault in ["hang", "kill"] {
+        for _attempt in 0..3 {
+            let skipped = sum(&metrics(&admin).await, "ladder_store_failures_total", "kind=\"circuit_open\"");
+            let began = Instant::now();
+            match fault {
+                "hang" => redis.pause(),
+                _ => redis.kill(),
+            }
+            // The breaker opens after three calls got no answer: from then
+            // on calls are skipped (counted as circuit_open).
+            while sum(&metrics(&admin).await, "ladder_store_failures_total", "kind=\"circuit_open\"") <= skipped {
+                assert!(began.elapsed() < Duration::from_secs(5), "{fault}: the breaker never opened");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            // The calls that were waiting for the store when it opened are
+            // answered within one store timeout (50 ms); the window starts
+            // after them.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let (opened, at_open) = (start.elapsed(), metrics(&admin).await);
+            tokio::time::sleep(Duration::from_millis(2_500)).await;
+            let (ended, at_end) = (start.elapsed(), metrics(&admin).await);
+            match fault {
+                "hang" => redis.resume(),
+                _ => redis.restart(),
+            }
+            let back = Instant::now();
+            while !served().await {
+                assert!(back.elapsed() < Duration::from_secs(10), "{fault}: never recovered");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            let recovered = back.elapsed();
+            let within = |t: &str| sum(t, "ladder_decision_duration_milliseconds_bucket", "le=\"10\"");
+            let all = |t: &str| sum(t, "ladder_decision_duration_milliseconds_count", "");
+            let outage =
+                Outage { fault, opened, ended, within: within(&at_end) - within(&at_open), all: all(&at_end) - all(&at_open), recovered };
+            let (client_p99, n) = p99(&samples.lock().unwrap(), opened, ended);
+            println!("{outage:?}: client p99 {client_p99:?} of {n} calls");
+            let met = outage.met(client_p99);
+            seen.push(outage);
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if met {
+                break;
+            }
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for l in load {
+        l.await.unwrap();
+    }
+    drop(child);
+    let samples = samples.lock().unwrap();
+    assert!(samples.len() > 1_000, "a steady load: {} calls", samples.len());
+    assert!(samples.iter().all(|s| s.ok), "no call failed: {:?}", samples.iter().find(|s| !s.ok));
+    for fault in ["hang", "kill"] {
+        let met = seen.iter().filter(|o| o.fault == fault).any(|o| o.met(p99(&samples, o.opened, o.ended).0));
+        assert!(met, "{fault}: no outage met the bounds: {seen:#?}");
+    }
+}
+
+fn scope_request(session: &str) -> pb::DecideRequest {
+    pb::DecideRequest {
+        session_id: session.into(),
+        input: "open panel d from chat".into(),
+        widget_items: vec![cand("w-1", "Panel D")],
+        ..Default::default()
+    }
+}
+
+fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
+    pb::EnrichRequest {
+        session_id: session.into(),
+        loop_cycle_id: cycle.into(),
+        evidence: vec![pb::EvidenceBlock {
+            r#type: "chat_recoverable_options".into(),
+            candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
+            excerpt: String::new(),
+        }],
+        ..Default::default()
+    }
+}
+
+/// Issue 31 item 2, on a store that answers reads and refuses writes
+/// (`fault` puts it in that state, `heal` takes it out): no decision
+/// refers to state the store did not take. Deterministic decisions go on;
+/// a tie is a clarifier without a cycle id; what would have been a
+/// NEED_MORE_INFO is a clarifier with STATE_UNAVAILABLE; Enrich, GetSession
+/// and RecordOutcome say UNAVAILABLE, naming the refusal (`why`), instead
+/// of "not found"; state written before the fault is still read.
+async fn no_decision_refers_to_state_the_store_refused(redis: &RedisServer, fault: &[&[&str]], heal: &[&[&str]], why: &str) {
+    let mut c = on_redis(Config::default(), redis);
+    c.guardrails.evaluate_every_seconds = 3_600;
+    let d = TestDaemon::start(c).await;
+    let mut client = d.client.clone();
+    // Before the fault: a cycle Enrich will continue, and a session.
+    let open = client.decide(scope_request("before")).await.unwrap().into_inner();
+    assert_eq!(open.outcome(), O::NeedMoreInfo);
+    for cmd in fault {
+        let _: String = redis.cmd(cmd).await;
+    }
+
+    let exec = client.decide(req("during", "open links panel d")).await.unwrap().into_inner();
+    assert_eq!((exec.outcome(), exec.target_id.as_str()), (O::Execute, "links-panel-d"), "deterministic decisions go on");
+    let tie = client.decide(req("during", "links panel")).await.unwrap().into_inner();
+    assert_eq!(tie.outcome(), O::Clarify);
+    assert_eq!(tie.loop_cycle_id, "", "no cycle the store did not keep: {tie:?}");
+    assert!(tie.trace.iter().any(|s| s.rung == "store" && s.outcome == "not_written"), "{:?}", tie.trace);
+    let scoped = client.decide(scope_request("during")).await.unwrap().into_inner();
+    assert_eq!(
+        (scoped.outcome(), scoped.fallback_reason(), scoped.loop_cycle_id.as_str()),
+        (O::Clarify, pb::FallbackReason::StateUnavailable, ""),
+        "no NEED_MORE_INFO Enrich could not continue: {scoped:?}"
+    );
+    assert!(scoped.needed_evidence_types.is_empty());
+
+    // The calls that need the state say why they cannot have it.
+    let s = client.get_session(pb::GetSessionRequest { session_id: "during".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::Unavailable, "{}", s.message());
+    assert!(s.message().contains(why), "{}", s.message());
+    let e = client.enrich(chat_evidence("during", "some-cycle")).await.unwrap_err();
+    assert_eq!(e.code(), Code::Unavailable, "{}", e.message());
+    assert!(e.message().contains(why), "{}", e.message());
+    let e = client.enrich(chat_evidence("before", &open.loop_cycle_id)).await.unwrap_err();
+    assert_eq!(e.code(), Code::Unavailable, "Enrich takes a step: a write: {}", e.message());
+    assert!(e.message().contains(why), "{}", e.message());
+    let o = client
+        .record_outcome(pb::RecordOutcomeRequest {
+            session_id: "during".into(),
+            decision_id: exec.decision_id.clone(),
+            kind: pb::OutcomeKind::Executed as i32,
+            choice_id: "links-panel-d".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(o.code(), Code::Unavailable, "{}", o.message());
+    // What was written before is still read.
+    let before = client.get_session(pb::GetSessionRequest { session_id: "before".into() }).await.unwrap().into_inner();
+    assert_eq!(before.loop_cycle_id, open.loop_cycle_id);
+
+    // Healed: cycles are kept and continued again.
+    for cmd in heal {
+        let _: String = redis.cmd(cmd).await;
+    }
+    let open = client.decide(scope_request("after")).await.unwrap().into_inner();
+    assert_eq!(open.outcome(), O::NeedMoreInfo);
+    let r = client.enrich(chat_evidence("after", &open.loop_cycle_id)).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"));
+    let tie = client.decide(req("during", "links panel")).await.unwrap().into_inner();
+    assert!(!tie.loop_cycle_id.is_empty());
+    client.get_session(pb::GetSessionRequest { session_id: "during".into() }).await.expect("written now");
+}
+
+/// At `maxmemory` with `noeviction`, Redis answers reads and refuses
+/// writes (OOM).
+#[tokio::test]
+async fn a_store_at_maxmemory_with_noeviction_never_hands_out_state_it_refused() {
+    let redis = RedisServer::start();
+    no_decision_refers_to_state_the_store_refused(
+        &redis,
+        &[&["CONFIG", "SET", "maxmemory-policy", "noeviction"], &["CONFIG", "SET", "maxmemory", "1"]],
+        &[&["CONFIG", "SET", "maxmemory", "0"]],
+        "out of memory",
+    )
+    .await;
+}
+
+/// A replica (here of a primary that is not there) serves reads and
+/// refuses writes (READONLY).
+#[tokio::test]
+async fn a_store_switched_to_a_read_only_replica_never_hands_out_state_it_refused() {
+    let redis = RedisServer::start();
+    let nowhere = crate::redis_server::free_port().to_string();
+    no_decision_refers_to_state_the_store_refused(
+        &redis,
+        &[&["REPLICAOF", "127.0.0.1", &nowhere]],
+        &[&["REPLICAOF", "NO", "ONE"]],
+        "read-only replica",
+    )
+    .await;
+}
+
+/// The real binary with `envs`, its stderr lines kept: (child, address,
+/// the lines so far).
+async fn spawn_logging(envs: &[(&str, &str)]) -> (tokio::process::Child, String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+        .env_clear()
+        .env("LADDER_LISTEN", "127.0.0.1:0")
+        .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
+        .envs(envs.iter().copied())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let addr = loop {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("a log line").unwrap().expect("serving");
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        kept.lock().unwrap().push(line);
+        if v["fields"]["message"] == "serving" {
+            break v["fields"]["addr"].as_str().unwrap().to_string();
+        }
+    };
+    let sink = kept.clone();
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            sink.lock().unwrap().push(line);
+        }
+    });
+    (child, addr, kept)
+}
+
+/// Issue 31 item 3: a store that refuses every write (OOM) under a flood
+/// of 1,200 calls logs its failure once per kind per interval (10 s), not
+/// once per call (it was 1,179 lines of "failing" and as many of
+/// "answering again" in 2.3 s), while every failure is counted by op and
+/// kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_on_a_failing_store_logs_each_kind_of_failure_once_per_interval_and_counts_every_one() {
+    let _alone = exclusive().await;
+    let redis = RedisServer::start();
+    let admin = free_addr();
+    let url = redis.url();
+    let (child, addr, logs) = spawn_logging(&[
+        ("LADDER_SESSIONS__BACKEND", "redis"),
+        ("LADDER_SESSIONS__REDIS__URL", &url),
+        ("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "2000"),
+        ("LADDER_TELEMETRY__METRICS_LISTEN", &admin),
+        ("LADDER_GUARDRAILS__EVALUATE_EVERY_SECONDS", "3600"),
+    ])
+    .await;
+    let _: String = redis.cmd(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]).await;
+    let _: String = redis.cmd(&["CONFIG", "SET", "maxmemory", "1"]).await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let started = Instant::now();
+    let mut flood = Vec::new();
+    for k in 0..8 {
+        let mut c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+        flood.push(tokio::spawn(async move {
+            for i in 0..150 {
+                let input = if i % 3 == 0 { "open links panel d" } else { "links panel" };
+                c.decide(req(&format!("flood-{k}-{i}"), input)).await.expect("answered");
+            }
+        }));
+    }
+    for f in flood {
+        f.await.unwrap();
+    }
+    let took = started.elapsed();
+    let text = metrics(&admin).await;
+    drop(child);
+    let logs = logs.lock().unwrap().clone();
+    let count = |what: &str| logs.iter().filter(|l| l.contains(what)).count();
+    let failing = count("session store failing");
+    let again = count("session store answering again");
+    let warnings = count("\"level\":\"WARN\"");
+    println!("{took:?}: {failing} failing, {again} answering again, {warnings} warnings in all");
+    // At most one line per kind (here oom) per interval begun.
+    let intervals = 1 + took.as_secs() as usize / 10;
+    let kinds = logs.iter().filter(|l| l.contains("session store failing")).filter_map(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).ok()?;
+        v["fields"]["kind"].as_str().map(str::to_string)
+    });
+    let kinds: std::collections::BTreeSet<String> = kinds.collect();
+    assert_eq!(kinds, ["oom".to_string()].into(), "{logs:#?}");
+    assert!((1..=intervals).contains(&failing), "{logs:#?}");
+    assert!(again <= intervals, "{logs:#?}");
+    assert!(warnings <= 3 * intervals, "{logs:#?}");
+    // Every refused write is counted (each call wrote at least once), by
+    // op and kind.
+    let oom = sum(&text, "ladder_store_failures_total", "kind=\"oom\"");
+    assert!(oom >= 1_200.0, "{oom} refusals counted:\n{text}");
+    for op in ["append", "read_append", "write"] {
+        let series = text.lines().find(|l| l.starts_with("ladder_store_failures_total{") && l.contains(&format!("op=\"{op}\"")));
+        assert!(series.is_some_and(|l| l.contains("kind=\"oom\"")), "{op}:\n{text}");
+    }
+}
+
+/// Issue 31 item 4, on a real full device: the decision log is a symlink
+/// to `/dev/full` (every write fails with ENOSPC). Every decision's record
+/// is counted as lost (`no_space`), logged once, and the daemon keeps
+/// deciding and SERVING; when the path names a writable file again, the
+/// records resume there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decision_records_on_a_full_disk_are_counted_as_lost_and_resume_when_it_has_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("decisions.jsonl");
+    std::os::unix::fs::symlink("/dev/full", &path).unwrap();
+    let admin = free_addr();
+    let (child, addr, logs) =
+        spawn_logging(&[("LADDER_TELEMETRY__DECISION_LOG__PATH", path.to_str().unwrap()), ("LADDER_TELEMETRY__METRICS_LISTEN", &admin)])
+            .await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    let dropped = |t: &str, reason: &str| sum(t, "ladder_decision_records_dropped_total", &format!("reason=\"{reason}\""));
+    for i in 0..200 {
+        let input = if i % 2 == 0 { "open links panel d" } else { "links panel" };
+        c.decide(req(&format!("full-{i}"), input)).await.unwrap();
+    }
+    let until = Instant::now() + Duration::from_secs(10);
+    while dropped(&metrics(&admin).await, "no_space") < 200.0 {
+        assert!(Instant::now() < until, "{}", metrics(&admin).await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let text = metrics(&admin).await;
+    assert_eq!(dropped(&text, "no_space"), 200.0, "exactly the decisions not written:\n{text}");
+    assert_eq!(sum(&text, "ladder_decision_records_dropped_total", ""), 200.0, "no other reason:\n{text}");
+    let mut h = tonic_health::pb::health_client::HealthClient::new(connect(addr.parse().unwrap()).await);
+    let status = h.check(tonic_health::pb::HealthCheckRequest { service: String::new() }).await.unwrap().into_inner();
+    assert_eq!(status.status(), tonic_health::pb::health_check_response::ServingStatus::Serving);
+
+    // Room again: the path is a file now (replaced atomically).
+    let fresh = dir.path().join("fresh");
+    std::fs::write(&fresh, "").unwrap();
+    std::fs::rename(&fresh, &path).unwrap();
+    // The writer tries the file again once a second.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    for i in 0..50 {
+        c.decide(req(&format!("room-{i}"), "open links panel d")).await.unwrap();
+    }
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let written = std::fs::read_to_string(&path).unwrap().lines().count();
+        if written == 50 {
+            break;
+        }
+        assert!(Instant::now() < until, "{written} of 50 records written after the disk had room");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(dropped(&metrics(&admin).await, "no_space"), 200.0, "none lost once there was room");
+    drop(child);
+    let lines = logs.lock().unwrap().clone();
+    let lost = lines.iter().filter(|l| l.contains("decision records lost")).count();
+    assert_eq!(lost, 1, "one line for 200 losses: {lines:#?}");
+    assert!(lines.iter().any(|l| l.contains("decision records written again")), "{lines:#?}");
+}
+
+/// Issue 31 item 7: the configuration file deleted, made unreadable, or
+/// emptied under a running daemon: each is said once in the log (and again
+/// on SIGHUP while it lasts), counted in `ladder_config_reloads_total` by
+/// result, and shown by GetRollout's `last_reload_error`, while the running
+/// configuration stays; a file put back (atomically) applies as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_unreadable_or_emptied_config_file_is_said_counted_and_shown_and_the_running_config_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ladderd.toml");
+    // Written atomically, as the docs tell operators to: a new file, then
+    // a rename over the old one.
+    let replace = |toml: &str| {
+        let tmp = dir.path().join("ladderd.toml.new");
+        std::fs::write(&tmp, toml).unwrap();
+        std::fs::rename(&tmp, &file).unwrap();
+    };
+    replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 4\n");
+    let admin = free_addr();
+    let (child, addr, logs) =
+        spawn_logging(&[("LADDER_CONFIG", file.to_str().unwrap()), ("LADDER_TELEMETRY__METRICS_LISTEN", &admin)]).await;
+    let channel = connect(addr.parse().unwrap()).await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+    let rollout = |mut c: pb::arbiter_client::ArbiterClient<tonic::transport::Channel>| async move {
+        c.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner()
+    };
+    let revision = rollout(c.clone()).await.config_revision;
+    let reloads = |t: &str, result: &str| sum(t, "ladder_config_reloads_total", &format!("result=\"{result}\""));
+    let until_failures = |n: u64| {
+        let c = pb::arbiter_client::ArbiterClient::new(channel.clone());
+        async move {
+            let end = Instant::now() + Duration::from_secs(20);
+            loop {
+                let r = rollout(c.clone()).await;
+                if r.config_reload_failures >= n {
+                    return r;
+                }
+                assert!(Instant::now() < end, "{r:?}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+
+    // Deleted.
+    std::fs::remove_file(&file).unwrap();
+    let r = until_failures(1).await;
+    assert!(r.last_reload_error.contains("ladderd.toml") && r.last_reload_error.contains("No such file"), "{}", r.last_reload_error);
+    assert_eq!(r.config_revision, revision, "the running configuration stays");
+    // Still missing ten polls later: said once, counted once.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(rollout(c.clone()).await.config_reload_failures, 1);
+    assert_eq!(reloads(&metrics(&admin).await, "missing"), 1.0);
+    let d = c.decide(req("cfg", "links panel")).await.unwrap().into_inner();
+    assert_eq!((d.config_revision.as_str(), d.clarifier.unwrap().option_ids.len()), (revision.as_str(), 2), "served as before");
+    // SIGHUP asks again: said again.
+    assert!(std::process::Command::new("kill").args(["-HUP", &child.id().unwrap().to_string()]).status().unwrap().success());
+    until_failures(2).await;
+    assert_eq!(reloads(&metrics(&admin).await, "missing"), 2.0);
+
+    // Unreadable (a directory where the file was).
+    std::fs::create_dir(&file).unwrap();
+    let r = until_failures(3).await;
+    assert!(r.last_reload_error.contains("directory"), "{}", r.last_reload_error);
+    assert_eq!(reloads(&metrics(&admin).await, "unreadable"), 1.0);
+    std::fs::remove_dir(&file).unwrap();
+
+    // Emptied (truncated to be written again): refused, not "every default".
+    std::fs::write(&file, "").unwrap();
+    let r = until_failures(4).await;
+    assert!(r.last_reload_error.contains("empty"), "{}", r.last_reload_error);
+    assert_eq!(r.config_revision, revision);
+    assert_eq!(reloads(&metrics(&admin).await, "refused"), 1.0);
+
+    // Put back, changed: applied.
+    replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 1\n");
+    let end = Instant::now() + Duration::from_secs(20);
+    while rollout(c.clone()).await.config_reloads < 1 {
+        assert!(Instant::now() < end, "never reloaded");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let d = c.decide(req("cfg", "links panel")).await.unwrap().into_inner();
+    assert_ne!(d.config_revision, revision);
+    assert_eq!(d.clarifier.unwrap().option_ids.len(), 1, "the new configuration decides");
+    drop(child);
+    let lines = logs.lock().unwrap().clone();
+    let said = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(said("configuration file missing"), 2, "once, and once for SIGHUP: {lines:#?}");
+    assert_eq!(said("configuration file unreadable"), 1, "{lines:#?}");
+    assert_eq!(said("the file is empty"), 1, "{lines:#?}");
+}
