@@ -9,8 +9,8 @@
 use crate::config::Config;
 use crate::daemon::{Daemon, StartError};
 use crate::grpc::Arbiter;
-use crate::grpc::listener::{self, Connections};
-use crate::grpc::stack::{self, StackStats};
+use crate::grpc::listener::Connections;
+use crate::grpc::stack::StackStats;
 use crate::pb;
 use crate::telemetry::{SharedReader, Telemetry};
 use std::future::Future;
@@ -161,20 +161,12 @@ impl App {
         };
         tracing::info!(addr = %listener.local_addr().map_err(|e| AppError::Serve(e.to_string()))?, revision = %cfg.revision(), "serving");
 
-        let incoming = listener::incoming(listener, connections);
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tonic::transport::Server::builder()
-            // Bounds what one connection can hold (streams, and the answers
-            // of a client that never reads them); advertised in SETTINGS.
-            .max_concurrent_streams(cfg.server.max_streams_per_connection)
-            .layer(stack::layers(&cfg.server, stats, daemon.clone()))
-            .add_service(health_service)
-            .add_service(reflection_v1)
-            .add_service(reflection_v1alpha)
-            .add_service(arbiter)
-            .serve_with_incoming_shutdown(incoming, async {
-                let _ = stop_rx.await;
-            });
+        let routes =
+            tonic::service::Routes::new(health_service).add_service(reflection_v1).add_service(reflection_v1alpha).add_service(arbiter);
+        let server = crate::grpc::serve(listener, connections, &cfg.server, stats, daemon.clone(), routes, async {
+            let _ = stop_rx.await;
+        });
         tokio::pin!(server);
         tokio::select! {
             r = &mut server => return r.map_err(|e| AppError::Serve(e.to_string())),

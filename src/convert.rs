@@ -96,7 +96,9 @@ fn check_candidates<'a>(field: &str, list: &'a [pb::Candidate], l: &Limits, seen
         for (j, a) in c.aliases.iter().enumerate() {
             check_len(|| format!("{field}[{i}].aliases[{j}]"), a, l.label_max_bytes)?;
         }
-        risk(&f("risk"), c.risk)?;
+        if pb::Risk::try_from(c.risk).is_err() {
+            risk(&f("risk"), c.risk)?;
+        }
         if !seen.insert(c.id.as_str()) {
             return Err(Invalid::Duplicate { field: f("id"), id: c.id.clone() });
         }

@@ -33,22 +33,14 @@ pub const HEAVY_WORK: u64 = 50_000;
 /// when that is more: a few long accented labels are few words and many
 /// bytes of NFKC (ASCII text takes a fast path fifty times cheaper).
 fn admit_work(req: &DecideRequest, limits: &crate::config::Limits) -> Result<u64, Invalid> {
-    let work = decide::work(req);
+    let ladder::deadline::Costs { work, non_ascii_bytes } = ladder::deadline::costs(req);
     if work > limits.match_work_max {
         let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
         return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
     }
-    Ok(work.max(non_ascii_bytes(req).saturating_mul(ladder::deadline::BYTE_COST)))
-}
-
-/// The bytes of the candidates' text that is not ASCII (label, sublabel,
-/// badge, aliases: what matching canonicalizes).
-fn non_ascii_bytes(req: &DecideRequest) -> u64 {
-    let lists = [req.option_candidates(), &req.recoverable_chat_options[..], &req.widget_items[..], &req.commands[..]];
-    let text = |c: &Candidate| {
-        [&c.label, &c.sublabel, &c.badge].into_iter().chain(&c.aliases).filter(|s| !s.is_ascii()).map(|s| s.len() as u64).sum::<u64>()
-    };
-    lists.iter().flat_map(|l| l.iter()).map(text).sum()
+    // The candidates' text that is not ASCII (label, sublabel, badge,
+    // aliases: what matching canonicalizes) costs by the byte.
+    Ok(work.max(non_ascii_bytes.saturating_mul(ladder::deadline::BYTE_COST)))
 }
 
 fn overrun() -> ApiError {

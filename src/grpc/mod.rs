@@ -18,8 +18,35 @@ use crate::error::ApiError;
 use crate::pb;
 use guard::Control;
 use stack::Deadline;
+use std::future::Future;
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
+
+/// Serves `routes` on `listener` the way the daemon serves its data port:
+/// the listener's connection bound (`server.max_connections`), HTTP/2's
+/// stream bound (`server.max_streams_per_connection`) and the documented
+/// tower stack (`stack::layers`: trace, client errors, intake, in flight,
+/// deadline), until `shutdown` completes. The daemon serves its services
+/// with it (`App::run_until`), and the load tool's echo baseline serves an
+/// empty `Arbiter` with it, so that the two differ by the work behind the
+/// handler and nothing else.
+pub fn serve(
+    listener: tokio::net::TcpListener,
+    connections: Arc<listener::Connections>,
+    server: &crate::config::ServerConfig,
+    stats: Arc<stack::StackStats>,
+    daemon: Arc<Daemon>,
+    routes: tonic::service::Routes,
+    shutdown: impl Future<Output = ()> + Send,
+) -> impl Future<Output = Result<(), tonic::transport::Error>> {
+    tonic::transport::Server::builder()
+        // Bounds what one connection can hold (streams, and the answers of
+        // a client that never reads them); advertised in SETTINGS.
+        .max_concurrent_streams(server.max_streams_per_connection)
+        .layer(stack::layers(server, stats, daemon))
+        .add_routes(routes)
+        .serve_with_incoming_shutdown(listener::incoming(listener, connections), shutdown)
+}
 
 #[derive(Clone)]
 pub struct Arbiter {

@@ -3,7 +3,6 @@
 //! (`Deadline`) so a call never outlives it by more than one slice of a
 //! loop.
 
-use crate::text::tokens;
 use crate::types::DecideRequest;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
@@ -16,14 +15,45 @@ use std::time::Instant;
 /// or compared with, the pool's words), so a bound on it bounds a call's
 /// CPU time whatever the shape (the figures are in BENCHMARKS.md).
 pub fn work(req: &DecideRequest) -> u64 {
-    let words = |s: &str| tokens(s).count() as u64;
-    let input = words(&req.input).max(1);
+    costs(req).work
+}
+
+/// What a request asks of the matching rungs, read in one pass over its
+/// text: the `work` product, and the bytes of candidate text that is not
+/// ASCII (what canonicalization folds at `BYTE_COST` a byte).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Costs {
+    pub work: u64,
+    pub non_ascii_bytes: u64,
+}
+
+/// `work` and the non-ASCII candidate text of `req`.
+pub fn costs(req: &DecideRequest) -> Costs {
+    // `tokens(s).count()`, counted on the bytes (a word starts where a
+    // non-space byte follows a space or the start), and whether any byte
+    // is not ASCII.
+    let scan = |s: &str| {
+        let (mut words, mut prev_space, mut high) = (0u64, true, 0u8);
+        for &b in s.as_bytes() {
+            let space = b == b' ';
+            words += u64::from(prev_space && !space);
+            prev_space = space;
+            high |= b;
+        }
+        (words, if high >= 0x80 { s.len() as u64 } else { 0 })
+    };
+    let input = scan(&req.input).0.max(1);
     let lists = req.options.iter().flat_map(|o| o.candidates.iter()).chain(&req.recoverable_chat_options).chain(&req.widget_items);
-    let pool: u64 = lists
-        .chain(&req.commands)
-        .map(|c| words(&c.label) + words(&c.sublabel) + words(&c.badge) + c.aliases.iter().map(|a| words(a)).sum::<u64>() + 1)
-        .sum();
-    input.saturating_mul(pool.max(1))
+    let (mut pool, mut non_ascii) = (0u64, 0u64);
+    for c in lists.chain(&req.commands) {
+        pool += 1;
+        for s in [&c.label, &c.sublabel, &c.badge].into_iter().chain(&c.aliases) {
+            let (w, n) = scan(s);
+            pool += w;
+            non_ascii += n;
+        }
+    }
+    Costs { work: input.saturating_mul(pool.max(1)), non_ascii_bytes: non_ascii }
 }
 
 /// What a byte of text to canonicalize costs, in word comparisons: text
@@ -84,6 +114,7 @@ pub struct DeadlinePassed;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::tokens;
     use crate::types::{Candidate, OptionSet};
     use std::time::Duration;
 
@@ -98,6 +129,22 @@ mod tests {
         assert_eq!(work(&r), 4 * 6);
         r.input = String::new();
         assert_eq!(work(&r), 6, "an empty input still scans the pool once");
+    }
+
+    proptest::proptest! {
+        /// The byte count of words is `tokens(s).count()`.
+        #[test]
+        fn words_are_counted_as_tokens_are(input in "( |a|b|é){0,12}", label in "( |x|y|ü){0,12}") {
+            let r = DecideRequest {
+                input: input.clone(),
+                options: Some(OptionSet { candidates: vec![Candidate::new("a", label.clone())].into(), ..Default::default() }),
+                ..Default::default()
+            };
+            let want = (tokens(&input).count() as u64).max(1) * (tokens(&label).count() as u64 + 1);
+            proptest::prop_assert_eq!(work(&r), want);
+            let non_ascii = if label.is_ascii() { 0 } else { label.len() as u64 };
+            proptest::prop_assert_eq!(costs(&r).non_ascii_bytes, non_ascii);
+        }
     }
 
     #[test]

@@ -83,10 +83,17 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Cmd {
     /// Serve the echo baseline: the Arbiter service answering every call
-    /// with an empty message, without any work.
+    /// with an empty message, without any work, behind the daemon's own
+    /// transport (its listener, HTTP/2 settings and tower stack, intake
+    /// included) under the daemon's configuration (defaults and LADDER_*).
     Echo {
         #[arg(long, default_value = "127.0.0.1:0")]
         listen: String,
+        /// Behind tonic's default server instead (TCP_NODELAY and the
+        /// decoding limit only): what the daemon's transport costs on its
+        /// own is the difference.
+        #[arg(long)]
+        plain: bool,
     },
     /// Serve the instant fake OpenAI-compatible provider.
     FakeLlm {
@@ -159,6 +166,11 @@ struct RunArgs {
     /// Skip the echo baseline.
     #[arg(long)]
     no_echo: bool,
+    /// The echo behind tonic's default server instead of the daemon's
+    /// transport (listener, HTTP/2 settings, tower stack with the intake):
+    /// the difference is what that transport costs on its own.
+    #[arg(long)]
+    echo_plain: bool,
     /// Concurrent calls in flight (closed loop), one run per value.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64")]
     concurrency: Vec<usize>,
@@ -251,7 +263,7 @@ fn main() -> ExitCode {
     }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
     match cli.command {
-        Some(Cmd::Echo { listen }) => rt.block_on(serve_echo(&listen)),
+        Some(Cmd::Echo { listen, plain }) => rt.block_on(serve_echo(&listen, plain)),
         Some(Cmd::FakeLlm { listen }) => rt.block_on(async {
             let addr = start_fake_llm(&listen).await;
             eprintln!("serving {addr}");
@@ -299,9 +311,14 @@ impl pb::arbiter_server::Arbiter for Echo {
     }
 }
 
-/// The echo server, with the daemon's transport settings (TCP_NODELAY on
-/// accepted sockets, the same decoding limit) and nothing else.
-async fn serve_echo(listen: &str) -> ExitCode {
+/// The echo server: the daemon's transport (`ladderd::grpc::serve`: its
+/// listener, HTTP/2 settings and tower stack, the intake's whole-body read,
+/// wire scan and memory budget included; the same decoding limits) under
+/// the daemon's configuration, so that it differs from the daemon by the
+/// work behind the handler only. `plain`: tonic's default server instead
+/// (TCP_NODELAY and the decoding limit), for what the transport costs on
+/// its own.
+async fn serve_echo(listen: &str, plain: bool) -> ExitCode {
     use tokio_stream::StreamExt;
     let listener = match tokio::net::TcpListener::bind(listen).await {
         Ok(l) => l,
@@ -311,15 +328,44 @@ async fn serve_echo(listen: &str) -> ExitCode {
         }
     };
     let addr = listener.local_addr().expect("a bound address");
+    let config = match ladderd::config::load(None) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("ladderd-load echo: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = config.server.clone();
+    let svc = pb::arbiter_server::ArbiterServer::new(Echo)
+        .max_decoding_message_size(server.max_message_bytes)
+        .max_encoding_message_size(server.max_message_bytes.max(4 * 1024 * 1024));
     eprintln!("serving {addr}");
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener).map(|c| {
-        c.and_then(|s| {
-            s.set_nodelay(true)?;
-            Ok(s)
-        })
-    });
-    let svc = pb::arbiter_server::ArbiterServer::new(Echo).max_decoding_message_size(4 * 1024 * 1024);
-    match tonic::transport::Server::builder().add_service(svc).serve_with_incoming(incoming).await {
+    let served = if plain {
+        let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener).map(|c| {
+            c.and_then(|s| {
+                s.set_nodelay(true)?;
+                Ok(s)
+            })
+        });
+        tonic::transport::Server::builder().add_service(svc).serve_with_incoming(incoming).await
+    } else {
+        // The daemon's log subscriber (and exporters, when configured): the
+        // stack's request spans cost what they cost in the daemon.
+        let _telemetry = ladderd::telemetry::init(&config.telemetry);
+        let daemon = match ladderd::daemon::Daemon::new(config) {
+            Ok(d) => std::sync::Arc::new(d),
+            Err(e) => {
+                eprintln!("ladderd-load echo: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let (_, health) = tonic_health::server::health_reporter();
+        let routes = tonic::service::Routes::new(health).add_service(svc);
+        let connections = ladderd::grpc::listener::Connections::new(server.max_connections);
+        let stats = std::sync::Arc::new(ladderd::grpc::stack::StackStats::default());
+        ladderd::grpc::serve(listener, connections, &server, stats, daemon, routes, std::future::pending()).await
+    };
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ladderd-load echo: {e}");
@@ -1048,6 +1094,16 @@ async fn start_targets(a: &RunArgs, fake_llm: Option<SocketAddr>) -> Result<Targ
                 let exe = std::env::current_exe().map_err(|e| e.to_string())?;
                 let mut cmd = pinned(server_cpus.as_deref(), &exe);
                 cmd.args(["echo", "--listen", "127.0.0.1:0"]);
+                if a.echo_plain {
+                    cmd.arg("--plain");
+                }
+                // The daemon's configuration from the environment, for the
+                // echo's transport too.
+                for kv in &a.daemon_env {
+                    if let Some((k, v)) = kv.split_once('=') {
+                        cmd.env(k, v);
+                    }
+                }
                 spawn_server("echo", cmd)?
             }
         };
