@@ -573,7 +573,12 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
     }
     for i in 0..40 {
         let r = a.decide(labelled(format!("l{i}"), "the thing for team e", "llm")).await.unwrap().into_inner();
-        assert_eq!(r.outcome(), O::Execute);
+        if i >= 20 && r.outcome() == O::Clarify {
+            // A slow machine: an evaluation (every second) ran once enough
+            // samples were in, and A tripped itself before the last ones.
+            break;
+        }
+        assert_eq!(r.outcome(), O::Execute, "turn {i}");
         if i < 3 {
             a.record_outcome(rejected(&format!("l{i}"), r.decision_id)).await.unwrap();
         }
