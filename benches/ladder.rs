@@ -83,7 +83,7 @@ fn core(policy: &Policy, req: &DecideRequest) -> usize {
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default() };
+    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo: None };
     let matches = matching::run(&req.input, &query, &pool, &req.commands, rules).expect("no deadline");
     let class = classify(&Evidence {
         pool: &pool,
@@ -106,6 +106,7 @@ fn ctx<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx<'a> 
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
+        pool_memo: None,
     }
 }
 

@@ -186,6 +186,7 @@ pub fn replay(
             tokens: &tokens,
             auto_execute_tripped: false,
             deadline: None,
+            pool_memo: None,
         };
         let mode = match &r.cycle {
             Some(c) if r.call == Call::Enrich => Mode::Enrich(c),

@@ -43,7 +43,14 @@ pub struct Generation {
     /// The token of the control calls (`admin.token_file`), read with the
     /// rest of the generation: a reload reads the file again.
     pub admin_token: Option<crate::config::AdminToken>,
+    /// Canonical pools of recent requests, for this generation's lexicon
+    /// (a reload starts an empty one).
+    pub pool_memo: ladder::matching::PoolMemo,
 }
+
+/// What the memo of canonical pools may hold: a hundred-candidate pool
+/// takes about 20 KB, a thousand-candidate one about 200 KB.
+pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {
     /// Builds the policy and the LLM clients of a validated configuration.
@@ -56,7 +63,7 @@ impl Generation {
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
         }
-        Ok(Generation { config, policy, llms, admin_token })
+        Ok(Generation { config, policy, llms, admin_token, pool_memo: ladder::matching::PoolMemo::new(POOL_MEMO_BYTES) })
     }
 }
 

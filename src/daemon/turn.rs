@@ -364,6 +364,7 @@ impl Daemon {
             tokens: &*self.tokens,
             auto_execute_tripped: self.tripped(),
             deadline: deadline.map(Instant::into_std),
+            pool_memo: Some(&g.pool_memo),
         }
     }
 

@@ -171,7 +171,10 @@ fn server_span(req: &Request<Body>) -> tracing::Span {
         rpc.method = method,
         rpc.grpc.status_code = tracing::field::Empty,
     );
-    let _ = span.set_parent(crate::telemetry::parent_context(req.headers()));
+    // Without a trace exporter the span is disabled: no context to read.
+    if !span.is_disabled() {
+        let _ = span.set_parent(crate::telemetry::parent_context(req.headers()));
+    }
     span
 }
 

@@ -36,6 +36,8 @@ use super::types::Candidate;
 use crate::deadline::{Deadline, DeadlinePassed};
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex};
 
 wire_enum! {
     "snake_case",
@@ -471,6 +473,9 @@ pub struct Rules<'a> {
     pub params: &'a MatchParams,
     pub ranked: usize,
     pub stop: &'a Deadline,
+    /// Canonical pools of recent requests, when the caller keeps them (the
+    /// daemon does, one memo per configuration generation: its lexicon).
+    pub memo: Option<&'a PoolMemo>,
 }
 
 /// Runs every matching rung over the pool and the commands. `ranked` is how
@@ -480,30 +485,30 @@ pub struct Rules<'a> {
 /// and once it has passed `run` returns `DeadlinePassed` instead of a
 /// reading it could not finish.
 pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules: Rules<'_>) -> Result<Matches, DeadlinePassed> {
-    let Rules { lex, params, ranked, stop } = rules;
+    let Rules { lex, params, ranked, stop, memo } = rules;
     let raw = raw.trim();
     let raw_input = RawInput::new(raw);
     let toks: Vec<&str> = tokens(&q.full).collect();
     let core_start = toks.len() - tokens(&q.core).count();
-    let mut canon = CanonPool::with_capacity(pool);
-    for e in &pool.entries {
-        if stop.passed() {
-            return Err(DeadlinePassed);
-        }
-        canon.push(e.cand, lex, &raw_input);
-    }
+    let canon = match memo {
+        Some(memo) => memo.canonical(pool, lex, stop)?,
+        None => Arc::new(CanonPool::build(pool, lex, stop)?),
+    };
+    let canon = &*canon;
     let mut roles = vec![Role::Content; toks.len()];
-    let mut mentions = label_mentions(&toks, core_start, &canon, params, stop);
+    let raw_eq =
+        |idx: usize| !raw_input.text.is_empty() && raw_input.eq_label(&pool.entries[idx].cand.label, canon.entries[idx].label_ascii);
+    let mut mentions = label_mentions(&toks, core_start, canon, params, stop, raw_eq);
     for m in &mentions {
         roles[m.span.0..m.span.1].fill(Role::Reference);
     }
-    let structure = read_structure(&toks, &mut roles, &canon, lex);
+    let structure = read_structure(&toks, &mut roles, canon, lex);
     let mut out_of_range = false;
-    let positions = position_mentions(&toks, &mut roles, &canon, lex, params);
-    let badges = badge_mentions(&toks, &mut roles, &canon, lex, stop);
-    mark_empty_words(&toks, &mut roles, &canon, lex);
-    unless_only_phrasing(&toks, &mut roles, &canon, lex);
-    let words = word_evidence(&toks, &roles, &canon, lex, params, stop);
+    let positions = position_mentions(&toks, &mut roles, canon, lex, params);
+    let badges = badge_mentions(&toks, &mut roles, canon, lex, stop);
+    mark_empty_words(&toks, &mut roles, canon, lex);
+    unless_only_phrasing(&toks, &mut roles, canon, lex);
+    let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
     // playlist", "the fourth report") count within it.
@@ -543,7 +548,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
         if subset.is_some() && mentions.iter().any(|m| m.kind == MatchKind::Ordinal) {
             Words::None
         } else {
-            word_evidence(&toks, &roles, &canon, lex, params, stop)
+            word_evidence(&toks, &roles, canon, lex, params, stop)
         }
     };
     // A word that only begins another candidate's word ("sam" with "Sam Lee"
@@ -598,8 +603,8 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
         if reading.complete.contains(&entry) {
             continue;
         }
-        let whole = says_whole(entry, &toks, &canon);
-        let said = Said { toks: &toks, roles: &roles, described: &described, pool, canon: &canon, lex, params };
+        let whole = says_whole(entry, &toks, canon);
+        let said = Said { toks: &toks, roles: &roles, described: &described, pool, canon, lex, params };
         if said.accounts_for(entry, kind, whole, stop) {
             reading.complete.push(entry);
             if whole {
@@ -611,7 +616,7 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
     if stop.passed_now() {
         return Err(DeadlinePassed);
     }
-    let mut hits = ranking_hits(&mentions, &reading, &toks, &roles, &canon, stop);
+    let mut hits = ranking_hits(&mentions, &reading, &toks, &roles, canon, stop);
     let mut fuzzy = None;
     if hits.iter().all(|h| h.kind.tier() < MatchTier::Containment) && !q.core.is_empty() {
         let (fuzzy_hits, ranked) = canon.fuzzy(&q.core, ranked, params.fuzzy_min_similarity, stop);
@@ -761,7 +766,15 @@ impl Said<'_> {
 /// compared joined (so "linkspanel d" is "links panel d"). A label inside a
 /// longer label the input names is dropped (the longest whole label wins);
 /// two candidates with the same label both stay.
-fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: &MatchParams, stop: &Deadline) -> Vec<Mention> {
+/// `raw_eq(entry)`: the raw input is the entry's raw label, ignoring case.
+fn label_mentions(
+    toks: &[&str],
+    core_start: usize,
+    canon: &CanonPool,
+    params: &MatchParams,
+    stop: &Deadline,
+    raw_eq: impl Fn(usize) -> bool,
+) -> Vec<Mention> {
     let mut found: Vec<Mention> = Vec::new();
     if toks.is_empty() {
         return found;
@@ -809,7 +822,7 @@ fn label_mentions(toks: &[&str], core_start: usize, canon: &CanonPool, params: &
                     let whole = span == (core_start, toks.len()) || span == (0, toks.len());
                     let kind = match kind {
                         MatchKind::Alias if whole => MatchKind::Alias,
-                        _ if whole && canon.entries[idx].raw_eq => MatchKind::Exact,
+                        _ if whole && raw_eq(idx) => MatchKind::Exact,
                         _ if whole => MatchKind::Normalized,
                         _ => MatchKind::Label,
                     };
@@ -1355,6 +1368,98 @@ fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> boo
     })
 }
 
+/// Canonical pools of recent requests, reused when a request sends the same
+/// options again (the same screen on the next turn, or many users on the
+/// same screen): canonicalizing a pool is most of what matching costs on a
+/// clear input. Keyed by the text canonicalization reads (each candidate's
+/// label, badge, kind and aliases, in the pool's order) and verified byte
+/// for byte on a hit, so a reused pool is the one `CanonPool::build` would
+/// make. Bounded by a byte budget (least recently used out first; a pool
+/// larger than an eighth of it is never kept). One memo per lexicon: the
+/// daemon makes one per configuration generation.
+pub struct PoolMemo {
+    budget: usize,
+    inner: Mutex<MemoInner>,
+}
+
+struct MemoInner {
+    pools: lru::LruCache<u64, Arc<Memoized>>,
+    bytes: usize,
+}
+
+struct Memoized {
+    key: Box<[u8]>,
+    canon: Arc<CanonPool>,
+}
+
+impl Memoized {
+    fn bytes(&self) -> usize {
+        self.key.len() + self.canon.heap_bytes() + std::mem::size_of::<Self>()
+    }
+}
+
+impl std::fmt::Debug for PoolMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (pools, bytes) = self.held();
+        f.debug_struct("PoolMemo").field("budget", &self.budget).field("pools", &pools).field("bytes", &bytes).finish()
+    }
+}
+
+impl PoolMemo {
+    /// A memo holding at most `budget` bytes of canonical pools.
+    pub fn new(budget: usize) -> Self {
+        PoolMemo { budget, inner: Mutex::new(MemoInner { pools: lru::LruCache::unbounded(), bytes: 0 }) }
+    }
+
+    /// How many pools it holds, and their bytes.
+    pub fn held(&self) -> (usize, usize) {
+        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        (inner.pools.len(), inner.bytes)
+    }
+
+    /// The canonical pool of `pool`: the memo's when it holds the same
+    /// text, else built (and kept, within the budget).
+    fn canonical(&self, pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Arc<CanonPool>, DeadlinePassed> {
+        let key = pool_key(pool);
+        let hash = rustc_hash::FxBuildHasher.hash_one(&key[..]);
+        let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).pools.get(&hash).cloned();
+        if let Some(m) = found.filter(|m| m.key[..] == key[..]) {
+            return Ok(m.canon.clone());
+        }
+        let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
+        let kept = Memoized { key: key.into_boxed_slice(), canon: canon.clone() };
+        let size = kept.bytes();
+        if size <= self.budget / 8 {
+            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(old) = inner.pools.put(hash, Arc::new(kept)) {
+                inner.bytes -= old.bytes();
+            }
+            inner.bytes += size;
+            while inner.bytes > self.budget {
+                let Some((_, old)) = inner.pools.pop_lru() else { break };
+                inner.bytes -= old.bytes();
+            }
+        }
+        Ok(canon)
+    }
+}
+
+/// What a pool's canonical form is made from, length-prefixed: each
+/// entry's alias count, label, badge, kind and aliases.
+fn pool_key(pool: &Pool<'_>) -> Vec<u8> {
+    let text: usize = pool.entries.iter().map(|e| e.cand.label.len() + 16).sum();
+    let mut key = Vec::with_capacity(text);
+    for e in &pool.entries {
+        let c = e.cand;
+        key.extend_from_slice(&(c.aliases.len() as u32).to_le_bytes());
+        for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
+            key.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            key.extend_from_slice(s.as_bytes());
+        }
+    }
+    key
+}
+
 /// The canonical labels, aliases, badges and words of a pool, computed once
 /// per request into one buffer (every rung reads them; none
 /// re-canonicalizes).
@@ -1380,8 +1485,8 @@ struct CanonEntry {
     /// The candidate's explicit badge, canonical (a range of `text`), when
     /// it has one.
     badge: Option<(usize, usize)>,
-    /// The raw input is the candidate's raw label, ignoring case.
-    raw_eq: bool,
+    /// The candidate's raw label is ASCII.
+    label_ascii: bool,
     /// The candidate's kind, canonical (a range of `text`), when it has one.
     kind: Option<(usize, usize)>,
     /// Ranges of `CanonPool::words`: the label's words, and all its words
@@ -1406,7 +1511,27 @@ impl CanonPool {
     }
 
     /// Canonicalizes the next candidate of the pool.
-    fn push(&mut self, c: &Candidate, lex: &Lexicon, raw: &RawInput<'_>) {
+    /// The canonical pool of `pool`, or `DeadlinePassed`.
+    fn build(pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Self, DeadlinePassed> {
+        let mut canon = CanonPool::with_capacity(pool);
+        for e in &pool.entries {
+            if stop.passed() {
+                return Err(DeadlinePassed);
+            }
+            canon.push(e.cand, lex);
+        }
+        canon.scratch = Vec::new();
+        Ok(canon)
+    }
+
+    /// What the pool holds on the heap (bytes), for the memo's budget.
+    fn heap_bytes(&self) -> usize {
+        self.text.capacity()
+            + self.entries.capacity() * std::mem::size_of::<CanonEntry>()
+            + (self.aliases.capacity() + self.words.capacity()) * std::mem::size_of::<(usize, usize)>()
+    }
+
+    fn push(&mut self, c: &Candidate, lex: &Lexicon) {
         let start = self.text.len();
         let label_ascii = canonicalize_words_into(&c.label, lex, &mut self.text, &mut self.scratch);
         // Canonical text of ASCII text is ASCII; of other text it may be.
@@ -1436,12 +1561,11 @@ impl CanonPool {
         });
         self.ascii &= ascii;
         self.max_joined = self.max_joined.max(joined);
-        let raw_eq = !raw.text.is_empty() && raw.eq_label(&c.label, label_ascii);
         self.entries.push(CanonEntry {
             label,
             aliases: (first_alias, self.aliases.len()),
             badge,
-            raw_eq,
+            label_ascii,
             kind,
             label_words,
             all_words: (first_word, self.words.len()),
@@ -1799,7 +1923,8 @@ mod tests {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m = run(input, &q, &p, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default() }).unwrap();
+        let m =
+            run(input, &q, &p, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default(), memo: None }).unwrap();
         let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
         (m, ids)
     }
@@ -2006,9 +2131,55 @@ mod tests {
             let lex = Lexicon::shipped();
             let cands = vec![Candidate::new("x", label.clone())];
             let mut canon = CanonPool::with_capacity(&pool(&cands));
-            canon.push(&cands[0], &lex, &RawInput::new(""));
+            canon.push(&cands[0], &lex);
             let canonical = canonicalize(&label, &lex);
             proptest::prop_assert_eq!(canon.badge_of(0), reference::derived_badge(&canonical));
+        }
+
+        /// A pool the memo hands back is the one canonicalizing it afresh
+        /// would make: the same matches with and without the memo, after
+        /// another input filled it, and for a pool one letter away.
+        #[test]
+        fn the_pool_memo_never_changes_a_match(
+            first in "(links|panel|open|the|second|d|e|2| ){0,5}",
+            input in "(links|panel|open|the|second|one|d|e|lnks|2|Links Panel D| ){0,6}",
+            labels in proptest::collection::vec(("(Links|links|panel|Panel|sales|d|D|e|2|Ünits| ){0,4}", "(|lp|x)", proptest::collection::vec("(links|panel|d| ){0,3}", 0..2)), 1..12),
+            changed in 0usize..12,
+        ) {
+            let lex = Lexicon::shipped();
+            let params = MatchParams::default();
+            let memo = PoolMemo::new(1 << 20);
+            let cands: Vec<Candidate> = labels
+                .iter()
+                .enumerate()
+                .map(|(i, (l, b, a))| Candidate { badge: b.clone(), aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) })
+                .collect();
+            let mut other = cands.clone();
+            other[changed % cands.len()].label.push('s');
+            let matched = |input: &str, cands: &[Candidate], memo: Option<&PoolMemo>| {
+                let q = Query::new(canonicalize(input, &lex), &lex);
+                let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default(), memo };
+                format!("{:?}", run(input, &q, &pool(cands), &[], rules).unwrap())
+            };
+            matched(&first, &cands, Some(&memo));
+            proptest::prop_assert_eq!(memo.held().0, 1);
+            proptest::prop_assert_eq!(matched(&input, &cands, Some(&memo)), matched(&input, &cands, None));
+            proptest::prop_assert_eq!(matched(&input, &other, Some(&memo)), matched(&input, &other, None));
+            proptest::prop_assert_eq!(memo.held().0, 2);
+        }
+
+        #[test]
+        fn the_pool_memo_keeps_to_its_budget(sizes in proptest::collection::vec(1usize..200, 1..40)) {
+            let lex = Lexicon::shipped();
+            let memo = PoolMemo::new(64 << 10);
+            for (k, n) in sizes.iter().enumerate() {
+                let cands: Vec<Candidate> = (0..*n).map(|i| Candidate::new(format!("c{i}"), format!("label {k} {i}"))).collect();
+                let q = Query::new(canonicalize("label", &lex), &lex);
+                let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &Deadline::default(), memo: Some(&memo) };
+                run("label", &q, &pool(&cands), &[], rules).unwrap();
+                let (_, bytes) = memo.held();
+                proptest::prop_assert!(bytes <= 64 << 10, "{bytes} bytes held");
+            }
         }
 
         /// The fuzzy rung skips similarities it cannot use; its hits and
@@ -2025,7 +2196,7 @@ mod tests {
             let q = Query::new(canonicalize(&input, &lex), &lex);
             let p = pool(&cands);
             let params = MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() };
-            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default() }).unwrap();
+            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default(), memo: None }).unwrap();
             proptest::prop_assume!(m.fuzzy.is_some());
 
             let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;
@@ -2047,7 +2218,7 @@ mod tests {
             let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.clone())).collect();
             let mut canon = CanonPool::with_capacity(&pool(&cands));
             for c in &cands {
-                canon.push(c, &lex, &RawInput::new(""));
+                canon.push(c, &lex);
             }
             let mut got: Vec<String> = canon.near_words(&t, bound, &Deadline::default()).into_iter().map(|(w, _, _)| w).collect();
             got.sort();

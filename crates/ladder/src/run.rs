@@ -34,6 +34,10 @@ pub struct Ctx<'a> {
     /// The caller's deadline: the matching rungs stop when it passes
     /// (`decide` then returns `DeadlinePassed`).
     pub deadline: Option<Instant>,
+    /// Canonical pools of recent requests, kept across calls (the daemon
+    /// keeps one per configuration generation; `None`: each call
+    /// canonicalizes its pool).
+    pub pool_memo: Option<&'a crate::matching::PoolMemo>,
 }
 
 /// A `Decide` turn, or an `Enrich` step of an open cycle.

@@ -68,6 +68,7 @@ fn turn(policy: &Policy, session: &Session, req: &DecideRequest) -> Decision {
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
+        pool_memo: None,
     };
     let mut d = block_on(decide(&ctx, req, Mode::Turn, session)).expect("no deadline");
     d.attach_request(&std::sync::Arc::new(req.clone()));

@@ -139,6 +139,7 @@ fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided {
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
+        pool_memo: None,
     };
     let mut d = block_on(decide(&ctx, req, Mode::Turn, fake)).expect("no deadline");
     d.attach_request(&std::sync::Arc::new(req.clone()));
@@ -774,6 +775,7 @@ fn enrich_step(policy: &Policy, fake: &Fake, evidence: &[(EvidenceType, Vec<Cand
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
+        pool_memo: None,
     };
     let mut d = block_on(decide(&ctx, &merged, Mode::Enrich(&cycle), fake)).expect("no deadline");
     d.attach_request(&std::sync::Arc::new(merged.clone()));
@@ -1209,6 +1211,7 @@ fn the_second_ask_runs_only_after_every_other_gate_passed() {
         tokens: &WordCounter,
         auto_execute_tripped: true,
         deadline: None,
+        pool_memo: None,
     };
     let d = block_on(decide(&ctx, &req("the thing for team e"), Mode::Turn, &fake)).expect("no deadline").decision;
     assert_ne!(d.outcome, Outcome::Execute);
@@ -1453,6 +1456,7 @@ fn with_deadline(r: &DecideRequest, deadline: std::time::Instant) -> Result<Deci
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: Some(deadline),
+        pool_memo: None,
     };
     block_on(decide(&ctx, r, Mode::Turn, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })))
 }
@@ -1517,6 +1521,7 @@ fn same_ids<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
+        pool_memo: None,
     }
 }
 
