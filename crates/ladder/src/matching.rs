@@ -716,7 +716,7 @@ impl Said<'_> {
         if canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == t) || extra.iter().any(|w| w == t) {
             return true;
         }
-        if self.params.joined_words && t.len() >= 2 && canon.spells_joined(entry, t) {
+        if self.params.joined_words && t.len() >= 2 && canon.may_spell_joined(t) && canon.spells_joined(entry, t) {
             return true;
         }
         let len = t.chars().count();
@@ -1139,7 +1139,7 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
         if stop.passed_now() {
             return Words::None;
         }
-        if exact[k].is_empty() && params.joined_words && t.len() >= 2 {
+        if exact[k].is_empty() && params.joined_words && t.len() >= 2 && canon.may_spell_joined(t) {
             exact[k] = (0..canon.entries.len()).filter(|idx| canon.spells_joined(*idx, t)).collect();
         }
         if !exact[k].is_empty() {
@@ -1474,7 +1474,44 @@ struct CanonPool {
     ascii: bool,
     /// The longest label or alias, its words joined (bytes).
     max_joined: usize,
+    /// Which first bytes (of one-letter label words) and first byte pairs
+    /// (of longer ones) label words start with: a word spells a run of
+    /// label words joined (`spells_joined`) only if it starts like one.
+    starts: Box<WordStarts>,
     scratch: Vec<(usize, usize)>,
+}
+
+/// Bit sets of the first byte of one-byte words and the first two bytes of
+/// longer words.
+struct WordStarts {
+    one: [u64; 4],
+    two: [u64; 1024],
+}
+
+impl WordStarts {
+    fn add(&mut self, w: &[u8]) {
+        match *w {
+            [] => {}
+            [a] => self.one[usize::from(a) >> 6] |= 1 << (a & 63),
+            [a, b, ..] => {
+                let k = usize::from(a) << 8 | usize::from(b);
+                self.two[k >> 6] |= 1 << (k & 63);
+            }
+        }
+    }
+
+    /// Whether some word of the set may be a proper prefix of `t`.
+    fn may_prefix(&self, t: &[u8]) -> bool {
+        let one = |a: u8| self.one[usize::from(a) >> 6] & (1 << (a & 63)) != 0;
+        let two = |a: u8, b: u8| {
+            let k = usize::from(a) << 8 | usize::from(b);
+            self.two[k >> 6] & (1 << (k & 63)) != 0
+        };
+        match *t {
+            [a, b, ..] => one(a) || two(a, b),
+            _ => false,
+        }
+    }
 }
 
 struct CanonEntry {
@@ -1506,6 +1543,7 @@ impl CanonPool {
             words: Vec::with_capacity(pool.entries.len() * 4),
             ascii: true,
             max_joined: 0,
+            starts: Box::new(WordStarts { one: [0; 4], two: [0; 1024] }),
             scratch: Vec::with_capacity(8),
         }
     }
@@ -1527,6 +1565,7 @@ impl CanonPool {
     /// What the pool holds on the heap (bytes), for the memo's budget.
     fn heap_bytes(&self) -> usize {
         self.text.capacity()
+            + std::mem::size_of::<WordStarts>()
             + self.entries.capacity() * std::mem::size_of::<CanonEntry>()
             + (self.aliases.capacity() + self.words.capacity()) * std::mem::size_of::<(usize, usize)>()
     }
@@ -1538,6 +1577,9 @@ impl CanonPool {
         let mut ascii = label_ascii || self.text[start..].is_ascii();
         let label = (start, self.text.len());
         let first_word = self.words.len();
+        for &(s, e) in &self.scratch {
+            self.starts.add(&self.text.as_bytes()[s..e]);
+        }
         self.words.extend_from_slice(&self.scratch);
         let label_words = (first_word, self.words.len());
         let mut joined = self.scratch.iter().map(|(s, e)| e - s).sum::<usize>();
@@ -1669,6 +1711,12 @@ impl CanonPool {
 
     /// Whether two or three consecutive label words spell `t` together
     /// ("w4" is "W-4", "linkspanel" is "Links Panel").
+    /// Whether some entry's label words, two or more joined, may spell
+    /// `t` (a cheap test that every `spells_joined` hit passes).
+    fn may_spell_joined(&self, t: &str) -> bool {
+        self.starts.may_prefix(t.as_bytes())
+    }
+
     fn spells_joined(&self, idx: usize, t: &str) -> bool {
         let word = |i: usize| {
             let (s, e) = self.words[i];
@@ -2166,6 +2214,17 @@ mod tests {
             proptest::prop_assert_eq!(matched(&input, &cands, Some(&memo)), matched(&input, &cands, None));
             proptest::prop_assert_eq!(matched(&input, &other, Some(&memo)), matched(&input, &other, None));
             proptest::prop_assert_eq!(memo.held().0, 2);
+        }
+
+        /// The cheap test lets every word through that some entry spells.
+        #[test]
+        fn a_word_an_entry_spells_passes_the_cheap_test(t in "(ab|a|b|cd|c|1|12|x|abc|z){1,4}", labels in proptest::collection::vec(proptest::collection::vec("(ab|a|b|cd|c|1|12|x|abc)", 1..4), 1..10)) {
+            let lex = Lexicon::shipped();
+            let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.join(" "))).collect();
+            let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
+            if (0..cands.len()).any(|idx| canon.spells_joined(idx, &t)) {
+                proptest::prop_assert!(canon.may_spell_joined(&t));
+            }
         }
 
         #[test]
