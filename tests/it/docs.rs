@@ -326,6 +326,12 @@ fn shows(shown: &[String], actual: &[String]) -> bool {
 /// `grpcurl`, installed by the README's own command (once, under
 /// `target/grpcurl`).
 fn grpcurl_bin() -> PathBuf {
+    // Once per test binary: two tests installing into one venv would race.
+    static INSTALLED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(install_grpcurl).clone()
+}
+
+fn install_grpcurl() -> PathBuf {
     let dir = Path::new(ROOT).join("target/grpcurl/bin");
     if !dir.join("grpcurl").exists() {
         let readme = read("README.md");

@@ -313,29 +313,10 @@ async fn an_escape_reports_no_confidence_bucket() {
     assert_eq!((r.outcome(), r.confidence()), (pb::Outcome::Execute, pb::ConfidenceBucket::HighConfidenceExecute));
 }
 
-/// The binary's log lines (JSON) until it exits after SIGTERM, and
-/// whether a call in between was logged.
+/// The binary's log lines (JSON) from its start until it exits after
+/// SIGTERM, with one call in between.
 async fn log_of_one_call_then_sigterm(envs: &[(&str, &str)]) -> Vec<serde_json::Value> {
-    use tokio::io::AsyncBufReadExt;
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
-        .env_clear()
-        .env("LADDER_LISTEN", "127.0.0.1:0")
-        .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
-        .envs(envs.iter().copied())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut log = Vec::new();
-    let addr = loop {
-        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("log line").unwrap().expect("serving");
-        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-        log.push(v.clone());
-        if v["fields"]["message"] == "serving" {
-            break v["fields"]["addr"].as_str().unwrap().to_string();
-        }
-    };
+    let (mut child, addr, mut log, mut lines) = spawn_binary_logged(envs).await;
     let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
     client.decide(panels_request("open links panel d")).await.unwrap();
     sigterm(&child);
