@@ -25,7 +25,7 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 use futures::executor::block_on;
 use ladder::continuity::{ActionEntry, Cycle, CycleChange, DecidedUpdate, Now, OutcomeUpdate, PendingClarifier, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
-use ladderd::sessions::{MemoryStore, SessionStore};
+use ladderd::store::{MemoryStore, SessionStore};
 use mimalloc::MiMalloc as Inner;
 use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;

@@ -176,12 +176,21 @@ impl App {
         // accepting and let in-flight calls finish within the grace period.
         health.set_not_serving::<pb::arbiter_server::ArbiterServer<Arbiter>>().await;
         health.set_service_status("", ServingStatus::NotServing).await;
-        tracing::info!(grace_ms = grace.as_millis() as u64, "shutting down: not serving, draining");
+        tracing::info!("shutting down: health NOT_SERVING, no new connections, draining the calls in flight");
         let _ = stop_tx.send(());
+        let draining = std::time::Instant::now();
         let result = match tokio::time::timeout(grace, server).await {
-            Ok(r) => r.map_err(|e| AppError::Serve(e.to_string())),
+            Ok(r) => {
+                // What happened, not what was allowed: most drains take
+                // milliseconds of the grace period.
+                tracing::info!(drained_ms = draining.elapsed().as_millis() as u64, "drained: every call in flight answered");
+                r.map_err(|e| AppError::Serve(e.to_string()))
+            }
             Err(_) => {
-                tracing::warn!("drain grace period over; abandoning in-flight calls");
+                tracing::warn!(
+                    grace_ms = grace.as_millis() as u64,
+                    "drain grace period over (server.drain_grace_ms); abandoning the calls still in flight"
+                );
                 Ok(())
             }
         };

@@ -411,7 +411,11 @@ impl From<d::Decision> for pb::Decision {
                 d::Decider::Continuity => pb::Decider::Continuity,
                 d::Decider::Llm => pb::Decider::Llm,
             } as i32,
+            // An escape hands the turn back: the classifier's bucket (high
+            // for a command said whole) would read as "execute" on the wire,
+            // so an escape reports none (documented in the proto).
             confidence: match x.confidence {
+                _ if x.outcome == d::Outcome::Escape => pb::ConfidenceBucket::Unspecified,
                 None => pb::ConfidenceBucket::Unspecified,
                 Some(d::Bucket::HighConfidenceExecute) => pb::ConfidenceBucket::HighConfidenceExecute,
                 Some(d::Bucket::LowConfidenceLlmEligible) => pb::ConfidenceBucket::LowConfidenceLlmEligible,
@@ -436,6 +440,8 @@ impl From<d::Decision> for pb::Decision {
                 kind: c.kind.as_str().to_string(),
             }),
             needed_evidence_types: x.needed_evidence_types.iter().map(|t| t.as_str().to_string()).collect(),
+            // Absent when the LLM rung did nothing for this decision (not
+            // reached, or no provider): the answer says what happened only.
             llm: Some(pb::LlmReport {
                 called: x.llm.called,
                 guard_hit: x.llm.guard_hit,
@@ -449,7 +455,8 @@ impl From<d::Decision> for pb::Decision {
                 corroborating_id: x.llm.corroborating_id.unwrap_or_default(),
                 corroboration_verdict: x.llm.corroboration_verdict,
                 corroboration_latency_ms: x.llm.corroboration_latency_ms,
-            }),
+            })
+            .filter(|r| !llm_did_nothing(r)),
             loop_cycle_id: x.loop_cycle_id.unwrap_or_default(),
             evidence_fingerprint: x.evidence_fingerprint.unwrap_or_default(),
             trace: x
@@ -461,6 +468,37 @@ impl From<d::Decision> for pb::Decision {
             pool_version: x.pool_version.unwrap_or_default(),
         }
     }
+}
+
+/// The LLM rung was not reached, or found no provider configured (which
+/// `fallback_reason` already says): nothing to report.
+fn llm_did_nothing(r: &pb::LlmReport) -> bool {
+    let pb::LlmReport {
+        called,
+        guard_hit,
+        latency_ms,
+        suggested_id,
+        confidence,
+        verdict,
+        shadow,
+        corroboration,
+        corroboration_method,
+        corroborating_id,
+        corroboration_verdict,
+        corroboration_latency_ms,
+    } = r;
+    !called
+        && !guard_hit
+        && *latency_ms == 0
+        && suggested_id.is_empty()
+        && *confidence == 0.0
+        && (verdict.is_empty() || verdict == d::FallbackReason::LlmDisabled.as_str())
+        && !shadow
+        && corroboration.is_empty()
+        && corroboration_method.is_empty()
+        && corroborating_id.is_empty()
+        && corroboration_verdict.is_empty()
+        && *corroboration_latency_ms == 0
 }
 
 fn fallback_to_pb(r: Option<d::FallbackReason>) -> pb::FallbackReason {

@@ -28,10 +28,11 @@
 //!   share.
 //! - [`llm`]: the OpenAI-compatible client, the clients of one
 //!   configuration (`llm::Llms`) and the versioned prompts.
-//! - [`sessions`]: the session-store trait and the in-memory store.
-//!   [`pools`]: option sets cached for reuse (trait and in-memory cache).
-//!   [`redis_store`]: both, and the rollout trip, shared by every replica
-//!   in Redis / Valkey (`sessions.backend = "redis"`).
+//! - [`store`]: the session store, one module: the port the daemon uses
+//!   (`SessionStore`, `PoolStore`), this process's sessions
+//!   (`store::memory`) and held option sets (`store::pools`), and both
+//!   with the rollout trip shared by every replica in Redis / Valkey
+//!   (`store::redis`, its Lua scripts in `src/store/lua/`).
 //! - [`config`]: figment layers and validation; sections that are the
 //!   core's settings use the core's types.
 //! - [`telemetry`]: logging, tracing and metrics export, redaction, and
@@ -54,9 +55,7 @@ pub mod eval;
 pub mod grpc;
 pub mod llm;
 pub mod pb;
-pub mod pools;
-pub mod redis_store;
 pub mod replay;
-pub mod sessions;
+pub mod store;
 pub mod telemetry;
 pub mod tokens;

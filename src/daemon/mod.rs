@@ -23,9 +23,7 @@ pub use turn::{EnrichInput, OutcomeInput};
 use crate::config::{Config, Redaction, SessionBackend};
 use crate::error::ApiError;
 use crate::llm::Llms;
-use crate::pools::{PoolCache, PoolStore};
-use crate::redis_store::RedisStore;
-use crate::sessions::{Clock, MemoryStore, SessionStore, StoreError};
+use crate::store::{Clock, MemoryStore, PoolCache, PoolStore, RedisStore, SessionStore, StoreError};
 use crate::telemetry::{self, Metrics, records::DecisionLog};
 use arc_swap::ArcSwap;
 use ladder::policy::Policy;
@@ -150,7 +148,7 @@ impl Daemon {
 
     /// Starts background work (the idle-session purge); it stops when the
     /// returned guard is dropped. Needs a tokio runtime.
-    pub fn spawn_background(&self) -> Option<crate::sessions::PurgeGuard> {
+    pub fn spawn_background(&self) -> Option<crate::store::PurgeGuard> {
         let idle = Duration::from_secs(self.current.load().config.sessions.idle_ttl_seconds);
         let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
         self.memory.as_ref().map(|m| m.spawn_purger(self.clock, every))
@@ -235,7 +233,7 @@ fn unavailable(e: StoreError, what_to_do: &str) -> ApiError {
 /// `REFUSAL_TTL`, forgotten when a change of theirs is written.
 struct Refusals {
     any: std::sync::atomic::AtomicBool,
-    seen: std::sync::Mutex<lru::LruCache<Box<str>, (crate::sessions::FailureKind, std::time::Instant)>>,
+    seen: std::sync::Mutex<lru::LruCache<Box<str>, (crate::store::FailureKind, std::time::Instant)>>,
 }
 
 const REFUSALS_MAX: usize = 4096;

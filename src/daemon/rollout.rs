@@ -5,7 +5,7 @@
 use super::{Daemon, Generation, StartError, lock};
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::redis_store::RolloutAction;
+use crate::store::redis::RolloutAction;
 use crate::telemetry::Call;
 use ladder::continuity::{ActionOutcome, Now};
 use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample, Windows};

@@ -136,6 +136,11 @@ pub struct DialogueTally {
 }
 
 impl DialogueTally {
+    /// No dialogue was run.
+    pub fn is_empty(&self) -> bool {
+        self.dialogues == 0
+    }
+
     pub(super) fn add(&mut self, w: &Walked) {
         self.dialogues += 1;
         self.fully_right += usize::from(w.right);

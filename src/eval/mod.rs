@@ -300,6 +300,13 @@ pub struct LlmTally {
 }
 
 impl LlmTally {
+    /// Nothing reached the LLM rung and the principle refused nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == LlmTally::default()
+    }
+}
+
+impl LlmTally {
     fn add(&mut self, s: &Scored) {
         let expected = match &s.expect {
             Expect::Execute(id) => Some(id.as_str()),
@@ -339,11 +346,16 @@ pub struct Report {
     pub overall: Tally,
     pub shares: Shares,
     pub by_category: BTreeMap<String, Tally>,
-    /// What the LLM rung did (empty when no turn reached it).
+    /// What the LLM rung did (empty when no turn reached it, and then left
+    /// out of `--json`).
+    #[serde(skip_serializing_if = "LlmTally::is_empty")]
     pub llm: LlmTally,
-    /// The dialogues, whole (all of them; empty when the corpus has none).
+    /// The dialogues, whole (all of them; empty when the corpus has none,
+    /// and then left out of `--json`).
+    #[serde(skip_serializing_if = "DialogueTally::is_empty")]
     pub dialogues: DialogueTally,
     /// The dialogues by category.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub dialogues_by_category: BTreeMap<String, DialogueTally>,
     /// Every turn that was not right, in file order.
     pub failures: Vec<Scored>,

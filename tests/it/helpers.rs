@@ -165,8 +165,28 @@ pub async fn spawn_binary_with_fd_limit(files: u32, envs: &[(&str, &str)]) -> (t
     spawn_command(command, envs).await
 }
 
-async fn spawn_command(mut command: tokio::process::Command, envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
+async fn spawn_command(command: tokio::process::Command, envs: &[(&str, &str)]) -> (tokio::process::Child, String, Instant) {
     let started = Instant::now();
+    let (child, addr, _, mut lines) = start_logged(command, envs).await;
+    // Keep draining stderr so the child never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, addr, started)
+}
+
+/// The rest of a binary's log, a line at a time.
+pub type LogLines = tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>;
+
+/// Runs the real binary with JSON logs; returns it, the address it serves
+/// on, its log lines up to the "serving" line, and the rest of its log
+/// (read it, or the child blocks once the pipe is full).
+pub async fn spawn_binary_logged(envs: &[(&str, &str)]) -> (tokio::process::Child, String, Vec<serde_json::Value>, LogLines) {
+    start_logged(tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd")), envs).await
+}
+
+async fn start_logged(
+    mut command: tokio::process::Command,
+    envs: &[(&str, &str)],
+) -> (tokio::process::Child, String, Vec<serde_json::Value>, LogLines) {
     let mut child = command
         .env_clear()
         .env("LADDER_LISTEN", "127.0.0.1:0")
@@ -177,17 +197,17 @@ async fn spawn_command(mut command: tokio::process::Command, envs: &[(&str, &str
         .spawn()
         .unwrap();
     let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut log = Vec::new();
     let addr = loop {
         let line =
             tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("log line").unwrap().expect("serving line");
         let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        log.push(v.clone());
         if v["fields"]["message"] == "serving" {
             break v["fields"]["addr"].as_str().unwrap().to_string();
         }
     };
-    // Keep draining stderr so the child never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, addr, started)
+    (child, addr, log, lines)
 }
 
 pub fn sigterm(child: &tokio::process::Child) {

@@ -175,6 +175,11 @@ async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
     assert_eq!((l.by_verdict.get("select"), l.by_verdict.get("abstain")), (Some(&2), Some(&1)), "{text}");
     assert_eq!(r.wrong_executes(), 0, "{text}");
     assert!(text.contains("LLM rung: reached by 3 turns") && text.contains("refused by the principle"), "{text}");
+    // docs/evaluation.md shows these lines of this report.
+    let llm_lines: String =
+        text.lines().skip_while(|l| !l.starts_with("LLM rung:")).take(3).map(|l| format!("{}\n", l.trim_end())).collect();
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/evaluation.md")).unwrap();
+    assert!(docs.contains(&llm_lines), "docs/evaluation.md's LLM report drifted; paste the new one:\n{llm_lines}");
     // Under the embedded defaults (no provider) the same turns are asked.
     let cases: Vec<eval::Case> = turns
         .iter()
@@ -217,17 +222,20 @@ async fn a_dialogue_run_under_the_llm_reports_its_verdicts_and_gates() {
 /// on one session, so a pick by position after a clarifier, the same
 /// request again and "the other one" are carried from turn to turn.
 #[tokio::test]
-async fn the_worked_dialogue_example_runs_as_the_readme_shows() {
+async fn the_worked_dialogue_example_runs_as_the_docs_show() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/eval/dialogues.jsonl");
     let lines = eval::read(&path).unwrap();
     let r = eval::run(Config::default(), lines).await.unwrap();
     let text = eval::render(&r);
     assert_eq!((r.dialogues.dialogues, r.dialogues.fully_right, r.dialogues.repeated_clarifiers), (3, 3, 0), "{text}");
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let shown = readme.split("$ ladderd eval examples/eval/dialogues.jsonl").nth(1).expect("the README shows the dialogue example");
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/evaluation.md")).unwrap();
+    let shown = docs
+        .split("$ cargo run --release -q -- eval examples/eval/dialogues.jsonl")
+        .nth(1)
+        .expect("docs/evaluation.md shows the dialogue example");
     let shown = shown.split("```").next().unwrap();
-    // The README's sample is this run's report, word for word, but the
+    // The docs' sample is this run's report, word for word, but the
     // configuration revision (which moves with every default).
     let strip = |s: &str| s.lines().filter(|l| !l.starts_with("evaluated ")).map(str::trim_end).collect::<Vec<_>>().join("\n");
-    assert_eq!(strip(shown).trim(), strip(&text).trim(), "README's dialogue report drifted; paste the new one");
+    assert_eq!(strip(shown).trim(), strip(&text).trim(), "docs/evaluation.md's dialogue report drifted; paste the new one");
 }

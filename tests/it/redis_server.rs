@@ -1,18 +1,19 @@
 //! A real `redis-server` (or `valkey-server`) for the tests, on a free
 //! port in a temp dir, killed when dropped.
 //!
-//! Redis 7 is found on PATH, else installed once: with `apt-get install
-//! redis-server` when running as root, else by `apt-get download` +
-//! `dpkg -x` into `target/redis-server` (no root needed).
-//! `LADDER_TEST_REDIS_SERVER` names a binary to use instead.
-//!
-//! Valkey 8 is found on PATH (`valkey-server`), else fetched once from
-//! Debian's backports (Debian 12 has no Valkey in its main archive): apt
-//! runs with a sources list, lists and cache of its own under
-//! `target/valkey-server/apt` (the machine's apt configuration is not
-//! touched; the archive's signature is checked with Debian's keyring as
-//! usual) and the packages are extracted there with `dpkg -x`.
-//! `LADDER_TEST_VALKEY_SERVER` names a binary to use instead.
+//! Tests never change the machine. A server (Redis 7, Valkey 8) or the
+//! `openssl` command the TLS test needs is found on PATH, else fetched once
+//! from Debian's archive into `target/<name>`: apt runs with a sources
+//! list, lists and cache of its own under `target/<name>/apt` (the
+//! machine's apt configuration, lists and packages are not touched; the
+//! archive's signature is checked with Debian's keyring as usual) and the
+//! packages are extracted there with `dpkg -x`, then run from there with
+//! their libraries on `LD_LIBRARY_PATH`. Valkey comes from
+//! `<codename>-backports` (Debian 12 has none in its main archive). When
+//! the fetch fails, the test fails with the command that would install the
+//! tool instead. `LADDER_TEST_REDIS_SERVER` / `LADDER_TEST_VALKEY_SERVER`
+//! name a binary to use; `LADDER_TEST_REDIS_INSTALL=download` fetches even
+//! what is on PATH (to check the fetch itself).
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -22,9 +23,20 @@ use std::time::{Duration, Instant};
 
 /// The binary, and the library path it needs (extracted packages).
 #[derive(Debug, Clone)]
-struct Binary {
-    path: PathBuf,
-    lib_dir: Option<PathBuf>,
+pub struct Binary {
+    pub path: PathBuf,
+    pub lib_dir: Option<PathBuf>,
+}
+
+impl Binary {
+    /// A command running this binary, with its libraries found.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.path);
+        if let Some(lib) = &self.lib_dir {
+            cmd.env("LD_LIBRARY_PATH", lib);
+        }
+        cmd
+    }
 }
 
 /// The server a test runs against.
@@ -38,13 +50,10 @@ pub enum Server {
 
 static BINARY: OnceLock<Result<Binary, String>> = OnceLock::new();
 static VALKEY: OnceLock<Result<Binary, String>> = OnceLock::new();
+static OPENSSL: OnceLock<Result<Binary, String>> = OnceLock::new();
 
 fn on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
 fn run(cmd: &mut Command) -> Result<(), String> {
@@ -52,181 +61,128 @@ fn run(cmd: &mut Command) -> Result<(), String> {
     if out.status.success() { Ok(()) } else { Err(format!("{cmd:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim())) }
 }
 
-/// `apt-get`, retried while another process holds the dpkg lock.
-fn apt(args: &[&str], dir: Option<&Path>) -> Result<(), String> {
-    let mut last = String::new();
-    for _ in 0..30 {
-        let mut cmd = Command::new("apt-get");
-        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-        if let Some(d) = dir {
-            cmd.current_dir(d);
-        }
-        match run(&mut cmd) {
-            Ok(()) => return Ok(()),
-            Err(e) if e.contains("lock") => {
-                last = e;
-                std::thread::sleep(Duration::from_secs(2));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last)
+/// A tool the tests run, and where it comes from when it is not here.
+struct Tool {
+    /// The binary's name (`redis-server`), also the folder under `target/`.
+    name: &'static str,
+    /// An environment variable naming a binary to use instead.
+    env_var: Option<&'static str>,
+    /// Debian's packages that carry it and the libraries it needs beyond
+    /// a base system.
+    packages: &'static [&'static str],
+    /// Whether they come from `<codename>-backports`.
+    backports: bool,
+    /// What installs it on the machine, for the failure message.
+    install: &'static str,
 }
 
-/// Where a server binary comes from when it is not installed yet.
-struct Missing {
-    /// `target/<name>`, where Debian's packages are extracted.
-    target: PathBuf,
-    /// The binary as extracted there.
-    extracted: Binary,
-    /// `LADDER_TEST_REDIS_INSTALL=download`: extract even if root or on PATH.
-    download: bool,
-}
+const REDIS: Tool = Tool {
+    name: "redis-server",
+    env_var: Some("LADDER_TEST_REDIS_SERVER"),
+    packages: &["redis-server", "redis-tools", "liblzf1", "libjemalloc2"],
+    backports: false,
+    install: "apt-get install redis-server",
+};
 
-/// The server `name` if it is here already: named by `env_var`, on PATH
-/// (unless told to download), or extracted by an earlier run.
-fn already_here(env_var: &str, name: &str) -> Result<Binary, Missing> {
-    if let Some(p) = std::env::var_os(env_var) {
-        return Ok(Binary { path: p.into(), lib_dir: None });
-    }
-    let download = std::env::var("LADDER_TEST_REDIS_INSTALL").is_ok_and(|v| v == "download");
-    if !download && let Some(p) = on_path(name) {
-        return Ok(Binary { path: p, lib_dir: None });
-    }
-    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join(name);
-    let extracted = Binary { path: target.join("usr/bin").join(name), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
-    if extracted.path.exists() {
-        return Ok(extracted);
-    }
-    Err(Missing { target, extracted, download })
-}
+const VALKEY_SERVER: Tool = Tool {
+    name: "valkey-server",
+    env_var: Some("LADDER_TEST_VALKEY_SERVER"),
+    packages: &["valkey-server", "valkey-tools", "liblzf1", "libjemalloc2"],
+    backports: true,
+    install: "apt-get install -t bookworm-backports valkey-server",
+};
 
-fn find_or_install() -> Result<Binary, String> {
-    let Missing { target, extracted, download } = match already_here("LADDER_TEST_REDIS_SERVER", "redis-server") {
-        Ok(found) => return Ok(found),
-        Err(missing) => missing,
-    };
-    if !download && is_root() {
-        eprintln!("redis-server not found: installing it with apt-get (once)");
-        if apt(&["install", "-y", "--no-install-recommends", "redis-server"], None).is_err() {
-            apt(&["update"], None)?;
-            apt(&["install", "-y", "--no-install-recommends", "redis-server"], None)?;
+const OPENSSL_CMD: Tool =
+    Tool { name: "openssl", env_var: None, packages: &["openssl", "libssl3"], backports: false, install: "apt-get install openssl" };
+
+impl Tool {
+    /// The tool: named by its variable, on PATH (unless told to fetch),
+    /// extracted by an earlier run, or fetched now.
+    fn find(&self) -> Result<Binary, String> {
+        if let Some(p) = self.env_var.and_then(std::env::var_os) {
+            return Ok(Binary { path: p.into(), lib_dir: None });
         }
-        // The package's service is not what the tests run.
-        let _ = Command::new("service").args(["redis-server", "stop"]).output();
-        return on_path("redis-server").map(|path| Binary { path, lib_dir: None }).ok_or_else(|| "installed, yet not on PATH".into());
-    }
-    eprintln!("redis-server not found: extracting Debian's packages into {}", target.display());
-    let debs = target.join("debs");
-    std::fs::create_dir_all(&debs).map_err(|e| e.to_string())?;
-    let pkgs = ["redis-server", "redis-tools", "liblzf1", "libjemalloc2"];
-    if apt(&[&["download"][..], &pkgs[..]].concat(), Some(&debs)).is_err() {
-        apt(&["update"], None)?;
-        apt(&[&["download"][..], &pkgs[..]].concat(), Some(&debs))?;
-    }
-    for deb in std::fs::read_dir(&debs).map_err(|e| e.to_string())? {
-        let deb = deb.map_err(|e| e.to_string())?.path();
-        run(Command::new("dpkg").arg("-x").arg(&deb).arg(&target))?;
-    }
-    // Debian ships redis-server as a link to redis-check-rdb: the binary
-    // picks its mode from its own name.
-    if !extracted.path.exists() {
-        return Err(format!("{} missing after extracting the packages", extracted.path.display()));
-    }
-    Ok(extracted)
-}
-
-static OPENSSL: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-
-/// The `openssl` command (it makes the TLS test's certificate): on PATH,
-/// else installed like redis-server (Debian's `openssl` package).
-pub fn openssl() -> PathBuf {
-    let find = || -> Result<PathBuf, String> {
-        if let Some(p) = on_path("openssl") {
-            return Ok(p);
+        let download = std::env::var("LADDER_TEST_REDIS_INSTALL").is_ok_and(|v| v == "download");
+        if !download && let Some(p) = on_path(self.name) {
+            return Ok(Binary { path: p, lib_dir: None });
         }
-        if is_root() {
-            if apt(&["install", "-y", "--no-install-recommends", "openssl"], None).is_err() {
-                apt(&["update"], None)?;
-                apt(&["install", "-y", "--no-install-recommends", "openssl"], None)?;
-            }
-            return on_path("openssl").ok_or_else(|| "installed, yet not on PATH".into());
-        }
-        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("openssl");
-        let bin = target.join("usr/bin/openssl");
-        if !bin.exists() {
-            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
-            apt(&["download", "openssl"], Some(&target))?;
-            for deb in std::fs::read_dir(&target).map_err(|e| e.to_string())? {
-                let deb = deb.map_err(|e| e.to_string())?.path();
-                if deb.extension().is_some_and(|e| e == "deb") {
-                    run(Command::new("dpkg").arg("-x").arg(&deb).arg(&target))?;
-                }
+        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join(self.name);
+        let extracted = Binary { path: target.join("usr/bin").join(self.name), lib_dir: Some(target.join("usr/lib/x86_64-linux-gnu")) };
+        if !extracted.path.exists() {
+            self.fetch(&target).map_err(|e| {
+                format!(
+                    "{} is not on PATH and fetching Debian's packages into {} failed ({e}); install it with `{}`{}",
+                    self.name,
+                    target.display(),
+                    self.install,
+                    self.env_var.map(|v| format!(" or set {v} to a binary")).unwrap_or_default()
+                )
+            })?;
+            // Debian ships redis-server as a link to redis-check-rdb (the
+            // binary picks its mode from its own name); Valkey likewise.
+            if !extracted.path.exists() {
+                return Err(format!("{} missing after extracting the packages", extracted.path.display()));
             }
         }
-        Ok(bin)
-    };
-    OPENSSL.get_or_init(find).clone().unwrap_or_else(|e| panic!("no openssl for the TLS test: {e}"))
+        Ok(extracted)
+    }
+
+    /// Downloads the packages with an apt of the tests' own under
+    /// `target/<name>/apt` and extracts them into `target/<name>`.
+    fn fetch(&self, target: &Path) -> Result<(), String> {
+        let codename = std::fs::read_to_string("/etc/os-release")
+            .ok()
+            .and_then(|r| r.lines().find_map(|l| l.strip_prefix("VERSION_CODENAME=").map(|c| c.trim_matches('"').to_string())))
+            .unwrap_or_else(|| "bookworm".into());
+        eprintln!("{} not found: extracting Debian's packages ({codename}) into {}", self.name, target.display());
+        let apt_dir = target.join("apt");
+        for d in ["lists/partial", "cache/archives/partial", "sources.list.d", "debs"] {
+            std::fs::create_dir_all(apt_dir.join(d)).map_err(|e| e.to_string())?;
+        }
+        let keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
+        let mut sources = format!("deb [signed-by={keyring}] http://deb.debian.org/debian {codename} main\n");
+        if self.backports {
+            sources += &format!("deb [signed-by={keyring}] http://deb.debian.org/debian {codename}-backports main\n");
+        }
+        std::fs::write(apt_dir.join("sources.list"), sources).map_err(|e| e.to_string())?;
+        let opt = |k: &str, v: &Path| format!("{k}={}", v.display());
+        let options = [
+            opt("Dir::Etc::SourceList", &apt_dir.join("sources.list")),
+            opt("Dir::Etc::SourceParts", &apt_dir.join("sources.list.d")),
+            opt("Dir::State::Lists", &apt_dir.join("lists")),
+            opt("Dir::Cache", &apt_dir.join("cache")),
+            "Debug::NoLocking=1".into(),
+        ];
+        let private_apt = |args: &[&str]| {
+            let mut cmd = Command::new("apt-get");
+            for o in &options {
+                cmd.args(["-o", o]);
+            }
+            cmd.args(args).current_dir(apt_dir.join("debs")).env("DEBIAN_FRONTEND", "noninteractive");
+            run(&mut cmd)
+        };
+        private_apt(&["-q", "update"])?;
+        private_apt(&[&["download"][..], self.packages].concat())?;
+        for deb in std::fs::read_dir(apt_dir.join("debs")).map_err(|e| e.to_string())? {
+            let deb = deb.map_err(|e| e.to_string())?.path();
+            if deb.extension().is_some_and(|e| e == "deb") {
+                run(Command::new("dpkg").arg("-x").arg(&deb).arg(target))?;
+            }
+        }
+        Ok(())
+    }
 }
 
-/// Valkey: on PATH, else Debian's packages from `<codename>-backports`
-/// (and its libraries from the main archive), extracted under `target/`.
-fn find_or_fetch_valkey() -> Result<Binary, String> {
-    let Missing { target, extracted, .. } = match already_here("LADDER_TEST_VALKEY_SERVER", "valkey-server") {
-        Ok(found) => return Ok(found),
-        Err(missing) => missing,
-    };
-    let codename = std::fs::read_to_string("/etc/os-release")
-        .ok()
-        .and_then(|r| r.lines().find_map(|l| l.strip_prefix("VERSION_CODENAME=").map(|c| c.trim_matches('"').to_string())))
-        .unwrap_or_else(|| "bookworm".into());
-    eprintln!("valkey-server not found: extracting Debian's packages ({codename}-backports) into {}", target.display());
-    let apt_dir = target.join("apt");
-    for d in ["lists/partial", "cache/archives/partial", "sources.list.d", "debs"] {
-        std::fs::create_dir_all(apt_dir.join(d)).map_err(|e| e.to_string())?;
-    }
-    let keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
-    let sources = format!(
-        "deb [signed-by={keyring}] http://deb.debian.org/debian {codename} main\n\
-         deb [signed-by={keyring}] http://deb.debian.org/debian {codename}-backports main\n"
-    );
-    std::fs::write(apt_dir.join("sources.list"), sources).map_err(|e| e.to_string())?;
-    let opt = |k: &str, v: &Path| format!("{k}={}", v.display());
-    let options = [
-        opt("Dir::Etc::SourceList", &apt_dir.join("sources.list")),
-        opt("Dir::Etc::SourceParts", &apt_dir.join("sources.list.d")),
-        opt("Dir::State::Lists", &apt_dir.join("lists")),
-        opt("Dir::Cache", &apt_dir.join("cache")),
-        "Debug::NoLocking=1".into(),
-    ];
-    let private_apt = |args: &[&str]| {
-        let mut cmd = Command::new("apt-get");
-        for o in &options {
-            cmd.args(["-o", o]);
-        }
-        cmd.args(args).current_dir(apt_dir.join("debs")).env("DEBIAN_FRONTEND", "noninteractive");
-        run(&mut cmd)
-    };
-    private_apt(&["-q", "update"])?;
-    private_apt(&["download", "valkey-server", "valkey-tools", "liblzf1", "libjemalloc2"])?;
-    for deb in std::fs::read_dir(apt_dir.join("debs")).map_err(|e| e.to_string())? {
-        let deb = deb.map_err(|e| e.to_string())?.path();
-        if deb.extension().is_some_and(|e| e == "deb") {
-            run(Command::new("dpkg").arg("-x").arg(&deb).arg(&target))?;
-        }
-    }
-    // Like redis-server, valkey-server is a link to valkey-check-rdb.
-    if !extracted.path.exists() {
-        return Err(format!("{} missing after extracting the packages", extracted.path.display()));
-    }
-    Ok(extracted)
+/// The `openssl` command (it makes the TLS test's certificate).
+pub fn openssl() -> Binary {
+    OPENSSL.get_or_init(|| OPENSSL_CMD.find()).clone().unwrap_or_else(|e| panic!("no openssl for the TLS test: {e}"))
 }
 
 fn binary(server: Server) -> Binary {
     match server {
-        Server::Redis => BINARY.get_or_init(find_or_install).clone().unwrap_or_else(|e| panic!("no redis-server for the tests: {e}")),
+        Server::Redis => BINARY.get_or_init(|| REDIS.find()).clone().unwrap_or_else(|e| panic!("no redis-server for the tests: {e}")),
         Server::Valkey => {
-            VALKEY.get_or_init(find_or_fetch_valkey).clone().unwrap_or_else(|e| panic!("no valkey-server for the tests: {e}"))
+            VALKEY.get_or_init(|| VALKEY_SERVER.find()).clone().unwrap_or_else(|e| panic!("no valkey-server for the tests: {e}"))
         }
     }
 }
@@ -271,16 +227,13 @@ impl RedisServer {
     /// Starts the process on `self.port`; waits until it accepts.
     fn spawn(&mut self) -> bool {
         let log = std::fs::File::create(self.dir.path().join("redis.log")).unwrap();
-        let mut cmd = Command::new(&self.bin.path);
+        let mut cmd = self.bin.command();
         cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .arg("--dir")
             .arg(self.dir.path())
             .args(&self.extra)
             .stdout(Stdio::from(log.try_clone().unwrap()))
             .stderr(Stdio::from(log));
-        if let Some(lib) = &self.bin.lib_dir {
-            cmd.env("LD_LIBRARY_PATH", lib);
-        }
         let Ok(child) = cmd.spawn() else { return false };
         self.child = Some(child);
         let until = Instant::now() + Duration::from_secs(10);

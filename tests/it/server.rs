@@ -288,7 +288,68 @@ async fn the_default_config_keeps_the_llm_off() {
     let d = TestDaemon::start(Config::default()).await;
     let r = d.client.clone().decide(panels_request("links panel")).await.unwrap().into_inner();
     assert_eq!(r.fallback_reason(), pb::FallbackReason::LlmDisabled);
-    assert!(!r.llm.unwrap().called);
+    // Nothing of the LLM happened, so the answer carries no report of it
+    // (no empty `"llm": {}` in a JSON rendering).
+    assert_eq!(r.llm, None);
+}
+
+/// An escape hands the turn back: it reports no confidence bucket, a
+/// command said whole included (the classifier's "high confidence" would
+/// read as an execute on the wire).
+#[tokio::test]
+async fn an_escape_reports_no_confidence_bucket() {
+    let d = TestDaemon::start(Config::default()).await;
+    let mut command = panels_request("open recent");
+    command.commands.push(cand("cmd-recent", "Open Recent"));
+    let question = panels_request("what is links panel d?");
+    for (req, reason) in [(command, "command"), (question, "question_intent")] {
+        let r = d.client.clone().decide(req).await.unwrap().into_inner();
+        assert_eq!((r.outcome(), r.escape_reason.as_str()), (pb::Outcome::Escape, reason));
+        assert_eq!(r.confidence(), pb::ConfidenceBucket::Unspecified, "{reason}");
+        assert_eq!(r.llm, None, "{reason}");
+    }
+    // An execute still says how sure the rules were.
+    let r = d.client.clone().decide(panels_request("open links panel d")).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.confidence()), (pb::Outcome::Execute, pb::ConfidenceBucket::HighConfidenceExecute));
+}
+
+/// The binary's log lines (JSON) from its start until it exits after
+/// SIGTERM, with one call in between.
+async fn log_of_one_call_then_sigterm(envs: &[(&str, &str)]) -> Vec<serde_json::Value> {
+    let (mut child, addr, mut log, mut lines) = spawn_binary_logged(envs).await;
+    let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    client.decide(panels_request("open links panel d")).await.unwrap();
+    sigterm(&child);
+    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("exits") {
+        log.push(serde_json::from_str(&line).unwrap_or_default());
+    }
+    assert_eq!(child.wait().await.unwrap().code(), Some(0));
+    log
+}
+
+fn messages(log: &[serde_json::Value]) -> Vec<&str> {
+    log.iter().filter_map(|v| v["fields"]["message"].as_str()).collect()
+}
+
+/// Quiet by default: at the default level a call leaves no line; the
+/// documented `debug` directive for the daemon shows one per decision.
+/// The shutdown lines say what happened: how long the drain took, not
+/// the grace period it was allowed.
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_are_logged_only_at_debug_and_the_shutdown_line_says_what_happened() {
+    let quiet = log_of_one_call_then_sigterm(&[]).await;
+    let said = messages(&quiet);
+    assert!(!said.contains(&"decided"), "a call logged at the default level: {said:?}");
+    assert!(said.contains(&"shutting down: health NOT_SERVING, no new connections, draining the calls in flight"), "{said:?}");
+    let drained = quiet.iter().find(|v| v["fields"]["message"] == "drained: every call in flight answered").expect("the drain is reported");
+    let ms = drained["fields"]["drained_ms"].as_u64().expect("drained_ms");
+    assert!(ms < 1_000, "an idle drain took {ms} ms");
+    assert!(quiet.iter().all(|v| v["fields"].get("grace_ms").is_none()), "the grace period is named only when it runs out");
+
+    let debug = log_of_one_call_then_sigterm(&[("LADDER_TELEMETRY__LOG_LEVEL", "info,ladderd=debug")]).await;
+    let decided: Vec<_> = debug.iter().filter(|v| v["fields"]["message"] == "decided").collect();
+    assert_eq!(decided.len(), 1, "{:?}", messages(&debug));
+    assert_eq!((decided[0]["fields"]["outcome"].as_str(), decided[0]["fields"]["tier"].as_str()), (Some("execute"), Some("deterministic")));
 }
 
 /// The encoded request with the bytes of `marker` replaced by `with`

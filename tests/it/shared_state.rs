@@ -775,7 +775,8 @@ async fn redis_auth_keys(redis: &RedisServer) -> Vec<String> {
 async fn a_rediss_url_reaches_the_store_over_tls() {
     let dir = tempfile::tempdir().unwrap();
     let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
-    let made = std::process::Command::new(crate::redis_server::openssl())
+    let made = crate::redis_server::openssl()
+        .command()
         .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"])
         .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-addext", "basicConstraints=critical,CA:FALSE"])
         .arg("-keyout")

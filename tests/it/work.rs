@@ -292,7 +292,7 @@ fn worst_shapes() -> [bytes::Bytes; 3] {
 /// Issue 20 item 2: the worst request shapes, fired concurrently under the
 /// default limits (their decoded size bounded before decoding by the wire
 /// count and `server.request_memory_bytes`), keep the daemon's peak RSS
-/// under the README's bound of 512 MiB; it stays alive and SERVING.
+/// under the bound of 512 MiB docs/deployment.md gives; it stays alive and SERVING.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
     let _alone = exclusive().await;

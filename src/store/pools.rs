@@ -1,4 +1,4 @@
-//! Pool reuse: option sets cached per session, so a client sends a large
+//! Pool reuse in this process: option sets cached per session, so a client sends a large
 //! pool once and refers to it afterwards by `option_set_id` and version.
 //! Bounded by the candidates held (`sessions.pool_cache_candidates`) and
 //! their bytes (`sessions.pool_cache_bytes`, `Candidate::approx_bytes`),
@@ -6,35 +6,11 @@
 //! `ResetSession` drops a session's sets too (an index by session makes
 //! that a lookup, not a scan of the cache).
 
-use crate::sessions::StoreError;
+use super::{HeldSet, PoolStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::types::{Candidate, Scope};
 use lru::LruCache;
 use std::sync::{Arc, Mutex};
-
-/// A held option set: its scope and candidates.
-pub type HeldSet = (Scope, Arc<Vec<Candidate>>);
-
-/// Where option sets are held for reuse: this process ([`PoolCache`]) or
-/// the shared store (`redis_store::RedisStore`). Async, like the session
-/// store, so a network backend fits.
-pub trait PoolStore: Send + Sync + 'static {
-    /// The set, if it is held for this session under `version`.
-    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>>;
-    /// Holds a set (replacing an older version of it).
-    fn put<'a>(
-        &'a self,
-        session: &'a str,
-        set: &'a str,
-        version: &'a str,
-        scope: Scope,
-        candidates: Arc<Vec<Candidate>>,
-    ) -> BoxFuture<'a, Result<(), StoreError>>;
-    /// Drops every set held for the session; returns how many.
-    fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Result<usize, StoreError>>;
-    /// Candidates held in this process.
-    fn held(&self) -> usize;
-}
 
 impl PoolStore for PoolCache {
     fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>> {

@@ -92,10 +92,9 @@
 //! (`FailureKind::CircuitOpen`, answered as for an unreachable store) until
 //! the background probe, once per cool-down, finds it answering again.
 
+use super::{FailureKind, Held, HeldSet, PoolStore, SessionStore, StoreError};
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
-use crate::pools::PoolStore;
-use crate::sessions::{FailureKind, Held, SessionStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::continuity::{Applied, ContinuityState, CycleChange, DecidedUpdate, Now, Ttl, Update};
 use ladder::types::{Candidate, DecideRequest, Scope};
@@ -110,285 +109,57 @@ use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// Reads a session and keeps it alive (where the store takes writes).
-/// KEYS: the session's hash, its log. Answers `[v, st, rq, rc, pq, pk,
-/// log...]`: the requests only when `ARGV[2]` is "1"; missing fields are
-/// nil.
-static READ: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r#"
-local r
-if ARGV[2] == '1' then
-  r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pk')
-else
-  r = redis.call('HMGET', KEYS[1], 'v', 'st')
-end
-local log = redis.call('LRANGE', KEYS[2], 0, -1)
-if r[1] or #log > 0 then
-  -- pcall: a store that refuses writes (a read-only replica) still reads.
-  redis.pcall('PEXPIRE', KEYS[1], ARGV[1])
-  redis.pcall('PEXPIRE', KEYS[2], ARGV[1])
-end
-local out = {r[1], r[2], r[3] or false, r[4] or false, r[5] or false, r[6] or false}
-for i = 1, #log do out[6 + i] = log[i] end
-return out
-"#,
-    )
-});
+/// Reads a session and keeps it alive (where the store takes writes):
+/// `lua/read.lua` (its keys, arguments and answers are in its header).
+static READ: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/read.lua")));
 
-/// Lua for the scripts that write a decision: remembers an execution's
-/// "decision id|cohort" (`note`, "" for none) in the session's executed
-/// list (the last 16, expiring with the session).
-const REMEMBER_EXECUTED: &str = r#"
-local function remember_executed(list, note, ttl)
-  if note ~= '' then
-    redis.call('LPUSH', list, note)
-    redis.call('LTRIM', list, 0, 15)
-    redis.call('PEXPIRE', list, ttl)
-  end
-end
-"#;
+/// Compare-and-set of one session: `lua/write.lua`, after
+/// `lua/remember_executed.lua` (its keys, arguments and answers are in its
+/// header).
+static WRITE: LazyLock<Script> =
+    LazyLock::new(|| Script::new(concat!(include_str!("lua/remember_executed.lua"), include_str!("lua/write.lua"))));
 
-/// Compare-and-set of one session. KEYS: hash, executed list, log. ARGV:
-/// expected version ("" = absent), new version, state JSON, request mode
-/// (`set` | `del` | `keep`), request JSON, the open cycle id, TTL in ms,
-/// "1" to get the request back on a conflict, "decision id|cohort" of an
-/// execution to remember in KEYS[2] (or ""), and the log length the state
-/// was read with (the state written folds those entries in, so the log is
-/// emptied), and the open cycle's guard key. Answers `{1}` when written,
-/// or `{0, v, st, rq, rc, pq, pk, log...}` (the session as it is now) when
-/// the version or the log did not match. A cycle's request logged with its
-/// decision (`pq`, `pk`) becomes the request (`rq`, `rc`) when the open
-/// cycle is on that evidence. Finding the new version already written is
-/// `{1}`: the same write sent again (a connection lost on the way).
-static WRITE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        &[
-            REMEMBER_EXECUTED,
-            r#"
-local v = redis.call('HGET', KEYS[1], 'v')
--- Our own write, sent again after a lost connection: done already.
-if v and v == ARGV[2] then return {1} end
-if (v or '') ~= ARGV[1] or redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[10]) then
-  local r
-  if ARGV[8] == '1' then
-    r = redis.call('HMGET', KEYS[1], 'v', 'st', 'rq', 'rc', 'pq', 'pk')
-  else
-    r = redis.call('HMGET', KEYS[1], 'v', 'st')
-  end
-  local out = {0, r[1], r[2], r[3] or false, r[4] or false, r[5] or false, r[6] or false}
-  local log = redis.call('LRANGE', KEYS[3], 0, -1)
-  for i = 1, #log do out[7 + i] = log[i] end
-  return out
-end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'st', ARGV[3])
-redis.call('DEL', KEYS[3])
-if ARGV[4] == 'set' then
-  redis.call('HSET', KEYS[1], 'rq', ARGV[5], 'rc', ARGV[6])
-elseif ARGV[4] == 'del' then
-  redis.call('HDEL', KEYS[1], 'rq', 'rc')
-else
-  local pk = redis.call('HGET', KEYS[1], 'pk')
-  local rc = redis.call('HGET', KEYS[1], 'rc')
-  if pk and ARGV[11] ~= '' and pk == ARGV[11] then
-    redis.call('HSET', KEYS[1], 'rq', redis.call('HGET', KEYS[1], 'pq'), 'rc', ARGV[6])
-  elseif rc and rc ~= ARGV[6] then
-    redis.call('HDEL', KEYS[1], 'rq', 'rc')
-  end
-end
-redis.call('HDEL', KEYS[1], 'pq', 'pk')
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
-remember_executed(KEYS[2], ARGV[9], ARGV[7])
-return {1}
-"#,
-        ]
-        .concat(),
-    )
-});
+/// Appends a decision's session change to the session's log without reading the
+/// session (a decision that did not depend on it): `lua/append.lua`, after
+/// `lua/remember_executed.lua` (its keys, arguments and answers are in its
+/// header).
+static APPEND: LazyLock<Script> =
+    LazyLock::new(|| Script::new(concat!(include_str!("lua/remember_executed.lua"), include_str!("lua/append.lua"))));
 
-/// Appends a decision's session change to the session's log without
-/// reading the session (a decision that did not depend on it). KEYS as
-/// `WRITE`. ARGV: the logged change (JSON), TTL in ms, "decision id|cohort"
-/// (or ""), "close" when the change closes the open cycle (its request goes
-/// too), the most entries the log may hold, and the length from which it
-/// should be folded. Answers `{1}` when appended; `{2, v, st, rq, rc, pq,
-/// pk, log...}` when appended to a log that should be folded (the session
-/// as it is now, to fold with a compare-and-set after answering); or, when
-/// the log is full, `{0, ...}` the same without appending. An entry that is
-/// the log's last already (each carries a nonce) is not appended again.
-static APPEND: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        &[
-            REMEMBER_EXECUTED,
-            r#"
-local function session(status)
-  local r = redis.call('HMGET', KEYS[1], 'v', 'st')
-  local out = {status, r[1], r[2], false, false, false, false}
-  local log = redis.call('LRANGE', KEYS[3], 0, -1)
-  for i = 1, #log do out[7 + i] = log[i] end
-  return out
-end
-local n = redis.call('LLEN', KEYS[3])
--- The same entry, sent again after a lost connection: appended already.
-if n > 0 and redis.call('LINDEX', KEYS[3], -1) == ARGV[1] then return {1} end
-if n >= tonumber(ARGV[5]) then return session(0) end
-redis.call('RPUSH', KEYS[3], ARGV[1])
-redis.call('PEXPIRE', KEYS[3], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if ARGV[4] == 'close' then redis.call('HDEL', KEYS[1], 'rq', 'rc', 'pq', 'pk') end
-remember_executed(KEYS[2], ARGV[3], ARGV[2])
-if n + 1 >= tonumber(ARGV[6]) then return session(2) end
-return {1}
-"#,
-        ]
-        .concat(),
-    )
-});
+/// Holds an option set: `lua/pool_put.lua` (its keys, arguments and answers are
+/// in its header).
+static POOL_PUT: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/pool_put.lua")));
 
-/// Holds an option set. KEYS: pools, counts, recency. ARGV: set id, JSON,
-/// candidate count, now (ms), TTL (ms), candidates allowed per session.
-static POOL_PUT: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r#"
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-local total = 0
-for _, n in ipairs(redis.call('HVALS', KEYS[2])) do total = total + tonumber(n) end
-local max = tonumber(ARGV[6])
-while total > max do
-  local oldest = redis.call('ZPOPMIN', KEYS[3])
-  if #oldest == 0 then break end
-  local n = tonumber(redis.call('HGET', KEYS[2], oldest[1]) or '0')
-  redis.call('HDEL', KEYS[1], oldest[1])
-  redis.call('HDEL', KEYS[2], oldest[1])
-  total = total - n
-end
-for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-return total
-"#,
-    )
-});
+/// Finds an option set and marks it used: `lua/pool_get.lua` (its keys,
+/// arguments and answers are in its header).
+static POOL_GET: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/pool_get.lua")));
 
-/// Finds an option set and marks it used. KEYS as `POOL_PUT`; ARGV: set
-/// id, now (ms), TTL (ms).
-static POOL_GET: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r#"
-local blob = redis.call('HGET', KEYS[1], ARGV[1])
-if blob then
-  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-  for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
-end
-return blob
-"#,
-    )
-});
-
-/// Reads a session and appends a change to its log, in one step: a
-/// loop-guard claim taken with the read (an LLM turn), or a decision made
-/// without the state on facts about it (`Update::DecidedIf`). KEYS: hash,
-/// log, executed list. ARGV: the logged change (JSON), TTL in ms, the most
-/// entries the log may hold, the request of the cycle the change opens
-/// (JSON, or "") with that cycle's guard key, kept as `pq`, `pk` until the
-/// cycle is written, and "decision id|cohort" of an execution among the
-/// change's cases (or "").
-/// Answers `{appended, v, st, false, false, false, false, log...}`: when
-/// appended (1), the change is the log's last entry; a full log takes
-/// nothing (0).
-static READ_APPEND: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        &[
-            REMEMBER_EXECUTED,
-            r#"
-local r = redis.call('HMGET', KEYS[1], 'v', 'st')
-local appended = 0
-if redis.call('LINDEX', KEYS[2], -1) == ARGV[1] then
-  -- The same entry, sent again after a lost connection.
-  appended = 1
-elseif redis.call('LLEN', KEYS[2]) < tonumber(ARGV[3]) then
-  redis.call('RPUSH', KEYS[2], ARGV[1])
-  if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'pq', ARGV[4], 'pk', ARGV[5]) end
-  remember_executed(KEYS[3], ARGV[6], ARGV[2])
-  appended = 1
-end
-local log = redis.call('LRANGE', KEYS[2], 0, -1)
-if r[1] or #log > 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-end
-local out = {appended, r[1], r[2], false, false, false, false}
-for i = 1, #log do out[7 + i] = log[i] end
-return out
-"#,
-        ]
-        .concat(),
-    )
-});
+/// Reads a session and appends a change to its log, in one step:
+/// `lua/read_append.lua`, after `lua/remember_executed.lua` (its keys,
+/// arguments and answers are in its header).
+static READ_APPEND: LazyLock<Script> =
+    LazyLock::new(|| Script::new(concat!(include_str!("lua/remember_executed.lua"), include_str!("lua/read_append.lua"))));
 
 /// Removes a session's state (hash, executed list, log); answers 1 if it
-/// existed.
-static REMOVE: LazyLock<Script> = LazyLock::new(|| {
-    Script::new("local n = redis.call('DEL', KEYS[1]) + redis.call('DEL', KEYS[3]); redis.call('DEL', KEYS[2]); return math.min(n, 1)")
-});
+/// existed: `lua/remove.lua` (its keys, arguments and answers are in its
+/// header).
+static REMOVE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/remove.lua")));
 
-/// Drops a session's option sets; answers how many there were.
-static POOL_REMOVE: LazyLock<Script> =
-    LazyLock::new(|| Script::new("local n = redis.call('HLEN', KEYS[1]); redis.call('DEL', KEYS[1], KEYS[2], KEYS[3]); return n"));
+/// Drops a session's option sets; answers how many there were:
+/// `lua/pool_remove.lua` (its keys, arguments and answers are in its header).
+static POOL_REMOVE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/pool_remove.lua")));
 
-/// The rollout trip: KEYS trip, epoch, windows, seen. ARGV: `read` |
-/// `trip` (ARGV[2] the trip's JSON, kept if one is already set) | `reset`
-/// (also drops every replica's shared windows). Answers the trip (or nil)
-/// and the epoch.
-static ROLLOUT: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r#"
-if ARGV[1] == 'trip' then
-  redis.call('SET', KEYS[1], ARGV[2], 'NX')
-elseif ARGV[1] == 'reset' then
-  redis.call('DEL', KEYS[1], KEYS[3], KEYS[4])
-  redis.call('INCR', KEYS[2])
-end
-return {redis.call('GET', KEYS[1]), tonumber(redis.call('GET', KEYS[2]) or '0')}
-"#,
-    )
-});
+/// The rollout trip: `lua/rollout.lua` (its keys, arguments and answers are in
+/// its header).
+static ROLLOUT: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/rollout.lua")));
 
-/// The replicas' guardrail windows: KEYS epoch, windows (a hash: replica
-/// id -> its windows' JSON), seen (a sorted set: replica id -> when it last
-/// published, wall-clock ms). ARGV: replica id, JSON, the epoch the replica
-/// has seen, now, keep (ms). Publishes this replica's windows unless a
-/// reset happened since it last looked (answers nil: it must clear its own
-/// first), drops replicas silent for `keep`, and answers the others'.
-static WINDOWS: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r#"
-if tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[3]) then
-  return false
-end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. (tonumber(ARGV[4]) - tonumber(ARGV[5])))
-for _, id in ipairs(gone) do
-  redis.call('HDEL', KEYS[2], id)
-  redis.call('ZREM', KEYS[3], id)
-end
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[3], ARGV[5])
-local all = redis.call('HGETALL', KEYS[2])
-local out = {}
-for i = 1, #all, 2 do
-  if all[i] ~= ARGV[1] then
-    table.insert(out, all[i + 1])
-  end
-end
-return out
-"#,
-    )
-});
+/// The replicas' guardrail windows: `lua/windows.lua` (its keys, arguments and
+/// answers are in its header).
+static WINDOWS: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/windows.lua")));
 
-/// The executed decisions remembered for a session, newest first.
-static EXECUTED_LIST: LazyLock<Script> = LazyLock::new(|| Script::new("return redis.call('LRANGE', KEYS[1], 0, 15)"));
+/// The executed decisions remembered for a session, newest first:
+/// `lua/executed_list.lua` (its keys, arguments and answers are in its header).
+static EXECUTED_LIST: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/executed_list.lua")));
 
 /// Versions read recently, so the write that follows a read in the same
 /// call (Decide: read, decide, write) needs no second read.
@@ -1344,12 +1115,7 @@ struct StoredSet {
 }
 
 impl PoolStore for RedisStore {
-    fn get<'a>(
-        &'a self,
-        session: &'a str,
-        set: &'a str,
-        version: &'a str,
-    ) -> BoxFuture<'a, Result<Option<crate::pools::HeldSet>, StoreError>> {
+    fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>> {
         Box::pin(async move {
             let keys = self.pool_keys(session);
             let mut inv = POOL_GET.prepare_invoke();

@@ -1,0 +1,256 @@
+//! The configuration's tests: layers, validation, every problem at once.
+#![allow(clippy::result_large_err)] // figment::Jail's closures return figment::Error
+
+use super::*;
+use figment::Jail;
+
+#[test]
+fn defaults_are_valid_and_match_the_contract() {
+    // In a Jail: other tests set LADDER_* variables process-wide.
+    Jail::expect_with(|_| {
+        defaults_match_the_contract();
+        Ok(())
+    });
+}
+
+fn defaults_match_the_contract() {
+    let c = from_figment(figment(None)).unwrap();
+    assert_eq!(c.listen, "127.0.0.1:50151");
+    assert_eq!(c.llm.base_url, None);
+    assert_eq!(c.llm.timeout_ms, 800);
+    assert_eq!(c.llm.confidence_min, 0.6);
+    assert!(!c.auto_execute.enabled);
+    assert_eq!(c.auto_execute.min_confidence, 0.85);
+    assert_eq!((c.continuity.ttl_turns, c.continuity.ttl_seconds), (3, 600));
+    assert_eq!(c.sessions.max, 100_000);
+    assert_eq!(c.sessions.backend, SessionBackend::Memory);
+    assert_eq!((c.sessions.redis.url.as_ref(), c.sessions.redis.key_prefix.as_str(), c.sessions.redis.timeout_ms), (None, "ladderd:", 50));
+    assert_eq!(c.telemetry.redact_input, Redaction::Hash);
+    assert_eq!(c.policy().unwrap().llm_mode, LlmMode::Off);
+}
+
+#[test]
+fn file_then_env_layering() {
+    Jail::expect_with(|jail| {
+        jail.create_file("ladderd.toml", "listen = \"127.0.0.1:6000\"\n[llm]\ntimeout_ms = 500\nconfidence_min = 0.7\n")?;
+        jail.set_env("LADDER_LLM__TIMEOUT_MS", "900");
+        jail.set_env("LADDER_CONFIG", "ignored-by-the-figment.toml");
+        let c = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap();
+        assert_eq!(c.listen, "127.0.0.1:6000", "file over defaults");
+        assert_eq!(c.llm.timeout_ms, 900, "env over file");
+        assert_eq!(c.llm.confidence_min, 0.7);
+        Ok(())
+    });
+}
+
+#[test]
+fn every_problem_is_reported_with_its_key() {
+    Jail::expect_with(|jail| {
+        jail.set_env("LADDER_LISTEN", "nowhere");
+        jail.set_env("LADDER_LLM__CONFIDENCE_MIN", "1.5");
+        jail.set_env("LADDER_LLM__BASE_URL", "http://127.0.0.1:9/v1");
+        jail.set_env("LADDER_AUTO_EXECUTE__ALLOWED_REASONS", "[\"typo_ambiguous\"]");
+        let err = from_figment(figment(None)).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["listen", "llm.model", "llm.confidence_min", "auto_execute.allowed_reasons"]);
+        Ok(())
+    });
+}
+
+#[test]
+fn the_redis_backend_is_configured_from_the_environment() {
+    Jail::expect_with(|jail| {
+        jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+        jail.set_env("LADDER_SESSIONS__REDIS__URL", "redis://:hunter2@10.0.0.5:6379/2");
+        jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "shop:");
+        jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "80");
+        jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "4");
+        let c = from_figment(figment(None)).unwrap();
+        let r = &c.sessions.redis;
+        assert_eq!((c.sessions.backend, r.key_prefix.as_str(), r.timeout_ms, r.pool_size), (SessionBackend::Redis, "shop:", 80, 4));
+        assert!(!format!("{c:?}").contains("hunter2"), "the URL never prints");
+        assert!(!c.masked_toml().contains("hunter2"));
+        Ok(())
+    });
+}
+
+#[test]
+fn redis_settings_are_checked_with_their_keys() {
+    Jail::expect_with(|jail| {
+        jail.create_file("pw", "secret")?;
+        jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems[0].0, "sessions.redis.url", "{err}");
+        assert_eq!(err.problems.len(), 1, "{err}");
+        jail.set_env("LADDER_SESSIONS__REDIS__URL", "http://:pw@cache:6379");
+        jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "a{b}:");
+        jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "0");
+        jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "0");
+        let err = from_figment(figment(None)).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["sessions.redis.url", "sessions.redis.key_prefix", "sessions.redis.timeout_ms", "sessions.redis.pool_size"]);
+        assert!(!err.to_string().contains(":pw@"), "the URL is not echoed: {err}");
+        jail.set_env("LADDER_SESSIONS__REDIS__URL", "redis://:pw@cache:6379");
+        jail.set_env("LADDER_SESSIONS__REDIS__PASSWORD_FILE", "pw");
+        jail.set_env("LADDER_SESSIONS__REDIS__KEY_PREFIX", "ladderd:");
+        jail.set_env("LADDER_SESSIONS__REDIS__TIMEOUT_MS", "50");
+        jail.set_env("LADDER_SESSIONS__REDIS__POOL_SIZE", "1");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems[0].0, "sessions.redis.password_file", "{err}");
+        jail.set_env("LADDER_SESSIONS__REDIS__URL", "rediss://cache.internal:6380");
+        let c = from_figment(figment(None)).unwrap();
+        assert_eq!(c.sessions.redis.password_file.as_deref(), Some(Path::new("pw")));
+        // The URL from a file (a mounted secret): read and checked.
+        jail.create_file("url", "ftp://cache:21\n")?;
+        jail.set_env("LADDER_SESSIONS__REDIS__URL_FILE", "url");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems[0].0, "sessions.redis.url_file", "both set: {err}");
+        jail.clear_env();
+        jail.set_env("LADDER_SESSIONS__BACKEND", "redis");
+        jail.set_env("LADDER_SESSIONS__REDIS__URL_FILE", "url");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        assert_eq!(err.problems[0].0, "sessions.redis.url_file", "{err}");
+        assert!(err.problems[0].1.contains("scheme"), "{err}");
+        jail.create_file("url", "rediss://:pw@cache.internal:6380\n")?;
+        assert!(from_figment(figment(None)).is_ok());
+        Ok(())
+    });
+}
+
+#[test]
+fn type_errors_in_several_sections_are_all_reported() {
+    Jail::expect_with(|jail| {
+        jail.set_env("LADDER_LLM__TIMEOUT_MS", "soon");
+        jail.set_env("LADDER_SESSIONS__MAX", "many");
+        jail.set_env("LADDER_LISTEN", "nowhere");
+        let err = from_figment(figment(None)).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["llm.timeout_ms", "sessions.max", "listen"], "{err}");
+        Ok(())
+    });
+}
+
+#[test]
+fn type_errors_and_unknown_keys_name_the_key() {
+    Jail::expect_with(|jail| {
+        jail.set_env("LADDER_LLM__TIMEOUT_MS", "soon");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems[0].0, "llm.timeout_ms", "{err}");
+        Ok(())
+    });
+    Jail::expect_with(|jail| {
+        jail.create_file("ladderd.toml", "[llm]\ntimeout = 5\n")?;
+        let err = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap_err();
+        assert!(err.to_string().contains("timeout"), "{err}");
+        Ok(())
+    });
+}
+
+#[test]
+fn every_problem_of_every_layer_is_reported_once_with_its_origin() {
+    Jail::expect_with(|jail| {
+        jail.create_file(
+            "ladderd.toml",
+            "[llm]\ntimeout_ms = \"soon\"\nconfidence_min = \"high\"\n[sessions]\nmax = \"many\"\n[server]\nbogus = 1\n",
+        )?;
+        jail.set_env("LADDER_LIMITS__POOL_MAX", "lots");
+        let err = load(Some(Path::new("ladderd.toml"))).unwrap_err();
+        let keys: Vec<&str> = err.problems.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["server.bogus", "limits.pool_max", "llm.confidence_min", "llm.timeout_ms", "sessions.max"], "{err}");
+        for (key, why) in &err.problems {
+            let from = if key.starts_with("limits") { "LADDER_LIMITS__POOL_MAX" } else { "ladderd.toml" };
+            assert!(why.contains(from), "{key}: {why}");
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn a_toml_syntax_error_is_reported_once_naming_the_file() {
+    Jail::expect_with(|jail| {
+        jail.create_file("broken.toml", "[llm\ntimeout_ms = 5\n")?;
+        let err = load(Some(Path::new("broken.toml"))).unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        assert!(err.problems[0].1.contains("broken.toml") && err.problems[0].1.contains("TOML syntax error"), "{err}");
+        Ok(())
+    });
+}
+
+#[test]
+fn the_admin_listener_is_off_by_default_and_needs_an_address_of_its_own() {
+    Jail::expect_with(|jail| {
+        let c = from_figment(figment(None)).unwrap();
+        assert_eq!((c.admin.listen.as_deref(), c.admin_listen_addr()), (None, None), "off by default");
+        jail.set_env("LADDER_ADMIN__LISTEN", "nowhere");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        assert_eq!(err.problems[0].0, "admin.listen", "{err}");
+        // Not the data port's socket.
+        jail.set_env("LADDER_LISTEN", "0.0.0.0:50151");
+        jail.set_env("LADDER_ADMIN__LISTEN", "127.0.0.1:50151");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems[0].0, "admin.listen", "{err}");
+        assert!(err.problems[0].1.contains("port of its own"), "{err}");
+        jail.set_env("LADDER_ADMIN__LISTEN", "0.0.0.0:50152");
+        assert_eq!(from_figment(figment(None)).unwrap().admin_listen_addr(), Some("0.0.0.0:50152".parse().unwrap()));
+        Ok(())
+    });
+}
+
+#[test]
+fn the_admin_token_file_is_read_checked_and_never_echoed() {
+    Jail::expect_with(|jail| {
+        let c = from_figment(figment(None)).unwrap();
+        assert_eq!((c.admin.token_file.as_deref(), c.admin.token()), (None, Ok(None)), "no token by default");
+        jail.set_env("LADDER_ADMIN__TOKEN_FILE", "missing-token");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        assert_eq!(err.problems[0].0, "admin.token_file", "{err}");
+        assert!(err.problems[0].1.contains("missing-token"), "the file is named: {err}");
+        // What a token file must hold; its content is never echoed.
+        for (content, why) in
+            [("short-token\n", "16 to 4096 characters"), ("a token with spaces in it\n", "printable ASCII"), ("", "16 to 4096 characters")]
+        {
+            jail.create_file("token", content)?;
+            jail.set_env("LADDER_ADMIN__TOKEN_FILE", "token");
+            let err = from_figment(figment(None)).unwrap_err();
+            assert_eq!(err.problems.len(), 1, "{err}");
+            assert_eq!(err.problems[0].0, "admin.token_file", "{err}");
+            assert!(err.problems[0].1.contains(why), "{content:?}: {err}");
+            assert!(content.is_empty() || !err.to_string().contains(content.trim()), "the token is echoed: {err}");
+        }
+        jail.create_file("token", "  0123456789abcdef-very-secret \n")?;
+        let c = from_figment(figment(None)).unwrap();
+        let token = c.admin.token().unwrap().expect("a token");
+        assert_eq!(token, AdminToken::parse("0123456789abcdef-very-secret").unwrap(), "surrounding whitespace is not the token's");
+        assert_eq!(format!("{token:?}"), "AdminToken(***)");
+        let printed = c.masked_toml();
+        assert!(printed.contains("token_file = \"token\"") && !printed.contains("very-secret"), "{printed}");
+        assert!(!format!("{c:?}").contains("very-secret"));
+        Ok(())
+    });
+}
+
+#[test]
+fn the_deprecated_metrics_listen_is_read_as_the_admin_listener_and_not_with_it() {
+    Jail::expect_with(|jail| {
+        jail.set_env("LADDER_TELEMETRY__METRICS_LISTEN", "127.0.0.1:9464");
+        let c = from_figment(figment(None)).unwrap();
+        assert_eq!(c.admin_listen_addr(), Some("127.0.0.1:9464".parse().unwrap()));
+        jail.set_env("LADDER_ADMIN__LISTEN", "127.0.0.1:9465");
+        let err = from_figment(figment(None)).unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        assert_eq!(err.problems[0].0, "telemetry.metrics_listen", "{err}");
+        assert!(err.problems[0].1.contains("replaced by admin.listen"), "{err}");
+        Ok(())
+    });
+}
+
+#[test]
+fn secrets_are_masked() {
+    let mut c = Config::default();
+    c.llm.api_key = Some(Secret("sk-very-secret".into()));
+    assert!(!c.masked_toml().contains("sk-very-secret"));
+    assert!(!format!("{c:?}").contains("sk-very-secret"));
+}
