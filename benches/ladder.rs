@@ -2,12 +2,14 @@
 //!
 //! `cargo bench --bench ladder`
 //!
-//! Two groups, for pools of 10, 100, 1,000 and 10,000 candidates with
+//! Three groups, for pools of 10, 100, 1,000 and 10,000 candidates with
 //! realistic labels and four inputs (exact label, ordinal, unresolved
 //! multi-match, typo-only fuzzy):
 //!
 //! - `core/<input>/<pool>`: canonicalize + scope + match + classify, the
-//!   rungs whose cost grows with the pool;
+//!   rungs whose cost grows with the pool, for a pool seen the first time;
+//! - `core_memo/<input>/<pool>`: the same for a pool sent again, its
+//!   canonical form from the daemon's memo (`matching::PoolMemo`);
 //! - `decide/<input>/<pool>`: the whole `ladder::decide::decide` with the
 //!   embedded default policy (LLM off) and a no-op `Ports`.
 //!
@@ -78,12 +80,14 @@ impl Ports for NoPorts {
 }
 
 /// canonicalize + scope + match + classify, as `decide` runs them.
-fn core(policy: &Policy, req: &DecideRequest) -> usize {
+/// With `memo`, the pool's canonical form comes from it (as in the daemon,
+/// where a pool sent again is not canonicalized again).
+fn core(policy: &Policy, req: &DecideRequest, memo: Option<&matching::PoolMemo>) -> usize {
     let lex = &policy.lexicon;
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo: None };
+    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo };
     let matches = matching::run(&req.input, &query, &pool, &req.commands, rules).expect("no deadline");
     let class = classify(&Evidence {
         pool: &pool,
@@ -114,7 +118,8 @@ fn bench(c: &mut Criterion) {
     let policy = Policy::defaults();
     let state = ContinuityState::default();
     let now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
-    for (group, whole) in [("core", false), ("decide", true)] {
+    let memo = matching::PoolMemo::new(4 << 20);
+    for (group, whole, memo) in [("core", false, None), ("core_memo", false, Some(&memo)), ("decide", true, None)] {
         let mut g = c.benchmark_group(group);
         for (name, input) in INPUTS {
             for &n in SIZES {
@@ -130,7 +135,7 @@ fn bench(c: &mut Criterion) {
                         let ctx = ctx(&policy, &state, now);
                         b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
                     } else {
-                        b.iter(|| black_box(core(&policy, black_box(req))));
+                        b.iter(|| black_box(core(&policy, black_box(req), memo)));
                     }
                 });
             }

@@ -411,11 +411,8 @@ impl From<d::Decision> for pb::Decision {
                 d::Decider::Continuity => pb::Decider::Continuity,
                 d::Decider::Llm => pb::Decider::Llm,
             } as i32,
-            // An escape hands the turn back: the classifier's bucket (high
-            // for a command said whole) would read as "execute" on the wire,
-            // so an escape reports none (documented in the proto).
+            // An escape carries none (documented in the proto).
             confidence: match x.confidence {
-                _ if x.outcome == d::Outcome::Escape => pb::ConfidenceBucket::Unspecified,
                 None => pb::ConfidenceBucket::Unspecified,
                 Some(d::Bucket::HighConfidenceExecute) => pb::ConfidenceBucket::HighConfidenceExecute,
                 Some(d::Bucket::LowConfidenceLlmEligible) => pb::ConfidenceBucket::LowConfidenceLlmEligible,

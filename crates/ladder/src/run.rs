@@ -507,9 +507,9 @@ impl<'a> Run<'a> {
         d.decided_by = Decider::Deterministic;
         d.escape_reason = Some(reason);
         d.target_id = target.clone();
-        if let Some(c) = &self.class {
-            d.confidence = Some(c.bucket);
-        }
+        // An escape hands the turn back: no confidence bucket (the
+        // classifier's, high for a command said whole, would read as
+        // "execute" in records, spans and on the wire).
         let resolved = target.map(|t| ActionEntry {
             kind: ActionKind::Command,
             target_ref: t,
