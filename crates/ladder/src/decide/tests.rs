@@ -972,6 +972,10 @@ proptest! {
         let (ca, cb) = (canonicalize(&labels[a], &lex), canonicalize(&labels[b], &lex));
         prop_assume!(!ca.contains(&cb) && !cb.contains(&ca));
         let input = shape.replace("{a}", &labels[a]).replace("{b}", &labels[b]);
+        // An input that is, whole, a third label ("d, south" with "D South"
+        // among "D" and "South") names that one, not two.
+        let whole = canonicalize(&input, &lex);
+        prop_assume!(!labels.iter().any(|l| canonicalize(l, &lex) == whole));
         let r = pool_req(&labels, &input);
         for p in [Policy::defaults(), { let mut p = live(); p.auto_execute.enabled = true; p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec(); p }] {
             let d = turn(&p, &Fake::new(answer.clone()), &r).decision;
