@@ -541,6 +541,11 @@ impl Daemon {
     /// Enrich, within the memory bounds (per cycle, and for all open cycles
     /// together).
     fn take_update(&self, g: &Generation, decided: &mut Decided, req: &Arc<DecideRequest>) -> DecidedUpdate {
+        // Only a cycle the decision opens keeps the request: the others
+        // need no sizing (an execute or an escape is most calls).
+        if !matches!(decided.update.cycle, CycleChange::Open(_)) {
+            return std::mem::take(&mut decided.update);
+        }
         let size = req.candidate_count();
         let sessions = &g.config.sessions;
         let held = self.store.cycle_held();
