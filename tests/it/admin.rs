@@ -280,31 +280,13 @@ async fn the_admin_port_holds_few_connections_few_streams_and_nothing_for_long()
 /// The real binary, with the addresses it serves on (data, admin) and its
 /// JSON log lines up to its "serving" line.
 async fn spawn_logged(envs: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr, Option<SocketAddr>, Vec<serde_json::Value>) {
-    use tokio::io::AsyncBufReadExt;
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
-        .env_clear()
-        .env("LADDER_LISTEN", "127.0.0.1:0")
-        .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
-        .envs(envs.iter().copied())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let (mut log, mut admin) = (Vec::new(), None);
-    let addr = loop {
-        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("a log line").unwrap().expect("serving");
-        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-        let addr = v["fields"]["addr"].as_str().and_then(|a| a.parse::<SocketAddr>().ok());
-        match v["fields"]["message"].as_str() {
-            Some("serving admin (health, /metrics)") => admin = addr,
-            Some("serving") => break addr.unwrap(),
-            _ => {}
-        }
-        log.push(v);
-    };
+    let (child, addr, log, mut lines) = spawn_binary_logged(envs).await;
+    let admin = log
+        .iter()
+        .find(|v| v["fields"]["message"] == "serving admin (health, /metrics)")
+        .and_then(|v| v["fields"]["addr"].as_str()?.parse::<SocketAddr>().ok());
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, addr, admin, log)
+    (child, addr.parse().unwrap(), admin, log)
 }
 
 async fn metrics_text(admin: SocketAddr) -> (reqwest::StatusCode, String, String) {

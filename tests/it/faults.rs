@@ -2,6 +2,7 @@
 //! hung, restarted, full or read-only; the decision log on a full disk;
 //! the configuration file deleted or unreadable.
 
+use crate::helpers::session_request as req;
 use crate::helpers::*;
 use crate::redis_server::RedisServer;
 use ladderd::config::Config;
@@ -9,12 +10,6 @@ use ladderd::pb;
 use ladderd::pb::Outcome as O;
 use std::time::{Duration, Instant};
 use tonic::Code;
-
-fn req(session: &str, input: &str) -> pb::DecideRequest {
-    let mut r = panels_request(input);
-    r.session_id = session.into();
-    r
-}
 
 /// After the store restarts (empty) while the daemon is idle, its first
 /// calls work: a session read, and a tie whose cycle is then enriched.
@@ -260,28 +255,6 @@ async fn a_store_outage_costs_one_timeout_not_one_per_call() {
     }
 }
 
-fn scope_request(session: &str) -> pb::DecideRequest {
-    pb::DecideRequest {
-        session_id: session.into(),
-        input: "open panel d from chat".into(),
-        widget_items: vec![cand("w-1", "Panel D")],
-        ..Default::default()
-    }
-}
-
-fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
-    pb::EnrichRequest {
-        session_id: session.into(),
-        loop_cycle_id: cycle.into(),
-        evidence: vec![pb::EvidenceBlock {
-            r#type: "chat_recoverable_options".into(),
-            candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
-            excerpt: String::new(),
-        }],
-        ..Default::default()
-    }
-}
-
 /// Issue 31 item 2, on a store that answers reads and refuses writes
 /// (`fault` puts it in that state, `heal` takes it out): no decision
 /// refers to state the store did not take. Deterministic decisions go on;
@@ -385,26 +358,8 @@ async fn a_store_switched_to_a_read_only_replica_never_hands_out_state_it_refuse
 /// The real binary with `envs`, its stderr lines kept: (child, address,
 /// the lines so far).
 async fn spawn_logging(envs: &[(&str, &str)]) -> (tokio::process::Child, String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
-    use tokio::io::AsyncBufReadExt;
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
-        .env_clear()
-        .env("LADDER_LISTEN", "127.0.0.1:0")
-        .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
-        .envs(envs.iter().copied())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let addr = loop {
-        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await.expect("a log line").unwrap().expect("serving");
-        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-        kept.lock().unwrap().push(line);
-        if v["fields"]["message"] == "serving" {
-            break v["fields"]["addr"].as_str().unwrap().to_string();
-        }
-    };
+    let (child, addr, log, mut lines) = spawn_binary_logged(envs).await;
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(log.iter().map(|v| v.to_string()).collect::<Vec<_>>()));
     let sink = kept.clone();
     tokio::spawn(async move {
         while let Ok(Some(line)) = lines.next_line().await {

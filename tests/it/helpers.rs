@@ -123,6 +123,65 @@ pub async fn connect(addr: SocketAddr) -> Channel {
 pub use ladderd_load::samples::cand;
 
 /// The apps' standard option set: Links Panels, Links Panel D, Links Panel E.
+/// The panels request (`panels_request`) on a session of its own.
+pub fn session_request(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = panels_request(input);
+    r.session_id = session.into();
+    r
+}
+
+/// A request whose "from chat" cue names an empty scope: it asks for the
+/// chat's recoverable options (NEED_MORE_INFO, a cycle).
+pub fn scope_request(session: &str) -> pb::DecideRequest {
+    pb::DecideRequest {
+        session_id: session.into(),
+        input: "open panel d from chat".into(),
+        widget_items: vec![cand("w-1", "Panel D")],
+        ..Default::default()
+    }
+}
+
+/// The chat's recoverable options an app supplies for `scope_request`.
+pub fn chat_options() -> pb::EvidenceBlock {
+    pb::EvidenceBlock {
+        r#type: "chat_recoverable_options".into(),
+        candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
+        excerpt: String::new(),
+    }
+}
+
+/// `Enrich` of `cycle` with `chat_options`.
+pub fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
+    pb::EnrichRequest { session_id: session.into(), loop_cycle_id: cycle.into(), evidence: vec![chat_options()], ..Default::default() }
+}
+
+/// Runs each named `async fn(Backend)` on every session backend:
+/// `memory::NAME`, `redis::NAME` and `valkey::NAME` (the redis backend on
+/// Valkey).
+macro_rules! on_every_backend {
+    ($($name:ident),* $(,)?) => {
+        mod memory {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(crate::helpers::Backend::Memory).await
+            })*
+        }
+        mod redis {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(crate::helpers::Backend::Redis).await
+            })*
+        }
+        mod valkey {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(crate::helpers::Backend::Valkey).await
+            })*
+        }
+    };
+}
+pub(crate) use on_every_backend;
+
 pub fn panels_request(input: &str) -> pb::DecideRequest {
     ladderd_load::samples::panels_request("session-1", input)
 }

@@ -4,17 +4,12 @@
 //! backend: with a shared store the continuity resolver's reading of the
 //! refusal is one of the facts a turn is logged on.
 
+use crate::helpers::session_request as req;
 use crate::helpers::*;
 use ladderd::pb;
 use ladderd::pb::{FallbackReason as F, Outcome as O};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-fn req(session: &str, input: &str) -> pb::DecideRequest {
-    let mut r = panels_request(input);
-    r.session_id = session.into();
-    r
-}
 
 async fn a_rejected_llm_pick_is_never_executed_again(backend: Backend) {
     let llm = MockServer::start().await;
@@ -78,29 +73,6 @@ async fn continuity_never_resolves_to_a_rejected_candidate(backend: Backend) {
     let d2 = client.decide(cross).await.unwrap().into_inner();
     assert_eq!((d2.outcome(), d2.fallback_reason()), (O::Clarify, F::UserRefused), "{d2:?}");
     assert_eq!(d2.clarifier.unwrap().option_ids.last().map(String::as_str), Some("links-panel-d"));
-}
-
-macro_rules! on_every_backend {
-    ($($name:ident),* $(,)?) => {
-        mod memory {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(crate::helpers::Backend::Memory).await
-            })*
-        }
-        mod redis {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(crate::helpers::Backend::Redis).await
-            })*
-        }
-        mod valkey {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(crate::helpers::Backend::Valkey).await
-            })*
-        }
-    };
 }
 
 on_every_backend!(a_rejected_llm_pick_is_never_executed_again, continuity_never_resolves_to_a_rejected_candidate);

@@ -1,6 +1,7 @@
 //! Rollout control: live reload, the kill switch, shadow mode, guardrails
 //! that trip auto-execute, and offline replay of decision records.
 
+use crate::helpers::session_request as req;
 use crate::helpers::*;
 use ladderd::config::Config;
 use ladderd::pb;
@@ -39,12 +40,6 @@ async fn pick_last_provider() -> MockServer {
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn req(session: &str, input: &str) -> pb::DecideRequest {
-    let mut r = panels_request(input);
-    r.session_id = session.into();
-    r
 }
 
 /// Regenerates `tests/fixtures/decision-records.jsonl`:

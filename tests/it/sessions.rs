@@ -1,7 +1,7 @@
 //! Sessions over gRPC: Enrich cycles, RecordOutcome, GetSession,
 //! ResetSession, and the session bound. Every test that is not about the
 //! in-memory store's own bounds runs on both backends (`memory` and a real
-//! Redis: the `both_backends!` list at the end).
+//! Redis: the `on_every_backend!` list at the end).
 
 use crate::helpers::*;
 use ladderd::config::Config;
@@ -11,23 +11,6 @@ use serde_json::json;
 use tonic::Code;
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-fn scope_request(session: &str) -> pb::DecideRequest {
-    pb::DecideRequest {
-        session_id: session.into(),
-        input: "open panel d from chat".into(),
-        widget_items: vec![cand("w-1", "Panel D")],
-        ..Default::default()
-    }
-}
-
-fn chat_evidence() -> pb::EvidenceBlock {
-    pb::EvidenceBlock {
-        r#type: "chat_recoverable_options".into(),
-        candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
-        excerpt: String::new(),
-    }
-}
 
 fn enrich(session: &str, cycle: &str, evidence: Vec<pb::EvidenceBlock>) -> pb::EnrichRequest {
     pb::EnrichRequest { session_id: session.into(), loop_cycle_id: cycle.into(), evidence, ..Default::default() }
@@ -39,9 +22,9 @@ async fn need_more_info_then_enrich_executes_and_closes_the_cycle(b: Backend) {
     let first = c.decide(scope_request("s1")).await.unwrap().into_inner();
     assert_eq!(first.outcome(), O::NeedMoreInfo);
     assert_eq!(first.needed_evidence_types, ["chat_recoverable_options"]);
-    let r = c.enrich(enrich("s1", &first.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
+    let r = c.enrich(enrich("s1", &first.loop_cycle_id, vec![chat_options()])).await.unwrap().into_inner();
     assert_eq!((r.outcome(), r.target_id.as_str(), r.loop_cycle_id.as_str()), (O::Execute, "chat-d", first.loop_cycle_id.as_str()));
-    let again = c.enrich(enrich("s1", &first.loop_cycle_id, vec![chat_evidence()])).await.unwrap_err();
+    let again = c.enrich(enrich("s1", &first.loop_cycle_id, vec![chat_options()])).await.unwrap_err();
     assert_eq!(again.code(), Code::FailedPrecondition);
     assert!(again.message().contains("already resolved"), "{}", again.message());
 }
@@ -330,14 +313,14 @@ async fn open_cycles_share_one_candidate_budget() {
     let second = c.decide(scope_request("b2")).await.unwrap().into_inner();
     assert_eq!(second.outcome(), O::NeedMoreInfo, "the decision itself is unaffected");
     // b1's open cycle holds the whole budget, so b2's was not kept.
-    let s = c.enrich(enrich("b2", &second.loop_cycle_id, vec![chat_evidence()])).await.unwrap_err();
+    let s = c.enrich(enrich("b2", &second.loop_cycle_id, vec![chat_options()])).await.unwrap_err();
     assert_eq!(s.code(), Code::FailedPrecondition);
     assert!(s.message().contains("cannot be resumed") && s.message().contains("cycle_candidates_budget"), "{}", s.message());
     // Resolving b1 gives the budget back to the next cycle.
-    let r = c.enrich(enrich("b1", &first.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
+    let r = c.enrich(enrich("b1", &first.loop_cycle_id, vec![chat_options()])).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Execute);
     let third = c.decide(scope_request("b3")).await.unwrap().into_inner();
-    let r = c.enrich(enrich("b3", &third.loop_cycle_id, vec![chat_evidence()])).await.unwrap().into_inner();
+    let r = c.enrich(enrich("b3", &third.loop_cycle_id, vec![chat_options()])).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Execute);
 }
 
@@ -410,32 +393,7 @@ async fn parallel_enrich_calls_never_exceed_the_cycles_budget(b: Backend) {
     }
 }
 
-/// Runs each test on both backends: `memory::NAME` and `redis::NAME`, and
-/// the redis backend on Valkey too: `valkey::NAME`.
-macro_rules! both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod memory {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(crate::helpers::Backend::Memory).await
-            })*
-        }
-        mod redis {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(crate::helpers::Backend::Redis).await
-            })*
-        }
-        mod valkey {
-            $(#[tokio::test]
-            async fn $name() {
-                super::$name(crate::helpers::Backend::Valkey).await
-            })*
-        }
-    };
-}
-
-both_backends!(
+on_every_backend!(
     need_more_info_then_enrich_executes_and_closes_the_cycle,
     an_unknown_cycle_is_a_failed_precondition,
     unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop,

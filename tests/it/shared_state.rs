@@ -6,6 +6,7 @@
 //! `valkey::NAME`: the `on_both_servers!` list at the end); the fault,
 //! password and TLS tests on Redis.
 
+use crate::helpers::session_request as req;
 use crate::helpers::*;
 use crate::redis_server::{RedisServer, Server};
 use ladderd::config::Config;
@@ -30,34 +31,6 @@ async fn pair(server: Server, config: Config) -> Pair {
     let a = TestDaemon::start(on_redis(config.clone(), &redis)).await;
     let b = TestDaemon::start(on_redis(config, &redis)).await;
     Pair { a, b, redis }
-}
-
-fn req(session: &str, input: &str) -> pb::DecideRequest {
-    let mut r = panels_request(input);
-    r.session_id = session.into();
-    r
-}
-
-fn scope_request(session: &str) -> pb::DecideRequest {
-    pb::DecideRequest {
-        session_id: session.into(),
-        input: "open panel d from chat".into(),
-        widget_items: vec![cand("w-1", "Panel D")],
-        ..Default::default()
-    }
-}
-
-fn chat_evidence(session: &str, cycle: &str) -> pb::EnrichRequest {
-    pb::EnrichRequest {
-        session_id: session.into(),
-        loop_cycle_id: cycle.into(),
-        evidence: vec![pb::EvidenceBlock {
-            r#type: "chat_recoverable_options".into(),
-            candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
-            excerpt: String::new(),
-        }],
-        ..Default::default()
-    }
 }
 
 /// The user rejected what `decision_id` executed.
