@@ -263,19 +263,12 @@ impl SessionStore for MemoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ladder::continuity::{CycleChange, DecidedUpdate, PendingClarifier};
+    use ladder::continuity::{CycleChange, DecidedUpdate};
 
     const TTL: Ttl = Ttl { ttl_turns: 3, ttl_seconds: 600 };
 
     fn touch() -> Update {
-        Update::Decided(DecidedUpdate {
-            new_turn: true,
-            options_context: Some(("set".into(), None)),
-            pending: PendingClarifier::None,
-            keep_pending: false,
-            resolved: None,
-            cycle: CycleChange::Keep,
-        })
+        Update::Decided(DecidedUpdate { new_turn: true, options_context: Some(("set".into(), None)), ..Default::default() })
     }
 
     #[tokio::test(start_paused = true)]
@@ -347,25 +340,11 @@ mod tests {
             ..Default::default()
         };
         let cycle = ladder::continuity::Cycle { request: Some(Arc::new(req)), ..ladder::continuity::Cycle::new("cyc", "g") };
-        Update::Decided(DecidedUpdate {
-            new_turn: true,
-            options_context: None,
-            pending: PendingClarifier::None,
-            keep_pending: false,
-            resolved: None,
-            cycle: CycleChange::Open(Box::new(cycle)),
-        })
+        Update::Decided(DecidedUpdate { new_turn: true, cycle: CycleChange::Open(Box::new(cycle)), ..Default::default() })
     }
 
     fn close_cycle() -> Update {
-        Update::Decided(DecidedUpdate {
-            new_turn: true,
-            options_context: None,
-            pending: PendingClarifier::None,
-            keep_pending: false,
-            resolved: None,
-            cycle: CycleChange::Close,
-        })
+        Update::Decided(DecidedUpdate { new_turn: true, cycle: CycleChange::Close, ..Default::default() })
     }
 
     #[tokio::test(start_paused = true)]
