@@ -46,8 +46,10 @@ pub struct Generation {
     pub pool_memo: ladder::matching::PoolMemo,
 }
 
-/// What the memo of canonical pools may hold: a hundred-candidate pool
-/// takes about 20 KB, a thousand-candidate one about 200 KB.
+/// What the memo of canonical pools may hold: a pool of three-word labels
+/// takes about 26 KB at a hundred candidates and 260 KB at a thousand
+/// (`PoolMemo::held`), so a thousand-candidate pool is kept (a pool over an
+/// eighth of the budget is not).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {
