@@ -99,6 +99,18 @@ fn gave_up(e: &tonic::Status) -> bool {
     matches!(e.code(), Code::DeadlineExceeded | Code::Cancelled)
 }
 
+/// The same pool as `heavy_request` with an input of negations and
+/// numbers ("not 7 no 12 ..."): each word sends the reading of the input's
+/// structure (negations, positions) through the whole pool.
+fn heavy_structure_request(n: usize, words: usize, input_words: usize) -> pb::DecideRequest {
+    let mut r = heavy_request(n, words, input_words);
+    r.input = (0..input_words)
+        .map(|k| if k % 2 == 0 { ["not", "no", "never"][k % 3].to_string() } else { (k % 97).to_string() })
+        .collect::<Vec<_>>()
+        .join(" ");
+    r
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_heavy_call_stops_at_its_deadline_and_the_daemon_keeps_serving() {
     let _alone = exclusive().await;
@@ -110,18 +122,21 @@ async fn a_heavy_call_stops_at_its_deadline_and_the_daemon_keeps_serving() {
     // was once counted as the call's, one run in five).
     wait_idle(pid).await;
     // Seconds of matching without a deadline (3,000 x 60 label words, 380
-    // input words each one edit from some label word).
-    let err = c.decide(with_timeout(heavy_request(3000, 60, 380), 200)).await.unwrap_err();
-    assert!(gave_up(&err), "{err:?}");
-    // What this checks is that the server stopped too: a second after the
-    // deadline the daemon burns no CPU. Had the matching gone on, it would
-    // use a whole core (100 ticks a second); 40 leaves room for a loaded
-    // machine's scheduling.
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = cpu_ticks(pid);
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let used = cpu_ticks(pid).saturating_sub(before);
-    assert!(used < 40, "the daemon kept working after the deadline: {used} ticks in 1 s");
+    // input words each one edit from some label word, or negations and
+    // numbers): every loop over the input's words and the pool's checks it.
+    for (shape, heavy) in [("typos", heavy_request(3000, 60, 380)), ("negations and numbers", heavy_structure_request(3000, 60, 380))] {
+        let err = c.decide(with_timeout(heavy, 200)).await.unwrap_err();
+        assert!(gave_up(&err), "{shape}: {err:?}");
+        // What this checks is that the server stopped too: a second after
+        // the deadline the daemon burns no CPU. Had the matching gone on,
+        // it would use a whole core (100 ticks a second); 40 leaves room
+        // for a loaded machine's scheduling.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let before = cpu_ticks(pid);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let used = cpu_ticks(pid).saturating_sub(before);
+        assert!(used < 40, "{shape}: the daemon kept working after the deadline: {used} ticks in 1 s");
+    }
     let r = c.decide(panels_request("links panel d")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), pb::Outcome::Execute);
 }

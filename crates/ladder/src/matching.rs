@@ -502,12 +502,12 @@ pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules:
     for m in &mentions {
         roles[m.span.0..m.span.1].fill(Role::Reference);
     }
-    let structure = read_structure(&toks, &mut roles, canon, lex);
+    let structure = read_structure(&toks, &mut roles, canon, lex, stop);
     let mut out_of_range = false;
-    let positions = position_mentions(&toks, &mut roles, canon, lex, params);
+    let positions = position_mentions(&toks, &mut roles, canon, lex, params, stop);
     let badges = badge_mentions(&toks, &mut roles, canon, lex, stop);
-    mark_empty_words(&toks, &mut roles, canon, lex);
-    unless_only_phrasing(&toks, &mut roles, canon, lex);
+    mark_empty_words(&toks, &mut roles, canon, lex, stop);
+    unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
@@ -850,7 +850,7 @@ struct Structure {
     plural: bool,
 }
 
-fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) -> Structure {
+fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> Structure {
     let mut s = Structure::default();
     let mut i = 0;
     while i < toks.len() {
@@ -861,7 +861,7 @@ fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
         let free = |n: usize| roles[i..i + n].iter().all(|r| *r == Role::Content);
         // "no 5" is a position, not a negation, unless 5 is a label's word
         // ("no 7" with an option "7" may exclude it: never read as a pick).
-        let before_number = toks.get(i + 1).is_some_and(|t| (is_number(t) || lex.cardinals.contains_key(*t)) && !canon.any_word(t));
+        let before_number = toks.get(i + 1).is_some_and(|t| (is_number(t) || lex.cardinals.contains_key(*t)) && !canon.any_word(t, stop));
         if lex.ordinals.value_at(toks, i).is_some_and(|(n, _)| n > 1 && free(n)) {
             // A multi-word position ("second to last", "next to last")
             // holds relation words that relate nothing.
@@ -871,8 +871,9 @@ fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
         // A longer phrase is read whole ("no one", "no longer"). A
         // negation a label says with a word beside it ("refund not
         // received" with "#4815 Refund not received") is that label's.
-        let in_label =
-            |n: usize| (i > 0 && canon.has_run(&toks[i - 1..i + n])) || (i + n < toks.len() && canon.has_run(&toks[i..i + n + 1]));
+        let in_label = |n: usize| {
+            (i > 0 && canon.has_run(&toks[i - 1..i + n], stop)) || (i + n < toks.len() && canon.has_run(&toks[i..i + n + 1], stop))
+        };
         if let Some(n) = lex
             .negations
             .match_at(toks, i)
@@ -930,7 +931,14 @@ struct Position {
 /// is read both ways ("2" with "Song 2" at position 3). A position after a
 /// possessive is the user's own thing ("my second card"), unless a list
 /// noun follows ("my second one").
-fn position_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, params: &MatchParams) -> Vec<Position> {
+fn position_mentions(
+    toks: &[&str],
+    roles: &mut [Role],
+    canon: &CanonPool,
+    lex: &Lexicon,
+    params: &MatchParams,
+    stop: &Deadline,
+) -> Vec<Position> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -957,10 +965,10 @@ fn position_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: 
         // `extended_positions` off) resolves to nothing: the turn is asked,
         // never read as "last".
         let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
-        if toks[at..at + len].iter().any(|t| canon.any_word(t)) {
+        if toks[at..at + len].iter().any(|t| canon.any_word(t, stop)) {
             // After a word of the same label ("song 2") the number is that
             // label's; alone it may be either.
-            let bare = len == 1 && is_number(toks[at]) && !(i > 0 && canon.any_entry_has_both(toks[i - 1], toks[at]));
+            let bare = len == 1 && is_number(toks[at]) && !(i > 0 && canon.any_entry_has_both(toks[i - 1], toks[at], stop));
             if bare {
                 out.push(Position { span: (i, end), n, also_word: true });
             }
@@ -1038,7 +1046,7 @@ fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Le
 
 /// Verbs of selection, function words, conjunctions, polite openers,
 /// deictic words and list nouns name nothing: request phrasing.
-fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) {
+fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) {
     let mut i = 0;
     while i < toks.len() {
         if roles[i] != Role::Content {
@@ -1053,7 +1061,7 @@ fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &
             i > 0 && roles[i - 1] == Role::Empty && (0..i).rev().any(|j| lex.conjunctions.match_at(toks, j) == Some(i - j));
         // Past the first word, a verb a label has is that label's word ("pad
         // see ew" with "Pad See Ew").
-        let label_word = i > 0 && canon.any_word(toks[i]);
+        let label_word = i > 0 && canon.any_word(toks[i], stop);
         let sets: &[&PhraseSet] = if after_conjunction || label_word {
             &[&lex.conjunctions, &lex.request_openers]
         } else {
@@ -1077,12 +1085,12 @@ fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &
 /// selection that a label has are words ("the run" with "Long Run", "play"
 /// with "Play Store"). Function words stay what they are ("thanks for
 /// that" names nothing, whatever "Who do you work for" holds).
-fn unless_only_phrasing(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon) {
+fn unless_only_phrasing(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) {
     if roles.iter().any(|r| *r != Role::Empty) {
         return;
     }
     for (i, t) in toks.iter().enumerate() {
-        if lex.selection_verbs.starts_with(t) && !lex.function_words.contains(*t) && canon.any_word(t) {
+        if lex.selection_verbs.starts_with(t) && !lex.function_words.contains(*t) && canon.any_word(t, stop) {
             roles[i] = Role::Content;
         }
     }
@@ -1679,22 +1687,30 @@ impl CanonPool {
         })
     }
 
-    /// Whether some label holds these words one after another.
-    fn has_run(&self, run: &[&str]) -> bool {
-        (0..self.entries.len()).any(|idx| {
-            let words: Vec<&str> = self.label_words_of(idx).collect();
-            words.windows(run.len()).any(|w| w == run)
-        })
+    /// Whether some label holds these words one after another (a scan of
+    /// the pool, `false` once `stop` has passed, as `any_word`).
+    fn has_run(&self, run: &[&str], stop: &Deadline) -> bool {
+        !run.is_empty()
+            && !stop.passed_now()
+            && self.entries.iter().any(|entry| {
+                let (first, end) = entry.label_words;
+                self.words[first..end].windows(run.len()).any(|w| w.iter().zip(run).all(|(&(s, e), r)| &self.text[s..e] == *r))
+            })
     }
 
-    /// Whether some entry has both words (`a` and `b`) in its label.
-    fn any_entry_has_both(&self, a: &str, b: &str) -> bool {
-        (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
+    /// Whether some entry has both words (`a` and `b`) in its label (a
+    /// scan of the pool, `false` once `stop` has passed, as `any_word`).
+    fn any_entry_has_both(&self, a: &str, b: &str, stop: &Deadline) -> bool {
+        !stop.passed_now()
+            && (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
     }
 
-    /// Whether any label or alias has the word `t`.
-    fn any_word(&self, t: &str) -> bool {
-        self.words.iter().any(|&(s, e)| e - s == t.len() && &self.text[s..e] == t)
+    /// Whether any label or alias has the word `t`: a scan of every word
+    /// of the pool, so the callers' loops over the input's words are
+    /// bounded by `stop` here (once it has passed the answer is `false`,
+    /// and `run` returns `DeadlinePassed` before anything reads it).
+    fn any_word(&self, t: &str, stop: &Deadline) -> bool {
+        !stop.passed_now() && self.words.iter().any(|&(s, e)| e - s == t.len() && &self.text[s..e] == t)
     }
 
     /// The candidate's badge: its explicit badge, else the last word of a
