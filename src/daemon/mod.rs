@@ -47,9 +47,10 @@ pub struct Generation {
 }
 
 /// What the memo of canonical pools may hold: a pool of three-word labels
-/// takes about 26 KB at a hundred candidates and 260 KB at a thousand
-/// (`PoolMemo::held`), so a thousand-candidate pool is kept (a pool over an
-/// eighth of the budget is not).
+/// takes about 35 KB at a hundred candidates and 350 KB at a thousand
+/// (`PoolMemo::held`, its word index counted as if built), so a
+/// thousand-candidate pool is kept (a pool over an eighth of the budget is
+/// not).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {

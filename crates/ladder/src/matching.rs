@@ -1114,41 +1114,15 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
     // of their length: they may still be a one-letter slip of the winner's
     // word ("jaz classics", "sushi zne"), checked once the winner is known.
     let mut weak: Vec<&str> = Vec::new();
-    // One pass over the pool finds every content word's candidates.
     let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
-    let mut exact: Vec<Vec<usize>> = vec![Vec::new(); content.len()];
-    // A long input looks each pool word up once instead of comparing it
-    // with every input word.
-    let lookup: Option<FxHashMap<&str, Vec<usize>>> = (content.len() > 8).then(|| {
-        let mut m: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
-        for (k, t) in content.iter().enumerate() {
-            m.entry(*t).or_default().push(k);
-        }
-        m
-    });
-    for idx in 0..canon.entries.len() {
-        if stop.passed() {
-            return Words::None;
-        }
-        for w in canon.all_words(idx) {
-            let mut hit = |k: usize| {
-                if exact[k].last() != Some(&idx) {
-                    exact[k].push(idx);
-                }
-            };
-            match &lookup {
-                Some(m) => m.get(w).into_iter().flatten().for_each(|k| hit(*k)),
-                None => content.iter().enumerate().filter(|(_, t)| w.len() == t.len() && w == **t).for_each(|(k, _)| hit(k)),
-            }
-        }
-    }
+    let Some(mut exact) = canon.owners_of_words(&content, stop) else { return Words::None };
     let mut near_cache: FxHashMap<&str, Vec<NearWord>> = FxHashMap::default();
     for (k, t) in content.iter().enumerate() {
         if stop.passed_now() {
             return Words::None;
         }
         if exact[k].is_empty() && params.joined_words && t.len() >= 2 && canon.may_spell_joined(t) {
-            exact[k] = (0..canon.entries.len()).filter(|idx| canon.spells_joined(*idx, t)).collect();
+            exact[k] = canon.spelling_joined(t, stop);
         }
         if !exact[k].is_empty() {
             any_exact = true;
@@ -1432,6 +1406,9 @@ impl PoolMemo {
         let hash = rustc_hash::FxBuildHasher.hash_one(&key[..]);
         let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).pools.get(&hash).cloned();
         if let Some(m) = found.filter(|m| m.key[..] == key[..]) {
+            // A pool that comes again is worth its vocabulary (built once,
+            // on its first reuse): every later call looks words up.
+            m.canon.vocab(stop).ok_or(DeadlinePassed)?;
             return Ok(m.canon.clone());
         }
         let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
@@ -1487,6 +1464,98 @@ struct CanonPool {
     /// label words joined (`spells_joined`) only if it starts like one.
     starts: WordStarts,
     scratch: Vec<(usize, usize)>,
+    /// The distinct words and who has each, built on first need
+    /// (`vocab`), kept with the pool (a pool sent again has it ready).
+    vocab: std::sync::OnceLock<Vocab>,
+}
+
+/// The pool's distinct label and alias words, each with the entries that
+/// have it: one lookup per input word instead of a scan of every word of
+/// the pool, and each distinct word compared once by the typo rung.
+struct Vocab {
+    /// Each distinct word's range in the pool's `text` (first seen first),
+    /// and the range of `owners` that lists its entries, ascending.
+    words: Vec<((usize, usize), (u32, u32))>,
+    owners: Vec<u32>,
+    /// Indices into `words`, hashed by the word's text.
+    table: hashbrown::HashTable<u32>,
+}
+
+impl Vocab {
+    /// What a vocabulary of a pool of `words` words may hold on the heap
+    /// (every word distinct): the memo counts it whether or not it was
+    /// built, so a pool's size never changes once it is kept.
+    fn max_bytes(words: usize) -> usize {
+        words * (std::mem::size_of::<((usize, usize), (u32, u32))>() + 2 * std::mem::size_of::<u32>() + 2)
+    }
+
+    /// `None` when `stop` passed before it was done.
+    fn build(canon: &CanonPool, stop: &Deadline) -> Option<Vocab> {
+        let text = canon.text.as_str();
+        let hash = |w: &str| rustc_hash::FxBuildHasher.hash_one(w);
+        let mut words: Vec<((usize, usize), (u32, u32))> = Vec::new();
+        let mut table = hashbrown::HashTable::with_capacity(canon.words.len().min(1 << 16));
+        // Each word occurrence as (distinct word, entry), in pool order.
+        let mut seen: Vec<(u32, u32)> = Vec::with_capacity(canon.words.len());
+        for (idx, entry) in canon.entries.iter().enumerate() {
+            if stop.passed() {
+                return None;
+            }
+            for &(s, e) in &canon.words[entry.all_words.0..entry.all_words.1] {
+                let w = &text[s..e];
+                let h = hash(w);
+                let id = match table.find(h, |&i: &u32| {
+                    let (s, e) = words[i as usize].0;
+                    &text[s..e] == w
+                }) {
+                    Some(&i) => i,
+                    None => {
+                        let i = words.len() as u32;
+                        words.push(((s, e), (0, 0)));
+                        table.insert_unique(h, i, |&i: &u32| {
+                            let (s, e) = words[i as usize].0;
+                            hash(&text[s..e])
+                        });
+                        i
+                    }
+                };
+                seen.push((id, idx as u32));
+            }
+        }
+        // Each word's owners in one run of `owners`: counted, then filled
+        // in pool order (an entry that has a word twice is listed once).
+        let mut start = vec![0u32; words.len() + 1];
+        for &(w, _) in &seen {
+            start[w as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill: Vec<u32> = start[..words.len()].to_vec();
+        let mut owners = vec![0u32; seen.len()];
+        for &(w, idx) in &seen {
+            let (first, at) = (start[w as usize], &mut fill[w as usize]);
+            if *at == first || owners[*at as usize - 1] != idx {
+                owners[*at as usize] = idx;
+                *at += 1;
+            }
+        }
+        for (w, word) in words.iter_mut().enumerate() {
+            word.1 = (start[w], fill[w]);
+        }
+        Some(Vocab { words, owners, table })
+    }
+
+    /// The entries (ascending) that have the word `t`.
+    fn owners_of(&self, text: &str, t: &str) -> Option<&[u32]> {
+        let h = rustc_hash::FxBuildHasher.hash_one(t);
+        let &i = self.table.find(h, |&i: &u32| {
+            let (s, e) = self.words[i as usize].0;
+            &text[s..e] == t
+        })?;
+        let (first, end) = self.words[i as usize].1;
+        Some(&self.owners[first as usize..end as usize])
+    }
 }
 
 /// Bit sets of the first byte of one-byte words and of the first two bytes
@@ -1558,6 +1627,7 @@ impl CanonPool {
             max_joined: 0,
             starts: WordStarts { one: [0; 4], two: [0; 64] },
             scratch: Vec::with_capacity(8),
+            vocab: std::sync::OnceLock::new(),
         }
     }
 
@@ -1580,6 +1650,17 @@ impl CanonPool {
         self.text.capacity()
             + self.entries.capacity() * std::mem::size_of::<CanonEntry>()
             + (self.aliases.capacity() + self.words.capacity()) * std::mem::size_of::<(usize, usize)>()
+            + Vocab::max_bytes(self.words.len())
+    }
+
+    /// The pool's vocabulary, built now if it was not (`None` when `stop`
+    /// passed first).
+    fn vocab(&self, stop: &Deadline) -> Option<&Vocab> {
+        if let Some(v) = self.vocab.get() {
+            return Some(v);
+        }
+        let built = Vocab::build(self, stop)?;
+        Some(self.vocab.get_or_init(|| built))
     }
 
     fn push(&mut self, c: &Candidate, lex: &Lexicon) {
@@ -1705,11 +1786,15 @@ impl CanonPool {
             && (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
     }
 
-    /// Whether any label or alias has the word `t`: a scan of every word
-    /// of the pool, so the callers' loops over the input's words are
-    /// bounded by `stop` here (once it has passed the answer is `false`,
-    /// and `run` returns `DeadlinePassed` before anything reads it).
+    /// Whether any label or alias has the word `t`: a lookup once the
+    /// vocabulary is built, else a scan of every word of the pool, so the
+    /// callers' loops over the input's words are bounded by `stop` here
+    /// (once it has passed the answer is `false`, and `run` returns
+    /// `DeadlinePassed` before anything reads it).
     fn any_word(&self, t: &str, stop: &Deadline) -> bool {
+        if let Some(v) = self.vocab.get() {
+            return v.owners_of(&self.text, t).is_some();
+        }
         !stop.passed_now() && self.words.iter().any(|&(s, e)| e - s == t.len() && &self.text[s..e] == t)
     }
 
@@ -1735,6 +1820,48 @@ impl CanonPool {
     /// `t` (a cheap test that every `spells_joined` hit passes).
     fn may_spell_joined(&self, t: &str) -> bool {
         self.starts.may_prefix(t.as_bytes())
+    }
+
+    /// The entries (ascending) that have each of `words`: a lookup each
+    /// when the vocabulary is built, or built now for a long input
+    /// (building it costs about one pass over the pool's words), else one
+    /// pass over the pool's words. `None` when `stop` passed.
+    fn owners_of_words(&self, words: &[&str], stop: &Deadline) -> Option<Vec<Vec<usize>>> {
+        let vocab = match self.vocab.get() {
+            Some(v) => Some(v),
+            None if words.len() > 8 => Some(self.vocab(stop)?),
+            None => None,
+        };
+        if let Some(vocab) = vocab {
+            let owners = |t: &&str| vocab.owners_of(&self.text, t).unwrap_or_default().iter().map(|&o| o as usize).collect();
+            return Some(words.iter().map(owners).collect());
+        }
+        let mut exact: Vec<Vec<usize>> = vec![Vec::new(); words.len()];
+        for idx in 0..self.entries.len() {
+            if stop.passed() {
+                return None;
+            }
+            for w in self.all_words(idx) {
+                for (k, t) in words.iter().enumerate() {
+                    if w.len() == t.len() && w == *t && exact[k].last() != Some(&idx) {
+                        exact[k].push(idx);
+                    }
+                }
+            }
+        }
+        Some(exact)
+    }
+
+    /// The entries (ascending) whose label words, two or more joined,
+    /// spell `t`: only those with a word that begins `t` are tried.
+    fn spelling_joined(&self, t: &str, stop: &Deadline) -> Vec<usize> {
+        let Some(vocab) = self.vocab(stop) else { return Vec::new() };
+        let mut tried: Vec<usize> =
+            t.char_indices().skip(1).filter_map(|(at, _)| vocab.owners_of(&self.text, &t[..at])).flatten().map(|&o| o as usize).collect();
+        tried.sort_unstable();
+        tried.dedup();
+        tried.retain(|&idx| self.spells_joined(idx, t));
+        tried
     }
 
     fn spells_joined(&self, idx: usize, t: &str) -> bool {
@@ -1764,42 +1891,33 @@ impl CanonPool {
     /// (optimal string alignment: a swap of two letters is one edit), each
     /// with its distance and the candidates (pool order) that have it.
     fn near_words(&self, t: &str, bound: usize, stop: &Deadline) -> Vec<NearWord> {
+        let Some(vocab) = self.vocab(stop) else { return Vec::new() };
         let cmp = rapidfuzz::distance::osa::BatchComparator::new(t.chars());
         let len = t.chars().count();
         // Letters `w` has more of than `t` each need an edit: a cheap bound
         // that rules out most words before the distance is computed.
         let bag = t.is_ascii().then(|| BagBound::new(t.as_bytes()));
         let mut out: Vec<NearWord> = Vec::new();
-        // Where each word already found is in `out`.
-        let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
-        for (idx, entry) in self.entries.iter().enumerate() {
+        // Each distinct word once.
+        for &((s, e), (first, end)) in &vocab.words {
             if stop.passed() {
                 break;
             }
-            for &(s, e) in &self.words[entry.all_words.0..entry.all_words.1] {
-                let w = &self.text[s..e];
-                // In an ASCII pool a word's length is its byte count.
-                let wl = if self.ascii || w.is_ascii() { w.len() } else { w.chars().count() };
-                if wl.abs_diff(len) > bound || wl < 2 {
-                    continue;
-                }
-                if let Some(bag) = &bag
-                    && (self.ascii || w.is_ascii())
-                    && bag.extra(w.as_bytes()) > bound
-                {
-                    continue;
-                }
-                if let Some(&at) = seen.get(w) {
-                    let owners = &mut out[at].2;
-                    if owners.last() != Some(&idx) {
-                        owners.push(idx);
-                    }
-                    continue;
-                }
-                if let Some(d) = cmp.distance_with_args(w.chars(), &rapidfuzz::distance::osa::Args::default().score_cutoff(bound)) {
-                    seen.insert(w, out.len());
-                    out.push((w.to_string(), d, vec![idx]));
-                }
+            let w = &self.text[s..e];
+            // In an ASCII pool a word's length is its byte count.
+            let wl = if self.ascii || w.is_ascii() { w.len() } else { w.chars().count() };
+            if wl.abs_diff(len) > bound || wl < 2 {
+                continue;
+            }
+            if let Some(bag) = &bag
+                && (self.ascii || w.is_ascii())
+                && bag.extra(w.as_bytes()) > bound
+            {
+                continue;
+            }
+            if let Some(d) = cmp.distance_with_args(w.chars(), &rapidfuzz::distance::osa::Args::default().score_cutoff(bound)) {
+                let owners = vocab.owners[first as usize..end as usize].iter().map(|&o| o as usize).collect();
+                out.push((w.to_string(), d, owners));
             }
         }
         out
@@ -2236,15 +2354,33 @@ mod tests {
             proptest::prop_assert_eq!(memo.held().0, 2);
         }
 
-        /// The cheap test lets every word through that some entry spells.
+        /// The cheap test lets every word through that some entry spells,
+        /// and the vocabulary's shortlist finds every entry that spells it.
         #[test]
-        fn a_word_an_entry_spells_passes_the_cheap_test(t in "(ab|a|b|cd|c|1|12|x|abc|z){1,4}", labels in proptest::collection::vec(proptest::collection::vec("(ab|a|b|cd|c|1|12|x|abc)", 1..4), 1..10)) {
+        fn a_word_an_entry_spells_passes_the_cheap_test_and_the_shortlist(t in "(ab|a|b|cd|c|1|12|x|abc|z){1,4}", labels in proptest::collection::vec(proptest::collection::vec("(ab|a|b|cd|c|1|12|x|abc)", 1..4), 1..10)) {
             let lex = Lexicon::shipped();
             let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.join(" "))).collect();
             let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
-            if (0..cands.len()).any(|idx| canon.spells_joined(idx, &t)) {
+            let spelling: Vec<usize> = (0..cands.len()).filter(|idx| canon.spells_joined(*idx, &t)).collect();
+            if !spelling.is_empty() {
                 proptest::prop_assert!(canon.may_spell_joined(&t));
             }
+            proptest::prop_assert_eq!(canon.spelling_joined(&t, &Deadline::default()), spelling);
+        }
+
+        /// Every word's owners from the vocabulary are the entries a scan
+        /// of the pool finds, and a word no entry has has none.
+        #[test]
+        fn the_vocabulary_lists_every_owner_of_a_word(labels in proptest::collection::vec("[a-c]{1,2}( [a-c]{1,2}){0,3}", 1..30), t in "[a-c]{1,2}") {
+            let lex = Lexicon::shipped();
+            let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.clone())).collect();
+            let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
+            let scanned = canon.owners_of_words(&[t.as_str()], &Deadline::default()).unwrap();
+            let vocab = canon.vocab(&Deadline::default()).unwrap();
+            let looked_up: Vec<usize> = vocab.owners_of(&canon.text, &t).unwrap_or_default().iter().map(|&o| o as usize).collect();
+            proptest::prop_assert_eq!(&looked_up, &scanned[0]);
+            proptest::prop_assert_eq!(canon.owners_of_words(&[t.as_str()], &Deadline::default()).unwrap(), scanned);
+            proptest::prop_assert_eq!(canon.any_word(&t, &Deadline::default()), !looked_up.is_empty());
         }
 
         #[test]
