@@ -50,7 +50,9 @@ pub struct Generation {
 /// takes about 35 KB at a hundred candidates and 350 KB at a thousand
 /// (`PoolMemo::held`, its word index counted as if built), so a
 /// thousand-candidate pool is kept (a pool over an eighth of the budget is
-/// not).
+/// not). The hash states of the pools' part of evidence fingerprints take
+/// at most a quarter of it again (1 MiB; a pool's signature fields, about
+/// 5 KB at a hundred candidates).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {

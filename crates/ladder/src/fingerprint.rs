@@ -12,6 +12,7 @@
 use super::text::normalize_into;
 use super::types::{Candidate, ScopeRef};
 use sha2::{Digest, Sha256};
+use std::hash::BuildHasher;
 use std::io::Write;
 
 pub const SCHEMA: &str = "ladder.evidence.v1";
@@ -31,12 +32,16 @@ fn write_canonical<'a, W: Write>(
     candidates: impl IntoIterator<Item = &'a Candidate>,
     excerpts: &[String],
 ) -> std::io::Result<()> {
+    write_pool(out, candidates)?;
+    write_rest(out, scope, option_set_id, excerpts)
+}
+
+/// The document's first part, which only the pool makes: its candidate
+/// ids and signatures (the keys sort before every other).
+fn write_pool<'a, W: Write>(out: &mut W, candidates: impl IntoIterator<Item = &'a Candidate>) -> std::io::Result<()> {
     let mut cands: Vec<&Candidate> = candidates.into_iter().collect();
     cands.sort_by(|a, b| a.id.cmp(&b.id));
     cands.dedup_by(|a, b| a.id == b.id);
-    let mut excerpt_hashes: Vec<String> = excerpts.iter().map(|e| sha256_hex(e.as_bytes())).collect();
-    excerpt_hashes.sort();
-    excerpt_hashes.dedup();
     let s = |out: &mut W, v: &str| json_str(out, v);
     // Normalized text goes through one reused buffer.
     let mut norm = String::new();
@@ -68,7 +73,17 @@ fn write_canonical<'a, W: Write>(
         n(out, &c.sublabel)?;
         out.write_all(b"}")?;
     }
-    out.write_all(b"],\"excerpt_hashes\":[")?;
+    out.write_all(b"]")
+}
+
+/// The rest of the document: the evidence excerpts, the option set and the
+/// scope binding.
+fn write_rest<W: Write>(out: &mut W, scope: Option<&ScopeRef>, option_set_id: &str, excerpts: &[String]) -> std::io::Result<()> {
+    let mut excerpt_hashes: Vec<String> = excerpts.iter().map(|e| sha256_hex(e.as_bytes())).collect();
+    excerpt_hashes.sort();
+    excerpt_hashes.dedup();
+    let s = |out: &mut W, v: &str| json_str(out, v);
+    out.write_all(b",\"excerpt_hashes\":[")?;
     for (i, h) in excerpt_hashes.iter().enumerate() {
         if i > 0 {
             out.write_all(b",")?;
@@ -121,24 +136,131 @@ pub fn fingerprint<'a>(
     candidates: impl IntoIterator<Item = &'a Candidate>,
     excerpts: &[String],
 ) -> String {
-    struct Hashing(Sha256);
-    impl Write for Hashing {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
+    finish(pool_state(candidates), scope, option_set_id, excerpts)
+}
+
+/// Feeds what is written to a SHA-256 state.
+struct Hashing(Sha256);
+
+impl Write for Hashing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
     }
-    // The JSON is written in small pieces; the hash takes them in blocks.
-    let mut h = std::io::BufWriter::with_capacity(8 * 1024, Hashing(Sha256::new()));
-    let _ = write_canonical(&mut h, scope, option_set_id, candidates, excerpts);
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes through `write` into a hash state (the JSON is written in small
+/// pieces; the hash takes them in blocks).
+fn hashed(state: Sha256, write: impl FnOnce(&mut std::io::BufWriter<Hashing>) -> std::io::Result<()>) -> Sha256 {
+    let mut h = std::io::BufWriter::with_capacity(8 * 1024, Hashing(state));
+    // Writing to a hash cannot fail.
+    let _ = write(&mut h);
     let (mut h, rest) = h.into_parts();
     if let Ok(rest) = rest {
         h.0.update(&rest);
     }
-    hex::encode(h.0.finalize())
+    h.0
+}
+
+/// The hash state after the pool's part of the document: what a memo of
+/// fingerprints (`FingerprintMemo`) keeps for a pool that comes again.
+fn pool_state<'a>(candidates: impl IntoIterator<Item = &'a Candidate>) -> Sha256 {
+    hashed(Sha256::new(), |h| write_pool(h, candidates))
+}
+
+/// The fingerprint from the pool's hash state and the rest of the evidence.
+fn finish(state: Sha256, scope: Option<&ScopeRef>, option_set_id: &str, excerpts: &[String]) -> String {
+    hex::encode(hashed(state, |h| write_rest(h, scope, option_set_id, excerpts)).finalize())
+}
+
+/// The hash states of the pools' part of recent fingerprints, least
+/// recently used out first within a budget of bytes, each verified byte
+/// for byte against the pool's signature fields before it is reused: an
+/// unresolved turn over options that come again (every turn of a chat
+/// that shows the same list) hashes only its excerpts, option set and
+/// scope. The same fingerprint as `fingerprint` in every case.
+pub struct FingerprintMemo {
+    budget: usize,
+    inner: std::sync::Mutex<FpInner>,
+}
+
+struct FpInner {
+    states: lru::LruCache<u64, std::sync::Arc<Kept>>,
+    bytes: usize,
+}
+
+/// A pool's signature fields (`signature_key`) and its hash state.
+type Kept = (Box<[u8]>, Sha256);
+
+/// What a kept state counts against the budget.
+fn kept_bytes(key_len: usize) -> usize {
+    key_len + std::mem::size_of::<Kept>()
+}
+
+impl std::fmt::Debug for FingerprintMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (states, bytes) = self.held();
+        f.debug_struct("FingerprintMemo").field("budget", &self.budget).field("states", &states).field("bytes", &bytes).finish()
+    }
+}
+
+impl FingerprintMemo {
+    /// A memo holding at most `budget` bytes (a pool over an eighth of it
+    /// is never kept).
+    pub fn new(budget: usize) -> Self {
+        FingerprintMemo { budget, inner: std::sync::Mutex::new(FpInner { states: lru::LruCache::unbounded(), bytes: 0 }) }
+    }
+
+    /// How many pools it holds, and their bytes.
+    pub fn held(&self) -> (usize, usize) {
+        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        (inner.states.len(), inner.bytes)
+    }
+
+    /// `fingerprint(scope, option_set_id, candidates, excerpts)`, the
+    /// pool's part from the memo when the same pool was hashed before.
+    pub fn fingerprint(&self, scope: Option<&ScopeRef>, option_set_id: &str, candidates: &[&Candidate], excerpts: &[String]) -> String {
+        let key = signature_key(candidates);
+        let hash = rustc_hash::FxBuildHasher.hash_one(&key[..]);
+        let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).states.get(&hash).cloned();
+        let state = match found.filter(|m| m.0[..] == key[..]) {
+            Some(m) => m.1.clone(),
+            None => {
+                let state = pool_state(candidates.iter().copied());
+                let size = kept_bytes(key.len());
+                if size <= self.budget / 8 {
+                    let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Some(old) = inner.states.put(hash, std::sync::Arc::new((key.into_boxed_slice(), state.clone()))) {
+                        inner.bytes -= kept_bytes(old.0.len());
+                    }
+                    inner.bytes += size;
+                    while inner.bytes > self.budget {
+                        let Some((_, old)) = inner.states.pop_lru() else { break };
+                        inner.bytes -= kept_bytes(old.0.len());
+                    }
+                }
+                state
+            }
+        };
+        finish(state, scope, option_set_id, excerpts)
+    }
+}
+
+/// The fields of each candidate the pool's part is made from (id, badge,
+/// kind, label, path, sublabel), length-prefixed, in the pool's order.
+fn signature_key(candidates: &[&Candidate]) -> Vec<u8> {
+    let text: usize = candidates.iter().map(|c| c.id.len() + c.label.len() + 24).sum();
+    let mut key = Vec::with_capacity(text);
+    for c in candidates {
+        for f in [&c.id, &c.badge, &c.kind, &c.label, &c.path, &c.sublabel] {
+            key.extend_from_slice(&(f.len() as u32).to_le_bytes());
+            key.extend_from_slice(f.as_bytes());
+        }
+    }
+    key
 }
 
 #[cfg(test)]

@@ -1362,6 +1362,9 @@ fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> boo
 pub struct PoolMemo {
     budget: usize,
     inner: Mutex<MemoInner>,
+    /// The pools' part of recent evidence fingerprints (a quarter of the
+    /// budget again): a pool that comes again is hashed once.
+    pub fingerprints: crate::fingerprint::FingerprintMemo,
 }
 
 struct MemoInner {
@@ -1390,7 +1393,11 @@ impl std::fmt::Debug for PoolMemo {
 impl PoolMemo {
     /// A memo holding at most `budget` bytes of canonical pools.
     pub fn new(budget: usize) -> Self {
-        PoolMemo { budget, inner: Mutex::new(MemoInner { pools: lru::LruCache::unbounded(), bytes: 0 }) }
+        PoolMemo {
+            budget,
+            inner: Mutex::new(MemoInner { pools: lru::LruCache::unbounded(), bytes: 0 }),
+            fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
+        }
     }
 
     /// How many pools it holds, and their bytes.

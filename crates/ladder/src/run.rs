@@ -342,7 +342,13 @@ impl<'a> Run<'a> {
         };
         // Chat history is enriched evidence too: it counts in the fingerprint.
         let evidence: Vec<String> = excerpts.iter().chain(history).cloned().collect();
-        let fp = fingerprint(binding.as_ref(), self.req.option_set_id(), tie.pool.entries.iter().map(|e| e.cand), &evidence);
+        let fp = match self.ctx.pool_memo {
+            Some(memo) => {
+                let cands: Vec<&Candidate> = tie.pool.entries.iter().map(|e| e.cand).collect();
+                memo.fingerprints.fingerprint(binding.as_ref(), self.req.option_set_id(), &cands, &evidence)
+            }
+            None => fingerprint(binding.as_ref(), self.req.option_set_id(), tie.pool.entries.iter().map(|e| e.cand), &evidence),
+        };
         let mut ids: Vec<&str> = tie.items.iter().map(|t| t.id.as_str()).collect();
         ids.sort_unstable();
         let guard_key = guard_key(&self.canonical, &ids, self.req.option_set_id(), binding.as_ref());

@@ -85,3 +85,56 @@ proptest::proptest! {
         proptest::prop_assert_eq!(serde_json::to_string(&parsed).unwrap(), text);
     }
 }
+
+proptest::proptest! {
+    /// The memo's fingerprint is the fingerprint: for a pool seen the first
+    /// time, for the same pool again with other excerpts and option set, and
+    /// for a pool that differs from a kept one in any one signature field.
+    #[test]
+    fn the_memo_never_changes_a_fingerprint(
+        pool in proptest::collection::vec(("[a-c]{1,2}", "[a-c ]{0,4}", "[a-c]{0,2}", "[a-c]{0,2}", "[a-c]{0,2}", "[a-c]{0,2}"), 1..8),
+        field in 0usize..6,
+        at in 0usize..8,
+        excerpts in proptest::collection::vec("[a-z]{0,3}", 0..3),
+    ) {
+        let cands: Vec<Candidate> = pool.iter().map(|(id, label, badge, kind, path, sublabel)| Candidate {
+            id: id.clone(), label: label.clone(), badge: badge.clone(), kind: kind.clone(), path: path.clone(), sublabel: sublabel.clone(), ..Default::default()
+        }).collect();
+        let mut other = cands.clone();
+        let c = &mut other[at % cands.len()];
+        [&mut c.id, &mut c.badge, &mut c.kind, &mut c.label, &mut c.path, &mut c.sublabel][field].push('z');
+        let scope = ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() };
+        let memo = FingerprintMemo::new(1 << 20);
+        fn refs(c: &[Candidate]) -> Vec<&Candidate> {
+            c.iter().collect()
+        }
+        for (set, ex) in [("s1", &[][..]), ("s2", &excerpts[..]), ("s1", &excerpts[..])] {
+            proptest::prop_assert_eq!(memo.fingerprint(Some(&scope), set, &refs(&cands), ex), fingerprint(Some(&scope), set, &cands, ex));
+            proptest::prop_assert_eq!(memo.fingerprint(Some(&scope), set, &refs(&other), ex), fingerprint(Some(&scope), set, &other, ex));
+        }
+        proptest::prop_assert_eq!(memo.held().0, 2);
+    }
+}
+
+/// The memo keeps to its budget: the oldest pools go first, and a pool
+/// over an eighth of it is never kept.
+#[test]
+fn the_memo_keeps_to_its_budget() {
+    let memo = FingerprintMemo::new(16 << 10);
+    let pool =
+        |n: usize, tag: usize| -> Vec<Candidate> { (0..n).map(|i| Candidate::new(format!("c{tag}-{i}"), "links panel d")).collect() };
+    for tag in 0..40 {
+        let cands = pool(20, tag);
+        let refs: Vec<&Candidate> = cands.iter().collect();
+        assert_eq!(memo.fingerprint(None, "s", &refs, &[]), fingerprint(None, "s", &cands, &[]));
+        let (states, bytes) = memo.held();
+        assert!(bytes <= 16 << 10, "{bytes} bytes held");
+        assert!(states >= 1, "a pool under an eighth of the budget is kept");
+    }
+    assert!(memo.held().0 < 40, "the oldest pools were evicted");
+    let big = pool(200, 99);
+    let refs: Vec<&Candidate> = big.iter().collect();
+    let before = memo.held();
+    assert_eq!(memo.fingerprint(None, "s", &refs, &[]), fingerprint(None, "s", &big, &[]));
+    assert_eq!(memo.held(), before, "a pool over an eighth of the budget is not kept");
+}
