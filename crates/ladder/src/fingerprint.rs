@@ -8,6 +8,10 @@
 //! sublabel, badge), and sorted SHA-256 hashes of enriched excerpts; hashed
 //! with SHA-256, hex encoded. Labels are normalized with `text::normalize`
 //! only (no lexicon), so a lexicon change never changes a fingerprint.
+//!
+//! The candidates' part sorts first in the document, so `FingerprintMemo`
+//! keeps the hash state after it for a pool that comes again: the rest
+//! (excerpts, option set, scope) is all such a turn hashes.
 
 use super::text::normalize_into;
 use super::types::{Candidate, ScopeRef};
