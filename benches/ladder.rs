@@ -148,10 +148,14 @@ fn bench(c: &mut Criterion) {
 /// labels, inputs of many different words each one edit from some label
 /// word (every one is looked for among all pool words), sized so that
 /// input words x pool words is just under the default budget of
-/// 1,000,000. `hostile/<shape>` in BENCHMARKS.md.
-fn hostile_request(n: usize, label_words: usize, input_words: usize) -> DecideRequest {
+/// 1,000,000. `hostile/<shape>` in BENCHMARKS.md. The label words repeat
+/// (800 distinct) unless `distinct`, when every word of the pool is its
+/// own (the pool's word index then saves nothing: the worst case since it
+/// exists).
+fn hostile_request(n: usize, label_words: usize, input_words: usize, distinct: bool) -> DecideRequest {
     let stems = ["alpha", "beta", "gamma", "delta", "omega", "panel", "report", "sales"];
-    let label = |i: usize| (0..label_words).map(|k| format!("{}{}", stems[(i + k) % 8], (i * 7 + k) % 100)).collect::<Vec<_>>().join(" ");
+    let number = |i: usize, k: usize| if distinct { i * label_words + k } else { (i * 7 + k) % 100 };
+    let label = |i: usize| (0..label_words).map(|k| format!("{}{}", stems[(i + k) % 8], number(i, k))).collect::<Vec<_>>().join(" ");
     let input = (0..input_words).map(|k| format!("{}{}", stems[k % 8], 100 + k)).collect::<Vec<_>>().join(" ");
     request(&input, (0..n).map(|i| Candidate::new(format!("c{i}"), label(i))).collect())
 }
@@ -174,10 +178,16 @@ fn accented_request() -> DecideRequest {
     request("zzz", cands)
 }
 
-/// (name, candidates, label words, input words): work = input words x
-/// candidates x (label words + 1), each under 1,000,000.
-const HOSTILE: &[(&str, usize, usize, usize)] =
-    &[("long-labels-short-input", 5000, 59, 3), ("long-input-few-labels", 250, 9, 390), ("balanced", 1000, 24, 39)];
+/// (name, candidates, label words, input words, distinct words): work =
+/// input words x candidates x (label words + 1), each under 1,000,000.
+const HOSTILE: &[(&str, usize, usize, usize, bool)] = &[
+    ("long-labels-short-input", 5000, 59, 3, false),
+    ("long-input-few-labels", 250, 9, 390, false),
+    ("balanced", 1000, 24, 39, false),
+    ("long-labels-short-input-distinct", 5000, 59, 3, true),
+    ("long-input-few-labels-distinct", 250, 9, 390, true),
+    ("balanced-distinct", 1000, 24, 39, true),
+];
 
 fn hostile(c: &mut Criterion) {
     let policy = Policy::defaults();
@@ -185,7 +195,7 @@ fn hostile(c: &mut Criterion) {
     let now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
     let mut g = c.benchmark_group("hostile");
     g.sample_size(10);
-    let shapes = HOSTILE.iter().map(|&(name, n, words, input)| (name, hostile_request(n, words, input)));
+    let shapes = HOSTILE.iter().map(|&(name, n, words, input, distinct)| (name, hostile_request(n, words, input, distinct)));
     for (name, req) in shapes.chain(std::iter::once(("accented-labels", accented_request()))) {
         let work = ladder::decide::work(&req);
         assert!(work <= 1_000_000, "{name}: {work}");

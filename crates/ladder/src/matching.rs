@@ -1116,6 +1116,14 @@ fn word_evidence(toks: &[&str], roles: &[Role], canon: &CanonPool, lex: &Lexicon
     let mut weak: Vec<&str> = Vec::new();
     let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
     let Some(mut exact) = canon.owners_of_words(&content, stop) else { return Words::None };
+    // The pool's word index, for the words looked for within the edit
+    // bound (and as joined words), when it pays for itself.
+    if canon.vocab.get().is_none() {
+        let near = content.iter().zip(&exact).filter(|(t, e)| e.is_empty() && params.edit_bound(t.chars().count()) > 0).count();
+        if near >= VOCAB_NEAR_WORDS || (near > 0 && canon.words.len() <= VOCAB_SMALL_POOL) {
+            canon.vocab(stop);
+        }
+    }
     let mut near_cache: FxHashMap<&str, Vec<NearWord>> = FxHashMap::default();
     for (k, t) in content.iter().enumerate() {
         if stop.passed_now() {
@@ -1479,6 +1487,11 @@ struct CanonPool {
 /// The pool's distinct label and alias words, each with the entries that
 /// have it: one lookup per input word instead of a scan of every word of
 /// the pool, and each distinct word compared once by the typo rung.
+/// Building it costs several scans of the pool (a hash table insert per
+/// word against a length test per word), so the typo rung builds it for
+/// a pool of at most `VOCAB_SMALL_POOL` words (a fraction of a
+/// millisecond at worst, and pools repeat their words), or for
+/// `VOCAB_NEAR_WORDS` words to look for; otherwise it scans.
 struct Vocab {
     /// Each distinct word's range in the pool's `text` (first seen first),
     /// and the range of `owners` that lists its entries, ascending.
@@ -1487,6 +1500,9 @@ struct Vocab {
     /// Indices into `words`, hashed by the word's text.
     table: hashbrown::HashTable<u32>,
 }
+
+const VOCAB_SMALL_POOL: usize = 20_000;
+const VOCAB_NEAR_WORDS: usize = 8;
 
 impl Vocab {
     /// What a vocabulary of a pool of `words` words may hold on the heap
@@ -1500,8 +1516,8 @@ impl Vocab {
     fn build(canon: &CanonPool, stop: &Deadline) -> Option<Vocab> {
         let text = canon.text.as_str();
         let hash = |w: &str| rustc_hash::FxBuildHasher.hash_one(w);
-        let mut words: Vec<((usize, usize), (u32, u32))> = Vec::new();
-        let mut table = hashbrown::HashTable::with_capacity(canon.words.len().min(1 << 16));
+        let mut words: Vec<((usize, usize), (u32, u32))> = Vec::with_capacity(canon.words.len());
+        let mut table = hashbrown::HashTable::with_capacity(canon.words.len());
         // Each word occurrence as (distinct word, entry), in pool order.
         let mut seen: Vec<(u32, u32)> = Vec::with_capacity(canon.words.len());
         for (idx, entry) in canon.entries.iter().enumerate() {
@@ -1562,6 +1578,42 @@ impl Vocab {
         })?;
         let (first, end) = self.words[i as usize].1;
         Some(&self.owners[first as usize..end as usize])
+    }
+}
+
+/// Whether a word is within the edit bound of `t`, and how far: the cheap
+/// tests first (length, letters), then the distance.
+struct NearTest {
+    cmp: rapidfuzz::distance::osa::BatchComparator<char>,
+    len: usize,
+    /// Letters a word has more of than `t` each need an edit: a cheap bound
+    /// that rules out most words before the distance is computed.
+    bag: Option<BagBound>,
+    bound: usize,
+    /// The pool is ASCII: a word's length is its byte count.
+    ascii_pool: bool,
+}
+
+impl NearTest {
+    fn new(t: &str, bound: usize, ascii_pool: bool) -> Self {
+        let bag = t.is_ascii().then(|| BagBound::new(t.as_bytes()));
+        NearTest { cmp: rapidfuzz::distance::osa::BatchComparator::new(t.chars()), len: t.chars().count(), bag, bound, ascii_pool }
+    }
+
+    #[inline(always)]
+    fn distance(&self, w: &str) -> Option<usize> {
+        let ascii = self.ascii_pool || w.is_ascii();
+        let wl = if ascii { w.len() } else { w.chars().count() };
+        if wl.abs_diff(self.len) > self.bound || wl < 2 {
+            return None;
+        }
+        if let Some(bag) = &self.bag
+            && ascii
+            && bag.extra(w.as_bytes()) > self.bound
+        {
+            return None;
+        }
+        self.cmp.distance_with_args(w.chars(), &rapidfuzz::distance::osa::Args::default().score_cutoff(self.bound))
     }
 }
 
@@ -1860,9 +1912,12 @@ impl CanonPool {
     }
 
     /// The entries (ascending) whose label words, two or more joined,
-    /// spell `t`: only those with a word that begins `t` are tried.
+    /// spell `t`: with the pool's word index, only those with a word that
+    /// begins `t` are tried.
     fn spelling_joined(&self, t: &str, stop: &Deadline) -> Vec<usize> {
-        let Some(vocab) = self.vocab(stop) else { return Vec::new() };
+        let Some(vocab) = self.vocab.get() else {
+            return (0..self.entries.len()).take_while(|_| !stop.passed()).filter(|idx| self.spells_joined(*idx, t)).collect();
+        };
         let mut tried: Vec<usize> =
             t.char_indices().skip(1).filter_map(|(at, _)| vocab.owners_of(&self.text, &t[..at])).flatten().map(|&o| o as usize).collect();
         tried.sort_unstable();
@@ -1898,33 +1953,38 @@ impl CanonPool {
     /// (optimal string alignment: a swap of two letters is one edit), each
     /// with its distance and the candidates (pool order) that have it.
     fn near_words(&self, t: &str, bound: usize, stop: &Deadline) -> Vec<NearWord> {
-        let Some(vocab) = self.vocab(stop) else { return Vec::new() };
-        let cmp = rapidfuzz::distance::osa::BatchComparator::new(t.chars());
-        let len = t.chars().count();
-        // Letters `w` has more of than `t` each need an edit: a cheap bound
-        // that rules out most words before the distance is computed.
-        let bag = t.is_ascii().then(|| BagBound::new(t.as_bytes()));
+        let near = NearTest::new(t, bound, self.ascii);
         let mut out: Vec<NearWord> = Vec::new();
-        // Each distinct word once.
-        for &((s, e), (first, end)) in &vocab.words {
+        if let Some(vocab) = self.vocab.get() {
+            // Each distinct word once.
+            for &((s, e), (first, end)) in &vocab.words {
+                if stop.passed() {
+                    break;
+                }
+                let w = &self.text[s..e];
+                if let Some(d) = near.distance(w) {
+                    out.push((w.to_string(), d, vocab.owners[first as usize..end as usize].iter().map(|&o| o as usize).collect()));
+                }
+            }
+            return out;
+        }
+        // Where each word already found is in `out`.
+        let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
+        for (idx, entry) in self.entries.iter().enumerate() {
             if stop.passed() {
                 break;
             }
-            let w = &self.text[s..e];
-            // In an ASCII pool a word's length is its byte count.
-            let wl = if self.ascii || w.is_ascii() { w.len() } else { w.chars().count() };
-            if wl.abs_diff(len) > bound || wl < 2 {
-                continue;
-            }
-            if let Some(bag) = &bag
-                && (self.ascii || w.is_ascii())
-                && bag.extra(w.as_bytes()) > bound
-            {
-                continue;
-            }
-            if let Some(d) = cmp.distance_with_args(w.chars(), &rapidfuzz::distance::osa::Args::default().score_cutoff(bound)) {
-                let owners = vocab.owners[first as usize..end as usize].iter().map(|&o| o as usize).collect();
-                out.push((w.to_string(), d, owners));
+            for &(s, e) in &self.words[entry.all_words.0..entry.all_words.1] {
+                let w = &self.text[s..e];
+                if let Some(&at) = seen.get(w) {
+                    let owners = &mut out[at].2;
+                    if owners.last() != Some(&idx) {
+                        owners.push(idx);
+                    }
+                } else if let Some(d) = near.distance(w) {
+                    seen.insert(w, out.len());
+                    out.push((w.to_string(), d, vec![idx]));
+                }
             }
         }
         out
@@ -2372,6 +2432,8 @@ mod tests {
             if !spelling.is_empty() {
                 proptest::prop_assert!(canon.may_spell_joined(&t));
             }
+            proptest::prop_assert_eq!(&canon.spelling_joined(&t, &Deadline::default()), &spelling);
+            canon.vocab(&Deadline::default()).unwrap();
             proptest::prop_assert_eq!(canon.spelling_joined(&t, &Deadline::default()), spelling);
         }
 
@@ -2447,13 +2509,18 @@ mod tests {
             for c in &cands {
                 canon.push(c, &lex);
             }
-            let mut got: Vec<String> = canon.near_words(&t, bound, &Deadline::default()).into_iter().map(|(w, _, _)| w).collect();
+            let scanned = canon.near_words(&t, bound, &Deadline::default());
+            let mut got: Vec<String> = scanned.iter().map(|(w, _, _)| w.clone()).collect();
             got.sort();
             let mut want: Vec<String> = canon.words.iter().map(|&(s, e)| canon.text[s..e].to_string())
                 .filter(|w| w.len() >= 2 && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound).collect();
             want.sort();
             want.dedup();
             proptest::prop_assert_eq!(got, want);
+            // With the pool's word index: the same words, distances and
+            // owners, in the same order.
+            canon.vocab(&Deadline::default()).unwrap();
+            proptest::prop_assert_eq!(canon.near_words(&t, bound, &Deadline::default()), scanned);
         }
 
         #[test]
