@@ -47,7 +47,7 @@ pub struct Generation {
 }
 
 /// What the memo of canonical pools may hold: a pool of three-word labels
-/// takes about 35 KB at a hundred candidates and 350 KB at a thousand
+/// takes about 38 KB at a hundred candidates and 380 KB at a thousand
 /// (`PoolMemo::held`, its word index counted as if built), so a
 /// thousand-candidate pool is kept (a pool over an eighth of the budget is
 /// not). The hash states of the pools' part of evidence fingerprints take

@@ -1506,10 +1506,12 @@ const VOCAB_NEAR_WORDS: usize = 8;
 
 impl Vocab {
     /// What a vocabulary of a pool of `words` words may hold on the heap
-    /// (every word distinct): the memo counts it whether or not it was
-    /// built, so a pool's size never changes once it is kept.
+    /// (every word distinct): a range pair and an owner a word, and the
+    /// table's buckets (a power of two at least 8/7 of its capacity, so up
+    /// to 2.3 a word) with a control byte each. The memo counts it whether
+    /// or not it was built, so a pool's size never changes once it is kept.
     fn max_bytes(words: usize) -> usize {
-        words * (std::mem::size_of::<((usize, usize), (u32, u32))>() + 2 * std::mem::size_of::<u32>() + 2)
+        words * (std::mem::size_of::<((usize, usize), (u32, u32))>() + std::mem::size_of::<u32>() + 3 * (std::mem::size_of::<u32>() + 1))
     }
 
     /// `None` when `stop` passed before it was done.
