@@ -16,7 +16,6 @@
 use super::text::normalize_into;
 use super::types::{Candidate, ScopeRef};
 use sha2::{Digest, Sha256};
-use std::hash::BuildHasher;
 use std::io::Write;
 
 pub const SCHEMA: &str = "ladder.evidence.v1";
@@ -186,66 +185,32 @@ fn finish(state: Sha256, scope: Option<&ScopeRef>, option_set_id: &str, excerpts
 /// unresolved turn over options that come again (every turn of a chat
 /// that shows the same list) hashes only its excerpts, option set and
 /// scope. The same fingerprint as `fingerprint` in every case.
+#[derive(Debug)]
 pub struct FingerprintMemo {
-    budget: usize,
-    inner: std::sync::Mutex<FpInner>,
-}
-
-struct FpInner {
-    states: lru::LruCache<u64, std::sync::Arc<Kept>>,
-    bytes: usize,
-}
-
-/// A pool's signature fields (`signature_key`) and its hash state.
-type Kept = (Box<[u8]>, Sha256);
-
-/// What a kept state counts against the budget.
-fn kept_bytes(key_len: usize) -> usize {
-    key_len + std::mem::size_of::<Kept>()
-}
-
-impl std::fmt::Debug for FingerprintMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (states, bytes) = self.held();
-        f.debug_struct("FingerprintMemo").field("budget", &self.budget).field("states", &states).field("bytes", &bytes).finish()
-    }
+    states: crate::memo::ByteMemo<Sha256>,
 }
 
 impl FingerprintMemo {
     /// A memo holding at most `budget` bytes (a pool over an eighth of it
     /// is never kept).
     pub fn new(budget: usize) -> Self {
-        FingerprintMemo { budget, inner: std::sync::Mutex::new(FpInner { states: lru::LruCache::unbounded(), bytes: 0 }) }
+        FingerprintMemo { states: crate::memo::ByteMemo::new(budget) }
     }
 
     /// How many pools it holds, and their bytes.
     pub fn held(&self) -> (usize, usize) {
-        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        (inner.states.len(), inner.bytes)
+        self.states.held()
     }
 
     /// `fingerprint(scope, option_set_id, candidates, excerpts)`, the
     /// pool's part from the memo when the same pool was hashed before.
     pub fn fingerprint(&self, scope: Option<&ScopeRef>, option_set_id: &str, candidates: &[&Candidate], excerpts: &[String]) -> String {
         let key = signature_key(candidates);
-        let hash = rustc_hash::FxBuildHasher.hash_one(&key[..]);
-        let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).states.get(&hash).cloned();
-        let state = match found.filter(|m| m.0[..] == key[..]) {
-            Some(m) => m.1.clone(),
+        let state = match self.states.get(&key) {
+            Some(state) => state,
             None => {
                 let state = pool_state(candidates.iter().copied());
-                let size = kept_bytes(key.len());
-                if size <= self.budget / 8 {
-                    let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-                    if let Some(old) = inner.states.put(hash, std::sync::Arc::new((key.into_boxed_slice(), state.clone()))) {
-                        inner.bytes -= kept_bytes(old.0.len());
-                    }
-                    inner.bytes += size;
-                    while inner.bytes > self.budget {
-                        let Some((_, old)) = inner.states.pop_lru() else { break };
-                        inner.bytes -= kept_bytes(old.0.len());
-                    }
-                }
+                self.states.put(key, state.clone(), 0);
                 state
             }
         };

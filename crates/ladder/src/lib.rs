@@ -116,6 +116,7 @@ pub mod guardrails;
 pub mod lexicon;
 pub mod llm_rung;
 pub mod matching;
+pub mod memo;
 pub mod policy;
 pub mod ports;
 pub mod reply;

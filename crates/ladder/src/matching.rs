@@ -37,7 +37,7 @@ use crate::deadline::{Deadline, DeadlinePassed};
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 wire_enum! {
     "snake_case",
@@ -1367,79 +1367,37 @@ fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> boo
 /// make. Bounded by a byte budget (least recently used out first; a pool
 /// larger than an eighth of it is never kept). One memo per lexicon: the
 /// daemon makes one per configuration generation.
+#[derive(Debug)]
 pub struct PoolMemo {
-    budget: usize,
-    inner: Mutex<MemoInner>,
+    pools: crate::memo::ByteMemo<Arc<CanonPool>>,
     /// The pools' part of recent evidence fingerprints (a quarter of the
     /// budget again): a pool that comes again is hashed once.
     pub fingerprints: crate::fingerprint::FingerprintMemo,
 }
 
-struct MemoInner {
-    pools: lru::LruCache<u64, Arc<Memoized>>,
-    bytes: usize,
-}
-
-struct Memoized {
-    key: Box<[u8]>,
-    canon: Arc<CanonPool>,
-}
-
-impl Memoized {
-    fn bytes(&self) -> usize {
-        self.key.len() + self.canon.heap_bytes() + std::mem::size_of::<Self>()
-    }
-}
-
-impl std::fmt::Debug for PoolMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (pools, bytes) = self.held();
-        f.debug_struct("PoolMemo").field("budget", &self.budget).field("pools", &pools).field("bytes", &bytes).finish()
-    }
-}
-
 impl PoolMemo {
     /// A memo holding at most `budget` bytes of canonical pools.
     pub fn new(budget: usize) -> Self {
-        PoolMemo {
-            budget,
-            inner: Mutex::new(MemoInner { pools: lru::LruCache::unbounded(), bytes: 0 }),
-            fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
-        }
+        PoolMemo { pools: crate::memo::ByteMemo::new(budget), fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4) }
     }
 
     /// How many pools it holds, and their bytes.
     pub fn held(&self) -> (usize, usize) {
-        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        (inner.pools.len(), inner.bytes)
+        self.pools.held()
     }
 
     /// The canonical pool of `pool`: the memo's when it holds the same
     /// text, else built (and kept, within the budget).
     fn canonical(&self, pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Arc<CanonPool>, DeadlinePassed> {
         let key = pool_key(pool);
-        let hash = rustc_hash::FxBuildHasher.hash_one(&key[..]);
-        let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).pools.get(&hash).cloned();
-        if let Some(m) = found.filter(|m| m.key[..] == key[..]) {
+        if let Some(canon) = self.pools.get(&key) {
             // A pool that comes again is worth its vocabulary (built once,
             // on its first reuse): every later call looks words up.
-            m.canon.vocab(stop).ok_or(DeadlinePassed)?;
-            return Ok(m.canon.clone());
+            canon.vocab(stop).ok_or(DeadlinePassed)?;
+            return Ok(canon);
         }
         let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-        let kept = Memoized { key: key.into_boxed_slice(), canon: canon.clone() };
-        let size = kept.bytes();
-        if size <= self.budget / 8 {
-            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(old) = inner.pools.put(hash, Arc::new(kept)) {
-                inner.bytes -= old.bytes();
-            }
-            inner.bytes += size;
-            while inner.bytes > self.budget {
-                let Some((_, old)) = inner.pools.pop_lru() else { break };
-                inner.bytes -= old.bytes();
-            }
-        }
+        self.pools.put(key, canon.clone(), canon.heap_bytes());
         Ok(canon)
     }
 }
