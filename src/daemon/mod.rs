@@ -48,7 +48,8 @@ pub struct Generation {
 
 /// What the memo of canonical pools may hold: a pool of three-word labels
 /// takes about 38 KB at a hundred candidates and 380 KB at a thousand
-/// (`PoolMemo::held`, its word index counted as if built), so a
+/// (`PoolMemo::held`, its word index counted as if built; checked by
+/// `tests::the_memo_keeps_a_thousand_candidate_pool_at_the_size_its_comment_gives`), so a
 /// thousand-candidate pool is kept (a pool over an eighth of the budget is
 /// not). The hash states of the pools' part of evidence fingerprints take
 /// at most a quarter of it again (1 MiB; a pool's signature fields, about
@@ -285,4 +286,53 @@ impl Refusals {
 
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::POOL_MEMO_BYTES;
+    use ladder::canon::canonicalize;
+    use ladder::matching::{self, PoolMemo, Query};
+    use ladder::policy::Policy;
+    use ladder::scope::{self, Resolved};
+    use ladder::types::*;
+
+    /// What `POOL_MEMO_BYTES`' comment says a pool of the load tool's
+    /// three-word labels takes in the memo, and that a thousand-candidate
+    /// one is kept.
+    #[test]
+    fn the_memo_keeps_a_thousand_candidate_pool_at_the_size_its_comment_gives() {
+        let policy = Policy::defaults();
+        let lex = &policy.lexicon;
+        for (n, kib) in [(100usize, 38usize), (1000, 380)] {
+            let candidates: Vec<Candidate> = ladderd_load::samples::pool(n).into_iter().map(Candidate::from).collect();
+            let req = DecideRequest {
+                input: "lnks panle".into(),
+                active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
+                options: Some(OptionSet {
+                    option_set_id: "set-1".into(),
+                    scope: Scope::Chat,
+                    candidates: candidates.into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            };
+            let Resolved::Pool(pool) = scope::resolve(&req, None, false) else { panic!("a chat pool") };
+            let memo = PoolMemo::new(POOL_MEMO_BYTES);
+            let query = Query::new(canonicalize(&req.input, lex), lex);
+            let rules =
+                matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo: Some(&memo) };
+            matching::run(&req.input, &query, &pool, &req.commands, rules).unwrap();
+            let (pools, bytes) = memo.held();
+            assert_eq!(pools, 1, "{n} candidates: the pool is kept");
+            assert!(bytes.abs_diff(kib * 1000) < kib * 100, "{n} candidates: {bytes} bytes, not about {kib} KB");
+            if n == 100 {
+                let cands: Vec<&Candidate> = pool.entries.iter().map(|e| e.cand).collect();
+                memo.fingerprints.fingerprint(req.active_scope.as_ref(), "set-1", &cands, &[]);
+                let (states, bytes) = memo.fingerprints.held();
+                assert_eq!(states, 1);
+                assert!(bytes.abs_diff(5000) < 1000, "a hundred candidates' signature fields: {bytes} bytes, not about 5 KB");
+            }
+        }
+    }
 }
