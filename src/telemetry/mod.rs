@@ -170,6 +170,21 @@ pub fn init(t: &TelemetryConfig) -> Telemetry {
     });
     opentelemetry::global::set_meter_provider(meter.clone());
 
+    let result = subscriber(t, tracer.as_ref()).try_init();
+    if let Err(e) = result {
+        eprintln!("ladderd: logging already initialised: {e}");
+    }
+    for p in problems {
+        tracing::error!(problem = %p, "telemetry export disabled");
+    }
+    if tracer.is_some() {
+        tracing::info!("exporting traces over OTLP");
+    }
+    Telemetry { tracer, meter, prometheus, spans }
+}
+
+/// Logs at the configured level, and traces when `tracer` exports them.
+fn subscriber(t: &TelemetryConfig, tracer: Option<&SdkTracerProvider>) -> Box<dyn tracing::Subscriber + Send + Sync> {
     // Logs: the configured level. The spans (server, call, rung, LLM
     // client) and decision events are for traces: the log layer ignores
     // them, so without an exporter they are disabled and cost nothing.
@@ -186,23 +201,22 @@ pub fn init(t: &TelemetryConfig) -> Telemetry {
             .with_writer(std::io::stderr)
             .boxed(),
     };
-    // Traces: only ladderd's own spans and events.
-    let otel = tracer.as_ref().map(|p| {
-        tracing_opentelemetry::layer()
-            .with_tracer(p.tracer("ladderd"))
-            .with_filter(Targets::new().with_target("ladderd", Level::INFO).with_target("ladder", Level::INFO))
-    });
-    let result = tracing_subscriber::registry().with(fmt.with_filter(filter)).with(otel).try_init();
-    if let Err(e) = result {
-        eprintln!("ladderd: logging already initialised: {e}");
+    let logs = tracing_subscriber::registry().with(fmt.with_filter(filter));
+    // Traces: only ladderd's own spans and events. Without an exporter the
+    // layer is left out, not added as `None`: an absent `Option` layer is
+    // interested in every callsite, so the registry would build every span
+    // the log filter turns off (about 4% of a call's CPU under load,
+    // BENCHMARKS.md "The daemon's own overhead").
+    match tracer {
+        Some(p) => Box::new(
+            logs.with(
+                tracing_opentelemetry::layer()
+                    .with_tracer(p.tracer("ladderd"))
+                    .with_filter(Targets::new().with_target("ladderd", Level::INFO).with_target("ladder", Level::INFO)),
+            ),
+        ),
+        None => Box::new(logs),
     }
-    for p in problems {
-        tracing::error!(problem = %p, "telemetry export disabled");
-    }
-    if tracer.is_some() {
-        tracing::info!("exporting traces over OTLP");
-    }
-    Telemetry { tracer, meter, prometheus, spans }
 }
 
 impl Telemetry {
@@ -264,5 +278,21 @@ mod tests {
         assert_eq!(sc.trace_id().to_string(), "4bf92f3577b34da6a3ce929d0e0e4736");
         assert!(sc.is_remote() && sc.is_sampled());
         assert!(!parent_context(&http::HeaderMap::new()).span().span_context().is_valid());
+    }
+
+    /// Without an exporter a rung's span is disabled (the registry never
+    /// builds it); with one it is recorded.
+    #[test]
+    fn spans_are_built_only_for_an_exporter() {
+        let rung = || tracing::info_span!(target: "ladder::rung", "rung", ladder.rung = "exact");
+        let t = TelemetryConfig::default();
+        tracing::subscriber::with_default(subscriber(&t, None), || {
+            assert!(rung().is_disabled(), "no exporter: no span");
+            assert!(tracing::info_span!(target: "ladder::call", "call").is_disabled());
+        });
+        let provider = SdkTracerProvider::builder().build();
+        tracing::subscriber::with_default(subscriber(&t, Some(&provider)), || {
+            assert!(!rung().is_disabled(), "an exporter: the span is recorded");
+        });
     }
 }
