@@ -29,18 +29,9 @@ pub struct Costs {
 
 /// `work` and the non-ASCII candidate text of `req`.
 pub fn costs(req: &DecideRequest) -> Costs {
-    // `tokens(s).count()`, counted on the bytes (a word starts where a
-    // non-space byte follows a space or the start), and whether any byte
-    // is not ASCII.
-    let scan = |s: &str| {
-        let (mut words, mut prev_space, mut high) = (0u64, true, 0u8);
-        for &b in s.as_bytes() {
-            let space = b == b' ';
-            words += u64::from(prev_space && !space);
-            prev_space = space;
-            high |= b;
-        }
-        (words, if high >= 0x80 { s.len() as u64 } else { 0 })
+    let scan = |s: &str| match words(s.as_bytes()) {
+        (n, true) => (n, 0),
+        (n, false) => (n, s.len() as u64),
     };
     let input = scan(&req.input).0.max(1);
     let lists = req.options.iter().flat_map(|o| o.candidates.iter()).chain(&req.recoverable_chat_options).chain(&req.widget_items);
@@ -54,6 +45,46 @@ pub fn costs(req: &DecideRequest) -> Costs {
         }
     }
     Costs { work: input.saturating_mul(pool.max(1)), non_ascii_bytes: non_ascii }
+}
+
+/// `tokens(s).count()`, counted on the bytes (a word starts at a byte that
+/// is not a space and begins the text or follows a space), and whether `s`
+/// is ASCII. Eight bytes at a time, the last ones padded with spaces:
+/// every label of a request is counted before the ladder runs (a byte at
+/// a time, this was 7% of an exact call on a hot cache).
+fn words(s: &[u8]) -> (u64, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let (mut n, mut prev_space, mut high) = (0u64, 1u64, 0u64);
+    let mut step = |x: u64| {
+        high |= x;
+        // The bytes equal to b' ': those that XOR to zero, found exactly
+        // (no carry crosses a byte: the high bits are masked off first);
+        // a 1 in the low bit of each.
+        let y = x ^ (ONES * u64::from(b' '));
+        let space = !(((y & LOW7) + LOW7) | y | LOW7) >> 7;
+        // Bytes that are not spaces after one (the first byte's
+        // predecessor: the last of the chunk before), summed into the top
+        // byte (at most 8: no carry out).
+        let starts = (space ^ ONES) & ((space << 8) | prev_space);
+        n += starts.wrapping_mul(ONES) >> 56;
+        prev_space = space >> 56;
+    };
+    let mut chunks = s.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        step(u64::from_le_bytes(b));
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut b = [b' '; 8];
+        for (to, from) in b.iter_mut().zip(rest) {
+            *to = *from;
+        }
+        step(u64::from_le_bytes(b));
+    }
+    (n, high & (ONES << 7) == 0)
 }
 
 /// What a byte of text to canonicalize costs, in word comparisons: text
@@ -134,7 +165,12 @@ mod tests {
     proptest::proptest! {
         /// The byte count of words is `tokens(s).count()`.
         #[test]
-        fn words_are_counted_as_tokens_are(input in "( |a|b|é){0,12}", label in "( |x|y|ü){0,12}") {
+        fn eight_bytes_at_a_time_count_what_tokens_count(s in "( |a|~|é|\\x{7f}|\\x{a0}){0,70}") {
+            proptest::prop_assert_eq!(words(s.as_bytes()), (tokens(&s).count() as u64, s.is_ascii()));
+        }
+
+        #[test]
+        fn words_are_counted_as_tokens_are(input in "( |a|b|é){0,12}", label in "( |x|y|ü|  ){0,40}") {
             let r = DecideRequest {
                 input: input.clone(),
                 options: Some(OptionSet { candidates: vec![Candidate::new("a", label.clone())].into(), ..Default::default() }),
