@@ -803,10 +803,14 @@ fn label_mentions(
         if stop.passed() {
             break;
         }
-        for (form, kind) in canon.forms(idx) {
+        for (n, (form, kind)) in canon.forms(idx).enumerate() {
             // Canonical text has single spaces: its joined length is known
-            // without joining it.
-            let len = if params.joined_words { form.len() - form.bytes().filter(|b| *b == b' ').count() } else { form.len() };
+            // without joining it (a label's, kept with the pool).
+            let len = match (params.joined_words, n) {
+                (false, _) => form.len(),
+                (true, 0) => canon.entries[idx].label_joined as usize,
+                (true, _) => form.len() - form.bytes().filter(|b| *b == b' ').count(),
+            };
             if len == 0 || !lens.get(len).copied().unwrap_or(false) {
                 continue;
             }
@@ -1389,33 +1393,87 @@ impl PoolMemo {
     /// The canonical pool of `pool`: the memo's when it holds the same
     /// text, else built (and kept, within the budget).
     fn canonical(&self, pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Arc<CanonPool>, DeadlinePassed> {
-        let key = pool_key(pool);
-        if let Some(canon) = self.pools.get(&key) {
+        let hash = pool_key_hash(pool);
+        if let Some(canon) = self.pools.get_hashed(hash, |key| pool_key_is(pool, key)) {
             // A pool that comes again is worth its vocabulary (built once,
             // on its first reuse): every later call looks words up.
             canon.vocab(stop).ok_or(DeadlinePassed)?;
             return Ok(canon);
         }
         let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-        self.pools.put(key, canon.clone(), canon.heap_bytes());
+        self.pools.put_hashed(hash, pool_key(pool), canon.clone(), canon.heap_bytes());
         Ok(canon)
     }
 }
 
-/// What a pool's canonical form is made from, length-prefixed: each
-/// entry's alias count, label, badge, kind and aliases.
+/// The pieces of what a pool's canonical form is made from, in order,
+/// until `f` refuses one: each entry's alias count, then its label, badge,
+/// kind and aliases, each after its length. A pool that comes again is
+/// hashed and compared with the key kept piece by piece (`pool_key_hash`,
+/// `pool_key_is`); only a new one's key is put together (`pool_key`).
+fn pool_key_pieces(pool: &Pool<'_>, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
+    for e in &pool.entries {
+        let c = e.cand;
+        if !f(Piece::Len(c.aliases.len() as u32)) {
+            return false;
+        }
+        for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
+            if !f(Piece::Len(s.len() as u32)) || (!s.is_empty() && !f(Piece::Text(s.as_bytes()))) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[derive(Clone, Copy)]
+enum Piece<'a> {
+    /// Four bytes, little-endian.
+    Len(u32),
+    Text(&'a [u8]),
+}
+
 fn pool_key(pool: &Pool<'_>) -> Vec<u8> {
     let text: usize = pool.entries.iter().map(|e| e.cand.label.len() + 16).sum();
     let mut key = Vec::with_capacity(text);
-    for e in &pool.entries {
-        let c = e.cand;
-        key.extend_from_slice(&(c.aliases.len() as u32).to_le_bytes());
-        for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
-            key.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            key.extend_from_slice(s.as_bytes());
+    pool_key_pieces(pool, |piece| {
+        match piece {
+            Piece::Len(n) => key.extend_from_slice(&n.to_le_bytes()),
+            Piece::Text(t) => key.extend_from_slice(t),
         }
-    }
+        true
+    });
     key
+}
+
+fn pool_key_hash(pool: &Pool<'_>) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    pool_key_pieces(pool, |piece| {
+        match piece {
+            Piece::Len(n) => h.write_u32(n),
+            Piece::Text(t) => h.write(t),
+        }
+        true
+    });
+    h.finish()
+}
+
+/// Whether `key` is `pool_key(pool)`.
+fn pool_key_is(pool: &Pool<'_>, key: &[u8]) -> bool {
+    let mut rest = key;
+    pool_key_pieces(pool, |piece| {
+        let same = match piece {
+            Piece::Len(n) => rest.first_chunk::<4>().is_some_and(|b| u32::from_le_bytes(*b) == n),
+            Piece::Text(t) => rest.get(..t.len()).is_some_and(|head| head == t),
+        };
+        let len = match piece {
+            Piece::Len(_) => 4,
+            Piece::Text(t) => t.len(),
+        };
+        rest = if same { &rest[len..] } else { &[] };
+        same
+    }) && rest.is_empty()
 }
 
 /// The canonical labels, aliases, badges and words of a pool, computed once
@@ -1625,6 +1683,8 @@ struct CanonEntry {
     badge: Option<(usize, usize)>,
     /// The candidate's raw label is ASCII.
     label_ascii: bool,
+    /// The canonical label's length with its words joined (no spaces).
+    label_joined: u32,
     /// The candidate's kind, canonical (a range of `text`), when it has one.
     kind: Option<(usize, usize)>,
     /// Ranges of `CanonPool::words`: the label's words, and all its words
@@ -1694,7 +1754,8 @@ impl CanonPool {
         }
         self.words.extend_from_slice(&self.scratch);
         let label_words = (first_word, self.words.len());
-        let mut joined = self.scratch.iter().map(|(s, e)| e - s).sum::<usize>();
+        let label_joined = self.scratch.iter().map(|(s, e)| e - s).sum::<usize>();
+        let mut joined = label_joined;
         let first_alias = self.aliases.len();
         for a in &c.aliases {
             let s = self.text.len();
@@ -1720,6 +1781,7 @@ impl CanonPool {
             aliases: (first_alias, self.aliases.len()),
             badge,
             label_ascii,
+            label_joined: u32::try_from(label_joined).unwrap_or(u32::MAX),
             kind,
             label_words,
             all_words: (first_word, self.words.len()),
@@ -2410,6 +2472,42 @@ mod tests {
             proptest::prop_assert_eq!(&looked_up, &scanned[0]);
             proptest::prop_assert_eq!(canon.owners_of_words(&[t.as_str()], &Deadline::default()).unwrap(), scanned);
             proptest::prop_assert_eq!(canon.any_word(&t, &Deadline::default()), !looked_up.is_empty());
+        }
+
+        /// A pool's key, compared and hashed piece by piece, is the key
+        /// put together: the same pool is found, any other is not.
+        #[test]
+        fn a_pool_key_compared_piece_by_piece_is_the_key_put_together(
+            a in proptest::collection::vec(("(x|y|xy| ){0,3}", "(|b)", "(|k)", proptest::collection::vec("(x|y)", 0..2)), 0..5),
+            b in proptest::collection::vec(("(x|y|xy| ){0,3}", "(|b)", "(|k)", proptest::collection::vec("(x|y)", 0..2)), 0..5),
+        ) {
+            let cands = |list: &[(String, String, String, Vec<String>)]| -> Vec<Candidate> {
+                list.iter()
+                    .enumerate()
+                    .map(|(i, (l, b, k, a))| Candidate { badge: b.clone(), kind: k.clone(), aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) })
+                    .collect()
+            };
+            let (a, b) = (cands(&a), cands(&b));
+            let (pa, pb) = (pool(&a), pool(&b));
+            proptest::prop_assert!(pool_key_is(&pa, &pool_key(&pa)));
+            proptest::prop_assert_eq!(pool_key_is(&pa, &pool_key(&pb)), pool_key(&pa) == pool_key(&pb));
+            if pool_key(&pa) == pool_key(&pb) {
+                proptest::prop_assert_eq!(pool_key_hash(&pa), pool_key_hash(&pb));
+            }
+            let mut longer = pool_key(&pa);
+            longer.push(0);
+            proptest::prop_assert!(!pool_key_is(&pa, &longer));
+        }
+
+        /// A label's joined length kept with the pool is its canonical
+        /// form's bytes less its spaces (what `label_mentions` compares).
+        #[test]
+        fn a_label_joined_length_is_its_bytes_less_its_spaces(label in "(Links|  |Ünits|-|d|2|'s|ﬁ| |\\.){0,8}") {
+            let lex = Lexicon::shipped();
+            let cands = [Candidate::new("c", label)];
+            let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
+            let form = canon.label(0);
+            proptest::prop_assert_eq!(canon.entries[0].label_joined as usize, form.len() - form.bytes().filter(|b| *b == b' ').count());
         }
 
         #[test]

@@ -49,20 +49,30 @@ impl<V> ByteMemo<V> {
 impl<V: Clone> ByteMemo<V> {
     /// The value kept for `key`, if any (now the most recently used).
     pub fn get(&self, key: &[u8]) -> Option<V> {
-        let hash = FxBuildHasher.hash_one(key);
+        self.get_hashed(FxBuildHasher.hash_one(key), |k| k == key)
+    }
+
+    /// The value kept under `hash` whose key `is_key` accepts: for a key
+    /// hashed and compared piece by piece, never put together (see
+    /// `put_hashed`).
+    pub fn get_hashed(&self, hash: u64, is_key: impl FnOnce(&[u8]) -> bool) -> Option<V> {
         let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).entries.get(&hash).cloned();
-        found.filter(|e| e.key[..] == key[..]).map(|e| e.value.clone())
+        found.filter(|e| is_key(&e.key)).map(|e| e.value.clone())
     }
 
     /// Keeps `value` for `key`, counted as `size` bytes besides the key and
     /// the entry; the least recently used go while the memo is over its
     /// budget.
     pub fn put(&self, key: Vec<u8>, value: V, size: usize) {
+        self.put_hashed(FxBuildHasher.hash_one(&key[..]), key, value, size)
+    }
+
+    /// `put` under a hash of the caller's (what `get_hashed` is given).
+    pub fn put_hashed(&self, hash: u64, key: Vec<u8>, value: V, size: usize) {
         let bytes = key.len() + size + std::mem::size_of::<Entry<V>>();
         if bytes > self.budget / 8 {
             return;
         }
-        let hash = FxBuildHasher.hash_one(&key[..]);
         let entry = Arc::new(Entry { key: key.into_boxed_slice(), value, bytes });
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(old) = inner.entries.put(hash, entry) {
