@@ -28,6 +28,24 @@ fn required_id(field: &str, value: &str, max: usize) -> Result<(), Invalid> {
 /// `required_id` with the field's name built only on failure (it runs for
 /// every candidate: valid input must not pay for error messages).
 fn required_id_lazy(field: impl Fn() -> String, value: &str, max: usize) -> Result<(), Invalid> {
+    // ASCII (most ids), read as bytes: blank is all whitespace (what `trim`
+    // takes away), and the control characters are below a space or DEL.
+    if value.is_ascii() {
+        let b = value.as_bytes();
+        if b.iter().all(|c| matches!(c, b'\t'..=b'\r' | b' ')) {
+            return Err(Invalid::Missing { field: field() });
+        }
+        check_len(&field, value, max)?;
+        if b.iter().any(|c| *c < b' ' || *c == 0x7f) {
+            return Err(Invalid::bad(field(), "must not contain control characters"));
+        }
+        return Ok(());
+    }
+    required_id_chars(field, value, max)
+}
+
+/// `required_id_lazy` read as characters.
+fn required_id_chars(field: impl Fn() -> String, value: &str, max: usize) -> Result<(), Invalid> {
     if value.trim().is_empty() {
         return Err(Invalid::Missing { field: field() });
     }
@@ -602,6 +620,17 @@ pub fn rollout_to_pb(r: RolloutView) -> pb::RolloutState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// An ASCII id, read as bytes, is refused as it is read as
+        /// characters (blank, too long, a control character), and for the
+        /// same reason.
+        #[test]
+        fn an_ascii_id_read_as_bytes_is_checked_as_characters_are(id in "[\\x00-\\x7f]{0,6}|[ \\t\\r\\n\\x0b\\x0ca]{0,4}", max in 0usize..8) {
+            let field = || "options.candidates[0].id".to_string();
+            proptest::prop_assert_eq!(format!("{:?}", required_id_lazy(field, &id, max)), format!("{:?}", required_id_chars(field, &id, max)));
+        }
+    }
 
     fn cand(id: &str) -> pb::Candidate {
         pb::Candidate { id: id.into(), label: format!("Label {id}"), ..Default::default() }
