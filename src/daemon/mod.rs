@@ -335,4 +335,43 @@ mod tests {
             }
         }
     }
+
+    /// A turn changes the session's state in place: the daemon lets go of
+    /// the state it read before the change is applied, so the in-memory
+    /// store does not copy it (a copy is a new allocation while the old one
+    /// is still held: another address). With a decision log the state goes
+    /// with the record, and the store copies it.
+    #[tokio::test]
+    async fn a_turn_changes_the_session_state_in_place_unless_a_record_needs_it() {
+        for log in [false, true] {
+            let mut config = crate::config::Config::default();
+            let dir = tempfile::tempdir().unwrap();
+            if log {
+                config.telemetry.decision_log.path = Some(dir.path().join("records.jsonl"));
+            }
+            let daemon = super::Daemon::new(config).unwrap();
+            let g = daemon.current();
+            let turn = |input: &str| DecideRequest {
+                session_id: "s-1".into(),
+                turn_id: "t".into(),
+                input: input.into(),
+                active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
+                options: Some(OptionSet {
+                    option_set_id: "set-1".into(),
+                    scope: Scope::Chat,
+                    candidates: vec![Candidate::new("d", "Links Panel D"), Candidate::new("s", "Sales Report")].into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            };
+            let now = daemon.clock.now();
+            let held = || async { daemon.store.get("s-1", now).await.unwrap().map(|s| std::sync::Arc::as_ptr(&s) as usize) };
+            daemon.decide(&g, turn("Links Panel D"), None).await.unwrap();
+            let first = held().await.expect("the session is kept");
+            let d = daemon.decide(&g, turn("Sales Report"), None).await.unwrap();
+            assert_eq!(d.outcome, Outcome::Execute);
+            let second = held().await.expect("the session is kept");
+            assert_eq!(first == second, !log, "decision log {log}: changed in place: {}", first == second);
+        }
+    }
 }

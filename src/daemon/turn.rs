@@ -311,7 +311,8 @@ impl Daemon {
     /// store did not answer) and commits the decision.
     async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
         let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed } = turn;
-        let before = stored.clone();
+        // The state as read, for a shared store's claim to be undone.
+        let before = if self.shared.is_some() { stored.clone() } else { None };
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
         let mut ports = DaemonPorts::new(self, &req.session_id, deadline, g);
         let remembered = preclaimed.as_ref().and_then(|p| p.remembered.clone());
@@ -326,6 +327,16 @@ impl Daemon {
         if let (Some(_), Some(after), Some(shared)) = (unused, &remembered, &self.shared) {
             shared.unclaim(&req.session_id, before, after);
         }
+        // Without a decision log to write it to, the state as read is let go
+        // before the change is applied: the in-memory store changes a state
+        // nobody else holds in place, and copied this one whole on every
+        // turn (`Arc::make_mut`).
+        let state = if self.records.is_some() {
+            state
+        } else {
+            drop(state);
+            Arc::default()
+        };
         self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started, read: true })
             .await
     }
