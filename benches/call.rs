@@ -1,0 +1,105 @@
+//! The daemon's own part of a `Decide` call, without the transport (issue
+//! 28): what ladderd does beyond the echo baseline, in one process.
+//!
+//! `cargo bench --bench call`
+//!
+//! Each iteration does what the daemon does with a request the load tool
+//! sends (`ladderd-load`'s pool of 100 or 1,000 candidates, one of 1,000
+//! session ids in turn, in-memory sessions, default configuration): decode
+//! the protobuf bytes, call the `Arbiter` handler (validation, the ladder,
+//! the session update, the observation) and encode the answer.
+//!
+//! - `call/decode/<pool>`: the decode alone (what the echo does with the
+//!   same bytes);
+//! - `call/<input>/<pool>`: decode, handler, encode, for `exact` ("Links
+//!   Panel D", an execute) and `unresolved` ("links panel", a clarifier
+//!   opening an enrichment cycle).
+//!
+//! The difference between the two is the daemon's work per call on a hot
+//! cache; under load (BENCHMARKS.md, "The daemon's own overhead") the same
+//! work costs more, its data competing with the transport's for the cache.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use ladderd::config::Config;
+use ladderd::daemon::Daemon;
+use ladderd::grpc::Arbiter;
+use ladderd::pb;
+use ladderd::pb::arbiter_server::Arbiter as _;
+use prost::Message;
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Duration;
+
+// The daemon's allocator (src/main.rs), so the figures are the daemon's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const SESSIONS: usize = 1_000;
+
+/// The load tool's request bodies: a session id (field 1) before the rest.
+fn bodies(pool: usize, input: &str) -> Vec<Vec<u8>> {
+    let rest = pb::DecideRequest {
+        turn_id: "turn-1".into(),
+        input: input.into(),
+        active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
+        options: Some(pb::OptionSet {
+            option_set_id: "set-1".into(),
+            scope: pb::Scope::Chat as i32,
+            candidates: ladderd_load::samples::pool(pool),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    (0..SESSIONS)
+        .map(|n| {
+            let mut b = Vec::with_capacity(rest.len() + 16);
+            prost::encoding::string::encode(1, &format!("load-{n}"), &mut b);
+            b.extend_from_slice(&rest);
+            b
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let daemon = Arc::new(Daemon::new(Config::default()).expect("the default configuration builds"));
+    let arbiter = Arbiter::new(daemon);
+    let mut g = c.benchmark_group("call");
+    for pool in [100, 1_000] {
+        let exact = bodies(pool, "Links Panel D");
+        let mut n = 0;
+        g.bench_function(BenchmarkId::new("decode", pool), |b| {
+            b.iter(|| {
+                n = (n + 1) % SESSIONS;
+                black_box(pb::DecideRequest::decode(&exact[n][..]).expect("decodes"))
+            })
+        });
+        for (input, text, outcome) in
+            [("exact", "Links Panel D", pb::Outcome::Execute), ("unresolved", "links panel", pb::Outcome::Clarify)]
+        {
+            let bodies = bodies(pool, text);
+            let call = |n: usize| {
+                let req = pb::DecideRequest::decode(&bodies[n][..]).expect("decodes");
+                let answer = rt.block_on(arbiter.decide(tonic::Request::new(req))).expect("decided").into_inner();
+                (answer.outcome, answer.encode_to_vec())
+            };
+            assert_eq!(call(0).0, outcome as i32, "{input}/{pool}: the answer the load tool gets");
+            let mut n = 0;
+            g.bench_function(BenchmarkId::new(input, pool), |b| {
+                b.iter(|| {
+                    n = (n + 1) % SESSIONS;
+                    black_box(call(n))
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
+criterion_main!(benches);
