@@ -53,7 +53,11 @@ pub struct Generation {
 /// thousand-candidate pool is kept (a pool over an eighth of the budget is
 /// not). The hash states of the pools' part of evidence fingerprints take
 /// at most a quarter of it again (1 MiB; a pool's signature fields, about
-/// 5 KB at a hundred candidates).
+/// 5 KB at a hundred candidates), and the option lists open cycles share
+/// (`PoolMemo::share`) the same budget again (about 24 KB / 243 KB a list
+/// at a hundred / a thousand candidates): 9 MiB in all at most, where
+/// each session's cycle held its own copy before (24 MB for a thousand
+/// sessions on the same hundred options).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {
@@ -333,7 +337,49 @@ mod tests {
                 assert_eq!(states, 1);
                 assert!(bytes.abs_diff(5000) < 1000, "a hundred candidates' signature fields: {bytes} bytes, not about 5 KB");
             }
+            let list = req.options.as_ref().unwrap().candidates.clone();
+            memo.share(&list);
+            let (lists, bytes) = memo.lists_held();
+            assert_eq!(lists, 1, "{n} candidates: the list is shared");
+            let kb = if n == 100 { 24 } else { 243 };
+            assert!(bytes.abs_diff(kb * 1000) < kb * 100, "{n} candidates: a list of {bytes} bytes, not about {kb} KB");
         }
+    }
+
+    /// Sessions clarifying on the same options keep one list with their
+    /// cycles (each request decoded its own), and the kept request is the
+    /// request otherwise.
+    #[tokio::test]
+    async fn cycles_on_the_same_options_keep_one_list() {
+        let daemon = super::Daemon::new(crate::config::Config::default()).unwrap();
+        let g = daemon.current();
+        let turn = |session: &str| DecideRequest {
+            session_id: session.into(),
+            turn_id: "t".into(),
+            input: "links panel".into(),
+            active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
+            options: Some(OptionSet {
+                option_set_id: "set-1".into(),
+                scope: Scope::Chat,
+                candidates: vec![Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")].into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let now = daemon.clock.now();
+        let mut kept = Vec::new();
+        for session in ["s-1", "s-2", "s-3"] {
+            let d = daemon.decide(&g, turn(session), None).await.unwrap();
+            assert_eq!(d.outcome, Outcome::Clarify);
+            let state = daemon.store.get(session, now).await.unwrap().expect("the session is kept");
+            let request = state.open_cycle().and_then(|c| c.request.clone()).expect("the cycle keeps its request");
+            let mut expected = turn(session);
+            expected.options.as_mut().unwrap().candidates = request.options.as_ref().unwrap().candidates.clone();
+            assert_eq!(*request, expected, "the kept request is the request");
+            kept.push(request.options.as_ref().unwrap().candidates.clone());
+        }
+        assert!(std::sync::Arc::ptr_eq(&kept[0], &kept[1]) && std::sync::Arc::ptr_eq(&kept[1], &kept[2]), "one list for three cycles");
+        assert_eq!(*kept[0], *turn("s-1").options.unwrap().candidates);
     }
 
     /// A turn changes the session's state in place: the daemon lets go of

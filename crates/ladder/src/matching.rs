@@ -1377,12 +1377,41 @@ pub struct PoolMemo {
     /// The pools' part of recent evidence fingerprints (a quarter of the
     /// budget again): a pool that comes again is hashed once.
     pub fingerprints: crate::fingerprint::FingerprintMemo,
+    /// Option lists kept by open cycles (the same budget again, so a list
+    /// of a thousand candidates is kept): the sessions on the same options
+    /// hold one list (`share`).
+    lists: crate::memo::ByteMemo<Arc<Vec<Candidate>>>,
 }
 
 impl PoolMemo {
     /// A memo holding at most `budget` bytes of canonical pools.
     pub fn new(budget: usize) -> Self {
-        PoolMemo { pools: crate::memo::ByteMemo::new(budget), fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4) }
+        PoolMemo {
+            pools: crate::memo::ByteMemo::new(budget),
+            fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
+            lists: crate::memo::ByteMemo::new(budget),
+        }
+    }
+
+    /// The list equal to `list` (every field of every candidate) that the
+    /// memo holds, else `list`, now held. An open cycle keeps its request's
+    /// options for `Enrich`: kept as the one shared list, the options this
+    /// call decoded are freed with the call instead of staying with the
+    /// session until its next turn, and a thousand sessions on the same
+    /// screen hold one copy.
+    pub fn share(&self, list: &Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
+        let hash = list_hash(list);
+        if let Some(held) = self.lists.get_verified(hash, |_, held| **held == **list) {
+            return held;
+        }
+        let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
+        self.lists.put_hashed(hash, Vec::new(), list.clone(), bytes);
+        list.clone()
+    }
+
+    /// How many option lists `share` holds, and their bytes.
+    pub fn lists_held(&self) -> (usize, usize) {
+        self.lists.held()
     }
 
     /// How many pools it holds, and their bytes.
@@ -1431,6 +1460,21 @@ enum Piece<'a> {
     /// Four bytes, little-endian.
     Len(u32),
     Text(&'a [u8]),
+}
+
+/// A hash of every field of every candidate of `list`.
+fn list_hash(list: &[Candidate]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    list.len().hash(&mut h);
+    for c in list {
+        for s in [&c.id, &c.label, &c.sublabel, &c.badge, &c.kind, &c.path] {
+            s.hash(&mut h);
+        }
+        c.aliases.hash(&mut h);
+        c.risk.hash(&mut h);
+    }
+    h.finish()
 }
 
 fn pool_key(pool: &Pool<'_>) -> Vec<u8> {
@@ -2508,6 +2552,51 @@ mod tests {
             let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
             let form = canon.label(0);
             proptest::prop_assert_eq!(canon.entries[0].label_joined as usize, form.len() - form.bytes().filter(|b| *b == b' ').count());
+        }
+
+        /// `share` hands back a list equal to the one given, the one held
+        /// when an equal list was given before, and never another's: a
+        /// list differing in any field of any candidate is its own.
+        #[test]
+        fn a_shared_list_is_always_an_equal_one(
+            base in proptest::collection::vec(("(a|b|c)", "(x|y| ){0,3}", "(|s)", "(|p)", proptest::collection::vec("(x|y)", 0..2), 0usize..3), 1..6),
+            field in 0usize..8,
+            at in 0usize..6,
+        ) {
+            let list: Vec<Candidate> = base
+                .iter()
+                .enumerate()
+                .map(|(i, (id, label, sub, path, aliases, risk))| Candidate {
+                    sublabel: sub.clone(),
+                    path: path.clone(),
+                    aliases: aliases.clone(),
+                    risk: crate::types::Risk::ALL[*risk],
+                    ..Candidate::new(format!("{id}{i}"), label.clone())
+                })
+                .collect();
+            let mut other = list.clone();
+            let c = &mut other[at % list.len()];
+            match field {
+                0 => c.id.push('z'),
+                1 => c.label.push('z'),
+                2 => c.sublabel.push('z'),
+                3 => c.badge.push('z'),
+                4 => c.kind.push('z'),
+                5 => c.path.push('z'),
+                6 => c.aliases.push("z".into()),
+                _ => c.risk = if c.risk == crate::types::Risk::High { crate::types::Risk::Normal } else { crate::types::Risk::High },
+            }
+            let memo = PoolMemo::new(1 << 20);
+            let first = Arc::new(list.clone());
+            proptest::prop_assert!(Arc::ptr_eq(&memo.share(&first), &first), "a new list is kept as it is");
+            let again = Arc::new(list.clone());
+            let shared = memo.share(&again);
+            proptest::prop_assert!(Arc::ptr_eq(&shared, &first), "an equal list gets the one held");
+            let other = Arc::new(other);
+            let theirs = memo.share(&other);
+            proptest::prop_assert!(Arc::ptr_eq(&theirs, &other), "a list differing in field {} is its own", field);
+            proptest::prop_assert_eq!(&*theirs, &*other);
+            proptest::prop_assert_eq!(memo.lists_held().0, 2);
         }
 
         #[test]

@@ -56,8 +56,14 @@ impl<V: Clone> ByteMemo<V> {
     /// hashed and compared piece by piece, never put together (see
     /// `put_hashed`).
     pub fn get_hashed(&self, hash: u64, is_key: impl FnOnce(&[u8]) -> bool) -> Option<V> {
+        self.get_verified(hash, |key, _| is_key(key))
+    }
+
+    /// The value kept under `hash` that `is_it` accepts, seeing the key and
+    /// the value (for a value that is its own key).
+    pub fn get_verified(&self, hash: u64, is_it: impl FnOnce(&[u8], &V) -> bool) -> Option<V> {
         let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).entries.get(&hash).cloned();
-        found.filter(|e| is_key(&e.key)).map(|e| e.value.clone())
+        found.filter(|e| is_it(&e.key, &e.value)).map(|e| e.value.clone())
     }
 
     /// Keeps `value` for `key`, counted as `size` bytes besides the key and
