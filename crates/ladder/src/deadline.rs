@@ -76,13 +76,18 @@ fn words(s: &[u8]) -> (u64, bool) {
         b.copy_from_slice(chunk);
         step(u64::from_le_bytes(b));
     }
+    // The last bytes, in registers (a copy into a buffer on the stack and
+    // a load of it stalled): the last eight of a longer text shifted down,
+    // or a short text byte by byte.
     let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut b = [b' '; 8];
-        for (to, from) in b.iter_mut().zip(rest) {
-            *to = *from;
-        }
-        step(u64::from_le_bytes(b));
+    let r = rest.len();
+    if r > 0 {
+        let spaces = (ONES * u64::from(b' ')) << (8 * r);
+        let last = match s.last_chunk::<8>() {
+            Some(b) => u64::from_le_bytes(*b) >> (8 * (8 - r)),
+            None => rest.iter().rev().fold(0u64, |x, &b| (x << 8) | u64::from(b)),
+        };
+        step(last | spaces);
     }
     (n, high & (ONES << 7) == 0)
 }
