@@ -81,7 +81,9 @@ impl Daemon {
         let started = Instant::now();
         let now = self.clock.now();
         if self.shared.is_some() {
-            return self.decide_shared(g, req, deadline, started).await;
+            // Boxed: the shared store's path is a large future, which every
+            // call would otherwise carry (see `run_ladder`).
+            return Box::pin(self.decide_shared(g, req, deadline, started)).await;
         }
         // The pool and the state are independent reads: one wait for both.
         let session_id = req.session_id.clone();
@@ -345,24 +347,32 @@ impl Daemon {
     /// light, else off the runtime's worker threads (`block_in_place`, at
     /// most `heavy_permits` at once, waiting for one within the deadline),
     /// so heavy calls cannot starve the others, health checks included.
-    pub(super) async fn run_ladder<T>(
-        &self,
+    ///
+    /// The ladder's future (some 4 KB) is moved to the heap once, here:
+    /// held by value, it made this future three times its size and every
+    /// future awaiting it larger still (17 KB a `Decide`, copied whole at
+    /// each level of the call).
+    pub(super) fn run_ladder<'a, T: 'a>(
+        &'a self,
         work: u64,
         deadline: Option<Instant>,
-        ladder: impl Future<Output = Result<T, decide::DeadlinePassed>>,
-    ) -> Result<T, ApiError> {
-        let multi_thread = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
-        let result = if work >= HEAVY_WORK && multi_thread {
-            let permit = match deadline {
-                Some(at) => tokio::time::timeout_at(at, self.heavy.acquire()).await.map_err(|_| overrun())?,
-                None => self.heavy.acquire().await,
+        ladder: impl Future<Output = Result<T, decide::DeadlinePassed>> + 'a,
+    ) -> impl Future<Output = Result<T, ApiError>> + 'a {
+        let mut ladder = Box::pin(ladder);
+        async move {
+            let multi_thread = tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
+            let result = if work >= HEAVY_WORK && multi_thread {
+                let permit = match deadline {
+                    Some(at) => tokio::time::timeout_at(at, self.heavy.acquire()).await.map_err(|_| overrun())?,
+                    None => self.heavy.acquire().await,
+                };
+                let _permit = permit.map_err(|_| ApiError::Internal("the heavy-call semaphore is closed".into()))?;
+                tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(ladder.as_mut()))
+            } else {
+                ladder.await
             };
-            let _permit = permit.map_err(|_| ApiError::Internal("the heavy-call semaphore is closed".into()))?;
-            tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(ladder))
-        } else {
-            ladder.await
-        };
-        result.map_err(|_| overrun())
+            result.map_err(|_| overrun())
+        }
     }
 
     fn ctx<'a>(&'a self, g: &'a Generation, state: StateView<'a>, ids: &'a Ids, now: Now, deadline: Option<Instant>) -> Ctx<'a> {
@@ -504,10 +514,12 @@ impl Daemon {
                 let cohort =
                     (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
                 let note = cohort.as_deref().map(|c| (d.decision_id.as_str(), c));
+                // Boxed: the shared store's futures would make every
+                // call's future larger (see `run_ladder`).
                 if rec.read {
-                    shared.apply_noting(session_id, Update::Decided(update), now, ttl, note).await.map(|_| ())
+                    Box::pin(shared.apply_noting(session_id, Update::Decided(update), now, ttl, note)).await.map(|_| ())
                 } else {
-                    shared.log_decided(session_id, update, now, ttl, note).await
+                    Box::pin(shared.log_decided(session_id, update, now, ttl, note)).await
                 }
             }
             None => self.store.apply(session_id, Update::Decided(update), now, ttl).await.map(|_| ()),
@@ -999,5 +1011,22 @@ impl Ports for DaemonPorts<'_> {
                 (Some(c), Some((started, took))) => c.corroborate(&ask, deadline, started, took).await.answer,
             }
         }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call's future stays small: every level of a call moves the future
+    /// it awaits into its own, so a large one is copied whole several
+    /// times a call (a `Decide` was 17 KB, about 60 KB copied a call,
+    /// before the ladder's and the shared store's futures were boxed).
+    #[tokio::test]
+    async fn a_decide_future_is_a_few_kilobytes() {
+        let daemon = Daemon::new(crate::config::Config::default()).unwrap();
+        let g = daemon.current();
+        let decide = daemon.decide(&g, DecideRequest::default(), None);
+        let size = std::mem::size_of_val(&decide);
+        assert!(size < 6 * 1024, "a Decide future is {size} bytes");
     }
 }
