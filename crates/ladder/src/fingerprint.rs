@@ -205,12 +205,12 @@ impl FingerprintMemo {
     /// `fingerprint(scope, option_set_id, candidates, excerpts)`, the
     /// pool's part from the memo when the same pool was hashed before.
     pub fn fingerprint(&self, scope: Option<&ScopeRef>, option_set_id: &str, candidates: &[&Candidate], excerpts: &[String]) -> String {
-        let key = signature_key(candidates);
-        let state = match self.states.get(&key) {
-            Some(state) => state,
-            None => {
+        let key = Signature(candidates);
+        let state = match self.states.get_key(&key) {
+            (_, Some(state)) => state,
+            (hash, None) => {
                 let state = pool_state(candidates.iter().copied());
-                self.states.put(key, state.clone(), 0);
+                self.states.put_key(hash, &key, state.clone(), 0);
                 state
             }
         };
@@ -219,17 +219,19 @@ impl FingerprintMemo {
 }
 
 /// The fields of each candidate the pool's part is made from (id, badge,
-/// kind, label, path, sublabel), length-prefixed, in the pool's order.
-fn signature_key(candidates: &[&Candidate]) -> Vec<u8> {
-    let text: usize = candidates.iter().map(|c| c.id.len() + c.label.len() + 24).sum();
-    let mut key = Vec::with_capacity(text);
-    for c in candidates {
-        for f in [&c.id, &c.badge, &c.kind, &c.label, &c.path, &c.sublabel] {
-            key.extend_from_slice(&(f.len() as u32).to_le_bytes());
-            key.extend_from_slice(f.as_bytes());
-        }
+/// kind, label, path, sublabel), each after its length, in the pool's
+/// order: compared piece by piece with a kept key (`memo::Key`).
+struct Signature<'a>(&'a [&'a Candidate]);
+
+impl crate::memo::Key for Signature<'_> {
+    fn pieces(&self, mut f: impl FnMut(crate::memo::Piece<'_>) -> bool) -> bool {
+        use crate::memo::Piece;
+        self.0.iter().all(|c| {
+            [&c.id, &c.badge, &c.kind, &c.label, &c.path, &c.sublabel]
+                .into_iter()
+                .all(|s| f(Piece::Len(s.len() as u32)) && (s.is_empty() || f(Piece::Text(s.as_bytes()))))
+        })
     }
-    key
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ use super::scope::Pool;
 use super::text::tokens;
 use super::types::Candidate;
 use crate::deadline::{Deadline, DeadlinePassed};
+use crate::memo::Piece;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
@@ -1422,44 +1423,41 @@ impl PoolMemo {
     /// The canonical pool of `pool`: the memo's when it holds the same
     /// text, else built (and kept, within the budget).
     fn canonical(&self, pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Arc<CanonPool>, DeadlinePassed> {
-        let hash = pool_key_hash(pool);
-        if let Some(canon) = self.pools.get_hashed(hash, |key| pool_key_is(pool, key)) {
+        let key = PoolKey(pool);
+        let (hash, kept) = self.pools.get_key(&key);
+        if let Some(canon) = kept {
             // A pool that comes again is worth its vocabulary (built once,
             // on its first reuse): every later call looks words up.
             canon.vocab(stop).ok_or(DeadlinePassed)?;
             return Ok(canon);
         }
         let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-        self.pools.put_hashed(hash, pool_key(pool), canon.clone(), canon.heap_bytes());
+        self.pools.put_key(hash, &key, canon.clone(), canon.heap_bytes());
         Ok(canon)
     }
 }
 
-/// The pieces of what a pool's canonical form is made from, in order,
-/// until `f` refuses one: each entry's alias count, then its label, badge,
-/// kind and aliases, each after its length. A pool that comes again is
-/// hashed and compared with the key kept piece by piece (`pool_key_hash`,
-/// `pool_key_is`); only a new one's key is put together (`pool_key`).
-fn pool_key_pieces(pool: &Pool<'_>, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
-    for e in &pool.entries {
-        let c = e.cand;
-        if !f(Piece::Len(c.aliases.len() as u32)) {
-            return false;
-        }
-        for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
-            if !f(Piece::Len(s.len() as u32)) || (!s.is_empty() && !f(Piece::Text(s.as_bytes()))) {
+/// What a pool's canonical form is made from, piece by piece: each
+/// entry's alias count, then its label, badge, kind and aliases, each
+/// after its length. A pool that comes again is hashed and compared with
+/// the key kept without being put together (`memo::Key`).
+struct PoolKey<'a, 'p>(&'a Pool<'p>);
+
+impl crate::memo::Key for PoolKey<'_, '_> {
+    fn pieces(&self, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
+        for e in &self.0.entries {
+            let c = e.cand;
+            if !f(Piece::Len(c.aliases.len() as u32)) {
                 return false;
             }
+            for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
+                if !f(Piece::Len(s.len() as u32)) || (!s.is_empty() && !f(Piece::Text(s.as_bytes()))) {
+                    return false;
+                }
+            }
         }
+        true
     }
-    true
-}
-
-#[derive(Clone, Copy)]
-enum Piece<'a> {
-    /// Four bytes, little-endian.
-    Len(u32),
-    Text(&'a [u8]),
 }
 
 /// A hash of every field of every candidate of `list`.
@@ -1475,49 +1473,6 @@ fn list_hash(list: &[Candidate]) -> u64 {
         c.risk.hash(&mut h);
     }
     h.finish()
-}
-
-fn pool_key(pool: &Pool<'_>) -> Vec<u8> {
-    let text: usize = pool.entries.iter().map(|e| e.cand.label.len() + 16).sum();
-    let mut key = Vec::with_capacity(text);
-    pool_key_pieces(pool, |piece| {
-        match piece {
-            Piece::Len(n) => key.extend_from_slice(&n.to_le_bytes()),
-            Piece::Text(t) => key.extend_from_slice(t),
-        }
-        true
-    });
-    key
-}
-
-fn pool_key_hash(pool: &Pool<'_>) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    pool_key_pieces(pool, |piece| {
-        match piece {
-            Piece::Len(n) => h.write_u32(n),
-            Piece::Text(t) => h.write(t),
-        }
-        true
-    });
-    h.finish()
-}
-
-/// Whether `key` is `pool_key(pool)`.
-fn pool_key_is(pool: &Pool<'_>, key: &[u8]) -> bool {
-    let mut rest = key;
-    pool_key_pieces(pool, |piece| {
-        let same = match piece {
-            Piece::Len(n) => rest.first_chunk::<4>().is_some_and(|b| u32::from_le_bytes(*b) == n),
-            Piece::Text(t) => rest.get(..t.len()).is_some_and(|head| head == t),
-        };
-        let len = match piece {
-            Piece::Len(_) => 4,
-            Piece::Text(t) => t.len(),
-        };
-        rest = if same { &rest[len..] } else { &[] };
-        same
-    }) && rest.is_empty()
 }
 
 /// The canonical labels, aliases, badges and words of a pool, computed once
@@ -2533,14 +2488,16 @@ mod tests {
             };
             let (a, b) = (cands(&a), cands(&b));
             let (pa, pb) = (pool(&a), pool(&b));
-            proptest::prop_assert!(pool_key_is(&pa, &pool_key(&pa)));
-            proptest::prop_assert_eq!(pool_key_is(&pa, &pool_key(&pb)), pool_key(&pa) == pool_key(&pb));
-            if pool_key(&pa) == pool_key(&pb) {
-                proptest::prop_assert_eq!(pool_key_hash(&pa), pool_key_hash(&pb));
+            use crate::memo::{hash_of, is_key, key_of};
+            let (ka, kb) = (PoolKey(&pa), PoolKey(&pb));
+            proptest::prop_assert!(is_key(&ka, &key_of(&ka)));
+            proptest::prop_assert_eq!(is_key(&ka, &key_of(&kb)), key_of(&ka) == key_of(&kb));
+            if key_of(&ka) == key_of(&kb) {
+                proptest::prop_assert_eq!(hash_of(&ka), hash_of(&kb));
             }
-            let mut longer = pool_key(&pa);
+            let mut longer = key_of(&ka);
             longer.push(0);
-            proptest::prop_assert!(!pool_key_is(&pa, &longer));
+            proptest::prop_assert!(!is_key(&ka, &longer));
         }
 
         /// A label's joined length kept with the pool is its canonical

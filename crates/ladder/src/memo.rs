@@ -66,6 +66,20 @@ impl<V: Clone> ByteMemo<V> {
         found.filter(|e| is_it(&e.key, &e.value)).map(|e| e.value.clone())
     }
 
+    /// The value kept for a key given piece by piece, and the key's hash
+    /// (for `put_key` when there is none): hashed and compared with the
+    /// kept key without being put together.
+    pub fn get_key(&self, key: &impl Key) -> (u64, Option<V>) {
+        let hash = hash_of(key);
+        (hash, self.get_hashed(hash, |kept| is_key(key, kept)))
+    }
+
+    /// Keeps `value` for a key given piece by piece, under its hash from
+    /// `get_key`: the key is put together now, to be kept.
+    pub fn put_key(&self, hash: u64, key: &impl Key, value: V, size: usize) {
+        self.put_hashed(hash, key_of(key), value, size)
+    }
+
     /// Keeps `value` for `key`, counted as `size` bytes besides the key and
     /// the entry; the least recently used go while the memo is over its
     /// budget.
@@ -90,4 +104,68 @@ impl<V: Clone> ByteMemo<V> {
             inner.bytes -= old.bytes;
         }
     }
+}
+
+/// A piece of a key: a length (four bytes, little-endian) or text.
+#[derive(Clone, Copy)]
+pub enum Piece<'a> {
+    Len(u32),
+    Text(&'a [u8]),
+}
+
+/// A key given as pieces, in order (each text after its length, so no two
+/// keys read the same): a memo hashes it and compares it with a kept key
+/// piece by piece, and puts it together only to keep it. A key read from
+/// a request's fields (every candidate's label, say) is not copied on a
+/// call that finds its value.
+pub trait Key {
+    /// Hands `f` the pieces until it refuses one; whether it took them all.
+    fn pieces(&self, f: impl FnMut(Piece<'_>) -> bool) -> bool;
+}
+
+/// The key put together.
+pub(crate) fn key_of(key: &impl Key) -> Vec<u8> {
+    let mut bytes = 0;
+    key.pieces(|piece| {
+        bytes += match piece {
+            Piece::Len(_) => 4,
+            Piece::Text(t) => t.len(),
+        };
+        true
+    });
+    let mut out = Vec::with_capacity(bytes);
+    key.pieces(|piece| {
+        match piece {
+            Piece::Len(n) => out.extend_from_slice(&n.to_le_bytes()),
+            Piece::Text(t) => out.extend_from_slice(t),
+        }
+        true
+    });
+    out
+}
+
+pub(crate) fn hash_of(key: &impl Key) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    key.pieces(|piece| {
+        match piece {
+            Piece::Len(n) => h.write_u32(n),
+            Piece::Text(t) => h.write(t),
+        }
+        true
+    });
+    h.finish()
+}
+
+/// Whether `kept` is `key` put together.
+pub(crate) fn is_key(key: &impl Key, kept: &[u8]) -> bool {
+    let mut rest = kept;
+    key.pieces(|piece| {
+        let (same, len) = match piece {
+            Piece::Len(n) => (rest.first_chunk::<4>().is_some_and(|b| u32::from_le_bytes(*b) == n), 4),
+            Piece::Text(t) => (rest.get(..t.len()).is_some_and(|head| head == t), t.len()),
+        };
+        rest = if same { &rest[len..] } else { &[] };
+        same
+    }) && rest.is_empty()
 }
