@@ -99,7 +99,7 @@ impl Connections {
         if held > self.max {
             self.close_quietest(Some(id));
         }
-        Conn { io: stream, state, id, connections: self.clone() }
+        Conn { io: stream, state, id, connections: self.clone(), out: Vec::new(), yielded: false }
     }
 
     /// Closes the connection that has been quiet longest (never `spare`).
@@ -202,12 +202,27 @@ fn out_of_descriptors(e: &io::Error) -> bool {
 /// them h2 copies payloads under 1 KiB into its 16 KiB write buffer: one
 /// write per answer (measured under load: 2 -> 1 per call, about 15% more
 /// calls/s; see BENCHMARKS.md, gRPC section).
+///
+/// And answers are written out together: h2 flushes after every answer it
+/// encodes, and a flush here first lets the calls that are ready run (the
+/// connection's task yields once), so the answers they finish meanwhile go
+/// in the same write. Each write to a loopback socket wakes the client and
+/// costs the sender the receive path too: one write a call was about a
+/// fifth of a call's CPU at 100 candidates and 64 calls in flight
+/// (BENCHMARKS.md, "The daemon's own overhead").
 pub struct Conn {
     io: TcpStream,
     state: Arc<ConnState>,
     id: u64,
     connections: Arc<Connections>,
+    /// Written by h2, not yet to the socket (at most `OUT_MAX` bytes).
+    out: Vec<u8>,
+    /// The pending flush has let the ready calls run once.
+    yielded: bool,
 }
+
+/// What a connection holds back for one write.
+const OUT_MAX: usize = 16 * 1024;
 
 impl Conn {
     fn closing(&self) -> Option<io::Error> {
@@ -219,6 +234,22 @@ impl Conn {
 
     fn touch(&self) {
         self.state.last_active_ms.store(self.connections.now_ms(), Ordering::Relaxed);
+    }
+
+    /// Writes `out` to the socket; ready once it is all written.
+    fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while !self.out.is_empty() {
+            match Pin::new(&mut self.io).poll_write(cx, &self.out) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => {
+                    self.out.drain(..n);
+                    self.touch();
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
     }
 }
 
@@ -250,16 +281,33 @@ impl AsyncWrite for Conn {
         if let Some(e) = self.closing() {
             return Poll::Ready(Err(e));
         }
-        let r = Pin::new(&mut self.io).poll_write(cx, buf);
-        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch();
+        if self.out.len() + buf.len() > OUT_MAX {
+            std::task::ready!(self.poll_drain(cx))?;
+            if buf.len() > OUT_MAX {
+                let r = Pin::new(&mut self.io).poll_write(cx, buf);
+                if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+                    self.touch();
+                }
+                return r;
+            }
         }
-        r
+        self.out.extend_from_slice(buf);
+        Poll::Ready(Ok(buf.len()))
     }
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if !self.out.is_empty() && !self.yielded {
+            // Woken now, the task runs again after the tasks already
+            // waiting to run (tokio queues a task that wakes itself last).
+            self.yielded = true;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        std::task::ready!(self.poll_drain(cx))?;
+        self.yielded = false;
         Pin::new(&mut self.io).poll_flush(cx)
     }
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.poll_drain(cx))?;
         Pin::new(&mut self.io).poll_shutdown(cx)
     }
     // `is_write_vectored` stays false (the default): see the type's docs.
@@ -280,6 +328,61 @@ mod tests {
         let addr = listener.local_addr().unwrap();
         let (client, server) = tokio::join!(TcpStream::connect(addr), listener.accept());
         (client.unwrap(), server.unwrap().0)
+    }
+
+    /// Whatever h2 writes reaches the client, in order, by the end of each
+    /// flush: writes of any size (over `OUT_MAX` too), flushed anywhere,
+    /// and what is held when the connection shuts down.
+    #[test]
+    fn every_byte_written_is_delivered_in_order_by_each_flush() {
+        use proptest::prelude::*;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        proptest!(ProptestConfig::with_cases(24), |(writes in proptest::collection::vec((1usize..(2 * OUT_MAX), any::<bool>()), 1..12))| {
+            rt.block_on(async {
+                let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let connections = Connections::new(4);
+                let (mut client, server) = pair(&listener).await;
+                let mut conn = connections.register(server);
+                let mut sent = Vec::new();
+                for (i, (len, flush)) in writes.iter().enumerate() {
+                    let chunk: Vec<u8> = (0..*len).map(|k| (i * 31 + k) as u8).collect();
+                    conn.write_all(&chunk).await.unwrap();
+                    sent.extend_from_slice(&chunk);
+                    if *flush {
+                        conn.flush().await.unwrap();
+                        let mut got = vec![0u8; sent.len()];
+                        client.read_exact(&mut got).await.unwrap();
+                        assert_eq!(got, sent, "flushed after write {i}");
+                        sent.clear();
+                    }
+                }
+                conn.shutdown().await.unwrap();
+                let mut rest = Vec::new();
+                client.read_to_end(&mut rest).await.unwrap();
+                assert_eq!(rest, sent, "held at shutdown");
+            });
+        });
+    }
+
+    /// A flush lets the tasks ready to run go first (once), so answers they
+    /// finish meanwhile go out in the same write.
+    #[tokio::test]
+    async fn a_flush_lets_the_ready_tasks_run_once_before_it_writes() {
+        use std::future::Future;
+        use tokio::io::AsyncWriteExt;
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let connections = Connections::new(4);
+        let (_client, server) = pair(&listener).await;
+        let mut conn = connections.register(server);
+        conn.write_all(b"answer").await.unwrap();
+        let waker = std::task::Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        let mut flush = std::pin::pin!(conn.flush());
+        assert!(flush.as_mut().poll(&mut cx).is_pending(), "the first poll yields");
+        assert!(matches!(flush.as_mut().poll(&mut cx), Poll::Ready(Ok(()))), "the second writes");
+        let mut nothing = std::pin::pin!(conn.flush());
+        assert!(matches!(nothing.as_mut().poll(&mut cx), Poll::Ready(Ok(()))), "nothing held: no yield");
     }
 
     #[tokio::test]
