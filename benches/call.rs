@@ -36,21 +36,12 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const SESSIONS: usize = 1_000;
 
-/// The load tool's request bodies: a session id (field 1) before the rest.
+/// The load tool's request bodies: a session id (field 1) before the rest,
+/// its sample request (the regression set's input, in chat) over its pool.
 fn bodies(pool: usize, input: &str) -> Vec<Vec<u8>> {
-    let rest = pb::DecideRequest {
-        turn_id: "turn-1".into(),
-        input: input.into(),
-        active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
-        options: Some(pb::OptionSet {
-            option_set_id: "set-1".into(),
-            scope: pb::Scope::Chat as i32,
-            candidates: ladderd_load::samples::pool(pool),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
-    .encode_to_vec();
+    let mut req = ladderd_load::samples::panels_request("", input);
+    req.options.as_mut().expect("an option set").candidates = ladderd_load::samples::pool(pool);
+    let rest = req.encode_to_vec();
     (0..SESSIONS)
         .map(|n| {
             let mut b = Vec::with_capacity(rest.len() + 16);

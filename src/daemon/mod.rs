@@ -346,6 +346,15 @@ mod tests {
         }
     }
 
+    /// The load tool's sample request (the regression set shown in chat),
+    /// as the daemon takes it off the wire.
+    fn panels_turn(session: &str, input: &str) -> DecideRequest {
+        use prost::Message;
+        let wire = ladderd_load::samples::panels_request(session, input).encode_to_vec();
+        let req = crate::pb::DecideRequest::decode(&wire[..]).unwrap();
+        crate::convert::decide_request(req, &Default::default()).unwrap()
+    }
+
     /// Sessions clarifying on the same options keep one list with their
     /// cycles (each request decoded its own), and the kept request is the
     /// request otherwise.
@@ -353,19 +362,7 @@ mod tests {
     async fn cycles_on_the_same_options_keep_one_list() {
         let daemon = super::Daemon::new(crate::config::Config::default()).unwrap();
         let g = daemon.current();
-        let turn = |session: &str| DecideRequest {
-            session_id: session.into(),
-            turn_id: "t".into(),
-            input: "links panel".into(),
-            active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
-            options: Some(OptionSet {
-                option_set_id: "set-1".into(),
-                scope: Scope::Chat,
-                candidates: vec![Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")].into(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
+        let turn = |session: &str| panels_turn(session, "links panel");
         let now = daemon.clock.now();
         let mut kept = Vec::new();
         for session in ["s-1", "s-2", "s-3"] {
@@ -397,24 +394,12 @@ mod tests {
             }
             let daemon = super::Daemon::new(config).unwrap();
             let g = daemon.current();
-            let turn = |input: &str| DecideRequest {
-                session_id: "s-1".into(),
-                turn_id: "t".into(),
-                input: input.into(),
-                active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
-                options: Some(OptionSet {
-                    option_set_id: "set-1".into(),
-                    scope: Scope::Chat,
-                    candidates: vec![Candidate::new("d", "Links Panel D"), Candidate::new("s", "Sales Report")].into(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            };
+            let turn = |input: &str| panels_turn("s-1", input);
             let now = daemon.clock.now();
             let held = || async { daemon.store.get("s-1", now).await.unwrap().map(|s| std::sync::Arc::as_ptr(&s) as usize) };
             daemon.decide(&g, turn("Links Panel D"), None).await.unwrap();
             let first = held().await.expect("the session is kept");
-            let d = daemon.decide(&g, turn("Sales Report"), None).await.unwrap();
+            let d = daemon.decide(&g, turn("Links Panel E"), None).await.unwrap();
             assert_eq!(d.outcome, Outcome::Execute);
             let second = held().await.expect("the session is kept");
             assert_eq!(first == second, !log, "decision log {log}: changed in place: {}", first == second);

@@ -330,6 +330,13 @@ mod tests {
         (client.unwrap(), server.unwrap().0)
     }
 
+    /// A client and the server's side of its connection, registered.
+    async fn connected() -> (TcpStream, Conn) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let (client, server) = pair(&listener).await;
+        (client, Connections::new(4).register(server))
+    }
+
     /// Whatever h2 writes reaches the client, in order, by the end of each
     /// flush: writes of any size (over `OUT_MAX` too), flushed anywhere,
     /// and what is held when the connection shuts down.
@@ -340,10 +347,7 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         proptest!(ProptestConfig::with_cases(24), |(writes in proptest::collection::vec((1usize..(2 * OUT_MAX), any::<bool>()), 1..12))| {
             rt.block_on(async {
-                let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-                let connections = Connections::new(4);
-                let (mut client, server) = pair(&listener).await;
-                let mut conn = connections.register(server);
+                let (mut client, mut conn) = connected().await;
                 let mut sent = Vec::new();
                 for (i, (len, flush)) in writes.iter().enumerate() {
                     let chunk: Vec<u8> = (0..*len).map(|k| (i * 31 + k) as u8).collect();
@@ -371,10 +375,7 @@ mod tests {
     async fn a_flush_lets_the_ready_tasks_run_once_before_it_writes() {
         use std::future::Future;
         use tokio::io::AsyncWriteExt;
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let connections = Connections::new(4);
-        let (_client, server) = pair(&listener).await;
-        let mut conn = connections.register(server);
+        let (_client, mut conn) = connected().await;
         conn.write_all(b"answer").await.unwrap();
         let waker = std::task::Waker::noop();
         let mut cx = Context::from_waker(waker);
