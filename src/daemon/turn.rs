@@ -58,6 +58,9 @@ pub struct EnrichInput {
     pub chat_history: Vec<String>,
 }
 
+/// The state a record is given when nothing will write it.
+static NO_STATE: std::sync::LazyLock<ContinuityState> = std::sync::LazyLock::new(ContinuityState::default);
+
 /// A validated `RecordOutcome` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutcomeInput {
@@ -333,14 +336,9 @@ impl Daemon {
         // before the change is applied: the in-memory store changes a state
         // nobody else holds in place, and copied this one whole on every
         // turn (`Arc::make_mut`).
-        let state = if self.records.is_some() {
-            state
-        } else {
-            drop(state);
-            Arc::default()
-        };
-        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state: &state, cycle: None, started, read: true })
-            .await
+        let kept = self.records.is_some().then_some(state);
+        let state = kept.as_deref().unwrap_or(&NO_STATE);
+        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state, cycle: None, started, read: true }).await
     }
 
     /// Runs the ladder (or an extraction): inline when its matching work is
