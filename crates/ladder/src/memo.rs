@@ -1,11 +1,9 @@
 //! A memo of values keyed by byte strings, least recently used out first
 //! within a budget of bytes, each key verified byte for byte before its
 //! value is reused (a hash alone never decides). The pool memo
-//! (`matching::PoolMemo`) and the fingerprint memo
-//! (`fingerprint::FingerprintMemo`) are two of these.
+//! (`matching::PoolMemo`), its shared option lists and the fingerprint
+//! memo (`fingerprint::FingerprintMemo`) are three of these.
 
-use rustc_hash::FxBuildHasher;
-use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
 pub struct ByteMemo<V> {
@@ -47,31 +45,13 @@ impl<V> ByteMemo<V> {
 }
 
 impl<V: Clone> ByteMemo<V> {
-    /// The value kept for `key`, if any (now the most recently used).
-    pub fn get(&self, key: &[u8]) -> Option<V> {
-        self.get_hashed(FxBuildHasher.hash_one(key), |k| k == key)
-    }
-
-    /// The value kept under `hash` whose key `is_key` accepts: for a key
-    /// hashed and compared piece by piece, never put together (see
-    /// `put_hashed`).
-    pub fn get_hashed(&self, hash: u64, is_key: impl FnOnce(&[u8]) -> bool) -> Option<V> {
-        self.get_verified(hash, |key, _| is_key(key))
-    }
-
-    /// The value kept under `hash` that `is_it` accepts, seeing the key and
-    /// the value (for a value that is its own key).
-    pub fn get_verified(&self, hash: u64, is_it: impl FnOnce(&[u8], &V) -> bool) -> Option<V> {
-        let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).entries.get(&hash).cloned();
-        found.filter(|e| is_it(&e.key, &e.value)).map(|e| e.value.clone())
-    }
-
-    /// The value kept for a key given piece by piece, and the key's hash
-    /// (for `put_key` when there is none): hashed and compared with the
-    /// kept key without being put together.
+    /// The value kept for a key given piece by piece (now the most
+    /// recently used), and the key's hash (for `put_key` when there is
+    /// none): hashed and compared with the kept key without being put
+    /// together.
     pub fn get_key(&self, key: &impl Key) -> (u64, Option<V>) {
         let hash = hash_of(key);
-        (hash, self.get_hashed(hash, |kept| is_key(key, kept)))
+        (hash, self.get_verified(hash, |kept, _| is_key(key, kept)))
     }
 
     /// Keeps `value` for a key given piece by piece, under its hash from
@@ -80,14 +60,16 @@ impl<V: Clone> ByteMemo<V> {
         self.put_hashed(hash, key_of(key), value, size)
     }
 
-    /// Keeps `value` for `key`, counted as `size` bytes besides the key and
-    /// the entry; the least recently used go while the memo is over its
-    /// budget.
-    pub fn put(&self, key: Vec<u8>, value: V, size: usize) {
-        self.put_hashed(FxBuildHasher.hash_one(&key[..]), key, value, size)
+    /// The value kept under `hash` that `is_it` accepts, seeing the key and
+    /// the value (for a value that is its own key, kept with an empty key).
+    pub fn get_verified(&self, hash: u64, is_it: impl FnOnce(&[u8], &V) -> bool) -> Option<V> {
+        let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).entries.get(&hash).cloned();
+        found.filter(|e| is_it(&e.key, &e.value)).map(|e| e.value.clone())
     }
 
-    /// `put` under a hash of the caller's (what `get_hashed` is given).
+    /// Keeps `value` for `key` under `hash`, counted as `size` bytes besides
+    /// the key and the entry; the least recently used go while the memo is
+    /// over its budget.
     pub fn put_hashed(&self, hash: u64, key: Vec<u8>, value: V, size: usize) {
         let bytes = key.len() + size + std::mem::size_of::<Entry<V>>();
         if bytes > self.budget / 8 {
