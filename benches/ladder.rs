@@ -87,7 +87,7 @@ fn core(policy: &Policy, req: &DecideRequest, memo: Option<&matching::PoolMemo>)
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo };
+    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo, options: None };
     let matches = matching::run(&req.input, &query, &pool, &req.commands, rules).expect("no deadline");
     let class = classify(&Evidence {
         pool: &pool,

@@ -53,14 +53,27 @@ pub struct Generation {
 /// thousand-candidate pool is kept (a pool over an eighth of the budget is
 /// not). The hash states of the pools' part of evidence fingerprints take
 /// at most a quarter of it again (1 MiB; a pool's signature fields, about
-/// 5 KB at a hundred candidates), and the option lists open cycles share
-/// (`PoolMemo::share`) the same budget again (about 24 KB / 243 KB a list
-/// at a hundred / a thousand candidates): 9 MiB in all at most, where
-/// each session's cycle held its own copy before (24 MB for a thousand
-/// sessions on the same hundred options).
+/// 5 KB at a hundred candidates, or nothing for a list known by its
+/// address), and the option lists calls share (`PoolMemo::intern`) the
+/// same budget again (about 24 KB / 243 KB a list, and 3.7 KB / 37 KB of
+/// bytes it is known by, at a hundred / a thousand candidates): 9 MiB in
+/// all at most, where each session's cycle held its own copy of its
+/// options before (24 MB for a thousand sessions on the same hundred).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {
+    /// The options' list is the one the memo holds for the same bytes
+    /// (`wire`, what they were decoded from), if any; else this one, now
+    /// held (`PoolMemo::intern`). Calls on the same options then share one
+    /// list, which the memo knows by its address: its canonical pool and
+    /// its fingerprint are found without reading it again, and an open
+    /// cycle keeps the shared list, not a copy.
+    pub fn intern(&self, wire: &[u8], options: &mut ladder::types::OptionSet) {
+        if !options.candidates.is_empty() {
+            options.candidates = self.pool_memo.intern(wire, options.candidates.clone());
+        }
+    }
+
     /// Builds the policy and the LLM clients of a validated configuration.
     /// Built at start and on every reload: both log it when LLM picks may
     /// execute uncorroborated (`auto_execute.corroboration = "none"`).
@@ -324,8 +337,14 @@ mod tests {
             let Resolved::Pool(pool) = scope::resolve(&req, None, false) else { panic!("a chat pool") };
             let memo = PoolMemo::new(POOL_MEMO_BYTES);
             let query = Query::new(canonicalize(&req.input, lex), lex);
-            let rules =
-                matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo: Some(&memo) };
+            let rules = matching::Rules {
+                lex,
+                params: &policy.matching,
+                ranked: policy.tie_len(),
+                stop: &Default::default(),
+                memo: Some(&memo),
+                options: None,
+            };
             matching::run(&req.input, &query, &pool, &req.commands, rules).unwrap();
             let (pools, bytes) = memo.held();
             assert_eq!(pools, 1, "{n} candidates: the pool is kept");
@@ -337,22 +356,85 @@ mod tests {
                 assert_eq!(states, 1);
                 assert!(bytes.abs_diff(5000) < 1000, "a hundred candidates' signature fields: {bytes} bytes, not about 5 KB");
             }
-            let list = req.options.as_ref().unwrap().candidates.clone();
-            memo.share(&list);
+            // The list, interned under the bytes it is decoded from.
+            let mut sent = ladderd_load::samples::panels_request("s-1", &req.input);
+            let set = sent.options.as_mut().expect("options");
+            set.candidates = ladderd_load::samples::pool(n);
+            let wire = prost::Message::encode_to_vec(set);
+            memo.intern(&wire, req.options.as_ref().unwrap().candidates.clone());
             let (lists, bytes) = memo.lists_held();
-            assert_eq!(lists, 1, "{n} candidates: the list is shared");
-            let kb = if n == 100 { 24 } else { 243 };
-            assert!(bytes.abs_diff(kb * 1000) < kb * 100, "{n} candidates: a list of {bytes} bytes, not about {kb} KB");
+            assert_eq!(lists, 1, "{n} candidates: the list is held");
+            let (kb, wire_bytes) = if n == 100 { (24, 3_700) } else { (243, 37_000) };
+            assert!(
+                wire.len().abs_diff(wire_bytes) < wire_bytes / 10,
+                "{n} candidates: {} bytes on the wire, not about {wire_bytes}",
+                wire.len()
+            );
+            let list = bytes - wire.len();
+            assert!(list.abs_diff(kb * 1000) < kb * 100, "{n} candidates: a list of {list} bytes, not about {kb} KB");
         }
     }
 
     /// The load tool's sample request (the regression set shown in chat),
-    /// as the daemon takes it off the wire.
-    fn panels_turn(session: &str, input: &str) -> DecideRequest {
+    /// as the daemon takes it off the wire: decoded, converted, its list
+    /// interned on the bytes of its options.
+    fn panels_turn(g: &super::Generation, session: &str, input: &str) -> DecideRequest {
         use prost::Message;
         let wire = ladderd_load::samples::panels_request(session, input).encode_to_vec();
         let req = crate::pb::DecideRequest::decode(&wire[..]).unwrap();
-        crate::convert::decide_request(req, &Default::default()).unwrap()
+        let options = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).expect("options sent once");
+        crate::grpc::decide_input(g, req, Some(&wire[options])).unwrap()
+    }
+
+    proptest::proptest! {
+        /// An option list interned on the bytes it was decoded from is
+        /// always the list those bytes decode to: lists differing in any
+        /// field, sent in any order, each get a list equal to their own,
+        /// and the same bytes the same list.
+        #[test]
+        fn an_interned_list_is_always_the_one_decoded(
+            lists in proptest::collection::vec(
+                proptest::collection::vec(("(a|b)", "(x|y| ){0,3}", "(|s)", "(|k)", proptest::collection::vec("(x|y)", 0..2), 0i32..3), 1..4),
+                1..5,
+            ),
+            sent in proptest::collection::vec(0usize..5, 1..12),
+        ) {
+            use prost::Message;
+            let daemon = super::Daemon::new(crate::config::Config::default()).unwrap();
+            let g = daemon.current();
+            let mut got: Vec<Option<std::sync::Arc<Vec<Candidate>>>> = vec![None; lists.len()];
+            for k in sent {
+                let k = k % lists.len();
+                let mut m = crate::pb::DecideRequest { session_id: "s-1".into(), input: "x".into(), ..Default::default() };
+                m.options = Some(crate::pb::OptionSet {
+                    option_set_id: "set".into(),
+                    candidates: lists[k]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (id, label, sub, kind, aliases, risk))| crate::pb::Candidate {
+                            id: format!("{id}{i}"),
+                            label: label.clone(),
+                            sublabel: sub.clone(),
+                            kind: kind.clone(),
+                            aliases: aliases.clone(),
+                            risk: *risk,
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                });
+                let wire = m.encode_to_vec();
+                let at = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).unwrap();
+                let interned = crate::grpc::decide_input(&g, crate::pb::DecideRequest::decode(&wire[..]).unwrap(), Some(&wire[at])).unwrap();
+                let own = crate::grpc::decide_input(&g, m, None).unwrap();
+                let list = interned.options.unwrap().candidates;
+                proptest::prop_assert_eq!(&*list, &*own.options.unwrap().candidates);
+                if let Some(before) = &got[k] {
+                    proptest::prop_assert!(std::sync::Arc::ptr_eq(before, &list), "the same bytes, the same list");
+                }
+                got[k] = Some(list);
+            }
+        }
     }
 
     /// Sessions clarifying on the same options keep one list with their
@@ -362,7 +444,7 @@ mod tests {
     async fn cycles_on_the_same_options_keep_one_list() {
         let daemon = super::Daemon::new(crate::config::Config::default()).unwrap();
         let g = daemon.current();
-        let turn = |session: &str| panels_turn(session, "links panel");
+        let turn = |session: &str| panels_turn(&g, session, "links panel");
         let now = daemon.clock.now();
         let mut kept = Vec::new();
         for session in ["s-1", "s-2", "s-3"] {
@@ -394,7 +476,7 @@ mod tests {
             }
             let daemon = super::Daemon::new(config).unwrap();
             let g = daemon.current();
-            let turn = |input: &str| panels_turn("s-1", input);
+            let turn = |input: &str| panels_turn(&g, "s-1", input);
             let now = daemon.clock.now();
             let held = || async { daemon.store.get("s-1", now).await.unwrap().map(|s| std::sync::Arc::as_ptr(&s) as usize) };
             daemon.decide(&g, turn("Links Panel D"), None).await.unwrap();

@@ -574,31 +574,9 @@ impl Daemon {
             && held.candidates + size <= sessions.cycle_candidates_budget
             && held.bytes + req.candidate_bytes() <= sessions.cycle_bytes_budget
         {
-            decided.attach_request(&self.kept_request(g, req));
+            decided.attach_request(req);
         }
         std::mem::take(&mut decided.update)
-    }
-
-    /// The request an open cycle keeps in the in-memory store: this one,
-    /// its options the list every session on the same options shares
-    /// (`PoolMemo::share`). The list this call decoded then goes with the
-    /// call, while its memory is still in the cache, instead of staying
-    /// with the session until its next turn: a clarifying call allocated
-    /// and freed its options in memory touched a thousand calls before
-    /// (about a fifth of its CPU under load at 100 candidates). A list
-    /// that is already shared (a cached pool) is kept as it is.
-    fn kept_request(&self, g: &Generation, req: &Arc<DecideRequest>) -> Arc<DecideRequest> {
-        let own = req.options.as_ref().map(|o| &o.candidates).filter(|c| !c.is_empty() && Arc::strong_count(c) == 1);
-        let Some(own) = own.filter(|_| self.shared.is_none()) else { return req.clone() };
-        let shared = g.pool_memo.share(own);
-        if Arc::ptr_eq(&shared, own) {
-            return req.clone();
-        }
-        let mut kept = DecideRequest::clone(req);
-        if let Some(o) = kept.options.as_mut() {
-            o.candidates = shared;
-        }
-        Arc::new(kept)
     }
 
     /// Records what happened (span attributes, metrics, decision record)

@@ -102,6 +102,12 @@ pub struct Intake<S> {
     settings: IntakeLayer,
 }
 
+/// The bytes a `Decide` request's options are decoded from
+/// (`wire::options`), for the handler to intern its option list on
+/// (`PoolMemo::intern`): a slice of the message read here, not a copy.
+#[derive(Clone)]
+pub struct OptionsWire(pub Bytes);
+
 /// Whether `path` is a call whose body intake reads.
 fn is_arbiter(path: &str) -> bool {
     path.starts_with("/ladder.v1.Arbiter/")
@@ -159,6 +165,10 @@ where
                 Ok(p) => p,
                 Err(status) => return Ok(status.into_http()),
             };
+            let mut parts = parts;
+            if let Some(at) = super::wire::options(parts.uri.path(), &message[HEADER..]) {
+                parts.extensions.insert(OptionsWire(message.slice(HEADER + at.start..HEADER + at.end)));
+            }
             let req = Request::from_parts(parts, Body::new(http_body_util::Full::new(message)));
             let answer = inner.oneshot(req).await;
             // The request is decoded, served and its answer built: its

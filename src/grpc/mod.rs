@@ -73,12 +73,29 @@ impl Arbiter {
     }
 }
 
+/// A Decide request as the ladder takes it: converted, and its options'
+/// list interned on `wire`, the bytes it was decoded from (`wire::options`,
+/// read by intake), so calls on the same options share one list
+/// (`Generation::intern`).
+pub fn decide_input(
+    g: &crate::daemon::Generation,
+    m: pb::DecideRequest,
+    wire: Option<&[u8]>,
+) -> Result<ladder::types::DecideRequest, ApiError> {
+    let mut req = convert::decide_request(m, &g.config.limits)?;
+    if let (Some(wire), Some(o)) = (wire, req.options.as_mut()) {
+        g.intern(wire, o);
+    }
+    Ok(req)
+}
+
 #[tonic::async_trait]
 impl pb::arbiter_server::Arbiter for Arbiter {
     async fn decide(&self, request: Request<pb::DecideRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
         let g = self.daemon.current();
-        let req = convert::decide_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
+        let wire = request.extensions().get::<intake::OptionsWire>().cloned();
+        let req = decide_input(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]))?;
         let d = self.daemon.decide(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
     }

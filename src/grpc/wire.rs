@@ -148,6 +148,29 @@ pub fn check(path: &str, payload: &[u8], limits: &Limits) -> Result<usize, Inval
     Ok(cost)
 }
 
+/// The bytes of a `Decide` request's `options` (its `OptionSet` message,
+/// without the field's key and length), when the message sends it once:
+/// what its options are decoded from, so equal bytes decode to equal
+/// options (`PoolMemo::intern` keys the list on them). `None` for another
+/// call, or when `options` is absent or sent more than once (the decoder
+/// merges the occurrences).
+pub fn options(path: &str, payload: &[u8]) -> Option<std::ops::Range<usize>> {
+    if !std::ptr::eq(shape_of(path), &DECIDE) {
+        return None;
+    }
+    let mut found = None;
+    for (number, body) in Fields(payload) {
+        if number == DECIDE.fields[0].number {
+            if found.is_some() {
+                return None;
+            }
+            let start = body.as_ptr() as usize - payload.as_ptr() as usize;
+            found = Some(start..start + body.len());
+        }
+    }
+    found
+}
+
 /// The most fields a shape follows (the scan keeps its counts on the stack).
 const MAX_FIELDS: usize = 8;
 
@@ -529,6 +552,38 @@ mod tests {
             prop_assert_eq!(&pb::DecideRequest::decode(&bytes[..]).unwrap(), &m);
             let scanned = check("/ladder.v1.Arbiter/Decide", &bytes, &l);
             prop_assert_eq!(scanned.is_err(), over, "{:?}", scanned);
+        }
+
+        /// The bytes `options` finds are what the decoder makes the
+        /// request's options of: decoded alone they are the decoded
+        /// request's options. Found only for a Decide that sends them once
+        /// (sent twice, the decoder merges them).
+        #[test]
+        fn the_options_bytes_decode_to_the_requests_options(
+            labels in proptest::collection::vec("(a|b| |é){0,4}", 0..5),
+            set_id in "(|s|set)",
+            twice in any::<bool>(),
+            absent in any::<bool>(),
+            unknown in proptest::collection::vec(any::<u8>(), 0..6),
+        ) {
+            let set = pb::OptionSet {
+                option_set_id: set_id,
+                candidates: labels.iter().enumerate().map(|(i, l)| pb::Candidate { label: l.clone(), ..candidate(i, 0) }).collect(),
+                ..Default::default()
+            };
+            let m = pb::DecideRequest { options: (!absent).then(|| set.clone()), ..decide(2, 1) };
+            let mut bytes = unknown_fields(&unknown);
+            bytes.extend(m.encode_to_vec());
+            if twice && !absent {
+                bytes.extend(pb::DecideRequest { options: Some(set.clone()), ..Default::default() }.encode_to_vec());
+            }
+            let decoded = pb::DecideRequest::decode(&bytes[..]).unwrap();
+            let found = options("/ladder.v1.Arbiter/Decide", &bytes);
+            prop_assert_eq!(found.is_some(), !absent && !twice);
+            if let Some(at) = found {
+                prop_assert_eq!(Some(pb::OptionSet::decode(&bytes[at]).unwrap()), decoded.options);
+            }
+            prop_assert_eq!(options("/ladder.v1.Arbiter/Enrich", &bytes), None);
         }
     }
 }

@@ -260,7 +260,7 @@ mod tests {
             &q,
             &pool,
             commands,
-            matching::Rules { lex: &lex, params: &params, ranked: 12, stop: &Default::default(), memo: None },
+            matching::Rules { lex: &lex, params: &params, ranked: 12, stop: &Default::default(), memo: None, options: None },
         )
         .unwrap();
         let deictic = q.core.is_empty() || lex.deictic.contains(&q.core);

@@ -225,7 +225,14 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     run.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
     let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
-    let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop: &stop, memo: ctx.pool_memo };
+    let rules = matching::Rules {
+        lex,
+        params: &p.matching,
+        ranked: p.tie_len(),
+        stop: &stop,
+        memo: ctx.pool_memo,
+        options: req.options.as_ref().map(|o| &o.candidates),
+    };
     let Ok(matches) = matching::run(&req.input, &query, &pool, commands, rules) else {
         return Err(DeadlinePassed);
     };

@@ -17,6 +17,7 @@ use super::text::normalize_into;
 use super::types::{Candidate, ScopeRef};
 use sha2::{Digest, Sha256};
 use std::io::Write;
+use std::sync::Arc;
 
 pub const SCHEMA: &str = "ladder.evidence.v1";
 
@@ -180,14 +181,23 @@ fn finish(state: Sha256, scope: Option<&ScopeRef>, option_set_id: &str, excerpts
 }
 
 /// The hash states of the pools' part of recent fingerprints, least
-/// recently used out first within a budget of bytes, each verified byte
-/// for byte against the pool's signature fields before it is reused: an
-/// unresolved turn over options that come again (every turn of a chat
-/// that shows the same list) hashes only its excerpts, option set and
-/// scope. The same fingerprint as `fingerprint` in every case.
+/// recently used out first within a budget of bytes: an unresolved turn
+/// over options that come again (every turn of a chat that shows the same
+/// list) hashes only its excerpts, option set and scope. A pool that is an
+/// option list someone shares whole is known by the list's address
+/// (`memo::Address`); any other by its signature fields, verified byte for
+/// byte before a state is reused. The same fingerprint as `fingerprint` in
+/// every case.
 #[derive(Debug)]
 pub struct FingerprintMemo {
-    states: crate::memo::ByteMemo<Sha256>,
+    states: crate::memo::ByteMemo<Kept>,
+}
+
+#[derive(Clone)]
+struct Kept {
+    /// The list it was hashed from, when known by its address.
+    at: Option<crate::memo::Address<Vec<Candidate>>>,
+    state: Sha256,
 }
 
 impl FingerprintMemo {
@@ -207,10 +217,33 @@ impl FingerprintMemo {
     pub fn fingerprint(&self, scope: Option<&ScopeRef>, option_set_id: &str, candidates: &[&Candidate], excerpts: &[String]) -> String {
         let key = Signature(candidates);
         let state = match self.states.get_key(&key) {
-            (_, Some(state)) => state,
+            (_, Some(kept)) => kept.state,
             (hash, None) => {
                 let state = pool_state(candidates.iter().copied());
-                self.states.put_key(hash, &key, state.clone(), 0);
+                self.states.put_key(hash, &key, Kept { at: None, state: state.clone() }, 0);
+                state
+            }
+        };
+        finish(state, scope, option_set_id, excerpts)
+    }
+
+    /// `fingerprint` of a pool that is `list` whole and in order, where
+    /// someone else holds `list` too (`matching::whole_list`): known by
+    /// its address, not read.
+    pub fn fingerprint_of_list(
+        &self,
+        scope: Option<&ScopeRef>,
+        option_set_id: &str,
+        list: &Arc<Vec<Candidate>>,
+        excerpts: &[String],
+    ) -> String {
+        use crate::memo::Address;
+        let hash = Address::hash(list);
+        let state = match self.states.get_verified(hash, |_, k| k.at.as_ref().is_some_and(|at| at.is(list))) {
+            Some(kept) => kept.state,
+            None => {
+                let state = pool_state(list.iter());
+                self.states.put_hashed(hash, Vec::new(), Kept { at: Some(Address::of(list)), state: state.clone() }, 0);
                 state
             }
         };

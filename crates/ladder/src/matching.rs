@@ -477,6 +477,9 @@ pub struct Rules<'a> {
     /// Canonical pools of recent requests, when the caller keeps them (the
     /// daemon does, one memo per configuration generation: its lexicon).
     pub memo: Option<&'a PoolMemo>,
+    /// The request's option list (`DecideRequest::options`): the memo
+    /// knows a pool that is this list whole by its address (`whole_list`).
+    pub options: Option<&'a Arc<Vec<Candidate>>>,
 }
 
 /// Runs every matching rung over the pool and the commands. `ranked` is how
@@ -486,13 +489,13 @@ pub struct Rules<'a> {
 /// and once it has passed `run` returns `DeadlinePassed` instead of a
 /// reading it could not finish.
 pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules: Rules<'_>) -> Result<Matches, DeadlinePassed> {
-    let Rules { lex, params, ranked, stop, memo } = rules;
+    let Rules { lex, params, ranked, stop, memo, options } = rules;
     let raw = raw.trim();
     let raw_input = RawInput::new(raw);
     let toks: Vec<&str> = tokens(&q.full).collect();
     let core_start = toks.len() - tokens(&q.core).count();
     let canon = match memo {
-        Some(memo) => memo.canonical(pool, lex, stop)?,
+        Some(memo) => memo.canonical(pool, whole_list(pool, options), lex, stop)?,
         None => Arc::new(CanonPool::build(pool, lex, stop)?),
     };
     let canon = &*canon;
@@ -1366,21 +1369,23 @@ fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> boo
 /// Canonical pools of recent requests, reused when a request sends the same
 /// options again (the same screen on the next turn, or many users on the
 /// same screen): canonicalizing a pool is most of what matching costs on a
-/// clear input. Keyed by the text canonicalization reads (each candidate's
-/// label, badge, kind and aliases, in the pool's order) and verified byte
-/// for byte on a hit, so a reused pool is the one `CanonPool::build` would
-/// make. Bounded by a byte budget (least recently used out first; a pool
-/// larger than an eighth of it is never kept). One memo per lexicon: the
-/// daemon makes one per configuration generation.
+/// clear input. A pool that is an option list the caller shares (`intern`)
+/// whole is known by the list's address (`memo::Address`), without reading
+/// it; any other pool by the text canonicalization reads (each candidate's
+/// label, badge, kind and aliases, in the pool's order), verified byte for
+/// byte on a hit. Either way a reused pool is the one `CanonPool::build`
+/// would make. Bounded by a byte budget (least recently used out first; a
+/// pool larger than an eighth of it is never kept). One memo per lexicon:
+/// the daemon makes one per configuration generation.
 #[derive(Debug)]
 pub struct PoolMemo {
     pools: crate::memo::ByteMemo<Arc<CanonPool>>,
     /// The pools' part of recent evidence fingerprints (a quarter of the
     /// budget again): a pool that comes again is hashed once.
     pub fingerprints: crate::fingerprint::FingerprintMemo,
-    /// Option lists kept by open cycles (the same budget again, so a list
-    /// of a thousand candidates is kept): the sessions on the same options
-    /// hold one list (`share`).
+    /// Option lists by the bytes they were decoded from (the same budget
+    /// again, so a list of a thousand candidates is kept): the calls on
+    /// the same options share one list (`intern`).
     lists: crate::memo::ByteMemo<Arc<Vec<Candidate>>>,
 }
 
@@ -1394,23 +1399,27 @@ impl PoolMemo {
         }
     }
 
-    /// The list equal to `list` (every field of every candidate) that the
-    /// memo holds, else `list`, now held. An open cycle keeps its request's
-    /// options for `Enrich`: kept as the one shared list, the options this
-    /// call decoded are freed with the call instead of staying with the
-    /// session until its next turn, and a thousand sessions on the same
-    /// screen hold one copy.
-    pub fn share(&self, list: &Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
-        let hash = list_hash(list);
-        if let Some(held) = self.lists.get_verified(hash, |_, held| **held == **list) {
+    /// The list the memo holds for `wire`, else `list`, now held under it.
+    /// `wire` is what the caller decoded `list` from (its protobuf bytes),
+    /// so equal bytes make an equal list: the caller vouches for that. A
+    /// call on options that come again (the same screen on the next turn,
+    /// or many users on it) then gets the one shared list, which the memo
+    /// knows by its address (`canonical`, the fingerprints); the list it
+    /// decoded is freed at once, while its memory is still in the cache,
+    /// and an open cycle keeps the shared list, not a copy of its own.
+    pub fn intern(&self, wire: &[u8], list: Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
+        let key = crate::memo::Bytes(wire);
+        let (hash, held) = self.lists.get_key(&key);
+        if let Some(held) = held {
             return held;
         }
         let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
-        self.lists.put_hashed(hash, Vec::new(), list.clone(), bytes);
-        list.clone()
+        self.lists.put_key(hash, &key, list.clone(), bytes);
+        list
     }
 
-    /// How many option lists `share` holds, and their bytes.
+    /// How many option lists `intern` holds, and their bytes (the lists
+    /// and the bytes they are known by).
     pub fn lists_held(&self) -> (usize, usize) {
         self.lists.held()
     }
@@ -1421,20 +1430,51 @@ impl PoolMemo {
     }
 
     /// The canonical pool of `pool`: the memo's when it holds the same
-    /// text, else built (and kept, within the budget).
-    fn canonical(&self, pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Arc<CanonPool>, DeadlinePassed> {
-        let key = PoolKey(pool);
-        let (hash, kept) = self.pools.get_key(&key);
-        if let Some(canon) = kept {
+    /// text, else built (and kept, within the budget). `whole` is the list
+    /// `pool` is, whole and in order, when someone else holds it too (an
+    /// interned list, or one a session keeps): known by its address.
+    fn canonical(
+        &self,
+        pool: &Pool<'_>,
+        whole: Option<&Arc<Vec<Candidate>>>,
+        lex: &Lexicon,
+        stop: &Deadline,
+    ) -> Result<Arc<CanonPool>, DeadlinePassed> {
+        let ready = |canon: Arc<CanonPool>| {
             // A pool that comes again is worth its vocabulary (built once,
             // on its first reuse): every later call looks words up.
             canon.vocab(stop).ok_or(DeadlinePassed)?;
+            Ok(canon)
+        };
+        if let Some(list) = whole {
+            use crate::memo::Address;
+            let hash = Address::hash(list);
+            if let Some(canon) = self.pools.get_verified(hash, |_, c| c.at.as_ref().is_some_and(|at| at.is(list))) {
+                return ready(canon);
+            }
+            let mut canon = CanonPool::build(pool, lex, stop)?;
+            canon.at = Some(Address::of(list));
+            let canon = Arc::new(canon);
+            self.pools.put_hashed(hash, Vec::new(), canon.clone(), canon.heap_bytes());
             return Ok(canon);
+        }
+        let key = PoolKey(pool);
+        let (hash, kept) = self.pools.get_key(&key);
+        if let Some(canon) = kept {
+            return ready(canon);
         }
         let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
         self.pools.put_key(hash, &key, canon.clone(), canon.heap_bytes());
         Ok(canon)
     }
+}
+
+/// `list` when `pool` is it, whole and in order, and someone else holds it
+/// too (an interned list, or one a session keeps): a pool the memo may know
+/// by the list's address. A list only this request holds is new on every
+/// call; it is read field by field instead.
+pub fn whole_list<'a>(pool: &Pool<'_>, list: Option<&'a Arc<Vec<Candidate>>>) -> Option<&'a Arc<Vec<Candidate>>> {
+    list.filter(|l| Arc::strong_count(l) > 1 && pool.is_whole(l))
 }
 
 /// What a pool's canonical form is made from, piece by piece: each
@@ -1460,21 +1500,6 @@ impl crate::memo::Key for PoolKey<'_, '_> {
     }
 }
 
-/// A hash of every field of every candidate of `list`.
-fn list_hash(list: &[Candidate]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    list.len().hash(&mut h);
-    for c in list {
-        for s in [&c.id, &c.label, &c.sublabel, &c.badge, &c.kind, &c.path] {
-            s.hash(&mut h);
-        }
-        c.aliases.hash(&mut h);
-        c.risk.hash(&mut h);
-    }
-    h.finish()
-}
-
 /// The canonical labels, aliases, badges and words of a pool, computed once
 /// per request into one buffer (every rung reads them; none
 /// re-canonicalizes).
@@ -1497,6 +1522,8 @@ struct CanonPool {
     /// The distinct words and who has each, built on first need
     /// (`vocab`), kept with the pool (a pool sent again has it ready).
     vocab: std::sync::OnceLock<Vocab>,
+    /// The list it was built from, when the memo knows it by its address.
+    at: Option<crate::memo::Address<Vec<Candidate>>>,
 }
 
 /// The pool's distinct label and alias words, each with the entries that
@@ -1706,6 +1733,7 @@ impl CanonPool {
             starts: WordStarts { one: [0; 4], two: [0; 64] },
             scratch: Vec::with_capacity(8),
             vocab: std::sync::OnceLock::new(),
+            at: None,
         }
     }
 
@@ -2197,8 +2225,14 @@ mod tests {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m =
-            run(input, &q, &p, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default(), memo: None }).unwrap();
+        let m = run(
+            input,
+            &q,
+            &p,
+            commands,
+            Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default(), memo: None, options: None },
+        )
+        .unwrap();
         let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
         (m, ids)
     }
@@ -2399,6 +2433,20 @@ mod tests {
         }
     }
 
+    /// A list is interned under the bytes it was decoded from: the same
+    /// bytes get the list held, other bytes their own list, now held.
+    #[test]
+    fn the_same_bytes_get_the_list_held() {
+        let memo = PoolMemo::new(1 << 20);
+        let first = Arc::new(panels());
+        assert!(Arc::ptr_eq(&memo.intern(b"panels", first.clone()), &first), "a new list is kept as it is");
+        let again = Arc::new(panels());
+        assert!(Arc::ptr_eq(&memo.intern(b"panels", again), &first), "the same bytes get the one held");
+        let other = Arc::new(panels());
+        assert!(Arc::ptr_eq(&memo.intern(b"panels!", other.clone()), &other), "other bytes keep their own");
+        assert_eq!(memo.lists_held().0, 2);
+    }
+
     proptest::proptest! {
         #[test]
         fn a_derived_badge_is_the_last_word_of_a_longer_label(label in "(links|panel|d|dd|e|1|12|1234| ){0,20}") {
@@ -2432,7 +2480,7 @@ mod tests {
             other[changed % cands.len()].label.push('s');
             let matched = |input: &str, cands: &[Candidate], memo: Option<&PoolMemo>| {
                 let q = Query::new(canonicalize(input, &lex), &lex);
-                let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default(), memo };
+                let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default(), memo, options: None };
                 format!("{:?}", run(input, &q, &pool(cands), &[], rules).unwrap())
             };
             matched(&first, &cands, Some(&memo));
@@ -2511,12 +2559,16 @@ mod tests {
             proptest::prop_assert_eq!(canon.entries[0].label_joined as usize, form.len() - form.bytes().filter(|b| *b == b' ').count());
         }
 
-        /// `share` hands back a list equal to the one given, the one held
-        /// when an equal list was given before, and never another's: a
-        /// list differing in any field of any candidate is its own.
+        /// A pool that is a shared list whole is known by the list's
+        /// address, and that never changes a match or a fingerprint: the
+        /// same as without the memo for the list, for a list differing in
+        /// any field of any candidate, and for lists made after the first
+        /// is dropped (an address is never taken by another list while the
+        /// memo knows it).
         #[test]
-        fn a_shared_list_is_always_an_equal_one(
-            base in proptest::collection::vec(("(a|b|c)", "(x|y| ){0,3}", "(|s)", "(|p)", proptest::collection::vec("(x|y)", 0..2), 0usize..3), 1..6),
+        fn a_list_known_by_its_address_is_always_the_list(
+            base in proptest::collection::vec(("(a|b|c)", "(Links|links|panel|d|2| ){0,3}", "(|s)", "(|p)", proptest::collection::vec("(links|x)", 0..2), 0usize..3), 1..6),
+            input in "(links|panel|open|the|second|d|lnks|2| ){0,4}",
             field in 0usize..8,
             at in 0usize..6,
         ) {
@@ -2543,17 +2595,33 @@ mod tests {
                 6 => c.aliases.push("z".into()),
                 _ => c.risk = if c.risk == crate::types::Risk::High { crate::types::Risk::Normal } else { crate::types::Risk::High },
             }
+            let lex = Lexicon::shipped();
+            let params = MatchParams::default();
             let memo = PoolMemo::new(1 << 20);
-            let first = Arc::new(list.clone());
-            proptest::prop_assert!(Arc::ptr_eq(&memo.share(&first), &first), "a new list is kept as it is");
-            let again = Arc::new(list.clone());
-            let shared = memo.share(&again);
-            proptest::prop_assert!(Arc::ptr_eq(&shared, &first), "an equal list gets the one held");
-            let other = Arc::new(other);
-            let theirs = memo.share(&other);
-            proptest::prop_assert!(Arc::ptr_eq(&theirs, &other), "a list differing in field {} is its own", field);
-            proptest::prop_assert_eq!(&*theirs, &*other);
-            proptest::prop_assert_eq!(memo.lists_held().0, 2);
+            let q = Query::new(canonicalize(&input, &lex), &lex);
+            // Matched through the memo, the list held twice (as an interned
+            // list is), and without the memo; fingerprinted both ways.
+            let read = |cands: Vec<Candidate>| {
+                let list = Arc::new(cands);
+                let held = list.clone();
+                let p = pool(&list);
+                proptest::prop_assert!(whole_list(&p, Some(&list)).is_some());
+                let with = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default(), memo: Some(&memo), options: Some(&list) };
+                let without = Rules { memo: None, options: None, ..with };
+                let (a, b) = (run(&input, &q, &p, &[], with).unwrap(), run(&input, &q, &p, &[], without).unwrap());
+                proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                let excerpts = ["an excerpt".to_string()];
+                let known = memo.fingerprints.fingerprint_of_list(None, "set", &list, &excerpts);
+                proptest::prop_assert_eq!(known, crate::fingerprint::fingerprint(None, "set", list.iter(), &excerpts));
+                drop(held);
+                Ok(())
+            };
+            read(list.clone())?;
+            read(list.clone())?;
+            read(other)?;
+            read(list)?;
+            // Each list was new: none was taken for another.
+            proptest::prop_assert_eq!(memo.held().0, 4);
         }
 
         #[test]
@@ -2564,7 +2632,7 @@ mod tests {
             for (k, n) in sizes.iter().enumerate() {
                 let cands: Vec<Candidate> = (0..*n).map(|i| Candidate::new(format!("c{i}"), format!("label {k} {i}"))).collect();
                 let q = Query::new(canonicalize("label", &lex), &lex);
-                let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &Deadline::default(), memo: Some(&memo) };
+                let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &Deadline::default(), memo: Some(&memo), options: None };
                 run("label", &q, &pool(&cands), &[], rules).unwrap();
                 let (pools, bytes) = memo.held();
                 proptest::prop_assert!(bytes <= 64 << 10, "{bytes} bytes held");
@@ -2589,7 +2657,7 @@ mod tests {
             let q = Query::new(canonicalize(&input, &lex), &lex);
             let p = pool(&cands);
             let params = MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() };
-            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default(), memo: None }).unwrap();
+            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default(), memo: None, options: None }).unwrap();
             proptest::prop_assume!(m.fuzzy.is_some());
 
             let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;

@@ -3,8 +3,11 @@
 //! value is reused (a hash alone never decides). The pool memo
 //! (`matching::PoolMemo`), its shared option lists and the fingerprint
 //! memo (`fingerprint::FingerprintMemo`) are three of these.
+//!
+//! A list the caller shares (`PoolMemo::intern`) is known by its address
+//! instead (`Address`): its entries are found without reading the list.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 pub struct ByteMemo<V> {
     budget: usize,
@@ -85,6 +88,51 @@ impl<V: Clone> ByteMemo<V> {
             let Some((_, old)) = inner.entries.pop_lru() else { break };
             inner.bytes -= old.bytes;
         }
+    }
+}
+
+/// A list known by its address, for a value derived from its contents: an
+/// entry kept under it holds a `Weak` of it, and while that `Weak` lives
+/// the allocation is not freed, so no other list is ever at that address;
+/// and the contents of an `Arc` never change once a `Weak` of it exists
+/// (`Arc::get_mut` refuses, `Arc::make_mut` moves them to a new
+/// allocation). A list at the kept address is therefore the very list the
+/// value was derived from. The `Weak` keeps the allocation's header, not
+/// the list's elements: a list dropped by everyone else is freed, and its
+/// entry never matches again (the least recently used go first).
+pub struct Address<T>(Weak<T>);
+
+impl<T> Clone for Address<T> {
+    fn clone(&self) -> Self {
+        Address(self.0.clone())
+    }
+}
+
+impl<T> Address<T> {
+    pub fn of(list: &Arc<T>) -> Self {
+        Address(Arc::downgrade(list))
+    }
+
+    /// Whether `list` is the list this address was taken of.
+    pub fn is(&self, list: &Arc<T>) -> bool {
+        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(list))
+    }
+
+    /// The hash a value kept for `list` is kept under.
+    pub fn hash(list: &Arc<T>) -> u64 {
+        use std::hash::Hasher;
+        let mut h = rustc_hash::FxHasher::default();
+        h.write_usize(Arc::as_ptr(list) as *const () as usize);
+        h.finish()
+    }
+}
+
+/// A key that is bytes, whole (an option list's protobuf encoding).
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl Key for Bytes<'_> {
+    fn pieces(&self, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
+        f(Piece::Text(self.0))
     }
 }
 

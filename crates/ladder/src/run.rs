@@ -343,10 +343,13 @@ impl<'a> Run<'a> {
         // Chat history is enriched evidence too: it counts in the fingerprint.
         let evidence: Vec<String> = excerpts.iter().chain(history).cloned().collect();
         let fp = match self.ctx.pool_memo {
-            Some(memo) => {
-                let cands: Vec<&Candidate> = tie.pool.entries.iter().map(|e| e.cand).collect();
-                memo.fingerprints.fingerprint(binding.as_ref(), self.req.option_set_id(), &cands, &evidence)
-            }
+            Some(memo) => match crate::matching::whole_list(tie.pool, self.req.options.as_ref().map(|o| &o.candidates)) {
+                Some(list) => memo.fingerprints.fingerprint_of_list(binding.as_ref(), self.req.option_set_id(), list, &evidence),
+                None => {
+                    let cands: Vec<&Candidate> = tie.pool.entries.iter().map(|e| e.cand).collect();
+                    memo.fingerprints.fingerprint(binding.as_ref(), self.req.option_set_id(), &cands, &evidence)
+                }
+            },
             None => fingerprint(binding.as_ref(), self.req.option_set_id(), tie.pool.entries.iter().map(|e| e.cand), &evidence),
         };
         let mut ids: Vec<&str> = tie.items.iter().map(|t| t.id.as_str()).collect();

@@ -42,6 +42,12 @@ pub struct Pool<'a> {
 }
 
 impl Pool<'_> {
+    /// Whether the pool is `list`, whole and in order: its entries are
+    /// `list`'s candidates themselves (the same memory, not equal ones).
+    pub fn is_whole(&self, list: &[Candidate]) -> bool {
+        self.entries.len() == list.len() && self.entries.iter().zip(list).all(|(e, c)| std::ptr::eq(e.cand, c))
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
