@@ -130,9 +130,9 @@ impl RolloutView {
 }
 
 impl Daemon {
-    pub(super) fn cohort(g: &Generation, req: &DecideRequest) -> String {
+    pub(super) fn cohort<'a>(g: &Generation, req: &'a DecideRequest) -> &'a str {
         let label = &g.config.guardrails.cohort_label;
-        req.labels.get(label).cloned().unwrap_or_else(|| "default".to_string())
+        req.labels.get(label).map_or("default", String::as_str)
     }
 
     /// Feeds one decision to the guardrail windows.
@@ -146,11 +146,11 @@ impl Daemon {
         let executed = d.outcome == Outcome::Execute;
         let mut windows = lock(&self.rollout.guardrails);
         if call == Call::Enrich {
-            windows.remember(&cohort, &d.decision_id, executed);
-            windows.record_retry(s, &cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
+            windows.remember(cohort, &d.decision_id, executed);
+            windows.record_retry(s, cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
         } else {
             let clarified = matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo);
-            windows.record_decision(s, &cohort, &d.decision_id, Sample { executed, clarified, latency_ms: elapsed_ms }, now);
+            windows.record_decision(s, cohort, &d.decision_id, Sample { executed, clarified, latency_ms: elapsed_ms }, now);
         }
     }
 

@@ -300,7 +300,8 @@ impl Daemon {
     /// for feedback recorded on another replica (when guardrails are on).
     fn executed_note(&self, g: &Generation, decided: &Decided, req: &Arc<DecideRequest>) -> Option<(String, String)> {
         let d = &decided.decision;
-        (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| (d.decision_id.clone(), Self::cohort(g, req)))
+        (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled)
+            .then(|| (d.decision_id.clone(), Self::cohort(g, req).to_string()))
     }
 
     /// The session's state, `None` when there is none or the store does not
@@ -509,8 +510,8 @@ impl Daemon {
             // write, for feedback recorded on another replica.
             Some(shared) => {
                 let d = &decided.decision;
-                let cohort =
-                    (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
+                let cohort = (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled)
+                    .then(|| Self::cohort(g, rec.req).to_string());
                 let note = cohort.as_deref().map(|c| (d.decision_id.as_str(), c));
                 // Boxed: the shared store's futures would make every
                 // call's future larger (see `run_ladder`).

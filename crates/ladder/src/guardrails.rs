@@ -11,6 +11,7 @@
 use crate::continuity::ActionOutcome;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 /// The guardrails' settings: the `[guardrails]` section of the
 /// configuration, as it is, with the spec's default thresholds.
@@ -84,6 +85,8 @@ struct Turn {
 
 #[derive(Debug, Default)]
 struct Cohort {
+    /// Its name, shared by the decisions remembered for it.
+    name: Arc<str>,
     turns: VecDeque<Turn>,
     wrong: VecDeque<u64>,
     /// (time, fingerprint unchanged)
@@ -147,9 +150,45 @@ struct SharedCohort {
 pub struct Guardrails {
     cohorts: BTreeMap<String, Cohort>,
     /// decision id -> (cohort, executed), to attribute outcomes.
-    decisions: FxHashMap<String, (String, bool)>,
-    decision_order: VecDeque<String>,
+    decisions: FxHashMap<DecisionId, (Arc<str>, bool)>,
+    decision_order: VecDeque<DecisionId>,
     max_decisions: usize,
+}
+
+/// A remembered decision's id: a UUID as the daemon writes its ids
+/// (lowercase, hyphenated) in its sixteen bytes, any other id as it is. One
+/// id is one key and one key one id (no other text reads as those bytes),
+/// so attribution stays exact; a daemon's own ids cost no allocation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum DecisionId {
+    Uuid([u8; 16]),
+    Other(Box<str>),
+}
+
+impl DecisionId {
+    fn of(id: &str) -> Self {
+        uuid_bytes(id).map_or_else(|| DecisionId::Other(id.into()), DecisionId::Uuid)
+    }
+}
+
+/// The bytes of `id` when it is a UUID written lowercase with hyphens
+/// (`8-4-4-4-12` hex digits), else `None`.
+fn uuid_bytes(id: &str) -> Option<[u8; 16]> {
+    let b = id.as_bytes();
+    if b.len() != 36 || [8, 13, 18, 23].iter().any(|&i| b[i] != b'-') {
+        return None;
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; 16];
+    let mut hex = b.iter().copied().filter(|&c| c != b'-');
+    for byte in &mut out {
+        *byte = (digit(hex.next()?)? << 4) | digit(hex.next()?)?;
+    }
+    Some(out)
 }
 
 impl Guardrails {
@@ -162,6 +201,14 @@ impl Guardrails {
         }
     }
 
+    /// The cohort named `name`, added if new.
+    fn cohort(&mut self, name: &str) -> &mut Cohort {
+        if !self.cohorts.contains_key(name) {
+            self.cohorts.insert(name.to_string(), Cohort { name: name.into(), ..Cohort::default() });
+        }
+        self.cohorts.get_mut(name).expect("just added")
+    }
+
     /// Forgets every window (after an operator reset: only new evidence
     /// may trip auto-execute again).
     pub fn clear(&mut self) {
@@ -171,27 +218,46 @@ impl Guardrails {
     /// A decided turn (`Decide`).
     pub fn record_decision(&mut self, s: &Settings, cohort: &str, decision_id: &str, sample: Sample, now_ms: u64) {
         let Sample { executed, clarified, latency_ms } = sample;
-        let c = self.cohorts.entry(cohort.to_string()).or_default();
+        let c = self.cohort(cohort);
         c.turns.push_back(Turn { at_ms: now_ms, latency_ms, clarified, executed });
         trim(&mut c.turns, s.max_samples, |t| t.at_ms, now_ms, 2 * s.window_ms());
-        self.remember(cohort, decision_id, executed);
+        let name = c.name.clone();
+        self.remember_in(name, decision_id, executed);
     }
 
     /// Remembers a decision so later feedback can be attributed to it.
     pub fn remember(&mut self, cohort: &str, decision_id: &str, executed: bool) {
-        if !decision_id.is_empty() && self.decisions.insert(decision_id.to_string(), (cohort.to_string(), executed)).is_none() {
-            self.decision_order.push_back(decision_id.to_string());
-            while self.decision_order.len() > self.max_decisions {
-                if let Some(old) = self.decision_order.pop_front() {
-                    self.decisions.remove(&old);
-                }
+        let name = self.cohorts.get(cohort).map_or_else(|| cohort.into(), |c| c.name.clone());
+        self.remember_in(name, decision_id, executed);
+    }
+
+    /// The last `max_decisions` are remembered, the oldest forgotten first.
+    /// Once full, the table keeps room for twice as many: a table kept
+    /// full and churned fills with deleted slots, and rehashed them all at
+    /// once every so many decisions (milliseconds on the call that did it).
+    fn remember_in(&mut self, cohort: Arc<str>, decision_id: &str, executed: bool) {
+        if decision_id.is_empty() {
+            return;
+        }
+        let id = DecisionId::of(decision_id);
+        if self.decisions.insert(id.clone(), (cohort, executed)).is_some() {
+            return;
+        }
+        self.decision_order.push_back(id);
+        if self.decision_order.len() > self.max_decisions {
+            if let Some(old) = self.decision_order.pop_front() {
+                self.decisions.remove(&old);
+            }
+            let room = 2 * self.max_decisions;
+            if self.decisions.capacity() < room {
+                self.decisions.reserve(room - self.decisions.len());
             }
         }
     }
 
     /// An `Enrich` retry; `unchanged` when the fingerprint had not changed.
     pub fn record_retry(&mut self, s: &Settings, cohort: &str, unchanged: bool, now_ms: u64) {
-        let c = self.cohorts.entry(cohort.to_string()).or_default();
+        let c = self.cohort(cohort);
         c.retries.push_back((now_ms, unchanged));
         trim(&mut c.retries, s.max_samples, |r| r.0, now_ms, 2 * s.window_ms());
     }
@@ -199,28 +265,34 @@ impl Guardrails {
     /// Whether feedback on this decision can be attributed (it was decided
     /// here and not forgotten yet).
     pub fn knows(&self, decision_id: &str) -> bool {
-        self.decisions.contains_key(decision_id)
+        self.decisions.contains_key(&DecisionId::of(decision_id))
     }
 
     /// Feedback: a rejected or corrected executed decision is a wrong action.
     pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: ActionOutcome, now_ms: u64) {
-        let Some((cohort, executed)) = self.decisions.get(decision_id).cloned() else { return };
+        let Some((cohort, executed)) = self.decisions.get(&DecisionId::of(decision_id)).cloned() else { return };
         if executed && matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected) {
-            let c = self.cohorts.entry(cohort).or_default();
+            let c = self.cohort(&cohort);
             c.wrong.push_back(now_ms);
             trim(&mut c.wrong, s.max_samples, |t| *t, now_ms, 2 * s.window_ms());
         }
     }
 
     fn figures(c: &Cohort, from: u64, to: u64) -> Figures {
-        let turns: Vec<&Turn> = c.turns.iter().filter(|t| t.at_ms > from && t.at_ms <= to).collect();
-        let decisions = turns.len() as u64;
-        let clarified = turns.iter().filter(|t| t.clarified).count() as f64;
-        let executed = turns.iter().filter(|t| t.executed).count() as u64;
+        let turns = || c.turns.iter().filter(|t| t.at_ms > from && t.at_ms <= to);
+        let mut lat: Vec<f64> = turns().map(|t| t.latency_ms).collect();
+        let decisions = lat.len() as u64;
+        let clarified = turns().filter(|t| t.clarified).count() as f64;
+        let executed = turns().filter(|t| t.executed).count() as u64;
         let wrong = c.wrong.iter().filter(|t| **t > from && **t <= to).count() as u64;
-        let mut lat: Vec<f64> = turns.iter().map(|t| t.latency_ms).collect();
-        lat.sort_by(f64::total_cmp);
-        let p95 = if lat.is_empty() { 0.0 } else { lat[((lat.len() as f64 * 0.95).ceil() as usize).saturating_sub(1).min(lat.len() - 1)] };
+        // The latency the sorted list holds at the 95th percentile's place,
+        // found without sorting the window (it holds up to `max_samples`).
+        let p95 = if lat.is_empty() {
+            0.0
+        } else {
+            let at = ((lat.len() as f64 * 0.95).ceil() as usize).saturating_sub(1).min(lat.len() - 1);
+            *lat.select_nth_unstable_by(at, f64::total_cmp).1
+        };
         let retries: Vec<bool> = c.retries.iter().filter(|r| r.0 > from && r.0 <= to).map(|r| r.1).collect();
         let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
         Figures {
@@ -423,6 +495,39 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A UUID written as the daemon writes ids is kept as its sixteen
+        /// bytes; every other text as it is: two different ids are never
+        /// one key (uppercase, braces, a digit short are other ids).
+        #[test]
+        fn one_decision_id_is_one_key(bytes in proptest::array::uniform16(proptest::num::u8::ANY), other in "[0-9a-fA-F{}-]{30,40}") {
+            let id = format!(
+                "{}-{}-{}-{}-{}",
+                hex(&bytes[..4]), hex(&bytes[4..6]), hex(&bytes[6..8]), hex(&bytes[8..10]), hex(&bytes[10..])
+            );
+            proptest::prop_assert_eq!(DecisionId::of(&id), DecisionId::Uuid(bytes));
+            let upper = id.to_uppercase();
+            proptest::prop_assert_eq!(DecisionId::of(&upper) == DecisionId::of(&id), upper == id);
+            proptest::prop_assert_eq!(DecisionId::of(&other) == DecisionId::of(&id), other == id);
+            if let DecisionId::Uuid(b) = DecisionId::of(&other) {
+                proptest::prop_assert_eq!(format!("{}-{}-{}-{}-{}", hex(&b[..4]), hex(&b[4..6]), hex(&b[6..8]), hex(&b[8..10]), hex(&b[10..])), other);
+            }
+        }
+
+        /// The 95th percentile is the latency a sorted window holds at its
+        /// place.
+        #[test]
+        fn the_p95_is_the_sorted_windows(latencies in proptest::collection::vec(0u32..1000, 1..300)) {
+            let mut g = Guardrails::new(10);
+            for (i, l) in latencies.iter().enumerate() {
+                g.record_decision(&S, "c", "", Sample { executed: false, clarified: false, latency_ms: f64::from(*l) / 4.0 }, i as u64 + 1);
+            }
+            let mut sorted: Vec<f64> = latencies.iter().map(|l| f64::from(*l) / 4.0).collect();
+            sorted.sort_by(f64::total_cmp);
+            let at = ((sorted.len() as f64 * 0.95).ceil() as usize).saturating_sub(1);
+            let (reports, _) = g.evaluate(&S, None, latencies.len() as u64 + 1);
+            proptest::prop_assert_eq!(reports[0].figures.p95_latency_ms, sorted[at]);
+        }
+
         /// Judging every replica's windows together is judging all the
         /// samples in one place.
         #[test]
@@ -456,6 +561,31 @@ mod tests {
                 proptest::prop_assert_eq!(Guardrails::evaluate_windows(&all, &s, baseline, now), one.evaluate(&s, baseline, now));
             }
         }
+    }
+
+    fn hex(b: &[u8]) -> String {
+        b.iter().map(|x| format!("{x:02x}")).collect()
+    }
+
+    /// The last `max_decisions` decisions are known, older ones forgotten,
+    /// and an executed one's rejection counts against its cohort.
+    #[test]
+    fn the_last_decisions_are_remembered_for_their_outcomes() {
+        let mut g = Guardrails::new(100);
+        let id = |i: u32| format!("{i:08x}-0000-4000-8000-{i:012x}");
+        for i in 0..250 {
+            let cohort = if i % 2 == 0 { "even" } else { "odd" };
+            g.record_decision(&S, cohort, &id(i), Sample { executed: true, clarified: false, latency_ms: 1.0 }, 1);
+        }
+        g.remember("odd", "not-a-uuid", true);
+        assert!(!g.knows(&id(149)) && g.knows(&id(151)) && g.knows(&id(249)), "the last 100 are known");
+        assert!(g.knows("not-a-uuid") && !g.knows(&id(0xab).to_uppercase()));
+        assert!(g.decisions.capacity() >= 200, "room for twice as many once full");
+        g.record_outcome(&S, &id(200), ActionOutcome::Rejected, 2);
+        g.record_outcome(&S, &id(7), ActionOutcome::Rejected, 2);
+        let (reports, _) = g.evaluate(&S, None, 2);
+        let wrong = |c: &str| reports.iter().find(|r| r.cohort == c).unwrap().figures.wrong_actions;
+        assert_eq!((wrong("even"), wrong("odd")), (1, 0), "a forgotten decision's outcome is not attributed");
     }
 
     #[test]
