@@ -149,11 +149,15 @@ struct SharedCohort {
 #[derive(Debug)]
 pub struct Guardrails {
     cohorts: BTreeMap<String, Cohort>,
-    /// decision id -> (cohort, executed), to attribute outcomes.
-    decisions: FxHashMap<DecisionId, (Arc<str>, bool)>,
-    decision_order: VecDeque<DecisionId>,
+    /// decision id -> (cohort, executed), to attribute outcomes: the last
+    /// `max_decisions` or more, in generations of a tenth of them, the
+    /// newest last.
+    decisions: VecDeque<FxHashMap<DecisionId, (Arc<str>, bool)>>,
     max_decisions: usize,
 }
+
+/// How many generations remembered decisions are kept in.
+const GENERATIONS: usize = 10;
 
 /// A remembered decision's id: a UUID as the daemon writes its ids
 /// (lowercase, hyphenated) in its sixteen bytes, any other id as it is. One
@@ -193,12 +197,7 @@ fn uuid_bytes(id: &str) -> Option<[u8; 16]> {
 
 impl Guardrails {
     pub fn new(max_decisions: usize) -> Self {
-        Guardrails {
-            cohorts: BTreeMap::new(),
-            decisions: FxHashMap::default(),
-            decision_order: VecDeque::new(),
-            max_decisions: max_decisions.max(1),
-        }
+        Guardrails { cohorts: BTreeMap::new(), decisions: VecDeque::new(), max_decisions: max_decisions.max(1) }
     }
 
     /// The cohort named `name`, added if new.
@@ -231,28 +230,35 @@ impl Guardrails {
         self.remember_in(name, decision_id, executed);
     }
 
-    /// The last `max_decisions` are remembered, the oldest forgotten first.
-    /// Once full, the table keeps room for twice as many: a table kept
-    /// full and churned fills with deleted slots, and rehashed them all at
-    /// once every so many decisions (milliseconds on the call that did it).
+    /// The last `max_decisions` are remembered (up to a tenth more), the
+    /// oldest generation forgotten whole when a new one starts, and its
+    /// table cleared and reused for it: no table is ever rehashed, grown or
+    /// allocated again once there are eleven (a single table, kept full
+    /// and churned, rehashed every slot at once every so many decisions).
     fn remember_in(&mut self, cohort: Arc<str>, decision_id: &str, executed: bool) {
         if decision_id.is_empty() {
             return;
         }
+        let per = self.max_decisions.div_ceil(GENERATIONS);
+        if self.decisions.back().is_none_or(|g| g.len() >= per) {
+            let table = match self.decisions.len() > GENERATIONS {
+                true => self.decisions.pop_front().map(|mut old| {
+                    old.clear();
+                    old
+                }),
+                false => None,
+            };
+            self.decisions.push_back(table.unwrap_or_else(|| FxHashMap::with_capacity_and_hasher(per, Default::default())));
+        }
+        if let Some(newest) = self.decisions.back_mut() {
+            newest.insert(DecisionId::of(decision_id), (cohort, executed));
+        }
+    }
+
+    /// What was remembered of a decision, the latest if twice.
+    fn decision(&self, decision_id: &str) -> Option<&(Arc<str>, bool)> {
         let id = DecisionId::of(decision_id);
-        if self.decisions.insert(id.clone(), (cohort, executed)).is_some() {
-            return;
-        }
-        self.decision_order.push_back(id);
-        if self.decision_order.len() > self.max_decisions {
-            if let Some(old) = self.decision_order.pop_front() {
-                self.decisions.remove(&old);
-            }
-            let room = 2 * self.max_decisions;
-            if self.decisions.capacity() < room {
-                self.decisions.reserve(room - self.decisions.len());
-            }
-        }
+        self.decisions.iter().rev().find_map(|g| g.get(&id))
     }
 
     /// An `Enrich` retry; `unchanged` when the fingerprint had not changed.
@@ -265,12 +271,12 @@ impl Guardrails {
     /// Whether feedback on this decision can be attributed (it was decided
     /// here and not forgotten yet).
     pub fn knows(&self, decision_id: &str) -> bool {
-        self.decisions.contains_key(&DecisionId::of(decision_id))
+        self.decision(decision_id).is_some()
     }
 
     /// Feedback: a rejected or corrected executed decision is a wrong action.
     pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: ActionOutcome, now_ms: u64) {
-        let Some((cohort, executed)) = self.decisions.get(&DecisionId::of(decision_id)).cloned() else { return };
+        let Some((cohort, executed)) = self.decision(decision_id).cloned() else { return };
         if executed && matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected) {
             let c = self.cohort(&cohort);
             c.wrong.push_back(now_ms);
@@ -578,9 +584,12 @@ mod tests {
             g.record_decision(&S, cohort, &id(i), Sample { executed: true, clarified: false, latency_ms: 1.0 }, 1);
         }
         g.remember("odd", "not-a-uuid", true);
-        assert!(!g.knows(&id(149)) && g.knows(&id(151)) && g.knows(&id(249)), "the last 100 are known");
+        // Eleven generations of ten, the newest holding the last one: the
+        // 100 before it are known.
+        assert!(!g.knows(&id(149)) && g.knows(&id(150)) && g.knows(&id(249)), "the last 100 and more are known");
         assert!(g.knows("not-a-uuid") && !g.knows(&id(0xab).to_uppercase()));
-        assert!(g.decisions.capacity() >= 200, "room for twice as many once full");
+        assert_eq!(g.decisions.len(), 11);
+        assert!(g.decisions.iter().all(|t| t.len() <= 10 && t.capacity() < 20), "tables of a tenth, never grown");
         g.record_outcome(&S, &id(200), ActionOutcome::Rejected, 2);
         g.record_outcome(&S, &id(7), ActionOutcome::Rejected, 2);
         let (reports, _) = g.evaluate(&S, None, 2);
