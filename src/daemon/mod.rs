@@ -429,6 +429,9 @@ mod tests {
                 let own = crate::grpc::decide_input(&g, m, None).unwrap();
                 let list = interned.options.unwrap().candidates;
                 proptest::prop_assert_eq!(&*list, &*own.options.unwrap().candidates);
+                // What it costs, counted once when interned, is what it costs.
+                let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
+                proptest::prop_assert_eq!(g.pool_memo.facts(&list), Some((ladder::deadline::list_costs(&list), bytes)));
                 if let Some(before) = &got[k] {
                     proptest::prop_assert!(std::sync::Arc::ptr_eq(before, &list), "the same bytes, the same list");
                 }

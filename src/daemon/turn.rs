@@ -32,8 +32,11 @@ pub const HEAVY_WORK: u64 = 50_000;
 /// non-ASCII text to canonicalize (`ladder::deadline::BYTE_COST` a byte)
 /// when that is more: a few long accented labels are few words and many
 /// bytes of NFKC (ASCII text takes a fast path fifty times cheaper).
-fn admit_work(req: &DecideRequest, limits: &crate::config::Limits) -> Result<u64, Invalid> {
-    let ladder::deadline::Costs { work, non_ascii_bytes } = ladder::deadline::costs(req);
+fn admit_work(g: &Generation, req: &DecideRequest) -> Result<u64, Invalid> {
+    let limits = &g.config.limits;
+    // An interned list's part was counted when it was interned.
+    let options = req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates)).map(|(costs, _)| costs);
+    let ladder::deadline::Costs { work, non_ascii_bytes } = ladder::deadline::costs_with(req, options);
     if work > limits.match_work_max {
         let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
         return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
@@ -102,7 +105,7 @@ impl Daemon {
             tracing::debug!(error = %e, "deciding without the session state");
             None
         });
-        let work = admit_work(&req, &g.config.limits)?;
+        let work = admit_work(g, &req)?;
         self.decide_on(g, Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None }, stored).await
     }
 
@@ -129,7 +132,7 @@ impl Daemon {
         let now = self.clock.now();
         let pool_version = self.resolve_pool(&mut req).await?;
         let req = Arc::new(req);
-        let work = admit_work(&req, &g.config.limits)?;
+        let work = admit_work(g, &req)?;
         let mut turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None };
         let empty = ContinuityState::default();
         let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
@@ -457,7 +460,7 @@ impl Daemon {
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));
-                let work = admit_work(&merged, &g.config.limits)?;
+                let work = admit_work(g, &merged)?;
                 let ports = DaemonPorts::new(self, &input.session_id, deadline, g);
                 let d = self.run_ladder(work, deadline, decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports)).await?;
                 (d, merged, cycle)
@@ -573,11 +576,19 @@ impl Daemon {
         let held = self.store.cycle_held();
         if size <= sessions.max_cycle_candidates
             && held.candidates + size <= sessions.cycle_candidates_budget
-            && held.bytes + req.candidate_bytes() <= sessions.cycle_bytes_budget
+            && held.bytes + Self::candidate_bytes(g, req) <= sessions.cycle_bytes_budget
         {
             decided.attach_request(req);
         }
         std::mem::take(&mut decided.update)
+    }
+
+    /// `req.candidate_bytes()`, its options' part as counted when their
+    /// list was interned (`PoolMemo::facts`).
+    fn candidate_bytes(g: &Generation, req: &DecideRequest) -> usize {
+        let Some((_, options)) = req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates)) else { return req.candidate_bytes() };
+        let rest = [&req.recoverable_chat_options, &req.widget_items, &req.commands];
+        options + rest.iter().flat_map(|l| l.iter()).map(Candidate::approx_bytes).sum::<usize>()
     }
 
     /// Records what happened (span attributes, metrics, decision record)

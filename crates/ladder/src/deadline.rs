@@ -3,7 +3,7 @@
 //! (`Deadline`) so a call never outlives it by more than one slice of a
 //! loop.
 
-use crate::types::DecideRequest;
+use crate::types::{Candidate, DecideRequest};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
@@ -29,22 +29,50 @@ pub struct Costs {
 
 /// `work` and the non-ASCII candidate text of `req`.
 pub fn costs(req: &DecideRequest) -> Costs {
-    let scan = |s: &str| match words(s.as_bytes()) {
-        (n, true) => (n, 0),
-        (n, false) => (n, s.len() as u64),
-    };
+    costs_with(req, None)
+}
+
+/// `costs(req)`, with its options' part given when known (`ListCosts` of
+/// the options' list, kept with an interned list: `PoolMemo::facts`).
+pub fn costs_with(req: &DecideRequest, options: Option<ListCosts>) -> Costs {
     let input = scan(&req.input).0.max(1);
-    let lists = req.options.iter().flat_map(|o| o.candidates.iter()).chain(&req.recoverable_chat_options).chain(&req.widget_items);
-    let (mut pool, mut non_ascii) = (0u64, 0u64);
-    for c in lists.chain(&req.commands) {
-        pool += 1;
+    let options = options.unwrap_or_else(|| list_costs(req.option_candidates()));
+    let mut all = options;
+    for list in [&req.recoverable_chat_options, &req.widget_items, &req.commands] {
+        let c = list_costs(list);
+        all.words += c.words;
+        all.non_ascii_bytes += c.non_ascii_bytes;
+    }
+    Costs { work: input.saturating_mul(all.words.max(1)), non_ascii_bytes: all.non_ascii_bytes }
+}
+
+/// A list's part of `Costs`: its candidates and their words (labels,
+/// sublabels, badges, aliases), and their text that is not ASCII.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ListCosts {
+    pub words: u64,
+    pub non_ascii_bytes: u64,
+}
+
+pub fn list_costs(list: &[Candidate]) -> ListCosts {
+    let mut out = ListCosts::default();
+    for c in list {
+        out.words += 1;
         for s in [&c.label, &c.sublabel, &c.badge].into_iter().chain(&c.aliases) {
             let (w, n) = scan(s);
-            pool += w;
-            non_ascii += n;
+            out.words += w;
+            out.non_ascii_bytes += n;
         }
     }
-    Costs { work: input.saturating_mul(pool.max(1)), non_ascii_bytes: non_ascii }
+    out
+}
+
+/// The words of `s`, and its bytes when it is not ASCII.
+fn scan(s: &str) -> (u64, u64) {
+    match words(s.as_bytes()) {
+        (n, true) => (n, 0),
+        (n, false) => (n, s.len() as u64),
+    }
 }
 
 /// `tokens(s).count()`, counted on the bytes (a word starts at a byte that

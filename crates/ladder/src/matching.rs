@@ -237,28 +237,38 @@ impl Matches {
     /// `candidate:kind:score`, the structure words found, and whether a
     /// command matched.
     pub fn describe(&self, pool: &Pool<'_>) -> String {
-        let mut parts: Vec<String> =
-            self.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", pool.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();
+        use std::fmt::Write;
+        // Written into one string (the step's detail on every Decide).
+        let mut out = String::with_capacity(96);
+        let part = |out: &mut String, args: std::fmt::Arguments<'_>| {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            let _ = out.write_fmt(args);
+        };
+        for h in self.hits.iter().take(5) {
+            part(&mut out, format_args!("{}:{}:{:.2}", pool.entries[h.entry].cand.id, h.kind.as_str(), h.score));
+        }
         if self.hits.len() > 5 {
-            parts.push(format!("+{}", self.hits.len() - 5));
+            part(&mut out, format_args!("+{}", self.hits.len() - 5));
         }
         let r = &self.reading;
         if r.negation {
-            parts.push("negation".into());
+            part(&mut out, format_args!("negation"));
         }
         if let Some(rel) = r.relation {
-            parts.push(format!("relation:{rel:?}").to_lowercase());
+            part(&mut out, format_args!("{}", format!("relation:{rel:?}").to_lowercase()));
         }
         if r.plural {
-            parts.push("plural".into());
+            part(&mut out, format_args!("plural"));
         }
         if r.out_of_range {
-            parts.push("out_of_range".into());
+            part(&mut out, format_args!("out_of_range"));
         }
         if self.command.is_some() {
-            parts.push("command".into());
+            part(&mut out, format_args!("command"));
         }
-        parts.join(" ")
+        out
     }
 }
 
@@ -1387,6 +1397,15 @@ pub struct PoolMemo {
     /// again, so a list of a thousand candidates is kept): the calls on
     /// the same options share one list (`intern`).
     lists: crate::memo::ByteMemo<Arc<Vec<Candidate>>>,
+    /// What each interned list costs (`facts`), known by its address.
+    facts: crate::memo::ByteMemo<ListFacts>,
+}
+
+#[derive(Clone)]
+struct ListFacts {
+    at: crate::memo::Address<Vec<Candidate>>,
+    costs: crate::deadline::ListCosts,
+    bytes: usize,
 }
 
 impl PoolMemo {
@@ -1396,7 +1415,17 @@ impl PoolMemo {
             pools: crate::memo::ByteMemo::new(budget),
             fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
             lists: crate::memo::ByteMemo::new(budget),
+            facts: crate::memo::ByteMemo::new(budget / 16),
         }
+    }
+
+    /// An interned list's part of the request's costs
+    /// (`deadline::list_costs`) and its bytes (`Candidate::approx_bytes`),
+    /// counted when it was interned: a call on options that come again does
+    /// not count them again. `None` for a list the memo did not intern.
+    pub fn facts(&self, list: &Arc<Vec<Candidate>>) -> Option<(crate::deadline::ListCosts, usize)> {
+        use crate::memo::Address;
+        self.facts.get_verified(Address::hash(list), |_, f| f.at.is(list)).map(|f| (f.costs, f.bytes))
     }
 
     /// The list the memo holds for `wire`, else `list`, now held under it.
@@ -1415,6 +1444,9 @@ impl PoolMemo {
         }
         let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
         self.lists.put_key(hash, &key, list.clone(), bytes);
+        let at = crate::memo::Address::of(&list);
+        let facts = ListFacts { at, costs: crate::deadline::list_costs(&list), bytes };
+        self.facts.put_hashed(crate::memo::Address::hash(&list), Vec::new(), facts, 0);
         list
     }
 
@@ -2433,6 +2465,37 @@ mod tests {
         }
     }
 
+    /// A match's description: its first five hits as `id:kind:score`, a
+    /// count of the rest, then its reading's flags, one space between.
+    #[test]
+    fn a_match_is_described_in_one_line() {
+        let lex = Lexicon::shipped();
+        let cands = panels();
+        let p = pool(&cands);
+        for input in ["links panel", "not the links panels", "open links panel d", "panels d and e", "the tenth one"] {
+            let q = Query::new(canonicalize(input, &lex), &lex);
+            let rules =
+                Rules { lex: &lex, params: &MatchParams::default(), ranked: 12, stop: &Deadline::default(), memo: None, options: None };
+            let m = run(input, &q, &p, &[], rules).unwrap();
+            let mut parts: Vec<String> =
+                m.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", p.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();
+            if m.hits.len() > 5 {
+                parts.push(format!("+{}", m.hits.len() - 5));
+            }
+            let r = &m.reading;
+            let flags = [(r.negation, "negation".to_string()), (r.plural, "plural".into()), (r.out_of_range, "out_of_range".into())];
+            let described = m.describe(&p);
+            if let Some(rel) = r.relation {
+                assert!(described.contains(&format!("relation:{rel:?}").to_lowercase()), "{described:?}");
+            }
+            for (on, flag) in flags {
+                assert_eq!(described.split(' ').any(|w| w == flag), on, "{input:?}: {described:?}");
+            }
+            assert!(described.starts_with(&parts.join(" ")), "{input:?}: {described:?} against {parts:?}");
+            assert!(!described.starts_with(' ') && !described.ends_with(' ') && !described.contains("  "), "{described:?}");
+        }
+    }
+
     /// A list is interned under the bytes it was decoded from: the same
     /// bytes get the list held, other bytes their own list, now held.
     #[test]
@@ -2445,6 +2508,8 @@ mod tests {
         let other = Arc::new(panels());
         assert!(Arc::ptr_eq(&memo.intern(b"panels!", other.clone()), &other), "other bytes keep their own");
         assert_eq!(memo.lists_held().0, 2);
+        assert_eq!(memo.facts(&first).map(|(c, _)| c), Some(crate::deadline::list_costs(&first)));
+        assert_eq!(memo.facts(&Arc::new(panels())), None, "a list it did not intern");
     }
 
     proptest::proptest! {
