@@ -12,6 +12,7 @@ use ladder::continuity::{ActionEntry, ActionOutcome, ContinuityState, PendingCla
 use ladder::extract::{ExtractRequest, SlotSpec, SlotValue};
 use ladder::types as d;
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 fn check_len(field: impl FnOnce() -> String, value: &str, max: usize) -> Result<(), Invalid> {
     if value.len() > max { Err(Invalid::TooLong { field: field(), len: value.len(), max }) } else { Ok(()) }
@@ -167,6 +168,16 @@ fn language(field: &str, v: &str) -> Result<(), Invalid> {
 }
 
 pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideRequest, Invalid> {
+    decide_request_known(m, l, None)
+}
+
+/// `decide_request`, where `known` is the list `m.options.candidates`
+/// convert to, when the caller knows it: the list interned for the same
+/// bytes (`PoolMemo::intern`), which passed these checks under these limits
+/// (one memo per configuration generation). Its candidates are not checked
+/// or converted again; their ids still count against the other lists'.
+/// The same request, or the same error, as `decide_request`.
+pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<Vec<d::Candidate>>>) -> Result<d::DecideRequest, Invalid> {
     session_id(&m.session_id, l)?;
     check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
     check_len(|| "input".into(), &m.input, l.input_max_bytes)?;
@@ -191,7 +202,12 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
             + m.commands.len();
         let mut seen = FxHashSet::with_capacity_and_hasher(total, Default::default());
         if let Some(o) = &m.options {
-            check_candidates("options.candidates", &o.candidates, l, &mut seen)?;
+            let others = m.recoverable_chat_options.len() + m.widget_items.len() + m.commands.len();
+            match known {
+                Some(_) if others > 0 => seen.extend(o.candidates.iter().map(|c| c.id.as_str())),
+                Some(_) => {}
+                None => check_candidates("options.candidates", &o.candidates, l, &mut seen)?,
+            }
         }
         check_candidates("recoverable_chat_options", &m.recoverable_chat_options, l, &mut seen)?;
         check_candidates("widget_items", &m.widget_items, l, &mut seen)?;
@@ -216,7 +232,10 @@ pub fn decide_request(m: pb::DecideRequest, l: &Limits) -> Result<d::DecideReque
             Ok(d::OptionSet {
                 option_set_id: o.option_set_id,
                 scope: scope("options.scope", o.scope)?,
-                candidates: std::sync::Arc::new(into_candidates(o.candidates)),
+                candidates: match known {
+                    Some(list) => list,
+                    None => Arc::new(into_candidates(o.candidates)),
+                },
                 version: o.version,
                 by_reference: o.by_reference,
             })

@@ -1428,6 +1428,11 @@ impl PoolMemo {
         self.facts.get_verified(Address::hash(list), |_, f| f.at.is(list)).map(|f| (f.costs, f.bytes))
     }
 
+    /// The list the memo holds for `wire` (`intern`), if any.
+    pub fn interned(&self, wire: &[u8]) -> Option<Arc<Vec<Candidate>>> {
+        self.lists.get_key(&crate::memo::Bytes(wire)).1
+    }
+
     /// The list the memo holds for `wire`, else `list`, now held under it.
     /// `wire` is what the caller decoded `list` from (its protobuf bytes),
     /// so equal bytes make an equal list: the caller vouches for that. A
