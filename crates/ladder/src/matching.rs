@@ -247,7 +247,8 @@ impl Matches {
             let _ = out.write_fmt(args);
         };
         for h in self.hits.iter().take(5) {
-            part(&mut out, format_args!("{}:{}:{:.2}", pool.entries[h.entry].cand.id, h.kind.as_str(), h.score));
+            part(&mut out, format_args!("{}:{}:", pool.entries[h.entry].cand.id, h.kind.as_str()));
+            two_places(&mut out, h.score);
         }
         if self.hits.len() > 5 {
             part(&mut out, format_args!("+{}", self.hits.len() - 5));
@@ -270,6 +271,22 @@ impl Matches {
         }
         out
     }
+}
+
+/// Writes `x` as `format!("{x:.2}")` does (the exact value rounded to two
+/// places, ties to even), without its general algorithm: an `f32` times a
+/// hundred is exact in an `f64` (24 bits of mantissa and 7), so rounding
+/// that product to an integer is rounding `x`. Far from zero, or not
+/// finite, `x` goes to the formatter.
+fn two_places(out: &mut String, x: f32) {
+    use std::fmt::Write;
+    if !x.is_finite() || x.abs() >= 1e6 {
+        let _ = write!(out, "{x:.2}");
+        return;
+    }
+    let n = (f64::from(x) * 100.0).round_ties_even().abs() as u64;
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    let _ = write!(out, "{sign}{}.{:02}", n / 100, n % 100);
 }
 
 /// Matching thresholds and rules: the `[matching]` section of the
@@ -2627,6 +2644,16 @@ mod tests {
             let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
             let form = canon.label(0);
             proptest::prop_assert_eq!(canon.entries[0].label_joined as usize, form.len() - form.bytes().filter(|b| *b == b' ').count());
+        }
+
+        /// A score is written as `{:.2}` writes it, ties and signs included.
+        #[test]
+        fn a_score_is_written_to_two_places_as_the_formatter_writes_it(bits in proptest::num::u32::ANY, quarter in 0u32..4000) {
+            for x in [f32::from_bits(bits), quarter as f32 / 400.0, quarter as f32 / 8.0, -(quarter as f32) / 800.0, 0.125, 0.375, -0.0] {
+                let mut out = String::new();
+                two_places(&mut out, x);
+                proptest::prop_assert_eq!(out, format!("{x:.2}"));
+            }
         }
 
         /// A pool that is a shared list whole is known by the list's
