@@ -56,8 +56,9 @@ pub struct Generation {
 /// 5 KB at a hundred candidates, or nothing for a list known by its
 /// address), and the option lists calls share (`PoolMemo::intern`) the
 /// same budget again (about 24 KB / 243 KB a list, and 3.7 KB / 37 KB of
-/// bytes it is known by, at a hundred / a thousand candidates): 9 MiB in
-/// all at most, where each session's cycle held its own copy of its
+/// bytes it is known by, at a hundred / a thousand candidates), and what
+/// each interned list costs a sixteenth of it (`PoolMemo::facts`): 9.25
+/// MiB in all at most, where each session's cycle held its own copy of its
 /// options before (24 MB for a thousand sessions on the same hundred).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
