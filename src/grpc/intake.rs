@@ -271,6 +271,48 @@ mod tests {
         assert_eq!(&got[..], &m[..]);
     }
 
+    /// A Decide reaches the service behind intake with the bytes its
+    /// options are decoded from (`OptionsWire`), a slice of the body;
+    /// another call without them.
+    #[tokio::test]
+    async fn a_decide_carries_its_options_bytes_to_the_handler() {
+        use prost::Message;
+        let daemon = Arc::new(Daemon::new(crate::config::Config::default()).unwrap());
+        let layer = IntakeLayer {
+            body_timeout: Duration::from_secs(1),
+            max_timeout: Duration::from_secs(1),
+            max_message_bytes: 1 << 20,
+            memory: MemoryBudget::new(1 << 20),
+            daemon,
+        };
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let inner = {
+            let seen = seen.clone();
+            tower::service_fn(move |req: Request<Body>| {
+                seen.lock().unwrap().push(req.extensions().get::<OptionsWire>().map(|w| w.0.clone()));
+                async { Ok::<_, BoxError>(Response::new(Body::empty())) }
+            })
+        };
+        let mut svc = layer.layer(inner);
+        let m = crate::pb::DecideRequest {
+            session_id: "s-1".into(),
+            input: "links panel".into(),
+            options: Some(crate::pb::OptionSet {
+                option_set_id: "set-1".into(),
+                candidates: vec![crate::pb::Candidate { id: "a".into(), label: "Links Panel".into(), ..Default::default() }],
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        for path in ["/ladder.v1.Arbiter/Decide", "/ladder.v1.Arbiter/GetSession"] {
+            let body = Body::new(http_body_util::Full::new(Bytes::from(framed(&m.encode_to_vec()))));
+            svc.call(Request::builder().uri(path).body(body).unwrap()).await.unwrap();
+        }
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen[0].as_deref(), Some(&m.options.as_ref().unwrap().encode_to_vec()[..]));
+        assert_eq!(seen[1], None);
+    }
+
     #[tokio::test]
     async fn framing_mistakes_are_refused_with_what_was_wrong() {
         let m = framed(b"hello");
