@@ -7,7 +7,8 @@
 //! sends (`ladderd-load`'s pool of 100 or 1,000 candidates, one of 1,000
 //! session ids in turn, in-memory sessions, default configuration): decode
 //! the protobuf bytes, call the `Arbiter` handler (validation, the ladder,
-//! the session update, the observation) and encode the answer.
+//! the session update, the observation) with the options' bytes intake
+//! hands it (`OptionsWire`), and encode the answer.
 //!
 //! - `call/decode/<pool>`: the decode alone (what the echo does with the
 //!   same bytes);
@@ -23,6 +24,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ladderd::config::Config;
 use ladderd::daemon::Daemon;
 use ladderd::grpc::Arbiter;
+use ladderd::grpc::intake::OptionsWire;
 use ladderd::pb;
 use ladderd::pb::arbiter_server::Arbiter as _;
 use prost::Message;
@@ -70,9 +72,20 @@ fn bench(c: &mut Criterion) {
             [("exact", "Links Panel D", pb::Outcome::Execute), ("unresolved", "links panel", pb::Outcome::Clarify)]
         {
             let bodies = bodies(pool, text);
+            // What intake hands the handler with a Decide: the bytes its
+            // options are decoded from (a slice of the body it holds).
+            let wires: Vec<bytes::Bytes> = bodies
+                .iter()
+                .map(|b| {
+                    let at = ladderd::grpc::wire::options("/ladder.v1.Arbiter/Decide", b).expect("options sent once");
+                    bytes::Bytes::copy_from_slice(&b[at])
+                })
+                .collect();
             let call = |n: usize| {
                 let req = pb::DecideRequest::decode(&bodies[n][..]).expect("decodes");
-                let answer = rt.block_on(arbiter.decide(tonic::Request::new(req))).expect("decided").into_inner();
+                let mut req = tonic::Request::new(req);
+                req.extensions_mut().insert(OptionsWire(wires[n].clone()));
+                let answer = rt.block_on(arbiter.decide(req)).expect("decided").into_inner();
                 (answer.outcome, answer.encode_to_vec())
             };
             assert_eq!(call(0).0, outcome as i32, "{input}/{pool}: the answer the load tool gets");
