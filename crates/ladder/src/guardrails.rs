@@ -232,9 +232,10 @@ impl Guardrails {
 
     /// The last `max_decisions` are remembered (up to a tenth more), the
     /// oldest generation forgotten whole when a new one starts, and its
-    /// table cleared and reused for it: no table is ever rehashed, grown or
-    /// allocated again once there are eleven (a single table, kept full
-    /// and churned, rehashed every slot at once every so many decisions).
+    /// table cleared and reused for it: once there are eleven no table is
+    /// grown, rehashed or allocated again (one table of them all grew
+    /// while the load ran, and each growth faulted in its fresh memory at
+    /// once: tens of milliseconds on the call that made it).
     fn remember_in(&mut self, cohort: Arc<str>, decision_id: &str, executed: bool) {
         if decision_id.is_empty() {
             return;
