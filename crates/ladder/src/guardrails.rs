@@ -93,6 +93,13 @@ struct Cohort {
     retries: VecDeque<(u64, bool)>,
 }
 
+impl Cohort {
+    /// When it last had a sample.
+    fn newest(&self) -> Option<u64> {
+        [self.turns.back().map(|t| t.at_ms), self.wrong.back().copied(), self.retries.back().map(|r| r.0)].into_iter().flatten().max()
+    }
+}
+
 /// Figures of one cohort over one window.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Figures {
@@ -159,6 +166,12 @@ pub struct Guardrails {
 /// How many generations remembered decisions are kept in.
 const GENERATIONS: usize = 10;
 
+/// The most cohorts a replica holds (each keeps up to `max_samples` turns).
+pub const MAX_COHORTS: usize = 64;
+
+/// Where the samples of cohorts past `MAX_COHORTS` are counted.
+pub const OTHER_COHORT: &str = "other";
+
 /// A remembered decision's id: a UUID as the daemon writes its ids
 /// (lowercase, hyphenated) in its sixteen bytes, any other id as it is. One
 /// id is one key and one key one id (no other text reads as those bytes),
@@ -200,8 +213,19 @@ impl Guardrails {
         Guardrails { cohorts: BTreeMap::new(), decisions: VecDeque::new(), max_decisions: max_decisions.max(1) }
     }
 
-    /// The cohort named `name`, added if new.
-    fn cohort(&mut self, name: &str) -> &mut Cohort {
+    /// The cohort named `name`, added if new. Cohorts come from a request
+    /// label, so at most `MAX_COHORTS` are held: at the bound, those with
+    /// nothing in the last two windows go, and if none did a new name's
+    /// samples count in `OTHER_COHORT`.
+    fn cohort(&mut self, s: &Settings, name: &str, now_ms: u64) -> &mut Cohort {
+        let mut name = name;
+        if !self.cohorts.contains_key(name) && self.cohorts.len() >= MAX_COHORTS {
+            let from = now_ms.saturating_sub(2 * s.window_ms());
+            self.cohorts.retain(|_, c| c.newest().is_some_and(|at| at > from));
+            if self.cohorts.len() >= MAX_COHORTS {
+                name = OTHER_COHORT;
+            }
+        }
         if !self.cohorts.contains_key(name) {
             self.cohorts.insert(name.to_string(), Cohort { name: name.into(), ..Cohort::default() });
         }
@@ -217,7 +241,7 @@ impl Guardrails {
     /// A decided turn (`Decide`).
     pub fn record_decision(&mut self, s: &Settings, cohort: &str, decision_id: &str, sample: Sample, now_ms: u64) {
         let Sample { executed, clarified, latency_ms } = sample;
-        let c = self.cohort(cohort);
+        let c = self.cohort(s, cohort, now_ms);
         c.turns.push_back(Turn { at_ms: now_ms, latency_ms, clarified, executed });
         trim(&mut c.turns, s.max_samples, |t| t.at_ms, now_ms, 2 * s.window_ms());
         let name = c.name.clone();
@@ -264,7 +288,7 @@ impl Guardrails {
 
     /// An `Enrich` retry; `unchanged` when the fingerprint had not changed.
     pub fn record_retry(&mut self, s: &Settings, cohort: &str, unchanged: bool, now_ms: u64) {
-        let c = self.cohort(cohort);
+        let c = self.cohort(s, cohort, now_ms);
         c.retries.push_back((now_ms, unchanged));
         trim(&mut c.retries, s.max_samples, |r| r.0, now_ms, 2 * s.window_ms());
     }
@@ -279,7 +303,7 @@ impl Guardrails {
     pub fn record_outcome(&mut self, s: &Settings, decision_id: &str, kind: ActionOutcome, now_ms: u64) {
         let Some((cohort, executed)) = self.decision(decision_id).cloned() else { return };
         if executed && matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected) {
-            let c = self.cohort(&cohort);
+            let c = self.cohort(s, &cohort, now_ms);
             c.wrong.push_back(now_ms);
             trim(&mut c.wrong, s.max_samples, |t| *t, now_ms, 2 * s.window_ms());
         }
@@ -596,6 +620,27 @@ mod tests {
         let (reports, _) = g.evaluate(&S, None, 2);
         let wrong = |c: &str| reports.iter().find(|r| r.cohort == c).unwrap().figures.wrong_actions;
         assert_eq!((wrong("even"), wrong("odd")), (1, 0), "a forgotten decision's outcome is not attributed");
+    }
+
+    /// Cohorts come from a request label: a replica holds at most
+    /// `MAX_COHORTS`, the samples of any more count as `other`, and
+    /// cohorts with nothing in the last two windows make room for new ones.
+    #[test]
+    fn cohorts_past_the_bound_count_as_other_and_stale_ones_make_room() {
+        let mut g = Guardrails::new(1000);
+        let sample = Sample { executed: false, clarified: true, latency_ms: 1.0 };
+        for i in 0..200 {
+            g.record_decision(&S, &format!("c{i}"), &format!("d{i}"), sample, 1000);
+        }
+        assert_eq!(g.cohorts.len(), MAX_COHORTS + 1);
+        assert!(g.cohorts.contains_key("c0") && g.cohorts.contains_key("c63") && !g.cohorts.contains_key("c64"));
+        assert_eq!(g.cohorts[OTHER_COHORT].turns.len(), 200 - MAX_COHORTS);
+        g.record_retry(&S, "c199", true, 1000);
+        assert_eq!(g.cohorts[OTHER_COHORT].retries.len(), 1);
+        // Two windows later the stale cohorts make room.
+        let later = 1000 + 2 * S.window_ms() + 1;
+        g.record_decision(&S, "new", "d-new", sample, later);
+        assert_eq!(g.cohorts.keys().collect::<Vec<_>>(), ["new"]);
     }
 
     #[test]
