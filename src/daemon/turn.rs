@@ -35,7 +35,7 @@ pub const HEAVY_WORK: u64 = 50_000;
 fn admit_work(g: &Generation, req: &DecideRequest) -> Result<u64, Invalid> {
     let limits = &g.config.limits;
     // An interned list's part was counted when it was interned.
-    let options = req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates)).map(|(costs, _)| costs);
+    let options = options_facts(g, req).map(|(costs, _)| costs);
     let ladder::deadline::Costs { work, non_ascii_bytes } = ladder::deadline::costs_with(req, options);
     if work > limits.match_work_max {
         let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
@@ -44,6 +44,12 @@ fn admit_work(g: &Generation, req: &DecideRequest) -> Result<u64, Invalid> {
     // The candidates' text that is not ASCII (label, sublabel, badge,
     // aliases: what matching canonicalizes) costs by the byte.
     Ok(work.max(non_ascii_bytes.saturating_mul(ladder::deadline::BYTE_COST)))
+}
+
+/// What the request's options cost, when their list was interned
+/// (`PoolMemo::facts`): its part of the work bound, and its bytes.
+fn options_facts(g: &Generation, req: &DecideRequest) -> Option<(ladder::deadline::ListCosts, usize)> {
+    req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates))
 }
 
 fn overrun() -> ApiError {
@@ -576,19 +582,11 @@ impl Daemon {
         let held = self.store.cycle_held();
         if size <= sessions.max_cycle_candidates
             && held.candidates + size <= sessions.cycle_candidates_budget
-            && held.bytes + Self::candidate_bytes(g, req) <= sessions.cycle_bytes_budget
+            && held.bytes + req.candidate_bytes_with(options_facts(g, req).map(|(_, bytes)| bytes)) <= sessions.cycle_bytes_budget
         {
             decided.attach_request(req);
         }
         std::mem::take(&mut decided.update)
-    }
-
-    /// `req.candidate_bytes()`, its options' part as counted when their
-    /// list was interned (`PoolMemo::facts`).
-    fn candidate_bytes(g: &Generation, req: &DecideRequest) -> usize {
-        let Some((_, options)) = req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates)) else { return req.candidate_bytes() };
-        let rest = [&req.recoverable_chat_options, &req.widget_items, &req.commands];
-        options + rest.iter().flat_map(|l| l.iter()).map(Candidate::approx_bytes).sum::<usize>()
     }
 
     /// Records what happened (span attributes, metrics, decision record)

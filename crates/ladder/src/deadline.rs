@@ -36,8 +36,7 @@ pub fn costs(req: &DecideRequest) -> Costs {
 /// the options' list, kept with an interned list: `PoolMemo::facts`).
 pub fn costs_with(req: &DecideRequest, options: Option<ListCosts>) -> Costs {
     let input = scan(&req.input).0.max(1);
-    let options = options.unwrap_or_else(|| list_costs(req.option_candidates()));
-    let mut all = options;
+    let mut all = options.unwrap_or_else(|| list_costs(req.option_candidates()));
     for list in [&req.recoverable_chat_options, &req.widget_items, &req.commands] {
         let c = list_costs(list);
         all.words += c.words;

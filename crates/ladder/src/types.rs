@@ -159,8 +159,15 @@ impl DecideRequest {
 
     /// The heap the candidates of every list take (`Candidate::approx_bytes`).
     pub fn candidate_bytes(&self) -> usize {
-        let lists = [self.option_candidates(), &self.recoverable_chat_options[..], &self.widget_items[..], &self.commands[..]];
-        lists.iter().flat_map(|l| l.iter()).map(Candidate::approx_bytes).sum()
+        self.candidate_bytes_with(None)
+    }
+
+    /// `candidate_bytes`, with its options' part given when known (counted
+    /// when their list was interned: `PoolMemo::facts`).
+    pub fn candidate_bytes_with(&self, options: Option<usize>) -> usize {
+        let bytes = |l: &[Candidate]| l.iter().map(Candidate::approx_bytes).sum::<usize>();
+        options.unwrap_or_else(|| bytes(self.option_candidates()))
+            + [&self.recoverable_chat_options, &self.widget_items, &self.commands].into_iter().map(|l| bytes(l)).sum::<usize>()
     }
 }
 
