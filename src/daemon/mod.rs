@@ -63,18 +63,6 @@ pub struct Generation {
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {
-    /// The options' list is the one the memo holds for the same bytes
-    /// (`wire`, what they were decoded from), if any; else this one, now
-    /// held (`PoolMemo::intern`). Calls on the same options then share one
-    /// list, which the memo knows by its address: its canonical pool and
-    /// its fingerprint are found without reading it again, and an open
-    /// cycle keeps the shared list, not a copy.
-    pub fn intern(&self, wire: &[u8], options: &mut ladder::types::OptionSet) {
-        if !options.candidates.is_empty() {
-            options.candidates = self.pool_memo.intern(wire, options.candidates.clone());
-        }
-    }
-
     /// Builds the policy and the LLM clients of a validated configuration.
     /// Built at start and on every reload: both log it when LLM picks may
     /// execute uncorroborated (`auto_execute.corroboration = "none"`).
@@ -468,9 +456,7 @@ mod tests {
             assert_eq!(d.outcome, Outcome::Clarify);
             let state = daemon.store.get(session, now).await.unwrap().expect("the session is kept");
             let request = state.open_cycle().and_then(|c| c.request.clone()).expect("the cycle keeps its request");
-            let mut expected = turn(session);
-            expected.options.as_mut().unwrap().candidates = request.options.as_ref().unwrap().candidates.clone();
-            assert_eq!(*request, expected, "the kept request is the request");
+            assert_eq!(*request, turn(session), "the kept request is the request");
             kept.push(request.options.as_ref().unwrap().candidates.clone());
         }
         assert!(std::sync::Arc::ptr_eq(&kept[0], &kept[1]) && std::sync::Arc::ptr_eq(&kept[1], &kept[2]), "one list for three cycles");

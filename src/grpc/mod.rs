@@ -76,18 +76,20 @@ impl Arbiter {
 /// A Decide request as the ladder takes it: converted, and its options'
 /// list interned on `wire`, the bytes it was decoded from (`wire::options`,
 /// read by intake), so calls on the same options share one list
-/// (`Generation::intern`). Options the memo already holds for those bytes
+/// (`PoolMemo::intern`). Options the memo already holds for those bytes
 /// are not checked or converted again (`convert::decide_request_known`).
 pub fn decide_input(
     g: &crate::daemon::Generation,
     m: pb::DecideRequest,
     wire: Option<&[u8]>,
 ) -> Result<ladder::types::DecideRequest, ApiError> {
-    let known = wire.and_then(|w| g.pool_memo.interned(w));
+    let (hash, known) = wire.map_or((0, None), |w| g.pool_memo.interned(w));
     let fresh = known.is_none();
-    let mut req = convert::decide_request_known(m, &g.config.limits, known)?;
-    if let (Some(wire), Some(o), true) = (wire, req.options.as_mut(), fresh) {
-        g.intern(wire, o);
+    let req = convert::decide_request_known(m, &g.config.limits, known)?;
+    if let (Some(wire), Some(o), true) = (wire, &req.options, fresh)
+        && !o.candidates.is_empty()
+    {
+        g.pool_memo.keep(hash, wire, &o.candidates);
     }
     Ok(req)
 }

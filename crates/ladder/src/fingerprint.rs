@@ -185,19 +185,12 @@ fn finish(state: Sha256, scope: Option<&ScopeRef>, option_set_id: &str, excerpts
 /// over options that come again (every turn of a chat that shows the same
 /// list) hashes only its excerpts, option set and scope. A pool that is an
 /// option list someone shares whole is known by the list's address
-/// (`memo::Address`); any other by its signature fields, verified byte for
+/// (`ByteMemo::get_at`); any other by its signature fields, verified byte for
 /// byte before a state is reused. The same fingerprint as `fingerprint` in
 /// every case.
 #[derive(Debug)]
 pub struct FingerprintMemo {
-    states: crate::memo::ByteMemo<Kept>,
-}
-
-#[derive(Clone)]
-struct Kept {
-    /// The list it was hashed from, when known by its address.
-    at: Option<crate::memo::Address<Vec<Candidate>>>,
-    state: Sha256,
+    states: crate::memo::ByteMemo<Sha256>,
 }
 
 impl FingerprintMemo {
@@ -217,10 +210,10 @@ impl FingerprintMemo {
     pub fn fingerprint(&self, scope: Option<&ScopeRef>, option_set_id: &str, candidates: &[&Candidate], excerpts: &[String]) -> String {
         let key = Signature(candidates);
         let state = match self.states.get_key(&key) {
-            (_, Some(kept)) => kept.state,
+            (_, Some(state)) => state,
             (hash, None) => {
                 let state = pool_state(candidates.iter().copied());
-                self.states.put_key(hash, &key, Kept { at: None, state: state.clone() }, 0);
+                self.states.put_key(hash, &key, state.clone(), 0);
                 state
             }
         };
@@ -237,13 +230,11 @@ impl FingerprintMemo {
         list: &Arc<Vec<Candidate>>,
         excerpts: &[String],
     ) -> String {
-        use crate::memo::Address;
-        let hash = Address::hash(list);
-        let state = match self.states.get_verified(hash, |_, k| k.at.as_ref().is_some_and(|at| at.is(list))) {
-            Some(kept) => kept.state,
+        let state = match self.states.get_at(list) {
+            Some(state) => state,
             None => {
                 let state = pool_state(list.iter());
-                self.states.put_hashed(hash, Vec::new(), Kept { at: Some(Address::of(list)), state: state.clone() }, 0);
+                self.states.put_at(list, state.clone(), 0);
                 state
             }
         };

@@ -1397,7 +1397,7 @@ fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> boo
 /// options again (the same screen on the next turn, or many users on the
 /// same screen): canonicalizing a pool is most of what matching costs on a
 /// clear input. A pool that is an option list the caller shares (`intern`)
-/// whole is known by the list's address (`memo::Address`), without reading
+/// whole is known by the list's address (`ByteMemo::get_at`), without reading
 /// it; any other pool by the text canonicalization reads (each candidate's
 /// label, badge, kind and aliases, in the pool's order), verified byte for
 /// byte on a hit. Either way a reused pool is the one `CanonPool::build`
@@ -1420,7 +1420,6 @@ pub struct PoolMemo {
 
 #[derive(Clone)]
 struct ListFacts {
-    at: crate::memo::Address<Vec<Candidate>>,
     costs: crate::deadline::ListCosts,
     bytes: usize,
 }
@@ -1441,35 +1440,43 @@ impl PoolMemo {
     /// counted when it was interned: a call on options that come again does
     /// not count them again. `None` for a list the memo did not intern.
     pub fn facts(&self, list: &Arc<Vec<Candidate>>) -> Option<(crate::deadline::ListCosts, usize)> {
-        use crate::memo::Address;
-        self.facts.get_verified(Address::hash(list), |_, f| f.at.is(list)).map(|f| (f.costs, f.bytes))
+        self.facts.get_at(list).map(|f| (f.costs, f.bytes))
     }
 
-    /// The list the memo holds for `wire` (`intern`), if any.
-    pub fn interned(&self, wire: &[u8]) -> Option<Arc<Vec<Candidate>>> {
-        self.lists.get_key(&crate::memo::Bytes(wire)).1
-    }
-
-    /// The list the memo holds for `wire`, else `list`, now held under it.
-    /// `wire` is what the caller decoded `list` from (its protobuf bytes),
-    /// so equal bytes make an equal list: the caller vouches for that. A
-    /// call on options that come again (the same screen on the next turn,
-    /// or many users on it) then gets the one shared list, which the memo
-    /// knows by its address (`canonical`, the fingerprints); the list it
-    /// decoded is freed at once, while its memory is still in the cache,
-    /// and an open cycle keeps the shared list, not a copy of its own.
-    pub fn intern(&self, wire: &[u8], list: Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
-        let key = crate::memo::Bytes(wire);
-        let (hash, held) = self.lists.get_key(&key);
-        if let Some(held) = held {
-            return held;
+    /// The list the memo holds for `wire` (`intern`), if any, and the
+    /// hash of `wire` (for `keep` when there is none).
+    pub fn interned(&self, wire: &[u8]) -> (u64, Option<Arc<Vec<Candidate>>>) {
+        // Bytes over what the memo keeps are not even hashed (a list of
+        // megabytes, sent on every call, would be read for nothing).
+        if !self.lists.fits(wire.len()) {
+            return (0, None);
         }
+        self.lists.get_key(&crate::memo::Bytes(wire))
+    }
+
+    /// Holds `list` for `wire`, under its hash from `interned`, with what
+    /// it costs (`facts`).
+    pub fn keep(&self, hash: u64, wire: &[u8], list: &Arc<Vec<Candidate>>) {
         let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
-        self.lists.put_key(hash, &key, list.clone(), bytes);
-        let at = crate::memo::Address::of(&list);
-        let facts = ListFacts { at, costs: crate::deadline::list_costs(&list), bytes };
-        self.facts.put_hashed(crate::memo::Address::hash(&list), Vec::new(), facts, 0);
-        list
+        self.lists.put_key(hash, &crate::memo::Bytes(wire), list.clone(), bytes);
+        self.facts.put_at(list, ListFacts { costs: crate::deadline::list_costs(list), bytes }, 0);
+    }
+
+    /// The list the memo holds for `wire`, else `list`, now held under it
+    /// (`interned`, then `keep`). `wire` is what the caller decoded `list`
+    /// from (its protobuf bytes), so equal bytes make an equal list: the
+    /// caller vouches for that. A call on options that come again (the
+    /// same screen on the next turn, or many users on it) then gets the one
+    /// shared list, which the memo knows by its address (`canonical`, the
+    /// fingerprints); the list it decoded is freed at once, while its
+    /// memory is still in the cache, and an open cycle keeps the shared
+    /// list, not a copy of its own.
+    pub fn intern(&self, wire: &[u8], list: Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
+        let (hash, held) = self.interned(wire);
+        held.unwrap_or_else(|| {
+            self.keep(hash, wire, &list);
+            list
+        })
     }
 
     /// How many option lists `intern` holds, and their bytes (the lists
@@ -1501,15 +1508,11 @@ impl PoolMemo {
             Ok(canon)
         };
         if let Some(list) = whole {
-            use crate::memo::Address;
-            let hash = Address::hash(list);
-            if let Some(canon) = self.pools.get_verified(hash, |_, c| c.at.as_ref().is_some_and(|at| at.is(list))) {
+            if let Some(canon) = self.pools.get_at(list) {
                 return ready(canon);
             }
-            let mut canon = CanonPool::build(pool, lex, stop)?;
-            canon.at = Some(Address::of(list));
-            let canon = Arc::new(canon);
-            self.pools.put_hashed(hash, Vec::new(), canon.clone(), canon.heap_bytes());
+            let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
+            self.pools.put_at(list, canon.clone(), canon.heap_bytes());
             return Ok(canon);
         }
         let key = PoolKey(pool);
@@ -1576,8 +1579,6 @@ struct CanonPool {
     /// The distinct words and who has each, built on first need
     /// (`vocab`), kept with the pool (a pool sent again has it ready).
     vocab: std::sync::OnceLock<Vocab>,
-    /// The list it was built from, when the memo knows it by its address.
-    at: Option<crate::memo::Address<Vec<Candidate>>>,
 }
 
 /// The pool's distinct label and alias words, each with the entries that
@@ -1787,7 +1788,6 @@ impl CanonPool {
             starts: WordStarts { one: [0; 4], two: [0; 64] },
             scratch: Vec::with_capacity(8),
             vocab: std::sync::OnceLock::new(),
-            at: None,
         }
     }
 

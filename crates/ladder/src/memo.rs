@@ -5,8 +5,10 @@
 //! the fingerprint memo (`fingerprint::FingerprintMemo`) are four of these.
 //!
 //! A list the caller shares (`PoolMemo::intern`) is known by its address
-//! instead (`Address`): its entries are found without reading the list.
+//! instead (`get_at`, `put_at`): its entries are found without reading the
+//! list.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex, Weak};
 
 pub struct ByteMemo<V> {
@@ -21,6 +23,9 @@ struct Inner<V> {
 
 struct Entry<V> {
     key: Box<[u8]>,
+    /// For an entry kept by a list's address (`put_at`), the list; its key
+    /// is empty.
+    at: Option<Weak<dyn Any + Send + Sync>>,
     value: V,
     /// What it counts against the budget.
     bytes: usize,
@@ -54,33 +59,63 @@ impl<V: Clone> ByteMemo<V> {
     /// together.
     pub fn get_key(&self, key: &impl Key) -> (u64, Option<V>) {
         let hash = hash_of(key);
-        (hash, self.get_verified(hash, |kept, _| is_key(key, kept)))
+        (hash, self.get_verified(hash, |e| e.at.is_none() && is_key(key, &e.key)))
     }
 
     /// Keeps `value` for a key given piece by piece, under its hash from
-    /// `get_key`: the key is put together now, to be kept.
+    /// `get_key`: the key is put together now, to be kept (not when the
+    /// entry would not fit: a key of megabytes is never copied for nothing).
     pub fn put_key(&self, hash: u64, key: &impl Key, value: V, size: usize) {
-        self.put_hashed(hash, key_of(key), value, size)
+        if self.fits(key_len(key) + size) {
+            self.put_entry(hash, Entry { bytes: 0, key: key_of(key).into_boxed_slice(), at: None, value }, size)
+        }
     }
 
-    /// The value kept under `hash` that `is_it` accepts, seeing the key and
-    /// the value (for a value that is its own key, kept with an empty key).
-    pub fn get_verified(&self, hash: u64, is_it: impl FnOnce(&[u8], &V) -> bool) -> Option<V> {
+    /// Whether an entry of `bytes` (its key and its value's size) would be
+    /// kept: at most an eighth of the budget.
+    pub fn fits(&self, bytes: usize) -> bool {
+        bytes + std::mem::size_of::<Entry<V>>() <= self.budget / 8
+    }
+
+    /// The value kept for `list` by `put_at` (now the most recently used).
+    ///
+    /// A list is known by its address: the entry holds a `Weak` of it, and
+    /// while that `Weak` lives the allocation is not freed, so no other
+    /// list is ever at that address; and the contents of an `Arc` never
+    /// change once a `Weak` of it exists (`Arc::get_mut` refuses,
+    /// `Arc::make_mut` moves them to a new allocation). A list at the kept
+    /// address is therefore the very list the value was derived from. The
+    /// `Weak` keeps the allocation's header, not the list's elements: a
+    /// list dropped by everyone else is freed, and its entry never matches
+    /// again (the least recently used go first).
+    pub fn get_at<T: Any + Send + Sync>(&self, list: &Arc<T>) -> Option<V> {
+        self.get_verified(address_hash(list), |e| e.at.as_ref().is_some_and(|w| std::ptr::addr_eq(w.as_ptr(), Arc::as_ptr(list))))
+    }
+
+    /// Keeps `value`, derived from `list`'s contents, for `list` (`get_at`),
+    /// counted as `size` bytes besides the entry.
+    pub fn put_at<T: Any + Send + Sync>(&self, list: &Arc<T>, value: V, size: usize) {
+        let at: Weak<dyn Any + Send + Sync> = Arc::downgrade(list) as Weak<T>;
+        self.put_entry(address_hash(list), Entry { bytes: 0, key: Box::default(), at: Some(at), value }, size)
+    }
+
+    /// The entry kept under `hash`, if `is_it` accepts it.
+    fn get_verified(&self, hash: u64, is_it: impl FnOnce(&Entry<V>) -> bool) -> Option<V> {
         let found = self.inner.lock().unwrap_or_else(|p| p.into_inner()).entries.get(&hash).cloned();
-        found.filter(|e| is_it(&e.key, &e.value)).map(|e| e.value.clone())
+        found.filter(|e| is_it(e)).map(|e| e.value.clone())
     }
 
-    /// Keeps `value` for `key` under `hash`, counted as `size` bytes besides
-    /// the key and the entry; the least recently used go while the memo is
-    /// over its budget.
-    pub fn put_hashed(&self, hash: u64, key: Vec<u8>, value: V, size: usize) {
-        let bytes = key.len() + size + std::mem::size_of::<Entry<V>>();
-        if bytes > self.budget / 8 {
+    /// Keeps `entry` under `hash`, counted as `size` bytes besides its key
+    /// and itself; the least recently used go while the memo is over its
+    /// budget.
+    fn put_entry(&self, hash: u64, mut entry: Entry<V>, size: usize) {
+        if !self.fits(entry.key.len() + size) {
             return;
         }
-        let entry = Arc::new(Entry { key: key.into_boxed_slice(), value, bytes });
+        entry.bytes = entry.key.len() + size + std::mem::size_of::<Entry<V>>();
+        let bytes = entry.bytes;
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(old) = inner.entries.put(hash, entry) {
+        if let Some(old) = inner.entries.put(hash, Arc::new(entry)) {
             inner.bytes -= old.bytes;
         }
         inner.bytes += bytes;
@@ -91,40 +126,12 @@ impl<V: Clone> ByteMemo<V> {
     }
 }
 
-/// A list known by its address, for a value derived from its contents: an
-/// entry kept under it holds a `Weak` of it, and while that `Weak` lives
-/// the allocation is not freed, so no other list is ever at that address;
-/// and the contents of an `Arc` never change once a `Weak` of it exists
-/// (`Arc::get_mut` refuses, `Arc::make_mut` moves them to a new
-/// allocation). A list at the kept address is therefore the very list the
-/// value was derived from. The `Weak` keeps the allocation's header, not
-/// the list's elements: a list dropped by everyone else is freed, and its
-/// entry never matches again (the least recently used go first).
-pub struct Address<T>(Weak<T>);
-
-impl<T> Clone for Address<T> {
-    fn clone(&self) -> Self {
-        Address(self.0.clone())
-    }
-}
-
-impl<T> Address<T> {
-    pub fn of(list: &Arc<T>) -> Self {
-        Address(Arc::downgrade(list))
-    }
-
-    /// Whether `list` is the list this address was taken of.
-    pub fn is(&self, list: &Arc<T>) -> bool {
-        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(list))
-    }
-
-    /// The hash a value kept for `list` is kept under.
-    pub fn hash(list: &Arc<T>) -> u64 {
-        use std::hash::Hasher;
-        let mut h = rustc_hash::FxHasher::default();
-        h.write_usize(Arc::as_ptr(list) as *const () as usize);
-        h.finish()
-    }
+/// The hash an entry kept for `list`'s address is kept under.
+fn address_hash<T>(list: &Arc<T>) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_usize(Arc::as_ptr(list) as *const () as usize);
+    h.finish()
 }
 
 /// A key that is bytes, whole (an option list's protobuf encoding).
@@ -153,8 +160,8 @@ pub trait Key {
     fn pieces(&self, f: impl FnMut(Piece<'_>) -> bool) -> bool;
 }
 
-/// The key put together.
-pub(crate) fn key_of(key: &impl Key) -> Vec<u8> {
+/// The length of the key put together.
+fn key_len(key: &impl Key) -> usize {
     let mut bytes = 0;
     key.pieces(|piece| {
         bytes += match piece {
@@ -163,7 +170,12 @@ pub(crate) fn key_of(key: &impl Key) -> Vec<u8> {
         };
         true
     });
-    let mut out = Vec::with_capacity(bytes);
+    bytes
+}
+
+/// The key put together.
+pub(crate) fn key_of(key: &impl Key) -> Vec<u8> {
+    let mut out = Vec::with_capacity(key_len(key));
     key.pieces(|piece| {
         match piece {
             Piece::Len(n) => out.extend_from_slice(&n.to_le_bytes()),
