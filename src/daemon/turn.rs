@@ -6,7 +6,7 @@ use super::{Daemon, Generation, call_span, unavailable};
 use crate::config::Redaction;
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
-use crate::store::StoreError;
+use crate::store::{Holding, StoreError};
 use crate::telemetry::{self, Call, records::DecisionRecord};
 use ladder::ask::LlmAsk;
 use ladder::continuity::{
@@ -430,11 +430,19 @@ impl Daemon {
             return Ok(Some(version));
         }
         // Not held is no error: the decision does not need it, and a later
-        // reference to it asks the client to resend.
-        if !o.candidates.is_empty()
-            && let Err(e) = self.pools.put(session, &o.option_set_id, &o.version, o.scope, o.candidates.clone()).await
-        {
-            tracing::debug!(error = %e, "option set not held for reuse");
+        // reference to it asks the client to resend. Held with other
+        // content is: the user's screen shows the held content.
+        if !o.candidates.is_empty() {
+            match self.pools.put(session, &o.option_set_id, &o.version, o.scope, o.candidates.clone()).await {
+                Ok(Holding::OtherContent) => {
+                    return Err(ApiError::FailedPrecondition(format!(
+                        "options: version {:?} of option set {:?} is held with other content: send a new version",
+                        o.version, o.option_set_id
+                    )));
+                }
+                Ok(Holding::Held | Holding::TooLarge) => {}
+                Err(e) => tracing::debug!(error = %e, "option set not held for reuse"),
+            }
         }
         Ok(Some(o.version.clone()))
     }

@@ -184,13 +184,67 @@ impl Clock {
 /// A held option set: its scope and candidates.
 pub type HeldSet = (Scope, Arc<Vec<Candidate>>);
 
+/// What [`PoolStore::put`] came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holding {
+    /// Held under its version: new, in place of another version of the
+    /// set, or the same content again (which only marks it used).
+    Held,
+    /// Not held: over what a session's sets may hold. No error: the
+    /// decision does not need it, and a later reference asks for a resend.
+    TooLarge,
+    /// Refused: this version of the set is held with other content, which
+    /// stays as it was. A version names one content: the same version with
+    /// other content is a client's bug or an attack, and the user's screen
+    /// shows the held content either way.
+    OtherContent,
+}
+
+/// A digest of an option set's content: its scope and its candidates in
+/// order, every field. What the shared store compares to tell the same
+/// content from other content under one version without holding a second
+/// copy of it; SHA-256, so that no client can make other content pass
+/// for the held one. Every field is counted in before its bytes, so no
+/// two contents share an encoding ("ab" then "" is not "a" then "b").
+pub fn content_digest(scope: Scope, candidates: &[Candidate]) -> String {
+    use sha2::{Digest, Sha256};
+    fn field(h: &mut Sha256, s: &str) {
+        h.update((s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    }
+    let mut h = Sha256::new();
+    field(&mut h, scope.as_str());
+    h.update((candidates.len() as u64).to_le_bytes());
+    for c in candidates {
+        // Named field by field: a field added to `Candidate` does not
+        // compile here until it is part of the digest.
+        let Candidate { id, label, sublabel, badge, kind, path, aliases, risk } = c;
+        for s in [id, label, sublabel, badge, kind, path] {
+            field(&mut h, s);
+        }
+        h.update((aliases.len() as u64).to_le_bytes());
+        for a in aliases {
+            field(&mut h, a);
+        }
+        field(&mut h, risk.as_str());
+    }
+    hex::encode(h.finalize())
+}
+
 /// Where option sets are held for reuse: this process ([`PoolCache`]) or
 /// the shared store ([`RedisStore`]). Async, like the session
 /// store, so a network backend fits.
 pub trait PoolStore: Send + Sync + 'static {
     /// The set, if it is held for this session under `version`.
     fn get<'a>(&'a self, session: &'a str, set: &'a str, version: &'a str) -> BoxFuture<'a, Result<Option<HeldSet>, StoreError>>;
-    /// Holds a set (replacing an older version of it).
+    /// Holds a set under `version`, in place of another version of it;
+    /// unless this version of the set is held with other content (scope
+    /// and candidates, in order, every field): then the held set stays as
+    /// it was and the answer is [`Holding::OtherContent`], also when the
+    /// set sent is too large to hold. The comparison and the holding are
+    /// one step: of calls on any replicas racing to hold one version with
+    /// different contents, exactly one content is held and the calls with
+    /// the others are refused; calls with the same content are all held.
     fn put<'a>(
         &'a self,
         session: &'a str,
@@ -198,9 +252,69 @@ pub trait PoolStore: Send + Sync + 'static {
         version: &'a str,
         scope: Scope,
         candidates: Arc<Vec<Candidate>>,
-    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    ) -> BoxFuture<'a, Result<Holding, StoreError>>;
     /// Drops every set held for the session; returns how many.
     fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Result<usize, StoreError>>;
     /// Candidates held in this process.
     fn held(&self) -> usize;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ladder::types::Risk;
+
+    /// Every field of a candidate, so that a change to any one shows.
+    fn full() -> Candidate {
+        Candidate {
+            id: "sales-report".into(),
+            label: "Sales report".into(),
+            sublabel: "Q3".into(),
+            badge: "new".into(),
+            kind: "report".into(),
+            path: "/reports/sales".into(),
+            aliases: vec!["revenue".into(), "sales".into()],
+            risk: Risk::Normal,
+        }
+    }
+
+    #[test]
+    fn the_content_digest_tells_contents_apart_exactly_as_equality_does() {
+        let one = |f: fn(&mut Candidate)| {
+            let mut c = full();
+            f(&mut c);
+            (Scope::Chat, vec![c, Candidate::new("other", "Other")])
+        };
+        let contents = [
+            one(|_| {}),
+            (Scope::Widget, one(|_| {}).1),
+            one(|c| c.id = "action-delete-account".into()),
+            one(|c| c.label = "Sales reports".into()),
+            one(|c| c.sublabel.clear()),
+            one(|c| c.badge = "old".into()),
+            one(|c| c.kind.clear()),
+            one(|c| c.path = "/reports".into()),
+            one(|c| c.aliases.reverse()),
+            one(|c| c.aliases = vec!["revenue sales".into()]),
+            one(|c| c.aliases.push(String::new())),
+            one(|c| c.risk = Risk::High),
+            one(|c| c.risk = Risk::Unspecified),
+            // The same bytes split at another field boundary.
+            one(|c| (c.label, c.sublabel) = ("Sales reportQ".into(), "3".into())),
+            one(|c| (c.kind, c.path) = (String::new(), "report/reports/sales".into())),
+            // The same candidates in another order, or fewer of them.
+            (Scope::Chat, one(|_| {}).1.into_iter().rev().collect()),
+            (Scope::Chat, one(|_| {}).1[..1].to_vec()),
+            (Scope::Chat, Vec::new()),
+        ];
+        for (i, a) in contents.iter().enumerate() {
+            for (j, b) in contents.iter().enumerate() {
+                let same = content_digest(a.0, &a.1) == content_digest(b.0, &b.1);
+                assert_eq!(same, a == b, "{i} and {j}");
+            }
+            // A copy is the same content.
+            assert_eq!(content_digest(a.0, &a.1.clone()), content_digest(a.0, &a.1), "{i}");
+        }
+        assert_eq!(content_digest(Scope::Chat, &[]).len(), 64, "SHA-256, in hex");
+    }
 }

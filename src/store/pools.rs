@@ -4,9 +4,10 @@
 //! their bytes (`sessions.pool_cache_bytes`, `Candidate::approx_bytes`),
 //! least recently used first out.
 //! `ResetSession` drops a session's sets too (an index by session makes
-//! that a lookup, not a scan of the cache).
+//! that a lookup, not a scan of the cache). A version names one content:
+//! the same version with other content is refused, not held.
 
-use super::{HeldSet, PoolStore, StoreError};
+use super::{HeldSet, Holding, PoolStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::types::{Candidate, Scope};
 use lru::LruCache;
@@ -23,9 +24,8 @@ impl PoolStore for PoolCache {
         version: &'a str,
         scope: Scope,
         candidates: Arc<Vec<Candidate>>,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        PoolCache::put(self, session, set, version, scope, candidates);
-        Box::pin(std::future::ready(Ok(())))
+    ) -> BoxFuture<'a, Result<Holding, StoreError>> {
+        Box::pin(std::future::ready(Ok(PoolCache::put(self, session, set, version, scope, candidates))))
     }
     fn remove_session<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Result<usize, StoreError>> {
         Box::pin(std::future::ready(Ok(PoolCache::remove_session(self, session))))
@@ -84,16 +84,28 @@ impl PoolCache {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Caches a set (replacing an older version of it).
-    pub fn put(&self, session: &str, set: &str, version: &str, scope: Scope, candidates: Arc<Vec<Candidate>>) {
+    /// Caches a set (in place of another version of it), unless this
+    /// version of it is held with other content (`PoolStore::put`). The
+    /// held content is here, so it is compared as it is rather than by
+    /// digest: nothing to compute when the version is new, and under the
+    /// lock, so of two calls racing with different contents one is held.
+    pub fn put(&self, session: &str, set: &str, version: &str, scope: Scope, candidates: Arc<Vec<Candidate>>) -> Holding {
         let n = candidates.len();
         let bytes: usize = candidates.iter().map(Candidate::approx_bytes).sum();
-        if n > self.max_candidates || bytes > self.max_bytes {
-            return;
-        }
+        let key: (Box<str>, Box<str>) = (session.into(), set.into());
         let mut g = self.lock();
+        // Before the budget: a version names one content whatever its size.
+        if let Some(held) = g.lru.get(&key)
+            && held.version == version
+        {
+            let same = held.scope == scope && (Arc::ptr_eq(&held.candidates, &candidates) || held.candidates == candidates);
+            return if same { Holding::Held } else { Holding::OtherContent };
+        }
+        if n > self.max_candidates || bytes > self.max_bytes {
+            return Holding::TooLarge;
+        }
         let entry = Entry { version: version.to_string(), scope, candidates, bytes };
-        match g.lru.put((session.into(), set.into()), entry) {
+        match g.lru.put(key, entry) {
             Some(old) => {
                 g.held -= old.candidates.len();
                 g.held_bytes -= old.bytes;
@@ -112,6 +124,7 @@ impl PoolCache {
                 None => break,
             }
         }
+        Holding::Held
     }
 
     /// Drops every set held for `session`; returns how many.
@@ -163,6 +176,45 @@ mod tests {
         c.put("s1", "set", "v2", Scope::Chat, cands(5));
         assert!(c.get("s1", "set", "v1").is_none(), "replaced");
         assert_eq!(c.held(), 5);
+    }
+
+    #[test]
+    fn a_held_version_sent_with_other_content_is_refused_and_stays_as_it_was() {
+        let c = PoolCache::new(100, usize::MAX);
+        let held = cands(3);
+        assert_eq!(c.put("s1", "set", "v1", Scope::Chat, held.clone()), Holding::Held);
+        let mut swapped = (*held).clone();
+        swapped[1] = Candidate::new("action-delete-account", "Label 1");
+        for (what, scope, other) in [
+            ("a candidate swapped", Scope::Chat, Arc::new(swapped)),
+            ("another scope", Scope::Widget, held.clone()),
+            ("fewer candidates", Scope::Chat, cands(2)),
+            ("too many to hold", Scope::Chat, cands(101)),
+        ] {
+            assert_eq!(c.put("s1", "set", "v1", scope, other), Holding::OtherContent, "{what}");
+            assert_eq!(c.get("s1", "set", "v1"), Some((Scope::Chat, held.clone())), "{what}: the held set is unchanged");
+        }
+        // The same content again, in a copy of its own, is no conflict.
+        assert_eq!(c.put("s1", "set", "v1", Scope::Chat, cands(3)), Holding::Held);
+        assert_eq!(c.held(), 3);
+        // A new version takes its place; another session or set holds its own.
+        assert_eq!(c.put("s1", "set", "v2", Scope::Chat, cands(2)), Holding::Held);
+        assert_eq!(c.put("s2", "set", "v2", Scope::Chat, cands(4)), Holding::Held);
+        assert_eq!(c.put("s1", "other", "v2", Scope::Chat, cands(5)), Holding::Held);
+        assert_eq!(c.get("s1", "set", "v2").unwrap().1.len(), 2);
+        assert_eq!(c.put("s1", "set", "v3", Scope::Chat, cands(101)), Holding::TooLarge, "a new version over the budget");
+    }
+
+    #[test]
+    fn a_version_no_longer_held_takes_other_content() {
+        let c = PoolCache::new(6, usize::MAX);
+        c.put("a", "set", "v1", Scope::Chat, cands(4));
+        c.put("b", "set", "v1", Scope::Chat, cands(4));
+        assert!(c.get("a", "set", "v1").is_none(), "evicted");
+        assert_eq!(c.put("a", "set", "v1", Scope::Chat, cands(2)), Holding::Held);
+        assert_eq!(c.get("a", "set", "v1").unwrap().1.len(), 2);
+        c.remove_session("a");
+        assert_eq!(c.put("a", "set", "v1", Scope::Widget, cands(1)), Holding::Held, "dropped by ResetSession");
     }
 
     #[test]

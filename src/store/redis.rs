@@ -16,8 +16,10 @@
 //!   compare-and-set makes them `rq` / `rc`;
 //! - `<prefix>{<id>}:log`: session changes appended without a
 //!   compare-and-set (at most `LOG_MAX`; see Round trips below);
-//! - `<prefix>{<id>}:pools`, `:poolc`, `:poolz`: option sets held for reuse
-//!   (set -> JSON, set -> candidate count, set -> last use), bounded per
+//! - `<prefix>{<id>}:pools`, `:poolc`, `:poolz`, `:poolv`: option sets
+//!   held for reuse (set -> JSON, set -> candidate count, set -> last use,
+//!   set -> the digest of its content and its version, which the put
+//!   script compares so that a version names one content), bounded per
 //!   session by `sessions.pool_cache_candidates`, least recently used first
 //!   out;
 //! - `<prefix>{<id>}:executed`: the session's last 16 executed decisions
@@ -92,7 +94,7 @@
 //! (`FailureKind::CircuitOpen`, answered as for an unreachable store) until
 //! the background probe, once per cool-down, finds it answering again.
 
-use super::{FailureKind, Held, HeldSet, PoolStore, SessionStore, StoreError};
+use super::{FailureKind, Held, HeldSet, Holding, PoolStore, SessionStore, StoreError, content_digest};
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
 use futures::future::BoxFuture;
@@ -867,9 +869,9 @@ impl RedisStore {
         }
     }
 
-    fn pool_keys(&self, session: &str) -> [String; 3] {
+    fn pool_keys(&self, session: &str) -> [String; 4] {
         let k = self.key(session);
-        [format!("{k}:pools"), format!("{k}:poolc"), format!("{k}:poolz")]
+        [format!("{k}:pools"), format!("{k}:poolc"), format!("{k}:poolz"), format!("{k}:poolv")]
     }
 
     /// `SessionStore::apply`, also remembering an executed decision's
@@ -1119,7 +1121,7 @@ impl PoolStore for RedisStore {
         Box::pin(async move {
             let keys = self.pool_keys(session);
             let mut inv = POOL_GET.prepare_invoke();
-            inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).arg(set).arg(wall_ms()).arg(self.inner.idle_ms);
+            inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).key(&keys[3]).arg(set).arg(wall_ms()).arg(self.inner.idle_ms);
             let Value::BulkString(blob) = self.run("pool_get", inv).await? else { return Ok(None) };
             let held: StoredSet = serde_json::from_slice(&blob).map_err(|e| corrupt(session, "pools", e))?;
             Ok((held.version == version).then_some((held.scope, held.candidates)))
@@ -1133,26 +1135,39 @@ impl PoolStore for RedisStore {
         version: &'a str,
         scope: Scope,
         candidates: Arc<Vec<Candidate>>,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
+    ) -> BoxFuture<'a, Result<Holding, StoreError>> {
         Box::pin(async move {
             let n = candidates.len();
-            if n > self.inner.pool_max_candidates {
-                return Ok(());
-            }
-            let held = StoredSet { version: version.to_string(), scope, candidates };
-            let blob = to_json(&held)?;
+            // Compared in the script, so that of replicas racing to hold
+            // one version with different contents exactly one wins.
+            let digest = content_digest(scope, &candidates);
+            // Too large to hold, the set is still compared with the version
+            // held (a version names one content whatever its size); its
+            // JSON is not sent.
+            let blob = if n > self.inner.pool_max_candidates {
+                Vec::new()
+            } else {
+                to_json(&StoredSet { version: version.to_string(), scope, candidates })?
+            };
             let keys = self.pool_keys(session);
             let mut inv = POOL_PUT.prepare_invoke();
             inv.key(&keys[0])
                 .key(&keys[1])
                 .key(&keys[2])
+                .key(&keys[3])
                 .arg(set)
                 .arg(blob)
                 .arg(n)
                 .arg(wall_ms())
                 .arg(self.inner.idle_ms)
-                .arg(self.inner.pool_max_candidates);
-            self.run("pool_put", inv).await.map(|_| ())
+                .arg(self.inner.pool_max_candidates)
+                .arg(version)
+                .arg(digest);
+            Ok(match self.run("pool_put", inv).await? {
+                Value::Int(-1) => Holding::OtherContent,
+                Value::Int(-2) => Holding::TooLarge,
+                _ => Holding::Held,
+            })
         })
     }
 
@@ -1160,7 +1175,7 @@ impl PoolStore for RedisStore {
         Box::pin(async move {
             let keys = self.pool_keys(session);
             let mut inv = POOL_REMOVE.prepare_invoke();
-            inv.key(&keys[0]).key(&keys[1]).key(&keys[2]);
+            inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).key(&keys[3]);
             match self.run("pool_remove", inv).await? {
                 Value::Int(n) => Ok(n.max(0) as usize),
                 _ => Ok(0),

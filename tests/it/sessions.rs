@@ -291,6 +291,122 @@ async fn reset_session_also_drops_the_pools_held_for_it(b: Backend) {
     assert_eq!(r.target_id, "links-panel-d", "other sessions keep theirs");
 }
 
+/// The user's reports, held as version "v1" of option set "reports"; the
+/// swapped content gives "Sales report" to another action.
+fn reports(session: &str, input: &str, swapped: bool) -> pb::DecideRequest {
+    let sales = if swapped { cand("action-delete-account", "Sales report") } else { cand("sales-report", "Sales report") };
+    pb::DecideRequest {
+        session_id: session.into(),
+        turn_id: "turn-1".into(),
+        input: input.into(),
+        active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
+        options: Some(pb::OptionSet {
+            option_set_id: "reports".into(),
+            version: "v1".into(),
+            scope: pb::Scope::Chat as i32,
+            candidates: vec![sales, cand("team-report", "Team report")],
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+fn reports_by_reference(session: &str, input: &str) -> pb::DecideRequest {
+    let mut r = reports(session, input, false);
+    let o = r.options.as_mut().unwrap();
+    o.candidates.clear();
+    o.by_reference = true;
+    r
+}
+
+const OTHER_CONTENT: &str = "options: version \"v1\" of option set \"reports\" is held with other content: send a new version";
+
+/// Issue 38 item 2: a version names one content.
+async fn a_held_version_sent_again_with_other_content_is_refused_and_the_held_set_stays(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
+    let mut c = d.client.clone();
+    let first = c.decide(reports("swap", "sales report", false)).await.unwrap().into_inner();
+    assert_eq!((first.target_id.as_str(), first.pool_version.as_str()), ("sales-report", "v1"));
+    let mut other_scope = reports("swap", "sales report", false);
+    other_scope.options.as_mut().unwrap().scope = pb::Scope::Widget as i32;
+    for (what, r) in [("a candidate swapped", reports("swap", "sales report", true)), ("another scope", other_scope)] {
+        let s = c.decide(r).await.unwrap_err();
+        assert_eq!((s.code(), s.message()), (Code::FailedPrecondition, OTHER_CONTENT), "{what}");
+        // The next turn by reference decides over the held content.
+        let r = c.decide(reports_by_reference("swap", "sales report")).await.unwrap().into_inner();
+        assert_eq!((r.outcome(), r.target_id.as_str(), r.pool_version.as_str()), (O::Execute, "sales-report", "v1"), "{what}");
+    }
+    // The same content again is no conflict.
+    let again = c.decide(reports("swap", "team report", false)).await.unwrap().into_inner();
+    assert_eq!((again.target_id.as_str(), again.pool_version.as_str()), ("team-report", "v1"));
+    // Another session holds its own version 1.
+    let theirs = c.decide(reports("someone-else", "sales report", true)).await.unwrap().into_inner();
+    assert_eq!(theirs.target_id, "action-delete-account");
+    assert_eq!(c.decide(reports_by_reference("swap", "sales report")).await.unwrap().into_inner().target_id, "sales-report");
+    // New content under a new version takes the held set's place.
+    let mut v2 = reports("swap", "sales report", true);
+    v2.options.as_mut().unwrap().version = "v2".into();
+    assert_eq!(c.decide(v2.clone()).await.unwrap().into_inner().target_id, "action-delete-account");
+    let mut v2_by_reference = reports_by_reference("swap", "sales report");
+    v2_by_reference.options.as_mut().unwrap().version = "v2".into();
+    assert_eq!(c.decide(v2_by_reference).await.unwrap().into_inner().target_id, "action-delete-account");
+    let s = c.decide(reports_by_reference("swap", "sales report")).await.unwrap_err();
+    assert!(s.code() == Code::FailedPrecondition && s.message().contains("resend it with its candidates"), "{}", s.message());
+}
+
+/// A version held no longer (evicted, expired, dropped by ResetSession)
+/// names nothing: other content under it is held.
+async fn a_version_no_longer_held_is_held_again_with_other_content(b: Backend) {
+    let mut config = Config::default();
+    config.sessions.pool_cache_candidates = 3;
+    let d = TestDaemon::on(b, config).await;
+    let mut c = d.client.clone();
+    c.decide(reports("gone", "sales report", false)).await.unwrap();
+    // A millisecond apart: the shared store orders its sets by last use in
+    // milliseconds (ties by name).
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // Two more candidates of another set: "reports" leaves the budget.
+    let mut more = reports("gone", "sales report", false);
+    more.options.as_mut().unwrap().option_set_id = "more".into();
+    c.decide(more).await.unwrap();
+    let swapped = c.decide(reports("gone", "sales report", true)).await.unwrap().into_inner();
+    assert_eq!(swapped.target_id, "action-delete-account", "evicted");
+    assert_eq!(c.decide(reports_by_reference("gone", "sales report")).await.unwrap().into_inner().target_id, "action-delete-account");
+    c.reset_session(pb::ResetSessionRequest { session_id: "gone".into() }).await.unwrap();
+    let again = c.decide(reports("gone", "sales report", false)).await.unwrap().into_inner();
+    assert_eq!(again.target_id, "sales-report", "dropped by ResetSession");
+}
+
+/// Calls racing to hold one version with two contents: one content is
+/// held, every call with the other is refused.
+async fn calls_racing_to_hold_one_version_with_two_contents_hold_one(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
+    for round in 0..4 {
+        let session = format!("race-{round}");
+        let calls: Vec<_> = (0..8)
+            .map(|i| {
+                let mut c = d.client.clone();
+                let r = reports(&session, "sales report", i % 2 == 1);
+                tokio::spawn(
+                    async move { c.decide(r).await.map(|d| d.into_inner().target_id).map_err(|s| (s.code(), s.message().to_string())) },
+                )
+            })
+            .collect();
+        let mut held = std::collections::BTreeSet::new();
+        for call in calls {
+            match call.await.unwrap() {
+                Ok(target) => {
+                    held.insert(target);
+                }
+                Err(e) => assert_eq!(e, (Code::FailedPrecondition, OTHER_CONTENT.to_string()), "round {round}"),
+            }
+        }
+        assert_eq!(held.len(), 1, "round {round}: one content held: {held:?}");
+        let r = d.client.clone().decide(reports_by_reference(&session, "sales report")).await.unwrap().into_inner();
+        assert_eq!(Some(&r.target_id), held.first(), "round {round}: the held one decides");
+    }
+}
+
 #[tokio::test]
 async fn the_pool_cache_is_bounded() {
     let mut config = Config::default();
@@ -405,5 +521,8 @@ on_every_backend!(
     a_pool_sent_once_is_reused_by_reference,
     an_unknown_reference_asks_the_client_to_resend,
     reset_session_also_drops_the_pools_held_for_it,
+    a_held_version_sent_again_with_other_content_is_refused_and_the_held_set_stays,
+    a_version_no_longer_held_is_held_again_with_other_content,
+    calls_racing_to_hold_one_version_with_two_contents_hold_one,
     parallel_enrich_calls_never_exceed_the_cycles_budget,
 );

@@ -206,6 +206,61 @@ async fn a_pool_sent_to_one_replica_is_referenced_on_another(server: Server) {
     assert_eq!(s.code(), Code::FailedPrecondition, "{}", s.message());
 }
 
+/// Version "v1" of the panels' option set; `swapped` gives "Links Panel D"
+/// to another action.
+fn panels_v1(session: &str, swapped: bool) -> pb::DecideRequest {
+    let mut r = req(session, "open links panel d");
+    let o = r.options.as_mut().unwrap();
+    o.version = "v1".into();
+    let d = o.candidates.iter_mut().find(|c| c.id == "links-panel-d").unwrap();
+    if swapped {
+        d.id = "action-delete-account".into();
+    }
+    r
+}
+
+/// Issue 38 item 2: two replicas racing to hold one version with different
+/// contents hold exactly one (the store's script compares and holds in one
+/// step); the same content from both is held by both.
+async fn two_replicas_racing_to_hold_one_version_hold_exactly_one_content(server: Server) {
+    let p = pair(server, Config::default()).await;
+    let decide = |c: &TestDaemon, r: pb::DecideRequest| {
+        let mut c = c.client.clone();
+        tokio::spawn(async move { c.decide(r).await.map(|d| d.into_inner().target_id).map_err(|s| (s.code(), s.message().to_string())) })
+    };
+    let refused = (
+        Code::FailedPrecondition,
+        "options: version \"v1\" of option set \"set-1\" is held with other content: send a new version".to_string(),
+    );
+    for round in 0..12 {
+        let s = format!("race-{round}");
+        // Each replica sends the other content every other round.
+        let (on_a, on_b) = (round % 2 == 1, round % 2 == 0);
+        let (a, b) = (decide(&p.a, panels_v1(&s, on_a)), decide(&p.b, panels_v1(&s, on_b)));
+        let (a, b) = (a.await.unwrap(), b.await.unwrap());
+        let held = match (a, b) {
+            (Ok(t), Err(e)) | (Err(e), Ok(t)) => {
+                assert_eq!(e, refused, "round {round}");
+                t
+            }
+            other => panic!("round {round}: exactly one content is held: {other:?}"),
+        };
+        // Either replica decides over the one held.
+        for d in [&p.a, &p.b] {
+            let mut by_ref = panels_v1(&s, false);
+            let o = by_ref.options.as_mut().unwrap();
+            o.candidates.clear();
+            o.by_reference = true;
+            assert_eq!(d.client.clone().decide(by_ref).await.unwrap().into_inner().target_id, held, "round {round}");
+        }
+        // The same content from both replicas at once: both held.
+        let same = format!("same-{round}");
+        let (a, b) = (decide(&p.a, panels_v1(&same, on_a)), decide(&p.b, panels_v1(&same, on_a)));
+        let target = if on_a { "action-delete-account" } else { "links-panel-d" }.to_string();
+        assert_eq!((a.await.unwrap(), b.await.unwrap()), (Ok(target.clone()), Ok(target)), "round {round}");
+    }
+}
+
 async fn every_key_of_a_session_shares_one_hash_tag_and_expires(server: Server) {
     let mut c = Config::default();
     c.sessions.idle_ttl_seconds = 600;
@@ -218,7 +273,14 @@ async fn every_key_of_a_session_shares_one_hash_tag_and_expires(server: Server) 
     session_keys.sort();
     assert_eq!(
         session_keys,
-        ["ladderd:{tagged}", "ladderd:{tagged}:log", "ladderd:{tagged}:poolc", "ladderd:{tagged}:pools", "ladderd:{tagged}:poolz"]
+        [
+            "ladderd:{tagged}",
+            "ladderd:{tagged}:log",
+            "ladderd:{tagged}:poolc",
+            "ladderd:{tagged}:pools",
+            "ladderd:{tagged}:poolv",
+            "ladderd:{tagged}:poolz"
+        ]
     );
     for k in session_keys {
         let ttl: i64 = p.redis.cmd(&["PTTL", k]).await;
@@ -811,6 +873,7 @@ on_both_servers!(
     two_replicas_racing_on_one_cycle_make_exactly_one_llm_call,
     an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another,
     a_pool_sent_to_one_replica_is_referenced_on_another,
+    two_replicas_racing_to_hold_one_version_hold_exactly_one_content,
     every_key_of_a_session_shares_one_hash_tag_and_expires,
     idle_sessions_expire_in_the_store_itself,
     continuity_context_expires_by_the_wall_clock_across_replicas,
