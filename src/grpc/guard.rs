@@ -4,7 +4,11 @@
 //! off, `ResetSession` wipes a user's context, `RecordOutcome` feeds the
 //! guardrail windows (and a user's accepted and rejected choices), and
 //! `GetSession` reads those choices and the id of the session's open cycle
-//! (all `Enrich` needs to act on it). They are served only to a caller on
+//! (all `Enrich` needs to act on it). `Decide` and `Enrich` stay open
+//! though they use the same state: they answer only in ids of the caller's
+//! own request, so what they tell it of a session is which of its own
+//! candidates the session last had or refused (docs/security.md, "Session
+//! ids are capabilities"). The control calls are served only to a caller on
 //! loopback (the app in the same pod, `kubectl port-forward`) or, when
 //! `admin.token_file` is set, to a caller presenting that token as
 //! `authorization: Bearer <token>`. Anyone else gets PERMISSION_DENIED

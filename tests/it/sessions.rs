@@ -407,6 +407,52 @@ async fn calls_racing_to_hold_one_version_with_two_contents_hold_one(b: Backend)
     }
 }
 
+/// Issue 38 item 3, what docs/security.md ("Session ids are capabilities")
+/// says a `Decide` on someone else's session can read: ids of its own
+/// request only, and which of them the session last had.
+async fn a_decide_on_a_known_session_id_reads_it_only_through_its_own_candidates(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
+    let mut c = d.client.clone();
+    let mut user = reports("", "sales report", false);
+    user.options.as_mut().unwrap().version.clear();
+    // Two users' sessions, each of which executed its sales report.
+    for session in ["3f6c1e0a9b7d4c2e8a5f1b0d6e9c7a21", "8d2b5f4e1a0c4b7e9f6a3c2d1e0b9f84"] {
+        user.session_id = session.into();
+        let done = c.decide(user.clone()).await.unwrap().into_inner();
+        assert_eq!(done.target_id, "sales-report");
+        let executed = pb::RecordOutcomeRequest {
+            session_id: session.into(),
+            decision_id: done.decision_id,
+            kind: pb::OutcomeKind::Executed as i32,
+            choice_id: done.target_id,
+            ..Default::default()
+        };
+        c.record_outcome(executed).await.unwrap();
+    }
+    // A stranger with candidates of its own, on the same option set and
+    // scope: whatever it says, its answers name none of the user's.
+    let mut own = user.clone();
+    own.session_id = "3f6c1e0a9b7d4c2e8a5f1b0d6e9c7a21".into();
+    own.options.as_mut().unwrap().candidates = vec![cand("x-1", "Alpha"), cand("x-2", "Beta")];
+    for input in ["the other one", "not that one", "no, the other one", "sales report", "the last one", "again"] {
+        own.input = input.into();
+        let r = c.decide(own.clone()).await.unwrap().into_inner();
+        let shown = format!("{r:?}");
+        assert!(!shown.contains("sales-report") && !shown.contains("team-report"), "{input}: {shown}");
+        assert!(r.target_id.is_empty() || r.target_id.starts_with("x-"), "{input}: {shown}");
+    }
+    // With the user's own candidates it learns which of them the session
+    // last had: "the other one" of two is the other...
+    let mut theirs = user.clone();
+    theirs.session_id = "8d2b5f4e1a0c4b7e9f6a3c2d1e0b9f84".into();
+    theirs.input = "the other one".into();
+    let r = c.decide(theirs).await.unwrap().into_inner();
+    assert_eq!((r.outcome(), r.target_id.as_str(), r.decided_by()), (O::Execute, "team-report", pb::Decider::Continuity));
+    // ... and that execute is now the session's newest action.
+    let state = c.get_session(pb::GetSessionRequest { session_id: "8d2b5f4e1a0c4b7e9f6a3c2d1e0b9f84".into() }).await.unwrap().into_inner();
+    assert_eq!(state.recent_action_trace[0].target_ref, "team-report");
+}
+
 #[tokio::test]
 async fn the_pool_cache_is_bounded() {
     let mut config = Config::default();
@@ -524,5 +570,6 @@ on_every_backend!(
     a_held_version_sent_again_with_other_content_is_refused_and_the_held_set_stays,
     a_version_no_longer_held_is_held_again_with_other_content,
     calls_racing_to_hold_one_version_with_two_contents_hold_one,
+    a_decide_on_a_known_session_id_reads_it_only_through_its_own_candidates,
     parallel_enrich_calls_never_exceed_the_cycles_budget,
 );
