@@ -79,6 +79,7 @@ impl App {
         };
         let bound = listener.local_addr().unwrap_or(addr);
         crate::grpc::guard::warn_exposure(bound, daemon.current().admin_token.is_some());
+        daemon.listen_exposed(!crate::grpc::guard::on_loopback(bound.ip()));
         let health = HealthReporter::new();
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));

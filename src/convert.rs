@@ -630,6 +630,7 @@ pub fn rollout_to_pb(r: RolloutView) -> pb::RolloutState {
                 compared_with: c.compared_with,
             })
             .collect(),
+        named_cohorts: r.named_cohorts,
         breaches: r.breaches.iter().map(breach_to_pb).collect(),
         config_reloads: r.config_reloads,
         config_reload_failures: r.config_reload_failures,
