@@ -293,3 +293,22 @@ fn the_named_cohorts_come_from_the_environment_and_each_problem_names_its_key() 
         Ok(())
     });
 }
+
+#[test]
+fn typo_max_edits_is_range_checked_like_the_other_matching_keys() {
+    Jail::expect_with(|jail| {
+        for (edits, ok) in [("0", true), ("3", true), ("4", false), ("99", false)] {
+            jail.set_env("LADDER_MATCHING__TYPO_MAX_EDITS", edits);
+            match from_figment(figment(None)) {
+                Ok(c) => assert!(ok, "{edits} accepted: {}", c.matching.typo_max_edits),
+                Err(err) => {
+                    assert!(!ok, "{edits}: {err}");
+                    assert_eq!(err.problems.len(), 1, "{err}");
+                    assert_eq!(err.problems[0].0, "matching.typo_max_edits", "{err}");
+                    assert!(err.problems[0].1.starts_with("must be between 0 and 3"), "{err}");
+                }
+            }
+        }
+        Ok(())
+    });
+}

@@ -150,6 +150,12 @@ impl Config {
         if !(0.0..=1.0).contains(&m.fuzzy_margin) {
             bad("matching.fuzzy_margin", "must be between 0 and 1".into());
         }
+        if m.typo_max_edits > TYPO_MAX_EDITS {
+            bad(
+                "matching.typo_max_edits",
+                format!("must be between 0 and {TYPO_MAX_EDITS} (four edits make a word of 8 letters half another word)"),
+            );
+        }
         if let Err(e) = self.lexicon() {
             bad(if self.lexicon.path.is_some() { "lexicon.path" } else { "lexicon.languages" }, e);
         }
@@ -283,6 +289,10 @@ impl Config {
         if p.is_empty() { Ok(()) } else { Err(ConfigError { problems: p }) }
     }
 }
+
+/// The most edits `matching.typo_max_edits` may allow a word of 8 letters
+/// or more (the default is 2).
+const TYPO_MAX_EDITS: u8 = 3;
 
 /// Whether two listeners would need the same socket (port 0 never does).
 fn same_socket(a: SocketAddr, b: SocketAddr) -> bool {
