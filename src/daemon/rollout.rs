@@ -388,6 +388,9 @@ impl Daemon {
         let was_open = old.guardrails.enabled && old.guardrails.cohorts.is_empty();
         self.current.store(Arc::new(next));
         self.rollout.reloads.fetch_add(1, Ordering::Relaxed);
+        // The file as it is now applies: an earlier refusal no longer
+        // describes it (GetRollout would read as still broken).
+        lock(&self.rollout.last_reload_error).clear();
         if unnamed && !was_open {
             self.warn_unnamed_cohorts();
         }

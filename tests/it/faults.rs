@@ -551,34 +551,49 @@ async fn a_deleted_unreadable_or_emptied_config_file_is_said_counted_and_shown_a
     until_failures(2).await;
     assert_eq!(reloads(&metrics(&admin).await, "missing"), 2.0);
 
+    // Put back as it was (issue 38 item 5): read again and applied, so
+    // GetRollout no longer says the file is missing.
+    replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 4\n");
+    let end = Instant::now() + Duration::from_secs(20);
+    while rollout(c.clone()).await.config_reloads < 1 {
+        assert!(Instant::now() < end, "never read again");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let r = rollout(c.clone()).await;
+    assert_eq!((r.last_reload_error.as_str(), r.config_reload_failures), ("", 2), "{r:?}");
+    assert_eq!(r.config_revision, revision, "the same configuration");
+    std::fs::remove_file(&file).unwrap();
+    until_failures(3).await;
+
     // Unreadable (a directory where the file was).
     std::fs::create_dir(&file).unwrap();
-    let r = until_failures(3).await;
+    let r = until_failures(4).await;
     assert!(r.last_reload_error.contains("directory"), "{}", r.last_reload_error);
     assert_eq!(reloads(&metrics(&admin).await, "unreadable"), 1.0);
     std::fs::remove_dir(&file).unwrap();
 
     // Emptied (truncated to be written again): refused, not "every default".
     std::fs::write(&file, "").unwrap();
-    let r = until_failures(4).await;
+    let r = until_failures(5).await;
     assert!(r.last_reload_error.contains("empty"), "{}", r.last_reload_error);
     assert_eq!(r.config_revision, revision);
     assert_eq!(reloads(&metrics(&admin).await, "refused"), 1.0);
 
-    // Put back, changed: applied.
+    // Put back, changed: applied, and the refusal is no longer shown.
     replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 1\n");
     let end = Instant::now() + Duration::from_secs(20);
-    while rollout(c.clone()).await.config_reloads < 1 {
+    while rollout(c.clone()).await.config_reloads < 2 {
         assert!(Instant::now() < end, "never reloaded");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    assert_eq!(rollout(c.clone()).await.last_reload_error, "");
     let d = c.decide(req("cfg", "links panel")).await.unwrap().into_inner();
     assert_ne!(d.config_revision, revision);
     assert_eq!(d.clarifier.unwrap().option_ids.len(), 1, "the new configuration decides");
     drop(child);
     let lines = logs.lock().unwrap().clone();
     let said = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
-    assert_eq!(said("configuration file missing"), 2, "once, and once for SIGHUP: {lines:#?}");
+    assert_eq!(said("configuration file missing"), 3, "once, once for SIGHUP, once when it went again: {lines:#?}");
     assert_eq!(said("configuration file unreadable"), 1, "{lines:#?}");
     assert_eq!(said("the file is empty"), 1, "{lines:#?}");
 }

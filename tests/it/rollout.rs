@@ -358,6 +358,19 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     let r = client.decide(req("c", "the thing for team e")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Clarify);
 
+    // Fixed: applied, and the refusal is no longer shown as if it still
+    // stood (issue 38 item 5).
+    write_version("..v4", &format!("{base}[auto_execute]\nenabled = true\n"));
+    assert!(
+        eventually(|| {
+            let mut c = c.clone();
+            async move { rollout(&mut c).await.config_reloads == 2 }
+        })
+        .await
+    );
+    let state = rollout(&mut c).await;
+    assert_eq!((state.last_reload_error.as_str(), state.config_reload_failures), ("", 1), "{state:?}");
+    assert!(state.auto_execute_configured);
     sigterm(&child);
 }
 
