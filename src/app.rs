@@ -79,6 +79,7 @@ impl App {
         };
         let bound = listener.local_addr().unwrap_or(addr);
         crate::grpc::guard::warn_exposure(bound, daemon.current().admin_token.is_some());
+        daemon.listen_exposed(!crate::grpc::guard::on_loopback(bound.ip()));
         let health = HealthReporter::new();
         let health_service =
             tonic_health::pb::health_server::HealthServer::new(tonic_health::server::HealthService::from_health_reporter(health.clone()));
@@ -218,7 +219,8 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// start; a valid one applies to the next request, an invalid one is
 /// refused (logged, counted, reported by GetRollout) and the running
 /// configuration stays. So does a file that is missing or unreadable (said
-/// once when it happens, and again on each SIGHUP while it lasts), and an
+/// once when it happens, and again on each SIGHUP while it lasts; once it
+/// is back it is read like a changed file, whatever it holds), and an
 /// empty one (a file truncated to be written again: replace the file
 /// atomically instead, write then rename). A file read in the middle of
 /// being written is applied only once two reads a moment apart agree.
@@ -232,12 +234,12 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
     let mut fault: Option<String> = None;
     loop {
         #[cfg(unix)]
-        let forced = tokio::select! {
+        let mut forced = tokio::select! {
             _ = tokio::time::sleep(poll), if !poll.is_zero() => false,
             Some(_) = async { match hup.as_mut() { Some(h) => h.recv().await, None => std::future::pending().await } } => true,
         };
         #[cfg(not(unix))]
-        let forced = {
+        let mut forced = {
             tokio::time::sleep(if poll.is_zero() { Duration::from_secs(3600) } else { poll }).await;
             false
         };
@@ -255,6 +257,9 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
         };
         if fault.take().is_some() {
             tracing::info!(path = %path.display(), "configuration file readable again");
+            // Read like a changed file even if it is the one that went: the
+            // fault shown by GetRollout gives way to what the file is now.
+            forced = true;
         }
         let d = digest(&bytes);
         if !forced && last == Some(d) {

@@ -4,6 +4,7 @@
 //! with 200,000 candidates is refused without looking at them.
 
 use crate::config::Limits;
+use crate::config::fixed;
 use crate::daemon::{EnrichInput, OutcomeInput, RolloutView};
 use crate::error::Invalid;
 use crate::pb;
@@ -160,7 +161,7 @@ pub fn session_id(v: &str, l: &Limits) -> Result<(), Invalid> {
 }
 
 fn language(field: &str, v: &str) -> Result<(), Invalid> {
-    check_len(|| field.to_string(), v, 35)?;
+    check_len(|| field.to_string(), v, fixed::LANGUAGE_MAX_BYTES)?;
     if !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
         return Err(Invalid::bad(field, format!("{v:?} is not a language tag such as \"en\" or \"he-IL\"")));
     }
@@ -190,8 +191,8 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
     check_count("commands", m.commands.len(), l.pool_max)?;
     check_count("labels", m.labels.len(), l.labels_max)?;
     for (k, v) in &m.labels {
-        check_len(|| format!("labels[{k:?}]"), v, 256)?;
-        check_len(|| "labels (key)".into(), k, 128)?;
+        check_len(|| format!("labels[{k:?}]"), v, fixed::LABEL_VALUE_MAX_BYTES)?;
+        check_len(|| "labels (key)".into(), k, fixed::LABEL_KEY_MAX_BYTES)?;
     }
     // Contents next, by reference (ids are unique across the whole request),
     // then everything is moved into domain types without copies.
@@ -217,7 +218,7 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
         .options
         .map(|o| -> Result<d::OptionSet, Invalid> {
             check_len(|| "options.option_set_id".into(), &o.option_set_id, l.candidate_id_max_bytes)?;
-            check_len(|| "options.version".into(), &o.version, 128)?;
+            check_len(|| "options.version".into(), &o.version, fixed::OPTION_SET_VERSION_MAX_BYTES)?;
             if o.by_reference {
                 if !o.candidates.is_empty() {
                     return Err(Invalid::bad("options.candidates", "must be empty when options.by_reference is set"));
@@ -334,16 +335,16 @@ pub fn clarify_request(m: pb::ClarifyRequest, l: &Limits) -> Result<ClarifyReque
         Ok(pb::MessageType::Unspecified) => return Err(Invalid::Missing { field: "type".into() }),
         Err(_) => return Err(Invalid::bad("type", format!("unknown MessageType value {}", m.r#type))),
     };
-    check_len(|| "reason".into(), &m.reason, 128)?;
+    check_len(|| "reason".into(), &m.reason, fixed::REASON_MAX_BYTES)?;
     check_len(|| "query".into(), &m.query, l.input_max_bytes)?;
-    check_len(|| "intent".into(), &m.intent, 128)?;
+    check_len(|| "intent".into(), &m.intent, fixed::INTENT_MAX_BYTES)?;
     check_len(|| "baseline_question".into(), &m.baseline_question, l.label_max_bytes)?;
     language("ui_language", &m.ui_language)?;
     language("request_language", &m.request_language)?;
-    if m.region_code.len() > 8 || !m.region_code.chars().all(|c| c.is_ascii_alphanumeric()) {
+    if m.region_code.len() > fixed::REGION_CODE_MAX_BYTES || !m.region_code.chars().all(|c| c.is_ascii_alphanumeric()) {
         return Err(Invalid::bad("region_code", format!("{:?} is not a region code such as \"IL\"", m.region_code)));
     }
-    short_list("baseline_missing_fields", &m.baseline_missing_fields, 32, 128)?;
+    short_list("baseline_missing_fields", &m.baseline_missing_fields, fixed::MISSING_FIELDS_MAX, fixed::MISSING_FIELD_MAX_BYTES)?;
     Ok(ClarifyRequest {
         candidates: candidates("candidates", m.candidates, l)?,
         session_id: m.session_id,
@@ -382,14 +383,14 @@ pub fn extract_request(m: pb::ExtractRequest, l: &Limits) -> Result<ExtractReque
     session_id(&m.session_id, l)?;
     check_len(|| "turn_id".into(), &m.turn_id, l.turn_id_max_bytes)?;
     check_len(|| "text".into(), &m.text, l.input_max_bytes)?;
-    check_len(|| "intent".into(), &m.intent, 128)?;
+    check_len(|| "intent".into(), &m.intent, fixed::INTENT_MAX_BYTES)?;
     language("language", &m.language)?;
-    check_count("slots", m.slots.len(), 64)?;
-    check_count("filled", m.filled.len(), 64)?;
+    check_count("slots", m.slots.len(), fixed::SLOTS_MAX)?;
+    check_count("filled", m.filled.len(), fixed::FILLED_MAX)?;
     let values: usize = m.slots.iter().map(|s| s.values.len()).sum();
     check_count("slots[].values", values, l.pool_max)?;
     for (k, v) in &m.filled {
-        check_len(|| "filled (key)".into(), k, 128)?;
+        check_len(|| "filled (key)".into(), k, fixed::FILLED_KEY_MAX_BYTES)?;
         check_len(|| format!("filled[{k:?}]"), v, l.label_max_bytes)?;
     }
     let mut names = FxHashSet::default();
@@ -399,7 +400,7 @@ pub fn extract_request(m: pb::ExtractRequest, l: &Limits) -> Result<ExtractReque
         .enumerate()
         .map(|(i, s)| {
             let f = format!("slots[{i}].name");
-            required_id(&f, &s.name, 128)?;
+            required_id(&f, &s.name, fixed::SLOT_NAME_MAX_BYTES)?;
             if !names.insert(s.name.clone()) {
                 return Err(Invalid::Duplicate { field: f, id: s.name });
             }
@@ -629,6 +630,7 @@ pub fn rollout_to_pb(r: RolloutView) -> pb::RolloutState {
                 compared_with: c.compared_with,
             })
             .collect(),
+        named_cohorts: r.named_cohorts,
         breaches: r.breaches.iter().map(breach_to_pb).collect(),
         config_reloads: r.config_reloads,
         config_reload_failures: r.config_reload_failures,

@@ -20,7 +20,7 @@ mod validate;
 
 pub use assistant::{AgentConfig, ClarifierConfig, ClarifyConfig, ExtractConfig, LexiconConfig};
 pub use llm::{LlmConfig, LlmModeConfig, ResponseFormat, Secret};
-pub use server::{AdminConfig, AdminToken, Limits, ServerConfig};
+pub use server::{AdminConfig, AdminToken, Limits, ServerConfig, fixed};
 pub use sessions::{RedisConfig, SessionBackend, SessionsConfig};
 pub use telemetry::{ConfigReloadConfig, DecisionLogConfig, LogFormat, Redaction, TelemetryConfig};
 

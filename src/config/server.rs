@@ -149,3 +149,54 @@ impl Default for Limits {
         }
     }
 }
+
+/// The request limits that are not configurable: sizes of fields that
+/// name things (a language, an intent, a version) rather than carry the
+/// user's input. Each is a constant the edge checks (`convert`,
+/// `grpc::wire`, the handlers), and [`FIXED_LIMITS`] lists every one as
+/// docs/configuration.md does (`docs::every_request_limit_the_edge_enforces_is_in_the_configuration_reference`
+/// compares them, and fails on a number the edge uses as a limit that is
+/// not one of these or a `limits.*` key).
+pub mod fixed {
+    /// One fixed limit: the fields it bounds (as the docs' table names
+    /// them) and how far.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct FixedLimit {
+        pub fields: &'static str,
+        pub max: usize,
+        /// "bytes" or "entries".
+        pub unit: &'static str,
+    }
+
+    /// Defines each limit's constant and its row of [`FIXED_LIMITS`] in
+    /// one place, so a limit cannot be added without its row.
+    macro_rules! fixed_limits {
+        ($($(#[doc = $doc:literal])* $name:ident = $max:literal $unit:ident: $fields:literal;)*) => {
+            $($(#[doc = $doc])* pub const $name: usize = $max;)*
+            /// Every fixed request limit, in the docs' order.
+            pub const FIXED_LIMITS: &[FixedLimit] = &[$(FixedLimit { fields: $fields, max: $max, unit: stringify!($unit) }),*];
+        };
+    }
+
+    fixed_limits! {
+        /// A BCP 47 tag with a region and a script is about a dozen
+        /// bytes; 35 leaves room for extensions.
+        LANGUAGE_MAX_BYTES = 35 bytes: "`DecideRequest.language`, `ClarifyRequest.ui_language`, `ClarifyRequest.request_language`, `ExtractRequest.language`";
+        /// Letters and digits only (anything else is `INVALID_ARGUMENT`).
+        REGION_CODE_MAX_BYTES = 8 bytes: "`ClarifyRequest.region_code`";
+        LABEL_KEY_MAX_BYTES = 128 bytes: "each key of `DecideRequest.labels`";
+        /// Also bounds what `guardrails.cohorts` may name (a longer name
+        /// could never arrive).
+        LABEL_VALUE_MAX_BYTES = 256 bytes: "each value of `DecideRequest.labels`";
+        OPTION_SET_VERSION_MAX_BYTES = 128 bytes: "`OptionSet.version`";
+        REASON_MAX_BYTES = 128 bytes: "`ClarifyRequest.reason`";
+        INTENT_MAX_BYTES = 128 bytes: "`ClarifyRequest.intent`, `ExtractRequest.intent`";
+        MISSING_FIELDS_MAX = 32 entries: "`ClarifyRequest.baseline_missing_fields`";
+        MISSING_FIELD_MAX_BYTES = 128 bytes: "each entry of `ClarifyRequest.baseline_missing_fields`";
+        SLOTS_MAX = 64 entries: "`ExtractRequest.slots`";
+        SLOT_NAME_MAX_BYTES = 128 bytes: "`SlotSpec.name`";
+        FILLED_MAX = 64 entries: "`ExtractRequest.filled`";
+        FILLED_KEY_MAX_BYTES = 128 bytes: "each key of `ExtractRequest.filled`";
+        NOTE_MAX_BYTES = 512 bytes: "`ResetRolloutRequest.note`";
+    }
+}

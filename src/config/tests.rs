@@ -254,3 +254,61 @@ fn secrets_are_masked() {
     assert!(!c.masked_toml().contains("sk-very-secret"));
     assert!(!format!("{c:?}").contains("sk-very-secret"));
 }
+
+#[test]
+fn the_named_cohorts_come_from_the_environment_and_each_problem_names_its_key() {
+    Jail::expect_with(|jail| {
+        let c = from_figment(figment(None)).unwrap();
+        assert!(c.guardrails.cohorts.is_empty(), "none named by default: every label is a cohort");
+        jail.set_env("LADDER_GUARDRAILS__COHORTS", r#"["canary", "baseline"]"#);
+        jail.set_env("LADDER_GUARDRAILS__BASELINE_COHORT", "baseline");
+        let c = from_figment(figment(None)).unwrap();
+        assert_eq!(c.guardrails.cohorts, ["canary", "baseline"]);
+        // A baseline the list does not name would count as `other`.
+        jail.set_env("LADDER_GUARDRAILS__BASELINE_COHORT", "control");
+        jail.set_env("LADDER_GUARDRAILS__COHORTS", r#"["canary", " ", "other", "canary", "x"]"#);
+        let err = from_figment(figment(None)).unwrap_err();
+        let problems: Vec<(&str, &str)> = err.problems.iter().map(|(k, why)| (k.as_str(), why.as_str())).collect();
+        assert_eq!(
+            problems,
+            [
+                ("guardrails.cohorts", "a cohort's name must not be empty"),
+                ("guardrails.cohorts", "\"other\" is where the cohorts not named count; it cannot be named"),
+                ("guardrails.cohorts", "\"canary\" is named twice"),
+                (
+                    "guardrails.baseline_cohort",
+                    "\"control\" is not one of guardrails.cohorts: its turns would count as \"other\", which is not judged or compared with"
+                ),
+            ],
+            "{err}"
+        );
+        let many: Vec<String> = (0..65).map(|i| format!("\"c{i}\"")).collect();
+        jail.set_env("LADDER_GUARDRAILS__COHORTS", format!("[{}, \"{}\"]", many.join(", "), "x".repeat(257)));
+        jail.set_env("LADDER_GUARDRAILS__BASELINE_COHORT", "c0");
+        let err = from_figment(figment(None)).unwrap_err();
+        let whys: Vec<&str> = err.problems.iter().map(|(_, why)| why.as_str()).collect();
+        assert_eq!(whys.len(), 2, "{err}");
+        assert!(whys[0].ends_with("is longer than a label's value may be (256 bytes)"), "{err}");
+        assert_eq!(whys[1], "names 66 cohorts; at most 64", "{err}");
+        Ok(())
+    });
+}
+
+#[test]
+fn typo_max_edits_is_range_checked_like_the_other_matching_keys() {
+    Jail::expect_with(|jail| {
+        for (edits, ok) in [("0", true), ("3", true), ("4", false), ("99", false)] {
+            jail.set_env("LADDER_MATCHING__TYPO_MAX_EDITS", edits);
+            match from_figment(figment(None)) {
+                Ok(c) => assert!(ok, "{edits} accepted: {}", c.matching.typo_max_edits),
+                Err(err) => {
+                    assert!(!ok, "{edits}: {err}");
+                    assert_eq!(err.problems.len(), 1, "{err}");
+                    assert_eq!(err.problems[0].0, "matching.typo_max_edits", "{err}");
+                    assert!(err.problems[0].1.starts_with("must be between 0 and 3"), "{err}");
+                }
+            }
+        }
+        Ok(())
+    });
+}

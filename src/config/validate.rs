@@ -1,7 +1,8 @@
 //! `validate`: the semantic checks of every section, all at once, each
 //! problem naming its key.
 
-use super::{Config, ConfigError};
+use super::{Config, ConfigError, fixed};
+use ladder::guardrails::{MAX_COHORTS, OTHER_COHORT};
 use ladder::policy::NEVER_AUTO_EXECUTE;
 use std::net::SocketAddr;
 
@@ -149,6 +150,12 @@ impl Config {
         if !(0.0..=1.0).contains(&m.fuzzy_margin) {
             bad("matching.fuzzy_margin", "must be between 0 and 1".into());
         }
+        if m.typo_max_edits > TYPO_MAX_EDITS {
+            bad(
+                "matching.typo_max_edits",
+                format!("must be between 0 and {TYPO_MAX_EDITS} (four edits make a word of 8 letters half another word)"),
+            );
+        }
         if let Err(e) = self.lexicon() {
             bad(if self.lexicon.path.is_some() { "lexicon.path" } else { "lexicon.languages" }, e);
         }
@@ -163,6 +170,32 @@ impl Config {
         let g = &self.guardrails;
         if g.cohort_label.trim().is_empty() {
             bad("guardrails.cohort_label", "must not be empty".into());
+        }
+        let mut named = std::collections::BTreeSet::new();
+        for c in &g.cohorts {
+            if c.trim().is_empty() {
+                bad("guardrails.cohorts", "a cohort's name must not be empty".into());
+            } else if c == OTHER_COHORT {
+                bad("guardrails.cohorts", format!("{OTHER_COHORT:?} is where the cohorts not named count; it cannot be named"));
+            } else if c.len() > fixed::LABEL_VALUE_MAX_BYTES {
+                bad("guardrails.cohorts", format!("{c:?} is longer than a label's value may be ({} bytes)", fixed::LABEL_VALUE_MAX_BYTES));
+            } else if !named.insert(c) {
+                bad("guardrails.cohorts", format!("{c:?} is named twice"));
+            }
+        }
+        if g.cohorts.len() > MAX_COHORTS {
+            bad("guardrails.cohorts", format!("names {} cohorts; at most {MAX_COHORTS}", g.cohorts.len()));
+        }
+        if let Some(b) = &g.baseline_cohort
+            && !g.cohorts.is_empty()
+            && !g.cohorts.contains(b)
+        {
+            bad(
+                "guardrails.baseline_cohort",
+                format!(
+                    "{b:?} is not one of guardrails.cohorts: its turns would count as {OTHER_COHORT:?}, which is not judged or compared with"
+                ),
+            );
         }
         if g.window_seconds == 0 {
             bad("guardrails.window_seconds", "must be at least 1".into());
@@ -256,6 +289,10 @@ impl Config {
         if p.is_empty() { Ok(()) } else { Err(ConfigError { problems: p }) }
     }
 }
+
+/// The most edits `matching.typo_max_edits` may allow a word of 8 letters
+/// or more (the default is 2).
+const TYPO_MAX_EDITS: u8 = 3;
 
 /// Whether two listeners would need the same socket (port 0 never does).
 fn same_socket(a: SocketAddr, b: SocketAddr) -> bool {

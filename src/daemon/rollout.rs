@@ -13,7 +13,7 @@ use ladder::policy::LlmMode;
 use ladder::types::{DecideRequest, Decision, FallbackReason, Outcome};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
 /// Rollout control: guardrail windows, the kill-switch trip, reloads.
 #[derive(Debug)]
@@ -33,6 +33,9 @@ pub(super) struct Rollout {
     remote: Mutex<Arc<Vec<Windows>>>,
     /// This process's name among the replicas sharing a store.
     replica: String,
+    /// Whether `listen` is off loopback (callers on other hosts feed the
+    /// guardrails), as the listener said at start.
+    exposed: AtomicBool,
 }
 
 impl Default for Rollout {
@@ -47,6 +50,7 @@ impl Default for Rollout {
             epoch: AtomicI64::new(-1),
             remote: Mutex::new(Arc::new(Vec::new())),
             replica: uuid::Uuid::new_v4().simple().to_string(),
+            exposed: AtomicBool::new(false),
         }
     }
 }
@@ -114,6 +118,8 @@ pub struct RolloutView {
     pub auto_execute_configured: bool,
     pub trip: Option<Trip>,
     pub cohorts: Vec<CohortReport>,
+    /// `guardrails.cohorts`: the cohorts judged (empty: every cohort).
+    pub named_cohorts: Vec<String>,
     pub breaches: Vec<Breach>,
     pub config_reloads: u64,
     pub config_reload_failures: u64,
@@ -130,9 +136,36 @@ impl RolloutView {
 }
 
 impl Daemon {
+    /// The cohort a request's turn counts under: its label's value
+    /// (`default` without one), or `other` when `guardrails.cohorts` names
+    /// cohorts and not that one.
     pub(super) fn cohort<'a>(g: &Generation, req: &'a DecideRequest) -> &'a str {
-        let label = &g.config.guardrails.cohort_label;
-        req.labels.get(label).map_or("default", String::as_str)
+        let s = &g.config.guardrails;
+        s.tracked(req.labels.get(&s.cohort_label).map_or("default", String::as_str))
+    }
+
+    /// At start, whether `listen` is off loopback. If it is, and the
+    /// guardrails name no cohorts, warns: any caller that reaches the data
+    /// port feeds them under any cohort it labels its turns with (so again
+    /// on a reload that leaves the cohorts unnamed).
+    pub fn listen_exposed(&self, exposed: bool) {
+        self.rollout.exposed.store(exposed, Ordering::Relaxed);
+        let s = &self.current().config.guardrails;
+        if s.enabled && s.cohorts.is_empty() {
+            self.warn_unnamed_cohorts();
+        }
+    }
+
+    fn warn_unnamed_cohorts(&self) {
+        if self.rollout.exposed.load(Ordering::Relaxed) {
+            let label = self.current().config.guardrails.cohort_label.clone();
+            tracing::warn!(
+                "listen is not loopback and guardrails.cohorts is empty: any caller that reaches it feeds the guardrails, each turn \
+                 in the cohort its label {label:?} names, and can trip auto-execute off (guardrails.auto_trip) or hide a cohort's \
+                 regression among its own turns; name the cohorts to track (guardrails.cohorts = [\"canary\", \"baseline\"]): \
+                 any other then counts as \"other\", which is never judged"
+            );
+        }
     }
 
     /// Feeds one decision to the guardrail windows.
@@ -146,7 +179,7 @@ impl Daemon {
         let executed = d.outcome == Outcome::Execute;
         let mut windows = lock(&self.rollout.guardrails);
         if call == Call::Enrich {
-            windows.remember(cohort, &d.decision_id, executed);
+            windows.remember(s, cohort, &d.decision_id, executed);
             windows.record_retry(s, cohort, d.fallback_reason == Some(FallbackReason::NoNewEvidence), now);
         } else {
             let clarified = matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo);
@@ -167,7 +200,7 @@ impl Daemon {
             && !lock(&self.rollout.guardrails).knows(decision_id)
             && let Ok(Some(cohort)) = shared.executed_cohort(session_id, decision_id).await
         {
-            lock(&self.rollout.guardrails).remember(&cohort, decision_id, true);
+            lock(&self.rollout.guardrails).remember(s, &cohort, decision_id, true);
         }
         lock(&self.rollout.guardrails).record_outcome(s, decision_id, kind, self.guardrail_ms(now));
     }
@@ -254,6 +287,7 @@ impl Daemon {
             auto_execute_configured: g.policy.auto_execute.enabled,
             trip: lock(&self.rollout.trip).clone(),
             cohorts,
+            named_cohorts: g.config.guardrails.cohorts.clone(),
             breaches,
             config_reloads: self.rollout.reloads.load(Ordering::Relaxed),
             config_reload_failures: self.rollout.reload_failures.load(Ordering::Relaxed),
@@ -350,8 +384,16 @@ impl Daemon {
         );
         let next = Generation::new(new)?;
         let revision = next.policy.revision.clone();
+        let unnamed = next.config.guardrails.enabled && next.config.guardrails.cohorts.is_empty();
+        let was_open = old.guardrails.enabled && old.guardrails.cohorts.is_empty();
         self.current.store(Arc::new(next));
         self.rollout.reloads.fetch_add(1, Ordering::Relaxed);
+        // The file as it is now applies: an earlier refusal no longer
+        // describes it (GetRollout would read as still broken).
+        lock(&self.rollout.last_reload_error).clear();
+        if unnamed && !was_open {
+            self.warn_unnamed_cohorts();
+        }
         self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "applied")]);
         tracing::info!(revision = %revision, restart_required = ?restart, "configuration reloaded");
         Ok(restart)

@@ -169,8 +169,9 @@ impl pb::arbiter_server::Arbiter for Arbiter {
     async fn reset_rollout(&self, request: Request<pb::ResetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
         self.authorize(&request, Control::ResetRollout)?;
         let note = request.into_inner().note;
-        if note.len() > 512 {
-            return Err(ApiError::from(crate::error::Invalid::TooLong { field: "note".into(), len: note.len(), max: 512 }).into());
+        let max = crate::config::fixed::NOTE_MAX_BYTES;
+        if note.len() > max {
+            return Err(ApiError::from(crate::error::Invalid::TooLong { field: "note".into(), len: note.len(), max }).into());
         }
         Ok(Response::new(convert::rollout_to_pb(self.daemon.reset_rollout(&note).await?)))
     }

@@ -20,7 +20,7 @@
 //! start: prost's decode refuses them there too (INVALID_ARGUMENT), having
 //! decoded no more than was counted.
 
-use crate::config::Limits;
+use crate::config::{Limits, fixed};
 use crate::error::Invalid;
 use crate::pb;
 use prost::encoding::decode_varint;
@@ -99,7 +99,13 @@ const ENRICH: Shape = Shape {
 
 const CLARIFY: Shape = Shape {
     fields: &[
-        Field { number: 9, name: "baseline_missing_fields", limit: Some(|_| 32), message: None, each: grown(size_of::<String>()) },
+        Field {
+            number: 9,
+            name: "baseline_missing_fields",
+            limit: Some(|_| fixed::MISSING_FIELDS_MAX),
+            message: None,
+            each: grown(size_of::<String>()),
+        },
         Field { number: 10, name: "candidates", limit: Some(|l| l.pool_max), message: Some(&CANDIDATE), each: CANDIDATES_EACH },
     ],
 };
@@ -120,8 +126,14 @@ const SLOT_SPEC: Shape = Shape {
 
 const EXTRACT: Shape = Shape {
     fields: &[
-        Field { number: 4, name: "slots", limit: Some(|_| 64), message: Some(&SLOT_SPEC), each: grown(size_of::<pb::SlotSpec>()) },
-        Field { number: 5, name: "filled", limit: Some(|_| 64), message: None, each: MAP_ENTRY },
+        Field {
+            number: 4,
+            name: "slots",
+            limit: Some(|_| fixed::SLOTS_MAX),
+            message: Some(&SLOT_SPEC),
+            each: grown(size_of::<pb::SlotSpec>()),
+        },
+        Field { number: 5, name: "filled", limit: Some(|_| fixed::FILLED_MAX), message: None, each: MAP_ENTRY },
     ],
 };
 

@@ -49,9 +49,11 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeSet<String>) {
     }
 }
 
-/// The configuration reference: the table of every key.
+/// The configuration reference: the table of every key (the fixed
+/// request limits' table after it names fields, not keys).
 fn config_table() -> String {
-    read("docs/configuration.md")
+    let text = read("docs/configuration.md");
+    text.split("\n## Fixed request limits").next().unwrap().to_string()
 }
 
 #[test]
@@ -98,6 +100,109 @@ fn the_config_reference_defaults_match_the_code() {
             assert_eq!(documented_value, actual, "docs/configuration.md default of {key}");
         }
     }
+}
+
+/// Issue 38 item 5: every limit the edge holds a request to is in
+/// docs/configuration.md: each `limits.*` key in the reference, and each
+/// fixed limit in its table, row for row as
+/// `ladderd::config::fixed::FIXED_LIMITS` lists them. The files that check
+/// requests pass no number where a limit goes (each is a `limits.*` key or
+/// a fixed constant, and a constant is defined only with its row of
+/// `FIXED_LIMITS`), so a limit cannot be added without its row.
+#[test]
+fn every_request_limit_the_edge_enforces_is_in_the_configuration_reference() {
+    use ladderd::config::fixed::FIXED_LIMITS;
+    let text = read("docs/configuration.md");
+    let table = section(&text, "Fixed request limits");
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| fields "))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim().trim_matches('|').split('|').map(str::trim).collect();
+            assert_eq!(cells.len(), 2, "{l}");
+            (cells[0].to_string(), cells[1].to_string())
+        })
+        .collect();
+    let code: Vec<(String, String)> = FIXED_LIMITS.iter().map(|f| (f.fields.to_string(), format!("{} {}", f.max, f.unit))).collect();
+    assert_eq!(rows, code, "docs/configuration.md's fixed request limits, against FIXED_LIMITS (src/config/server.rs)");
+
+    let mut keys = BTreeSet::new();
+    flatten("limits", &serde_json::to_value(ladderd::config::Limits::default()).unwrap(), &mut keys);
+    let documented: BTreeSet<String> = config_table()
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `limits."))
+        .filter_map(|l| l.split('`').next())
+        .map(|k| format!("limits.{k}"))
+        .collect();
+    assert_eq!(documented, keys, "docs/configuration.md's limits.* rows, against Limits");
+
+    for file in ["src/convert.rs", "src/grpc/wire.rs", "src/grpc/mod.rs"] {
+        let source = read(file);
+        let code = source.split("#[cfg(test)]").next().unwrap();
+        let literal = literal_limits(code);
+        assert!(literal.is_empty(), "{file} passes a number as a limit (make it a limits.* key or a fixed limit): {literal:?}");
+    }
+    // The reader finds each kind of number it looks for.
+    let sample =
+        "check_len(|| \"a (b, c)\".into(), v, 128)?; short_list(f, l, 32, x); limit: Some(|_| 64); TooLong { max: 512 }; s.len() > 8";
+    assert_eq!(literal_limits(sample), ["128", "32", "64", "512", "8"]);
+}
+
+/// The numbers `code` passes where a limit goes: the last argument of the
+/// edge's checks (both sizes of `short_list`), a wire list's `limit`, an
+/// error's `max`, and what a length is compared with.
+fn literal_limits(code: &str) -> Vec<String> {
+    let numeric = |s: &str| {
+        let s = s.trim();
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '_')
+    };
+    let mut found = Vec::new();
+    let mut keep = |s: &str| {
+        if numeric(s) {
+            found.push(s.trim().to_string());
+        }
+    };
+    for call in ["check_len(", "check_count(", "required_id(", "required_id_lazy(", "required_id_chars(", "short_list(", "limit: Some("] {
+        for (at, _) in code.match_indices(call).filter(|(at, _)| !code[..*at].ends_with("fn ")) {
+            let args = arguments(&code[at + call.len()..]);
+            let last = args.len().saturating_sub(if call == "short_list(" { 2 } else { 1 });
+            for a in &args[last..] {
+                keep(a.rsplit('|').next().unwrap_or(a));
+            }
+        }
+    }
+    for (at, m) in code.match_indices("max: ").chain(code.match_indices(".len() > ")) {
+        let rest = &code[at + m.len()..];
+        keep(&rest[..rest.find(|c: char| !(c.is_ascii_digit() || c == '_')).unwrap_or(rest.len())]);
+    }
+    found
+}
+
+/// The top-level arguments of a call, from just after its `(`: commas in
+/// nested calls, closures' bodies and string literals do not split them.
+fn arguments(rest: &str) -> Vec<&str> {
+    let (mut depth, mut quoted, mut escaped, mut start) = (0usize, false, false, 0);
+    let mut out = Vec::new();
+    for (i, c) in rest.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            _ if quoted => {}
+            '(' | '[' | '{' => depth += 1,
+            ',' if depth == 0 => {
+                out.push(&rest[start..i]);
+                start = i + 1;
+            }
+            ')' | ']' | '}' if depth == 0 => {
+                out.push(&rest[start..i]);
+                break;
+            }
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    out
 }
 
 #[test]

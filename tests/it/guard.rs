@@ -367,6 +367,41 @@ fn a_daemon_listening_off_loopback_without_a_token_file_warns_naming_the_calls_i
     assert_eq!(exposure(&log), None);
 }
 
+/// Issue 38 item 4: off loopback, any host's `Decide` feeds the
+/// guardrails under the cohort it labels its turns with. With no cohorts
+/// named the start-up log says so; with cohorts named, or on loopback, it
+/// has nothing to say.
+#[test]
+fn a_daemon_listening_off_loopback_with_no_named_cohorts_warns_that_any_caller_feeds_the_guardrails() {
+    let warning = |log: &[serde_json::Value]| {
+        log.iter()
+            .find(|l| {
+                l["fields"]["message"].as_str().is_some_and(|m| m.starts_with("listen is not loopback and guardrails.cohorts is empty"))
+            })
+            .cloned()
+    };
+    let binary = Path::new(env!("CARGO_BIN_EXE_ladderd"));
+    let log = startup_log(in_a_network_namespace(binary, &[]).env_clear().env("LADDER_LISTEN", "0.0.0.0:0"));
+    assert!(log.iter().any(|l| l["fields"]["message"] == "serving"), "it started: {log:?}");
+    let w = warning(&log).unwrap_or_else(|| panic!("no warning in {log:?}"));
+    assert_eq!(w["level"], "WARN");
+    let text = w["fields"]["message"].as_str().unwrap();
+    for says in ["any caller that reaches it feeds the guardrails", "\"cohort\"", "auto_trip", "guardrails.cohorts = [", "never judged"] {
+        assert!(text.contains(says), "{says:?} not said: {text}");
+    }
+    let named = startup_log(
+        in_a_network_namespace(binary, &[])
+            .env_clear()
+            .env("LADDER_LISTEN", "0.0.0.0:0")
+            .env("LADDER_GUARDRAILS__COHORTS", r#"["canary"]"#),
+    );
+    assert!(named.iter().any(|l| l["fields"]["message"] == "serving"), "it started: {named:?}");
+    assert_eq!(warning(&named), None);
+    let local = startup_log(std::process::Command::new(binary).env_clear().env("LADDER_LISTEN", "127.0.0.1:0"));
+    assert!(local.iter().any(|l| l["fields"]["message"] == "serving"));
+    assert_eq!(warning(&local), None);
+}
+
 #[test]
 fn a_token_file_that_cannot_be_read_stops_the_start_with_exit_2_naming_the_key() {
     let dir = tempfile::tempdir().unwrap();

@@ -357,6 +357,20 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     assert!(!state.auto_execute_configured, "the old config is kept");
     let r = client.decide(req("c", "the thing for team e")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Clarify);
+
+    // Fixed: applied, and the refusal is no longer shown as if it still
+    // stood (issue 38 item 5).
+    write_version("..v4", &format!("{base}[auto_execute]\nenabled = true\n"));
+    assert!(
+        eventually(|| {
+            let mut c = c.clone();
+            async move { rollout(&mut c).await.config_reloads == 2 }
+        })
+        .await
+    );
+    let state = rollout(&mut c).await;
+    assert_eq!((state.last_reload_error.as_str(), state.config_reload_failures), ("", 1), "{state:?}");
+    assert!(state.auto_execute_configured);
     sigterm(&child);
 }
 
@@ -442,4 +456,62 @@ async fn a_guardrail_breach_trips_auto_execute_until_an_operator_resets_it() {
     assert!(state.cohorts.is_empty());
     let r = client.decide(labelled("again".into(), "the thing for team e", "llm")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Execute);
+}
+
+/// Issue 38 item 4, end to end: `Decide`'s cohort label is any caller's
+/// to send. With every label a cohort, 150 clarifier-only turns under a
+/// label of their own trip auto-execute off for everyone. With
+/// `guardrails.cohorts` naming the cohorts, the same turns count as
+/// `other`, reported and never judged; a flood of easy turns under 100
+/// more labels takes no named cohort's slot; and the canary's real
+/// regression (every turn a clarifier) still trips.
+#[tokio::test]
+async fn with_named_cohorts_other_labels_neither_trip_auto_execute_nor_hide_a_named_cohorts_regression() {
+    for named in [false, true] {
+        let mut c = Config::default();
+        c.guardrails.auto_trip = true;
+        c.guardrails.baseline_cohort = Some("baseline".into());
+        c.guardrails.min_samples = 40;
+        if named {
+            c.guardrails.cohorts = vec!["canary".into(), "baseline".into()];
+        }
+        let d = TestDaemon::start(c).await;
+        let mut client = d.client.clone();
+        let mut turns = 0;
+        let mut decide = async |cohort: &str, input: &str| {
+            turns += 1;
+            let mut r = req(&format!("{cohort}-{turns}"), input);
+            r.labels.insert("cohort".into(), cohort.into());
+            client.decide(r).await.unwrap().into_inner().outcome()
+        };
+        // The baseline: one turn in four a tie (a clarifier).
+        for i in 0..60 {
+            let input = if i % 4 == 0 { "links panel" } else { "open links panel d" };
+            decide("baseline", input).await;
+        }
+        for _ in 0..150 {
+            assert_eq!(decide("anyones", "links panel").await, O::Clarify);
+        }
+        let state = rollout(&mut d.client.clone()).await;
+        if !named {
+            assert!(state.auto_execute_tripped, "every label a cohort: {state:?}");
+            assert_eq!(state.trip_breaches.iter().map(|b| b.cohort.as_str()).collect::<Vec<_>>(), ["anyones"]);
+            continue;
+        }
+        assert!(!state.auto_execute_tripped, "{state:?}");
+        assert_eq!(state.named_cohorts, ["canary", "baseline"]);
+        for i in 0..200 {
+            assert_eq!(decide(&format!("flood-{}", i % 100), "open links panel d").await, O::Execute);
+        }
+        for _ in 0..60 {
+            decide("canary", "links panel").await;
+        }
+        let state = rollout(&mut d.client.clone()).await;
+        assert!(state.auto_execute_tripped, "{state:?}");
+        let breaches: Vec<(&str, &str)> = state.trip_breaches.iter().map(|b| (b.cohort.as_str(), b.figure.as_str())).collect();
+        assert_eq!(breaches, [("canary", "clarifier_rate")]);
+        let figures: Vec<(&str, u64, &str)> =
+            state.cohorts.iter().map(|c| (c.cohort.as_str(), c.decisions, c.compared_with.as_str())).collect();
+        assert_eq!(figures, [("baseline", 60, ""), ("canary", 60, "cohort baseline"), ("other", 350, "")]);
+    }
 }

@@ -22,6 +22,13 @@ pub struct Settings {
     /// The `DecideRequest.labels` key naming a turn's cohort ("default"
     /// when absent).
     pub cohort_label: String,
+    /// The cohorts the guardrails track, each in a slot of its own that is
+    /// never given up: a turn of any other cohort counts as
+    /// [`OTHER_COHORT`], which is reported and never judged (any caller
+    /// can send any label; only the operator's names can trip anything).
+    /// Empty: every cohort a label names is tracked, up to
+    /// [`MAX_COHORTS`], and `other` is judged like the rest.
+    pub cohorts: Vec<String>,
     /// Compare every cohort with this one; unset: with its own previous window.
     pub baseline_cohort: Option<String>,
     pub window_seconds: u64,
@@ -47,6 +54,7 @@ impl Default for Settings {
         Settings {
             enabled: true,
             cohort_label: "cohort".into(),
+            cohorts: Vec::new(),
             baseline_cohort: None,
             window_seconds: 600,
             min_samples: 100,
@@ -64,6 +72,24 @@ impl Default for Settings {
 impl Settings {
     pub fn window_ms(&self) -> u64 {
         self.window_seconds.saturating_mul(1000)
+    }
+
+    /// The cohort a turn of cohort `name` counts under: `name` itself, or
+    /// `other` when cohorts are named and `name` is not one of them.
+    pub fn tracked<'a>(&self, name: &'a str) -> &'a str {
+        if self.cohorts.is_empty() || self.names(name) { name } else { OTHER_COHORT }
+    }
+
+    /// Whether a cohort's figures are judged: every cohort, or with named
+    /// cohorts only those (`other` then holds whatever labels callers
+    /// chose to send, so it may not trip auto-execute or stand for a
+    /// regression).
+    pub fn judges(&self, name: &str) -> bool {
+        self.cohorts.is_empty() || self.names(name)
+    }
+
+    fn names(&self, name: &str) -> bool {
+        self.cohorts.iter().any(|c| c == name)
     }
 }
 
@@ -166,10 +192,12 @@ pub struct Guardrails {
 /// How many generations remembered decisions are kept in.
 const GENERATIONS: usize = 10;
 
-/// The most cohorts a replica holds (each keeps up to `max_samples` turns).
+/// The most cohorts a replica holds (each keeps up to `max_samples` turns),
+/// and the most `guardrails.cohorts` may name.
 pub const MAX_COHORTS: usize = 64;
 
-/// Where the samples of cohorts past `MAX_COHORTS` are counted.
+/// Where the samples of cohorts past `MAX_COHORTS` are counted, and with
+/// named cohorts those of every cohort not named.
 pub const OTHER_COHORT: &str = "other";
 
 /// A remembered decision's id: a UUID as the daemon writes its ids
@@ -213,13 +241,21 @@ impl Guardrails {
         Guardrails { cohorts: BTreeMap::new(), decisions: VecDeque::new(), max_decisions: max_decisions.max(1) }
     }
 
-    /// The cohort named `name`, added if new. Cohorts come from a request
-    /// label, so at most `MAX_COHORTS` are held: at the bound, those with
-    /// nothing in the last two windows go, and if none did a new name's
-    /// samples count in `OTHER_COHORT`.
+    /// The cohort a turn of cohort `name` counts in, added if new. With
+    /// named cohorts, each named one and `other`. Without, cohorts come
+    /// from a request label, so at most `MAX_COHORTS` are held: at the
+    /// bound, those with nothing in the last two windows go, and if none
+    /// did a new name's samples count in `OTHER_COHORT`.
     fn cohort(&mut self, s: &Settings, name: &str, now_ms: u64) -> &mut Cohort {
-        let mut name = name;
-        if !self.cohorts.contains_key(name) && self.cohorts.len() >= MAX_COHORTS {
+        let mut name = s.tracked(name);
+        if !s.cohorts.is_empty() {
+            // Cohorts held under an earlier configuration (one that named
+            // others, or none) only ever count as `other`, which is not
+            // judged: they go, and a named cohort always has its slot.
+            if self.cohorts.len() > s.cohorts.len() + 1 || !self.cohorts.contains_key(name) {
+                self.cohorts.retain(|k, _| k == OTHER_COHORT || s.names(k));
+            }
+        } else if !self.cohorts.contains_key(name) && self.cohorts.len() >= MAX_COHORTS {
             let from = now_ms.saturating_sub(2 * s.window_ms());
             self.cohorts.retain(|_, c| c.newest().is_some_and(|at| at > from));
             if self.cohorts.len() >= MAX_COHORTS {
@@ -249,7 +285,8 @@ impl Guardrails {
     }
 
     /// Remembers a decision so later feedback can be attributed to it.
-    pub fn remember(&mut self, cohort: &str, decision_id: &str, executed: bool) {
+    pub fn remember(&mut self, s: &Settings, cohort: &str, decision_id: &str, executed: bool) {
+        let cohort = s.tracked(cohort);
         let name = self.cohorts.get(cohort).map_or_else(|| cohort.into(), |c| c.name.clone());
         self.remember_in(name, decision_id, executed);
     }
@@ -309,13 +346,15 @@ impl Guardrails {
         }
     }
 
-    fn figures(c: &Cohort, from: u64, to: u64) -> Figures {
-        let turns = || c.turns.iter().filter(|t| t.at_ms > from && t.at_ms <= to);
+    /// The figures of the samples of `cs` (one cohort, or what counts as
+    /// one) in `(from, to]`.
+    fn figures(cs: &[&Cohort], from: u64, to: u64) -> Figures {
+        let turns = || cs.iter().flat_map(|c| &c.turns).filter(|t| t.at_ms > from && t.at_ms <= to);
         let mut lat: Vec<f64> = turns().map(|t| t.latency_ms).collect();
         let decisions = lat.len() as u64;
         let clarified = turns().filter(|t| t.clarified).count() as f64;
         let executed = turns().filter(|t| t.executed).count() as u64;
-        let wrong = c.wrong.iter().filter(|t| **t > from && **t <= to).count() as u64;
+        let wrong = cs.iter().flat_map(|c| &c.wrong).filter(|t| **t > from && **t <= to).count() as u64;
         // The latency the sorted list holds at the 95th percentile's place,
         // found without sorting the window (it holds up to `max_samples`).
         let p95 = if lat.is_empty() {
@@ -324,7 +363,7 @@ impl Guardrails {
             let at = ((lat.len() as f64 * 0.95).ceil() as usize).saturating_sub(1).min(lat.len() - 1);
             *lat.select_nth_unstable_by(at, f64::total_cmp).1
         };
-        let retries: Vec<bool> = c.retries.iter().filter(|r| r.0 > from && r.0 <= to).map(|r| r.1).collect();
+        let retries: Vec<bool> = cs.iter().flat_map(|c| &c.retries).filter(|r| r.0 > from && r.0 <= to).map(|r| r.1).collect();
         let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
         Figures {
             decisions,
@@ -396,25 +435,39 @@ impl Guardrails {
         Self::judge(&merged, s, baseline, now_ms)
     }
 
+    /// Every cohort's figures, and the breaches of the cohorts judged. The
+    /// cohorts held are read as the settings track them: with named
+    /// cohorts, any other (held under an earlier configuration, or shared
+    /// by a replica that names none) counts as `other`, which is reported
+    /// and not judged.
     fn judge(cohorts: &BTreeMap<String, Cohort>, s: &Settings, baseline: Option<&str>, now_ms: u64) -> (Vec<CohortReport>, Vec<Breach>) {
         let cur_from = now_ms.saturating_sub(s.window_ms());
         let prev_from = now_ms.saturating_sub(2 * s.window_ms());
-        let base_figures = baseline.and_then(|b| cohorts.get(b)).map(|c| Self::figures(c, cur_from, now_ms));
+        let mut tracked: BTreeMap<&str, Vec<&Cohort>> = BTreeMap::new();
+        for (name, c) in cohorts {
+            tracked.entry(s.tracked(name)).or_default().push(c);
+        }
+        let baseline = baseline.filter(|b| s.judges(b));
+        let base_figures = baseline.and_then(|b| tracked.get(b)).map(|cs| Self::figures(cs, cur_from, now_ms));
         let mut reports = Vec::new();
         let mut breaches = Vec::new();
         let t = s;
-        for (name, c) in cohorts {
-            let cur = Self::figures(c, cur_from, now_ms);
+        for (&name, cs) in &tracked {
+            let cur = Self::figures(cs, cur_from, now_ms);
+            if !s.judges(name) {
+                reports.push(CohortReport { cohort: name.to_string(), figures: cur, compared_with: String::new() });
+                continue;
+            }
             let (base, with) = match (&base_figures, baseline) {
                 (Some(b), Some(bn)) if bn != name && b.decisions >= s.min_samples => (Some(b.clone()), format!("cohort {bn}")),
                 (_, Some(bn)) if bn == name => (None, String::new()),
                 _ => {
-                    let prev = Self::figures(c, prev_from, cur_from);
+                    let prev = Self::figures(cs, prev_from, cur_from);
                     if prev.decisions >= s.min_samples { (Some(prev), "previous window".to_string()) } else { (None, String::new()) }
                 }
             };
             let mut breach = |figure, value: f64, baseline: f64, threshold: f64| {
-                breaches.push(Breach { cohort: name.clone(), figure, value, baseline, threshold });
+                breaches.push(Breach { cohort: name.to_string(), figure, value, baseline, threshold });
             };
             // The share of unchanged-fingerprint retries is judged on its own.
             if cur.retries >= s.min_samples.min(50) && cur.unchanged_fingerprint_retry_share > t.unchanged_fingerprint_retry_share_max {
@@ -436,7 +489,7 @@ impl Guardrails {
                     breach("p95_latency_ms", cur.p95_latency_ms, b.p95_latency_ms, t.p95_latency_increase_ms);
                 }
             }
-            reports.push(CohortReport { cohort: name.clone(), figures: cur, compared_with: with });
+            reports.push(CohortReport { cohort: name.to_string(), figures: cur, compared_with: with });
         }
         (reports, breaches)
     }
@@ -458,10 +511,15 @@ mod tests {
 
     /// `n` turns of a cohort spread over `[from, to)`.
     fn stream(g: &mut Guardrails, cohort: &str, n: u64, from: u64, to: u64, f: impl Fn(u64) -> (bool, bool, f64)) {
+        stream_under(&S, g, cohort, n, from, to, f);
+    }
+
+    /// `stream` under settings `s`.
+    fn stream_under(s: &Settings, g: &mut Guardrails, cohort: &str, n: u64, from: u64, to: u64, f: impl Fn(u64) -> (bool, bool, f64)) {
         for i in 0..n {
             let (executed, clarified, latency) = f(i);
             let at = from + (to - from) * i / n;
-            g.record_decision(&S, cohort, &format!("{cohort}-{from}-{i}"), Sample { executed, clarified, latency_ms: latency }, at);
+            g.record_decision(s, cohort, &format!("{cohort}-{from}-{i}"), Sample { executed, clarified, latency_ms: latency }, at);
         }
     }
 
@@ -560,36 +618,41 @@ mod tests {
         }
 
         /// Judging every replica's windows together is judging all the
-        /// samples in one place.
+        /// samples in one place, with cohorts named or not, and with
+        /// windows recorded before the cohorts were named (a cohort not
+        /// named then counts as `other` wherever it was held).
         #[test]
         fn windows_merged_from_replicas_judge_like_one_process(
-            turns in proptest::collection::vec((0usize..3, 0usize..2, 0u64..120_000, proptest::bool::ANY, proptest::bool::ANY, 1u32..500), 0..400),
+            turns in proptest::collection::vec((0usize..3, 0usize..3, 0u64..120_000, proptest::bool::ANY, proptest::bool::ANY, 1u32..500), 0..400),
             wrongs in proptest::collection::vec((0usize..400, 0u64..120_000), 0..20),
             retries in proptest::collection::vec((0usize..3, 0u64..120_000, proptest::bool::ANY), 0..80),
         ) {
-            let s = Settings { window_seconds: 60, min_samples: 10, max_samples: 100_000, ..Settings::default() };
-            let mut one = Guardrails::new(10_000);
-            let mut each: Vec<Guardrails> = (0..3).map(|_| Guardrails::new(10_000)).collect();
-            let cohort = |c: usize| ["control", "llm"][c];
-            for (i, &(r, c, at, executed, clarified, latency)) in turns.iter().enumerate() {
-                let sample = Sample { executed, clarified, latency_ms: f64::from(latency) };
-                one.record_decision(&s, cohort(c), &format!("d{i}"), sample, at);
-                each[r].record_decision(&s, cohort(c), &format!("d{i}"), sample, at);
-            }
-            for &(i, at) in &wrongs {
-                if let Some(&(r, ..)) = turns.get(i) {
-                    one.record_outcome(&s, &format!("d{i}"), ActionOutcome::Rejected, at);
-                    each[r].record_outcome(&s, &format!("d{i}"), ActionOutcome::Rejected, at);
+            let plain = Settings { window_seconds: 60, min_samples: 10, max_samples: 100_000, ..Settings::default() };
+            let named = Settings { cohorts: vec!["control".into(), "llm".into()], ..plain.clone() };
+            for (recorded, judged) in [(&plain, &plain), (&named, &named), (&plain, &named)] {
+                let mut one = Guardrails::new(10_000);
+                let mut each: Vec<Guardrails> = (0..3).map(|_| Guardrails::new(10_000)).collect();
+                let cohort = |c: usize| ["control", "llm", "unnamed"][c];
+                for (i, &(r, c, at, executed, clarified, latency)) in turns.iter().enumerate() {
+                    let sample = Sample { executed, clarified, latency_ms: f64::from(latency) };
+                    one.record_decision(recorded, cohort(c), &format!("d{i}"), sample, at);
+                    each[r].record_decision(recorded, cohort(c), &format!("d{i}"), sample, at);
                 }
-            }
-            for &(r, at, unchanged) in &retries {
-                one.record_retry(&s, "llm", unchanged, at);
-                each[r].record_retry(&s, "llm", unchanged, at);
-            }
-            let now = 120_000;
-            let all: Vec<Windows> = each.iter().map(|g| g.windows(&s, now)).collect();
-            for baseline in [None, Some("control")] {
-                proptest::prop_assert_eq!(Guardrails::evaluate_windows(&all, &s, baseline, now), one.evaluate(&s, baseline, now));
+                for &(i, at) in &wrongs {
+                    if let Some(&(r, ..)) = turns.get(i) {
+                        one.record_outcome(recorded, &format!("d{i}"), ActionOutcome::Rejected, at);
+                        each[r].record_outcome(recorded, &format!("d{i}"), ActionOutcome::Rejected, at);
+                    }
+                }
+                for &(r, at, unchanged) in &retries {
+                    one.record_retry(recorded, "llm", unchanged, at);
+                    each[r].record_retry(recorded, "llm", unchanged, at);
+                }
+                let now = 120_000;
+                let all: Vec<Windows> = each.iter().map(|g| g.windows(recorded, now)).collect();
+                for baseline in [None, Some("control")] {
+                    proptest::prop_assert_eq!(Guardrails::evaluate_windows(&all, judged, baseline, now), one.evaluate(judged, baseline, now));
+                }
             }
         }
     }
@@ -608,7 +671,7 @@ mod tests {
             let cohort = if i % 2 == 0 { "even" } else { "odd" };
             g.record_decision(&S, cohort, &id(i), Sample { executed: true, clarified: false, latency_ms: 1.0 }, 1);
         }
-        g.remember("odd", "not-a-uuid", true);
+        g.remember(&S, "odd", "not-a-uuid", true);
         // Eleven generations of ten, the newest holding the last one: the
         // 100 before it are known.
         assert!(!g.knows(&id(149)) && g.knows(&id(150)) && g.knows(&id(249)), "the last 100 and more are known");
@@ -641,6 +704,80 @@ mod tests {
         let later = 1000 + 2 * S.window_ms() + 1;
         g.record_decision(&S, "new", "d-new", sample, later);
         assert_eq!(g.cohorts.keys().collect::<Vec<_>>(), ["new"]);
+    }
+
+    /// Named cohorts (issue 38): any caller's labels fill the 64 slots
+    /// with easy turns first; without names the canary's turns then count
+    /// as `other`, among the flood's, and its regression (every turn a
+    /// clarifier) is hidden. Named, it keeps its slot and trips; the flood
+    /// is `other`, reported and not judged.
+    #[test]
+    fn a_flood_of_unknown_labels_neither_takes_a_named_cohorts_slot_nor_hides_its_regression() {
+        let named = Settings { cohorts: vec!["canary".into(), "baseline".into()], ..S.clone() };
+        for (s, names) in [(&*S, false), (&named, true)] {
+            let mut g = Guardrails::new(10_000);
+            // The baseline clarifies one turn in five.
+            stream_under(s, &mut g, "baseline", 1000, 0, 60_000, |i| (false, i % 5 == 0, 10.0));
+            // 1,500 easy turns under 150 labels nobody named.
+            for l in 0..150 {
+                stream_under(s, &mut g, &format!("flood-{l}"), 10, 1, 30_000, |_| (true, false, 10.0));
+            }
+            stream_under(s, &mut g, "canary", 200, 30_000, 60_000, |_| (false, true, 10.0));
+            let (reports, breaches) = g.evaluate(s, Some("baseline"), 60_000);
+            let report = |c: &str| reports.iter().find(|r| r.cohort == c);
+            if !names {
+                assert!(report("canary").is_none(), "lumped into other");
+                assert!(breaches.is_empty(), "the regression is hidden among the flood's turns: {breaches:?}");
+                continue;
+            }
+            assert_eq!(report("canary").map(|r| r.figures.decisions), Some(200));
+            let other = report(OTHER_COHORT).expect("the flood is reported");
+            assert_eq!((other.figures.decisions, other.compared_with.as_str()), (1500, ""), "and not judged");
+            assert_eq!(reports.len(), 3, "canary, baseline, other: {reports:?}");
+            let tripped: Vec<(&str, &str)> = breaches.iter().map(|b| (b.cohort.as_str(), b.figure)).collect();
+            assert_eq!(tripped, [("canary", "clarifier_rate")]);
+        }
+    }
+
+    /// 150 clarifier-only turns under a label the operator did not name
+    /// trip a breach when every label is a cohort, and none when cohorts
+    /// are named: they count as `other`, which is not judged.
+    #[test]
+    fn turns_under_a_label_not_named_count_as_other_and_trip_nothing() {
+        let named = Settings { cohorts: vec!["llm".into(), "baseline".into()], ..S.clone() };
+        for (s, want) in [(&*S, vec![("canary".to_string(), "clarifier_rate")]), (&named, vec![])] {
+            let mut g = Guardrails::new(10_000);
+            stream_under(s, &mut g, "baseline", 1000, 0, 60_000, |i| (false, i % 5 == 0, 10.0));
+            stream_under(s, &mut g, "canary", 150, 1, 60_000, |_| (false, true, 10.0));
+            let (reports, breaches) = g.evaluate(s, Some("baseline"), 60_000);
+            assert_eq!(breaches.iter().map(|b| (b.cohort.clone(), b.figure)).collect::<Vec<_>>(), want);
+            let held = if want.is_empty() { OTHER_COHORT } else { "canary" };
+            assert_eq!(reports.iter().find(|r| r.cohort == held).map(|r| r.figures.decisions), Some(150));
+        }
+    }
+
+    /// A configuration that names cohorts after one that did not: the
+    /// cohorts held before count as `other` when judged, and go at the
+    /// next sample (a named cohort never waits for a slot).
+    #[test]
+    fn cohorts_held_before_cohorts_were_named_count_as_other_and_make_way() {
+        let mut g = Guardrails::new(10_000);
+        let sample = Sample { executed: false, clarified: true, latency_ms: 1.0 };
+        for i in 0..MAX_COHORTS {
+            g.record_decision(&S, &format!("c{i}"), &format!("d{i}"), sample, 1000);
+        }
+        let named = Settings { cohorts: vec!["canary".into()], ..S.clone() };
+        let (reports, _) = g.evaluate(&named, None, 1000);
+        let cohorts: Vec<(&str, u64)> = reports.iter().map(|r| (r.cohort.as_str(), r.figures.decisions)).collect();
+        assert_eq!(cohorts, [(OTHER_COHORT, MAX_COHORTS as u64)]);
+        g.record_decision(&named, "canary", "d-canary", sample, 1000);
+        assert_eq!(g.cohorts.keys().collect::<Vec<_>>(), ["canary"], "every slot was taken before");
+        g.record_decision(&named, "c1", "d-c1", sample, 1000);
+        assert_eq!(g.cohorts.keys().collect::<Vec<_>>(), ["canary", OTHER_COHORT]);
+        // Outcomes follow: a turn remembered under a label not named is `other`'s.
+        g.remember(&named, "c2", "d-exec", true);
+        g.record_outcome(&named, "d-exec", ActionOutcome::Rejected, 1000);
+        assert_eq!(g.cohorts[OTHER_COHORT].wrong.len(), 1);
     }
 
     #[test]
