@@ -183,3 +183,6 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         Ok(Response::new(pb::ResetSessionResponse { existed }))
     }
 }
+
+#[cfg(test)]
+mod mangled;
