@@ -46,6 +46,38 @@ pub fn generous() -> crate::config::Limits {
     }
 }
 
+/// Limits of one item for every list whose limit is configured.
+pub fn ones() -> crate::config::Limits {
+    crate::config::Limits { pool_max: 1, aliases_max: 1, labels_max: 1, evidence_blocks_max: 1, chat_history_max: 1, ..Default::default() }
+}
+
+/// The most items any list under a configured limit holds in the request
+/// prost decodes from `bytes` for `CALLS[call]`; `None` when it does not.
+pub fn longest(call: usize, bytes: &[u8]) -> Option<usize> {
+    fn pool(lists: &[&[pb::Candidate]]) -> usize {
+        let aliases = lists.iter().flat_map(|l| l.iter()).map(|c| c.aliases.len());
+        lists.iter().map(|l| l.len()).chain(aliases).max().unwrap_or(0)
+    }
+    Some(match call {
+        0 => {
+            let m = pb::DecideRequest::decode(bytes).ok()?;
+            let options = m.options.map(|o| o.candidates).unwrap_or_default();
+            pool(&[&options, &m.widget_items, &m.commands, &m.recoverable_chat_options]).max(m.labels.len())
+        }
+        1 => {
+            let m = pb::EnrichRequest::decode(bytes).ok()?;
+            let blocks: Vec<&[pb::Candidate]> = m.evidence.iter().map(|b| &b.candidates[..]).collect();
+            pool(&blocks).max(m.evidence.len()).max(m.chat_history.len())
+        }
+        2 => pool(&[&pb::ClarifyRequest::decode(bytes).ok()?.candidates]),
+        _ => {
+            let m = pb::ExtractRequest::decode(bytes).ok()?;
+            let values = m.slots.iter().flat_map(|s| s.values.iter());
+            m.slots.iter().map(|s| s.values.len()).chain(values.map(|v| v.synonyms.len())).max().unwrap_or(0)
+        }
+    })
+}
+
 fn text() -> impl Strategy<Value = String> {
     "(a|é| |x1){0,3}"
 }

@@ -62,8 +62,8 @@ impl Field {
     /// or a string only length-delimited; a map entry whatever the key
     /// says (prost's map decoding checks no wire type, so read otherwise
     /// the entry's bytes would be taken for fields of the message).
-    fn reads(&self, wire: WireType) -> bool {
-        matches!(self.holds, Holds::Entry) || wire == WireType::LengthDelimited
+    fn reads(&self, wire: u64) -> bool {
+        wire == DELIMITED || matches!(self.holds, Holds::Entry)
     }
 }
 
@@ -203,13 +203,17 @@ pub fn options(path: &str, payload: &[u8]) -> Option<std::ops::Range<usize>> {
     if !std::ptr::eq(shape_of(path), &DECIDE) {
         return None;
     }
+    let number = DECIDE.fields[OPTIONS].number;
     let mut found = None;
-    for read in Fields::new(payload, &DECIDE) {
-        if read.follows == Some(OPTIONS) {
-            if found.is_some() || read.wire != WireType::LengthDelimited {
+    let mut fields = Fields::new(payload, &DECIDE);
+    while let Some((n, wire, body)) = fields.next() {
+        if n == number {
+            if found.is_some() || wire != DELIMITED {
                 return None;
             }
-            found = Some(read.at..read.at.checked_add(read.body.len())?);
+            // The contents end where the rest of the message begins.
+            let end = payload.len().checked_sub(fields.rest.len())?;
+            found = Some(end.checked_sub(body.len())?..end);
         }
     }
     found
@@ -217,8 +221,6 @@ pub fn options(path: &str, payload: &[u8]) -> Option<std::ops::Range<usize>> {
 
 /// The index of `options` in `DECIDE`'s fields.
 const OPTIONS: usize = 0;
-
-const _: () = assert!(DECIDE.fields[OPTIONS].number == 5);
 
 /// The most fields a shape follows (the scan keeps its counts on the stack).
 const MAX_FIELDS: usize = 8;
@@ -276,14 +278,15 @@ struct Instance {
 /// Counts the lists of the message bytes `body` into `instance`. Each
 /// element of a repeated message field is its own instance.
 fn scan(body: &[u8], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usize, instance: &mut Instance) -> Result<(), Invalid> {
-    for read in Fields::new(body, shape) {
-        let Some(i) = read.follows else { continue };
+    for (number, wire, body) in Fields::new(body, shape) {
+        let Some(i) = shape.fields.iter().position(|f| f.number == number) else { continue };
         let f = &shape.fields[i];
-        if !f.reads(read.wire) {
+        if !f.reads(wire) {
             // prost refuses the request at this field, with these words:
             // refused here, before a list behind it is counted (or its
             // bytes taken for the options').
-            return Err(Invalid::bad(at.path(f.name), format!("invalid wire type: {:?} (expected LengthDelimited)", read.wire)));
+            let wire = WireType::try_from(wire).map_or_else(|_| wire.to_string(), |w| format!("{w:?}"));
+            return Err(Invalid::bad(at.path(f.name), format!("invalid wire type: {wire} (expected LengthDelimited)")));
         }
         let Some(limit) = f.limit else {
             // Decoded once, however many times it is sent.
@@ -292,7 +295,7 @@ fn scan(body: &[u8], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usi
             }
             if let Holds::Message(inner) = f.holds {
                 let merged = instance.merged[i].get_or_insert_with(Box::default);
-                scan(read.body, inner, &At::Field { parent: at, name: f.name, index: None }, limits, cost, merged)?;
+                scan(body, inner, &At::Field { parent: at, name: f.name, index: None }, limits, cost, merged)?;
             }
             continue;
         };
@@ -305,43 +308,36 @@ fn scan(body: &[u8], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usi
         }
         if let Holds::Message(inner) = f.holds {
             let index = Some(n.saturating_sub(1));
-            scan(read.body, inner, &At::Field { parent: at, name: f.name, index }, limits, cost, &mut Instance::default())?;
+            scan(body, inner, &At::Field { parent: at, name: f.name, index }, limits, cost, &mut Instance::default())?;
         }
     }
     Ok(())
 }
 
-/// One field of a message, read as prost reads it.
-struct Read<'a> {
-    /// Its index among the shape's fields, when the scan follows it.
-    follows: Option<usize>,
-    /// The wire type its key says.
-    wire: WireType,
-    /// A length-delimited field's contents (and a map entry's, whatever
-    /// its wire type); empty for the others.
-    body: &'a [u8],
-    /// Where `body` starts in the message's bytes.
-    at: usize,
-}
-
-/// The fields of a message's bytes, read with its shape. Ends at the first
-/// bytes that are not a field, where prost's decode fails too.
+/// The fields of a message's bytes, read with its shape as prost reads
+/// them: each field's number, wire type and contents (a length-delimited
+/// field's, or a map entry's; nothing for the others). Ends at the first
+/// bytes that are not a field, where prost's decode fails too, and after
+/// a field the shape follows sent with a wire type prost refuses.
 struct Fields<'a> {
-    bytes: &'a [u8],
     rest: &'a [u8],
     shape: &'a Shape,
 }
 
 impl<'a> Fields<'a> {
     fn new(bytes: &'a [u8], shape: &'a Shape) -> Self {
-        Fields { bytes, rest: bytes, shape }
+        Fields { rest: bytes, shape }
     }
 
     #[inline]
-    fn read(&mut self) -> Option<Read<'a>> {
+    fn read(&mut self) -> Option<(u32, u64, &'a [u8])> {
         let (number, wire) = key(&mut self.rest)?;
-        let follows = self.shape.fields.iter().position(|f| f.number == number);
-        let body = match follows.map(|i| &self.shape.fields[i]) {
+        // Nearly every field of a request; the shape is not looked at.
+        if wire == DELIMITED {
+            return Some((number, wire, delimited(&mut self.rest)?));
+        }
+        let body = match self.shape.fields.iter().find(|f| f.number == number) {
+            // A map entry, whatever its key says (`Field::reads`).
             Some(f) if f.reads(wire) => delimited(&mut self.rest)?,
             // prost refuses the request at this key, before it reads what
             // follows: the scan reads no further either (`scan` refuses
@@ -350,25 +346,21 @@ impl<'a> Fields<'a> {
                 self.rest = &[];
                 &[][..]
             }
-            None => match wire {
-                WireType::LengthDelimited => delimited(&mut self.rest)?,
-                WireType::StartGroup => {
-                    skip_group(&mut self.rest, number, GROUP_DEPTH)?;
-                    &[][..]
-                }
-                _ => {
-                    scalar(&mut self.rest, wire)?;
-                    &[][..]
-                }
-            },
+            None if wire == START_GROUP => {
+                skip_group(&mut self.rest, number, GROUP_DEPTH)?;
+                &[][..]
+            }
+            None => {
+                scalar(&mut self.rest, wire)?;
+                &[][..]
+            }
         };
-        let at = self.bytes.len().checked_sub(self.rest.len())?.checked_sub(body.len())?;
-        Some(Read { follows, wire, body, at })
+        Some((number, wire, body))
     }
 }
 
 impl<'a> Iterator for Fields<'a> {
-    type Item = Read<'a>;
+    type Item = (u32, u64, &'a [u8]);
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.rest.is_empty() {
@@ -382,13 +374,23 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
+/// Wire types, as prost's `WireType` numbers them (compared as numbers on
+/// every field of a request).
+const VARINT: u64 = 0;
+const SIXTY_FOUR_BIT: u64 = 1;
+const DELIMITED: u64 = 2;
+const START_GROUP: u64 = 3;
+const END_GROUP: u64 = 4;
+const THIRTY_TWO_BIT: u64 = 5;
+
 /// A field's key, as prost's `decode_key` accepts it: a field number from
 /// 1 to 2^29 - 1 and a wire type from 0 to 5.
 #[inline]
-fn key(buf: &mut &[u8]) -> Option<(u32, WireType)> {
+fn key(buf: &mut &[u8]) -> Option<(u32, u64)> {
     let key = varint(buf)?;
     let number = u32::try_from(key >> 3).ok().filter(|n| (1..=MAX_FIELD_NUMBER).contains(n))?;
-    Some((number, WireType::try_from(key & 7).ok()?))
+    let wire = key & 7;
+    (wire <= THIRTY_TWO_BIT).then_some((number, wire))
 }
 
 /// A length-delimited field's contents.
@@ -399,12 +401,12 @@ fn delimited<'a>(buf: &mut &'a [u8]) -> Option<&'a [u8]> {
 
 /// Skips a varint or fixed-size field; an end-group key is not one.
 #[inline]
-fn scalar(buf: &mut &[u8], wire: WireType) -> Option<()> {
+fn scalar(buf: &mut &[u8], wire: u64) -> Option<()> {
     match wire {
-        WireType::Varint => varint(buf).map(drop),
-        WireType::SixtyFourBit => take(buf, 8).map(drop),
-        WireType::ThirtyTwoBit => take(buf, 4).map(drop),
-        WireType::LengthDelimited | WireType::StartGroup | WireType::EndGroup => None,
+        VARINT => varint(buf).map(drop),
+        SIXTY_FOUR_BIT => take(buf, 8).map(drop),
+        THIRTY_TWO_BIT => take(buf, 4).map(drop),
+        _ => None,
     }
 }
 
@@ -417,9 +419,9 @@ fn skip_group(buf: &mut &[u8], number: u32, depth: u32) -> Option<()> {
     loop {
         let (inner, wire) = key(buf)?;
         match wire {
-            WireType::EndGroup => return (inner == number).then_some(()),
-            WireType::LengthDelimited => _ = delimited(buf)?,
-            WireType::StartGroup => skip_group(buf, inner, depth)?,
+            END_GROUP => return (inner == number).then_some(()),
+            DELIMITED => _ = delimited(buf)?,
+            START_GROUP => skip_group(buf, inner, depth)?,
             _ => scalar(buf, wire)?,
         }
     }
@@ -659,15 +661,20 @@ mod tests {
         /// scan and the options' locator end without a panic; the scan
         /// refuses only what prost's decode refuses too, as
         /// INVALID_ARGUMENT, so a request is refused exactly when prost
-        /// refuses it; and the options' bytes it finds are what prost
-        /// decodes the request's options from.
+        /// refuses it; it lets no list prost decodes past its limit
+        /// (whatever it read on the way); and the options' bytes it finds
+        /// are what prost decodes the request's options from.
         #[test]
-        fn a_mangled_body_gets_the_verdict_prost_gives_it((call, bytes) in crate::grpc::mangled::body()) {
-            let call = &crate::grpc::mangled::CALLS[call];
+        fn a_mangled_body_gets_the_verdict_prost_gives_it((index, bytes) in crate::grpc::mangled::body()) {
+            let call = &crate::grpc::mangled::CALLS[index];
             let decodes = (call.decodes)(&bytes);
             if let Err(e) = check(call.path, &bytes, &crate::grpc::mangled::generous()) {
                 prop_assert!(!decodes, "refused ({e}) what prost decodes: {bytes:02x?}");
                 prop_assert_eq!(tonic::Status::from(crate::error::ApiError::Invalid(e)).code(), tonic::Code::InvalidArgument);
+            }
+            if crate::grpc::mangled::longest(index, &bytes).is_some_and(|n| n > 1) {
+                let scanned = check(call.path, &bytes, &crate::grpc::mangled::ones());
+                prop_assert!(matches!(scanned, Err(Invalid::TooMany { .. })), "a list of 2 or more let through at 1: {scanned:?} {bytes:02x?}");
             }
             let found = options(call.path, &bytes);
             if let Some(at) = &found {
