@@ -335,12 +335,26 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
             .with_callback(move |o| o.observe(shed.shed.load(Ordering::Relaxed), &[]))
             .build(),
     ));
-    let stack = stack.clone();
+    let deadlines = stack.clone();
     out.push(Box::new(
         meter
             .u64_observable_counter("ladder.requests.deadline_exceeded")
             .with_description("Requests past their deadline")
-            .with_callback(move |o| o.observe(stack.deadline_exceeded.load(Ordering::Relaxed), &[]))
+            .with_callback(move |o| o.observe(deadlines.deadline_exceeded.load(Ordering::Relaxed), &[]))
+            .build(),
+    ));
+    // Every call's series from the start at 0: a panic is rare, and an
+    // alert on its rate needs the series before the first one.
+    let stack = stack.clone();
+    out.push(Box::new(
+        meter
+            .u64_observable_counter("ladder.panics")
+            .with_description("Calls that panicked, answered INTERNAL, by call (grpc::stack, the service boundary)")
+            .with_callback(move |o| {
+                for (i, (_, call)) in crate::grpc::stack::CALLS.iter().enumerate() {
+                    o.observe(stack.panics[i].load(Ordering::Relaxed), &[opentelemetry::KeyValue::new("call", *call)]);
+                }
+            })
             .build(),
     ));
     let d = daemon.clone();

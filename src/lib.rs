@@ -35,8 +35,9 @@
 //!   (`store::redis`, its Lua scripts in `src/store/lua/`).
 //! - [`config`]: figment layers and validation; sections that are the
 //!   core's settings use the core's types.
-//! - [`telemetry`]: logging, tracing and metrics export, redaction, and
-//!   the decision-record schema (`telemetry::records`). [`tokens`]: the BPE
+//! - [`telemetry`]: logging (panics included, `telemetry::panics`),
+//!   tracing and metrics export, redaction, and the decision-record schema
+//!   (`telemetry::records`). [`tokens`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
 //! - [`replay`]: re-runs decision records under a configuration.
 //!   [`eval`]: measures decision quality on labelled turns.

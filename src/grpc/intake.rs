@@ -249,6 +249,8 @@ fn header(mut h: &[u8], max_message_bytes: usize) -> Result<usize, Status> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pb;
+    use prost::Message;
 
     fn framed(payload: &[u8]) -> Vec<u8> {
         let mut v = vec![0];
@@ -311,6 +313,98 @@ mod tests {
         let seen = seen.lock().unwrap();
         assert_eq!(seen[0].as_deref(), Some(&m.options.as_ref().unwrap().encode_to_vec()[..]));
         assert_eq!(seen[1], None);
+    }
+
+    /// An Arbiter that answers each call with an empty message; a Decide
+    /// whose options' bytes (`OptionsWire`) are not what its options were
+    /// decoded from, with INTERNAL.
+    struct Echo;
+
+    #[tonic::async_trait]
+    impl pb::arbiter_server::Arbiter for Echo {
+        async fn decide(&self, r: tonic::Request<pb::DecideRequest>) -> Result<tonic::Response<pb::Decision>, Status> {
+            if let Some(wire) = r.extensions().get::<OptionsWire>() {
+                let options = pb::OptionSet::decode(&wire.0[..]).map_err(|e| Status::internal(format!("options' bytes: {e}")))?;
+                if Some(&options) != r.get_ref().options.as_ref() {
+                    return Err(Status::internal("the options' bytes are not the request's options"));
+                }
+            }
+            Ok(tonic::Response::new(pb::Decision::default()))
+        }
+        async fn enrich(&self, _: tonic::Request<pb::EnrichRequest>) -> Result<tonic::Response<pb::Decision>, Status> {
+            Ok(tonic::Response::new(pb::Decision::default()))
+        }
+        async fn clarify(&self, _: tonic::Request<pb::ClarifyRequest>) -> Result<tonic::Response<pb::ClarifyResponse>, Status> {
+            Ok(tonic::Response::new(pb::ClarifyResponse::default()))
+        }
+        async fn extract(&self, _: tonic::Request<pb::ExtractRequest>) -> Result<tonic::Response<pb::ExtractResponse>, Status> {
+            Ok(tonic::Response::new(pb::ExtractResponse::default()))
+        }
+        async fn record_outcome(
+            &self,
+            _: tonic::Request<pb::RecordOutcomeRequest>,
+        ) -> Result<tonic::Response<pb::RecordOutcomeResponse>, Status> {
+            Err(Status::unimplemented("not in this test"))
+        }
+        async fn get_session(&self, _: tonic::Request<pb::GetSessionRequest>) -> Result<tonic::Response<pb::SessionState>, Status> {
+            Err(Status::unimplemented("not in this test"))
+        }
+        async fn reset_session(
+            &self,
+            _: tonic::Request<pb::ResetSessionRequest>,
+        ) -> Result<tonic::Response<pb::ResetSessionResponse>, Status> {
+            Err(Status::unimplemented("not in this test"))
+        }
+        async fn get_rollout(&self, _: tonic::Request<pb::GetRolloutRequest>) -> Result<tonic::Response<pb::RolloutState>, Status> {
+            Err(Status::unimplemented("not in this test"))
+        }
+        async fn reset_rollout(&self, _: tonic::Request<pb::ResetRolloutRequest>) -> Result<tonic::Response<pb::RolloutState>, Status> {
+            Err(Status::unimplemented("not in this test"))
+        }
+    }
+
+    /// The grpc-status of an answer: in its headers (trailers only) or its
+    /// trailers.
+    async fn grpc_status(answer: Response<Body>) -> tonic::Code {
+        let code = |h: &http::HeaderMap| h.get("grpc-status").and_then(|v| v.to_str().ok()?.parse::<i32>().ok());
+        if let Some(c) = code(answer.headers()) {
+            return tonic::Code::from_i32(c);
+        }
+        let trailers = answer.into_body().collect().await.expect("the answer's body").trailers().cloned().unwrap_or_default();
+        tonic::Code::from_i32(code(&trailers).expect("a grpc-status"))
+    }
+
+    /// Whatever body a client sends to the four calls whose lists are
+    /// counted (a valid request mangled: a field retyped, cut, sent twice,
+    /// wrapped, dropped or put in; or random bytes), the documented stack
+    /// (intake's scan and options' bytes, tonic's decode) answers without a
+    /// panic: OK exactly when prost decodes the body, INVALID_ARGUMENT
+    /// exactly when it does not; and a Decide's options' bytes are what
+    /// its options were decoded from.
+    #[test]
+    fn a_mangled_body_is_served_exactly_when_prost_decodes_it() {
+        use proptest::test_runner::{Config as Cases, TestRunner};
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let config = crate::config::Config { limits: crate::grpc::mangled::generous(), ..Default::default() };
+        let daemon = Arc::new(Daemon::new(config.clone()).unwrap());
+        let routes = tonic::service::Routes::new(pb::arbiter_server::ArbiterServer::new(Echo));
+        let service = crate::grpc::stack::layers(&config.server, Arc::default(), daemon).layer(routes);
+        let mut runner = TestRunner::new(Cases { cases: 512, failure_persistence: None, ..Cases::default() });
+        let verdicts = runner.run(&crate::grpc::mangled::body(), |(call, bytes)| {
+            let call = &crate::grpc::mangled::CALLS[call];
+            let request = Request::builder()
+                .uri(call.path)
+                .header("content-type", "application/grpc")
+                .body(Body::new(http_body_util::Full::new(Bytes::from(framed(&bytes)))))
+                .unwrap();
+            let code = rt.block_on(async { grpc_status(service.clone().oneshot(request).await.expect("an answer")).await });
+            let decodes = (call.decodes)(&bytes);
+            proptest::prop_assert_eq!(code, if decodes { tonic::Code::Ok } else { tonic::Code::InvalidArgument }, "{:02x?}", bytes);
+            Ok(())
+        });
+        if let Err(e) = verdicts {
+            panic!("{e}");
+        }
     }
 
     #[tokio::test]

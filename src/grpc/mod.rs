@@ -25,8 +25,8 @@ use tonic::{Request, Response, Status};
 /// Serves `routes` on `listener` the way the daemon serves its data port:
 /// the listener's connection bound (`server.max_connections`), HTTP/2's
 /// stream bound (`server.max_streams_per_connection`) and the documented
-/// tower stack (`stack::layers`: trace, client errors, intake, in flight,
-/// deadline), until `shutdown` completes. The daemon serves its services
+/// tower stack (`stack::layers`: trace, client errors, catch panics,
+/// intake, in flight, deadline), until `shutdown` completes. The daemon serves its services
 /// with it (`App::run_until`), and the load tool's echo baseline serves an
 /// empty `Arbiter` with it, so that the two differ by the work behind the
 /// handler and nothing else.
@@ -184,3 +184,6 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         Ok(Response::new(pb::ResetSessionResponse { existed }))
     }
 }
+
+#[cfg(test)]
+mod mangled;

@@ -18,12 +18,17 @@
 //! across instances (`evidence[].candidates`, `slots[].values`) after
 //! decoding. Bytes that are not valid protobuf end the scan where they
 //! start: prost's decode refuses them there too (INVALID_ARGUMENT), having
-//! decoded no more than was counted.
+//! decoded no more than was counted. A field the scan follows is read only
+//! as prost reads it: a list or message sent with another wire type than
+//! length-delimited is refused here, naming it, with prost's words
+//! (INVALID_ARGUMENT); a map entry is length-delimited whatever its key
+//! says, as prost's map decoding takes it. The scan and `options` take
+//! nothing on trust: every length is checked against the bytes there are.
 
 use crate::config::{Limits, fixed};
 use crate::error::Invalid;
 use crate::pb;
-use prost::encoding::decode_varint;
+use prost::encoding::{WireType, decode_varint};
 use std::mem::size_of;
 
 /// How many items a list may hold.
@@ -36,10 +41,30 @@ struct Field {
     name: &'static str,
     /// `Some` for a repeated field (or a map): its limit.
     limit: Option<LimitOf>,
-    /// The fields of the element, when it is a message.
-    message: Option<&'static Shape>,
+    /// What each element is.
+    holds: Holds,
     /// Memory one decoded element takes beyond its bytes on the wire.
     each: usize,
+}
+
+/// What an element of a field the scan follows is. Each is sent
+/// length-delimited (`Field::reads`).
+enum Holds {
+    /// A message of this shape, whose own lists are counted.
+    Message(&'static Shape),
+    Text,
+    /// A map entry: a key and a value.
+    Entry,
+}
+
+impl Field {
+    /// Whether prost reads the field when its key says `wire`: a message
+    /// or a string only length-delimited; a map entry whatever the key
+    /// says (prost's map decoding checks no wire type, so read otherwise
+    /// the entry's bytes would be taken for fields of the message).
+    fn reads(&self, wire: u64) -> bool {
+        wire == DELIMITED || matches!(self.holds, Holds::Entry)
+    }
 }
 
 struct Shape {
@@ -55,33 +80,45 @@ const fn grown(n: usize) -> usize {
 const MAP_ENTRY: usize = 2 * (2 * size_of::<String>() + 8);
 
 const CANDIDATE: Shape = Shape {
-    fields: &[Field { number: 7, name: "aliases", limit: Some(|l| l.aliases_max), message: None, each: grown(size_of::<String>()) }],
+    fields: &[Field { number: 7, name: "aliases", limit: Some(|l| l.aliases_max), holds: Holds::Text, each: grown(size_of::<String>()) }],
 };
 
 const CANDIDATES_EACH: usize = grown(size_of::<pb::Candidate>());
 
 const OPTION_SET: Shape = Shape {
-    fields: &[Field { number: 3, name: "candidates", limit: Some(|l| l.pool_max), message: Some(&CANDIDATE), each: CANDIDATES_EACH }],
+    fields: &[Field {
+        number: 3,
+        name: "candidates",
+        limit: Some(|l| l.pool_max),
+        holds: Holds::Message(&CANDIDATE),
+        each: CANDIDATES_EACH,
+    }],
 };
 
 const DECIDE: Shape = Shape {
     fields: &[
-        Field { number: 5, name: "options", limit: None, message: Some(&OPTION_SET), each: size_of::<pb::OptionSet>() },
+        Field { number: 5, name: "options", limit: None, holds: Holds::Message(&OPTION_SET), each: size_of::<pb::OptionSet>() },
         Field {
             number: 6,
             name: "recoverable_chat_options",
             limit: Some(|l| l.pool_max),
-            message: Some(&CANDIDATE),
+            holds: Holds::Message(&CANDIDATE),
             each: CANDIDATES_EACH,
         },
-        Field { number: 7, name: "widget_items", limit: Some(|l| l.pool_max), message: Some(&CANDIDATE), each: CANDIDATES_EACH },
-        Field { number: 8, name: "commands", limit: Some(|l| l.pool_max), message: Some(&CANDIDATE), each: CANDIDATES_EACH },
-        Field { number: 11, name: "labels", limit: Some(|l| l.labels_max), message: None, each: MAP_ENTRY },
+        Field { number: 7, name: "widget_items", limit: Some(|l| l.pool_max), holds: Holds::Message(&CANDIDATE), each: CANDIDATES_EACH },
+        Field { number: 8, name: "commands", limit: Some(|l| l.pool_max), holds: Holds::Message(&CANDIDATE), each: CANDIDATES_EACH },
+        Field { number: 11, name: "labels", limit: Some(|l| l.labels_max), holds: Holds::Entry, each: MAP_ENTRY },
     ],
 };
 
 const EVIDENCE_BLOCK: Shape = Shape {
-    fields: &[Field { number: 2, name: "candidates", limit: Some(|l| l.pool_max), message: Some(&CANDIDATE), each: CANDIDATES_EACH }],
+    fields: &[Field {
+        number: 2,
+        name: "candidates",
+        limit: Some(|l| l.pool_max),
+        holds: Holds::Message(&CANDIDATE),
+        each: CANDIDATES_EACH,
+    }],
 };
 
 const ENRICH: Shape = Shape {
@@ -90,10 +127,16 @@ const ENRICH: Shape = Shape {
             number: 4,
             name: "evidence",
             limit: Some(|l| l.evidence_blocks_max),
-            message: Some(&EVIDENCE_BLOCK),
+            holds: Holds::Message(&EVIDENCE_BLOCK),
             each: grown(size_of::<pb::EvidenceBlock>()),
         },
-        Field { number: 5, name: "chat_history", limit: Some(|l| l.chat_history_max), message: None, each: grown(size_of::<String>()) },
+        Field {
+            number: 5,
+            name: "chat_history",
+            limit: Some(|l| l.chat_history_max),
+            holds: Holds::Text,
+            each: grown(size_of::<String>()),
+        },
     ],
 };
 
@@ -103,15 +146,15 @@ const CLARIFY: Shape = Shape {
             number: 9,
             name: "baseline_missing_fields",
             limit: Some(|_| fixed::MISSING_FIELDS_MAX),
-            message: None,
+            holds: Holds::Text,
             each: grown(size_of::<String>()),
         },
-        Field { number: 10, name: "candidates", limit: Some(|l| l.pool_max), message: Some(&CANDIDATE), each: CANDIDATES_EACH },
+        Field { number: 10, name: "candidates", limit: Some(|l| l.pool_max), holds: Holds::Message(&CANDIDATE), each: CANDIDATES_EACH },
     ],
 };
 
 const SLOT_VALUE: Shape = Shape {
-    fields: &[Field { number: 2, name: "synonyms", limit: Some(|l| l.aliases_max), message: None, each: grown(size_of::<String>()) }],
+    fields: &[Field { number: 2, name: "synonyms", limit: Some(|l| l.aliases_max), holds: Holds::Text, each: grown(size_of::<String>()) }],
 };
 
 const SLOT_SPEC: Shape = Shape {
@@ -119,7 +162,7 @@ const SLOT_SPEC: Shape = Shape {
         number: 2,
         name: "values",
         limit: Some(|l| l.pool_max),
-        message: Some(&SLOT_VALUE),
+        holds: Holds::Message(&SLOT_VALUE),
         each: grown(size_of::<pb::SlotValue>()),
     }],
 };
@@ -130,10 +173,10 @@ const EXTRACT: Shape = Shape {
             number: 4,
             name: "slots",
             limit: Some(|_| fixed::SLOTS_MAX),
-            message: Some(&SLOT_SPEC),
+            holds: Holds::Message(&SLOT_SPEC),
             each: grown(size_of::<pb::SlotSpec>()),
         },
-        Field { number: 5, name: "filled", limit: Some(|_| fixed::FILLED_MAX), message: None, each: MAP_ENTRY },
+        Field { number: 5, name: "filled", limit: Some(|_| fixed::FILLED_MAX), holds: Holds::Entry, each: MAP_ENTRY },
     ],
 };
 
@@ -164,24 +207,32 @@ pub fn check(path: &str, payload: &[u8], limits: &Limits) -> Result<usize, Inval
 /// without the field's key and length), when the message sends it once:
 /// what its options are decoded from, so equal bytes decode to equal
 /// options (`PoolMemo::intern` keys the list on them). `None` for another
-/// call, or when `options` is absent or sent more than once (the decoder
-/// merges the occurrences).
+/// call, or when `options` is absent, sent more than once (the decoder
+/// merges the occurrences) or sent with another wire type than its own
+/// (the decoder refuses the request). The range is always inside
+/// `payload`.
 pub fn options(path: &str, payload: &[u8]) -> Option<std::ops::Range<usize>> {
     if !std::ptr::eq(shape_of(path), &DECIDE) {
         return None;
     }
+    let number = DECIDE.fields[OPTIONS].number;
     let mut found = None;
-    for (number, body) in Fields(payload) {
-        if number == DECIDE.fields[0].number {
-            if found.is_some() {
+    let mut fields = Fields::new(payload, &DECIDE);
+    while let Some((n, wire, body)) = fields.next() {
+        if n == number {
+            if found.is_some() || wire != DELIMITED {
                 return None;
             }
-            let start = body.as_ptr() as usize - payload.as_ptr() as usize;
-            found = Some(start..start + body.len());
+            // The contents end where the rest of the message begins.
+            let end = payload.len().checked_sub(fields.rest.len())?;
+            found = Some(end.checked_sub(body.len())?..end);
         }
     }
     found
 }
+
+/// The index of `options` in `DECIDE`'s fields.
+const OPTIONS: usize = 0;
 
 /// The most fields a shape follows (the scan keeps its counts on the stack).
 const MAX_FIELDS: usize = 8;
@@ -239,77 +290,119 @@ struct Instance {
 /// Counts the lists of the message bytes `body` into `instance`. Each
 /// element of a repeated message field is its own instance.
 fn scan(body: &[u8], shape: &Shape, at: &At<'_>, limits: &Limits, cost: &mut usize, instance: &mut Instance) -> Result<(), Invalid> {
-    for (number, body) in Fields(body) {
+    for (number, wire, body) in Fields::new(body, shape) {
         let Some(i) = shape.fields.iter().position(|f| f.number == number) else { continue };
         let f = &shape.fields[i];
+        if !f.reads(wire) {
+            // prost refuses the request at this field, with these words:
+            // refused here, before a list behind it is counted (or its
+            // bytes taken for the options').
+            let wire = WireType::try_from(wire).map_or_else(|_| wire.to_string(), |w| format!("{w:?}"));
+            return Err(Invalid::bad(at.path(f.name), format!("invalid wire type: {wire} (expected LengthDelimited)")));
+        }
         let Some(limit) = f.limit else {
             // Decoded once, however many times it is sent.
             if instance.merged[i].is_none() {
                 *cost = cost.saturating_add(f.each);
             }
-            if let Some(inner) = f.message {
+            if let Holds::Message(inner) = f.holds {
                 let merged = instance.merged[i].get_or_insert_with(Box::default);
                 scan(body, inner, &At::Field { parent: at, name: f.name, index: None }, limits, cost, merged)?;
             }
             continue;
         };
         *cost = cost.saturating_add(f.each);
-        instance.counts[i] += 1;
+        instance.counts[i] = instance.counts[i].saturating_add(1);
         let n = instance.counts[i];
         let max = limit(limits);
         if n > max {
             return Err(Invalid::TooMany { field: at.path(f.name), len: n, max });
         }
-        if let Some(inner) = f.message {
-            scan(body, inner, &At::Field { parent: at, name: f.name, index: Some(n - 1) }, limits, cost, &mut Instance::default())?;
+        if let Holds::Message(inner) = f.holds {
+            let index = Some(n.saturating_sub(1));
+            scan(body, inner, &At::Field { parent: at, name: f.name, index }, limits, cost, &mut Instance::default())?;
         }
     }
     Ok(())
 }
 
-/// The fields of a message's bytes: each field number with its bytes (a
-/// length-delimited field's contents; nothing for a number). Ends at the
-/// first bytes that are not a field, where prost's decode fails too.
-struct Fields<'a>(&'a [u8]);
+/// The fields of a message's bytes, read with its shape as prost reads
+/// them: each field's number, wire type and contents (a length-delimited
+/// field's, or a map entry's; nothing for the others). Ends at the first
+/// bytes that are not a field, where prost's decode fails too, and after
+/// a field the shape follows sent with a wire type prost refuses.
+struct Fields<'a> {
+    rest: &'a [u8],
+    shape: &'a Shape,
+}
 
-impl<'a> Iterator for Fields<'a> {
-    type Item = (u32, &'a [u8]);
+impl<'a> Fields<'a> {
+    fn new(bytes: &'a [u8], shape: &'a Shape) -> Self {
+        Fields { rest: bytes, shape }
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.0.is_empty() {
-            return None;
+    #[inline]
+    fn read(&mut self) -> Option<(u32, u64, &'a [u8])> {
+        let (number, wire) = key(&mut self.rest)?;
+        // Nearly every field of a request; the shape is not looked at.
+        if wire == DELIMITED {
+            return Some((number, wire, delimited(&mut self.rest)?));
         }
-        let field = field(&mut self.0);
-        if field.is_none() {
-            self.0 = &[];
-        }
-        field
+        let body = match self.shape.fields.iter().find(|f| f.number == number) {
+            // A map entry, whatever its key says (`Field::reads`).
+            Some(f) if f.reads(wire) => delimited(&mut self.rest)?,
+            // prost refuses the request at this key, before it reads what
+            // follows: the scan reads no further either (`scan` refuses
+            // it, naming the field; `options` gives up).
+            Some(_) => {
+                self.rest = &[];
+                &[][..]
+            }
+            None if wire == START_GROUP => {
+                skip_group(&mut self.rest, number, GROUP_DEPTH)?;
+                &[][..]
+            }
+            None => {
+                scalar(&mut self.rest, wire)?;
+                &[][..]
+            }
+        };
+        Some((number, wire, body))
     }
 }
 
-/// The next field of `buf`, read as prost reads it: its number and its
-/// bytes (a length-delimited field's contents, nothing for the others).
-#[inline]
-fn field<'a>(buf: &mut &'a [u8]) -> Option<(u32, &'a [u8])> {
-    let (number, wire) = key(buf)?;
-    let body = match wire {
-        2 => delimited(buf)?,
-        3 => {
-            skip_group(buf, number, GROUP_DEPTH)?;
-            &[][..]
+impl<'a> Iterator for Fields<'a> {
+    type Item = (u32, u64, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
         }
-        _ => scalar(buf, wire)?,
-    };
-    Some((number, body))
+        let read = self.read();
+        if read.is_none() {
+            self.rest = &[];
+        }
+        read
+    }
 }
 
+/// Wire types, as prost's `WireType` numbers them (compared as numbers on
+/// every field of a request).
+const VARINT: u64 = 0;
+const SIXTY_FOUR_BIT: u64 = 1;
+const DELIMITED: u64 = 2;
+const START_GROUP: u64 = 3;
+const END_GROUP: u64 = 4;
+const THIRTY_TWO_BIT: u64 = 5;
+
 /// A field's key, as prost's `decode_key` accepts it: a field number from
-/// 1 to 2^29 - 1 and a wire type.
+/// 1 to 2^29 - 1 and a wire type from 0 to 5.
 #[inline]
 fn key(buf: &mut &[u8]) -> Option<(u32, u64)> {
     let key = varint(buf)?;
     let number = u32::try_from(key >> 3).ok().filter(|n| (1..=MAX_FIELD_NUMBER).contains(n))?;
-    Some((number, key & 7))
+    let wire = key & 7;
+    (wire <= THIRTY_TWO_BIT).then_some((number, wire))
 }
 
 /// A length-delimited field's contents.
@@ -318,13 +411,13 @@ fn delimited<'a>(buf: &mut &'a [u8]) -> Option<&'a [u8]> {
     usize::try_from(varint(buf)?).ok().and_then(|len| take(buf, len))
 }
 
-/// A varint or fixed-size field (nothing is kept of it).
+/// Skips a varint or fixed-size field; an end-group key is not one.
 #[inline]
-fn scalar<'a>(buf: &mut &'a [u8], wire: u64) -> Option<&'a [u8]> {
+fn scalar(buf: &mut &[u8], wire: u64) -> Option<()> {
     match wire {
-        0 => varint(buf).map(|_| &[][..]),
-        1 => take(buf, 8),
-        5 => take(buf, 4),
+        VARINT => varint(buf).map(drop),
+        SIXTY_FOUR_BIT => take(buf, 8).map(drop),
+        THIRTY_TWO_BIT => take(buf, 4).map(drop),
         _ => None,
     }
 }
@@ -338,10 +431,10 @@ fn skip_group(buf: &mut &[u8], number: u32, depth: u32) -> Option<()> {
     loop {
         let (inner, wire) = key(buf)?;
         match wire {
-            4 => return (inner == number).then_some(()),
-            2 => _ = delimited(buf)?,
-            3 => skip_group(buf, inner, depth)?,
-            _ => _ = scalar(buf, wire)?,
+            END_GROUP => return (inner == number).then_some(()),
+            DELIMITED => _ = delimited(buf)?,
+            START_GROUP => skip_group(buf, inner, depth)?,
+            _ => scalar(buf, wire)?,
         }
     }
 }
@@ -369,10 +462,7 @@ fn varint(buf: &mut &[u8]) -> Option<u64> {
 }
 
 fn take<'a>(buf: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-    if buf.len() < n {
-        return None;
-    }
-    let (head, rest) = buf.split_at(n);
+    let (head, rest) = buf.split_at_checked(n)?;
     *buf = rest;
     Some(head)
 }
@@ -513,6 +603,56 @@ mod tests {
     }
 
     #[test]
+    fn a_list_sent_with_another_wire_type_is_refused_naming_it_as_prost_does() {
+        let decide = "/ladder.v1.Arbiter/Decide";
+        // `options` as a varint (the two bytes) and as a group;
+        // an alias deep in the options as a 32-bit value.
+        let mut alias = pb::DecideRequest {
+            options: Some(pb::OptionSet { candidates: vec![candidate(0, 0), candidate(1, 1)], ..Default::default() }),
+            ..Default::default()
+        }
+        .encode_to_vec();
+        let at = alias.iter().rposition(|b| *b == 0x3a).expect("the alias's key (field 7, length-delimited)");
+        alias[at] = 0x3d;
+        let cases: [(&[u8], &str, &str); 3] = [
+            (&[0x28, 0x05], "options", "invalid wire type: Varint (expected LengthDelimited)"),
+            (&[0x2b, 0x2c], "options", "invalid wire type: StartGroup (expected LengthDelimited)"),
+            (&alias, "options.candidates[1].aliases", "invalid wire type: ThirtyTwoBit (expected LengthDelimited)"),
+        ];
+        for (bytes, field, why) in cases {
+            assert_eq!(check(decide, bytes, &limits()), Err(Invalid::bad(field, why)), "{bytes:02x?}");
+            let prost = pb::DecideRequest::decode(bytes).unwrap_err().to_string();
+            assert!(prost.ends_with(why), "prost says {prost:?}");
+        }
+        // Whatever the wire type, `options` sent as anything but
+        // length-delimited has no bytes to be found.
+        for wire in [0, 1, 3, 4, 5] {
+            let bytes = [0x28 | wire, 0x05, 0x2c, 0, 0, 0, 0, 0, 0, 0];
+            assert_eq!(options(decide, &bytes), None, "{bytes:02x?}");
+        }
+    }
+
+    #[test]
+    fn a_map_entry_is_read_whatever_its_wire_type_as_prost_reads_it() {
+        // prost's map decoding checks no wire type: `labels` (field 11) as
+        // a varint is still a length and an entry. Inside the entry, bytes
+        // that would be `options` at the top are an unknown field of the
+        // entry, which prost skips.
+        let entry = [0x0a, 0x01, b'k', 0x12, 0x01, b'v', 0x2a, 0x00];
+        let mut bytes = vec![0x58, entry.len() as u8];
+        bytes.extend(entry);
+        bytes.extend([0x59, entry.len() as u8]);
+        bytes.extend(entry.map(|b| if b == b'k' { b'j' } else { b }));
+        let decoded = pb::DecideRequest::decode(&bytes[..]).unwrap();
+        assert_eq!(decoded.labels.len(), 2);
+        assert_eq!(decoded.options, None);
+        assert_eq!(options("/ladder.v1.Arbiter/Decide", &bytes), None, "no options: they are inside an entry");
+        let one = Limits { labels_max: 1, ..limits() };
+        assert_eq!(check("/ladder.v1.Arbiter/Decide", &bytes, &one), Err(Invalid::TooMany { field: "labels".into(), len: 2, max: 1 }));
+        assert!(check("/ladder.v1.Arbiter/Decide", &bytes, &limits()).is_ok());
+    }
+
+    #[test]
     fn the_cost_bounds_what_empty_items_take_decoded() {
         // 50 empty-ish candidates with 4 empty aliases each: ~1 KB on the
         // wire, many times that decoded.
@@ -523,6 +663,42 @@ mod tests {
         // Other calls cost their bytes.
         let get = pb::GetSessionRequest { session_id: "s".into() }.encode_to_vec();
         assert_eq!(check("/ladder.v1.Arbiter/GetSession", &get, &limits()).unwrap(), get.len());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// Whatever the body (a valid request with a field retyped, cut,
+        /// sent twice, wrapped, dropped or put in, or random bytes), the
+        /// scan and the options' locator end without a panic; the scan
+        /// refuses only what prost's decode refuses too, as
+        /// INVALID_ARGUMENT, so a request is refused exactly when prost
+        /// refuses it; it lets no list prost decodes past its limit
+        /// (whatever it read on the way); and the options' bytes it finds
+        /// are what prost decodes the request's options from.
+        #[test]
+        fn a_mangled_body_gets_the_verdict_prost_gives_it((index, bytes) in crate::grpc::mangled::body()) {
+            let call = &crate::grpc::mangled::CALLS[index];
+            let decodes = (call.decodes)(&bytes);
+            if let Err(e) = check(call.path, &bytes, &crate::grpc::mangled::generous()) {
+                prop_assert!(!decodes, "refused ({e}) what prost decodes: {bytes:02x?}");
+                prop_assert_eq!(tonic::Status::from(crate::error::ApiError::Invalid(e)).code(), tonic::Code::InvalidArgument);
+            }
+            if crate::grpc::mangled::longest(index, &bytes).is_some_and(|n| n > 1) {
+                let scanned = check(call.path, &bytes, &crate::grpc::mangled::ones());
+                prop_assert!(matches!(scanned, Err(Invalid::TooMany { .. })), "a list of 2 or more let through at 1: {scanned:?} {bytes:02x?}");
+            }
+            let found = options(call.path, &bytes);
+            if let Some(at) = &found {
+                prop_assert!(at.start <= at.end && at.end <= bytes.len(), "{at:?} out of {} bytes", bytes.len());
+            }
+            if call.path == crate::grpc::mangled::DECIDE && decodes {
+                let decoded = pb::DecideRequest::decode(&bytes[..]).unwrap();
+                if let Some(at) = found {
+                    prop_assert_eq!(Some(pb::OptionSet::decode(&bytes[at]).unwrap()), decoded.options, "{:02x?}", bytes);
+                }
+            }
+        }
     }
 
     proptest! {

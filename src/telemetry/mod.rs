@@ -17,9 +17,12 @@
 //!   (`admin.listen`, `grpc::admin`).
 //! - Decision records: `records`.
 //! - Repeated warnings, at most one line per kind per interval: `throttle`.
+//! - Panics, through the log rather than as raw text (the default hook's):
+//!   `panics`.
 
 pub mod export;
 pub mod metrics;
+pub mod panics;
 pub mod records;
 pub mod throttle;
 
@@ -174,6 +177,8 @@ pub fn init(t: &TelemetryConfig) -> Telemetry {
     if let Err(e) = result {
         eprintln!("ladderd: logging already initialised: {e}");
     }
+    // Once there is a log to write to: from here a panic is a log line.
+    panics::install_hook();
     for p in problems {
         tracing::error!(problem = %p, "telemetry export disabled");
     }

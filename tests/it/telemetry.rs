@@ -363,6 +363,9 @@ async fn prometheus_metrics_count_decisions_sessions_and_dropped_spans() {
     assert_eq!(value("ladder_sessions"), 4.0);
     assert!(value("ladder_telemetry_spans_dropped_total") > 0.0, "drops are counted:\n{text}");
     assert!(text.contains("ladder_decision_duration_milliseconds_bucket"));
+    // Every call's panic count is there from the start, at 0.
+    assert_eq!(value("ladder_panics_total{call=\"decide\"}"), 0.0);
+    assert_eq!(value("ladder_panics_total{call=\"other\"}"), 0.0);
     stop(child).await;
 }
 
