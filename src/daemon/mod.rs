@@ -80,18 +80,15 @@ impl Generation {
 /// Everything a call needs, shared by all calls.
 pub struct Daemon {
     current: ArcSwap<Generation>,
+    /// The session store: this process's, or shared by the replicas
+    /// (which also share the rollout trip and guardrail windows through it).
     store: Arc<dyn SessionStore>,
-    /// The same store when it is the in-memory one (for its purge task).
-    memory: Option<MemoryStore>,
     clock: Clock,
     tokens: Arc<dyn TokenCounter + Send>,
     metrics: Metrics,
     records: Option<DecisionLog>,
     rollout: rollout::Rollout,
     pools: Arc<dyn PoolStore>,
-    /// The shared store, when `sessions.backend = "redis"` (also the
-    /// rollout trip's home).
-    shared: Option<RedisStore>,
     /// Calls whose matching is heavy run off the worker threads, this many
     /// at once (one per core).
     heavy: tokio::sync::Semaphore,
@@ -118,20 +115,15 @@ impl Daemon {
         crate::tokens::warm_up();
         let s = &config.sessions;
         let idle = Duration::from_secs(s.idle_ttl_seconds);
-        let (store, memory, pools, shared, clock): (Arc<dyn SessionStore>, _, Arc<dyn PoolStore>, _, _) = match s.backend {
-            SessionBackend::Memory => {
-                let store = MemoryStore::new(s.max, idle);
-                (
-                    Arc::new(store.clone()),
-                    Some(store),
-                    Arc::new(PoolCache::new(s.pool_cache_candidates, s.pool_cache_bytes)),
-                    None,
-                    Clock::default(),
-                )
-            }
+        let (store, pools, clock): (Arc<dyn SessionStore>, Arc<dyn PoolStore>, _) = match s.backend {
+            SessionBackend::Memory => (
+                Arc::new(MemoryStore::new(s.max, idle)),
+                Arc::new(PoolCache::new(s.pool_cache_candidates, s.pool_cache_bytes)),
+                Clock::default(),
+            ),
             SessionBackend::Redis => {
                 let shared = RedisStore::new(&s.redis, idle, s.pool_cache_candidates).map_err(StartError::Store)?;
-                (Arc::new(shared.clone()), None, Arc::new(shared.clone()), Some(shared), Clock::wall())
+                (Arc::new(shared.clone()), Arc::new(shared), Clock::wall())
             }
         };
         let dl = &config.telemetry.decision_log;
@@ -143,8 +135,6 @@ impl Daemon {
             pools,
             rollout: rollout::Rollout::default(),
             store,
-            memory,
-            shared,
             clock,
             tokens: Arc::new(crate::tokens::BpeCounter),
             current: ArcSwap::from_pointee(Generation::new(config)?),
@@ -163,7 +153,7 @@ impl Daemon {
     pub fn spawn_background(&self) -> Option<crate::store::PurgeGuard> {
         let idle = Duration::from_secs(self.current.load().config.sessions.idle_ttl_seconds);
         let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
-        self.memory.as_ref().map(|m| m.spawn_purger(self.clock, every))
+        self.store.spawn_background(self.clock, every)
     }
 
     /// Closes the decision log (writes what is queued), within `cap`.

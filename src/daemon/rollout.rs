@@ -5,7 +5,7 @@
 use super::{Daemon, Generation, StartError, lock};
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::store::redis::RolloutAction;
+use crate::store::RolloutAction;
 use crate::telemetry::Call;
 use ladder::continuity::{ActionOutcome, Now};
 use ladder::guardrails::{Breach, CohortReport, Guardrails, Sample, Windows};
@@ -196,9 +196,8 @@ impl Daemon {
         let wrong = matches!(kind, ActionOutcome::Rejected | ActionOutcome::Corrected);
         if wrong
             && !decision_id.is_empty()
-            && let Some(shared) = &self.shared
             && !lock(&self.rollout.guardrails).knows(decision_id)
-            && let Ok(Some(cohort)) = shared.executed_cohort(session_id, decision_id).await
+            && let Ok(Some(cohort)) = self.store.executed_cohort(session_id, decision_id).await
         {
             lock(&self.rollout.guardrails).remember(s, &cohort, decision_id, true);
         }
@@ -208,7 +207,7 @@ impl Daemon {
     /// The guardrail windows' clock: this process's monotonic clock, or
     /// with a shared store the wall clock every replica's samples share.
     fn guardrail_ms(&self, now: Now) -> u64 {
-        if self.shared.is_some() { u64::try_from(now.wall_ms).unwrap_or(0) } else { now.mono_ms }
+        if self.clock.is_wall() { u64::try_from(now.wall_ms).unwrap_or(0) } else { now.mono_ms }
     }
 
     /// With a shared store, once per evaluation: publishes this replica's
@@ -217,7 +216,6 @@ impl Daemon {
     /// operator reset the rollout since (`sync_rollout` clears first). A
     /// store that does not answer leaves the last windows read.
     pub async fn share_windows(&self) {
-        let Some(shared) = &self.shared else { return };
         let epoch = self.rollout.epoch.load(Ordering::Relaxed);
         if epoch < 0 {
             return;
@@ -229,7 +227,7 @@ impl Daemon {
         let own = lock(&self.rollout.guardrails).windows(s, self.guardrail_ms(now));
         let json = serde_json::to_string(&own).unwrap_or_default();
         let keep_ms = 2 * s.window_ms();
-        if let Ok(Some(others)) = shared.share_windows(&self.rollout.replica, &json, epoch, now.wall_ms, keep_ms).await {
+        if let Ok(Some(others)) = self.store.share_windows(&self.rollout.replica, &json, epoch, now.wall_ms, keep_ms).await {
             *lock(&self.rollout.remote) = Arc::new(others.iter().filter_map(|o| serde_json::from_str(o).ok()).collect());
         }
     }
@@ -300,13 +298,12 @@ impl Daemon {
     /// shared store, every replica: the trip is cleared there, and the
     /// others clear theirs at their next evaluation.
     pub async fn reset_rollout(&self, note: &str) -> Result<RolloutView, ApiError> {
-        if let Some(shared) = &self.shared {
-            let (_, epoch) = shared
-                .rollout(RolloutAction::Reset)
-                .await
-                .map_err(|e| super::unavailable(e, "retry ResetRollout (the other replicas keep their trip until it is reset)"))?;
-            self.rollout.epoch.store(epoch, Ordering::Relaxed);
-        }
+        let (_, epoch) = self
+            .store
+            .rollout(RolloutAction::Reset)
+            .await
+            .map_err(|e| super::unavailable(e, "retry ResetRollout (the other replicas keep their trip until it is reset)"))?;
+        self.rollout.epoch.store(epoch, Ordering::Relaxed);
         if self.clear_rollout() {
             tracing::warn!(note = %note, "auto-execute re-enabled by an operator (ResetRollout)");
         }
@@ -326,8 +323,7 @@ impl Daemon {
     /// operator reset them anywhere. A store that does not answer leaves
     /// the local trip as it is (tripped stays tripped).
     pub async fn sync_rollout(&self) {
-        let Some(shared) = &self.shared else { return };
-        let Ok((remote, epoch)) = shared.rollout(RolloutAction::Read).await else { return };
+        let Ok((remote, epoch)) = self.store.rollout(RolloutAction::Read).await else { return };
         let seen = self.rollout.epoch.swap(epoch, Ordering::Relaxed);
         if seen >= 0 && seen != epoch {
             if self.clear_rollout() {
@@ -339,7 +335,7 @@ impl Daemon {
         match (local, remote) {
             (Some(t), None) => {
                 let json = serde_json::to_string(&SharedTrip::of(&t)).unwrap_or_default();
-                let _ = shared.rollout(RolloutAction::Trip(&json)).await;
+                let _ = self.store.rollout(RolloutAction::Trip(&json)).await;
             }
             (None, Some(json)) => {
                 if let Ok(t) = serde_json::from_str::<SharedTrip>(&json) {

@@ -13,9 +13,10 @@ use ladder::continuity::{
     ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, CycleChange, DecidedUpdate, EnrichRefusal, Now, OutcomeUpdate,
     Update,
 };
-use ladder::decide::{self, Ctx, Decided, Mode, StateView, Stateless};
+use ladder::decide::{self, Ctx, Decided, Mode, StateView};
 use ladder::policy::LlmAnswer;
 use ladder::ports::{GuardClaim, Ports};
+use ladder::speculate::{self, Case, Plan};
 use ladder::types::{Candidate, DecideRequest, Decision, EvidenceType, FallbackReason, Outcome, Scope, ScopeRef};
 use std::future::Future;
 use std::sync::Arc;
@@ -89,163 +90,83 @@ impl Daemon {
         self.decide_in_span(g, req, deadline).instrument(span).await
     }
 
+    /// One `Decide`, whatever the store:
+    ///
+    /// 1. admit it: the held option set it refers to, its matching work;
+    /// 2. plan how the turn reaches the session: a store whose reads cost a
+    ///    round trip plans before reading (`ladder::speculate`: most turns
+    ///    then cost one round trip), one whose reads are free is read first
+    ///    (`Plan::Read`);
+    /// 3. follow the plan: the one store call it needs, and the ladder on
+    ///    the state where the plan leaves the decision to it;
+    /// 4. commit: write the change, record what happened, answer.
     async fn decide_in_span(&self, g: &Generation, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
         let started = Instant::now();
         let now = self.clock.now();
-        if self.shared.is_some() {
-            // Boxed: the shared store's path is a large future, which every
-            // call would otherwise carry (see `run_ladder`).
-            return Box::pin(self.decide_shared(g, req, deadline, started)).await;
-        }
-        // The pool and the state are independent reads: one wait for both.
-        let session_id = req.session_id.clone();
-        let (pool_version, stored) = tokio::join!(self.resolve_pool(&mut req), self.store.get(&session_id, now));
-        let pool_version = pool_version?;
+        let pool_version = self.resolve_pool(&mut req).await?;
         // Shared with the cycle it may open (for Enrich), never copied.
         let req = Arc::new(req);
-        // A store that does not answer: decide without the session's state.
-        // The deterministic rungs decide as before; the continuity rung has
-        // nothing to resolve with, and the LLM rung cannot claim the loop
-        // guard, so it is skipped (`state_unavailable`).
-        let stored = stored.unwrap_or_else(|e| {
-            tracing::debug!(error = %e, "deciding without the session state");
-            None
-        });
         let work = admit_work(g, &req)?;
-        self.decide_on(g, Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None }, stored).await
+        let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None };
+        let plan = if self.store.remote() {
+            let (empty, other) = (ContinuityState::default(), Ids::new());
+            let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
+            self.run_ladder(work, deadline, speculate::plan(&ctx, (&other.decision, &other.cycle), &turn.req)).await?
+        } else {
+            Plan::Read
+        };
+        // Boxed: following a plan is a large future, which every call
+        // would otherwise carry by value (see `run_ladder`).
+        Box::pin(self.follow(g, turn, plan)).await
     }
 
-    /// `Decide` with a shared store (spec section 7b): the ladder first
-    /// runs without the session's state; when it never read it (a unique
-    /// match, an escape: the same decision for any state), the decision's
-    /// change is logged without reading the session, one round trip in
-    /// all. When it read only facts about it (a tie), the change is logged
-    /// with a read, also one: it applies where the facts hold, and where
-    /// the session has an open cycle on the same evidence it continues that
-    /// one (`DecidedUpdate::continuing`), the decision then made again on
-    /// the state that came with the read, with nothing more to write.
-    /// Otherwise the session is read and the ladder runs on it (a read,
-    /// and a compare-and-set write); when the first run asked for a
-    /// loop-guard claim, the read takes it (`read_claiming`), so an LLM
-    /// turn costs two.
-    async fn decide_shared(
-        &self,
-        g: &Generation,
-        mut req: DecideRequest,
-        deadline: Option<Instant>,
-        started: Instant,
-    ) -> Result<Decision, ApiError> {
-        let now = self.clock.now();
-        let pool_version = self.resolve_pool(&mut req).await?;
-        let req = Arc::new(req);
-        let work = admit_work(g, &req)?;
-        let mut turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None };
+    /// Follows a turn's plan to the session (`ladder::speculate::Plan`):
+    /// the store call it needs, then the ladder on the state where the plan
+    /// leaves the decision to it. A store that does not answer: the ladder
+    /// decides without the session's state. The deterministic rungs decide
+    /// as before; the continuity rung has nothing to resolve with, and the
+    /// LLM rung cannot claim the loop guard, so it is skipped
+    /// (`state_unavailable`).
+    async fn follow(&self, g: &Generation, mut turn: Turn, plan: Plan) -> Result<Decision, ApiError> {
+        let (now, ttl) = (turn.now, g.policy.ttl);
+        let req = turn.req.clone();
         let empty = ContinuityState::default();
-        let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
-        let stateless = self.run_ladder(work, deadline, decide::decide_without_state(&ctx, &turn.req)).await?;
-        let (req, ttl) = (turn.req.clone(), g.policy.ttl);
-        let stored = match (stateless, &self.shared) {
-            (Stateless::Decided { mut decided, facts, continuity }, Some(shared)) => {
+        let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started: turn.started, read: false };
+        let stored = match plan {
+            Plan::Read => self.read_or_none(&req.session_id, now).await,
+            // Whatever the state: logged without a read.
+            Plan::Log(mut decided) => {
                 decided.decision.pool_version.clone_from(&turn.pool_version);
-                let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started, read: false };
-                let opens = matches!(decided.update.cycle, CycleChange::Open(_));
-                // Whatever the state: logged without a read.
-                if facts.is_empty() && !opens {
-                    return self.commit(g, &req.session_id, *decided, rec).await;
-                }
-                // On facts about the state: logged with the read, applied
-                // where they hold. An execution is not (its cohort would
-                // be noted before it is known to stand): read first.
-                if decided.decision.outcome == ladder::types::Outcome::Execute {
-                    self.read_or_none(&req.session_id, now).await
-                } else {
-                    // Where the session's context is these options,
-                    // continuity may take the tie instead, or, in another
-                    // scope, ask otherwise: those cases first.
-                    let mut cases = Vec::new();
-                    if continuity {
-                        cases.extend(self.other_case(g, &turn, Ids::new(), Shown::InScope).await?);
-                        cases.extend(self.other_case(g, &turn, turn.ids.clone(), Shown::Elsewhere).await?);
-                    }
-                    cases.push(Case::new(*decided, facts, turn.ids.clone()));
-                    let at = self.clock.now();
-                    // The first case whose (wider) facts hold applies.
-                    let executed = cases.iter().find_map(|c| self.executed_note(g, &c.decided, &req));
-                    let (mut entry, mut main_update) = (None, None);
-                    for case in cases.iter_mut().rev() {
-                        let update = self.take_update(g, &mut case.decided, &req);
-                        // The last case's, written on its own if the store
-                        // does not answer.
-                        main_update.get_or_insert_with(|| update.clone());
-                        entry = Some(Update::DecidedIf { facts: case.wide.clone(), update, otherwise: entry.map(Box::new) });
-                    }
-                    let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
-                    match shared.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await {
-                        Ok((stored, Some((Applied::Done, _)))) => {
-                            // The turn's change is in the store's log.
-                            self.refusals.forget(&req.session_id);
-                            let before = ContinuityState::view_shared(stored.clone(), at, ttl);
-                            match cases.into_iter().find(|c| c.applies_on(&before)) {
-                                Some(case) => {
-                                    shared.fold_if_long(&req.session_id, at, ttl);
-                                    let decided = self.case_decision(g, &turn, case, &before).await?;
-                                    return Ok(self.finish(g, decided, Record { state: &before, read: true, ..rec }));
-                                }
-                                // Never: a change applied, so its case holds.
-                                None => stored,
-                            }
-                        }
-                        // Not logged (no case held, or the log was full):
-                        // decided on the state read.
-                        Ok((stored, _)) => stored,
-                        // No state to be had: the decision on none (the
-                        // last case) stands, what deciding with an
-                        // unanswered read gives, and its change is written
-                        // if the store answers now.
-                        Err(e) => {
-                            tracing::debug!(error = %e, "deciding without the session state");
-                            let written = match main_update {
-                                Some(update) => {
-                                    shared.apply_noting(&req.session_id, Update::Decided(update), now, ttl, None).await.map(|_| ())
-                                }
-                                None => Err(e),
-                            };
-                            match cases.pop() {
-                                Some(mut main) => {
-                                    self.written(&req.session_id, written, &mut main.decided);
-                                    return Ok(self.finish(g, main.decided, rec));
-                                }
-                                None => None,
-                            }
-                        }
-                    }
-                }
+                return self.commit(g, &req.session_id, *decided, rec).await;
             }
+            Plan::LogWithRead(cases) => match self.log_cases(g, &turn, cases).await? {
+                Ok(decision) => return Ok(decision),
+                Err(stored) => stored,
+            },
             // Headed for the LLM: the loop guard is claimed with the read;
             // where continuity may take the tie instead, that case is
             // logged with it, the claim applying only where it does not.
-            (Stateless::Depends { claim: Some((key, cycle)), continuity }, Some(shared)) => {
-                let shown = if continuity { self.other_case(g, &turn, Ids::new(), Shown::InScope).await? } else { None };
+            Plan::ReadClaiming { key, cycle, shown } => {
                 let (read, shown) = match shown {
                     Some(mut case) => {
+                        case.decided.decision.pool_version.clone_from(&turn.pool_version);
                         let claim = Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle };
                         let executed = self.executed_note(g, &case.decided, &req);
                         let update = std::mem::take(&mut case.decided.update);
-                        let entry = Update::DecidedIf { facts: case.wide.clone(), update, otherwise: Some(Box::new(claim)) };
+                        let entry = speculate::logged(case.wide.clone(), update, Some(claim));
                         let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
-                        (shared.log_with_read(&req.session_id, entry, note, now, ttl).await, Some(case))
+                        (self.store.log_with_read(&req.session_id, entry, note, now, ttl).await, Some(case))
                     }
-                    None => (shared.read_claiming(&req.session_id, &key, &cycle, now, ttl).await, None),
+                    None => (self.store.read_claiming(&req.session_id, &key, &cycle, now, ttl).await, None),
                 };
                 match read {
                     Ok((stored, applied)) => {
                         if let (Some(case), Some((Applied::Done, _))) = (shown, &applied) {
                             let view = ContinuityState::view_shared(stored.clone(), now, ttl);
                             if case.applies_on(&view) {
-                                shared.fold_if_long(&req.session_id, now, ttl);
-                                let decided = self.case_decision(g, &turn, case, &view).await?;
-                                let rec = Record { call: Call::Decide, req: &req, state: &view, cycle: None, started, read: true };
-                                return Ok(self.finish(g, decided, rec));
+                                self.store.fold_if_long(&req.session_id, now, ttl);
+                                let decided = self.case_decision(g, &turn, *case, &view).await?;
+                                return Ok(self.finish(g, decided, Record { state: &view, read: true, ..rec }));
                             }
                         }
                         turn.preclaimed = applied.map(|(a, after)| Preclaimed { key, claim: guard_claim(a), remembered: Some(after) });
@@ -258,44 +179,87 @@ impl Daemon {
                     }
                 }
             }
-            _ => self.read_or_none(&req.session_id, now).await,
         };
         self.decide_on(g, turn, stored).await
     }
 
-    /// Another case of a tie continuity may take, decided without the state
-    /// as if the session's context were the request's options (`InScope`,
-    /// `decide::decide_on_shown_options`) or that option set in another
-    /// scope (`Elsewhere`, `decide::decide_on_options_in_another_scope`).
-    /// An execution's case needs decision ids of its own (only one case is
-    /// answered, and its cohort is noted under its id).
-    async fn other_case(&self, g: &Generation, turn: &Turn, ids: Ids, shown: Shown) -> Result<Option<Case>, ApiError> {
+    /// Logs a tie's cases with the read (`Plan::LogWithRead`), one
+    /// conditional change: the first case whose (wider) facts hold on the
+    /// session applies, and its decision is the turn's (`Ok`). `Err`: no
+    /// case was logged (none held, or the log was full), decide on the
+    /// state read. A store that does not answer: the decision on no state
+    /// (the last case) stands, what deciding with an unanswered read
+    /// gives, and its change is written if the store answers now.
+    async fn log_cases(
+        &self,
+        g: &Generation,
+        turn: &Turn,
+        mut cases: Vec<Case>,
+    ) -> Result<Result<Decision, Option<Arc<ContinuityState>>>, ApiError> {
+        let (req, ttl) = (&turn.req, g.policy.ttl);
+        let at = self.clock.now();
+        for case in &mut cases {
+            case.decided.decision.pool_version.clone_from(&turn.pool_version);
+        }
+        let executed = cases.iter().find_map(|c| self.executed_note(g, &c.decided, req));
+        let (mut entry, mut main_update) = (None, None);
+        for case in cases.iter_mut().rev() {
+            let update = self.take_update(g, &mut case.decided, req);
+            // The last case's, written on its own if the store does not
+            // answer.
+            main_update.get_or_insert_with(|| update.clone());
+            entry = Some(speculate::logged(case.wide.clone(), update, entry));
+        }
+        let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
         let empty = ContinuityState::default();
-        let ctx = self.ctx(g, (&empty).into(), &ids, turn.now, turn.deadline);
-        let found = match shown {
-            Shown::InScope => self.run_ladder(turn.work, turn.deadline, decide::decide_on_shown_options(&ctx, &turn.req)).await?,
-            Shown::Elsewhere => {
-                self.run_ladder(turn.work, turn.deadline, decide::decide_on_options_in_another_scope(&ctx, &turn.req)).await?
+        let rec = Record { call: Call::Decide, req, state: &empty, cycle: None, started: turn.started, read: false };
+        match self.store.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await {
+            Ok((stored, Some((Applied::Done, _)))) => {
+                // The turn's change is in the store's log.
+                self.refusals.forget(&req.session_id);
+                let before = ContinuityState::view_shared(stored.clone(), at, ttl);
+                match cases.into_iter().find(|c| c.applies_on(&before)) {
+                    Some(case) => {
+                        self.store.fold_if_long(&req.session_id, at, ttl);
+                        let decided = self.case_decision(g, turn, case, &before).await?;
+                        Ok(Ok(self.finish(g, decided, Record { state: &before, read: true, ..rec })))
+                    }
+                    // Never: a change applied, so its case holds.
+                    None => Ok(Err(stored)),
+                }
             }
-        };
-        Ok(found.map(|(mut decided, facts)| {
-            decided.decision.pool_version.clone_from(&turn.pool_version);
-            Case::new(decided, facts, ids)
-        }))
+            Ok((stored, _)) => Ok(Err(stored)),
+            Err(e) => {
+                tracing::debug!(error = %e, "deciding without the session state");
+                let written = match main_update {
+                    Some(update) => {
+                        self.store.apply_noting(&req.session_id, Update::Decided(update), turn.now, ttl, None).await.map(|_| ())
+                    }
+                    None => Err(e),
+                };
+                match cases.pop() {
+                    Some(mut main) => {
+                        self.written(&req.session_id, written, &mut main.decided);
+                        Ok(Ok(self.finish(g, main.decided, rec)))
+                    }
+                    None => Ok(Err(None)),
+                }
+            }
+        }
     }
 
     /// The decision of a case once its change applied to the session read
     /// (`state`): the one made without the state where its own facts hold;
     /// else (the session's cycle on this evidence, continued or closed by
     /// the change as the ladder does) made again on the state with no
-    /// port, under the case's decision id (an execution's cohort is noted
-    /// under it), with nothing more to write.
+    /// port, under the case's ids, with nothing more to write.
     async fn case_decision(&self, g: &Generation, turn: &Turn, case: Case, state: &ContinuityState) -> Result<Decided, ApiError> {
         if case.holds_on(state) {
             return Ok(case.decided);
         }
-        let ctx = self.ctx(g, state.into(), &case.ids, turn.now, turn.deadline);
-        let (mut again, asked) = self.run_ladder(turn.work, turn.deadline, decide::decide_detached(&ctx, &turn.req)).await?;
+        let ids = Ids { decision: case.decision_id, cycle: case.cycle_id };
+        let ctx = self.ctx(g, state.into(), &ids, turn.now, turn.deadline);
+        let (mut again, asked) = self.run_ladder(turn.work, turn.deadline, speculate::decide_again(&ctx, &turn.req)).await?;
         if asked {
             // Never (a property of the core); were it to, the port was
             // refused: a safe clarifier.
@@ -309,8 +273,7 @@ impl Daemon {
     /// for feedback recorded on another replica (when guardrails are on).
     fn executed_note(&self, g: &Generation, decided: &Decided, req: &Arc<DecideRequest>) -> Option<(String, String)> {
         let d = &decided.decision;
-        (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled)
-            .then(|| (d.decision_id.clone(), Self::cohort(g, req).to_string()))
+        (d.outcome == Outcome::Execute && g.config.guardrails.enabled).then(|| (d.decision_id.clone(), Self::cohort(g, req).to_string()))
     }
 
     /// The session's state, `None` when there is none or the store does not
@@ -326,8 +289,8 @@ impl Daemon {
     /// store did not answer) and commits the decision.
     async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
         let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed } = turn;
-        // The state as read, for a shared store's claim to be undone.
-        let before = if self.shared.is_some() { stored.clone() } else { None };
+        // The state as read, for a claim taken with the read to be undone.
+        let before = preclaimed.as_ref().map(|_| stored.clone());
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
         let mut ports = DaemonPorts::new(self, &req.session_id, deadline, g);
         let remembered = preclaimed.as_ref().and_then(|p| p.remembered.clone());
@@ -339,8 +302,8 @@ impl Daemon {
         // state decided the turn without the LLM) is dropped, so the
         // session is left as if it had not been taken.
         let unused = ports.preclaimed.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let (Some(_), Some(after), Some(shared)) = (unused, &remembered, &self.shared) {
-            shared.unclaim(&req.session_id, before, after);
+        if let (Some(_), Some(after), Some(before)) = (unused, &remembered, before) {
+            self.store.unclaim(&req.session_id, before, after);
         }
         // Without a decision log to write it to, the state as read is let go
         // before the change is applied: the in-memory store changes a state
@@ -522,23 +485,15 @@ impl Daemon {
         // was, which is the safe side (a cycle not written cannot be
         // enriched; Enrich says to call Decide again).
         let (now, ttl) = (self.clock.now(), g.policy.ttl);
-        let written = match &self.shared {
-            // An execution's cohort goes with the session, in the same
-            // write, for feedback recorded on another replica.
-            Some(shared) => {
-                let d = &decided.decision;
-                let cohort = (d.outcome == ladder::types::Outcome::Execute && g.config.guardrails.enabled)
-                    .then(|| Self::cohort(g, rec.req).to_string());
-                let note = cohort.as_deref().map(|c| (d.decision_id.as_str(), c));
-                // Boxed: the shared store's futures would make every
-                // call's future larger (see `run_ladder`).
-                if rec.read {
-                    Box::pin(shared.apply_noting(session_id, Update::Decided(update), now, ttl, note)).await.map(|_| ())
-                } else {
-                    Box::pin(shared.log_decided(session_id, update, now, ttl, note)).await
-                }
-            }
-            None => self.store.apply(session_id, Update::Decided(update), now, ttl).await.map(|_| ()),
+        // An execution's cohort goes with the session, in the same write,
+        // for feedback recorded on another replica.
+        let d = &decided.decision;
+        let cohort = (d.outcome == Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
+        let note = cohort.map(|c| (d.decision_id.as_str(), c));
+        let written = if rec.read {
+            self.store.apply_noting(session_id, Update::Decided(update), now, ttl, note).await.map(|_| ())
+        } else {
+            self.store.log_decided(session_id, update, now, ttl, note).await
         };
         self.written(session_id, written, &mut decided);
         Ok(self.finish(g, decided, rec))
@@ -814,42 +769,6 @@ struct Turn {
     preclaimed: Option<Preclaimed>,
 }
 
-/// One case of a turn decided without the state: its decision, the facts
-/// it holds on, and the wider ones its change holds on
-/// (`DecidedUpdate::continuing`), which is how it is logged.
-struct Case {
-    decided: Decided,
-    facts: Vec<ladder::continuity::Fact>,
-    wide: Vec<ladder::continuity::Fact>,
-    ids: Ids,
-}
-
-impl Case {
-    fn new(decided: Decided, facts: Vec<ladder::continuity::Fact>, ids: Ids) -> Self {
-        let wide = decided.update.continuing(&facts);
-        Case { decided, facts, wide, ids }
-    }
-
-    /// Whether the decision holds on `state`.
-    fn holds_on(&self, state: &ContinuityState) -> bool {
-        self.facts.iter().all(|f| state.holds(f))
-    }
-
-    /// Whether its logged change applied to `state`.
-    fn applies_on(&self, state: &ContinuityState) -> bool {
-        self.wide.iter().all(|f| state.holds(f))
-    }
-}
-
-/// Which other case of a tie continuity may take (`Daemon::other_case`).
-#[derive(Clone, Copy)]
-enum Shown {
-    /// The session's context is the request's options.
-    InScope,
-    /// The session's context is the request's option set, in another scope.
-    Elsewhere,
-}
-
 /// A loop-guard claim taken with the session's read (`read_claiming`).
 struct Preclaimed {
     key: String,
@@ -867,7 +786,7 @@ struct Record<'a> {
     cycle: Option<&'a Cycle>,
     started: Instant,
     /// The ladder ran on the session as read (false: it decided without
-    /// reading it, `decide_without_state`).
+    /// reading it, `speculate::Plan::Log`).
     read: bool,
 }
 

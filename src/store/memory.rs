@@ -13,7 +13,7 @@
 //!
 //! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
 
-use super::{Clock, Held, SessionStore, StoreError};
+use super::{Clock, Executed, Held, ReadAppended, SessionStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use lru::LruCache;
@@ -140,6 +140,53 @@ impl MemoryStore {
         }
     }
 
+    /// Applies `update` to `id` under its shard's lock, creating the
+    /// session if needed. With `keep`, also the state before the change
+    /// (`None`: there was none) and the state after it, shared: the change
+    /// then copies the state the caller keeps.
+    fn update(
+        &self,
+        id: &str,
+        update: Update,
+        now: Now,
+        ttl: Ttl,
+        keep: bool,
+    ) -> (Option<Arc<ContinuityState>>, Applied, Option<Arc<ContinuityState>>) {
+        self.with(id, |s| {
+            let held = &self.inner.cycle_held;
+            match s.lru.get_mut(id) {
+                Some(e) if !self.idle(e, now) => {
+                    e.last_access_ms = now.mono_ms;
+                    let before = Held::of(&e.state);
+                    let kept = keep.then(|| e.state.clone());
+                    let applied = Arc::make_mut(&mut e.state).apply(update, now, ttl);
+                    held.add(Held::of(&e.state));
+                    held.sub(before);
+                    let after = keep.then(|| e.state.clone());
+                    return (kept, applied, after);
+                }
+                // Idle past the TTL: it starts afresh.
+                Some(_) => self.drop_idle(s, id),
+                None => {}
+            }
+            let mut state = ContinuityState::default();
+            let applied = state.apply(update, now, ttl);
+            held.add(Held::of(&state));
+            let state = Arc::new(state);
+            let after = keep.then(|| state.clone());
+            s.lru.push(id.into(), Entry { state, last_access_ms: now.mono_ms });
+            self.inner.len.fetch_add(1, Ordering::Relaxed);
+            while s.lru.len() > s.cap {
+                if let Some((_, e)) = s.lru.pop_lru() {
+                    held.sub(Held::of(&e.state));
+                }
+                self.inner.len.fetch_sub(1, Ordering::Relaxed);
+                self.inner.evictions.fetch_add(1, Ordering::Relaxed);
+            }
+            (None, applied, after)
+        })
+    }
+
     /// Purges idle sessions in every shard; returns how many went.
     pub fn purge_idle(&self, now: Now) -> usize {
         let mut total = 0;
@@ -205,36 +252,36 @@ impl SessionStore for MemoryStore {
     }
 
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
-        let r = self.with(id, |s| {
-            let held = &self.inner.cycle_held;
-            match s.lru.get_mut(id) {
-                Some(e) if !self.idle(e, now) => {
-                    e.last_access_ms = now.mono_ms;
-                    let before = Held::of(&e.state);
-                    let applied = Arc::make_mut(&mut e.state).apply(update, now, ttl);
-                    held.add(Held::of(&e.state));
-                    held.sub(before);
-                    return applied;
-                }
-                // Idle past the TTL: it starts afresh.
-                Some(_) => self.drop_idle(s, id),
-                None => {}
+        let (_, applied, _) = self.update(id, update, now, ttl, false);
+        Box::pin(std::future::ready(Ok(applied)))
+    }
+
+    /// The read and the change are one step under the shard's lock.
+    fn log_with_read<'a>(
+        &'a self,
+        id: &'a str,
+        entry: Update,
+        _executed: Executed<'a>,
+        now: Now,
+        ttl: Ttl,
+    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
+        let (before, applied, after) = self.update(id, entry, now, ttl, true);
+        Box::pin(std::future::ready(Ok((before, Some((applied, after.unwrap_or_default()))))))
+    }
+
+    fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
+        self.with(id, |s| {
+            if let Some(e) = s.lru.get_mut(id).filter(|e| Arc::ptr_eq(&e.state, after)) {
+                let held = &self.inner.cycle_held;
+                held.sub(Held::of(&e.state));
+                e.state = before.unwrap_or_default();
+                held.add(Held::of(&e.state));
             }
-            let mut state = ContinuityState::default();
-            let applied = state.apply(update, now, ttl);
-            held.add(Held::of(&state));
-            s.lru.push(id.into(), Entry { state: Arc::new(state), last_access_ms: now.mono_ms });
-            self.inner.len.fetch_add(1, Ordering::Relaxed);
-            while s.lru.len() > s.cap {
-                if let Some((_, e)) = s.lru.pop_lru() {
-                    held.sub(Held::of(&e.state));
-                }
-                self.inner.len.fetch_sub(1, Ordering::Relaxed);
-                self.inner.evictions.fetch_add(1, Ordering::Relaxed);
-            }
-            applied
         });
-        Box::pin(std::future::ready(Ok(r)))
+    }
+
+    fn spawn_background(&self, clock: Clock, every: Duration) -> Option<PurgeGuard> {
+        Some(self.spawn_purger(clock, every))
     }
 
     fn remove<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
@@ -386,5 +433,38 @@ mod tests {
         assert!(store.remove("a").await.unwrap());
         assert!(!store.remove("a").await.unwrap());
         assert_eq!(store.len(), 0);
+    }
+
+    /// The turn protocol's steps are the plain reads and writes they are
+    /// here: a change logged with the read applies at once and answers the
+    /// state before and after it; a claim the ladder did not use is undone
+    /// unless the session changed since.
+    #[tokio::test]
+    async fn a_change_logged_with_the_read_applies_at_once_and_an_unused_claim_is_undone() {
+        let clock = Clock::default();
+        let store = MemoryStore::new(100, Duration::from_secs(60));
+        let (before, appended) = store.log_with_read("a", touch(), None, clock.now(), TTL).await.unwrap();
+        assert!(before.is_none(), "a new session");
+        let (applied, after) = appended.expect("applied");
+        assert_eq!(applied, Applied::Done);
+        assert_eq!(store.get("a", clock.now()).await.unwrap().unwrap(), after);
+        assert_eq!(after.turn_count, 1);
+        // A claim taken with the read, then undone: the session is as before it.
+        let (before, appended) = store.read_claiming("a", "key", "cyc", clock.now(), TTL).await.unwrap();
+        let (claimed, after) = appended.unwrap();
+        assert_eq!(claimed, Applied::GuardClaimed);
+        assert!(after.open_cycle().is_some());
+        store.unclaim("a", before.clone(), &after);
+        assert_eq!(store.get("a", clock.now()).await.unwrap(), before);
+        // Undone only while the claim's state is the session's.
+        let (before, appended) = store.read_claiming("a", "key", "cyc", clock.now(), TTL).await.unwrap();
+        let (_, after) = appended.unwrap();
+        store.apply("a", touch(), clock.now(), TTL).await.unwrap();
+        store.unclaim("a", before, &after);
+        let now = store.get("a", clock.now()).await.unwrap().unwrap();
+        assert_eq!((now.turn_count, now.open_cycle().is_some()), (2, true), "the later change stands");
+        // Logged without a read: applied.
+        store.log_decided("b", DecidedUpdate { new_turn: true, ..Default::default() }, clock.now(), TTL, None).await.unwrap();
+        assert_eq!(store.get("b", clock.now()).await.unwrap().unwrap().turn_count, 1);
     }
 }

@@ -20,7 +20,7 @@ pub use pools::PoolCache;
 pub use redis::RedisStore;
 
 use futures::future::BoxFuture;
-use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
+use ladder::continuity::{Applied, ContinuityState, DecidedUpdate, Now, Ttl, Update};
 use ladder::types::{Candidate, Scope};
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -107,8 +107,30 @@ impl StoreError {
     }
 }
 
-/// A place to keep sessions. Methods are async so a shared backend (Redis)
-/// can implement them; the in-memory store answers at once.
+/// What a change appended with a read did (`None`: nothing was appended,
+/// the log was full), and the state after it.
+pub type Appended = Option<(Applied, Arc<ContinuityState>)>;
+
+/// The session as read before a change appended with the read (`None`:
+/// there was none), and what the change did.
+pub type ReadAppended = (Option<Arc<ContinuityState>>, Appended);
+
+/// An executed decision's id and cohort, remembered with the session so
+/// that an outcome recorded on another replica is attributed to the cohort
+/// that decided it.
+pub type Executed<'a> = Option<(&'a str, &'a str)>;
+
+/// A place to keep sessions: the port the daemon's one `Decide` path
+/// speaks. Methods are async so a shared backend (Redis) can implement
+/// them; the in-memory store answers at once.
+///
+/// Besides reading and applying, the port speaks the protocol a store
+/// whose reads cost a round trip needs to decide most turns in one
+/// (`ladder::speculate`): a change logged without a read, a conditional
+/// change logged with the read that tells which case applied, a read that
+/// takes the loop-guard claim. A store whose reads are free
+/// ([`SessionStore::remote`] false) is read first, and implements the rest
+/// as the plain reads and writes they are.
 pub trait SessionStore: Send + Sync + 'static {
     /// The session's state, if it exists and is not idle-expired. Shared,
     /// not copied: a reader never pays for the state's size.
@@ -135,6 +157,114 @@ pub trait SessionStore: Send + Sync + 'static {
     fn failing(&self) -> bool {
         false
     }
+    /// Starts the store's background work (the in-memory store's purge of
+    /// idle sessions); it stops when the guard is dropped.
+    fn spawn_background(&self, _clock: Clock, _every: std::time::Duration) -> Option<PurgeGuard> {
+        None
+    }
+
+    // The turn protocol.
+
+    /// Whether a read costs a round trip to another process: the daemon
+    /// then plans the turn before reading (`ladder::speculate`).
+    fn remote(&self) -> bool {
+        false
+    }
+    /// `apply`, remembering an executed decision's cohort with the session
+    /// in the same write (`executed`).
+    fn apply_noting<'a>(
+        &'a self,
+        id: &'a str,
+        update: Update,
+        now: Now,
+        ttl: Ttl,
+        _executed: Executed<'a>,
+    ) -> BoxFuture<'a, Result<Applied, StoreError>> {
+        self.apply(id, update, now, ttl)
+    }
+    /// Writes a decision's change without reading the session first (a
+    /// decision that holds for every state, `speculate::Plan::Log`).
+    fn log_decided<'a>(
+        &'a self,
+        id: &'a str,
+        update: DecidedUpdate,
+        now: Now,
+        ttl: Ttl,
+        executed: Executed<'a>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let applied = self.apply_noting(id, Update::Decided(update), now, ttl, executed);
+        Box::pin(async move { applied.await.map(|_| ()) })
+    }
+    /// Reads the session and applies `entry` (a conditional
+    /// `Update::DecidedIf`, or a loop-guard claim) in one step. Returns the
+    /// state before it and what it did, with the state after it.
+    fn log_with_read<'a>(
+        &'a self,
+        id: &'a str,
+        entry: Update,
+        executed: Executed<'a>,
+        now: Now,
+        ttl: Ttl,
+    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>>;
+    /// Reads the session taking the loop-guard claim for `guard_key` in the
+    /// same step (`speculate::Plan::ReadClaiming`).
+    fn read_claiming<'a>(
+        &'a self,
+        id: &'a str,
+        guard_key: &'a str,
+        cycle_id: &'a str,
+        now: Now,
+        ttl: Ttl,
+    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
+        let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
+        self.log_with_read(id, claim, None, now, ttl)
+    }
+    /// A claim taken with the read that the ladder never asked for: the
+    /// session is left as if it had not been taken (`before`), unless it
+    /// changed since (`after` is the state the claim left).
+    fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>);
+    /// Folds the session's log into its state in the background when it
+    /// has grown long (a store that logs changes).
+    fn fold_if_long(&self, _id: &str, _now: Now, _ttl: Ttl) {}
+
+    // The rollout guardrails, shared by the replicas of a shared store.
+
+    /// The cohort of an executed decision remembered for the session
+    /// (`apply_noting`); a store that shares nothing remembers none.
+    fn executed_cohort<'a>(&'a self, _session: &'a str, _decision_id: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(std::future::ready(Ok(None)))
+    }
+    /// Reads (and, with `action`, sets or resets) the rollout trip the
+    /// replicas share: the trip's JSON if one is set, and the count of
+    /// resets. A store that shares nothing holds no trip.
+    fn rollout<'a>(&'a self, _action: RolloutAction<'a>) -> BoxFuture<'a, Result<(Option<String>, i64), StoreError>> {
+        Box::pin(std::future::ready(Ok((None, 0))))
+    }
+    /// Publishes this replica's guardrail windows (`json`) and answers the
+    /// other replicas' (those heard from within `keep_ms`); `None` when an
+    /// operator reset the rollout since `epoch`. A store that shares
+    /// nothing has no other replica.
+    fn share_windows<'a>(
+        &'a self,
+        _replica: &'a str,
+        _json: &'a str,
+        _epoch: i64,
+        _now_ms: i64,
+        _keep_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        Box::pin(std::future::ready(Ok(Some(Vec::new()))))
+    }
+}
+
+/// What `SessionStore::rollout` does besides reading.
+#[derive(Debug, Clone, Copy)]
+pub enum RolloutAction<'a> {
+    Read,
+    /// Sets the trip unless one is set already.
+    Trip(&'a str),
+    /// Clears the trip and counts a reset (every replica starts its
+    /// windows afresh when it sees the count change).
+    Reset,
 }
 
 /// What open cycles' requests hold: candidates, and their bytes
@@ -169,6 +299,11 @@ impl Default for Clock {
 }
 
 impl Clock {
+    /// Whether it reads the wall clock (a shared store's).
+    pub fn is_wall(&self) -> bool {
+        self.wall
+    }
+
     /// TTLs measured in wall-clock milliseconds since the Unix epoch.
     pub fn wall() -> Self {
         Clock { epoch: Instant::now(), wall: true }

@@ -47,8 +47,9 @@
 //! length, so a session that expired and was created again never matches
 //! an old version, and neither does one a change was logged to since.
 //!
-//! Round trips. The ladder first runs without the session's state
-//! (`decide_without_state`). When it read nothing of it, the decision's
+//! Round trips. The daemon plans each turn before reading
+//! (`ladder::speculate::plan`, because `remote` is true): the ladder first
+//! runs without the session's state. When it read nothing of it, the decision's
 //! change is logged with one script and no read (`log_decided`). When it
 //! read only facts (no open cycle on this evidence; whether the continuity
 //! context is this option set and scope), the change is logged as
@@ -59,7 +60,7 @@
 //! and only the decision is made again, on the state read (still one). A
 //! tie continuity may take is decided twice without the state, once as if
 //! the session's context were the request's options
-//! (`decide_on_shown_options`), and both changes go in one entry: the
+//! (`speculate::on_shown_options`), and both changes go in one entry: the
 //! first whose facts hold applies (`otherwise`), and the read tells which.
 //! Where none holds, the change applies nothing and the ladder runs again
 //! on the state read, written with a compare-and-set (two). A turn headed
@@ -94,7 +95,7 @@
 //! (`FailureKind::CircuitOpen`, answered as for an unreachable store) until
 //! the background probe, once per cool-down, finds it answering again.
 
-use super::{FailureKind, Held, HeldSet, Holding, PoolStore, SessionStore, StoreError, content_digest};
+use super::{Executed, FailureKind, Held, HeldSet, Holding, PoolStore, ReadAppended, RolloutAction, SessionStore, StoreError, content_digest};
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
 use futures::future::BoxFuture;
@@ -305,10 +306,6 @@ enum Conns {
 
 /// session -> (version, log length, state) as last read or written here.
 type Seen = LruCache<Box<str>, (Box<str>, usize, Arc<ContinuityState>)>;
-
-/// What a change appended with a read did (`None`: the log was full,
-/// nothing was appended), and the state remembered after it.
-pub type Appended = Option<(Applied, Arc<ContinuityState>)>;
 
 struct Inner {
     conns: Conns,
@@ -662,14 +659,14 @@ impl RedisStore {
     }
 
     /// Writes a decision's session change without reading the session: for
-    /// a decision the state did not decide (`decide_without_state`), so one
+    /// a decision the state did not decide (`speculate::without_state`), so one
     /// round trip. The change is appended to the session's log and applied,
     /// in order, by whoever reads the session next (`ContinuityState::apply`,
     /// as a compare-and-set would have applied it now). A full log
     /// (`LOG_MAX`) is folded into the state with this change by a
     /// compare-and-set instead. An execution's cohort is remembered as in
     /// `apply_noting`.
-    pub async fn log_decided(
+    async fn append_decided(
         &self,
         id: &str,
         update: DecidedUpdate,
@@ -718,7 +715,7 @@ impl RedisStore {
     }
 
     /// Reads a session and claims the loop guard for `guard_key` in the
-    /// same round trip (an LLM turn whose claim `decide_without_state`
+    /// same round trip (an LLM turn whose claim `speculate::without_state`
     /// found: two round trips with the decision's write). The claim is
     /// appended to the session's log; replicas racing on one cycle append
     /// in some order, and applying the log in that order gives exactly one
@@ -726,20 +723,13 @@ impl RedisStore {
     /// the claim did with the state remembered after it for the write that
     /// follows (`None` when the log was full: no claim was taken, claim
     /// with `apply` as usual).
-    pub async fn read_claiming(
-        &self,
-        id: &str,
-        guard_key: &str,
-        cycle_id: &str,
-        now: Now,
-        ttl: Ttl,
-    ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
+    async fn append_claim(&self, id: &str, guard_key: &str, cycle_id: &str, now: Now, ttl: Ttl) -> Result<ReadAppended, StoreError> {
         let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
         self.read_appending(id, claim, None, String::new(), now, ttl).await
     }
 
     /// Logs a decision's change made without the session's state
-    /// (`decide::decide_without_state`), reading the session in the same
+    /// (`speculate::without_state`), reading the session in the same
     /// round trip: `entry` is an `Update::DecidedIf` (its facts widened by
     /// `DecidedUpdate::continuing`, with the other case as `otherwise` when
     /// there is one), applied when the log is applied; the state before it
@@ -750,14 +740,14 @@ impl RedisStore {
     /// session as read before the entry, and what the entry did (`None`:
     /// the log was full, nothing was appended: decide on the state read and
     /// write with `apply_noting`, which then needs no read).
-    pub async fn log_with_read(
+    async fn append_with_read(
         &self,
         id: &str,
         mut entry: Update,
         executed: Option<(&str, &str)>,
         now: Now,
         ttl: Ttl,
-    ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
+    ) -> Result<ReadAppended, StoreError> {
         // A cycle's request goes in its own field, not in the log.
         let pending = match take_request(&mut entry) {
             Some((r, key)) => Some((to_json(&*r)?, key)),
@@ -779,7 +769,7 @@ impl RedisStore {
         executed: String,
         now: Now,
         ttl: Ttl,
-    ) -> Result<(Option<Arc<ContinuityState>>, Appended), StoreError> {
+    ) -> Result<ReadAppended, StoreError> {
         let entry = Logged::new(update, now, ttl);
         let json = to_json(&entry)?;
         let key = self.key(id);
@@ -820,7 +810,7 @@ impl RedisStore {
     /// stays, a claim no LLM call followed, which only guards). `after` is
     /// the state `read_claiming` remembered: when another call on this
     /// replica has read or written the session since, its state stands.
-    pub fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
+    fn drop_claim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
         let mut seen = self.seen();
         if let Some(entry) = seen.get_mut(id).filter(|e| Arc::ptr_eq(&e.2, after)) {
             entry.2 = before.unwrap_or_default();
@@ -848,7 +838,7 @@ impl RedisStore {
 
     /// `fold_later` when the log this replica last read of the session
     /// has `LOG_FOLD` entries or more.
-    pub fn fold_if_long(&self, id: &str, now: Now, ttl: Ttl) {
+    fn fold_long_log(&self, id: &str, now: Now, ttl: Ttl) {
         let long = self.seen().peek(id).is_some_and(|e| e.1 >= LOG_FOLD);
         if long {
             self.fold_later(id, now, ttl);
@@ -878,7 +868,7 @@ impl RedisStore {
     /// cohort with the session (in the same script), so an outcome recorded
     /// on another replica can be attributed. The last 16 per session are
     /// kept, expiring with the session.
-    pub async fn apply_noting(
+    async fn cas_noting(
         &self,
         id: &str,
         update: Update,
@@ -890,7 +880,7 @@ impl RedisStore {
     }
 
     /// The cohort of an executed decision remembered for the session.
-    pub async fn executed_cohort(&self, session: &str, decision_id: &str) -> Result<Option<String>, StoreError> {
+    async fn cohort_of(&self, session: &str, decision_id: &str) -> Result<Option<String>, StoreError> {
         let mut inv = EXECUTED_LIST.prepare_invoke();
         inv.key(format!("{}:executed", self.key(session)));
         let items = bulk_list(self.run("executed_cohort", inv).await?);
@@ -903,7 +893,7 @@ impl RedisStore {
 
     /// Reads (and, with `action`, sets or resets) the shared rollout trip.
     /// Returns the trip's JSON if one is set, and the reset epoch.
-    pub async fn rollout(&self, action: RolloutAction<'_>) -> Result<(Option<String>, i64), StoreError> {
+    async fn rollout_call(&self, action: RolloutAction<'_>) -> Result<(Option<String>, i64), StoreError> {
         let mut inv = ROLLOUT.prepare_invoke();
         inv.key(self.rollout_key("trip")).key(self.rollout_key("epoch")).key(self.rollout_key("windows")).key(self.rollout_key("seen"));
         match action {
@@ -933,7 +923,7 @@ impl RedisStore {
     /// Publishes this replica's guardrail windows (`json`) and answers the
     /// other replicas' (those heard from within `keep_ms`); `None` when an
     /// operator reset the rollout since `epoch` (nothing was published).
-    pub async fn share_windows(
+    async fn publish_windows(
         &self,
         replica: &str,
         json: &str,
@@ -957,17 +947,6 @@ impl RedisStore {
             v => Ok(Some(bulk_list(v).into_iter().flatten().map(|b| String::from_utf8_lossy(&b).into_owned()).collect())),
         }
     }
-}
-
-/// What `RedisStore::rollout` does besides reading.
-#[derive(Debug, Clone, Copy)]
-pub enum RolloutAction<'a> {
-    Read,
-    /// Sets the trip unless one is set already.
-    Trip(&'a str),
-    /// Clears the trip and counts a reset (every replica starts its
-    /// windows afresh when it sees the count change).
-    Reset,
 }
 
 fn encode_state(state: &ContinuityState) -> Result<Vec<u8>, StoreError> {
@@ -1106,6 +1085,85 @@ impl SessionStore for RedisStore {
 
     fn failing(&self) -> bool {
         self.inner.health.failing()
+    }
+
+    fn spawn_background(&self, _clock: super::Clock, _every: Duration) -> Option<super::PurgeGuard> {
+        None
+    }
+
+    fn remote(&self) -> bool {
+        true
+    }
+
+    fn apply_noting<'a>(
+        &'a self,
+        id: &'a str,
+        update: Update,
+        now: Now,
+        ttl: Ttl,
+        executed: Executed<'a>,
+    ) -> BoxFuture<'a, Result<Applied, StoreError>> {
+        Box::pin(self.cas_noting(id, update, now, ttl, executed))
+    }
+
+    fn log_decided<'a>(
+        &'a self,
+        id: &'a str,
+        update: DecidedUpdate,
+        now: Now,
+        ttl: Ttl,
+        executed: Executed<'a>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.append_decided(id, update, now, ttl, executed))
+    }
+
+    fn log_with_read<'a>(
+        &'a self,
+        id: &'a str,
+        entry: Update,
+        executed: Executed<'a>,
+        now: Now,
+        ttl: Ttl,
+    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
+        Box::pin(self.append_with_read(id, entry, executed, now, ttl))
+    }
+
+    fn read_claiming<'a>(
+        &'a self,
+        id: &'a str,
+        guard_key: &'a str,
+        cycle_id: &'a str,
+        now: Now,
+        ttl: Ttl,
+    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
+        Box::pin(self.append_claim(id, guard_key, cycle_id, now, ttl))
+    }
+
+    fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
+        self.drop_claim(id, before, after);
+    }
+
+    fn fold_if_long(&self, id: &str, now: Now, ttl: Ttl) {
+        self.fold_long_log(id, now, ttl);
+    }
+
+    fn executed_cohort<'a>(&'a self, session: &'a str, decision_id: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(self.cohort_of(session, decision_id))
+    }
+
+    fn rollout<'a>(&'a self, action: RolloutAction<'a>) -> BoxFuture<'a, Result<(Option<String>, i64), StoreError>> {
+        Box::pin(self.rollout_call(action))
+    }
+
+    fn share_windows<'a>(
+        &'a self,
+        replica: &'a str,
+        json: &'a str,
+        epoch: i64,
+        now_ms: i64,
+        keep_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        Box::pin(self.publish_windows(replica, json, epoch, now_ms, keep_ms))
     }
 }
 

@@ -461,7 +461,7 @@ pub enum Update {
     /// `Decided`, if every fact is true of the state it is applied to
     /// (else nothing changes: `Applied::Void`). A decision made without the
     /// session's state is the decision for every state where the facts its
-    /// run read hold (`decide::decide_without_state`), so a shared store
+    /// run read hold (`speculate::without_state`), so a shared store
     /// can log it without reading the session first. Where they do not,
     /// `otherwise` applies, if any: the change for the other case the
     /// store could not tell apart without reading (another decision, on
@@ -537,7 +537,7 @@ impl Watch {
     }
 
     /// Whether the run read the continuity context's option set (the
-    /// continuity resolver had a tie it may take: `decide_on_shown_options`).
+    /// continuity resolver had a tie it may take: `speculate::on_shown_options`).
     pub fn read_active_set(&self) -> bool {
         self.facts.lock().unwrap_or_else(|p| p.into_inner()).iter().any(|f| matches!(f, Fact::ActiveSet { .. }))
     }
@@ -671,7 +671,7 @@ pub struct DecidedUpdate {
 
 impl DecidedUpdate {
     /// The facts on which this change, made by a run that read `facts`
-    /// (`decide::decide_without_state`), is the ladder's change even where
+    /// (`speculate::without_state`), is the ladder's change even where
     /// the decision is not: a cycle it opens on the evidence of the
     /// session's open cycle continues that one (`Update::DecidedIf`), as
     /// the ladder does when it reads it, so "no open cycle on this

@@ -13,160 +13,23 @@
 //! the LLM — come through [`Ports`], so this module stays free of any
 //! runtime.
 
-pub use crate::continuity::{StateView, Watch};
+pub use crate::continuity::StateView;
 pub use crate::deadline::{DeadlinePassed, work};
 pub use crate::run::{Ctx, Decided, Event, Mode, guard_key};
 
-use super::ask::LlmAsk;
 use super::canon::canonicalize;
 use super::clarifier::{Ask as Question, Tie};
 use super::classify::{Evidence, Winner, classify};
-use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Fact, Other, PendingClarifier};
+use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Other, PendingClarifier};
 use super::deadline::Deadline;
 use super::exclusions::hard_exclusion;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
-use super::policy::LlmAnswer;
-use super::ports::{GuardClaim, Ports};
+use super::ports::Ports;
 use super::scope::{self, CueParse, Resolved};
 use super::text::tokens;
 use super::types::*;
 use crate::run::{Offer, Run};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Runs the ladder for a `Decide` turn without the session's state.
-/// `Stateless::Decided` when the run needed no port (no loop-guard claim,
-/// no LLM) and read of the state only facts (`Fact`): that decision, and
-/// its session change, are the ladder's for every state where the facts
-/// hold (none: for every state), as the property test
-/// `a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold`
-/// checks. Otherwise the decision depends on the state: decide again with
-/// it.
-///
-/// A shared store uses this to write a turn's change without reading the
-/// session first (spec section 7b: one round trip for a deterministic
-/// `Decide`; the change goes in as `Update::DecidedIf`, which applies it
-/// only where the facts hold), and to claim the loop guard in the same
-/// round trip as the read when the turn is headed for the LLM (two for an
-/// LLM turn). `ctx.state` is not used.
-pub async fn decide_without_state(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Stateless, DeadlinePassed> {
-    let empty = continuity::ContinuityState::default();
-    let watch = Watch::default();
-    let ctx = Ctx { state: StateView::watched(&empty, &watch), ..*ctx };
-    let ports = Detached::default();
-    let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
-    let claim = ports.claim.into_inner().unwrap_or_else(|p| p.into_inner());
-    let continuity = watch.read_active_set();
-    match watch.facts() {
-        Some(facts) if !ports.used.load(Ordering::Relaxed) && claim.is_none() => {
-            Ok(Stateless::Decided { decided: Box::new(decided), facts, continuity })
-        }
-        _ => Ok(Stateless::Depends { claim, continuity }),
-    }
-}
-
-/// Runs the ladder for a `Decide` turn without the session's state, as if
-/// the session's continuity context were the request's own options (their
-/// option set and scope): the other decision a tie the continuity resolver
-/// may take has (`Stateless::*::continuity`). `Some` when continuity
-/// resolves it on facts only, with no port: that decision is the ladder's
-/// for every state where those facts hold (the property test
-/// `a_decision_on_the_shown_options_is_the_ladders_wherever_its_facts_hold`),
-/// so a shared store can log it along with the other cases' changes and
-/// let the read tell which one applies (spec section 7b). `ctx.state` is
-/// not used; give `ctx` a decision id of its own (only one case is ever
-/// answered).
-pub async fn decide_on_shown_options(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
-    let decided = decide_as_shown(ctx, req, req.active_scope.clone()).await?;
-    Ok(decided.filter(|(d, _)| d.decision.decided_by == Decider::Continuity))
-}
-
-/// The third case of such a tie: the session's context is the request's
-/// option set, but in another scope (continuity does not take it). `Some`
-/// when decided on facts only, with no port (the same property test).
-pub async fn decide_on_options_in_another_scope(
-    ctx: &Ctx<'_>,
-    req: &DecideRequest,
-) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
-    // Any scope other than the request's: the run reads only whether it is.
-    let other = match &req.active_scope {
-        None => Some(ScopeRef { scope: Scope::Chat, instance_id: String::new() }),
-        Some(_) => None,
-    };
-    decide_as_shown(ctx, req, other).await
-}
-
-/// The ladder run without the state, as if the session's context were the
-/// request's option set in `scope`: the decision and its facts, when it
-/// read only facts and needed no port.
-async fn decide_as_shown(
-    ctx: &Ctx<'_>,
-    req: &DecideRequest,
-    scope: Option<ScopeRef>,
-) -> Result<Option<(Decided, Vec<Fact>)>, DeadlinePassed> {
-    let shown = continuity::ContinuityState {
-        active_option_set_id: Some(req.option_set_id().to_string()).filter(|s| !s.is_empty()),
-        active_scope: scope,
-        ..Default::default()
-    };
-    let watch = Watch::default();
-    let ctx = Ctx { state: StateView::watched(&shown, &watch), ..*ctx };
-    let ports = Detached::default();
-    let decided = decide(&ctx, req, Mode::Turn, &ports).await?;
-    let asked = ports.used.load(Ordering::Relaxed) || ports.claim.into_inner().unwrap_or_else(|p| p.into_inner()).is_some();
-    Ok(watch.facts().filter(|_| !asked).map(|facts| (decided, facts)))
-}
-
-/// Runs the ladder for a `Decide` turn on `ctx.state` with no port: for a
-/// turn whose change is already written (`DecidedUpdate::continuing`),
-/// where only the decision is still to be made. Also says whether the run
-/// asked for a port (a loop-guard claim, the LLM), which such a turn never
-/// does (`a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does`);
-/// if it did, it was refused, and the decision is the clarifier a store
-/// that does not answer gives (`state_unavailable`).
-pub async fn decide_detached(ctx: &Ctx<'_>, req: &DecideRequest) -> Result<(Decided, bool), DeadlinePassed> {
-    let ports = Detached::default();
-    let decided = decide(ctx, req, Mode::Turn, &ports).await?;
-    let asked = ports.used.load(Ordering::Relaxed) || ports.claim.into_inner().unwrap_or_else(|p| p.into_inner()).is_some();
-    Ok((decided, asked))
-}
-
-/// What `decide_without_state` found.
-#[derive(Debug)]
-pub enum Stateless {
-    /// The decision, wherever `facts` hold (no facts: whatever the state).
-    /// `continuity`: the continuity resolver read whether the session's
-    /// context is this option set; where it is, continuity may decide
-    /// otherwise (`decide_on_shown_options`).
-    Decided { decided: Box<Decided>, facts: Vec<Fact>, continuity: bool },
-    /// The decision depends on the state. `claim`: the loop-guard claim
-    /// (guard key, cycle id) the run asked for without it: the turn is
-    /// likely headed for the LLM, and the same claim with the state will
-    /// have the same key (the key is the evidence, not the state).
-    Depends { claim: Option<(String, String)>, continuity: bool },
-}
-
-/// Ports that refuse every effect and note what was asked for.
-#[derive(Default)]
-struct Detached {
-    used: AtomicBool,
-    claim: std::sync::Mutex<Option<(String, String)>>,
-}
-
-impl Ports for Detached {
-    fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl std::future::Future<Output = GuardClaim> + Send {
-        *self.claim.lock().unwrap_or_else(|p| p.into_inner()) = Some((guard_key.to_string(), cycle_id.to_string()));
-        std::future::ready(GuardClaim::Unavailable)
-    }
-    fn claim_llm_call(&self, _: &str, _: u32) -> impl std::future::Future<Output = bool> + Send {
-        self.used.store(true, Ordering::Relaxed);
-        std::future::ready(false)
-    }
-    fn arbitrate(&self, _: &LlmAsk) -> impl std::future::Future<Output = LlmAnswer> + Send {
-        self.used.store(true, Ordering::Relaxed);
-        std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::StateUnavailable })
-    }
-}
 
 /// Runs the ladder for one request.
 ///

@@ -122,6 +122,9 @@ pub mod ports;
 pub mod reply;
 pub mod run;
 pub mod scope;
+pub mod speculate;
+#[cfg(test)]
+mod testkit;
 pub mod text;
 pub mod types;
 

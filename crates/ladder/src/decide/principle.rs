@@ -6,8 +6,10 @@
 //! executes and one that does not.
 
 use super::*;
+use crate::ask::LlmAsk;
 use crate::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use crate::policy::{Corroboration, LlmAnswer, LlmMode, Policy};
+use crate::ports::GuardClaim;
 use crate::ports::WordCounter;
 use futures::executor::block_on;
 use proptest::prelude::*;
