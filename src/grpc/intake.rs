@@ -140,7 +140,7 @@ where
                 .headers
                 .get("grpc-timeout")
                 .and_then(|v| v.to_str().ok())
-                .and_then(super::stack::parse_grpc_timeout)
+                .and_then(super::timeout::parse_grpc_timeout)
                 .map_or(settings.max_timeout, |t| t.min(settings.max_timeout));
             let body_bound = settings.body_timeout.min(asked);
             let read = read_message(body, settings.max_message_bytes, &settings.memory);

@@ -10,6 +10,7 @@ pub mod guard;
 pub mod intake;
 pub mod listener;
 pub mod stack;
+pub mod timeout;
 pub mod wire;
 
 use crate::convert;

@@ -95,7 +95,9 @@
 //! (`FailureKind::CircuitOpen`, answered as for an unreachable store) until
 //! the background probe, once per cool-down, finds it answering again.
 
-use super::{Executed, FailureKind, Held, HeldSet, Holding, PoolStore, ReadAppended, RolloutAction, SessionStore, StoreError, content_digest};
+use super::{
+    Executed, FailureKind, Held, HeldSet, Holding, PoolStore, ReadAppended, RolloutAction, SessionStore, StoreError, content_digest,
+};
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
 use futures::future::BoxFuture;

@@ -45,17 +45,15 @@ fn the_core_bans_io_through_clippy() {
     }
 }
 
-/// The modules of a crate (`src` dir) and the sibling modules each one
-/// names (`crate::x`, or `super::x` in a top-level module), tests and
-/// comments left out.
+/// The file-level import graph of a crate (`src` dir): each module file
+/// (`grpc::intake`, `daemon`, ...) and the modules its code names through
+/// `crate::`, `super::` and `self::` paths (groups in braces included),
+/// each resolved to the longest module path that is a file; tests and
+/// comments left out. A module's own children are not edges from it: a
+/// parent declares and re-exports them (`mod turn; pub use turn::X;`), and
+/// a child uses what its parent gives it; any other pair of files that
+/// name each other is a circle.
 fn module_graph(src: &std::path::Path) -> std::collections::BTreeMap<String, BTreeSet<String>> {
-    fn names_after<'a>(text: &'a str, prefix: &str) -> impl Iterator<Item = &'a str> {
-        text.match_indices(prefix).map(move |(i, _)| {
-            let rest = &text[i + prefix.len()..];
-            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-            &rest[..end]
-        })
-    }
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -68,33 +66,97 @@ fn module_graph(src: &std::path::Path) -> std::collections::BTreeMap<String, BTr
     }
     let mut files = Vec::new();
     walk(src, &mut files);
-    let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    // Each module file: its path (`a::b`) and its code.
+    let mut modules: std::collections::BTreeMap<Vec<String>, String> = Default::default();
     for f in files {
         let rel = f.strip_prefix(src).unwrap();
-        let parts: Vec<String> = rel.with_extension("").iter().map(|p| p.to_string_lossy().into_owned()).collect();
-        if matches!(parts.last().map(String::as_str), Some("tests")) || parts[0] == "bin" {
+        let mut parts: Vec<String> = rel.with_extension("").iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let is_mod = parts.last().is_some_and(|l| l == "mod");
+        if is_mod {
+            parts.pop();
+        }
+        if matches!(parts.last().map(String::as_str), Some("tests")) || parts.first().is_some_and(|p| p == "bin") {
             continue;
         }
         if parts.len() == 1 && matches!(parts[0].as_str(), "lib" | "main") {
             continue;
         }
-        let module = parts[0].clone();
         let text = std::fs::read_to_string(&f).unwrap();
         let code: String =
             text.split("#[cfg(test)]").next().unwrap().lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
-        let deps = graph.entry(module.clone()).or_default();
-        deps.extend(names_after(&code, "crate::").map(str::to_string));
-        let top_level = parts.len() == 1 || (parts.len() == 2 && parts[1] == "mod");
-        if top_level {
-            deps.extend(names_after(&code, "super::").map(str::to_string));
-        }
-        deps.remove(&module);
+        // `super::` names the parent module (from `a/b.rs` as from
+        // `a/b/mod.rs`), `self::` the module itself.
+        let parent = parts[..parts.len() - 1].to_vec();
+        modules.insert(parts.clone(), format!("{}\u{0}{}\u{0}{}", parent.join("::"), parts.join("::"), code));
     }
-    let modules: BTreeSet<String> = graph.keys().cloned().collect();
-    for deps in graph.values_mut() {
-        deps.retain(|d| modules.contains(d));
+    let known: BTreeSet<Vec<String>> = modules.keys().cloned().collect();
+    let mut graph: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for (path, packed) in &modules {
+        let mut it = packed.splitn(3, '\u{0}');
+        let split = |s: &str| -> Vec<String> { s.split("::").filter(|p| !p.is_empty()).map(str::to_string).collect() };
+        let (parent, here, code) = (split(it.next().unwrap()), split(it.next().unwrap()), it.next().unwrap());
+        let deps = graph.entry(path.join("::")).or_default();
+        for (prefix, base) in [("crate::", Vec::new()), ("super::", parent.clone()), ("self::", here.clone())] {
+            for named in paths_after(code, prefix) {
+                let mut full = base.clone();
+                full.extend(named);
+                // The longest prefix that is a module file.
+                while !full.is_empty() && !known.contains(&full) {
+                    full.pop();
+                }
+                let is_own_child = full.len() > path.len() && full[..path.len()] == path[..];
+                if !full.is_empty() && full != *path && !is_own_child {
+                    deps.insert(full.join("::"));
+                }
+            }
+        }
     }
     graph
+}
+
+/// The paths named after each `prefix` in `code`: `a::b::c`, and for a
+/// group `a::{b, c::d}` each of `a::b`, `a::c::d` (one level of braces).
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices(prefix) {
+        // Not the tail of a longer path (`ladder::crate::` never occurs, but `x::super::` might).
+        if code[..i].ends_with(|c: char| ident(c) || c == ':') {
+            continue;
+        }
+        let mut rest = &code[i + prefix.len()..];
+        // `super::super::` climbs once more: named from the grandparent.
+        let mut segs: Vec<String> = Vec::new();
+        loop {
+            let end = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+            if end == 0 {
+                break;
+            }
+            segs.push(rest[..end].to_string());
+            rest = &rest[end..];
+            match rest.strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            for item in inner.split(',') {
+                let item: Vec<String> = item
+                    .trim()
+                    .split("::")
+                    .map(|s| s.trim().split(' ').next().unwrap_or("").to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                let mut full = segs.clone();
+                full.extend(item);
+                out.push(full);
+            }
+        } else {
+            out.push(segs);
+        }
+    }
+    out
 }
 
 /// A cycle in the graph, if there is one (depth-first search).
@@ -138,7 +200,24 @@ fn no_module_imports_a_module_that_imports_it_back() {
         assert!(graph.len() > 8, "{}: modules found: {:?}", src.display(), graph.keys());
         assert_eq!(find_cycle(&graph), None, "an import circle in {}", src.display());
     }
-    // The check finds a circle when there is one.
+    // Files are the graph's nodes: the layers within a folder are seen.
+    let daemon = module_graph(&root.join("src"));
+    assert!(daemon["grpc::stack"].contains("grpc::intake") && daemon["grpc::intake"].contains("grpc::timeout"), "{daemon:?}");
+    // The check finds a circle when there is one, between files of one
+    // folder too.
+    let dir = std::env::temp_dir().join(format!("ladderd-layers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("grpc")).unwrap();
+    std::fs::write(dir.join("lib.rs"), "pub mod grpc; pub mod app;").unwrap();
+    std::fs::write(dir.join("app.rs"), "use crate::grpc::stack;").unwrap();
+    std::fs::write(dir.join("grpc/mod.rs"), "pub mod intake; pub mod stack; pub use intake::X;").unwrap();
+    std::fs::write(dir.join("grpc/intake.rs"), "use crate::app; fn f() { super::stack::parse(); }").unwrap();
+    std::fs::write(dir.join("grpc/stack.rs"), "use super::{intake::IntakeLayer, mod_free};\nuse crate::grpc::wire;").unwrap();
+    let graph = module_graph(&dir);
+    assert_eq!(graph["grpc::stack"], ["grpc".to_string(), "grpc::intake".to_string()].into(), "{graph:?}");
+    assert!(graph["grpc"].is_empty(), "a parent's own children are not its imports: {graph:?}");
+    assert_eq!(find_cycle(&graph), Some(vec!["app".into(), "grpc::stack".into(), "grpc::intake".into(), "app".into()]));
+    std::fs::remove_dir_all(&dir).unwrap();
     let mut g: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
     g.insert("a".into(), ["b".into()].into());
     g.insert("b".into(), ["c".into()].into());
