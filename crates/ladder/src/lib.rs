@@ -73,7 +73,7 @@
 /// Declares an enum with its wire names: strum's `IntoStaticStr`,
 /// `EnumString` and `VariantArray` and serde's derives, both naming the
 /// variants by the one `case` rule given, and `as_str`, `parse` and `ALL`
-/// on top (`types::tests` checks strum and serde agree). Never a
+/// on top (`types::tests` pins every name, as strum and serde write it). Never a
 /// hand-written name table.
 macro_rules! wire_enum {
     ($case:literal, $(#[$meta:meta])* $vis:vis enum $name:ident { $($body:tt)* }) => {

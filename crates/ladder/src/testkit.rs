@@ -394,3 +394,49 @@ pub(crate) fn lived(p: &Policy, answer: &LlmAnswer, history: &[(World, Option<Ac
 
 pub(crate) const NEED: &str =
     r#"{"decision":"need_more_info","choice_id":null,"confidence":0.3,"needed_evidence_types":["active_widget_items"]}"#;
+
+/// How often each branch of a property test ran: a property that holds
+/// only inside a branch is checked only as often as the branch runs, so a
+/// test counts them and fails when one ran too rarely (a test that passes
+/// without checking is a defect).
+#[derive(Default)]
+pub(crate) struct Branches(Mutex<std::collections::BTreeMap<&'static str, usize>>);
+
+impl Branches {
+    pub(crate) fn hit(&self, branch: &'static str) {
+        *self.0.lock().unwrap().entry(branch).or_default() += 1;
+    }
+
+    /// Panics unless every branch named ran at least its number of times.
+    pub(crate) fn expect(&self, at_least: &[(&'static str, usize)]) {
+        let counts = self.0.lock().unwrap();
+        for (branch, min) in at_least {
+            let n = counts.get(branch).copied().unwrap_or(0);
+            assert!(n >= *min, "branch {branch:?} ran {n} times, fewer than {min}: {counts:?}");
+        }
+    }
+}
+
+/// Runs a property over `cases` values of `strategy` (proptest's runner,
+/// with the regressions persisted beside `source_file`), panicking on the
+/// first failure, as `proptest!` does; unlike it, code can follow (to
+/// check `Branches`).
+pub(crate) fn check_cases<S: Strategy>(
+    cases: u32,
+    source_file: &'static str,
+    strategy: &S,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
+) where
+    S::Value: std::fmt::Debug,
+{
+    let config = ProptestConfig {
+        cases,
+        source_file: Some(source_file),
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"))),
+        ..ProptestConfig::default()
+    };
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    if let Err(e) = runner.run(strategy, test) {
+        panic!("{e}");
+    }
+}

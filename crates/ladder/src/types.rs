@@ -418,40 +418,117 @@ mod tests {
     use crate::continuity::{ActionKind, ActionOutcome, Lane, PendingClarifier};
     use crate::extract::Capability;
 
-    /// serde and strum name variants by the same rule: one source.
-    fn same_names<T: Serialize + Copy + std::fmt::Debug + PartialEq>(
+    /// A wire enum's names as clients, dashboards and decision records
+    /// read them, written out: each variant's `as_str` and its serde JSON
+    /// are the pinned name, in declaration order, and `parse` reads it back.
+    /// A renamed, added or reordered variant fails here until the name is
+    /// pinned on purpose (the names are a contract, not a derivation).
+    fn pinned<T: Serialize + Copy + std::fmt::Debug + PartialEq>(
         all: &[T],
         as_str: impl Fn(T) -> &'static str,
         parse: impl Fn(&str) -> Option<T>,
+        names: &[&str],
     ) {
-        assert!(!all.is_empty());
-        for &v in all {
-            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::Value::String(as_str(v).into()), "{v:?}");
-            assert_eq!(parse(as_str(v)), Some(v));
+        let got: Vec<&str> = all.iter().map(|v| as_str(*v)).collect();
+        assert_eq!(got, names);
+        for (&v, name) in all.iter().zip(names) {
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::Value::String(name.to_string()), "{v:?}");
+            assert_eq!(parse(name), Some(v));
         }
     }
 
     #[test]
-    fn wire_names_are_serde_names() {
-        same_names(Scope::ALL, Scope::as_str, Scope::parse);
-        same_names(Outcome::ALL, Outcome::as_str, Outcome::parse);
-        same_names(Decider::ALL, Decider::as_str, Decider::parse);
-        same_names(Bucket::ALL, Bucket::as_str, Bucket::parse);
-        same_names(AmbiguityReason::ALL, AmbiguityReason::as_str, AmbiguityReason::parse);
-        same_names(FallbackReason::ALL, FallbackReason::as_str, FallbackReason::parse);
-        same_names(EscapeReason::ALL, EscapeReason::as_str, EscapeReason::parse);
-        same_names(Tier::ALL, Tier::as_str, Tier::parse);
-        same_names(EvidenceType::ALL, EvidenceType::as_str, EvidenceType::parse);
-        same_names(PendingClarifier::ALL, PendingClarifier::as_str, PendingClarifier::parse);
-        same_names(ActionKind::ALL, ActionKind::as_str, ActionKind::parse);
-        same_names(ActionOutcome::ALL, ActionOutcome::as_str, ActionOutcome::parse);
-        same_names(Lane::ALL, Lane::as_str, Lane::parse);
-        same_names(MessageType::ALL, MessageType::as_str, MessageType::parse);
-        same_names(Capability::ALL, Capability::as_str, Capability::parse);
-        same_names(crate::scope::Source::ALL, crate::scope::Source::as_str, crate::scope::Source::parse);
-        same_names(crate::matching::MatchKind::ALL, crate::matching::MatchKind::as_str, crate::matching::MatchKind::parse);
-        same_names(crate::extract::HintStatus::ALL, crate::extract::HintStatus::as_str, crate::extract::HintStatus::parse);
-        same_names(crate::policy::LlmMode::ALL, crate::policy::LlmMode::as_str, crate::policy::LlmMode::parse);
+    fn every_wire_name_is_the_pinned_one() {
+        use crate::{extract::HintStatus, matching::MatchKind, policy::LlmMode, scope::Source};
+        pinned(Scope::ALL, Scope::as_str, Scope::parse, &["unspecified", "chat", "widget", "dashboard", "workspace"]);
+        pinned(Outcome::ALL, Outcome::as_str, Outcome::parse, &["execute", "clarify", "escape", "need_more_info"]);
+        pinned(Decider::ALL, Decider::as_str, Decider::parse, &["unspecified", "deterministic", "continuity", "llm"]);
+        pinned(
+            Bucket::ALL,
+            Bucket::as_str,
+            Bucket::parse,
+            &["HIGH_CONFIDENCE_EXECUTE", "LOW_CONFIDENCE_LLM_ELIGIBLE", "LOW_CONFIDENCE_CLARIFIER_ONLY"],
+        );
+        pinned(
+            AmbiguityReason::ALL,
+            AmbiguityReason::as_str,
+            AmbiguityReason::parse,
+            &[
+                "multi_match_no_exact_winner",
+                "cross_source_tie",
+                "typo_ambiguous",
+                "command_selection_collision",
+                "no_candidate",
+                "no_deterministic_match",
+            ],
+        );
+        pinned(
+            FallbackReason::ALL,
+            FallbackReason::as_str,
+            FallbackReason::parse,
+            &[
+                "timeout",
+                "rate_limited",
+                "transport_error",
+                "abstain",
+                "low_confidence",
+                "no_new_evidence",
+                "budget_exhausted",
+                "loop_guard",
+                "llm_disabled",
+                "llm_overloaded",
+                "circuit_open",
+                "deadline",
+                "state_unavailable",
+                "not_corroborated",
+                "user_refused",
+            ],
+        );
+        pinned(
+            EscapeReason::ALL,
+            EscapeReason::as_str,
+            EscapeReason::parse,
+            &["question_intent", "cancel", "no_active_context", "command"],
+        );
+        pinned(Tier::ALL, Tier::as_str, Tier::parse, &["exclusions", "scope", "deterministic", "command", "continuity", "llm", "fallback"]);
+        pinned(
+            EvidenceType::ALL,
+            EvidenceType::as_str,
+            EvidenceType::parse,
+            &[
+                "chat_active_options",
+                "chat_recoverable_options",
+                "active_widget_items",
+                "active_dashboard_items",
+                "active_workspace_items",
+                "scope_disambiguation_hint",
+            ],
+        );
+        pinned(
+            PendingClarifier::ALL,
+            PendingClarifier::as_str,
+            PendingClarifier::parse,
+            &["none", "selection_disambiguation", "scope_disambiguation", "missing_slot", "confirmation", "repair"],
+        );
+        pinned(ActionKind::ALL, ActionKind::as_str, ActionKind::parse, &["execute", "command", "outcome"]);
+        pinned(
+            ActionOutcome::ALL,
+            ActionOutcome::as_str,
+            ActionOutcome::parse,
+            &["decided", "escaped", "accepted", "executed", "rejected", "corrected"],
+        );
+        pinned(Lane::ALL, Lane::as_str, Lane::parse, &["selection", "semantic"]);
+        pinned(MessageType::ALL, MessageType::as_str, MessageType::parse, &["clarify", "summary", "gate_fail", "search_failed"]);
+        pinned(Capability::ALL, Capability::as_str, Capability::parse, &["normalization", "entities"]);
+        pinned(Source::ALL, Source::as_str, Source::parse, &["options", "recoverable_chat_options", "widget_items"]);
+        pinned(
+            MatchKind::ALL,
+            MatchKind::as_str,
+            MatchKind::parse,
+            &["fuzzy", "containment", "typo", "partial", "shorthand", "badge", "ordinal", "label", "alias", "normalized", "exact"],
+        );
+        pinned(HintStatus::ALL, HintStatus::as_str, HintStatus::parse, &["ok", "rejected", "error", "skipped"]);
+        pinned(LlmMode::ALL, LlmMode::as_str, LlmMode::parse, &["off", "live", "shadow"]);
     }
 
     #[test]

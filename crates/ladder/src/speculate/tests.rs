@@ -151,55 +151,56 @@ fn lived_before(mut history: Vec<(World, Option<ActionOutcome>)>, w: &World, llm
     (p, fake)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
-
-    /// The soundness of the one-round-trip `Decide` on a shared store: a
-    /// decision made without reading the session (and without a port) is
-    /// exactly the decision, and the session change, that the ladder makes
-    /// with whatever state earlier turns and outcomes left, wherever the
-    /// facts it read hold; where they do not, its change applies nothing.
-    #[test]
-    fn a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold(
-        history in history_strategy(),
-        w in world(),
-        llm_off in any::<bool>(),
-        repeat in any::<bool>(),
-    ) {
+/// The soundness of the one-round-trip `Decide` on a shared store: a
+/// decision made without reading the session (and without a port) is
+/// exactly the decision, and the session change, that the ladder makes
+/// with whatever state earlier turns and outcomes left, wherever the facts
+/// it read hold; where they do not, its change applies nothing. Both
+/// branches are counted.
+#[test]
+fn a_decision_made_without_reading_the_state_is_the_same_wherever_its_facts_hold() {
+    let branches = Branches::default();
+    let worlds = (history_strategy(), prop_oneof![world(), shown_world()], any::<bool>(), any::<bool>());
+    check_cases(512, file!(), &worlds, |(history, w, llm_off, repeat)| {
         let (p, fake) = lived_before(history, &w, llm_off, repeat);
-        if let Some((stateless, facts)) = made_without_state(&p, &fake, &w.req) {
-            let before = fake.state.lock().unwrap().clone();
-            if applies(&fake, &stateless, &facts) {
-                let calls = fake.calls();
-                let with_state = turn_on(&p, &fake, &w.req);
-                prop_assert_eq!(fake.calls(), calls, "no LLM call either way");
-                prop_assert_eq!(untimed(&stateless.decision), untimed(&with_state.decision));
-                prop_assert_eq!(&stateless.update, &with_state.update);
-            } else {
-                let mut state = before.clone();
-                let update = Update::DecidedIf { facts, update: stateless.update.clone(), otherwise: None };
-                prop_assert_eq!(state.apply(update, fake.now, fake.ttl), Applied::Void);
-                prop_assert_eq!(state, before, "a void change changes nothing");
-            }
+        let Some((stateless, facts)) = made_without_state(&p, &fake, &w.req) else {
+            branches.hit("depends on the state");
+            return Ok(());
+        };
+        let before = fake.state.lock().unwrap().clone();
+        if applies(&fake, &stateless, &facts) {
+            branches.hit("facts hold");
+            let calls = fake.calls();
+            let with_state = turn_on(&p, &fake, &w.req);
+            prop_assert_eq!(fake.calls(), calls, "no LLM call either way");
+            prop_assert_eq!(untimed(&stateless.decision), untimed(&with_state.decision));
+            prop_assert_eq!(&stateless.update, &with_state.update);
+        } else {
+            branches.hit("facts fail");
+            let mut state = before.clone();
+            let update = Update::DecidedIf { facts, update: stateless.update.clone(), otherwise: None };
+            prop_assert_eq!(state.apply(update, fake.now, fake.ttl), Applied::Void);
+            prop_assert_eq!(state, before, "a void change changes nothing");
         }
-    }
+        Ok(())
+    });
+    branches.expect(&[("facts hold", MIN_HOLD), ("facts fail", MIN_FAIL)]);
+}
 
-    /// The one-round-trip `Decide` where the state decides the answer but
-    /// not the change: a change made without the state, logged on its
-    /// widened facts (`DecidedUpdate::continuing`), leaves the session
-    /// exactly as the ladder's change with the state does wherever it
-    /// applies (continuing the session's cycle on the same evidence), and
-    /// the ladder then needs no LLM; where it does not apply, nothing
-    /// changes.
-    #[test]
-    fn a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does(
-        history in history_strategy(),
-        w in world(),
-        llm_off in any::<bool>(),
-        repeat in any::<bool>(),
-        touch in 0u8..6,
-        pick in any::<prop::sample::Index>(),
-    ) {
+/// The one-round-trip `Decide` where the state decides the answer but not
+/// the change: a change made without the state, logged on its widened
+/// facts (`DecidedUpdate::continuing`), leaves the session exactly as the
+/// ladder's change with the state does wherever it applies (continuing
+/// the session's cycle on the same evidence), and the ladder then needs no
+/// LLM; where it does not apply, nothing changes. Both branches are
+/// counted, and among the changes that apply, those whose decision is not
+/// the one made without the state (the session's cycle continued).
+#[test]
+fn a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does() {
+    let branches = Branches::default();
+    let worlds =
+        (history_strategy(), prop_oneof![world(), shown_world()], any::<bool>(), any::<bool>(), 0u8..6, any::<prop::sample::Index>());
+    check_cases(512, file!(), &worlds, |(history, w, llm_off, repeat, touch, pick)| {
         let (p, fake) = lived_before(history, &w, llm_off, repeat);
         // What else the session's open cycle may hold: the LLM's part in it
         // (1-3: under another configuration, or on another replica's
@@ -217,24 +218,40 @@ proptest! {
                 _ => {}
             }
         }
-        if let Some((stateless, facts)) = made_without_state(&p, &fake, &w.req) {
-            wider_change_is_the_ladders(&p, &fake, &w.req, &stateless, &facts)?;
+        match made_without_state(&p, &fake, &w.req) {
+            Some((stateless, facts)) => {
+                let decision_holds = applies(&fake, &stateless, &facts);
+                let branch = wider_change_is_the_ladders(&p, &fake, &w.req, &stateless, &facts)?;
+                branches.hit(match (branch, decision_holds) {
+                    (Wider::Void, _) => "change void",
+                    (Wider::Applied, true) => "change applied",
+                    (Wider::Applied, false) => "change applied, decided again",
+                });
+            }
+            None => branches.hit("depends on the state"),
         }
-    }
+        Ok(())
+    });
+    branches.expect(&[("change void", MIN_FAIL), ("change applied", MIN_HOLD), ("change applied, decided again", MIN_AGAIN)]);
+}
 
-    /// The other cases a shared store logs with a tie continuity may take:
-    /// the decision made as if the session's context were the request's
-    /// options (in its scope, or another) is the ladder's, change and all,
-    /// wherever its facts hold, with no LLM call; and its change, on wider
-    /// facts, leaves the session as the ladder's.
-    #[test]
-    fn a_decision_on_the_shown_options_is_the_ladders_wherever_its_facts_hold(
-        history in history_strategy(),
-        w in prop_oneof![world(), shown_world()],
-        llm_off in any::<bool>(),
-        repeat in any::<bool>(),
-        suggest in prop::option::of(any::<prop::sample::Index>()),
-    ) {
+/// The other cases a shared store logs with a tie continuity may take: the
+/// decision made as if the session's context were the request's options
+/// (in its scope, or another) is the ladder's, change and all, wherever
+/// its facts hold, with no LLM call; and its change, on wider facts,
+/// leaves the session as the ladder's. Counted: the cases found, those
+/// whose facts hold, and their changes applied.
+#[test]
+fn a_decision_on_the_shown_options_is_the_ladders_wherever_its_facts_hold() {
+    let branches = Branches::default();
+    let worlds = (
+        history_strategy(),
+        prop_oneof![world(), shown_world()],
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(any::<prop::sample::Index>()),
+    );
+    check_cases(512, file!(), &worlds, |(history, w, llm_off, repeat, suggest)| {
         let (p, fake) = lived_before(history, &w, llm_off, repeat);
         // An LLM suggestion in the session's open cycle (it may block
         // continuity: the loop guard).
@@ -245,6 +262,7 @@ proptest! {
         let ctx = same_ids(&p, &empty, fake.now);
         let shown = block_on(on_shown_options(&ctx, &w.req)).expect("no deadline");
         if let Some((d, _)) = &shown {
+            branches.hit("continuity takes the shown options");
             prop_assert_eq!(d.decision.decided_by, Decider::Continuity);
         }
         // The third case: these options, in another scope.
@@ -253,6 +271,7 @@ proptest! {
             let before = fake.state.lock().unwrap().clone();
             let view = before.view(fake.now, fake.ttl);
             if facts.iter().all(|f| view.holds(f)) {
+                branches.hit("a case's facts hold");
                 let calls = fake.calls();
                 let with_state = turn_on(&p, &fake, &w.req);
                 prop_assert_eq!(fake.calls(), calls, "no LLM call");
@@ -261,9 +280,31 @@ proptest! {
             }
             // Its change holds on wider facts (the session's cycle on this
             // evidence closed as the ladder closes it).
-            wider_change_is_the_ladders(&p, &fake, &w.req, &shown, &facts)?;
+            if wider_change_is_the_ladders(&p, &fake, &w.req, &shown, &facts)? == Wider::Applied {
+                branches.hit("a case's change applied");
+            }
         }
-    }
+        Ok(())
+    });
+    branches.expect(&[
+        ("continuity takes the shown options", MIN_HOLD),
+        ("a case's facts hold", MIN_HOLD),
+        ("a case's change applied", MIN_HOLD),
+    ]);
+}
+
+/// The fewest cases of 512 in which a property's main branch must run, its
+/// refusing branch, and the rarer one where a change applies but its
+/// decision is made again (each at about a third of what runs now).
+const MIN_HOLD: usize = 40;
+const MIN_FAIL: usize = 20;
+const MIN_AGAIN: usize = 30;
+
+/// What became of a change logged on its wider facts.
+#[derive(Debug, PartialEq)]
+enum Wider {
+    Void,
+    Applied,
 }
 
 /// A change made without the state, logged on its wider facts
@@ -272,13 +313,13 @@ proptest! {
 /// ladder then, on the state as read, asks for no port and decides as it
 /// does with the fake's (what the daemon does: `speculate::decide_again`); where
 /// it does not apply, nothing changes.
-fn wider_change_is_the_ladders(p: &Policy, fake: &Fake, r: &DecideRequest, made: &Decided, facts: &[Fact]) -> Result<(), TestCaseError> {
+fn wider_change_is_the_ladders(p: &Policy, fake: &Fake, r: &DecideRequest, made: &Decided, facts: &[Fact]) -> Result<Wider, TestCaseError> {
     let before = fake.state.lock().unwrap().clone();
     let mut logged = before.clone();
     let update = Update::DecidedIf { facts: made.update.continuing(facts), update: made.update.clone(), otherwise: None };
     if logged.apply(update, fake.now, fake.ttl) == Applied::Void {
         prop_assert_eq!(logged, before, "a void change changes nothing");
-        return Ok(());
+        return Ok(Wider::Void);
     }
     let view = before.view(fake.now, fake.ttl);
     let (with_state, asked) = block_on(decide_again(&same_ids(p, &view, fake.now), r)).expect("no deadline");
@@ -287,7 +328,7 @@ fn wider_change_is_the_ladders(p: &Policy, fake: &Fake, r: &DecideRequest, made:
     let mut decided = before;
     decided.apply(Update::Decided(with_state.update), fake.now, fake.ttl);
     prop_assert_eq!(logged, decided);
-    Ok(())
+    Ok(Wider::Applied)
 }
 
 /// An LLM suggestion, one of `r`'s options picked by `pick`, in the fake
@@ -411,29 +452,32 @@ fn a_claim_made_with_the_read_is_undone_when_continuity_takes_the_turn() {
     assert_eq!(*usual.state.lock().unwrap(), *early.state.lock().unwrap());
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
-
-    /// The soundness of the two-round-trip LLM turn on a shared store: the
-    /// loop guard claimed with the read, before the ladder saw the state,
-    /// gives the same decision, the same LLM calls and the same session as
-    /// claiming when the ladder asks (or not at all, when the state takes
-    /// the turn elsewhere: the turn's own change then undoes the claim).
-    #[test]
-    fn claiming_the_guard_with_the_read_decides_and_leaves_the_session_as_claiming_when_asked(
-        history in history_strategy(),
-        w in world(),
-    ) {
+/// The soundness of the two-round-trip LLM turn on a shared store: the
+/// loop guard claimed with the read, before the ladder saw the state,
+/// gives the same decision, the same LLM calls and the same session as
+/// claiming when the ladder asks (or not at all, when the state takes the
+/// turn elsewhere: the turn's own change then undoes the claim). Counted:
+/// the turns that claim early.
+#[test]
+fn claiming_the_guard_with_the_read_decides_and_leaves_the_session_as_claiming_when_asked() {
+    let branches = Branches::default();
+    check_cases(512, file!(), &(history_strategy(), world()), |(history, w)| {
         let p = policy_for(&w);
         let usual = lived(&p, &w.answer, &history);
         let early = lived(&p, &w.answer, &history);
         prop_assert_eq!(&*usual.state.lock().unwrap(), &*early.state.lock().unwrap());
-        let Some(both) = both_ways(&p, &usual, &early, &w.req) else { return Ok(()) };
+        let Some(both) = both_ways(&p, &usual, &early, &w.req) else {
+            branches.hit("no early claim");
+            return Ok(());
+        };
+        branches.hit("claimed with the read");
         prop_assert!(both.asked.iter().all(|k| *k == both.key), "the state never changes the guard key");
         prop_assert_eq!(untimed(&both.usual.decision), untimed(&both.early.decision));
         prop_assert_eq!(usual.calls(), early.calls());
         prop_assert_eq!(&*usual.state.lock().unwrap(), &*early.state.lock().unwrap());
-    }
+        Ok(())
+    });
+    branches.expect(&[("claimed with the read", MIN_HOLD)]);
 }
 
 // ------------------------------------------------------------ the plan --
