@@ -13,6 +13,7 @@
 //! swapped together), so a reload can never hand a call a mix of old and
 //! new settings.
 
+pub mod admit;
 pub mod assistant;
 pub mod rollout;
 pub mod turn;
@@ -362,7 +363,7 @@ mod tests {
         let wire = ladderd_load::samples::panels_request(session, input).encode_to_vec();
         let req = crate::pb::DecideRequest::decode(&wire[..]).unwrap();
         let options = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).expect("options sent once");
-        crate::grpc::decide_input(g, req, Some(&wire[options])).unwrap()
+        crate::daemon::admit::decide_input(g, req, Some(&wire[options])).unwrap()
     }
 
     proptest::proptest! {
@@ -408,8 +409,8 @@ mod tests {
                 m.widget_items = widget.into_iter().map(|id| crate::pb::Candidate { id, label: "w".into(), ..Default::default() }).collect();
                 let wire = m.encode_to_vec();
                 let at = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).unwrap();
-                let interned = crate::grpc::decide_input(&g, crate::pb::DecideRequest::decode(&wire[..]).unwrap(), Some(&wire[at]));
-                let own = crate::grpc::decide_input(&g, m, None);
+                let interned = crate::daemon::admit::decide_input(&g, crate::pb::DecideRequest::decode(&wire[..]).unwrap(), Some(&wire[at]));
+                let own = crate::daemon::admit::decide_input(&g, m, None);
                 let (interned, own) = match (interned, own) {
                     (Ok(a), Ok(b)) => (a, b),
                     (a, b) => {

@@ -2,7 +2,7 @@
 //! `ResetSession`, and the ladder's ports (the loop-guard claim in the
 //! session store, the LLM call).
 
-use super::{Daemon, Generation, call_span, unavailable};
+use super::{Daemon, Generation, admit, call_span, unavailable};
 use crate::config::Redaction;
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
@@ -26,32 +26,6 @@ use tracing::Instrument;
 /// Matching work from which the ladder runs off the worker threads (about
 /// a millisecond of matching; BENCHMARKS.md, "Hostile load").
 pub const HEAVY_WORK: u64 = 50_000;
-
-/// The request's matching work, refused with RESOURCE_EXHAUSTED over
-/// `limits.match_work_max`. Returned as the cost that decides whether it
-/// runs off the worker threads: the matching work, or its candidates'
-/// non-ASCII text to canonicalize (`ladder::deadline::BYTE_COST` a byte)
-/// when that is more: a few long accented labels are few words and many
-/// bytes of NFKC (ASCII text takes a fast path fifty times cheaper).
-fn admit_work(g: &Generation, req: &DecideRequest) -> Result<u64, Invalid> {
-    let limits = &g.config.limits;
-    // An interned list's part was counted when it was interned.
-    let options = options_facts(g, req).map(|(costs, _)| costs);
-    let ladder::deadline::Costs { work, non_ascii_bytes } = ladder::deadline::costs_with(req, options);
-    if work > limits.match_work_max {
-        let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
-        return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
-    }
-    // The candidates' text that is not ASCII (label, sublabel, badge,
-    // aliases: what matching canonicalizes) costs by the byte.
-    Ok(work.max(non_ascii_bytes.saturating_mul(ladder::deadline::BYTE_COST)))
-}
-
-/// What the request's options cost, when their list was interned
-/// (`PoolMemo::facts`): its part of the work bound, and its bytes.
-fn options_facts(g: &Generation, req: &DecideRequest) -> Option<(ladder::deadline::ListCosts, usize)> {
-    req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates))
-}
 
 fn overrun() -> ApiError {
     ApiError::DeadlineExceeded("the deadline passed while the ladder ran".into())
@@ -106,7 +80,7 @@ impl Daemon {
         let pool_version = self.resolve_pool(&mut req).await?;
         // Shared with the cycle it may open (for Enrich), never copied.
         let req = Arc::new(req);
-        let work = admit_work(g, &req)?;
+        let work = admit::work(g, &req)?;
         let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None };
         let plan = if self.store.remote() {
             let (empty, other) = (ContinuityState::default(), Ids::new());
@@ -437,7 +411,7 @@ impl Daemon {
         let (decided, merged, cycle) = match applied {
             Applied::EnrichStarted(mut cycle) => {
                 let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));
-                let work = admit_work(g, &merged)?;
+                let work = admit::work(g, &merged)?;
                 let ports = DaemonPorts::new(self, &input.session_id, deadline, g);
                 let d = self.run_ladder(work, deadline, decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports)).await?;
                 (d, merged, cycle)
@@ -545,7 +519,7 @@ impl Daemon {
         let held = self.store.cycle_held();
         if size <= sessions.max_cycle_candidates
             && held.candidates + size <= sessions.cycle_candidates_budget
-            && held.bytes + req.candidate_bytes_with(options_facts(g, req).map(|(_, bytes)| bytes)) <= sessions.cycle_bytes_budget
+            && held.bytes + admit::candidate_bytes(g, req) <= sessions.cycle_bytes_budget
         {
             decided.attach_request(req);
         }

@@ -74,34 +74,13 @@ impl Arbiter {
     }
 }
 
-/// A Decide request as the ladder takes it: converted, and its options'
-/// list interned on `wire`, the bytes it was decoded from (`wire::options`,
-/// read by intake), so calls on the same options share one list
-/// (`PoolMemo::intern`). Options the memo already holds for those bytes
-/// are not checked or converted again (`convert::decide_request_known`).
-pub fn decide_input(
-    g: &crate::daemon::Generation,
-    m: pb::DecideRequest,
-    wire: Option<&[u8]>,
-) -> Result<ladder::types::DecideRequest, ApiError> {
-    let (hash, known) = wire.map_or((0, None), |w| g.pool_memo.interned(w));
-    let fresh = known.is_none();
-    let req = convert::decide_request_known(m, &g.config.limits, known)?;
-    if let (Some(wire), Some(o), true) = (wire, &req.options, fresh)
-        && !o.candidates.is_empty()
-    {
-        g.pool_memo.keep(hash, wire, &o.candidates);
-    }
-    Ok(req)
-}
-
 #[tonic::async_trait]
 impl pb::arbiter_server::Arbiter for Arbiter {
     async fn decide(&self, request: Request<pb::DecideRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
         let g = self.daemon.current();
         let wire = request.extensions().get::<intake::OptionsWire>().cloned();
-        let req = decide_input(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]))?;
+        let req = crate::daemon::admit::decide_input(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]))?;
         let d = self.daemon.decide(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
     }
