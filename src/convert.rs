@@ -69,6 +69,15 @@ pub fn scope(field: &str, v: i32) -> Result<d::Scope, Invalid> {
     })
 }
 
+fn asked(field: &str, v: i32) -> Result<d::Asked, Invalid> {
+    Ok(match pb::Asked::try_from(v) {
+        Ok(pb::Asked::Unspecified) => d::Asked::Unspecified,
+        Ok(pb::Asked::Confirmation) => d::Asked::Confirmation,
+        Ok(pb::Asked::Choice) => d::Asked::Choice,
+        Err(_) => return Err(Invalid::bad(field, format!("unknown Asked value {v}"))),
+    })
+}
+
 fn risk(field: &str, v: i32) -> Result<d::Risk, Invalid> {
     Ok(match pb::Risk::try_from(v) {
         Ok(pb::Risk::Unspecified) => d::Risk::Unspecified,
@@ -239,6 +248,7 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
                 },
                 version: o.version,
                 by_reference: o.by_reference,
+                asked: asked("options.asked", o.asked)?,
             })
         })
         .transpose()?;

@@ -261,6 +261,14 @@ pub fn decide_request(v: &Value) -> Result<pb::DecideRequest, String> {
                 candidates: candidates(o, "candidates", "candidates")?,
                 version: string(o, "version", "version")?,
                 by_reference: field(o, "byReference", "by_reference").and_then(Value::as_bool).unwrap_or(false),
+                asked: match field(o, "asked", "asked") {
+                    None => 0,
+                    Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or("options.asked: not an Asked")?,
+                    Some(Value::String(s)) => {
+                        pb::Asked::from_str_name(s).map(|a| a as i32).ok_or(format!("options.asked: {s:?} is not an Asked"))?
+                    }
+                    Some(_) => return Err("options.asked: not an Asked".into()),
+                },
             })
         })
         .transpose()?;

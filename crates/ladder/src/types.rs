@@ -74,6 +74,27 @@ wire_enum! {
     }
 }
 
+wire_enum! {
+    "snake_case",
+    /// What a screen asks (contract `Asked`, spec section 4c).
+    #[derive(Default)]
+    pub enum Asked {
+        /// A plain screen.
+        #[default]
+        Unspecified,
+        /// The app asked the user to confirm its one candidate.
+        Confirmation,
+        /// The app asked "which one?" of its candidates.
+        Choice,
+    }
+}
+
+impl Asked {
+    pub fn is_plain(&self) -> bool {
+        *self == Asked::Unspecified
+    }
+}
+
 impl Risk {
     fn is_unspecified(&self) -> bool {
         *self == Risk::Unspecified
@@ -94,6 +115,9 @@ pub struct OptionSet {
     /// Pool reuse: the candidates come from the session's cache.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_reference: bool,
+    /// What the screen asks (spec section 4c): the app's own question.
+    #[serde(default, skip_serializing_if = "Asked::is_plain")]
+    pub asked: Asked,
 }
 
 impl OptionSet {
@@ -265,6 +289,9 @@ wire_enum! {
         Cancel,
         NoActiveContext,
         Command,
+        /// The user refused what was proposed (spec section 4c): the app
+        /// shows other options; `Cancel` abandons the task.
+        Declined,
     }
 }
 
