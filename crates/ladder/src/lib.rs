@@ -119,6 +119,7 @@ pub mod matching;
 pub mod memo;
 pub mod policy;
 pub mod ports;
+pub mod replies;
 pub mod reply;
 pub mod run;
 pub mod scope;

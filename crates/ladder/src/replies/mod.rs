@@ -1,0 +1,3 @@
+//! Replies (spec section 4c): a turn read as an answer to what was asked.
+
+pub mod values;

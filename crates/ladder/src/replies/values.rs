@@ -1,0 +1,534 @@
+//! Values an option shows and a reply names (spec section 4c): prices,
+//! times of day, durations, sizes, years, weekdays, months, days of the
+//! month and counts, read from the raw text (normalization would split
+//! "$9.99" and "7:00 PM"). A value has a dimension and an amount in that
+//! dimension's one unit (cents, minutes since midnight, minutes, bytes,
+//! millimetres, millilitres, grams, the year, the weekday, the month), so
+//! "1.2 GB" is more than "990 MB", "1h 5m" longer than "58 min" and
+//! "12:30 PM" later than "9:00 AM", whatever their text.
+//!
+//! Used to compare options ("the cheaper one": `extreme`), to tell them
+//! apart ("the 7pm one", "the friday one": `Value::names`) and to see a
+//! reply change a detail ("yes, but for 3 people": `Value::conflicts`).
+//! Tests: `tests` below (one table per dimension, and property tests that
+//! a comparison never depends on how the values are written).
+
+use serde::{Deserialize, Serialize};
+
+/// What a value measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Dim {
+    /// In cents, whatever the currency.
+    Price,
+    /// A time of day, in minutes since midnight.
+    Clock,
+    /// A length of time, in minutes.
+    Duration,
+    /// Data, in bytes.
+    Bytes,
+    /// Length, in millimetres.
+    Length,
+    /// Volume, in millilitres.
+    Volume,
+    /// Mass, in grams.
+    Mass,
+    /// A year.
+    Year,
+    /// A day of the week, 0 = Monday.
+    Weekday,
+    /// A month, 1 = January.
+    Month,
+    /// A day of the month ("the 1st", "March 14th").
+    Day,
+    /// How many of something ("2 people", "4 tickets"): `unit` says of what.
+    Count,
+    /// A number with nothing to say what it counts ("the 7", "number 16").
+    Bare,
+}
+
+/// A value found in a text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Value {
+    pub dim: Dim,
+    pub amount: f64,
+    /// What a count counts (its noun, singular), or the hour a bare clock
+    /// time names ("7 pm" is hour 19): empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unit: String,
+}
+
+impl Value {
+    fn new(dim: Dim, amount: f64) -> Self {
+        Value { dim, amount, unit: String::new() }
+    }
+
+    /// Whether this value, said in a reply, names `shown`, a value an
+    /// option shows: the same dimension and amount, or a bare number that
+    /// is the shown value's number ("the 7" names 7:00 PM, "the 1968
+    /// version" names 1968, "the 16" names 16-inch and 16GB alike).
+    pub fn names(&self, shown: &Value) -> bool {
+        match (self.dim, shown.dim) {
+            (Dim::Bare, Dim::Clock) => {
+                let h = self.amount;
+                let at = shown.amount / 60.0;
+                (h.fract() == 0.0) && (h == at || h + 12.0 == at) && shown.amount % 60.0 == 0.0
+            }
+            (Dim::Bare, Dim::Price) => self.amount * 100.0 == shown.amount,
+            (Dim::Bare, Dim::Bytes | Dim::Length | Dim::Volume | Dim::Mass | Dim::Duration) => false,
+            (Dim::Bare, _) => self.amount == shown.amount,
+            (Dim::Count, Dim::Count) => self.amount == shown.amount && (self.unit.is_empty() || self.unit == shown.unit),
+            (a, b) => a == b && self.amount == shown.amount,
+        }
+    }
+
+    /// Whether this value, said in a reply, differs from what an option
+    /// shows of the same kind ("3 people" where it shows "2 people", "7:15
+    /// pm" where it shows "6:45 pm"): a reply that says it changes a detail.
+    pub fn conflicts(&self, shown: &[Value]) -> bool {
+        let same_kind = |v: &&Value| v.dim == self.dim && (self.dim != Dim::Count || v.unit == self.unit);
+        let of_kind: Vec<&Value> = shown.iter().filter(same_kind).collect();
+        !of_kind.is_empty() && !of_kind.iter().any(|v| self.names(v))
+    }
+}
+
+/// The values in `text`, in order.
+pub fn values(text: &str) -> Vec<Value> {
+    let toks = scan(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match read_at(&toks, i) {
+            Some((v, used)) => {
+                out.push(v);
+                i += used.max(1);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// Which option holds the one extreme of `dim` (`most`: the largest,
+/// else the smallest) among `shown`, the values of each option in
+/// order. `None` when an option shows no value of that dimension, or two
+/// or more share the extreme (a tie is asked again).
+pub fn extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    let mut tied = false;
+    for (i, vals) in shown.iter().enumerate() {
+        // One value of the dimension per option; two (a price and a
+        // discount) make it unclear which one is compared.
+        let mut of_dim = vals.iter().filter(|v| v.dim == dim);
+        let (Some(v), None) = (of_dim.next(), of_dim.next()) else { return None };
+        match best {
+            None => best = Some((i, v.amount)),
+            Some((_, b)) if v.amount == b => tied = true,
+            Some((_, b)) if (v.amount > b) == most => {
+                best = Some((i, v.amount));
+                tied = false;
+            }
+            Some(_) => {}
+        }
+    }
+    if tied { None } else { best.map(|(i, _)| i) }
+}
+
+/// A piece of text: a number (with its digits and separators as written),
+/// a word (lower case), or a symbol.
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Num(String),
+    Word(String),
+    Sym(char),
+    /// Whitespace between two pieces (so "7 pm" and "7pm" can both be read,
+    /// and "1 2" is not "12").
+    Space,
+}
+
+fn scan(text: &str) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_ascii_digit()
+                    || (matches!(chars[i], '.' | ',' | ':') && i + 1 < chars.len() && chars[i + 1].is_ascii_digit()))
+            {
+                i += 1;
+            }
+            out.push(Tok::Num(chars[start..i].iter().collect()));
+        } else if c.is_alphabetic() {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphabetic() || chars[i] == '\'' || chars[i] == '\u{2019}') {
+                i += 1;
+            }
+            let w: String = chars[start..i].iter().collect::<String>().to_lowercase();
+            out.push(Tok::Word(strip_accents(&w)));
+        } else if c.is_whitespace() {
+            if !matches!(out.last(), Some(Tok::Space) | None) {
+                out.push(Tok::Space);
+            }
+            i += 1;
+        } else {
+            out.push(Tok::Sym(c));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn strip_accents(w: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    w.nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect()
+}
+
+/// The tokens from `i` with spaces skipped: (index, token).
+fn next_solid(toks: &[Tok], i: usize) -> Option<(usize, &Tok)> {
+    toks.iter().enumerate().skip(i).find(|(_, t)| **t != Tok::Space)
+}
+
+fn word_at(toks: &[Tok], i: usize) -> Option<(usize, &str)> {
+    match next_solid(toks, i) {
+        Some((j, Tok::Word(w))) => Some((j, w.as_str())),
+        _ => None,
+    }
+}
+
+/// The value starting at token `i` and how many tokens it takes.
+fn read_at(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
+    match &toks[i] {
+        Tok::Sym(c) if currency(*c) => {
+            let (j, Tok::Num(n)) = next_solid(toks, i + 1)? else { return None };
+            let cents = money(n)?;
+            Some((Value::new(Dim::Price, cents), j + 1 - i))
+        }
+        Tok::Num(n) => read_number(toks, i, n),
+        Tok::Word(w) => read_word(toks, i, w),
+        _ => None,
+    }
+}
+
+fn currency(c: char) -> bool {
+    matches!(c, '$' | '€' | '£' | '¥' | '₪' | '₹')
+}
+
+/// A price's amount in cents: "1,999", "9.99", "18,50", "1.850,00".
+fn money(n: &str) -> Option<f64> {
+    let last = n.rfind(['.', ',']);
+    let (int, frac) = match last {
+        // Two digits after the last separator: the decimals.
+        Some(p) if n.len() - p - 1 == 2 => (&n[..p], &n[p + 1..]),
+        _ => (n, ""),
+    };
+    let int: String = int.chars().filter(char::is_ascii_digit).collect();
+    let whole: f64 = int.parse().ok()?;
+    let cents: f64 = if frac.is_empty() { 0.0 } else { frac.parse().ok()? };
+    Some(whole * 100.0 + cents)
+}
+
+/// A plain number ("16", "1.2", "18,50").
+fn number(n: &str) -> Option<f64> {
+    if n.contains(':') {
+        return None;
+    }
+    n.replace(',', ".").parse().ok()
+}
+
+const WEEKDAYS: &[(&str, u8)] = &[
+    ("monday", 0),
+    ("mon", 0),
+    ("tuesday", 1),
+    ("tue", 1),
+    ("tues", 1),
+    ("wednesday", 2),
+    ("wed", 2),
+    ("thursday", 3),
+    ("thu", 3),
+    ("thur", 3),
+    ("thurs", 3),
+    ("friday", 4),
+    ("fri", 4),
+    ("saturday", 5),
+    ("sat", 5),
+    ("sunday", 6),
+    ("sun", 6),
+    // Spanish, French, German (accents folded).
+    ("lunes", 0),
+    ("martes", 1),
+    ("miercoles", 2),
+    ("jueves", 3),
+    ("viernes", 4),
+    ("sabado", 5),
+    ("domingo", 6),
+    ("lundi", 0),
+    ("mardi", 1),
+    ("mercredi", 2),
+    ("jeudi", 3),
+    ("vendredi", 4),
+    ("samedi", 5),
+    ("dimanche", 6),
+    ("montag", 0),
+    ("dienstag", 1),
+    ("mittwoch", 2),
+    ("donnerstag", 3),
+    ("freitag", 4),
+    ("samstag", 5),
+    ("sonntag", 6),
+    // Hebrew names its days by number ("יום שני", day two, is Monday): a
+    // bare "שני" is "second", so only the Sabbath stands alone.
+    ("שבת", 5),
+];
+
+const MONTHS: &[(&str, u8)] = &[
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("may", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+    ("enero", 1),
+    ("febrero", 2),
+    ("marzo", 3),
+    ("abril", 4),
+    ("mayo", 5),
+    ("junio", 6),
+    ("julio", 7),
+    ("agosto", 8),
+    ("septiembre", 9),
+    ("octubre", 10),
+    ("noviembre", 11),
+    ("diciembre", 12),
+    ("janvier", 1),
+    ("fevrier", 2),
+    ("mars", 3),
+    ("avril", 4),
+    ("mai", 5),
+    ("juin", 6),
+    ("juillet", 7),
+    ("aout", 8),
+    ("septembre", 9),
+    ("octobre", 10),
+    ("novembre", 11),
+    ("decembre", 12),
+    ("januar", 1),
+    ("februar", 2),
+    ("marz", 3),
+    ("juni", 6),
+    ("juli", 7),
+    ("oktober", 10),
+    ("dezember", 12),
+];
+
+fn weekday(w: &str) -> Option<u8> {
+    WEEKDAYS.iter().find(|(n, _)| *n == w).map(|(_, d)| *d)
+}
+
+fn month(w: &str) -> Option<u8> {
+    MONTHS.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
+}
+
+/// A unit after a number: its dimension and how many of the dimension's
+/// unit one of it is.
+fn unit(w: &str) -> Option<(Dim, f64)> {
+    Some(match w {
+        "b" | "byte" | "bytes" => (Dim::Bytes, 1.0),
+        "kb" | "ko" => (Dim::Bytes, 1e3),
+        "mb" | "mo" => (Dim::Bytes, 1e6),
+        "gb" | "go" => (Dim::Bytes, 1e9),
+        "tb" | "to" => (Dim::Bytes, 1e12),
+        "mm" => (Dim::Length, 1.0),
+        "cm" => (Dim::Length, 10.0),
+        "in" | "inch" | "inches" | "zoll" | "pouces" | "pulgadas" => (Dim::Length, 25.4),
+        "ft" | "feet" | "foot" => (Dim::Length, 304.8),
+        "ml" => (Dim::Volume, 1.0),
+        "cl" => (Dim::Volume, 10.0),
+        "dl" => (Dim::Volume, 100.0),
+        "l" | "liter" | "litre" | "liters" | "litres" => (Dim::Volume, 1000.0),
+        "oz" => (Dim::Mass, 28.35),
+        "g" | "gram" | "grams" | "gramm" | "gramos" | "grammes" => (Dim::Mass, 1.0),
+        "kg" | "kilo" | "kilos" => (Dim::Mass, 1000.0),
+        "lb" | "lbs" | "pound" | "pounds" => (Dim::Mass, 453.6),
+        "min" | "mins" | "minute" | "minutes" | "minuten" | "minutos" | "m" => (Dim::Duration, 1.0),
+        "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "horas" | "heures" => (Dim::Duration, 60.0),
+        "sec" | "secs" | "second" | "seconds" | "s" => (Dim::Duration, 1.0 / 60.0),
+        "day" | "days" | "tage" | "dias" | "jours" => (Dim::Duration, 24.0 * 60.0),
+        "usd" | "dollar" | "dollars" | "bucks" | "eur" | "euro" | "euros" | "gbp" | "pounds sterling" | "nis" | "shekel" | "shekels" => {
+            (Dim::Price, 100.0)
+        }
+        _ => return None,
+    })
+}
+
+/// A clock time's minutes since midnight from "H:MM" and an am/pm word.
+fn clock(h: f64, m: f64, meridiem: Option<&str>) -> Option<f64> {
+    if !(0.0..60.0).contains(&m) || !(0.0..24.0).contains(&h) {
+        return None;
+    }
+    let h = match meridiem {
+        Some("pm") if h < 12.0 => h + 12.0,
+        Some("am") if h == 12.0 => 0.0,
+        Some(_) if h > 12.0 => return None,
+        _ => h,
+    };
+    Some(h * 60.0 + m)
+}
+
+fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
+    let (j, w) = word_at(toks, i)?;
+    match w {
+        "am" => Some((j, "am")),
+        "pm" => Some((j, "pm")),
+        // "p.m." and "a.m.": a letter, a dot, a letter.
+        "a" | "p" => {
+            let (k, m) = word_at(toks, j + 2)?;
+            (matches!(toks.get(j + 1), Some(Tok::Sym('.'))) && m == "m").then_some((k, if w == "a" { "am" } else { "pm" }))
+        }
+        _ => None,
+    }
+}
+
+fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
+    // "7:00", "12:30 PM", "9:00 Uhr".
+    if let Some((h, m)) = n.split_once(':') {
+        let (h, m): (f64, f64) = (h.parse().ok()?, m.parse().ok()?);
+        let (end, mer) = match meridiem(toks, i + 1) {
+            Some((j, mer)) => (j, Some(mer)),
+            None => (i, None),
+        };
+        return Some((Value::new(Dim::Clock, clock(h, m, mer)?), end + 1 - i));
+    }
+    let x = number(n)?;
+    let adjacent = |k: usize| toks.get(k);
+    // "9.99 €", "412 €", "20 dollars".
+    if let Some((j, Tok::Sym(c))) = next_solid(toks, i + 1)
+        && currency(*c)
+    {
+        return Some((Value::new(Dim::Price, money(n)?), j + 1 - i));
+    }
+    // "7h10", "14h30", "9h" (a French or German time), "1h 5m" (a duration).
+    if let Some(Tok::Word(w)) = adjacent(i + 1)
+        && w == "h"
+    {
+        if let Some(Tok::Num(mm)) = adjacent(i + 2)
+            && let Ok(m) = mm.parse::<f64>()
+        {
+            return Some((Value::new(Dim::Clock, clock(x, m, None)?), 3));
+        }
+        // "1h 5m", "1h 5 min": a duration.
+        if let Some((j, Tok::Num(mm))) = next_solid(toks, i + 2)
+            && let Some((k, w)) = word_at(toks, j + 1)
+            && matches!(unit(w), Some((Dim::Duration, f)) if f == 1.0)
+        {
+            let m: f64 = mm.parse().ok()?;
+            return Some((Value::new(Dim::Duration, x * 60.0 + m), k + 1 - i));
+        }
+        // "9h": a time of day, unless a duration's "h" ("2h" alone reads
+        // as a time; "2 h" as a duration, below).
+        return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), 2));
+    }
+    // "7pm", "7 pm", "7 p.m.".
+    if let Some((j, mer)) = meridiem(toks, i + 1) {
+        let mut v = Value::new(Dim::Clock, clock(x, 0.0, Some(mer))?);
+        v.unit = "hour".into();
+        return Some((v, j + 1 - i));
+    }
+    // "9 Uhr".
+    if let Some((j, "uhr")) = word_at(toks, i + 1) {
+        return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), j + 1 - i));
+    }
+    // A year: four digits from 1900 to 2099 ("2015 remaster").
+    if n.len() == 4 && (1900.0..2100.0).contains(&x) && x.fract() == 0.0 {
+        return Some((Value::new(Dim::Year, x), 1));
+    }
+    // "1.2 GB", "16GB", "14-inch", "58 min", "2 days".
+    let after = match adjacent(i + 1) {
+        Some(Tok::Sym('-')) => word_at(toks, i + 2),
+        _ => word_at(toks, i + 1),
+    };
+    if let Some((j, w)) = after {
+        if let Some((dim, f)) = unit(w) {
+            return Some((Value::new(dim, x * f), j + 1 - i));
+        }
+        // "March 14th" is read from the month; "14th of March", "the 1st".
+        if let Some(day) = ordinal_day(x, w) {
+            return Some((Value::new(Dim::Day, day), j + 1 - i));
+        }
+        // "2 people", "4 tickets": a count of its noun.
+        if x.fract() == 0.0 && w.chars().count() > 2 && weekday(w).is_none() && month(w).is_none() && !NOT_COUNTED.contains(&w) {
+            return Some((Value { dim: Dim::Count, amount: x, unit: singular(w) }, j + 1 - i));
+        }
+    }
+    Some((Value::new(Dim::Bare, x), 1))
+}
+
+/// Words after a number that are not what it counts ("the 7 then", "the
+/// 2 one", "4 and 5").
+const NOT_COUNTED: &[&str] = &[
+    "then", "one", "ones", "the", "and", "for", "with", "please", "pls", "thanks", "now", "too", "also", "instead", "again", "por", "con",
+    "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann",
+];
+
+/// "14th", "1st", "2nd", "3rd", "1er", "1o".
+fn ordinal_day(x: f64, suffix: &str) -> Option<f64> {
+    (matches!(suffix, "st" | "nd" | "rd" | "th" | "er" | "e" | "o" | "a") && (1.0..=31.0).contains(&x) && x.fract() == 0.0).then_some(x)
+}
+
+fn singular(w: &str) -> String {
+    match w {
+        "people" | "persons" | "person" => "person".into(),
+        "children" => "child".into(),
+        _ => w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string(),
+    }
+}
+
+fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    if month(w).is_some() {
+        // "March 14th", "Mar 2": the day; a month alone is the month.
+        if let Some((j, Tok::Num(n))) = next_solid(toks, i + 1)
+            && let Some(d) = number(n).filter(|d| (1.0..=31.0).contains(d) && d.fract() == 0.0)
+        {
+            let end = match word_at(toks, j + 1) {
+                Some((k, s)) if ordinal_day(d, s).is_some() => k,
+                _ => j,
+            };
+            return Some((Value::new(Dim::Day, d), end + 1 - i));
+        }
+        // "mar" alone is too often another word ("mar" is Tuesday in
+        // Spanish and French abbreviations): only full names stand alone.
+        if w.len() > 3 {
+            return month(w).map(|m| (Value::new(Dim::Month, f64::from(m)), 1));
+        }
+        return None;
+    }
+    if let Some(d) = weekday(w) {
+        return Some((Value::new(Dim::Weekday, f64::from(d)), 1));
+    }
+    match w {
+        "noon" | "midday" | "mediodia" | "midi" => Some((Value::new(Dim::Clock, 12.0 * 60.0), 1)),
+        "midnight" | "minuit" | "medianoche" | "mitternacht" => Some((Value::new(Dim::Clock, 0.0), 1)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,162 @@
+use super::*;
+use proptest::prelude::*;
+
+fn one(text: &str) -> (Dim, f64) {
+    let v = values(text);
+    assert_eq!(v.len(), 1, "{text:?}: {v:?}");
+    (v[0].dim, v[0].amount)
+}
+
+#[test]
+fn prices_in_every_common_form() {
+    for (text, cents) in [
+        ("$9.99", 999.0),
+        ("$12.00", 1200.0),
+        ("€298", 29800.0),
+        ("18,50 €", 1850.0),
+        ("412 €", 41200.0),
+        ("$1,999", 199_900.0),
+        ("$1,850.00", 185_000.0),
+        ("20 dollars", 2000.0),
+    ] {
+        assert_eq!(one(text), (Dim::Price, cents), "{text}");
+    }
+}
+
+#[test]
+fn times_of_day_in_every_common_form() {
+    for (text, minutes) in [
+        ("7:00 PM", 19.0 * 60.0),
+        ("12:30 PM", 12.0 * 60.0 + 30.0),
+        ("12:15 am", 15.0),
+        ("9:00 AM", 9.0 * 60.0),
+        ("7pm", 19.0 * 60.0),
+        ("7 p.m.", 19.0 * 60.0),
+        ("7h10", 7.0 * 60.0 + 10.0),
+        ("14h30", 14.0 * 60.0 + 30.0),
+        ("9h", 9.0 * 60.0),
+        ("14:00 Uhr", 14.0 * 60.0),
+        ("noon", 12.0 * 60.0),
+    ] {
+        assert_eq!(one(text), (Dim::Clock, minutes), "{text}");
+    }
+}
+
+#[test]
+fn durations_sizes_and_years() {
+    assert_eq!(one("58 min"), (Dim::Duration, 58.0));
+    assert_eq!(one("1h 5m"), (Dim::Duration, 65.0));
+    assert_eq!(one("2 hours"), (Dim::Duration, 120.0));
+    assert_eq!(one("1.2 GB"), (Dim::Bytes, 1.2e9));
+    assert_eq!(one("990 MB"), (Dim::Bytes, 9.9e8));
+    assert_eq!(one("16GB"), (Dim::Bytes, 1.6e10));
+    assert_eq!(one("14-inch"), (Dim::Length, 14.0 * 25.4));
+    assert_eq!(one("750 ml"), (Dim::Volume, 750.0));
+    assert_eq!(one("1kg"), (Dim::Mass, 1000.0));
+    assert_eq!(one("1968"), (Dim::Year, 1968.0));
+    assert_eq!(one("2015 remaster"), (Dim::Year, 2015.0));
+}
+
+#[test]
+fn days_weekdays_months_and_counts() {
+    assert_eq!(one("Fri"), (Dim::Weekday, 4.0));
+    assert_eq!(one("friday"), (Dim::Weekday, 4.0));
+    assert_eq!(one("Dienstag"), (Dim::Weekday, 1.0));
+    assert_eq!(one("mercredi"), (Dim::Weekday, 2.0));
+    assert_eq!(one("March 1st"), (Dim::Day, 1.0));
+    assert_eq!(one("the 1st"), (Dim::Day, 1.0));
+    assert_eq!(values("14th of March")[0], Value::new(Dim::Day, 14.0));
+    assert_eq!(one("September"), (Dim::Month, 9.0));
+    let v = values("2 people");
+    assert_eq!((v[0].dim, v[0].amount, v[0].unit.as_str()), (Dim::Count, 2.0, "person"));
+    let v = values("1 tickets");
+    assert_eq!((v[0].dim, v[0].unit.as_str()), (Dim::Count, "ticket"));
+    assert_eq!(one("the 7"), (Dim::Bare, 7.0));
+}
+
+#[test]
+fn a_label_reads_as_its_values() {
+    let v = values("Today 12:30 PM · Studio B · 4 spots");
+    let dims: Vec<Dim> = v.iter().map(|v| v.dim).collect();
+    assert_eq!(dims, [Dim::Clock, Dim::Count]);
+    let v = values("Vol direct/Paris → Lisbonne · 10h15 · 412 €");
+    let dims: Vec<Dim> = v.iter().map(|v| v.dim).collect();
+    assert_eq!(dims, [Dim::Clock, Dim::Price]);
+    let v = values("Episode 2 · 1h 5m");
+    assert!(v.iter().any(|v| v.dim == Dim::Duration && v.amount == 65.0), "{v:?}");
+}
+
+#[test]
+fn a_comparison_picks_the_one_extreme_and_asks_on_a_tie() {
+    let of = |texts: &[&str]| texts.iter().map(|t| values(t)).collect::<Vec<_>>();
+    // Text order would rank "$12.00" below "$9.99".
+    assert_eq!(extreme(&of(&["Regular · $9.99", "Large · $12.00"]), Dim::Price, false), Some(0));
+    assert_eq!(extreme(&of(&["Today 12:30 PM", "Today 9:00 AM", "Today 6:15 PM"]), Dim::Clock, false), Some(1));
+    assert_eq!(extreme(&of(&["1.2 GB", "850 MB", "990 MB"]), Dim::Bytes, true), Some(0));
+    assert_eq!(extreme(&of(&["Episode 1 · 58 min", "Episode 2 · 1h 5m"]), Dim::Duration, false), Some(0));
+    assert_eq!(extreme(&of(&["via Madrid · 7h40 · 289 €", "10h15 · 412 €", "23h05 · 305 €"]), Dim::Price, false), Some(0));
+    // A tie, or an option without the value: ask.
+    assert_eq!(extreme(&of(&["$3.49", "$3.49", "$3.99"]), Dim::Price, false), None);
+    assert_eq!(extreme(&of(&["$3.49", "Sweet potato fries"]), Dim::Price, false), None);
+}
+
+#[test]
+fn a_reply_names_or_changes_a_detail() {
+    let shown = values("7:00 PM · Screen 4 · 12 seats left");
+    let said = values("the 7 then");
+    assert!(said[0].names(&shown[0]), "the 7 names 7:00 PM: {said:?} {shown:?}");
+    assert!(!values("9:45 PM")[0].names(&shown[0]));
+    assert!(values("16 inch")[0].names(&values("16-inch")[0]));
+    assert!(!values("16 inch")[0].names(&values("16GB")[0]));
+    let option = values("Pleasant Hill · 10:45 am · 2 people · March 1st");
+    assert!(values("3 people")[0].conflicts(&option), "3 people where it shows 2");
+    assert!(!values("2 people")[0].conflicts(&option));
+    assert!(values("7:15 pm")[0].conflicts(&option));
+    assert!(!values("4 tickets")[0].conflicts(&option), "nothing of the kind is shown");
+}
+
+proptest! {
+    /// A comparison never depends on how the values are written: the
+    /// cheapest of prices in dollars, written with or without cents or a
+    /// thousands separator, is the one with the fewest cents.
+    #[test]
+    fn the_cheapest_is_the_least_whatever_the_writing(cents in prop::collection::vec(1u32..500_000, 2..6), style in 0u8..3) {
+        let write = |c: u32| match style {
+            0 => format!("${}.{:02}", c / 100, c % 100),
+            1 => format!("{},{:02} €", c / 100, c % 100),
+            _ => {
+                let d = c / 100;
+                if d >= 1000 { format!("${},{:03}.{:02}", d / 1000, d % 1000, c % 100) } else { format!("${d}.{:02}", c % 100) }
+            }
+        };
+        let shown: Vec<Vec<Value>> = cents.iter().map(|c| values(&write(*c))).collect();
+        let min = *cents.iter().min().unwrap();
+        let expected = (cents.iter().filter(|c| **c == min).count() == 1).then(|| cents.iter().position(|c| *c == min).unwrap());
+        prop_assert_eq!(extreme(&shown, Dim::Price, false), expected);
+    }
+
+    /// Times of day compare by the clock, not by their digits, in 12- and
+    /// 24-hour forms alike.
+    #[test]
+    fn the_earliest_is_the_first_by_the_clock(minutes in prop::collection::vec(0u32..(24 * 60), 2..6), twelve in any::<bool>()) {
+        let write = |m: u32| {
+            let (h, mm) = (m / 60, m % 60);
+            if twelve {
+                let (h12, mer) = match h { 0 => (12, "AM"), 1..=11 => (h, "AM"), 12 => (12, "PM"), _ => (h - 12, "PM") };
+                format!("{h12}:{mm:02} {mer}")
+            } else {
+                format!("{h}:{mm:02}")
+            }
+        };
+        let shown: Vec<Vec<Value>> = minutes.iter().map(|m| values(&write(*m))).collect();
+        let min = *minutes.iter().min().unwrap();
+        let expected = (minutes.iter().filter(|m| **m == min).count() == 1).then(|| minutes.iter().position(|m| *m == min).unwrap());
+        prop_assert_eq!(extreme(&shown, Dim::Clock, false), expected);
+    }
+
+    /// Reading values never panics, whatever the text.
+    #[test]
+    fn any_text_reads(text in "\\PC{0,60}") {
+        let _ = values(&text);
+    }
+}
