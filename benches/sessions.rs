@@ -102,6 +102,7 @@ fn turn(resolved: Option<ActionEntry>, cycle: CycleChange, pending: PendingClari
         keep_pending: false,
         resolved,
         cycle,
+        ..Default::default()
     })
 }
 

@@ -71,6 +71,54 @@ wire_enum! {
     }
 }
 
+wire_enum! {
+    "snake_case",
+    /// What a question asks.
+    pub enum QuestionKind {
+        /// Yes or no, about one option (`proposed`).
+        Confirmation,
+        /// Which one of the options offered.
+        Choice,
+    }
+}
+
+/// A question the user may answer: ladderd's clarifier or confirmation, or
+/// the app's own screen (`OptionSet.asked`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    pub kind: QuestionKind,
+    /// The options offered, in the order shown.
+    pub offered: Vec<String>,
+    /// The option proposed (a confirmation's, or a clarifier's suggestion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<String>,
+}
+
+impl Question {
+    /// The one option a yes answers: a confirmation's, or the only one a
+    /// question offered.
+    pub fn proposal(&self) -> Option<&str> {
+        match (self.kind, &self.offered[..]) {
+            (QuestionKind::Confirmation, _) => self.proposed.as_deref().or(self.offered.first().map(String::as_str)),
+            (QuestionKind::Choice, [one]) => Some(one),
+            _ => None,
+        }
+    }
+}
+
+/// What a decision does to the question the session holds.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub enum QuestionChange {
+    /// Leave it: a question the user asked meanwhile (and every change
+    /// logged before there were questions).
+    #[default]
+    Keep,
+    /// The decision asks this.
+    Ask(Question),
+    /// The turn answered or left it.
+    Clear,
+}
+
 /// One unresolved cycle: from the first unresolved decision on some evidence
 /// until a resolution. Holds the loop guard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,6 +205,11 @@ pub struct ContinuityState {
     pub active_option_set_id: Option<String>,
     pub active_scope: Option<ScopeRef>,
     pub pending_clarifier_type: PendingClarifier,
+    /// What ladderd asked on its last turn (a clarifier or a confirmation),
+    /// which the next turn may answer (spec section 4c); kept through a
+    /// question the user asks meanwhile, cleared by any other turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<Question>,
     /// Turns (Decide calls) seen in this session.
     pub turn_count: u64,
     /// Turn and monotonic time at which the continuity context was last set.
@@ -259,6 +312,21 @@ impl ContinuityState {
         self.pending_clarifier_type == PendingClarifier::Repair || self.recent_rejected_choice_ids.iter().any(|r| r == id)
     }
 
+    /// The newest action of the session on option set `set` that executed
+    /// (a decision's execute, or an app's EXECUTED or ACCEPTED): what "not
+    /// that one" refuses.
+    pub fn last_execute(&self, set: &str) -> Option<String> {
+        self.recent_action_trace
+            .iter()
+            .find(|e| e.option_set_id == set || set.is_empty())
+            .filter(|e| {
+                matches!(e.kind, ActionKind::Execute)
+                    || matches!(e.outcome, ActionOutcome::Executed | ActionOutcome::Accepted | ActionOutcome::Rejected)
+            })
+            .map(|e| e.target_ref.clone())
+            .filter(|t| !t.is_empty())
+    }
+
     /// Whether `fact` is true of this state (as the ladder reads it:
     /// `view` applied first).
     pub fn holds(&self, fact: &Fact) -> bool {
@@ -270,6 +338,8 @@ impl ContinuityState {
             Fact::ActiveSet { set, is } => self.active_set_is(set) == *is,
             Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
             Fact::Refused { id, is } => self.refused(id) == *is,
+            Fact::Asked(q) => self.question == *q,
+            Fact::LastExecute { set, is } => self.last_execute(set).as_deref() == is.as_deref(),
         }
     }
 
@@ -337,6 +407,14 @@ impl ContinuityState {
                     self.last_resolved_action = Some(entry.clone());
                     push_front(&mut self.recent_action_trace, entry, TRACE_LEN);
                 }
+                match d.question {
+                    QuestionChange::Keep => {}
+                    QuestionChange::Ask(q) => self.question = Some(q),
+                    QuestionChange::Clear => self.question = None,
+                }
+                if let Some(id) = d.rejected {
+                    push_front(&mut self.recent_rejected_choice_ids, id, CHOICE_WINDOW);
+                }
                 match d.cycle {
                     CycleChange::Keep => {}
                     CycleChange::Open(mut c) => {
@@ -379,8 +457,10 @@ impl ContinuityState {
                     push_front(&mut self.recent_rejected_choice_ids, rejected, CHOICE_WINDOW);
                 }
                 push_front(&mut self.recent_action_trace, o.entry, TRACE_LEN);
-                // Any outcome resolves the cycle and resets the loop guard.
+                // Any outcome resolves the cycle and resets the loop guard,
+                // and answers the question asked.
                 self.close_cycle();
+                self.question = None;
                 self.touch(now);
                 Applied::Done
             }
@@ -508,6 +588,10 @@ pub enum Fact {
     ActiveScope { scope: Option<ScopeRef>, is: bool },
     /// Whether `id` is refused (`ContinuityState::refused`).
     Refused { id: String, is: bool },
+    /// The question the session holds (`ContinuityState::question`).
+    Asked(Option<Question>),
+    /// The session's newest execute on an option set (`ContinuityState::last_execute`).
+    LastExecute { set: String, is: Option<String> },
 }
 
 /// The session state a run reads, noting what it read (`StateView::watched`).
@@ -582,6 +666,24 @@ impl<'a> StateView<'a> {
         let is = self.state.active_scope_is(scope);
         if let Some(w) = self.watch {
             w.note(Fact::ActiveScope { scope: scope.clone(), is });
+        }
+        is
+    }
+
+    /// `ContinuityState::question`, noted as a fact.
+    pub fn question(&self) -> Option<&'a Question> {
+        let q = self.state.question.as_ref();
+        if let Some(w) = self.watch {
+            w.note(Fact::Asked(q.cloned()));
+        }
+        q
+    }
+
+    /// `ContinuityState::last_execute`, noted as a fact.
+    pub fn last_execute(&self, set: &str) -> Option<String> {
+        let is = self.state.last_execute(set);
+        if let Some(w) = self.watch {
+            w.note(Fact::LastExecute { set: set.to_string(), is: is.clone() });
         }
         is
     }
@@ -667,6 +769,17 @@ pub struct DecidedUpdate {
     /// Set for EXECUTE and command escapes.
     pub resolved: Option<ActionEntry>,
     pub cycle: CycleChange,
+    /// What the decision asks the user, if anything (spec section 4c).
+    #[serde(default, skip_serializing_if = "is_keep")]
+    pub question: QuestionChange,
+    /// The execute the user just refused ("not that one"), recorded as a
+    /// `RecordOutcome` REJECTED is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejected: Option<String>,
+}
+
+fn is_keep(q: &QuestionChange) -> bool {
+    *q == QuestionChange::Keep
 }
 
 impl DecidedUpdate {
@@ -860,6 +973,7 @@ mod tests {
             keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
+            ..Default::default()
         })
     }
 
@@ -871,6 +985,7 @@ mod tests {
             keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
+            ..Default::default()
         })
     }
 
@@ -945,6 +1060,7 @@ mod tests {
                 keep_pending: false,
                 resolved: None,
                 cycle: CycleChange::Open(Box::new(c.clone())),
+                ..Default::default()
             })
         };
         s.apply(commit(&open), at(0), TTL);

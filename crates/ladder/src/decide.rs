@@ -234,6 +234,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
             keep_pending: false,
             resolved: None,
             cycle: CycleChange::Keep,
+            ..Default::default()
         },
         events: vec![Event { name: "continuity_enrichment_budget_exhausted", detail: format!("{} steps", cycle.enrichment_steps) }],
         canonical_input: String::new(),

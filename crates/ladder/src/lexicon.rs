@@ -74,6 +74,26 @@ pub struct LanguageLexicon {
     pub cardinals: BTreeMap<String, i32>,
     #[serde(default)]
     pub scope_cues: BTreeMap<Scope, Vec<String>>,
+    // Replies (spec section 4c).
+    #[serde(default)]
+    pub affirmations: Vec<String>,
+    #[serde(default)]
+    pub refusals: Vec<String>,
+    #[serde(default)]
+    pub alternatives: Vec<String>,
+    #[serde(default)]
+    pub abandons: Vec<String>,
+    #[serde(default)]
+    pub corrections: Vec<String>,
+    #[serde(default)]
+    pub closings: Vec<String>,
+    #[serde(default)]
+    pub everyday_verbs: Vec<String>,
+    #[serde(default)]
+    pub repetitions: Vec<String>,
+    /// Phrase = "dimension:most" or "dimension:least".
+    #[serde(default)]
+    pub comparatives: BTreeMap<String, String>,
 }
 
 /// Multi-word phrases indexed by their first token, longest first, so a
@@ -211,6 +231,40 @@ pub struct Lexicon {
     pub cardinals: HashMap<String, i32>,
     /// (cue tokens, scope), longest first.
     pub scope_cues: Vec<(Vec<String>, Scope)>,
+    /// Replies (spec section 4c): phrases that say yes.
+    pub affirmations: PhraseSet,
+    /// Phrases that refuse what was proposed.
+    pub refusals: PhraseSet,
+    /// Phrases that ask for other options.
+    pub alternatives: PhraseSet,
+    /// Phrases that abandon the task.
+    pub abandons: PhraseSet,
+    /// Words that take back or change what was said.
+    pub corrections: PhraseSet,
+    /// Ends of a reply that add nothing ("that's all, thanks").
+    pub closings: PhraseSet,
+    /// The everyday ways to choose or open an item ("add", "pull up").
+    pub everyday_verbs: PhraseSet,
+    /// Words asking for the same again ("one more").
+    pub repetitions: PhraseSet,
+    /// Comparisons, each valued `Comparison::code`.
+    pub comparatives: PhraseSet,
+}
+
+/// What a comparative compares: a dimension (`COMPARED`) and whether the
+/// most or the least of it is meant, coded as one number for `PhraseSet`.
+pub const COMPARED: &[&str] = &["price", "clock", "duration", "size", "year", "count"];
+
+/// The code of `dimension:most|least`, or `None` when it is not one.
+pub fn comparison_code(value: &str) -> Option<i32> {
+    let (dim, dir) = value.split_once(':')?;
+    let d = COMPARED.iter().position(|c| *c == dim)? as i32;
+    let most = match dir {
+        "most" => 1,
+        "least" => 0,
+        _ => return None,
+    };
+    Some(d * 2 + most)
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -219,6 +273,8 @@ pub enum LexiconError {
     Parse(String),
     #[error("language {0:?} is not in the lexicon (available: {1})")]
     UnknownLanguage(String, String),
+    #[error("languages.{0}.comparatives.{1:?}: {2:?} is not dimension:most or dimension:least (dimensions: {dims})", dims = COMPARED.join(", "))]
+    BadComparative(String, String, String),
 }
 
 impl Lexicon {
@@ -237,6 +293,13 @@ impl Lexicon {
                 })
                 .collect::<Result<_, _>>()?
         };
+        for (name, l) in &file.languages {
+            for (phrase, value) in &l.comparatives {
+                if comparison_code(value).is_none() {
+                    return Err(LexiconError::BadComparative(name.clone(), phrase.clone(), value.clone()));
+                }
+            }
+        }
         Ok(Self::merge(&chosen))
     }
 
@@ -251,7 +314,9 @@ impl Lexicon {
         let mut scope_cues: Vec<(Vec<String>, Scope)> = Vec::new();
         let mut ordinals: Vec<(&String, i32)> = Vec::new();
         let mut cardinals = HashMap::default();
+        let mut comparatives: Vec<(&String, i32)> = Vec::new();
         for l in langs {
+            comparatives.extend(l.comparatives.iter().filter_map(|(p, v)| Some((p, comparison_code(v)?))));
             for (scope, cues) in &l.scope_cues {
                 for c in cues {
                     let toks: Vec<String> = norm(c).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
@@ -296,6 +361,15 @@ impl Lexicon {
             ordinals: PhraseSet::build_valued(ordinals),
             cardinals,
             scope_cues,
+            affirmations: PhraseSet::build(&all(|l| &l.affirmations)),
+            refusals: PhraseSet::build(&all(|l| &l.refusals)),
+            alternatives: PhraseSet::build(&all(|l| &l.alternatives)),
+            abandons: PhraseSet::build(&all(|l| &l.abandons)),
+            corrections: PhraseSet::build(&all(|l| &l.corrections)),
+            closings: PhraseSet::build(&all(|l| &l.closings)),
+            everyday_verbs: PhraseSet::build(&all(|l| &l.everyday_verbs)),
+            repetitions: PhraseSet::build(&all(|l| &l.repetitions)),
+            comparatives: PhraseSet::build_valued(comparatives),
         }
     }
 }

@@ -7,7 +7,8 @@
 use crate::clarifier::{Ask as Question, Tie, display_order};
 use crate::classify::Classification;
 use crate::continuity::{
-    ActionEntry, ActionKind, ActionOutcome, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier, StateView,
+    ActionEntry, ActionKind, ActionOutcome, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier, QuestionChange, QuestionKind,
+    StateView,
 };
 use crate::fingerprint::fingerprint;
 use crate::policy::{LlmAnswer, Policy, SecondAnswer, Verdict};
@@ -535,6 +536,9 @@ impl<'a> Run<'a> {
         self.cycle = None;
         let mut decided = self.done(d, PendingClarifier::None, resolved, change);
         decided.update.keep_pending = question;
+        if question {
+            decided.update.question = QuestionChange::Keep;
+        }
         decided
     }
 
@@ -561,8 +565,25 @@ impl<'a> Run<'a> {
             .as_ref()
             .filter(|o| !o.candidates.is_empty())
             .map(|o| (o.option_set_id.clone(), self.req.active_scope.clone()));
-        let update =
-            DecidedUpdate { new_turn: matches!(self.mode, Mode::Turn), options_context, pending, keep_pending: false, resolved, cycle };
+        // A clarifier asks its options (a confirmation, or "which one?"),
+        // which the next turn may answer; any other decision leaves none.
+        let question = match &d.clarifier {
+            Some(c) if !c.option_ids.is_empty() && matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo) => {
+                let kind = if c.kind == PendingClarifier::Confirmation { QuestionKind::Confirmation } else { QuestionKind::Choice };
+                QuestionChange::Ask(crate::continuity::Question { kind, offered: c.option_ids.clone(), proposed: c.suggested_id.clone() })
+            }
+            _ => QuestionChange::Clear,
+        };
+        let update = DecidedUpdate {
+            new_turn: matches!(self.mode, Mode::Turn),
+            options_context,
+            pending,
+            keep_pending: false,
+            resolved,
+            cycle,
+            question,
+            rejected: None,
+        };
         Decided {
             decision: d,
             update,

@@ -1,0 +1,178 @@
+//! What a reply says, from its words alone: no session, no pool (spec
+//! section 4c). Each clause of the reply (split at sentence punctuation)
+//! is read phrase by phrase against the lexicon's reply vocabulary: an
+//! affirmation ("yes", "sounds good"), a refusal ("no", "not quite"), a
+//! request for other options ("something else"), an abandon ("forget it",
+//! "hold on"), a correction ("instead", "actually"), a closing ("that's
+//! all, thanks"), a comparison ("the cheaper one"), a repetition ("one
+//! more"), an everyday verb ("add", "pull up"); what is left (`rest`) is
+//! what may name an option or change a detail. `answer` then reads this
+//! against what was asked. Tests: `reading/tests.rs`.
+
+use super::values::{Value, values};
+use crate::lexicon::{Lexicon, PhraseSet};
+use crate::text::{fold, normalize};
+use serde::{Deserialize, Serialize};
+
+/// A reply, as its words read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    /// It says yes.
+    pub affirms: bool,
+    /// It refuses what was proposed ("no", "not quite", "wrong").
+    pub refuses: bool,
+    /// It asks for other options ("something else", "any other?").
+    pub alternatives: bool,
+    /// It abandons the task ("forget it", "hold on").
+    pub abandons: bool,
+    /// It takes back or changes something ("instead", "actually", "but").
+    pub corrects: bool,
+    /// It asks for the same again ("one more", "again").
+    pub repeats: bool,
+    /// "Not that one", "wrong one": a refusal of the execute just had.
+    pub not_that: bool,
+    /// "The other one".
+    pub the_other: bool,
+    /// A clause of it is a question ("what time is it?").
+    pub asks: bool,
+    /// A comparison (`lexicon::comparison_code`), if it makes one.
+    pub comparison: Option<i32>,
+    /// Everyday verbs it uses ("add", "pull up"), as phrases.
+    pub verbs: Vec<String>,
+    /// The words that are not reply phrasing, in order: what may name an
+    /// option or change a detail.
+    pub rest: Vec<String>,
+    /// The values it names ("3 people", "7pm", "friday").
+    pub values: Vec<Value>,
+}
+
+impl Reading {
+    /// Whether it says anything a reply says (beyond naming options).
+    pub fn is_reply_shaped(&self) -> bool {
+        self.affirms || self.refuses || self.alternatives || self.abandons || self.not_that || self.the_other || self.comparison.is_some()
+    }
+}
+
+/// The clauses of `raw`: its text between sentence punctuation, each with
+/// whether it ends in a question mark.
+fn clauses(raw: &str) -> Vec<(&str, bool)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in raw.char_indices() {
+        if matches!(c, '.' | '!' | '?' | ';' | ',' | '…' | '\u{FF1F}' | '\u{061F}' | '¿' | '¡') {
+            // A dot or comma inside a number ("9.99", "1,5") is not a break.
+            let prev = raw[..i].chars().next_back();
+            let next = raw[i + c.len_utf8()..].chars().next();
+            if matches!(c, '.' | ',') && prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()) {
+                continue;
+            }
+            let part = &raw[start..i];
+            if !part.trim().is_empty() {
+                out.push((part, matches!(c, '?' | '\u{FF1F}' | '\u{061F}')));
+            } else if matches!(c, '?' | '\u{FF1F}' | '\u{061F}')
+                && let Some(last) = out.last_mut()
+            {
+                last.1 = true;
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    if !raw[start..].trim().is_empty() {
+        out.push((&raw[start..], false));
+    }
+    out
+}
+
+/// Reads a reply's words.
+pub fn read(raw: &str, lex: &Lexicon) -> Reading {
+    let mut r = Reading { values: values(raw), ..Reading::default() };
+    for (clause, question_mark) in clauses(raw) {
+        let text = fold(&normalize(clause)).into_owned();
+        let toks: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).collect();
+        if toks.is_empty() {
+            continue;
+        }
+        let opens_question = lex.question_openers.match_at(&toks, 0).is_some()
+            && lex.request_openers.match_at(&toks, 0).is_none()
+            && lex.polite_openers.match_at(&toks, 0).is_none();
+        // A whole clause that only closes ("that's all, thanks").
+        if lex.closings.is_phrase(&toks) {
+            continue;
+        }
+        if question_mark || opens_question {
+            r.asks = true;
+        }
+        read_clause(&toks, lex, &mut r);
+    }
+    r
+}
+
+fn read_clause(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
+    let mut i = 0;
+    while i < toks.len() {
+        // Longest phrase first, across the reply vocabulary; a tie goes to
+        // the first set listed (what the phrase most says).
+        let sets: [(&PhraseSet, Kind); 12] = [
+            (&lex.not_that, Kind::NotThat),
+            (&lex.others, Kind::TheOther),
+            (&lex.closings, Kind::Closing),
+            (&lex.abandons, Kind::Abandon),
+            (&lex.refusals, Kind::Refusal),
+            (&lex.alternatives, Kind::Alternatives),
+            (&lex.comparatives, Kind::Comparison),
+            (&lex.corrections, Kind::Correction),
+            (&lex.affirmations, Kind::Affirmation),
+            (&lex.repetitions, Kind::Repetition),
+            (&lex.everyday_verbs, Kind::Verb),
+            (&lex.filler, Kind::Filler),
+        ];
+        let best = sets.iter().filter_map(|(set, kind)| set.value_at(toks, i).map(|(n, v)| (n, v, *kind))).fold(
+            None::<(usize, i32, Kind)>,
+            |best, cur| match best {
+                Some(b) if b.0 >= cur.0 => Some(b),
+                _ => Some(cur),
+            },
+        );
+        let Some((n, value, kind)) = best else {
+            let t = toks[i];
+            if !(lex.function_words.contains(t) || lex.deictic.contains(t)) {
+                r.rest.push(t.to_string());
+            }
+            i += 1;
+            continue;
+        };
+        match kind {
+            Kind::NotThat => r.not_that = true,
+            Kind::TheOther => r.the_other = true,
+            Kind::Closing | Kind::Filler => {}
+            Kind::Abandon => r.abandons = true,
+            Kind::Refusal => r.refuses = true,
+            Kind::Alternatives => r.alternatives = true,
+            Kind::Comparison => r.comparison = Some(value),
+            Kind::Correction => r.corrects = true,
+            Kind::Affirmation => r.affirms = true,
+            Kind::Repetition => r.repeats = true,
+            Kind::Verb => r.verbs.push(toks[i..i + n].join(" ")),
+        }
+        i += n;
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    NotThat,
+    TheOther,
+    Closing,
+    Abandon,
+    Refusal,
+    Alternatives,
+    Comparison,
+    Correction,
+    Affirmation,
+    Repetition,
+    Verb,
+    Filler,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,63 @@
+use super::*;
+
+fn r(raw: &str) -> Reading {
+    read(raw, &Lexicon::shipped())
+}
+
+#[test]
+fn affirmations_in_the_words_people_use() {
+    for raw in [
+        "yes",
+        "Yup, that's right.",
+        "yep do it",
+        "sure, go ahead",
+        "that's the one 👍",
+        "sounds good",
+        "perfect thanks",
+        "Yes, that is correct.",
+        "That works for me.",
+        "sí, dale",
+        "oui celle-là",
+        "ja passt",
+        "כן",
+    ] {
+        let x = r(raw);
+        assert!(x.affirms, "{raw:?}: {x:?}");
+        assert!(!x.refuses && !x.alternatives && !x.abandons && !x.asks, "{raw:?}: {x:?}");
+        assert!(x.rest.is_empty(), "{raw:?}: rest {:?}", x.rest);
+    }
+}
+
+#[test]
+fn refusals_alternatives_and_abandons() {
+    let x = r("No, make it 5:30 instead.");
+    assert!(x.refuses && x.corrects, "{x:?}");
+    assert_eq!(x.values.len(), 1);
+    let x = r("Any other options?");
+    assert!(x.alternatives && x.asks, "{x:?}");
+    let x = r("Sounds good, but could you search for some different events?");
+    assert!(x.affirms && x.corrects && x.alternatives, "{x:?}");
+    for raw in ["forget it, I'll do it later", "hold on, don't", "ugh never mind", "nvm i'll do it later", "laisse tomber"] {
+        assert!(r(raw).abandons, "{raw:?}: {:?}", r(raw));
+    }
+    let x = r("nope");
+    assert!(x.refuses && !x.affirms, "{x:?}");
+}
+
+#[test]
+fn repairs_comparisons_and_what_is_left() {
+    assert!(r("no not that one").not_that);
+    assert!(r("wrong one").not_that);
+    assert!(r("ugh no the other one").the_other);
+    assert_eq!(r("the cheaper one").comparison, crate::lexicon::comparison_code("price:least"));
+    assert_eq!(r("le moins cher stp").comparison, crate::lexicon::comparison_code("price:least"));
+    assert_eq!(r("the earliest one").comparison, crate::lexicon::comparison_code("clock:least"));
+    let x = r("add a garlic naan");
+    assert_eq!((x.verbs.as_slice(), x.rest.as_slice()), (&["add".to_string()][..], &["garlic".to_string(), "naan".to_string()][..]));
+    let x = r("one more");
+    assert!(x.repeats && x.rest.is_empty(), "{x:?}");
+    let x = r("Yes, that works for me. Where is the event taking place?");
+    assert!(x.affirms && x.asks, "{x:?}");
+    let x = r("That's all I need, thanks!");
+    assert!(!x.is_reply_shaped() && x.rest.is_empty(), "{x:?}");
+}
