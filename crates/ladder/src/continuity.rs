@@ -21,6 +21,7 @@ pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
 
+pub use crate::replies::question::{Question, QuestionChange, QuestionKind};
 pub use crate::types::PendingClarifier;
 
 wire_enum! {
@@ -69,54 +70,6 @@ wire_enum! {
         /// Inferring meaning from context (no deterministic match).
         Semantic,
     }
-}
-
-wire_enum! {
-    "snake_case",
-    /// What a question asks.
-    pub enum QuestionKind {
-        /// Yes or no, about one option (`proposed`).
-        Confirmation,
-        /// Which one of the options offered.
-        Choice,
-    }
-}
-
-/// A question the user may answer: ladderd's clarifier or confirmation, or
-/// the app's own screen (`OptionSet.asked`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Question {
-    pub kind: QuestionKind,
-    /// The options offered, in the order shown.
-    pub offered: Vec<String>,
-    /// The option proposed (a confirmation's, or a clarifier's suggestion).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub proposed: Option<String>,
-}
-
-impl Question {
-    /// The one option a yes answers: a confirmation's, or the only one a
-    /// question offered.
-    pub fn proposal(&self) -> Option<&str> {
-        match (self.kind, &self.offered[..]) {
-            (QuestionKind::Confirmation, _) => self.proposed.as_deref().or(self.offered.first().map(String::as_str)),
-            (QuestionKind::Choice, [one]) => Some(one),
-            _ => None,
-        }
-    }
-}
-
-/// What a decision does to the question the session holds.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub enum QuestionChange {
-    /// Leave it: a question the user asked meanwhile (and every change
-    /// logged before there were questions).
-    #[default]
-    Keep,
-    /// The decision asks this.
-    Ask(Question),
-    /// The turn answered or left it.
-    Clear,
 }
 
 /// One unresolved cycle: from the first unresolved decision on some evidence
@@ -312,13 +265,12 @@ impl ContinuityState {
         self.pending_clarifier_type == PendingClarifier::Repair || self.recent_rejected_choice_ids.iter().any(|r| r == id)
     }
 
-    /// The newest action of the session on option set `set` that executed
-    /// (a decision's execute, or an app's EXECUTED or ACCEPTED): what "not
-    /// that one" refuses.
-    pub fn last_execute(&self, set: &str) -> Option<String> {
+    /// The session's newest action, when it executed something (a
+    /// decision's execute, or the app's EXECUTED, ACCEPTED or REJECTED
+    /// of one): what "not that one" refuses and "one more" repeats.
+    pub fn last_execute(&self) -> Option<String> {
         self.recent_action_trace
-            .iter()
-            .find(|e| e.option_set_id == set || set.is_empty())
+            .front()
             .filter(|e| {
                 matches!(e.kind, ActionKind::Execute)
                     || matches!(e.outcome, ActionOutcome::Executed | ActionOutcome::Accepted | ActionOutcome::Rejected)
@@ -339,7 +291,8 @@ impl ContinuityState {
             Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
             Fact::Refused { id, is } => self.refused(id) == *is,
             Fact::Asked(q) => self.question == *q,
-            Fact::LastExecute { set, is } => self.last_execute(set).as_deref() == is.as_deref(),
+            Fact::LastExecute(is) => self.last_execute() == *is,
+            Fact::Detail { words, values, is } => self.question.as_ref().and_then(|q| q.detail(words, values)) == is.as_deref(),
         }
     }
 
@@ -590,8 +543,11 @@ pub enum Fact {
     Refused { id: String, is: bool },
     /// The question the session holds (`ContinuityState::question`).
     Asked(Option<Question>),
-    /// The session's newest execute on an option set (`ContinuityState::last_execute`).
-    LastExecute { set: String, is: Option<String> },
+    /// The session's newest execute (`ContinuityState::last_execute`).
+    LastExecute(Option<String>),
+    /// What the session's question makes of a detail answer
+    /// (`Question::detail`): the option these words and values pick.
+    Detail { words: Vec<String>, values: Vec<crate::replies::values::Value>, is: Option<String> },
 }
 
 /// The session state a run reads, noting what it read (`StateView::watched`).
@@ -679,11 +635,21 @@ impl<'a> StateView<'a> {
         q
     }
 
-    /// `ContinuityState::last_execute`, noted as a fact.
-    pub fn last_execute(&self, set: &str) -> Option<String> {
-        let is = self.state.last_execute(set);
+    /// The option of the session's question a detail answer picks
+    /// (`Question::detail`), noted as a fact.
+    pub fn question_detail(&self, words: &[String], values: &[crate::replies::values::Value]) -> Option<String> {
+        let is = self.state.question.as_ref().and_then(|q| q.detail(words, values)).map(str::to_string);
         if let Some(w) = self.watch {
-            w.note(Fact::LastExecute { set: set.to_string(), is: is.clone() });
+            w.note(Fact::Detail { words: words.to_vec(), values: values.to_vec(), is: is.clone() });
+        }
+        is
+    }
+
+    /// `ContinuityState::last_execute`, noted as a fact.
+    pub fn last_execute(&self) -> Option<String> {
+        let is = self.state.last_execute();
+        if let Some(w) = self.watch {
+            w.note(Fact::LastExecute(is.clone()));
         }
         is
     }

@@ -1,7 +1,7 @@
 //! The ladder as one sequence. `decide` lists the rungs in order:
 //!
-//! canonicalize -> exclusions -> scope -> match -> classify -> collision
-//! -> continuity -> llm -> fallback
+//! canonicalize -> exclusions -> scope -> reply -> match -> classify ->
+//! collision -> continuity (and a detail answer) -> llm -> fallback
 //!
 //! Each rung appends a `Step` to the decision's trace; the rung that decides
 //! sets `handled_by_tier`. This module holds the sequence and only the
@@ -29,6 +29,7 @@ use super::ports::Ports;
 use super::scope::{self, CueParse, Resolved};
 use super::text::tokens;
 use super::types::*;
+use crate::replies::{self, Answer};
 use crate::run::{Offer, Run};
 
 /// Runs the ladder for one request.
@@ -47,9 +48,21 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     run.canonical = canonical.clone();
     run.step("ok", format!("{} tokens", tokens(&canonical).count()));
 
-    // 2. Hard exclusions: the only early escapes.
+    // What the input says as a reply, from its words alone (spec 4c).
+    let reading = replies::reading::read(&req.input, lex);
+
+    // 2. Hard exclusions: the only early escapes. A cancel that refuses
+    //    what was proposed ("no", "nope") is a reply (step 3b), and one
+    //    that says a label whole ("Skip") is that request.
     run.begin("exclusions");
-    let exclusion = hard_exclusion(&req.input, &canonical, req, lex);
+    let exclusion = match hard_exclusion(&req.input, &canonical, req, lex) {
+        Some(EscapeReason::Cancel)
+            if reading.declines() || says_a_label(req, &canonical, lex) || an_action_of_a_label(req, &canonical, lex) =>
+        {
+            None
+        }
+        e => e,
+    };
     run.step(exclusion.map_or("pass", EscapeReason::as_str), String::new());
     if let Some(reason) = exclusion {
         return Ok(run.escape(reason, None, Tier::Exclusions));
@@ -83,11 +96,35 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     });
     run.step(cue_name, format!("{} candidates", pool.len()));
 
+    // 3b. Replies: the turn read against what was asked (spec 4c).
+    run.begin("reply");
+    let hr = &p.matching.high_risk_kinds;
+    let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
+    let answered = replies::answer(&cx, &reading);
+    run.rejected_execute = answered.rejected.clone();
+    let mut again: Option<(String, Vec<usize>)> = None;
+    match answered.answer {
+        Answer::Pass => run.step("pass", String::new()),
+        Answer::Again { text, without, kind } => {
+            run.step(kind.as_str(), format!("read again: {text}"));
+            again = Some((text, without));
+        }
+        answer => return Ok(reply_decision(run, &pool, answer)),
+    }
+    let mut pool = pool;
+    let mut matched_text = None;
+    if let Some((text, without)) = again {
+        let dropped: Vec<&str> = without.iter().map(|i| pool.entries[*i].cand.id.as_str()).collect();
+        let dropped: Vec<String> = dropped.into_iter().map(str::to_string).collect();
+        pool.entries.retain(|e| !dropped.contains(&e.cand.id));
+        matched_text = Some(text);
+    }
+
     // 4. Match. A scope cue keeps the decision to that scope's candidates
     //    (S4): known commands are not among them.
     run.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
-    let query = Query::new(cue.map_or_else(|| canonical.clone(), |c| c.rest), lex);
+    let query = Query::new(matched_text.unwrap_or_else(|| cue.map_or_else(|| canonical.clone(), |c| c.rest)), lex);
     let rules = matching::Rules {
         lex,
         params: &p.matching,
@@ -197,6 +234,17 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         }
     }
 
+    // 7b. An answer to "which one?" by a detail only one offered option
+    //     shows (spec 4c), where the screen left the tie.
+    let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
+    match replies::detail(&cx, &reading).answer {
+        Answer::Pass => {}
+        answer => {
+            run.begin("reply");
+            return Ok(reply_decision(run, &pool, answer));
+        }
+    }
+
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.
     run.begin("llm");
     let llm = if class.bucket == Bucket::LowConfidenceLlmEligible { run.llm_rung(ports, &tie).await } else { LlmStep::NotEligible };
@@ -205,6 +253,70 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 9. Policy and fallback: turn the verdict into a safe decision.
     run.begin("fallback");
     Ok(run.settle(llm, &tie))
+}
+
+/// Whether the canonical input is a candidate's label or alias, whole.
+fn says_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexicon::Lexicon) -> bool {
+    !canonical.is_empty()
+        && req
+            .option_candidates()
+            .iter()
+            .chain(&req.recoverable_chat_options)
+            .chain(&req.widget_items)
+            .chain(&req.commands)
+            .any(|c| std::iter::once(&c.label).chain(&c.aliases).any(|l| canonicalize(l, lex) == canonical))
+}
+
+/// Whether the canonical input opens with an action that opens a
+/// candidate's label ("cancel it" with "Cancel appointment" on screen):
+/// then a cancel may be that request, and the ladder reads it.
+fn an_action_of_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexicon::Lexicon) -> bool {
+    let first = canonical.split(' ').next().unwrap_or("");
+    lex.actions.contains(first) && req.option_candidates().iter().any(|c| canonicalize(&c.label, lex).split(' ').next() == Some(first))
+}
+
+/// The decision a reply came to (step 3b, or a detail answer at 7b).
+fn reply_decision(mut run: Run<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
+    let id = |i: usize| pool.entries[i].cand.id.clone();
+    match answer {
+        Answer::Execute { entry, kind, by } => {
+            let e = pool.entries[entry];
+            // A reply to ladderd's own question is read from the session.
+            let decider = if by == replies::By::Ladder { Decider::Continuity } else { Decider::Deterministic };
+            run.event("reply_read", format!("{}: {}", kind.as_str(), e.cand.id));
+            run.step(kind.as_str(), e.cand.id.clone());
+            run.execute(e.cand.id.clone(), e.source, decider, Tier::Reply)
+        }
+        Answer::Confirm { entry, kind } => {
+            run.step(kind.as_str(), format!("{} is high risk: confirm it", id(entry)));
+            run.begin("fallback");
+            run.clarify(
+                Offer::among(vec![id(entry)]).confirming(id(entry)),
+                None,
+                Tier::Reply,
+                Decider::Deterministic,
+                LlmReport::default(),
+            )
+        }
+        Answer::Ask { entries, kind } => {
+            let ids: Vec<String> = entries.into_iter().map(id).collect();
+            run.step(kind.as_str(), ids.join(","));
+            run.begin("fallback");
+            let offer = Offer::among(ids);
+            let offer = if kind == replies::ReplyKind::Repair { offer.repairing() } else { offer };
+            run.clarify(offer, None, Tier::Reply, Decider::Deterministic, LlmReport::default())
+        }
+        Answer::Escape { reason, kind } => {
+            run.step(kind.as_str(), reason.as_str().to_string());
+            run.escape(reason, None, Tier::Reply)
+        }
+        // Read again by the ladder (step 3b), never here.
+        Answer::Pass | Answer::Again { .. } => {
+            run.step("pass", String::new());
+            run.begin("fallback");
+            run.clarify(Offer::among(Vec::new()), None, Tier::Reply, Decider::Deterministic, LlmReport::default())
+        }
+    }
 }
 
 /// An `Enrich` call with no enrichment step left: the cycle's clarifier

@@ -91,6 +91,8 @@ pub struct LanguageLexicon {
     pub everyday_verbs: Vec<String>,
     #[serde(default)]
     pub repetitions: Vec<String>,
+    #[serde(default)]
+    pub interjections: Vec<String>,
     /// Phrase = "dimension:most" or "dimension:least".
     #[serde(default)]
     pub comparatives: BTreeMap<String, String>,
@@ -247,6 +249,8 @@ pub struct Lexicon {
     pub everyday_verbs: PhraseSet,
     /// Words asking for the same again ("one more").
     pub repetitions: PhraseSet,
+    /// Sounds and discourse words a reply is wrapped in ("ugh", "then").
+    pub interjections: PhraseSet,
     /// Comparisons, each valued `Comparison::code`.
     pub comparatives: PhraseSet,
 }
@@ -369,6 +373,7 @@ impl Lexicon {
             closings: PhraseSet::build(&all(|l| &l.closings)),
             everyday_verbs: PhraseSet::build(&all(|l| &l.everyday_verbs)),
             repetitions: PhraseSet::build(&all(|l| &l.repetitions)),
+            interjections: PhraseSet::build(&all(|l| &l.interjections)),
             comparatives: PhraseSet::build_valued(comparatives),
         }
     }

@@ -105,6 +105,9 @@ pub(crate) struct Run<'a> {
     /// Candidates a gate refused to execute because the user refused them
     /// (`ContinuityState::refused`): the clarifier does not lead with them.
     refused: Vec<String>,
+    /// The execute the user just refused with a reply ("not that one"),
+    /// recorded with the decision's change.
+    pub(crate) rejected_execute: Option<String>,
 }
 
 /// The unresolved cycle this decision belongs to.
@@ -203,6 +206,12 @@ impl Offer {
         Offer { order, suggested: None, question: Question::Selection, kind: PendingClarifier::SelectionDisambiguation }
     }
 
+    /// A question after a repair ("not that one"): the session awaits it
+    /// (`pending_clarifier = repair`).
+    pub(crate) fn repairing(self) -> Self {
+        Offer { kind: PendingClarifier::Repair, ..self }
+    }
+
     pub(crate) fn suggesting(self, id: Option<String>) -> Self {
         Offer { suggested: id, ..self }
     }
@@ -235,6 +244,7 @@ impl<'a> Run<'a> {
             guard: None,
             open: None,
             refused: Vec::new(),
+            rejected_execute: None,
         }
     }
 
@@ -570,7 +580,18 @@ impl<'a> Run<'a> {
         let question = match &d.clarifier {
             Some(c) if !c.option_ids.is_empty() && matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo) => {
                 let kind = if c.kind == PendingClarifier::Confirmation { QuestionKind::Confirmation } else { QuestionKind::Choice };
-                QuestionChange::Ask(crate::continuity::Question { kind, offered: c.option_ids.clone(), proposed: c.suggested_id.clone() })
+                let cands = || self.req.option_candidates().iter().chain(&self.req.recoverable_chat_options).chain(&self.req.widget_items);
+                let shown = c
+                    .option_ids
+                    .iter()
+                    .map(|id| cands().find(|cand| cand.id == *id).map(crate::replies::shown_text).unwrap_or_default())
+                    .collect();
+                QuestionChange::Ask(crate::continuity::Question {
+                    kind,
+                    offered: c.option_ids.clone(),
+                    proposed: c.suggested_id.clone(),
+                    shown,
+                })
             }
             _ => QuestionChange::Clear,
         };
@@ -582,7 +603,7 @@ impl<'a> Run<'a> {
             resolved,
             cycle,
             question,
-            rejected: None,
+            rejected: self.rejected_execute.take(),
         };
         Decided {
             decision: d,

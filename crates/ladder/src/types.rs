@@ -301,6 +301,8 @@ wire_enum! {
     pub enum Tier {
         Exclusions,
         Scope,
+        /// A reply read against what was asked (spec section 4c).
+        Reply,
         Deterministic,
         Command,
         Continuity,
@@ -517,7 +519,12 @@ mod tests {
             EscapeReason::parse,
             &["question_intent", "cancel", "no_active_context", "command"],
         );
-        pinned(Tier::ALL, Tier::as_str, Tier::parse, &["exclusions", "scope", "deterministic", "command", "continuity", "llm", "fallback"]);
+        pinned(
+            Tier::ALL,
+            Tier::as_str,
+            Tier::parse,
+            &["exclusions", "scope", "reply", "deterministic", "command", "continuity", "llm", "fallback"],
+        );
         pinned(
             EvidenceType::ALL,
             EvidenceType::as_str,

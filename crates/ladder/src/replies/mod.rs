@@ -1,4 +1,543 @@
-//! Replies (spec section 4c): a turn read as an answer to what was asked.
+//! Replies (spec section 4c): a turn read as an answer to what was asked,
+//! before the ladder runs over the screen as a fresh request.
+//!
+//! What was asked comes from the app (`OptionSet.asked`: it asked the user
+//! to confirm its one candidate, or "which one?") or from the session
+//! (`ContinuityState::question`: ladderd's own clarifier or confirmation);
+//! what was last executed, from the session. The reply's words are read
+//! alone first (`reading`), then against that question here:
+//!
+//! - **affirm** ("yes", "sounds good", "perfect, book it"): the proposed
+//!   option executes, when one was proposed (a confirmation, a question
+//!   that offered one option, or a screen of one option) and the reply
+//!   changes no detail of it;
+//! - **decline** ("no", "any other options?"): never executes; `declined`
+//!   when something was proposed, with what else it names read again
+//!   without the refused option; **cancel** ("forget it", "hold on"):
+//!   abandons the task;
+//! - **repair** ("not that one", "wrong one", "the other one"): refuses the
+//!   execute just had, then the other of two on "the other", else a
+//!   question over the rest;
+//! - **answers to "which one?"**: a position in the question's order; a
+//!   word or value only one offered option shows; a comparison over a
+//!   value the options show; **repetition** ("one more") repeats the last
+//!   execute.
+//!
+//! Anything else is not a reply ([`Answer::Pass`]): the ladder runs as it
+//! would. The principle of spec section 4b rules every execute: a reply
+//! accounts for an option only through what was asked, and every word
+//! left must be explained by that option. The room's rooms: `reading`
+//! (the words), `values` (the details), `answer` (this file's rules).
+//! Property tests: `tests.rs`.
 
+pub mod question;
 pub mod reading;
 pub mod values;
+
+use crate::continuity::StateView;
+use crate::lexicon::{COMPARED, Lexicon};
+use crate::scope::{Pool, Source};
+use crate::text::{fold, normalize};
+use crate::types::{Asked, DecideRequest, EscapeReason};
+use question::{Question, QuestionKind};
+use reading::Reading;
+use values::{Dim, Value, values};
+
+wire_enum! {
+    "snake_case",
+    /// What kind of reply a turn was read as (the trace's detail, and
+    /// `ladderd eval`'s report by kind).
+    pub enum ReplyKind {
+        Affirm,
+        Decline,
+        Cancel,
+        Repair,
+        Position,
+        Detail,
+        Comparison,
+        Repeat,
+    }
+}
+
+/// Who asked the question a reply answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum By {
+    /// ladderd's own clarifier or confirmation (the session's question).
+    Ladder,
+    /// The app's screen (`OptionSet.asked`).
+    App,
+    /// Nobody: a plain screen.
+    Screen,
+}
+
+/// What a reply came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Not a reply: the ladder runs as it would.
+    Pass,
+    /// Execute this pool entry.
+    Execute { entry: usize, kind: ReplyKind, by: By },
+    /// Offer this (high-risk) pool entry for confirmation first.
+    Confirm { entry: usize, kind: ReplyKind },
+    /// Ask among these pool entries, in this order.
+    Ask { entries: Vec<usize>, kind: ReplyKind },
+    /// Hand the turn back.
+    Escape { reason: EscapeReason, kind: ReplyKind },
+    /// A refusal that names something else: read `text` over the pool
+    /// without the refused entries.
+    Again { text: String, without: Vec<usize>, kind: ReplyKind },
+}
+
+/// The reply rung's result: the answer, and the execute it refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    pub answer: Answer,
+    /// The id the user just refused ("not that one"): recorded as a
+    /// `RecordOutcome` REJECTED is.
+    pub rejected: Option<String>,
+}
+
+impl Answered {
+    fn pass() -> Self {
+        Answered { answer: Answer::Pass, rejected: None }
+    }
+    fn of(answer: Answer) -> Self {
+        Answered { answer, rejected: None }
+    }
+}
+
+/// What the rung reads a reply against.
+pub struct Context<'a, 'p> {
+    pub req: &'a DecideRequest,
+    pub state: &'a StateView<'a>,
+    pub pool: &'a Pool<'p>,
+    pub lex: &'a Lexicon,
+    pub high_risk_kinds: &'a [String],
+    /// The reply's canonical text (filler removed).
+    pub canonical: &'a str,
+}
+
+impl Context<'_, '_> {
+    fn high_risk(&self, entry: usize) -> bool {
+        self.pool.entries[entry].cand.is_high_risk(self.high_risk_kinds)
+    }
+
+    fn entry_of(&self, id: &str) -> Option<usize> {
+        self.pool.entries.iter().position(|e| e.cand.id == id && e.source == Source::ActiveOptions)
+    }
+
+    /// The options on screen (the active options of the pool).
+    fn options(&self) -> Vec<usize> {
+        (0..self.pool.len()).filter(|i| self.pool.entries[*i].source == Source::ActiveOptions).collect()
+    }
+
+    /// The question a reply answers: the app's screen, else the session's.
+    /// The session's is read (noted as a fact) only when asked for.
+    fn question(&self) -> Option<(Question, By)> {
+        let o = self.req.options.as_ref()?;
+        let ids = || o.candidates.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        match o.asked {
+            Asked::Confirmation => {
+                let offered = ids();
+                let proposed = offered.first().cloned();
+                Some((Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new() }, By::App))
+            }
+            Asked::Choice => {
+                let shown = o.candidates.iter().map(shown_text).collect();
+                Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown }, By::App))
+            }
+            Asked::Unspecified => self.state.question().cloned().map(|q| (q, By::Ladder)),
+        }
+    }
+
+    /// The words of an entry, as replies are compared: normalized, folded.
+    fn words_of(&self, entry: usize) -> Vec<String> {
+        let text = shown_text(self.pool.entries[entry].cand);
+        fold(&normalize(&text)).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect()
+    }
+
+    fn values_of(&self, entry: usize) -> Vec<Value> {
+        let c = self.pool.entries[entry].cand;
+        let mut v = values(&c.label);
+        v.extend(values(&c.sublabel));
+        v
+    }
+
+    /// Whether some word of `words` is a word of some candidate.
+    fn names_something(&self, words: &[String]) -> bool {
+        (0..self.pool.len()).any(|e| {
+            let own = self.words_of(e);
+            words.iter().any(|w| own.contains(w) && !self.lex.function_words.contains(w) && !self.lex.generic_nouns.contains(w))
+        })
+    }
+
+    /// Whether the input's first word is an action some label starts with
+    /// ("cancel it" with "Cancel appointment" on screen).
+    fn abandon_is_an_action(&self) -> bool {
+        let first = self.canonical.split(' ').next().unwrap_or("");
+        self.lex.actions.contains(first)
+            && self.pool.entries.iter().any(|e| crate::canon::canonicalize(&e.cand.label, self.lex).split(' ').next() == Some(first))
+    }
+
+    /// Whether the input says an entry's label or alias whole: then it is
+    /// that request, whatever reply words it holds ("Skip", "Don't Stop
+    /// Me Now").
+    fn says_a_label(&self) -> bool {
+        let said = self.canonical;
+        !said.is_empty()
+            && self
+                .pool
+                .entries
+                .iter()
+                .any(|e| std::iter::once(&e.cand.label).chain(&e.cand.aliases).any(|l| crate::canon::canonicalize(l, self.lex) == said))
+    }
+}
+
+/// Words that carry no detail in an answer ("the one by Adele", "the one
+/// in the living room"): prepositions and articles of the lexicon's
+/// languages.
+const EMPTY_IN_ANSWERS: &[&str] = &[
+    "by", "from", "with", "in", "on", "at", "for", "of", "one", "ones", "version", "de", "del", "los", "las", "el", "la", "con", "en",
+    "le", "les", "du", "des", "au", "im", "am", "vom", "von", "mit", "der", "die", "das", "den", "dem", "lo",
+];
+
+/// Reads a reply against what was asked (the module's doc).
+pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    // Not reply-shaped: a position may still answer "which one?".
+    if !r.is_reply_shaped() && !r.repeats && !r.affirms {
+        return position(cx, r);
+    }
+    if cx.says_a_label() {
+        return Answered::pass();
+    }
+    // Repairs come first: "no, not that one" refuses the execute just had.
+    if (r.not_that || r.the_other || (r.refuses && only_generic(cx, &r.rest) && !r.rest.is_empty()))
+        && let Some(a) = repair(cx, r)
+    {
+        return a;
+    }
+    if r.abandons {
+        // "Cancel", "stop" where an option's label starts so: that request
+        // may be meant (the ladder reads it).
+        if cx.abandon_is_an_action() {
+            return Answered::pass();
+        }
+        // "No wait, I'd rather see other dates": what follows the abandon
+        // is read again; "never mind the reply" abandons what it names.
+        if !r.abandon_has_object && cx.names_something(&r.after_abandon) {
+            return Answered::of(Answer::Again { text: r.after_abandon.join(" "), without: Vec::new(), kind: ReplyKind::Decline });
+        }
+        return Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel });
+    }
+    if r.refuses || r.alternatives {
+        return decline(cx, r);
+    }
+    if let Some(code) = r.comparison {
+        return compare(cx, r, code);
+    }
+    if r.affirms {
+        return affirm(cx, r);
+    }
+    if r.repeats {
+        return repeat(cx, r);
+    }
+    Answered::pass()
+}
+
+/// Whether every word is a generic noun or names nothing ("wrong card").
+fn only_generic(cx: &Context<'_, '_>, words: &[String]) -> bool {
+    words.iter().all(|w| cx.lex.generic_nouns.contains(w) || cx.lex.function_words.contains(w))
+}
+
+/// The option a yes answers, and who proposed it: what the question
+/// proposed, or the one option of those it offered that the app's screen
+/// still shows (it narrowed the screen to it), or the one option of a
+/// plain screen.
+fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, QuestionKind)> {
+    match cx.question() {
+        Some((q, by)) => match q.proposal() {
+            Some(id) => Some((cx.entry_of(id)?, by, q.kind)),
+            None => match cx.options()[..] {
+                [one] if q.offered.iter().any(|o| *o == cx.pool.entries[one].cand.id) => Some((one, by, QuestionKind::Confirmation)),
+                _ => None,
+            },
+        },
+        None => match cx.options()[..] {
+            [one] if cx.pool.len() == 1 => Some((one, By::Screen, QuestionKind::Confirmation)),
+            _ => None,
+        },
+    }
+}
+
+fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    if r.asks {
+        return Answered::pass();
+    }
+    let Some((entry, by, kind)) = proposal(cx) else {
+        // A yes to "which one?" over several options picks none: asked again.
+        return match cx.question() {
+            Some((q, _)) if r.rest.is_empty() && r.values.is_empty() => {
+                let entries: Vec<usize> = q.offered.iter().filter_map(|id| cx.entry_of(id)).collect();
+                if entries.len() > 1 { Answered::of(Answer::Ask { entries, kind: ReplyKind::Affirm }) } else { Answered::pass() }
+            }
+            // A detail or a position with the yes ("great, the 7 then")
+            // may answer it (`detail`, at the tie; `position` here).
+            Some(_) => match position(cx, r) {
+                a if a.answer != Answer::Pass => a,
+                _ if !r.rest.is_empty() && !r.corrects => again(r),
+                a => a,
+            },
+            // "Sounds good, gimme the veggie one": what it names, read again.
+            None if !r.rest.is_empty() && !r.corrects => again(r),
+            None => Answered::pass(),
+        };
+    };
+    // What is confirmed is the whole option: a correction, or a value it
+    // does not show ("yes but for 3", "ok, at 7 instead"), changes it.
+    if r.corrects {
+        return Answered::pass();
+    }
+    let shown = cx.values_of(entry);
+    if r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+        return Answered::pass();
+    }
+    // Every word left is the option's own.
+    let words = cx.words_of(entry);
+    let explained = |w: &String| words.contains(w) || cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w.as_str());
+    if !r.rest.iter().all(explained) {
+        return Answered::pass();
+    }
+    let kind_of_reply = ReplyKind::Affirm;
+    // A high-risk option is confirmed by a yes to a confirmation; on a
+    // plain screen of one option the confirmation comes first.
+    if cx.high_risk(entry) && (by == By::Screen || kind != QuestionKind::Confirmation && by == By::App) {
+        return Answered::of(Answer::Confirm { entry, kind: kind_of_reply });
+    }
+    Answered::of(Answer::Execute { entry, kind: kind_of_reply, by })
+}
+
+/// The reply's own words, read again by the ladder, reply phrasing left out.
+fn again(r: &Reading) -> Answered {
+    Answered::of(Answer::Again { text: r.rest.join(" "), without: Vec::new(), kind: ReplyKind::Affirm })
+}
+
+fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    // A refusal of something it names ("no chicken curry", "nicht den
+    // ersten") is a negation: the ladder reads it.
+    if r.refuses && r.refusal_has_object {
+        return Answered::pass();
+    }
+    let proposed = proposal(cx).map(|(e, _, _)| e);
+    let asked = proposed.is_some() || cx.question().is_some();
+    // A refusal followed by what is wanted instead ("no, make it 5:30",
+    // "no no keep it, just move it to friday"): that, without what was
+    // refused.
+    if !r.after_refusal.is_empty() && !r.alternatives && cx.names_something(&r.after_refusal) {
+        let text = r.after_refusal.join(" ");
+        return Answered::of(Answer::Again { text, without: proposed.into_iter().collect(), kind: ReplyKind::Decline });
+    }
+    let reason = if asked { EscapeReason::Declined } else { EscapeReason::Cancel };
+    Answered::of(Answer::Escape { reason, kind: ReplyKind::Decline })
+}
+
+/// "Not that one", "wrong one", "the other one": the execute just had on
+/// these options is refused. `None` when there is none to refuse.
+fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let had = cx.state.last_execute()?;
+    let refused = cx.entry_of(&had)?;
+    let rest: Vec<usize> = cx.options().into_iter().filter(|e| *e != refused).collect();
+    if rest.is_empty() {
+        return None;
+    }
+    // Words beyond the repair narrow the rest ("das andere im wohnzimmer").
+    let detail: Vec<&String> = r
+        .rest
+        .iter()
+        .filter(|w| !only_generic(cx, std::slice::from_ref(w)) && !EMPTY_IN_ANSWERS.contains(&w.as_str()))
+        .filter(|w| cx.names_something(std::slice::from_ref(w)))
+        .collect();
+    let narrowed: Vec<usize> = if detail.is_empty() {
+        rest.clone()
+    } else {
+        rest.iter()
+            .copied()
+            .filter(|e| {
+                let words = cx.words_of(*e);
+                detail.iter().all(|w| words.contains(w))
+            })
+            .collect()
+    };
+    let answer = match narrowed[..] {
+        [] => Answer::Ask { entries: rest, kind: ReplyKind::Repair },
+        [one] if r.the_other || !detail.is_empty() => {
+            if cx.high_risk(one) {
+                Answer::Confirm { entry: one, kind: ReplyKind::Repair }
+            } else {
+                Answer::Execute { entry: one, kind: ReplyKind::Repair, by: By::Ladder }
+            }
+        }
+        _ => Answer::Ask { entries: narrowed, kind: ReplyKind::Repair },
+    };
+    Some(Answered { answer, rejected: Some(had) })
+}
+
+/// The options a comparison or a detail answer chooses among: the
+/// question's (in its order), else the screen's.
+fn considered(cx: &Context<'_, '_>) -> (Vec<usize>, By) {
+    match cx.question() {
+        Some((q, by)) if q.kind == QuestionKind::Choice => {
+            let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.entry_of(id)).collect();
+            if asked.len() > 1 { (asked, by) } else { (cx.options(), By::Screen) }
+        }
+        _ => (cx.options(), By::Screen),
+    }
+}
+
+fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
+    let (entries, by) = considered(cx);
+    if entries.len() < 2 || r.asks {
+        return Answered::pass();
+    }
+    let dim_name = COMPARED.get((code / 2) as usize).copied().unwrap_or("");
+    let most = code % 2 == 1;
+    let dims: &[Dim] = match dim_name {
+        "price" => &[Dim::Price],
+        "clock" => &[Dim::Clock, Dim::Year, Dim::Day],
+        "duration" => &[Dim::Duration],
+        "size" => &[Dim::Bytes, Dim::Length, Dim::Volume, Dim::Mass, Dim::Count],
+        "year" => &[Dim::Year, Dim::Day],
+        "count" => &[Dim::Count],
+        _ => &[],
+    };
+    let shown: Vec<Vec<Value>> = entries.iter().map(|e| cx.values_of(*e)).collect();
+    // The first dimension every option shows.
+    let Some(dim) = dims.iter().copied().find(|d| shown.iter().all(|vals| vals.iter().any(|v| v.dim == *d))) else {
+        return Answered::pass();
+    };
+    // Words naming another option than the extreme make it unclear.
+    match values::extreme(&shown, dim, most) {
+        Some(k) => {
+            let entry = entries[k];
+            let others_named = r
+                .rest
+                .iter()
+                .any(|w| !cx.words_of(entry).contains(w) && entries.iter().any(|o| *o != entry && cx.words_of(*o).contains(w)));
+            if others_named {
+                return Answered::pass();
+            }
+            // A comparison describes; a high-risk option is confirmed.
+            if cx.high_risk(entry) {
+                return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Comparison });
+            }
+            Answered::of(Answer::Execute { entry, kind: ReplyKind::Comparison, by })
+        }
+        // A tie is asked again, among those that hold it.
+        None => Answered::of(Answer::Ask { entries, kind: ReplyKind::Comparison }),
+    }
+}
+
+/// "One more", "again": the execute just had, again, when it is on screen
+/// and the reply names nothing else.
+fn repeat(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    let Some(had) = cx.state.last_execute() else { return Answered::pass() };
+    let Some(entry) = cx.entry_of(&had) else { return Answered::pass() };
+    let words = cx.words_of(entry);
+    if !r.rest.iter().all(|w| words.contains(w) || cx.lex.generic_nouns.contains(w)) || !r.values.is_empty() {
+        return Answered::pass();
+    }
+    if cx.high_risk(entry) {
+        return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Repeat });
+    }
+    Answered::of(Answer::Execute { entry, kind: ReplyKind::Repeat, by: By::Ladder })
+}
+
+/// An answer to "which one?" by position: it counts in the order the
+/// question listed its options, whatever screen the app re-sent. Only
+/// when a question of choice is pending and the reply is a plain position.
+fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    if r.asks || r.refuses || r.corrects {
+        return Answered::pass();
+    }
+    let core = cx.canonical;
+    let Some(n) = crate::matching::parse_ordinal(core, cx.lex) else { return Answered::pass() };
+    // A quantity or a date is not a position ("1 ticket", "on the 1st").
+    if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare)) {
+        return Answered::pass();
+    }
+    let Some((q, by)) = cx.question() else { return Answered::pass() };
+    if q.kind != QuestionKind::Choice {
+        return Answered::pass();
+    }
+    let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.entry_of(id)).collect();
+    if asked.len() < 2 || asked.len() != q.offered.len() {
+        return Answered::pass();
+    }
+    // A screen of exactly the options asked about is what the user reads
+    // the position on (the app shows them in its order): the ladder counts.
+    let mut on_screen: Vec<&str> = cx.options().iter().map(|e| cx.pool.entries[*e].cand.id.as_str()).collect();
+    let mut offered: Vec<&str> = q.offered.iter().map(String::as_str).collect();
+    on_screen.sort_unstable();
+    offered.sort_unstable();
+    if on_screen == offered {
+        return Answered::pass();
+    }
+    let k = match n {
+        n if n > 0 => (n as usize).checked_sub(1),
+        n if n < 0 => asked.len().checked_sub(n.unsigned_abs() as usize),
+        _ => (asked.len() % 2 == 1).then_some(asked.len() / 2),
+    };
+    let Some(&entry) = k.and_then(|k| asked.get(k)) else {
+        return Answered::of(Answer::Ask { entries: asked, kind: ReplyKind::Position });
+    };
+    // A number that is also another offered option's word ("number 2"
+    // with "Pack of 2") is asked between the two.
+    if let Some(num) = core.split(' ').find(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit())) {
+        let also: Vec<usize> = asked.iter().copied().filter(|e| *e != entry && cx.words_of(*e).iter().any(|w| w == num)).collect();
+        if !also.is_empty() {
+            let mut both = also;
+            both.insert(0, entry);
+            return Answered::of(Answer::Ask { entries: both, kind: ReplyKind::Position });
+        }
+    }
+    Answered::of(Answer::Execute { entry, kind: ReplyKind::Position, by })
+}
+
+/// An answer to "which one?" by detail, read where the screen left a tie
+/// or no match: a word or value only one offered option shows picks it
+/// (`Question::detail`, read from the session as a fact, so a shared
+/// store can still decide the turn in one round trip). The app's own
+/// question is read the same way.
+pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    if r.asks || r.refuses || r.corrects || r.alternatives || r.abandons {
+        return Answered::pass();
+    }
+    let words: Vec<String> =
+        r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !cx.lex.generic_nouns.contains(*w)).cloned().collect();
+    if words.is_empty() && r.values.is_empty() {
+        return Answered::pass();
+    }
+    let (picked, by) = match cx.req.options.as_ref().map(|o| o.asked) {
+        Some(Asked::Choice) => match cx.question() {
+            Some((q, by)) => (q.detail(&words, &r.values).map(str::to_string), by),
+            None => return Answered::pass(),
+        },
+        Some(Asked::Confirmation) => return Answered::pass(),
+        _ => (cx.state.question_detail(&words, &r.values), By::Ladder),
+    };
+    let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
+    if cx.high_risk(entry) {
+        return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
+    }
+    Answered::of(Answer::Execute { entry, kind: ReplyKind::Detail, by })
+}
+
+/// What a candidate shows, for a question to keep: label, sublabel,
+/// badge and aliases.
+pub fn shown_text(c: &crate::types::Candidate) -> String {
+    let mut text = format!("{} {} {}", c.label, c.sublabel, c.badge);
+    for a in &c.aliases {
+        text.push(' ');
+        text.push_str(a);
+    }
+    text
+}

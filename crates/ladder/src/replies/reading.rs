@@ -44,9 +44,27 @@ pub struct Reading {
     pub rest: Vec<String>,
     /// The values it names ("3 people", "7pm", "friday").
     pub values: Vec<Value>,
+    /// Of `rest`, the words of clauses with no abandon in them: what an
+    /// abandon leaves to read again ("no wait, I'd rather see other dates").
+    pub after_abandon: Vec<String>,
+    /// An abandon had words of its own clause with it ("never mind the
+    /// reply"): it abandons what they name.
+    pub abandon_has_object: bool,
+    /// Of `rest`, the words of clauses with no refusal in them: what a
+    /// refusal leaves to read again ("no, make it 5:30 instead").
+    pub after_refusal: Vec<String>,
+    /// A refusal had words of its own clause with it ("no chicken curry",
+    /// "nicht den ersten"): it negates what they name.
+    pub refusal_has_object: bool,
 }
 
 impl Reading {
+    /// Whether it refuses or repairs without abandoning: a decline, read
+    /// against what was asked, rather than a cancel.
+    pub fn declines(&self) -> bool {
+        (self.refuses || self.not_that || self.the_other || self.alternatives) && !self.abandons
+    }
+
     /// Whether it says anything a reply says (beyond naming options).
     pub fn is_reply_shaped(&self) -> bool {
         self.affirms || self.refuses || self.alternatives || self.abandons || self.not_that || self.the_other || self.comparison.is_some()
@@ -108,11 +126,27 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
 }
 
 fn read_clause(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
+    let (rest_before, abandons_before, refuses_before) = (r.rest.len(), r.abandons, r.refuses);
+    read_phrases(toks, lex, r);
+    let own = r.rest[rest_before..].to_vec();
+    if r.abandons && !abandons_before {
+        r.abandon_has_object |= !own.is_empty();
+    } else {
+        r.after_abandon.extend(own.iter().cloned());
+    }
+    if r.refuses && !refuses_before {
+        r.refusal_has_object |= !own.is_empty();
+    } else {
+        r.after_refusal.extend(own);
+    }
+}
+
+fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     let mut i = 0;
     while i < toks.len() {
         // Longest phrase first, across the reply vocabulary; a tie goes to
         // the first set listed (what the phrase most says).
-        let sets: [(&PhraseSet, Kind); 12] = [
+        let sets: [(&PhraseSet, Kind); 13] = [
             (&lex.not_that, Kind::NotThat),
             (&lex.others, Kind::TheOther),
             (&lex.closings, Kind::Closing),
@@ -125,6 +159,7 @@ fn read_clause(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             (&lex.repetitions, Kind::Repetition),
             (&lex.everyday_verbs, Kind::Verb),
             (&lex.filler, Kind::Filler),
+            (&lex.interjections, Kind::Filler),
         ];
         let best = sets.iter().filter_map(|(set, kind)| set.value_at(toks, i).map(|(n, v)| (n, v, *kind))).fold(
             None::<(usize, i32, Kind)>,

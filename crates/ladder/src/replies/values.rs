@@ -91,6 +91,22 @@ impl Value {
     }
 }
 
+/// Whether `w`, a word of a reply, is a word its value of dimension `dim`
+/// is said in: a number, a unit of the dimension ("inch", "gb", "min"),
+/// "am" or "pm" of a time, a weekday or month name.
+pub fn is_value_word(w: &str, dim: Dim) -> bool {
+    if w.chars().any(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    match dim {
+        Dim::Clock => matches!(w, "am" | "pm" | "h" | "uhr" | "noon" | "midnight"),
+        Dim::Weekday => weekday(w).is_some(),
+        Dim::Month | Dim::Day => month(w).is_some() || matches!(w, "st" | "nd" | "rd" | "th"),
+        Dim::Count | Dim::Bare | Dim::Year => false,
+        d => unit(w).is_some_and(|(u, _)| u == d),
+    }
+}
+
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
     let toks = scan(text);

@@ -1,0 +1,85 @@
+//! What was asked (spec section 4c): a question the user may answer,
+//! ladderd's clarifier or confirmation (kept in the session) or the app's
+//! screen (`OptionSet.asked`). Plain data, below the session state: the
+//! state holds one, and the facts a shared store checks read it.
+
+use super::values::{Value, is_value_word, values};
+use crate::text::{fold, normalize};
+use serde::{Deserialize, Serialize};
+
+wire_enum! {
+    "snake_case",
+    /// What a question asks.
+    pub enum QuestionKind {
+        /// Yes or no, about one option (`proposed`).
+        Confirmation,
+        /// Which one of the options offered.
+        Choice,
+    }
+}
+
+/// A question the user may answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    pub kind: QuestionKind,
+    /// The options offered, in the order shown.
+    pub offered: Vec<String>,
+    /// The option proposed (a confirmation's, or a clarifier's suggestion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<String>,
+    /// What each offered option showed (label, sublabel, badge, aliases),
+    /// in the same order: what a detail answer is read against.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shown: Vec<String>,
+}
+
+impl Question {
+    /// The one option a yes answers: a confirmation's, or the only one a
+    /// question offered.
+    pub fn proposal(&self) -> Option<&str> {
+        match (self.kind, &self.offered[..]) {
+            (QuestionKind::Confirmation, _) => self.proposed.as_deref().or(self.offered.first().map(String::as_str)),
+            (QuestionKind::Choice, [one]) => Some(one),
+            _ => None,
+        }
+    }
+
+    /// The offered option a detail answer picks: the one option every word
+    /// of which (`words`, normalized and folded, reply phrasing left out)
+    /// it shows, and every value of which (`values`) it shows, when some
+    /// word or value says anything and no other offered option fits.
+    /// Only for a question of choice.
+    pub fn detail(&self, words: &[String], said: &[Value]) -> Option<&str> {
+        if self.kind != QuestionKind::Choice || self.offered.len() < 2 || (words.is_empty() && said.is_empty()) {
+            return None;
+        }
+        let mut picked = None;
+        for (id, text) in self.offered.iter().zip(&self.shown) {
+            let own: Vec<String> = fold(&normalize(text)).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+            let shown = values(text);
+            let names = |v: &Value| shown.iter().any(|s| v.names(s));
+            let fits =
+                words.iter().all(|w| own.contains(w) || said.iter().any(|v| names(v) && is_value_word(w, v.dim))) && said.iter().all(names);
+            if fits {
+                if picked.is_some() {
+                    return None;
+                }
+                picked = Some(id.as_str());
+            }
+        }
+        picked
+    }
+}
+
+/// What a decision does to the question the session holds.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub enum QuestionChange {
+    /// Leave it: a question the user asked meanwhile (and every change
+    /// logged before there were questions).
+    #[default]
+    Keep,
+    /// The decision asks this.
+    Ask(Question),
+    /// The turn answered or left it.
+    Clear,
+}
