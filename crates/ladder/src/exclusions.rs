@@ -35,11 +35,57 @@ pub fn is_cancel(canonical: &str, lex: &Lexicon) -> bool {
     toks[n..].iter().all(|t| lex.cancel_vocabulary.contains(*t) || lex.function_words.contains(*t))
 }
 
-/// A question opener ("what", "how do i", ...) leads the canonical input, or
-/// the text ends with a question mark and does not start with a selection
-/// verb or a polite request ("could you open panel d?", "can I get the 2nd
-/// one?" are requests, not questions).
+/// A question: some clause of the input (its text between sentence
+/// punctuation) asks. A clause asks when a question opener ("what", "how
+/// do i", ...) leads it, or it ends with a question mark and does not open
+/// with a selection verb or a polite request ("could you open panel d?",
+/// "can I get the 2nd one?" are requests, not questions; so is "ok, that
+/// works, could you book it?").
 pub fn is_question(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
+    // One clause (most inputs): the whole input, as it is.
+    let parts = clauses(raw);
+    if parts.len() <= 1 {
+        return clause_asks(raw, canonical, lex);
+    }
+    parts.iter().any(|(text, q)| {
+        let c = crate::canon::canonicalize(text, lex);
+        let with_mark = if *q { format!("{text}?") } else { text.to_string() };
+        clause_asks(&with_mark, &c, lex)
+    })
+}
+
+/// The clauses of `raw`: its text between sentence punctuation, each with
+/// whether a question mark ended it. A clause with no word of its own
+/// ("please?") gives its question mark to the one before.
+fn clauses(raw: &str) -> Vec<(&str, bool)> {
+    let mut out: Vec<(&str, bool)> = Vec::new();
+    let mut start = 0;
+    let is_q = |c: char| matches!(c, '?' | '\u{FF1F}' | '\u{061F}' | '\u{037E}');
+    for (i, c) in raw.char_indices() {
+        if matches!(c, '.' | '!' | ';' | ',') || is_q(c) {
+            let prev = raw[..i].chars().next_back();
+            let next = raw[i + c.len_utf8()..].chars().next();
+            if matches!(c, '.' | ',') && prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()) {
+                continue;
+            }
+            let part = &raw[start..i];
+            if part.chars().any(char::is_alphanumeric) {
+                out.push((part, is_q(c)));
+            } else if is_q(c)
+                && let Some(last) = out.last_mut()
+            {
+                last.1 = true;
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    if raw[start..].chars().any(char::is_alphanumeric) {
+        out.push((&raw[start..], false));
+    }
+    out
+}
+
+fn clause_asks(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
     let toks: Vec<&str> = tokens(canonical).collect();
     if !toks.is_empty() && lex.request_openers.match_at(&toks, 0).is_some() {
         return false;

@@ -93,6 +93,10 @@ pub struct LanguageLexicon {
     pub repetitions: Vec<String>,
     #[serde(default)]
     pub interjections: Vec<String>,
+    #[serde(default)]
+    pub affirmation_context: Vec<String>,
+    #[serde(default)]
+    pub next_step: Vec<String>,
     /// Phrase = "dimension:most" or "dimension:least".
     #[serde(default)]
     pub comparatives: BTreeMap<String, String>,
@@ -251,6 +255,10 @@ pub struct Lexicon {
     pub repetitions: PhraseSet,
     /// Sounds and discourse words a reply is wrapped in ("ugh", "then").
     pub interjections: PhraseSet,
+    /// Words that may surround an affirmation without saying more.
+    pub affirmation_context: PhraseSet,
+    /// Words of the next step on the option a yes accepts ("book it").
+    pub next_step: PhraseSet,
     /// Comparisons, each valued `Comparison::code`.
     pub comparatives: PhraseSet,
 }
@@ -374,6 +382,8 @@ impl Lexicon {
             everyday_verbs: PhraseSet::build(&all(|l| &l.everyday_verbs)),
             repetitions: PhraseSet::build(&all(|l| &l.repetitions)),
             interjections: PhraseSet::build(&all(|l| &l.interjections)),
+            affirmation_context: PhraseSet::build(&all(|l| &l.affirmation_context)),
+            next_step: PhraseSet::build(&all(|l| &l.next_step)),
             comparatives: PhraseSet::build_valued(comparatives),
         }
     }

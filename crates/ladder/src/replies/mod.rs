@@ -238,10 +238,33 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.affirms {
         return affirm(cx, r);
     }
+    // "I'd like to see it", "I'll take it": an everyday request of the
+    // one option proposed, by pointing at it, is a yes.
+    if !r.verbs.is_empty() && !r.repeats && proposal(cx).is_some() {
+        return affirm(cx, r);
+    }
     if r.repeats {
         return repeat(cx, r);
     }
     Answered::pass()
+}
+
+/// Whether every word of `rest` is explained: by `own`, or as part of a
+/// phrase of `phrases` (the next step of a yes: "book it", "buy tickets").
+fn all_explained(rest: &[String], phrases: &crate::lexicon::PhraseSet, own: impl Fn(&str) -> bool) -> bool {
+    let toks: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let mut i = 0;
+    while i < toks.len() {
+        if own(toks[i]) {
+            i += 1;
+            continue;
+        }
+        match phrases.match_at(&toks, i) {
+            Some(n) => i += n,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Whether every word is a generic noun or names nothing ("wrong card").
@@ -303,8 +326,8 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     }
     // Every word left is the option's own.
     let words = cx.words_of(entry);
-    let explained = |w: &String| words.contains(w) || cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w.as_str());
-    if !r.rest.iter().all(explained) {
+    let explained = |w: &str| words.iter().any(|o| o == w) || cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w);
+    if !all_explained(&r.rest, &cx.lex.next_step, explained) {
         return Answered::pass();
     }
     let kind_of_reply = ReplyKind::Affirm;

@@ -42,6 +42,9 @@ pub struct Reading {
     /// The words that are not reply phrasing, in order: what may name an
     /// option or change a detail.
     pub rest: Vec<String>,
+    /// Words that surround an affirmation without saying more ("that's",
+    /// "sounds", "really"): left out of `rest` only when the reply affirms.
+    pub context: Vec<String>,
     /// The values it names ("3 people", "7pm", "friday").
     pub values: Vec<Value>,
     /// Of `rest`, the words of clauses with no abandon in them: what an
@@ -101,6 +104,16 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// Words that make a clause ask something, wherever they stand.
+const WH: &[&str] = &[
+    "what", "whats", "when", "where", "which", "who", "whom", "whose", "why", "how", "que", "qué", "cuando", "cuándo", "donde", "dónde",
+    "quoi", "quand", "ou", "où", "pourquoi", "comment", "was", "wann", "wo", "warum", "wie", "welche", "welcher",
+];
+
+/// Question openers that open statements too ("is good", "do it").
+const AUXILIARIES: &[&str] =
+    &["is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "ist", "est", "es"];
+
 /// Reads a reply's words.
 pub fn read(raw: &str, lex: &Lexicon) -> Reading {
     let mut r = Reading { values: values(raw), ..Reading::default() };
@@ -110,17 +123,31 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         if toks.is_empty() {
             continue;
         }
+        // A clause asks when it ends with a question mark, or opens with a
+        // question word that is not an auxiliary ("yes, is good" asks
+        // nothing; "what time is it" does).
         let opens_question = lex.question_openers.match_at(&toks, 0).is_some()
             && lex.request_openers.match_at(&toks, 0).is_none()
-            && lex.polite_openers.match_at(&toks, 0).is_none();
+            && lex.polite_openers.match_at(&toks, 0).is_none()
+            && !AUXILIARIES.contains(&toks[0]);
         // A whole clause that only closes ("that's all, thanks").
         if lex.closings.is_phrase(&toks) {
             continue;
         }
-        if question_mark || opens_question {
+        // "Can you book it?" is a request, not a question (unless it asks
+        // what, when, where...: "can you tell me what time it is?").
+        let polite = lex.request_openers.match_at(&toks, 0).is_some() || lex.polite_openers.match_at(&toks, 0).is_some();
+        let wh = toks.iter().any(|t| WH.contains(t));
+        if (question_mark && (!polite || wh)) || opens_question {
             r.asks = true;
         }
         read_clause(&toks, lex, &mut r);
+    }
+    // Context words say nothing more around a yes; without one they are
+    // words like any other.
+    if !r.affirms {
+        let context = std::mem::take(&mut r.context);
+        r.rest.extend(context.iter().flat_map(|c| c.split(' ').map(str::to_string)));
     }
     r
 }
@@ -146,7 +173,7 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     while i < toks.len() {
         // Longest phrase first, across the reply vocabulary; a tie goes to
         // the first set listed (what the phrase most says).
-        let sets: [(&PhraseSet, Kind); 13] = [
+        let sets: [(&PhraseSet, Kind); 14] = [
             (&lex.not_that, Kind::NotThat),
             (&lex.others, Kind::TheOther),
             (&lex.closings, Kind::Closing),
@@ -160,6 +187,7 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             (&lex.everyday_verbs, Kind::Verb),
             (&lex.filler, Kind::Filler),
             (&lex.interjections, Kind::Filler),
+            (&lex.affirmation_context, Kind::Context),
         ];
         let best = sets.iter().filter_map(|(set, kind)| set.value_at(toks, i).map(|(n, v)| (n, v, *kind))).fold(
             None::<(usize, i32, Kind)>,
@@ -188,6 +216,7 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             Kind::Affirmation => r.affirms = true,
             Kind::Repetition => r.repeats = true,
             Kind::Verb => r.verbs.push(toks[i..i + n].join(" ")),
+            Kind::Context => r.context.push(toks[i..i + n].join(" ")),
         }
         i += n;
     }
@@ -207,6 +236,7 @@ enum Kind {
     Repetition,
     Verb,
     Filler,
+    Context,
 }
 
 #[cfg(test)]
