@@ -9,7 +9,7 @@
 //! - `core/<input>/<pool>`: canonicalize + scope + match + classify, the
 //!   rungs whose cost grows with the pool, for a pool seen the first time;
 //! - `core_memo/<input>/<pool>`: the same for a pool sent again, its
-//!   canonical form from the daemon's memo (`matching::PoolMemo`);
+//!   canonical form from the daemon's memo (`intern::PoolMemo`);
 //! - `decide/<input>/<pool>`: the whole `ladder::decide::decide` with the
 //!   embedded default policy (LLM off) and a no-op `Ports`.
 //!
@@ -27,6 +27,7 @@ use ladder::canon::canonicalize;
 use ladder::classify::{Evidence, classify};
 use ladder::continuity::{ContinuityState, Now};
 use ladder::decide::{Ctx, Mode, decide};
+use ladder::intern::{self, PoolMemo};
 use ladder::matching::{self, Query};
 use ladder::policy::{LlmAnswer, Policy};
 use ladder::ports::{GuardClaim, Ports, WordCounter};
@@ -82,13 +83,15 @@ impl Ports for NoPorts {
 /// canonicalize + scope + match + classify, as `decide` runs them.
 /// With `memo`, the pool's canonical form comes from it (as in the daemon,
 /// where a pool sent again is not canonicalized again).
-fn core(policy: &Policy, req: &DecideRequest, memo: Option<&matching::PoolMemo>) -> usize {
+fn core(policy: &Policy, req: &DecideRequest, memo: Option<&PoolMemo>) -> usize {
     let lex = &policy.lexicon;
     let canonical = canonicalize(&req.input, lex);
     let Resolved::Pool(pool) = scope::resolve(req, None, false) else { unreachable!("a chat pool") };
     let query = Query::new(canonical, lex);
-    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &Default::default(), memo, options: None };
-    let matches = matching::run(&req.input, &query, &pool, &req.commands, rules).expect("no deadline");
+    let stop = Default::default();
+    let index = intern::pool_index(memo, &pool, None, lex, &stop).expect("no deadline");
+    let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &stop };
+    let matches = matching::find(&req.input, &query, &pool, &index, &req.commands, rules).expect("no deadline");
     let class = classify(&Evidence {
         pool: &pool,
         matches: &matches,
@@ -118,7 +121,7 @@ fn bench(c: &mut Criterion) {
     let policy = Policy::defaults();
     let state = ContinuityState::default();
     let now = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
-    let memo = matching::PoolMemo::new(4 << 20);
+    let memo = PoolMemo::new(4 << 20);
     for (group, whole, memo) in [("core", false, None), ("core_memo", false, Some(&memo)), ("decide", true, None)] {
         let mut g = c.benchmark_group(group);
         for (name, input) in INPUTS {

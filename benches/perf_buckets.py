@@ -7,7 +7,7 @@
 
 Each sample goes to the first bucket below (in this order) whose pattern
 appears in any frame of its stack, so the shares add up to 100%. The
-ladder's own costs come first: a sample inside `matching::run` called from
+ladder's own costs come first: a sample inside `matching::find` called from
 tonic counts as matching, not as framework.
 """
 import collections
@@ -15,7 +15,7 @@ import sys
 
 BUCKETS = [
     ("convert (validation, into domain types)", ["ladderd::convert::"]),
-    ("matching::run", ["ladder::matching::run"]),
+    ("matching::find (and the pool's index)", ["ladder::matching::find", "ladder::intern::pool_index"]),
     ("the rest of decide", ["ladder::decide::"]),
     ("session store", ["ladderd::store::"]),
     ("observe, metrics, guardrails, records", ["Daemon::observe", "feed_guardrails", "guardrails::", "opentelemetry", "Daemon>::record"]),

@@ -44,7 +44,7 @@ pub struct Generation {
     pub admin_token: Option<crate::config::AdminToken>,
     /// Canonical pools of recent requests, for this generation's lexicon
     /// (a reload starts an empty one).
-    pub pool_memo: ladder::matching::PoolMemo,
+    pub pool_memo: ladder::intern::PoolMemo,
 }
 
 /// What the memo of canonical pools may hold: a pool of three-word labels
@@ -74,7 +74,7 @@ impl Generation {
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
         }
-        Ok(Generation { config, policy, llms, admin_token, pool_memo: ladder::matching::PoolMemo::new(POOL_MEMO_BYTES) })
+        Ok(Generation { config, policy, llms, admin_token, pool_memo: ladder::intern::PoolMemo::new(POOL_MEMO_BYTES) })
     }
 }
 
@@ -289,7 +289,8 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::POOL_MEMO_BYTES;
     use ladder::canon::canonicalize;
-    use ladder::matching::{self, PoolMemo, Query};
+    use ladder::intern::{PoolMemo, pool_index};
+    use ladder::matching::{self, Query};
     use ladder::policy::Policy;
     use ladder::scope::{self, Resolved};
     use ladder::types::*;
@@ -317,15 +318,10 @@ mod tests {
             let Resolved::Pool(pool) = scope::resolve(&req, None, false) else { panic!("a chat pool") };
             let memo = PoolMemo::new(POOL_MEMO_BYTES);
             let query = Query::new(canonicalize(&req.input, lex), lex);
-            let rules = matching::Rules {
-                lex,
-                params: &policy.matching,
-                ranked: policy.tie_len(),
-                stop: &Default::default(),
-                memo: Some(&memo),
-                options: None,
-            };
-            matching::run(&req.input, &query, &pool, &req.commands, rules).unwrap();
+            let stop = Default::default();
+            let index = pool_index(Some(&memo), &pool, None, lex, &stop).unwrap();
+            let rules = matching::Rules { lex, params: &policy.matching, ranked: policy.tie_len(), stop: &stop };
+            matching::find(&req.input, &query, &pool, &index, &req.commands, rules).unwrap();
             let (pools, bytes) = memo.held();
             assert_eq!(pools, 1, "{n} candidates: the pool is kept");
             assert!(bytes.abs_diff(kib * 1000) < kib * 100, "{n} candidates: {bytes} bytes, not about {kib} KB");

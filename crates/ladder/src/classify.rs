@@ -255,12 +255,14 @@ mod tests {
             ordinal_source: Some(Source::ActiveOptions),
         };
         let q = Query::new(canonicalize(input, &lex), &lex);
-        let m = matching::run(
+        let index = matching::CanonPool::build(&pool, &lex, &Default::default()).unwrap();
+        let m = matching::find(
             input,
             &q,
             &pool,
+            &index,
             commands,
-            matching::Rules { lex: &lex, params: &params, ranked: 12, stop: &Default::default(), memo: None, options: None },
+            matching::Rules { lex: &lex, params: &params, ranked: 12, stop: &Default::default() },
         )
         .unwrap();
         let deictic = q.core.is_empty() || lex.deictic.contains(&q.core);

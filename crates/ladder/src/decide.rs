@@ -23,6 +23,7 @@ use super::classify::{Evidence, Winner, classify};
 use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Other, PendingClarifier};
 use super::deadline::Deadline;
 use super::exclusions::hard_exclusion;
+use super::intern;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
 use super::ports::Ports;
@@ -125,15 +126,13 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     run.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
     let query = Query::new(matched_text.unwrap_or_else(|| cue.map_or_else(|| canonical.clone(), |c| c.rest)), lex);
-    let rules = matching::Rules {
-        lex,
-        params: &p.matching,
-        ranked: p.tie_len(),
-        stop: &stop,
-        memo: ctx.pool_memo,
-        options: req.options.as_ref().map(|o| &o.candidates),
+    // The pool's canonical index: the memo's for a pool that comes again.
+    let options = req.options.as_ref().map(|o| &o.candidates);
+    let Ok(index) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else {
+        return Err(DeadlinePassed);
     };
-    let Ok(matches) = matching::run(&req.input, &query, &pool, commands, rules) else {
+    let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop: &stop };
+    let Ok(matches) = matching::find(&req.input, &query, &pool, &index, commands, rules) else {
         return Err(DeadlinePassed);
     };
     run.step(format!("{} hits", matches.hits.len()), matches.describe(&pool));

@@ -221,7 +221,7 @@ impl FingerprintMemo {
     }
 
     /// `fingerprint` of a pool that is `list` whole and in order, where
-    /// someone else holds `list` too (`matching::whole_list`): known by
+    /// someone else holds `list` too (`intern::whole_list`): known by
     /// its address, not read.
     pub fn fingerprint_of_list(
         &self,

@@ -113,6 +113,7 @@ pub mod exclusions;
 pub mod extract;
 pub mod fingerprint;
 pub mod guardrails;
+pub mod intern;
 pub mod lexicon;
 pub mod llm_rung;
 pub mod matching;

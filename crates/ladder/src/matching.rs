@@ -1,7 +1,7 @@
 //! Matching: what the canonical input names in the pool, read the way a
 //! careful person reads it (spec sections 4 and 4b).
 //!
-//! [`run`] finds every reference the input makes and the words around them:
+//! [`find`] finds every reference the input makes and the words around them:
 //!
 //! - **whole labels** (and aliases): a label whose words, joined, are some
 //!   run of input words, joined ("linkspanel d" names "Links Panel D"). A
@@ -34,11 +34,9 @@ use super::scope::Pool;
 use super::text::tokens;
 use super::types::Candidate;
 use crate::deadline::{Deadline, DeadlinePassed};
-use crate::memo::Piece;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
-use std::sync::Arc;
 
 wire_enum! {
     "snake_case",
@@ -493,7 +491,7 @@ struct Mention {
 /// candidates (pool order) that have it.
 type NearWord = (String, usize, Vec<usize>);
 
-/// What `run` matches by: the lexicon, the `matching.*` switches, how
+/// What `find` matches by: the lexicon, the `matching.*` switches, how
 /// many fuzzy entries to rank (`Policy::tie_len`), and the deadline.
 #[derive(Clone, Copy)]
 pub struct Rules<'a> {
@@ -501,31 +499,29 @@ pub struct Rules<'a> {
     pub params: &'a MatchParams,
     pub ranked: usize,
     pub stop: &'a Deadline,
-    /// Canonical pools of recent requests, when the caller keeps them (the
-    /// daemon does, one memo per configuration generation: its lexicon).
-    pub memo: Option<&'a PoolMemo>,
-    /// The request's option list (`DecideRequest::options`): the memo
-    /// knows a pool that is this list whole by its address (`whole_list`).
-    pub options: Option<&'a Arc<Vec<Candidate>>>,
 }
 
-/// Runs every matching rung over the pool and the commands. `ranked` is how
-/// many entries the fuzzy rung ranks (`Matches::fuzzy`).
+/// Finds what the input names: runs every matching rule over the pool, read
+/// through its canonical index `canon` (`CanonPool::build`, or a memo's),
+/// and over the commands. `ranked` is how many entries the fuzzy rung
+/// ranks (`Matches::fuzzy`).
 ///
 /// `rules.stop` is the caller's deadline: the loops over the pool check it,
-/// and once it has passed `run` returns `DeadlinePassed` instead of a
+/// and once it has passed `find` returns `DeadlinePassed` instead of a
 /// reading it could not finish.
-pub fn run(raw: &str, q: &Query, pool: &Pool<'_>, commands: &[Candidate], rules: Rules<'_>) -> Result<Matches, DeadlinePassed> {
-    let Rules { lex, params, ranked, stop, memo, options } = rules;
+pub fn find(
+    raw: &str,
+    q: &Query,
+    pool: &Pool<'_>,
+    canon: &CanonPool,
+    commands: &[Candidate],
+    rules: Rules<'_>,
+) -> Result<Matches, DeadlinePassed> {
+    let Rules { lex, params, ranked, stop } = rules;
     let raw = raw.trim();
     let raw_input = RawInput::new(raw);
     let toks: Vec<&str> = tokens(&q.full).collect();
     let core_start = toks.len() - tokens(&q.core).count();
-    let canon = match memo {
-        Some(memo) => memo.canonical(pool, whole_list(pool, options), lex, stop)?,
-        None => Arc::new(CanonPool::build(pool, lex, stop)?),
-    };
-    let canon = &*canon;
     let mut roles = vec![Role::Content; toks.len()];
     let raw_eq =
         |idx: usize| !raw_input.text.is_empty() && raw_input.eq_label(&pool.entries[idx].cand.label, canon.entries[idx].label_ascii);
@@ -1393,174 +1389,11 @@ fn in_order_with_empty_gaps(toks: &[&str], words: &[&str], lex: &Lexicon) -> boo
     })
 }
 
-/// Canonical pools of recent requests, reused when a request sends the same
-/// options again (the same screen on the next turn, or many users on the
-/// same screen): canonicalizing a pool is most of what matching costs on a
-/// clear input. A pool that is an option list the caller shares (`intern`)
-/// whole is known by the list's address (`ByteMemo::get_at`), without reading
-/// it; any other pool by the text canonicalization reads (each candidate's
-/// label, badge, kind and aliases, in the pool's order), verified byte for
-/// byte on a hit. Either way a reused pool is the one `CanonPool::build`
-/// would make. Bounded by a byte budget (least recently used out first; a
-/// pool larger than an eighth of it is never kept). One memo per lexicon:
-/// the daemon makes one per configuration generation.
-#[derive(Debug)]
-pub struct PoolMemo {
-    pools: crate::memo::ByteMemo<Arc<CanonPool>>,
-    /// The pools' part of recent evidence fingerprints (a quarter of the
-    /// budget again): a pool that comes again is hashed once.
-    pub fingerprints: crate::fingerprint::FingerprintMemo,
-    /// Option lists by the bytes they were decoded from (the same budget
-    /// again, so a list of a thousand candidates is kept): the calls on
-    /// the same options share one list (`intern`).
-    lists: crate::memo::ByteMemo<Arc<Vec<Candidate>>>,
-    /// What each interned list costs (`facts`), known by its address.
-    facts: crate::memo::ByteMemo<ListFacts>,
-}
-
-#[derive(Clone)]
-struct ListFacts {
-    costs: crate::deadline::ListCosts,
-    bytes: usize,
-}
-
-impl PoolMemo {
-    /// A memo holding at most `budget` bytes of canonical pools.
-    pub fn new(budget: usize) -> Self {
-        PoolMemo {
-            pools: crate::memo::ByteMemo::new(budget),
-            fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
-            lists: crate::memo::ByteMemo::new(budget),
-            facts: crate::memo::ByteMemo::new(budget / 16),
-        }
-    }
-
-    /// An interned list's part of the request's costs
-    /// (`deadline::list_costs`) and its bytes (`Candidate::approx_bytes`),
-    /// counted when it was interned: a call on options that come again does
-    /// not count them again. `None` for a list the memo did not intern.
-    pub fn facts(&self, list: &Arc<Vec<Candidate>>) -> Option<(crate::deadline::ListCosts, usize)> {
-        self.facts.get_at(list).map(|f| (f.costs, f.bytes))
-    }
-
-    /// The list the memo holds for `wire` (`intern`), if any, and the
-    /// hash of `wire` (for `keep` when there is none).
-    pub fn interned(&self, wire: &[u8]) -> (u64, Option<Arc<Vec<Candidate>>>) {
-        // Bytes over what the memo keeps are not even hashed (a list of
-        // megabytes, sent on every call, would be read for nothing).
-        if !self.lists.fits(wire.len()) {
-            return (0, None);
-        }
-        self.lists.get_key(&crate::memo::Bytes(wire))
-    }
-
-    /// Holds `list` for `wire`, under its hash from `interned`, with what
-    /// it costs (`facts`).
-    pub fn keep(&self, hash: u64, wire: &[u8], list: &Arc<Vec<Candidate>>) {
-        let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
-        self.lists.put_key(hash, &crate::memo::Bytes(wire), list.clone(), bytes);
-        self.facts.put_at(list, ListFacts { costs: crate::deadline::list_costs(list), bytes }, 0);
-    }
-
-    /// The list the memo holds for `wire`, else `list`, now held under it
-    /// (`interned`, then `keep`). `wire` is what the caller decoded `list`
-    /// from (its protobuf bytes), so equal bytes make an equal list: the
-    /// caller vouches for that. A call on options that come again (the
-    /// same screen on the next turn, or many users on it) then gets the one
-    /// shared list, which the memo knows by its address (`canonical`, the
-    /// fingerprints); the list it decoded is freed at once, while its
-    /// memory is still in the cache, and an open cycle keeps the shared
-    /// list, not a copy of its own.
-    pub fn intern(&self, wire: &[u8], list: Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
-        let (hash, held) = self.interned(wire);
-        held.unwrap_or_else(|| {
-            self.keep(hash, wire, &list);
-            list
-        })
-    }
-
-    /// How many option lists `intern` holds, and their bytes (the lists
-    /// and the bytes they are known by).
-    pub fn lists_held(&self) -> (usize, usize) {
-        self.lists.held()
-    }
-
-    /// How many pools it holds, and their bytes.
-    pub fn held(&self) -> (usize, usize) {
-        self.pools.held()
-    }
-
-    /// The canonical pool of `pool`: the memo's when it holds the same
-    /// text, else built (and kept, within the budget). `whole` is the list
-    /// `pool` is, whole and in order, when someone else holds it too (an
-    /// interned list, or one a session keeps): known by its address.
-    fn canonical(
-        &self,
-        pool: &Pool<'_>,
-        whole: Option<&Arc<Vec<Candidate>>>,
-        lex: &Lexicon,
-        stop: &Deadline,
-    ) -> Result<Arc<CanonPool>, DeadlinePassed> {
-        let ready = |canon: Arc<CanonPool>| {
-            // A pool that comes again is worth its vocabulary (built once,
-            // on its first reuse): every later call looks words up.
-            canon.vocab(stop).ok_or(DeadlinePassed)?;
-            Ok(canon)
-        };
-        if let Some(list) = whole {
-            if let Some(canon) = self.pools.get_at(list) {
-                return ready(canon);
-            }
-            let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-            self.pools.put_at(list, canon.clone(), canon.heap_bytes());
-            return Ok(canon);
-        }
-        let key = PoolKey(pool);
-        let (hash, kept) = self.pools.get_key(&key);
-        if let Some(canon) = kept {
-            return ready(canon);
-        }
-        let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-        self.pools.put_key(hash, &key, canon.clone(), canon.heap_bytes());
-        Ok(canon)
-    }
-}
-
-/// `list` when `pool` is it, whole and in order, and someone else holds it
-/// too (an interned list, or one a session keeps): a pool the memo may know
-/// by the list's address. A list only this request holds is new on every
-/// call; it is read field by field instead.
-pub fn whole_list<'a>(pool: &Pool<'_>, list: Option<&'a Arc<Vec<Candidate>>>) -> Option<&'a Arc<Vec<Candidate>>> {
-    list.filter(|l| Arc::strong_count(l) > 1 && pool.is_whole(l))
-}
-
-/// What a pool's canonical form is made from, piece by piece: each
-/// entry's alias count, then its label, badge, kind and aliases, each
-/// after its length. A pool that comes again is hashed and compared with
-/// the key kept without being put together (`memo::Key`).
-struct PoolKey<'a, 'p>(&'a Pool<'p>);
-
-impl crate::memo::Key for PoolKey<'_, '_> {
-    fn pieces(&self, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
-        for e in &self.0.entries {
-            let c = e.cand;
-            if !f(Piece::Len(c.aliases.len() as u32)) {
-                return false;
-            }
-            for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
-                if !f(Piece::Len(s.len() as u32)) || (!s.is_empty() && !f(Piece::Text(s.as_bytes()))) {
-                    return false;
-                }
-            }
-        }
-        true
-    }
-}
-
 /// The canonical labels, aliases, badges and words of a pool, computed once
 /// per request into one buffer (every rung reads them; none
-/// re-canonicalizes).
-struct CanonPool {
+/// re-canonicalizes), or kept for a pool that comes again
+/// (`intern::PoolMemo`). `find` reads the pool through it.
+pub struct CanonPool {
     text: String,
     entries: Vec<CanonEntry>,
     /// Ranges of `text`.
@@ -1793,7 +1626,7 @@ impl CanonPool {
 
     /// Canonicalizes the next candidate of the pool.
     /// The canonical pool of `pool`, or `DeadlinePassed`.
-    fn build(pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Self, DeadlinePassed> {
+    pub fn build(pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Self, DeadlinePassed> {
         let mut canon = CanonPool::with_capacity(pool);
         for e in &pool.entries {
             if stop.passed() {
@@ -1806,11 +1639,18 @@ impl CanonPool {
     }
 
     /// What the pool holds on the heap (bytes), for the memo's budget.
-    fn heap_bytes(&self) -> usize {
+    pub fn heap_bytes(&self) -> usize {
         self.text.capacity()
             + self.entries.capacity() * std::mem::size_of::<CanonEntry>()
             + (self.aliases.capacity() + self.words.capacity()) * std::mem::size_of::<(usize, usize)>()
             + Vocab::max_bytes(self.words.len())
+    }
+
+    /// Builds the pool's vocabulary now, if it was not: what a pool that
+    /// comes again is worth (every later call looks words up).
+    /// `DeadlinePassed` when `stop` passed first.
+    pub fn build_vocab(&self, stop: &Deadline) -> Result<(), DeadlinePassed> {
+        self.vocab(stop).map(|_| ()).ok_or(DeadlinePassed)
     }
 
     /// The pool's vocabulary, built now if it was not (`None` when `stop`
@@ -1951,7 +1791,7 @@ impl CanonPool {
     /// Whether any label or alias has the word `t`: a lookup once the
     /// vocabulary is built, else a scan of every word of the pool, so the
     /// callers' loops over the input's words are bounded by `stop` here
-    /// (once it has passed the answer is `false`, and `run` returns
+    /// (once it has passed the answer is `false`, and `find` returns
     /// `DeadlinePassed` before anything reads it).
     fn any_word(&self, t: &str, stop: &Deadline) -> bool {
         if let Some(v) = self.vocab.get() {
@@ -2271,22 +2111,17 @@ mod tests {
         labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect()
     }
 
-    fn run_on(input: &str, cands: &[Candidate], commands: &[Candidate]) -> (Matches, Vec<String>) {
-        run_with(input, cands, commands, MatchParams::default())
+    fn find_on(input: &str, cands: &[Candidate], commands: &[Candidate]) -> (Matches, Vec<String>) {
+        find_with(input, cands, commands, MatchParams::default())
     }
 
-    fn run_with(input: &str, cands: &[Candidate], commands: &[Candidate], params: MatchParams) -> (Matches, Vec<String>) {
+    fn find_with(input: &str, cands: &[Candidate], commands: &[Candidate], params: MatchParams) -> (Matches, Vec<String>) {
         let lex = Lexicon::shipped();
         let q = Query::new(canonicalize(input, &lex), &lex);
         let p = pool(cands);
-        let m = run(
-            input,
-            &q,
-            &p,
-            commands,
-            Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default(), memo: None, options: None },
-        )
-        .unwrap();
+        let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+        let m =
+            find(input, &q, &p, &index, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default() }).unwrap();
         let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
         (m, ids)
     }
@@ -2317,7 +2152,7 @@ mod tests {
             ("fifth", &[]),
         ];
         for (input, want) in table {
-            let (_, ids) = run_on(input, &panels(), &[]);
+            let (_, ids) = find_on(input, &panels(), &[]);
             assert_eq!(ids, *want, "input {input:?}");
         }
     }
@@ -2325,34 +2160,34 @@ mod tests {
     #[test]
     fn the_longest_whole_label_is_the_one_named() {
         let phones = labelled(&["iPhone 15", "iPhone 15 Pro", "iPhone 15 Pro Max"]);
-        let (_, ids) = run_on("iphone 15 pro max", &phones, &[]);
+        let (_, ids) = find_on("iphone 15 pro max", &phones, &[]);
         assert_eq!(ids, ["c2:exact"]);
-        let (_, ids) = run_on("show me the iphone 15 pro please", &phones, &[]);
+        let (_, ids) = find_on("show me the iphone 15 pro please", &phones, &[]);
         assert_eq!(ids, ["c1:normalized"]);
         let off = MatchParams { longest_label: false, ..MatchParams::default() };
-        let (_, ids) = run_with("iphone 15 pro max", &phones, &[], off);
+        let (_, ids) = find_with("iphone 15 pro max", &phones, &[], off);
         assert_eq!(ids.len(), 3, "without the rule every contained label is a referent: {ids:?}");
         // Two candidates with the same label are both named.
-        let (_, ids) = run_on("panel d", &labelled(&["Panel D", "Panel D"]), &[]);
+        let (_, ids) = find_on("panel d", &labelled(&["Panel D", "Panel D"]), &[]);
         assert_eq!(ids, ["c0:exact", "c1:exact"]);
     }
 
     #[test]
     fn structure_words_are_read() {
-        let (m, _) = run_on("not the first one", &panels(), &[]);
+        let (m, _) = find_on("not the first one", &panels(), &[]);
         assert!(m.reading.negation && m.reading.named.is_empty());
         assert_eq!(m.reading.negated, [0]);
-        let (m, ids) = run_on("the one after panel d", &panels(), &[]);
+        let (m, ids) = find_on("the one after panel d", &panels(), &[]);
         assert_eq!((m.reading.relation, ids), (Some(Relation::After), vec!["d:badge".to_string()]));
-        let (m, _) = run_on("the one before last", &panels(), &[]);
+        let (m, _) = find_on("the one before last", &panels(), &[]);
         assert_eq!(m.reading.relation, None, "a plain position relates nothing");
-        let (m, _) = run_on("both", &panels(), &[]);
+        let (m, _) = find_on("both", &panels(), &[]);
         assert!(m.reading.plural);
-        let (m, _) = run_on("the fifth one", &panels(), &[]);
+        let (m, _) = find_on("the fifth one", &panels(), &[]);
         assert!(m.reading.out_of_range);
-        let (m, _) = run_on("the middle one", &panels()[..2], &[]);
+        let (m, _) = find_on("the middle one", &panels()[..2], &[]);
         assert!(m.reading.out_of_range, "no middle in an even count");
-        let (m, ids) = run_on("no 2", &panels(), &[]);
+        let (m, ids) = find_on("no 2", &panels(), &[]);
         assert_eq!((m.reading.negation, ids), (false, vec!["d:ordinal".to_string()]), "\"no 2\" is number two");
     }
 
@@ -2370,12 +2205,12 @@ mod tests {
             ("weather forecast", Words::Unexplained),
         ];
         for (input, want) in table {
-            let (m, _) = run_on(input, &reports, &[]);
+            let (m, _) = find_on(input, &reports, &[]);
             assert_eq!(&m.reading.words, want, "input {input:?}");
         }
         // A typo near two different words is never a winner.
         let contacts = labelled(&["John Smith", "Jon Snow"]);
-        let (m, _) = run_on("jhon", &contacts, &[]);
+        let (m, _) = find_on("jhon", &contacts, &[]);
         assert_eq!(m.reading.words, Words::Shared { entries: vec![0, 1], typo: true });
     }
 
@@ -2383,7 +2218,7 @@ mod tests {
     fn aliases_match_like_labels() {
         let mut c = panels();
         c[0].aliases.push("all the links".into());
-        let (_, ids) = run_on("all links", &c, &[]);
+        let (_, ids) = find_on("all links", &c, &[]);
         assert_eq!(ids, ["p:alias"]);
     }
 
@@ -2391,31 +2226,31 @@ mod tests {
     fn explicit_badge_wins_over_derived() {
         let mut c = vec![Candidate::new("x", "Revenue chart")];
         c[0].badge = "R".into();
-        let (_, ids) = run_on("chart r", &c, &[]);
+        let (_, ids) = find_on("chart r", &c, &[]);
         assert_eq!(ids, ["x:badge"]);
     }
 
     #[test]
     fn a_badge_after_another_word_needs_that_word_in_its_label() {
-        let (_, ids) = run_on("sales d", &panels(), &[]);
+        let (_, ids) = find_on("sales d", &panels(), &[]);
         assert!(ids.is_empty(), "{ids:?}");
     }
 
     #[test]
     fn a_number_a_label_contains_is_that_label_word_not_a_position() {
         let shoes = labelled(&["Running Shoe 42", "Running Shoe 43", "Running Shoe 44"]);
-        let (m, ids) = run_on("44", &shoes, &[]);
+        let (m, ids) = find_on("44", &shoes, &[]);
         assert_eq!(ids, ["c2:badge"]);
         assert!(!m.reading.out_of_range);
-        let (m, ids) = run_on("the 43", &shoes, &[]);
+        let (m, ids) = find_on("the 43", &shoes, &[]);
         assert_eq!((ids, m.reading.out_of_range), (vec!["c1:badge".to_string()], false));
     }
 
     #[test]
     fn fuzzy_ranks_entries_only_when_nothing_stronger_matched() {
-        let (m, _) = run_on("xqzv wrtp", &panels(), &[]);
+        let (m, _) = find_on("xqzv wrtp", &panels(), &[]);
         assert_eq!(m.fuzzy.as_ref().map(Vec::len), Some(3));
-        let (m, _) = run_on("links panel d", &panels(), &[]);
+        let (m, _) = find_on("links panel d", &panels(), &[]);
         assert!(m.fuzzy.is_none());
     }
 
@@ -2440,7 +2275,7 @@ mod tests {
             ("recent", None),
         ];
         for (input, want) in table {
-            let (m, _) = run_on(input, &panels(), &cmds);
+            let (m, _) = find_on(input, &panels(), &cmds);
             let got = m.command.map(|c| (cmds[c.index].id.as_str(), c.exact));
             assert_eq!(got, *want, "input {input:?}");
         }
@@ -2496,9 +2331,9 @@ mod tests {
         let p = pool(&cands);
         for input in ["links panel", "not the links panels", "open links panel d", "panels d and e", "the tenth one"] {
             let q = Query::new(canonicalize(input, &lex), &lex);
-            let rules =
-                Rules { lex: &lex, params: &MatchParams::default(), ranked: 12, stop: &Deadline::default(), memo: None, options: None };
-            let m = run(input, &q, &p, &[], rules).unwrap();
+            let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 12, stop: &Deadline::default() };
+            let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+            let m = find(input, &q, &p, &index, &[], rules).unwrap();
             let mut parts: Vec<String> =
                 m.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", p.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();
             if m.hits.len() > 5 {
@@ -2518,22 +2353,6 @@ mod tests {
         }
     }
 
-    /// A list is interned under the bytes it was decoded from: the same
-    /// bytes get the list held, other bytes their own list, now held.
-    #[test]
-    fn the_same_bytes_get_the_list_held() {
-        let memo = PoolMemo::new(1 << 20);
-        let first = Arc::new(panels());
-        assert!(Arc::ptr_eq(&memo.intern(b"panels", first.clone()), &first), "a new list is kept as it is");
-        let again = Arc::new(panels());
-        assert!(Arc::ptr_eq(&memo.intern(b"panels", again), &first), "the same bytes get the one held");
-        let other = Arc::new(panels());
-        assert!(Arc::ptr_eq(&memo.intern(b"panels!", other.clone()), &other), "other bytes keep their own");
-        assert_eq!(memo.lists_held().0, 2);
-        assert_eq!(memo.facts(&first).map(|(c, _)| c), Some(crate::deadline::list_costs(&first)));
-        assert_eq!(memo.facts(&Arc::new(panels())), None, "a list it did not intern");
-    }
-
     proptest::proptest! {
         #[test]
         fn a_derived_badge_is_the_last_word_of_a_longer_label(label in "(links|panel|d|dd|e|1|12|1234| ){0,20}") {
@@ -2543,38 +2362,6 @@ mod tests {
             canon.push(&cands[0], &lex);
             let canonical = canonicalize(&label, &lex);
             proptest::prop_assert_eq!(canon.badge_of(0), reference::derived_badge(&canonical));
-        }
-
-        /// A pool the memo hands back is the one canonicalizing it afresh
-        /// would make: the same matches with and without the memo, after
-        /// another input filled it, and for a pool one letter away.
-        #[test]
-        fn the_pool_memo_never_changes_a_match(
-            first in "(links|panel|open|the|second|d|e|2| ){0,5}",
-            input in "(links|panel|open|the|second|one|d|e|lnks|2|Links Panel D| ){0,6}",
-            labels in proptest::collection::vec(("(Links|links|panel|Panel|sales|d|D|e|2|Ünits| ){0,4}", "(|lp|x)", proptest::collection::vec("(links|panel|d| ){0,3}", 0..2)), 1..12),
-            changed in 0usize..12,
-        ) {
-            let lex = Lexicon::shipped();
-            let params = MatchParams::default();
-            let memo = PoolMemo::new(1 << 20);
-            let cands: Vec<Candidate> = labels
-                .iter()
-                .enumerate()
-                .map(|(i, (l, b, a))| Candidate { badge: b.clone(), aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) })
-                .collect();
-            let mut other = cands.clone();
-            other[changed % cands.len()].label.push('s');
-            let matched = |input: &str, cands: &[Candidate], memo: Option<&PoolMemo>| {
-                let q = Query::new(canonicalize(input, &lex), &lex);
-                let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default(), memo, options: None };
-                format!("{:?}", run(input, &q, &pool(cands), &[], rules).unwrap())
-            };
-            matched(&first, &cands, Some(&memo));
-            proptest::prop_assert_eq!(memo.held().0, 1);
-            proptest::prop_assert_eq!(matched(&input, &cands, Some(&memo)), matched(&input, &cands, None));
-            proptest::prop_assert_eq!(matched(&input, &other, Some(&memo)), matched(&input, &other, None));
-            proptest::prop_assert_eq!(memo.held().0, 2);
         }
 
         /// The cheap test lets every word through that some entry spells,
@@ -2608,33 +2395,6 @@ mod tests {
             proptest::prop_assert_eq!(canon.any_word(&t, &Deadline::default()), !looked_up.is_empty());
         }
 
-        /// A pool's key, compared and hashed piece by piece, is the key
-        /// put together: the same pool is found, any other is not.
-        #[test]
-        fn a_pool_key_compared_piece_by_piece_is_the_key_put_together(
-            a in proptest::collection::vec(("(x|y|xy| ){0,3}", "(|b)", "(|k)", proptest::collection::vec("(x|y)", 0..2)), 0..5),
-            b in proptest::collection::vec(("(x|y|xy| ){0,3}", "(|b)", "(|k)", proptest::collection::vec("(x|y)", 0..2)), 0..5),
-        ) {
-            let cands = |list: &[(String, String, String, Vec<String>)]| -> Vec<Candidate> {
-                list.iter()
-                    .enumerate()
-                    .map(|(i, (l, b, k, a))| Candidate { badge: b.clone(), kind: k.clone(), aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) })
-                    .collect()
-            };
-            let (a, b) = (cands(&a), cands(&b));
-            let (pa, pb) = (pool(&a), pool(&b));
-            use crate::memo::{hash_of, is_key, key_of};
-            let (ka, kb) = (PoolKey(&pa), PoolKey(&pb));
-            proptest::prop_assert!(is_key(&ka, &key_of(&ka)));
-            proptest::prop_assert_eq!(is_key(&ka, &key_of(&kb)), key_of(&ka) == key_of(&kb));
-            if key_of(&ka) == key_of(&kb) {
-                proptest::prop_assert_eq!(hash_of(&ka), hash_of(&kb));
-            }
-            let mut longer = key_of(&ka);
-            longer.push(0);
-            proptest::prop_assert!(!is_key(&ka, &longer));
-        }
-
         /// A label's joined length kept with the pool is its canonical
         /// form's bytes less its spaces (what `label_mentions` compares).
         #[test]
@@ -2656,90 +2416,6 @@ mod tests {
             }
         }
 
-        /// A pool that is a shared list whole is known by the list's
-        /// address, and that never changes a match or a fingerprint: the
-        /// same as without the memo for the list, for a list differing in
-        /// any field of any candidate, and for lists made after the first
-        /// is dropped (an address is never taken by another list while the
-        /// memo knows it).
-        #[test]
-        fn a_list_known_by_its_address_is_always_the_list(
-            base in proptest::collection::vec(("(a|b|c)", "(Links|links|panel|d|2| ){0,3}", "(|s)", "(|p)", proptest::collection::vec("(links|x)", 0..2), 0usize..3), 1..6),
-            input in "(links|panel|open|the|second|d|lnks|2| ){0,4}",
-            field in 0usize..8,
-            at in 0usize..6,
-        ) {
-            let list: Vec<Candidate> = base
-                .iter()
-                .enumerate()
-                .map(|(i, (id, label, sub, path, aliases, risk))| Candidate {
-                    sublabel: sub.clone(),
-                    path: path.clone(),
-                    aliases: aliases.clone(),
-                    risk: crate::types::Risk::ALL[*risk],
-                    ..Candidate::new(format!("{id}{i}"), label.clone())
-                })
-                .collect();
-            let mut other = list.clone();
-            let c = &mut other[at % list.len()];
-            match field {
-                0 => c.id.push('z'),
-                1 => c.label.push('z'),
-                2 => c.sublabel.push('z'),
-                3 => c.badge.push('z'),
-                4 => c.kind.push('z'),
-                5 => c.path.push('z'),
-                6 => c.aliases.push("z".into()),
-                _ => c.risk = if c.risk == crate::types::Risk::High { crate::types::Risk::Normal } else { crate::types::Risk::High },
-            }
-            let lex = Lexicon::shipped();
-            let params = MatchParams::default();
-            let memo = PoolMemo::new(1 << 20);
-            let q = Query::new(canonicalize(&input, &lex), &lex);
-            // Matched through the memo, the list held twice (as an interned
-            // list is), and without the memo; fingerprinted both ways.
-            let read = |cands: Vec<Candidate>| {
-                let list = Arc::new(cands);
-                let held = list.clone();
-                let p = pool(&list);
-                proptest::prop_assert!(whole_list(&p, Some(&list)).is_some());
-                let with = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default(), memo: Some(&memo), options: Some(&list) };
-                let without = Rules { memo: None, options: None, ..with };
-                let (a, b) = (run(&input, &q, &p, &[], with).unwrap(), run(&input, &q, &p, &[], without).unwrap());
-                proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
-                let excerpts = ["an excerpt".to_string()];
-                let known = memo.fingerprints.fingerprint_of_list(None, "set", &list, &excerpts);
-                proptest::prop_assert_eq!(known, crate::fingerprint::fingerprint(None, "set", list.iter(), &excerpts));
-                drop(held);
-                Ok(())
-            };
-            read(list.clone())?;
-            read(list.clone())?;
-            read(other)?;
-            read(list)?;
-            // Each list was new: none was taken for another.
-            proptest::prop_assert_eq!(memo.held().0, 4);
-        }
-
-        #[test]
-        fn the_pool_memo_keeps_to_its_budget(sizes in proptest::collection::vec(1usize..60, 10..40)) {
-            let lex = Lexicon::shipped();
-            // An eighth of it (8 KiB) holds a pool of some fifty candidates.
-            let memo = PoolMemo::new(64 << 10);
-            for (k, n) in sizes.iter().enumerate() {
-                let cands: Vec<Candidate> = (0..*n).map(|i| Candidate::new(format!("c{i}"), format!("label {k} {i}"))).collect();
-                let q = Query::new(canonicalize("label", &lex), &lex);
-                let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &Deadline::default(), memo: Some(&memo), options: None };
-                run("label", &q, &pool(&cands), &[], rules).unwrap();
-                let (pools, bytes) = memo.held();
-                proptest::prop_assert!(bytes <= 64 << 10, "{bytes} bytes held");
-                // The newest pool is kept whenever it fits an eighth.
-                if *n <= 16 {
-                    proptest::prop_assert!(pools >= 1, "a pool of {n} candidates was not kept");
-                }
-            }
-        }
-
         /// The fuzzy rung skips similarities it cannot use; its hits and
         /// ranking must be those of scoring every entry in full.
         #[test]
@@ -2754,7 +2430,8 @@ mod tests {
             let q = Query::new(canonicalize(&input, &lex), &lex);
             let p = pool(&cands);
             let params = MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() };
-            let m = run(&input, &q, &p, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default(), memo: None, options: None }).unwrap();
+            let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+            let m = find(&input, &q, &p, &index, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default() }).unwrap();
             proptest::prop_assume!(m.fuzzy.is_some());
 
             let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;
@@ -2817,8 +2494,8 @@ mod tests {
             let label = words.join(" ");
             let cands = vec![Candidate::new("x", label.clone()), Candidate::new("y", "zzzz qqqq")];
             let joined = words.concat();
-            let (_, on) = run_with(&joined, &cands, &[], MatchParams::default());
-            let (_, off) = run_with(&joined, &cands, &[], MatchParams { joined_words: false, ..MatchParams::default() });
+            let (_, on) = find_with(&joined, &cands, &[], MatchParams::default());
+            let (_, off) = find_with(&joined, &cands, &[], MatchParams { joined_words: false, ..MatchParams::default() });
             let lex = Lexicon::shipped();
             proptest::prop_assume!(words.iter().all(|w| !lex.filler.starts_with(w)));
             proptest::prop_assert_eq!(on, vec!["x:normalized".to_string()]);

@@ -1,7 +1,7 @@
 //! A memo of values keyed by byte strings, least recently used out first
 //! within a budget of bytes, each key verified byte for byte before its
 //! value is reused (a hash alone never decides). The pool memo
-//! (`matching::PoolMemo`), its interned option lists and their costs, and
+//! (`intern::PoolMemo`), its interned option lists and their costs, and
 //! the fingerprint memo (`fingerprint::FingerprintMemo`) are four of these.
 //!
 //! A list the caller shares (`PoolMemo::intern`) is known by its address

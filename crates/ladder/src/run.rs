@@ -11,6 +11,7 @@ use crate::continuity::{
     StateView,
 };
 use crate::fingerprint::fingerprint;
+use crate::intern::{PoolMemo, pool_fingerprint};
 use crate::policy::{LlmAnswer, Policy, SecondAnswer, Verdict};
 use crate::ports::{GuardClaim, TokenCounter};
 use crate::scope::Source;
@@ -38,7 +39,7 @@ pub struct Ctx<'a> {
     /// Canonical pools of recent requests, kept across calls (the daemon
     /// keeps one per configuration generation; `None`: each call
     /// canonicalizes its pool).
-    pub pool_memo: Option<&'a crate::matching::PoolMemo>,
+    pub pool_memo: Option<&'a PoolMemo>,
 }
 
 /// A `Decide` turn, or an `Enrich` step of an open cycle.
@@ -353,16 +354,8 @@ impl<'a> Run<'a> {
         };
         // Chat history is enriched evidence too: it counts in the fingerprint.
         let evidence: Vec<String> = excerpts.iter().chain(history).cloned().collect();
-        let fp = match self.ctx.pool_memo {
-            Some(memo) => match crate::matching::whole_list(tie.pool, self.req.options.as_ref().map(|o| &o.candidates)) {
-                Some(list) => memo.fingerprints.fingerprint_of_list(binding.as_ref(), self.req.option_set_id(), list, &evidence),
-                None => {
-                    let cands: Vec<&Candidate> = tie.pool.entries.iter().map(|e| e.cand).collect();
-                    memo.fingerprints.fingerprint(binding.as_ref(), self.req.option_set_id(), &cands, &evidence)
-                }
-            },
-            None => fingerprint(binding.as_ref(), self.req.option_set_id(), tie.pool.entries.iter().map(|e| e.cand), &evidence),
-        };
+        let options = self.req.options.as_ref().map(|o| &o.candidates);
+        let fp = pool_fingerprint(self.ctx.pool_memo, tie.pool, options, binding.as_ref(), self.req.option_set_id(), &evidence);
         let mut ids: Vec<&str> = tie.items.iter().map(|t| t.id.as_str()).collect();
         ids.sort_unstable();
         let guard_key = guard_key(&self.canonical, &ids, self.req.option_set_id(), binding.as_ref());

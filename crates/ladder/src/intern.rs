@@ -1,0 +1,230 @@
+//! Caches and interning: what calls on the same options share, kept out
+//! of the rules. One [`PoolMemo`] per configuration generation (per
+//! lexicon) holds the option lists calls decode (interned by their bytes,
+//! with what each costs), the canonical index of recent pools
+//! (`matching::CanonPool`), and the pools' part of recent evidence
+//! fingerprints.
+//!
+//! The rules never see the memo. The sequence asks [`pool_index`] for the
+//! pool's index, which it hands to `matching::find`, and the run asks
+//! [`pool_fingerprint`] for the evidence fingerprint: each the memo's when
+//! it holds one, else made afresh, and the same either way. `intern/tests.rs`
+//! checks that a memo'd index matches as one built afresh.
+
+use crate::deadline::{Deadline, DeadlinePassed};
+use crate::fingerprint::fingerprint;
+use crate::lexicon::Lexicon;
+use crate::matching::CanonPool;
+use crate::memo::Piece;
+use crate::scope::Pool;
+use crate::types::{Candidate, ScopeRef};
+use std::sync::Arc;
+
+/// The canonical index of `pool`, for `matching::find`: the memo's when it
+/// holds the same pool (`PoolMemo`), else built (and kept by the memo,
+/// within its budget). `options` is the request's option list
+/// (`DecideRequest::options`): the memo knows a pool that is this list
+/// whole by its address (`whole_list`). Without a memo, built afresh.
+pub fn pool_index(
+    memo: Option<&PoolMemo>,
+    pool: &Pool<'_>,
+    options: Option<&Arc<Vec<Candidate>>>,
+    lex: &Lexicon,
+    stop: &Deadline,
+) -> Result<Arc<CanonPool>, DeadlinePassed> {
+    match memo {
+        Some(memo) => memo.canonical(pool, whole_list(pool, options), lex, stop),
+        None => Ok(Arc::new(CanonPool::build(pool, lex, stop)?)),
+    }
+}
+
+/// The evidence fingerprint of an unresolved turn over `pool`
+/// (`fingerprint::fingerprint`), the pool's part from the memo when it
+/// hashed the same pool before: known by the list's address when `pool`
+/// is `options` whole (`whole_list`), else by its signature fields.
+pub fn pool_fingerprint(
+    memo: Option<&PoolMemo>,
+    pool: &Pool<'_>,
+    options: Option<&Arc<Vec<Candidate>>>,
+    scope: Option<&ScopeRef>,
+    option_set_id: &str,
+    evidence: &[String],
+) -> String {
+    match memo {
+        Some(memo) => match whole_list(pool, options) {
+            Some(list) => memo.fingerprints.fingerprint_of_list(scope, option_set_id, list, evidence),
+            None => {
+                let cands: Vec<&Candidate> = pool.entries.iter().map(|e| e.cand).collect();
+                memo.fingerprints.fingerprint(scope, option_set_id, &cands, evidence)
+            }
+        },
+        None => fingerprint(scope, option_set_id, pool.entries.iter().map(|e| e.cand), evidence),
+    }
+}
+
+/// Canonical pools of recent requests, reused when a request sends the same
+/// options again (the same screen on the next turn, or many users on the
+/// same screen): canonicalizing a pool is most of what matching costs on a
+/// clear input. A pool that is an option list the caller shares (`intern`)
+/// whole is known by the list's address (`ByteMemo::get_at`), without reading
+/// it; any other pool by the text canonicalization reads (each candidate's
+/// label, badge, kind and aliases, in the pool's order), verified byte for
+/// byte on a hit. Either way a reused pool is the one `CanonPool::build`
+/// would make. Bounded by a byte budget (least recently used out first; a
+/// pool larger than an eighth of it is never kept). One memo per lexicon:
+/// the daemon makes one per configuration generation.
+#[derive(Debug)]
+pub struct PoolMemo {
+    pools: crate::memo::ByteMemo<Arc<CanonPool>>,
+    /// The pools' part of recent evidence fingerprints (a quarter of the
+    /// budget again): a pool that comes again is hashed once.
+    pub fingerprints: crate::fingerprint::FingerprintMemo,
+    /// Option lists by the bytes they were decoded from (the same budget
+    /// again, so a list of a thousand candidates is kept): the calls on
+    /// the same options share one list (`intern`).
+    lists: crate::memo::ByteMemo<Arc<Vec<Candidate>>>,
+    /// What each interned list costs (`facts`), known by its address.
+    facts: crate::memo::ByteMemo<ListFacts>,
+}
+
+#[derive(Clone)]
+struct ListFacts {
+    costs: crate::deadline::ListCosts,
+    bytes: usize,
+}
+
+impl PoolMemo {
+    /// A memo holding at most `budget` bytes of canonical pools.
+    pub fn new(budget: usize) -> Self {
+        PoolMemo {
+            pools: crate::memo::ByteMemo::new(budget),
+            fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
+            lists: crate::memo::ByteMemo::new(budget),
+            facts: crate::memo::ByteMemo::new(budget / 16),
+        }
+    }
+
+    /// An interned list's part of the request's costs
+    /// (`deadline::list_costs`) and its bytes (`Candidate::approx_bytes`),
+    /// counted when it was interned: a call on options that come again does
+    /// not count them again. `None` for a list the memo did not intern.
+    pub fn facts(&self, list: &Arc<Vec<Candidate>>) -> Option<(crate::deadline::ListCosts, usize)> {
+        self.facts.get_at(list).map(|f| (f.costs, f.bytes))
+    }
+
+    /// The list the memo holds for `wire` (`intern`), if any, and the
+    /// hash of `wire` (for `keep` when there is none).
+    pub fn interned(&self, wire: &[u8]) -> (u64, Option<Arc<Vec<Candidate>>>) {
+        // Bytes over what the memo keeps are not even hashed (a list of
+        // megabytes, sent on every call, would be read for nothing).
+        if !self.lists.fits(wire.len()) {
+            return (0, None);
+        }
+        self.lists.get_key(&crate::memo::Bytes(wire))
+    }
+
+    /// Holds `list` for `wire`, under its hash from `interned`, with what
+    /// it costs (`facts`).
+    pub fn keep(&self, hash: u64, wire: &[u8], list: &Arc<Vec<Candidate>>) {
+        let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
+        self.lists.put_key(hash, &crate::memo::Bytes(wire), list.clone(), bytes);
+        self.facts.put_at(list, ListFacts { costs: crate::deadline::list_costs(list), bytes }, 0);
+    }
+
+    /// The list the memo holds for `wire`, else `list`, now held under it
+    /// (`interned`, then `keep`). `wire` is what the caller decoded `list`
+    /// from (its protobuf bytes), so equal bytes make an equal list: the
+    /// caller vouches for that. A call on options that come again (the
+    /// same screen on the next turn, or many users on it) then gets the one
+    /// shared list, which the memo knows by its address (`canonical`, the
+    /// fingerprints); the list it decoded is freed at once, while its
+    /// memory is still in the cache, and an open cycle keeps the shared
+    /// list, not a copy of its own.
+    pub fn intern(&self, wire: &[u8], list: Arc<Vec<Candidate>>) -> Arc<Vec<Candidate>> {
+        let (hash, held) = self.interned(wire);
+        held.unwrap_or_else(|| {
+            self.keep(hash, wire, &list);
+            list
+        })
+    }
+
+    /// How many option lists `intern` holds, and their bytes (the lists
+    /// and the bytes they are known by).
+    pub fn lists_held(&self) -> (usize, usize) {
+        self.lists.held()
+    }
+
+    /// How many pools it holds, and their bytes.
+    pub fn held(&self) -> (usize, usize) {
+        self.pools.held()
+    }
+
+    /// The canonical pool of `pool`: the memo's when it holds the same
+    /// text, else built (and kept, within the budget). `whole` is the list
+    /// `pool` is, whole and in order, when someone else holds it too (an
+    /// interned list, or one a session keeps): known by its address.
+    fn canonical(
+        &self,
+        pool: &Pool<'_>,
+        whole: Option<&Arc<Vec<Candidate>>>,
+        lex: &Lexicon,
+        stop: &Deadline,
+    ) -> Result<Arc<CanonPool>, DeadlinePassed> {
+        let ready = |canon: Arc<CanonPool>| {
+            // A pool that comes again is worth its vocabulary (built once,
+            // on its first reuse): every later call looks words up.
+            canon.build_vocab(stop)?;
+            Ok(canon)
+        };
+        if let Some(list) = whole {
+            if let Some(canon) = self.pools.get_at(list) {
+                return ready(canon);
+            }
+            let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
+            self.pools.put_at(list, canon.clone(), canon.heap_bytes());
+            return Ok(canon);
+        }
+        let key = PoolKey(pool);
+        let (hash, kept) = self.pools.get_key(&key);
+        if let Some(canon) = kept {
+            return ready(canon);
+        }
+        let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
+        self.pools.put_key(hash, &key, canon.clone(), canon.heap_bytes());
+        Ok(canon)
+    }
+}
+
+/// `list` when `pool` is it, whole and in order, and someone else holds it
+/// too (an interned list, or one a session keeps): a pool the memo may know
+/// by the list's address. A list only this request holds is new on every
+/// call; it is read field by field instead.
+pub fn whole_list<'a>(pool: &Pool<'_>, list: Option<&'a Arc<Vec<Candidate>>>) -> Option<&'a Arc<Vec<Candidate>>> {
+    list.filter(|l| Arc::strong_count(l) > 1 && pool.is_whole(l))
+}
+
+/// What a pool's canonical form is made from, piece by piece: each
+/// entry's alias count, then its label, badge, kind and aliases, each
+/// after its length. A pool that comes again is hashed and compared with
+/// the key kept without being put together (`memo::Key`).
+struct PoolKey<'a, 'p>(&'a Pool<'p>);
+
+impl crate::memo::Key for PoolKey<'_, '_> {
+    fn pieces(&self, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
+        for e in &self.0.entries {
+            let c = e.cand;
+            if !f(Piece::Len(c.aliases.len() as u32)) {
+                return false;
+            }
+            for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
+                if !f(Piece::Len(s.len() as u32)) || (!s.is_empty() && !f(Piece::Text(s.as_bytes()))) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;

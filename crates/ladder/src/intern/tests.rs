@@ -1,0 +1,194 @@
+//! The caches never change a match: a memo'd pool index is the one built
+//! afresh, found by a pool's text or by a list's address, within the
+//! memo's budget. And an option list is interned by its bytes.
+
+use super::*;
+use crate::canon::canonicalize;
+use crate::matching::{MatchParams, Matches, Query, Rules, find};
+use crate::scope::{Entry, Source};
+
+fn pool(cands: &[Candidate]) -> Pool<'_> {
+    Pool {
+        entries: cands.iter().enumerate().map(|(position, cand)| Entry { cand, source: Source::ActiveOptions, position }).collect(),
+        cue: None,
+        ordinal_source: Some(Source::ActiveOptions),
+    }
+}
+
+fn panels() -> Vec<Candidate> {
+    vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
+}
+
+/// `matching::find` as the sequence runs it, the pool's index from
+/// `pool_index` (the memo's, when there is one).
+fn find_through(
+    memo: Option<&PoolMemo>,
+    options: Option<&Arc<Vec<Candidate>>>,
+    input: &str,
+    q: &Query,
+    p: &Pool<'_>,
+    rules: Rules<'_>,
+) -> Matches {
+    let index = pool_index(memo, p, options, rules.lex, rules.stop).unwrap();
+    find(input, q, p, &index, &[], rules).unwrap()
+}
+
+/// A list is interned under the bytes it was decoded from: the same
+/// bytes get the list held, other bytes their own list, now held.
+#[test]
+fn the_same_bytes_get_the_list_held() {
+    let memo = PoolMemo::new(1 << 20);
+    let first = Arc::new(panels());
+    assert!(Arc::ptr_eq(&memo.intern(b"panels", first.clone()), &first), "a new list is kept as it is");
+    let again = Arc::new(panels());
+    assert!(Arc::ptr_eq(&memo.intern(b"panels", again), &first), "the same bytes get the one held");
+    let other = Arc::new(panels());
+    assert!(Arc::ptr_eq(&memo.intern(b"panels!", other.clone()), &other), "other bytes keep their own");
+    assert_eq!(memo.lists_held().0, 2);
+    assert_eq!(memo.facts(&first).map(|(c, _)| c), Some(crate::deadline::list_costs(&first)));
+    assert_eq!(memo.facts(&Arc::new(panels())), None, "a list it did not intern");
+}
+
+proptest::proptest! {
+    /// A pool the memo hands back is the one canonicalizing it afresh
+    /// would make: the same matches with and without the memo, after
+    /// another input filled it, and for a pool one letter away.
+    #[test]
+    fn the_pool_memo_never_changes_a_match(
+        first in "(links|panel|open|the|second|d|e|2| ){0,5}",
+        input in "(links|panel|open|the|second|one|d|e|lnks|2|Links Panel D| ){0,6}",
+        labels in proptest::collection::vec(("(Links|links|panel|Panel|sales|d|D|e|2|Ünits| ){0,4}", "(|lp|x)", proptest::collection::vec("(links|panel|d| ){0,3}", 0..2)), 1..12),
+        changed in 0usize..12,
+    ) {
+        let lex = Lexicon::shipped();
+        let params = MatchParams::default();
+        let memo = PoolMemo::new(1 << 20);
+        let cands: Vec<Candidate> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, (l, b, a))| Candidate { badge: b.clone(), aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) })
+            .collect();
+        let mut other = cands.clone();
+        other[changed % cands.len()].label.push('s');
+        let matched = |input: &str, cands: &[Candidate], memo: Option<&PoolMemo>| {
+            let q = Query::new(canonicalize(input, &lex), &lex);
+            let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default() };
+            format!("{:?}", find_through(memo, None, input, &q, &pool(cands), rules))
+        };
+        matched(&first, &cands, Some(&memo));
+        proptest::prop_assert_eq!(memo.held().0, 1);
+        proptest::prop_assert_eq!(matched(&input, &cands, Some(&memo)), matched(&input, &cands, None));
+        proptest::prop_assert_eq!(matched(&input, &other, Some(&memo)), matched(&input, &other, None));
+        proptest::prop_assert_eq!(memo.held().0, 2);
+    }
+
+    /// A pool's key, compared and hashed piece by piece, is the key
+    /// put together: the same pool is found, any other is not.
+    #[test]
+    fn a_pool_key_compared_piece_by_piece_is_the_key_put_together(
+        a in proptest::collection::vec(("(x|y|xy| ){0,3}", "(|b)", "(|k)", proptest::collection::vec("(x|y)", 0..2)), 0..5),
+        b in proptest::collection::vec(("(x|y|xy| ){0,3}", "(|b)", "(|k)", proptest::collection::vec("(x|y)", 0..2)), 0..5),
+    ) {
+        let cands = |list: &[(String, String, String, Vec<String>)]| -> Vec<Candidate> {
+            list.iter()
+                .enumerate()
+                .map(|(i, (l, b, k, a))| Candidate { badge: b.clone(), kind: k.clone(), aliases: a.clone(), ..Candidate::new(format!("c{i}"), l.clone()) })
+                .collect()
+        };
+        let (a, b) = (cands(&a), cands(&b));
+        let (pa, pb) = (pool(&a), pool(&b));
+        use crate::memo::{hash_of, is_key, key_of};
+        let (ka, kb) = (PoolKey(&pa), PoolKey(&pb));
+        proptest::prop_assert!(is_key(&ka, &key_of(&ka)));
+        proptest::prop_assert_eq!(is_key(&ka, &key_of(&kb)), key_of(&ka) == key_of(&kb));
+        if key_of(&ka) == key_of(&kb) {
+            proptest::prop_assert_eq!(hash_of(&ka), hash_of(&kb));
+        }
+        let mut longer = key_of(&ka);
+        longer.push(0);
+        proptest::prop_assert!(!is_key(&ka, &longer));
+    }
+
+    /// A pool that is a shared list whole is known by the list's
+    /// address, and that never changes a match or a fingerprint: the
+    /// same as without the memo for the list, for a list differing in
+    /// any field of any candidate, and for lists made after the first
+    /// is dropped (an address is never taken by another list while the
+    /// memo knows it).
+    #[test]
+    fn a_list_known_by_its_address_is_always_the_list(
+        base in proptest::collection::vec(("(a|b|c)", "(Links|links|panel|d|2| ){0,3}", "(|s)", "(|p)", proptest::collection::vec("(links|x)", 0..2), 0usize..3), 1..6),
+        input in "(links|panel|open|the|second|d|lnks|2| ){0,4}",
+        field in 0usize..8,
+        at in 0usize..6,
+    ) {
+        let list: Vec<Candidate> = base
+            .iter()
+            .enumerate()
+            .map(|(i, (id, label, sub, path, aliases, risk))| Candidate {
+                sublabel: sub.clone(),
+                path: path.clone(),
+                aliases: aliases.clone(),
+                risk: crate::types::Risk::ALL[*risk],
+                ..Candidate::new(format!("{id}{i}"), label.clone())
+            })
+            .collect();
+        let mut other = list.clone();
+        let c = &mut other[at % list.len()];
+        match field {
+            0 => c.id.push('z'),
+            1 => c.label.push('z'),
+            2 => c.sublabel.push('z'),
+            3 => c.badge.push('z'),
+            4 => c.kind.push('z'),
+            5 => c.path.push('z'),
+            6 => c.aliases.push("z".into()),
+            _ => c.risk = if c.risk == crate::types::Risk::High { crate::types::Risk::Normal } else { crate::types::Risk::High },
+        }
+        let lex = Lexicon::shipped();
+        let params = MatchParams::default();
+        let memo = PoolMemo::new(1 << 20);
+        let q = Query::new(canonicalize(&input, &lex), &lex);
+        // Matched through the memo, the list held twice (as an interned
+        // list is), and without the memo; fingerprinted both ways.
+        let read = |cands: Vec<Candidate>| {
+            let list = Arc::new(cands);
+            let held = list.clone();
+            let p = pool(&list);
+            proptest::prop_assert!(whole_list(&p, Some(&list)).is_some());
+            let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default() };
+            let (a, b) = (find_through(Some(&memo), Some(&list), &input, &q, &p, rules), find_through(None, None, &input, &q, &p, rules));
+            proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
+            let excerpts = ["an excerpt".to_string()];
+            let known = memo.fingerprints.fingerprint_of_list(None, "set", &list, &excerpts);
+            proptest::prop_assert_eq!(known, crate::fingerprint::fingerprint(None, "set", list.iter(), &excerpts));
+            drop(held);
+            Ok(())
+        };
+        read(list.clone())?;
+        read(list.clone())?;
+        read(other)?;
+        read(list)?;
+        // Each list was new: none was taken for another.
+        proptest::prop_assert_eq!(memo.held().0, 4);
+    }
+
+    #[test]
+    fn the_pool_memo_keeps_to_its_budget(sizes in proptest::collection::vec(1usize..60, 10..40)) {
+        let lex = Lexicon::shipped();
+        // An eighth of it (8 KiB) holds a pool of some fifty candidates.
+        let memo = PoolMemo::new(64 << 10);
+        for (k, n) in sizes.iter().enumerate() {
+            let cands: Vec<Candidate> = (0..*n).map(|i| Candidate::new(format!("c{i}"), format!("label {k} {i}"))).collect();
+            let q = Query::new(canonicalize("label", &lex), &lex);
+            let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &Deadline::default() };
+            find_through(Some(&memo), None, "label", &q, &pool(&cands), rules);
+            let (pools, bytes) = memo.held();
+            proptest::prop_assert!(bytes <= 64 << 10, "{bytes} bytes held");
+            // The newest pool is kept whenever it fits an eighth.
+            if *n <= 16 {
+                proptest::prop_assert!(pools >= 1, "a pool of {n} candidates was not kept");
+            }
+        }
+    }
+}
