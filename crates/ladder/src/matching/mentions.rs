@@ -1,0 +1,255 @@
+//! Whole labels and aliases inside the input (the longest wins), the raw
+//! input compared with the labels as sent, the input's structure
+//! (negations, relations, plurals), and the words that name nothing
+//! (request phrasing).
+//!
+//! Tests: `mentions/tests.rs`.
+
+use super::index::CanonPool;
+use super::positions::is_number;
+use super::{MatchKind, MatchParams, Mention, Relation, Role};
+use crate::deadline::Deadline;
+use crate::lexicon::{Lexicon, PhraseSet};
+use rustc_hash::FxHashMap;
+
+/// The raw input, compared case-insensitively with every label of the
+/// pool: its ASCII check and lower-casing are done once, not per label.
+pub(super) struct RawInput<'a> {
+    pub(super) text: &'a str,
+    /// `text` lower-cased, when it is not ASCII.
+    lower: Option<String>,
+}
+
+impl<'a> RawInput<'a> {
+    pub(super) fn new(text: &'a str) -> Self {
+        RawInput { text, lower: (!text.is_ascii()).then(|| text.to_lowercase()) }
+    }
+
+    /// Whether `label.trim()` equals the input, ignoring case (Unicode
+    /// lower case), where `ascii` says whether `label` is ASCII (the caller
+    /// knows it already).
+    pub(super) fn eq_label(&self, label: &str, ascii: bool) -> bool {
+        // Only text starting or ending with white space (ASCII, or a
+        // non-ASCII byte: Unicode white space) needs trimming.
+        let edge = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace() || !b.is_ascii());
+        let label = if edge(label.as_bytes().first()) || edge(label.as_bytes().last()) { label.trim() } else { label };
+        match &self.lower {
+            // A non-ASCII label can equal ASCII input ("\u{212A}" lower-cases
+            // to "k"), so only an ASCII one takes the byte comparison.
+            None if ascii => label.eq_ignore_ascii_case(self.text),
+            None => label.to_lowercase() == self.text.to_ascii_lowercase(),
+            Some(lower) => label.to_lowercase() == *lower,
+        }
+    }
+}
+
+/// Whole labels and aliases inside the input, each run of input words
+/// compared joined (so "linkspanel d" is "links panel d"). A label inside a
+/// longer label the input names is dropped (the longest whole label wins);
+/// two candidates with the same label both stay.
+/// `raw_eq(entry)`: the raw input is the entry's raw label, ignoring case.
+pub(super) fn label_mentions(
+    toks: &[&str],
+    core_start: usize,
+    canon: &CanonPool,
+    params: &MatchParams,
+    stop: &Deadline,
+    raw_eq: impl Fn(usize) -> bool,
+) -> Vec<Mention> {
+    let mut found: Vec<Mention> = Vec::new();
+    if toks.is_empty() {
+        return found;
+    }
+    // Every run of input words, joined, by its byte length: a label is
+    // looked up only when some run is as long as it.
+    let longest = canon.max_joined.min(4096);
+    let mut runs: FxHashMap<String, Vec<(usize, usize)>> = FxHashMap::default();
+    let mut lens = vec![false; longest + 1];
+    for i in 0..toks.len() {
+        let mut joined = String::new();
+        for (j, t) in toks.iter().enumerate().skip(i) {
+            if !params.joined_words && j > i {
+                joined.push(' ');
+            }
+            joined.push_str(t);
+            if joined.len() > longest {
+                break;
+            }
+            lens[joined.len()] = true;
+            runs.entry(joined.clone()).or_default().push((i, j + 1));
+        }
+    }
+    let mut key = String::new();
+    for idx in 0..canon.entries.len() {
+        if stop.passed() {
+            break;
+        }
+        for (n, (form, kind)) in canon.forms(idx).enumerate() {
+            // Canonical text has single spaces: its joined length is known
+            // without joining it (a label's, kept with the pool).
+            let len = match (params.joined_words, n) {
+                (false, _) => form.len(),
+                (true, 0) => canon.entries[idx].label_joined as usize,
+                (true, _) => form.len() - form.bytes().filter(|b| *b == b' ').count(),
+            };
+            if len == 0 || !lens.get(len).copied().unwrap_or(false) {
+                continue;
+            }
+            key.clear();
+            for (n, w) in form.split(' ').filter(|w| !w.is_empty()).enumerate() {
+                if n > 0 && !params.joined_words {
+                    key.push(' ');
+                }
+                key.push_str(w);
+            }
+            if let Some(spans) = runs.get(key.as_str()) {
+                for &span in spans {
+                    let whole = span == (core_start, toks.len()) || span == (0, toks.len());
+                    let kind = match kind {
+                        MatchKind::Alias if whole => MatchKind::Alias,
+                        _ if whole && raw_eq(idx) => MatchKind::Exact,
+                        _ if whole => MatchKind::Normalized,
+                        _ => MatchKind::Label,
+                    };
+                    found.push(Mention { span, entry: idx, kind });
+                }
+            }
+        }
+    }
+    // The longest whole label: drop a reference lying strictly inside
+    // another one's words (of another candidate).
+    let inside = |a: &Mention, b: &Mention| b.span.0 <= a.span.0 && a.span.1 <= b.span.1 && b.span != a.span;
+    let dropped: Vec<bool> = found.iter().map(|a| params.longest_label && found.iter().any(|b| inside(a, b))).collect();
+    let mut kept: Vec<Mention> = found.into_iter().zip(dropped).filter(|(_, d)| !d).map(|(m, _)| m).collect();
+    kept.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
+    kept.dedup_by(|a, b| a.entry == b.entry && a.span == b.span);
+    kept
+}
+
+/// Negations, relations and plurals, outside references.
+#[derive(Debug, Default)]
+pub(super) struct Structure {
+    /// The token where the first negation starts.
+    pub(super) negation_at: Option<usize>,
+    pub(super) relation: Option<Relation>,
+    pub(super) plural: bool,
+}
+
+pub(super) fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> Structure {
+    let mut s = Structure::default();
+    let mut i = 0;
+    while i < toks.len() {
+        if roles[i] != Role::Content {
+            i += 1;
+            continue;
+        }
+        let free = |n: usize| roles[i..i + n].iter().all(|r| *r == Role::Content);
+        // "no 5" is a position, not a negation, unless 5 is a label's word
+        // ("no 7" with an option "7" may exclude it: never read as a pick).
+        let before_number = toks.get(i + 1).is_some_and(|t| (is_number(t) || lex.cardinals.contains_key(*t)) && !canon.any_word(t, stop));
+        if lex.ordinals.value_at(toks, i).is_some_and(|(n, _)| n > 1 && free(n)) {
+            // A multi-word position ("second to last", "next to last")
+            // holds relation words that relate nothing.
+            i += lex.ordinals.value_at(toks, i).map_or(1, |(n, _)| n);
+            continue;
+        }
+        // A longer phrase is read whole ("no one", "no longer"). A
+        // negation a label says with a word beside it ("refund not
+        // received" with "#4815 Refund not received") is that label's.
+        let in_label = |n: usize| {
+            (i > 0 && canon.has_run(&toks[i - 1..i + n], stop)) || (i + n < toks.len() && canon.has_run(&toks[i..i + n + 1], stop))
+        };
+        if let Some(n) = lex
+            .negations
+            .match_at(toks, i)
+            .filter(|n| free(*n) && !(*n == 1 && before_number && lex.ordinal_prefixes.contains(toks[i])) && !in_label(*n))
+        {
+            s.negation_at.get_or_insert(i);
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+        } else if let Some(n) = lex.relations.match_at(toks, i).filter(|n| free(*n)) {
+            let word = toks[i..i + n].join(" ");
+            s.relation = Some(match word.as_str() {
+                w if w.starts_with("before")
+                    || w.starts_with("previous")
+                    || w.starts_with("preceding")
+                    || w.starts_with("prior")
+                    || w == "above"
+                    || w.starts_with("left")
+                    || w.starts_with("to the left")
+                    || w == "over" =>
+                {
+                    Relation::Before
+                }
+                w if w.starts_with("next to") || w == "beside" || w.starts_with("right") || w.starts_with("to the right") => {
+                    Relation::Beside
+                }
+                _ => Relation::After,
+            });
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+        } else if let Some(n) = lex.plurals.match_at(toks, i).filter(|n| free(*n)) {
+            s.plural = true;
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    s
+}
+
+/// Verbs of selection, function words, conjunctions, polite openers,
+/// deictic words and list nouns name nothing: request phrasing.
+pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) {
+    let mut i = 0;
+    while i < toks.len() {
+        if roles[i] != Role::Content {
+            i += 1;
+            continue;
+        }
+        // Cancel words are not among them: "cancel my reservation" asks for
+        // something "Reservation" does not say.
+        // A verb after a conjunction starts a second request ("budget or
+        // send it"): it is content, which no candidate explains.
+        let after_conjunction =
+            i > 0 && roles[i - 1] == Role::Empty && (0..i).rev().any(|j| lex.conjunctions.match_at(toks, j) == Some(i - j));
+        // Past the first word, a verb a label has is that label's word ("pad
+        // see ew" with "Pad See Ew").
+        let label_word = i > 0 && canon.any_word(toks[i], stop);
+        let sets: &[&PhraseSet] = if after_conjunction || label_word {
+            &[&lex.conjunctions, &lex.request_openers]
+        } else {
+            &[&lex.selection_verbs, &lex.conjunctions, &lex.request_openers]
+        };
+        let phrase =
+            sets.iter().filter_map(|set| set.match_at(toks, i)).filter(|n| roles[i..i + n].iter().all(|r| *r == Role::Content)).max();
+        if let Some(n) = phrase {
+            roles[i..i + n].fill(Role::Empty);
+            i += n;
+            continue;
+        }
+        if lex.function_words.contains(toks[i]) || lex.deictic.contains(toks[i]) || lex.ordinal_suffixes.contains(toks[i]) {
+            roles[i] = Role::Empty;
+        }
+        i += 1;
+    }
+}
+
+/// An input that is nothing but phrasing cannot be phrasing: its verbs of
+/// selection that a label has are words ("the run" with "Long Run", "play"
+/// with "Play Store"). Function words stay what they are ("thanks for
+/// that" names nothing, whatever "Who do you work for" holds).
+pub(super) fn unless_only_phrasing(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) {
+    if roles.iter().any(|r| *r != Role::Empty) {
+        return;
+    }
+    for (i, t) in toks.iter().enumerate() {
+        if lex.selection_verbs.starts_with(t) && !lex.function_words.contains(*t) && canon.any_word(t, stop) {
+            roles[i] = Role::Content;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,228 @@
+//! Positions and badges: ordinals in every common form ("the third song",
+//! "2nd", "number 5", "option two", "#4", "last", "second to last", "the
+//! middle one"), counted in the list ordinals count in, or in the subset
+//! the words single out; and the trailing letter or number of a label
+//! ("panel d"). A word a label has is that word, not a position.
+//!
+//! Tests: `positions/tests.rs`.
+
+use super::index::CanonPool;
+use super::{MatchKind, MatchParams, Mention, Role};
+use crate::deadline::Deadline;
+use crate::lexicon::Lexicon;
+use crate::scope::Pool;
+use crate::text::tokens;
+
+pub(super) fn is_badge_token(t: &str) -> bool {
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => c.is_alphanumeric(),
+        _ => is_number(t),
+    }
+}
+
+/// One to three ASCII digits (a position or a short label number).
+pub(super) fn is_number(t: &str) -> bool {
+    (1..=3).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// "21st", "25th", "3rd": the number, when the suffix fits it.
+fn numeric_ordinal(t: &str) -> Option<i32> {
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &t[digits.len()..];
+    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: i32 = digits.parse().ok()?;
+    let want = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    (suffix == want && n > 0).then_some(n)
+}
+
+/// "second", "2nd", "3", "option two", "number 3", "the last one" -> a
+/// position (1-based; negative from the end; 0 the middle), for a whole
+/// input (the continuity rules and tests).
+pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
+    let toks: Vec<&str> = tokens(core).collect();
+    let (mut i, mut end) = (0, toks.len());
+    let prefixed = toks.len() > 1 && lex.ordinal_prefixes.contains(toks[0]);
+    if prefixed {
+        i = 1;
+    }
+    if end - i > 1 && lex.ordinal_suffixes.contains(toks[end - 1]) {
+        end -= 1;
+    }
+    let (len, n) = ordinal_at(&toks[..end], i, prefixed, lex)?;
+    (i + len == end).then_some(n)
+}
+
+/// A position phrase starting at `toks[i]`: (tokens it takes, position).
+/// A position followed by a phrase counting from the end ("2nd to last",
+/// "3rd from the end") counts from the end.
+fn ordinal_at(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Option<(usize, i32)> {
+    let (len, n) = ordinal_here(toks, i, prefixed, lex)?;
+    match lex.from_the_end.match_at(toks, i + len) {
+        Some(m) if n > 1 => Some((len + m, -n)),
+        _ => Some((len, n)),
+    }
+}
+
+fn ordinal_here(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Option<(usize, i32)> {
+    if let Some(hit) = lex.ordinals.value_at(toks, i) {
+        return Some(hit);
+    }
+    let t = *toks.get(i)?;
+    if let Some(n) = numeric_ordinal(t) {
+        return Some((1, n));
+    }
+    if prefixed && let Some(n) = lex.cardinals.get(t) {
+        return Some((1, *n));
+    }
+    if is_number(t) {
+        return t.parse::<i32>().ok().filter(|n| *n > 0).map(|n| (1, n));
+    }
+    None
+}
+
+/// Whether a position needs `extended_positions`.
+fn extended_position(n: i32) -> bool {
+    n == 0 || n <= -2
+}
+
+/// A position the input names.
+pub(super) struct Position {
+    /// Input token range (with its prefix and list noun).
+    pub(super) span: (usize, usize),
+    /// 1-based; negative from the end; 0 the middle; `i32::MIN` a position
+    /// this deployment does not read.
+    pub(super) n: i32,
+    /// The position is a bare number some label also has as a word ("2"
+    /// with "Song 2"): it is read both ways, and its tokens stay words.
+    pub(super) also_word: bool,
+}
+
+/// Positions. A word any label contains is that word, not a position
+/// ("first" in "First Class", "3" in "Room 3"), except a bare number, which
+/// is read both ways ("2" with "Song 2" at position 3). A position after a
+/// possessive is the user's own thing ("my second card"), unless a list
+/// noun follows ("my second one").
+pub(super) fn position_mentions(
+    toks: &[&str],
+    roles: &mut [Role],
+    canon: &CanonPool,
+    lex: &Lexicon,
+    params: &MatchParams,
+    stop: &Deadline,
+) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if roles[i] != Role::Content {
+            i += 1;
+            continue;
+        }
+        let prefixed = lex.ordinal_prefixes.contains(toks[i]) && i + 1 < toks.len() && roles[i + 1] == Role::Content;
+        let at = if prefixed { i + 1 } else { i };
+        let Some((len, n)) = ordinal_at(toks, at, prefixed, lex).filter(|(len, _)| roles[at..at + len].iter().all(|r| *r == Role::Content))
+        else {
+            i += 1;
+            continue;
+        };
+        let end = at + len;
+        // "the second one", "2nd option": the noun after it is part of it.
+        let list_noun = toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t));
+        let end = if list_noun { end + 1 } else { end };
+        if !prefixed && !list_noun && i > 0 && lex.possessives.contains(toks[i - 1]) {
+            i += 1;
+            continue;
+        }
+        // A position this deployment does not read ("second to last" with
+        // `extended_positions` off) resolves to nothing: the turn is asked,
+        // never read as "last".
+        let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
+        if toks[at..at + len].iter().any(|t| canon.any_word(t, stop)) {
+            // After a word of the same label ("song 2") the number is that
+            // label's; alone it may be either.
+            let bare = len == 1 && is_number(toks[at]) && !(i > 0 && canon.any_entry_has_both(toks[i - 1], toks[at], stop));
+            if bare {
+                out.push(Position { span: (i, end), n, also_word: true });
+            }
+            i += 1;
+            continue;
+        }
+        roles[i..end].fill(Role::Reference);
+        out.push(Position { span: (i, end), n, also_word: false });
+        i = end;
+    }
+    out
+}
+
+/// The entry at a position of the list ordinals count in (or of `subset`).
+pub(super) fn resolve_position(pool: &Pool<'_>, subset: Option<&[usize]>, n: i32) -> Option<usize> {
+    let list: Vec<usize> = match subset {
+        Some(s) => s.to_vec(),
+        None => (0..pool.len()).filter(|i| Some(pool.entries[*i].source) == pool.ordinal_source).collect(),
+    };
+    let len = list.len() as i32;
+    let index = match n {
+        i32::MIN => return None,
+        0 if len % 2 == 1 => len / 2,
+        0 => return None,
+        n if n > 0 => n - 1,
+        n => len + n,
+    };
+    (0..len).contains(&index).then(|| list[index as usize])
+}
+
+/// Badges: a letter or short number that ends a label ("panel d", "c"),
+/// standing alone or after a word of that label.
+pub(super) fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> Vec<Mention> {
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if stop.passed_now() {
+            break;
+        }
+        let t = toks[i];
+        if roles[i] != Role::Content || !is_badge_token(t) {
+            continue;
+        }
+        let prev = (0..i).rev().find(|j| roles[*j] == Role::Content || roles[*j] == Role::Reference).map(|j| toks[j]);
+        let prev = prev.filter(|p| {
+            !lex.function_words.contains(*p) && !lex.conjunctions.is_phrase(&[p]) && lex.selection_verbs.match_at(&[p], 0).is_none()
+        });
+        let mut any = false;
+        for idx in 0..canon.entries.len() {
+            if canon.badge_of(idx) != Some(t) {
+                continue;
+            }
+            // After another word, that word must be one of this label's, or
+            // its kind ("panel c" with a candidate of kind "panel").
+            if prev.is_some_and(|p| !canon.label_words_of(idx).any(|w| w == p) && !canon.kind_is(idx, p)) {
+                continue;
+            }
+            any = true;
+            out.push(Mention { span: (i, i + 1), entry: idx, kind: MatchKind::Badge });
+        }
+        if any {
+            roles[i] = Role::Reference;
+            // The label words just before the badge are part of it.
+            let mut j = i;
+            while j > 0
+                && roles[j - 1] == Role::Content
+                && out.iter().any(|m| m.span.0 == i && canon.label_words_of(m.entry).any(|w| w == toks[j - 1]))
+            {
+                j -= 1;
+                roles[j] = Role::Reference;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

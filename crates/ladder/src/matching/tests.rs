@@ -1,0 +1,111 @@
+//! The matching step's tests: references of every kind read together, and
+//! the trace detail. The harness here (a pool of candidates, `find` on an
+//! input) is the one the rules' tests share (`matching/<rule>/tests.rs`).
+
+use super::*;
+use crate::canon::canonicalize;
+use crate::scope::{Entry, Source};
+
+pub(super) fn pool(cands: &[Candidate]) -> Pool<'_> {
+    Pool {
+        entries: cands.iter().enumerate().map(|(position, cand)| Entry { cand, source: Source::ActiveOptions, position }).collect(),
+        cue: None,
+        ordinal_source: Some(Source::ActiveOptions),
+    }
+}
+
+pub(super) fn panels() -> Vec<Candidate> {
+    vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
+}
+
+pub(super) fn labelled(labels: &[&str]) -> Vec<Candidate> {
+    labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect()
+}
+
+pub(super) fn find_on(input: &str, cands: &[Candidate], commands: &[Candidate]) -> (Matches, Vec<String>) {
+    find_with(input, cands, commands, MatchParams::default())
+}
+
+pub(super) fn find_with(input: &str, cands: &[Candidate], commands: &[Candidate], params: MatchParams) -> (Matches, Vec<String>) {
+    let lex = Lexicon::shipped();
+    let q = Query::new(canonicalize(input, &lex), &lex);
+    let p = pool(cands);
+    let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+    let m = find(input, &q, &p, &index, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default() }).unwrap();
+    let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
+    (m, ids)
+}
+
+#[test]
+fn references_table() {
+    let table: &[(&str, &[&str])] = &[
+        ("Links Panel D", &["d:exact"]),
+        ("open links panel d", &["d:normalized"]),
+        ("LINKS-PANEL-E!", &["e:normalized"]),
+        ("linkspanel d", &["d:normalized"]),
+        ("please turn on links panel d now", &["d:label"]),
+        ("the second one", &["d:ordinal"]),
+        ("2nd", &["d:ordinal"]),
+        ("#3", &["e:ordinal"]),
+        ("option three", &["e:ordinal"]),
+        ("the last one", &["e:ordinal"]),
+        ("second to last", &["d:ordinal"]),
+        ("the middle one", &["d:ordinal"]),
+        ("the top one", &["p:ordinal"]),
+        ("panel d", &["d:badge"]),
+        ("can you ope panel d pls", &["d:badge"]),
+        ("panel d and panel e", &["d:badge", "e:badge"]),
+        ("links panel d or links panel e", &["d:label", "e:label"]),
+        ("the first or the second", &["p:ordinal", "d:ordinal"]),
+        ("links panel", &[]),
+        ("sales report", &[]),
+        ("fifth", &[]),
+    ];
+    for (input, want) in table {
+        let (_, ids) = find_on(input, &panels(), &[]);
+        assert_eq!(ids, *want, "input {input:?}");
+    }
+}
+
+/// A match's description: its first five hits as `id:kind:score`, a
+/// count of the rest, then its reading's flags, one space between.
+#[test]
+fn a_match_is_described_in_one_line() {
+    let lex = Lexicon::shipped();
+    let cands = panels();
+    let p = pool(&cands);
+    for input in ["links panel", "not the links panels", "open links panel d", "panels d and e", "the tenth one"] {
+        let q = Query::new(canonicalize(input, &lex), &lex);
+        let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 12, stop: &Deadline::default() };
+        let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+        let m = find(input, &q, &p, &index, &[], rules).unwrap();
+        let mut parts: Vec<String> =
+            m.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", p.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();
+        if m.hits.len() > 5 {
+            parts.push(format!("+{}", m.hits.len() - 5));
+        }
+        let r = &m.reading;
+        let flags = [(r.negation, "negation".to_string()), (r.plural, "plural".into()), (r.out_of_range, "out_of_range".into())];
+        let described = m.describe(&p);
+        if let Some(rel) = r.relation {
+            assert!(described.contains(&format!("relation:{rel:?}").to_lowercase()), "{described:?}");
+        }
+        for (on, flag) in flags {
+            assert_eq!(described.split(' ').any(|w| w == flag), on, "{input:?}: {described:?}");
+        }
+        assert!(described.starts_with(&parts.join(" ")), "{input:?}: {described:?} against {parts:?}");
+        assert!(!described.starts_with(' ') && !described.ends_with(' ') && !described.contains("  "), "{described:?}");
+    }
+}
+
+proptest::proptest! {
+    /// A score is written as `{:.2}` writes it, ties and signs included.
+    #[test]
+    fn a_score_is_written_to_two_places_as_the_formatter_writes_it(bits in proptest::num::u32::ANY, quarter in 0u32..4000) {
+        for x in [f32::from_bits(bits), quarter as f32 / 400.0, quarter as f32 / 8.0, -(quarter as f32) / 800.0, 0.125, 0.375, -0.0] {
+            let mut out = String::new();
+            two_places(&mut out, x);
+            proptest::prop_assert_eq!(out, format!("{x:.2}"));
+        }
+    }
+}

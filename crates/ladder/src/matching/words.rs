@@ -1,0 +1,409 @@
+//! What the words outside any reference single out (`word_evidence`: a
+//! candidate, several, or none), and the principle (spec section 4b):
+//! **execute only what the input fully accounts for** (`Said::accounts_for`:
+//! nothing said is left over, and nothing of the entry that sets it apart
+//! is left unsaid). Also the partial overlaps that rank the clarifier
+//! (`ranking_hits`).
+//!
+//! Tests: `words/tests.rs` (the words table); the principle's property
+//! tests run the whole ladder in `decide/principle.rs`.
+
+use super::index::{CanonPool, VOCAB_NEAR_WORDS, VOCAB_SMALL_POOL};
+use super::typo::NearWord;
+use super::{Hit, MatchKind, MatchParams, MatchTier, Mention, Reading, Role, Words};
+use crate::canon::canonicalize;
+use crate::deadline::Deadline;
+use crate::lexicon::Lexicon;
+use crate::scope::Pool;
+use crate::text::tokens;
+use rustc_hash::FxHashMap;
+
+/// What the content words single out. A generic noun no label contains
+/// names nothing; any other word no label contains, exactly or within the
+/// edit bound, leaves the input unexplained.
+pub(super) fn word_evidence(
+    toks: &[&str],
+    roles: &[Role],
+    canon: &CanonPool,
+    lex: &Lexicon,
+    params: &MatchParams,
+    stop: &Deadline,
+) -> Words {
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    let mut typo = false;
+    let mut ambiguous_typo = false;
+    let mut shorthand = true;
+    // A word of four letters or fewer that matched only within the edit
+    // bound ("dave" near "date", "lost" near "last") is as likely another
+    // word as a typo: it confirms a candidate other words name exactly,
+    // never names one alone.
+    let mut short_typo = false;
+    let mut any_exact = false;
+    // Words of three letters or more that match nothing within the bound
+    // of their length: they may still be a one-letter slip of the winner's
+    // word ("jaz classics", "sushi zne"), checked once the winner is known.
+    let mut weak: Vec<&str> = Vec::new();
+    let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+    let Some(mut exact) = canon.owners_of_words(&content, stop) else { return Words::None };
+    // The pool's word index, for the words looked for within the edit
+    // bound (and as joined words), when it pays for itself.
+    if canon.vocab.get().is_none() {
+        let near = content.iter().zip(&exact).filter(|(t, e)| e.is_empty() && params.edit_bound(t.chars().count()) > 0).count();
+        if near >= VOCAB_NEAR_WORDS || (near > 0 && canon.words.len() <= VOCAB_SMALL_POOL) {
+            canon.vocab(stop);
+        }
+    }
+    let mut near_cache: FxHashMap<&str, Vec<NearWord>> = FxHashMap::default();
+    for (k, t) in content.iter().enumerate() {
+        if stop.passed_now() {
+            return Words::None;
+        }
+        if exact[k].is_empty() && params.joined_words && t.len() >= 2 && canon.may_spell_joined(t) {
+            exact[k] = canon.spelling_joined(t, stop);
+        }
+        if !exact[k].is_empty() {
+            any_exact = true;
+            sets.push(std::mem::take(&mut exact[k]));
+            continue;
+        }
+        shorthand = false;
+        let len = t.chars().count();
+        let bound = params.edit_bound(len);
+        // A word the input repeats is looked for once.
+        let near: &[NearWord] = if bound > 0 { near_cache.entry(*t).or_insert_with(|| canon.near_words(t, bound, stop)) } else { &[] };
+        match near {
+            [] if lex.generic_nouns.contains(*t) => {}
+            [] if len >= 3 && params.typo_max_edits > 0 => weak.push(t),
+            [] => return Words::Unexplained,
+            [(_, _, owners)] => {
+                typo = true;
+                short_typo |= len <= 4;
+                sets.push(owners.clone());
+            }
+            several => {
+                typo = true;
+                short_typo |= len <= 4;
+                ambiguous_typo = true;
+                let mut union: Vec<usize> = several.iter().flat_map(|(_, _, o)| o.iter().copied()).collect();
+                union.sort_unstable();
+                union.dedup();
+                sets.push(union);
+            }
+        }
+    }
+    if sets.is_empty() {
+        return if weak.is_empty() { Words::None } else { Words::Unexplained };
+    }
+    shorthand &= sets.len() == 1 && weak.is_empty();
+    // Each set is in pool order (ascending).
+    let mut common: Vec<usize> = sets[0].clone();
+    for s in &sets[1..] {
+        common.retain(|e| s.binary_search(e).is_ok());
+    }
+    if short_typo && !any_exact && !ambiguous_typo && common.len() == 1 {
+        return Words::Unexplained;
+    }
+    if !weak.is_empty() {
+        // Each weak word must be one edit from a word of the one candidate
+        // the others single out, and from no other candidate's word.
+        let [winner] = common[..] else { return Words::Unexplained };
+        for w in &weak {
+            let near = canon.near_words(w, 1, stop);
+            if near.is_empty() || near.iter().flat_map(|(_, _, o)| o).any(|o| *o != winner) {
+                return Words::Unexplained;
+            }
+        }
+        typo = true;
+    }
+    match common.as_slice() {
+        [one] if !ambiguous_typo => {
+            let kind = if typo {
+                MatchKind::Typo
+            } else if shorthand {
+                MatchKind::Shorthand
+            } else {
+                MatchKind::Partial
+            };
+            Words::Unique { entry: *one, kind }
+        }
+        [] => {
+            let mut union: Vec<usize> = sets.into_iter().flatten().collect();
+            union.sort_unstable();
+            union.dedup();
+            Words::Split(union)
+        }
+        _ => {
+            let entries = if ambiguous_typo && common.len() < 2 {
+                let mut union: Vec<usize> = sets.into_iter().flatten().collect();
+                union.sort_unstable();
+                union.dedup();
+                union
+            } else {
+                common
+            };
+            Words::Shared { entries, typo }
+        }
+    }
+}
+
+/// A word that only begins another candidate's word ("sam" with "Sam Lee"
+/// and "Samantha Ortiz", "apple" with "Apple Pie" and "Apples") does not
+/// tell the two apart: each word's candidates widened by those it shares
+/// a form with, the words together must still single one out.
+pub(super) fn widen_by_shared_forms(
+    words: Words,
+    toks: &[&str],
+    roles: &[Role],
+    canon: &CanonPool,
+    lex: &Lexicon,
+    stop: &Deadline,
+) -> Words {
+    match words {
+        Words::Unique { entry, kind } => {
+            let mut shared: Option<Vec<usize>> = None;
+            for (i, t) in toks.iter().enumerate() {
+                let own = canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == *t);
+                // A noun that only describes ("the election story") names
+                // nobody: it narrows nothing.
+                if roles[i] != Role::Content || (!own && lex.generic_nouns.contains(*t)) {
+                    continue;
+                }
+                let mut set = vec![entry];
+                if own {
+                    set.extend(canon.extending(t, entry, stop));
+                }
+                shared = Some(match shared {
+                    None => set,
+                    Some(acc) => acc.into_iter().filter(|e| set.contains(e)).collect(),
+                });
+            }
+            let mut shared = shared.unwrap_or_else(|| vec![entry]);
+            shared.sort_unstable();
+            if shared.len() > 1 { Words::Shared { entries: shared, typo: false } } else { Words::Unique { entry, kind } }
+        }
+        w => w,
+    }
+}
+
+/// Whether every word of the entry's label, or of one of its aliases, is
+/// among the input's words as written (in any order; joined words count):
+/// what a high-risk candidate needs besides accounting for the input.
+fn says_whole(entry: usize, toks: &[&str], canon: &CanonPool) -> bool {
+    canon.forms(entry).any(|(form, _)| {
+        let words: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
+        !words.is_empty() && (words.iter().all(|w| toks.contains(w)) || toks.contains(&words.concat().as_str()))
+    })
+}
+
+/// What the input said, as the principle reads it: its words and what
+/// each is (a reference, phrasing, a noun describing the referent, or
+/// content), with the pool they are read against.
+pub(super) struct Said<'a> {
+    pub(super) toks: &'a [&'a str],
+    pub(super) roles: &'a [Role],
+    /// Generic nouns read as describing what is named ("the third song").
+    pub(super) described: &'a [usize],
+    pub(super) pool: &'a Pool<'a>,
+    pub(super) canon: &'a CanonPool,
+    pub(super) lex: &'a Lexicon,
+    pub(super) params: &'a MatchParams,
+}
+
+impl Said<'_> {
+    /// The principle for every entry that could win (those named, and the
+    /// one the words single out): each the input accounts for joins
+    /// `reading.complete`, and `reading.whole` too when the input says its
+    /// whole label or an alias (`says_whole`).
+    pub(super) fn complete(&self, reading: &mut Reading, stop: &Deadline) {
+        let mut could_win: Vec<(usize, MatchKind)> = reading.named.clone();
+        if let Words::Unique { entry, kind } = reading.words {
+            could_win.push((entry, kind));
+        }
+        for (entry, kind) in could_win {
+            if reading.complete.contains(&entry) {
+                continue;
+            }
+            let whole = says_whole(entry, self.toks, self.canon);
+            if self.accounts_for(entry, kind, whole, stop) {
+                reading.complete.push(entry);
+                if whole {
+                    reading.whole.push(entry);
+                }
+            }
+        }
+    }
+
+    /// **Execute only what the input fully accounts for** (spec section
+    /// 4b), for one entry the input could mean:
+    ///
+    /// - nothing said is left over: every content word is the entry's own
+    ///   (a word of its label or aliases, exactly, joined, or within the
+    ///   typo bound; a word of its sublabel or kind), and a generic noun
+    ///   describes it only when its label names no kind of its own ("the
+    ///   refund ticket" for "Refund", never "account" for "Delete Card");
+    /// - nothing of the entry is missing that another candidate differs
+    ///   by: an action word of its label ("close" in "Close Account") is
+    ///   said, unless every candidate has it. A position or the whole
+    ///   label says the whole entry.
+    ///
+    /// Phrasing (selection verbs, function words, conjunctions, polite
+    /// openers; the lexicon) and the entry's references explain
+    /// themselves; negations, relations and plurals are read before this
+    /// (they never execute).
+    fn accounts_for(&self, entry: usize, kind: MatchKind, whole: bool, stop: &Deadline) -> bool {
+        let extra = self.extra_words(entry);
+        let own = |t: &str| self.explains(entry, t, &extra);
+        // A position names the list's item; the noun with it names the
+        // list's kind ("the third song", "the second article").
+        let describes = |t: &str| kind == MatchKind::Ordinal || self.describes(entry, t, &extra);
+        for (i, t) in self.toks.iter().enumerate() {
+            let left_over = match self.roles[i] {
+                Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && describes(t)),
+                Role::Empty if self.described.contains(&i) => !own(t) && !describes(t),
+                _ => false,
+            };
+            if left_over {
+                return false;
+            }
+        }
+        let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
+        by_name || !self.action_unsaid(entry, stop)
+    }
+
+    /// The canonical words of the entry's sublabel and kind: they explain
+    /// a word, but never name the entry on their own.
+    fn extra_words(&self, entry: usize) -> Vec<String> {
+        let c = self.pool.entries[entry].cand;
+        let mut out = Vec::new();
+        for text in [&c.sublabel, &c.kind] {
+            if !text.trim().is_empty() {
+                out.extend(tokens(&canonicalize(text, self.lex)).map(str::to_owned));
+            }
+        }
+        out
+    }
+
+    /// Whether `t` is one of the entry's words: its label's or aliases'
+    /// (exactly, spelled joined, or within the typo bound of one), its
+    /// sublabel's or kind's.
+    fn explains(&self, entry: usize, t: &str, extra: &[String]) -> bool {
+        let canon = self.canon;
+        if canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == t) || extra.iter().any(|w| w == t) {
+            return true;
+        }
+        if self.params.joined_words && t.len() >= 2 && canon.may_spell_joined(t) && canon.spells_joined(entry, t) {
+            return true;
+        }
+        let len = t.chars().count();
+        let bound = if len == 3 && self.params.typo_max_edits > 0 { 1 } else { self.params.edit_bound(len) };
+        bound > 0
+            && canon
+                .label_words_of(entry)
+                .chain(canon.alias_words_of(entry))
+                .any(|w| w.chars().count() >= 2 && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound)
+    }
+
+    /// Whether a generic noun the entry does not have may describe it: the
+    /// entry's kind is that noun, or the input says every noun of the
+    /// entry's label that names a kind ("the vacation request form" for
+    /// "Vacation Request", "the refund one" for "Refund"), so the noun adds
+    /// to the label instead of replacing its own ("delete account" is not
+    /// "Delete Card").
+    fn describes(&self, entry: usize, t: &str, extra: &[String]) -> bool {
+        let plural = |a: &str, b: &str| a == b || a.strip_suffix('s') == Some(b) || b.strip_suffix('s') == Some(a);
+        let generic =
+            |w: &str| self.lex.generic_nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| self.lex.generic_nouns.contains(s));
+        extra.iter().any(|w| plural(w, t))
+            || self.canon.label_words_of(entry).filter(|w| generic(w)).all(|w| self.toks.iter().any(|said| plural(said, w)))
+    }
+
+    /// The action word the entry's label opens with, when the input does not say it
+    /// (exactly or within the typo bound), and that some other candidate
+    /// lacks: the input names the object without the action, and the
+    /// action matters.
+    fn action_unsaid(&self, entry: usize, stop: &Deadline) -> bool {
+        let canon = self.canon;
+        let said = |a: &str| {
+            let bound = self.params.edit_bound(a.chars().count());
+            self.toks.iter().any(|t| *t == a || (bound > 0 && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound))
+        };
+        // The action a label opens with ("Close Account", "Pay bill"): a
+        // noun later in a label ("Sales Report", "Address Change") is not one.
+        canon.label_words_of(entry).take(1).filter(|w| self.lex.actions.contains(*w) && !said(w)).any(|a| {
+            (0..canon.entries.len()).any(|other| {
+                !stop.passed() && other != entry && !canon.label_words_of(other).chain(canon.alias_words_of(other)).any(|w| w == a)
+            })
+        })
+    }
+}
+
+/// The hits that rank the clarifier: every reference, then what the words
+/// point at.
+pub(super) fn ranking_hits(
+    mentions: &[Mention],
+    r: &Reading,
+    toks: &[&str],
+    roles: &[Role],
+    canon: &CanonPool,
+    stop: &Deadline,
+) -> Vec<Hit> {
+    let mut hits: Vec<Hit> = Vec::new();
+    // Where each entry's hit is in `hits`.
+    let mut at: Vec<Option<usize>> = vec![None; canon.entries.len()];
+    let mut add = |entry: usize, kind: MatchKind, score: f32| match at[entry].map(|i| &mut hits[i]) {
+        Some(h) if (h.kind, h.score) < (kind, score) => {
+            h.kind = kind;
+            h.score = score;
+        }
+        Some(_) => {}
+        None => {
+            at[entry] = Some(hits.len());
+            hits.push(Hit { entry, kind, score });
+        }
+    };
+    for m in mentions {
+        add(m.entry, m.kind, 1.0);
+    }
+    match &r.words {
+        Words::Unique { entry, kind } => add(*entry, *kind, 1.0),
+        Words::Shared { entries, .. } | Words::Split(entries) => {
+            for e in entries {
+                add(*e, MatchKind::Containment, 0.5);
+            }
+        }
+        Words::None | Words::Unexplained => {}
+    }
+    // Partial overlaps: the share of content words a label contains.
+    if matches!(r.words, Words::Unexplained) {
+        let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+        // Each input word's count, and the last entry that counted it (a
+        // label may repeat a word).
+        let mut counts: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+        for t in &content {
+            counts.entry(*t).or_insert((0, usize::MAX)).0 += 1;
+        }
+        if !content.is_empty() {
+            for idx in 0..canon.entries.len() {
+                if stop.passed() {
+                    break;
+                }
+                let mut n = 0;
+                for w in canon.all_words(idx) {
+                    if let Some((count, last)) = counts.get_mut(w)
+                        && *last != idx
+                    {
+                        *last = idx;
+                        n += *count;
+                    }
+                }
+                if n > 0 {
+                    add(idx, MatchKind::Containment, n as f32 / content.len() as f32);
+                }
+            }
+        }
+    }
+    hits
+}
+
+#[cfg(test)]
+mod tests;
