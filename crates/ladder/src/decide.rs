@@ -357,6 +357,4 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
 }
 
 #[cfg(test)]
-mod principle;
-#[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! The harness the ladder's end-to-end tests share (`decide/tests.rs`,
-//! `speculate/tests.rs`): a fake session and a scripted LLM behind
+//! `speculate/tests.rs`, the principle's in `matching/words/tests.rs`): a
+//! fake session and a scripted LLM behind
 //! `Ports`, a turn runner, the panels fixture, and the proptest strategies
 //! of random worlds (pools, inputs, LLM replies, session histories).
 
@@ -61,6 +62,16 @@ impl Fake {
     }
     pub(crate) fn replying(json: &str) -> Self {
         Self::new(LlmAnswer::Replied { content: json.into(), latency_ms: 12 })
+    }
+    /// An LLM that is off: never asked.
+    pub(crate) fn quiet() -> Self {
+        Self::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
+    }
+    /// An LLM that picks `id` at full confidence, whatever it is asked.
+    pub(crate) fn picking(id: &str) -> Self {
+        let content = format!(r#"{{"decision":"select","choice_id":"{id}","confidence":1.0,"needed_evidence_types":[]}}"#);
+        let answer = LlmAnswer::Replied { content, latency_ms: 5 };
+        Self::new(answer.clone()).then(Second::Script(answer))
     }
     pub(crate) fn then(self, second: Second) -> Self {
         *self.second.lock().unwrap() = second;

@@ -41,8 +41,8 @@
 //!   and badges;
 //! - `words`: what the other words single out, the principle
 //!   (`Said::accounts_for`: only what the input fully accounts for may
-//!   execute) and the partial overlaps that rank the clarifier; the
-//!   principle's property tests run end to end in `decide/principle.rs`;
+//!   execute) and the partial overlaps that rank the clarifier; its tests
+//!   hold the principle's property tests, run end to end through `decide`;
 //! - `typo`: words within the edit bound, the fuzzy rung, the bag bound;
 //! - `commands`: a known command, named whole;
 //! - `index`: the pool's canonical index ([`CanonPool`]: labels, aliases,

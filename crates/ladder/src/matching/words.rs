@@ -5,8 +5,10 @@
 //! is left unsaid). Also the partial overlaps that rank the clarifier
 //! (`ranking_hits`).
 //!
-//! Tests: `words/tests.rs` (the words table); the principle's property
-//! tests run the whole ladder in `decide/principle.rs`.
+//! Tests: `words/tests.rs`, the words table and the principle's property
+//! tests (each class of input a careful person does not act on, tried
+//! against the whole ladder; a high-risk candidate executes only on its
+//! whole label, an alias or a position) with an example of each rule.
 
 use super::index::{CanonPool, VOCAB_NEAR_WORDS, VOCAB_SMALL_POOL};
 use super::typo::NearWord;
