@@ -9,7 +9,8 @@
 //! pool's index, which it hands to `matching::find`, and the run asks
 //! [`pool_fingerprint`] for the evidence fingerprint: each the memo's when
 //! it holds one, else made afresh, and the same either way. `intern/tests.rs`
-//! checks that a memo'd index matches as one built afresh.
+//! checks that: a memo'd index matches as one built afresh, and a turn
+//! decided with the memo is the turn decided without it.
 
 use crate::deadline::{Deadline, DeadlinePassed};
 use crate::fingerprint::fingerprint;

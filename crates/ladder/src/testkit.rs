@@ -1,6 +1,6 @@
 //! The harness the ladder's end-to-end tests share (`decide/tests.rs`,
-//! `speculate/tests.rs`, the principle's in `matching/words/tests.rs`): a
-//! fake session and a scripted LLM behind
+//! `speculate/tests.rs`, the principle's in `matching/words/tests.rs`, the
+//! caches' in `intern/tests.rs`): a fake session and a scripted LLM behind
 //! `Ports`, a turn runner, the panels fixture, and the proptest strategies
 //! of random worlds (pools, inputs, LLM replies, session histories).
 
@@ -8,6 +8,7 @@ use crate::ask::LlmAsk;
 use crate::canon::canonicalize;
 use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Now, OutcomeUpdate, Ttl, Update};
 use crate::decide::decide;
+use crate::intern::PoolMemo;
 use crate::policy::{LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, Ports, WordCounter};
 use crate::run::{Ctx, Decided, Mode};
@@ -143,6 +144,11 @@ impl Ports for Fake {
 
 /// Runs one turn and applies its update to the fake session.
 pub(crate) fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided {
+    turn_with(policy, fake, req, None)
+}
+
+/// `turn`, with the caches the daemon keeps (`None`: none).
+pub(crate) fn turn_with(policy: &Policy, fake: &Fake, req: &DecideRequest, pool_memo: Option<&PoolMemo>) -> Decided {
     let view = fake.state.lock().unwrap().view(fake.now, fake.ttl);
     let n = fake.calls() + fake.state.lock().unwrap().turn_count as usize;
     let cycle_id = format!("cycle-{n}");
@@ -155,7 +161,7 @@ pub(crate) fn turn(policy: &Policy, fake: &Fake, req: &DecideRequest) -> Decided
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: None,
-        pool_memo: None,
+        pool_memo,
     };
     let mut d = block_on(decide(&ctx, req, Mode::Turn, fake)).expect("no deadline");
     d.attach_request(&std::sync::Arc::new(req.clone()));

@@ -1,11 +1,14 @@
-//! The caches never change a match: a memo'd pool index is the one built
-//! afresh, found by a pool's text or by a list's address, within the
-//! memo's budget. And an option list is interned by its bytes.
+//! The caches never change a match or a decision: a memo'd pool index is
+//! the one built afresh, found by a pool's text or by a list's address,
+//! within the memo's budget; a turn decided with the memo is the turn
+//! decided without it. And an option list is interned by its bytes.
 
 use super::*;
 use crate::canon::canonicalize;
 use crate::matching::{MatchParams, Matches, Query, Rules, find};
 use crate::scope::{Entry, Source};
+use crate::testkit;
+use crate::types::DecideRequest;
 
 fn pool(cands: &[Candidate]) -> Pool<'_> {
     Pool {
@@ -190,5 +193,35 @@ proptest::proptest! {
                 proptest::prop_assert!(pools >= 1, "a pool of {n} candidates was not kept");
             }
         }
+    }
+}
+
+proptest::proptest! {
+    /// The caches never change a decision: a turn decided with the memo
+    /// (its pool new to the memo, then held, known by its text; its
+    /// option list interned, so known by its address, new, then held) is
+    /// the turn decided without it, over random pools, inputs and LLM
+    /// replies.
+    #[test]
+    fn the_memo_never_changes_a_decision(w in testkit::world()) {
+        let p = testkit::policy_for(&w);
+        let decided = |req: &DecideRequest, memo: Option<&PoolMemo>| {
+            testkit::untimed(&testkit::turn_with(&p, &testkit::Fake::new(w.answer.clone()), req, memo).decision)
+        };
+        // A list only this request holds: the memo knows its pool by text.
+        let mut own = w.req.clone();
+        if let Some(set) = own.options.as_mut() {
+            set.candidates = Arc::new(set.candidates.to_vec());
+        }
+        let want = decided(&own, None);
+        let memo = PoolMemo::new(1 << 20);
+        proptest::prop_assert_eq!(&decided(&own, Some(&memo)), &want, "a pool new to the memo");
+        proptest::prop_assert_eq!(&decided(&own, Some(&memo)), &want, "a pool the memo holds");
+        let mut interned = own.clone();
+        if let Some(set) = interned.options.as_mut() {
+            set.candidates = memo.intern(b"the options' bytes", Arc::new(set.candidates.to_vec()));
+        }
+        proptest::prop_assert_eq!(&decided(&interned, Some(&memo)), &want, "a list new to the memo, known by its address");
+        proptest::prop_assert_eq!(&decided(&interned, Some(&memo)), &want, "a list the memo holds, known by its address");
     }
 }
