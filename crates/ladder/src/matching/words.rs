@@ -31,20 +31,6 @@ pub(super) fn word_evidence(
     params: &MatchParams,
     stop: &Deadline,
 ) -> Words {
-    let mut sets: Vec<Vec<usize>> = Vec::new();
-    let mut typo = false;
-    let mut ambiguous_typo = false;
-    let mut shorthand = true;
-    // A word of four letters or fewer that matched only within the edit
-    // bound ("dave" near "date", "lost" near "last") is as likely another
-    // word as a typo: it confirms a candidate other words name exactly,
-    // never names one alone.
-    let mut short_typo = false;
-    let mut any_exact = false;
-    // Words of three letters or more that match nothing within the bound
-    // of their length: they may still be a one-letter slip of the winner's
-    // word ("jaz classics", "sushi zne"), checked once the winner is known.
-    let mut weak: Vec<&str> = Vec::new();
     let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
     let Some(mut exact) = canon.owners_of_words(&content, stop) else { return Words::None };
     // The pool's word index, for the words looked for within the edit
@@ -55,6 +41,7 @@ pub(super) fn word_evidence(
             canon.vocab(stop);
         }
     }
+    let mut matched = WordMatches::new();
     let mut near_cache: FxHashMap<&str, Vec<NearWord>> = FxHashMap::default();
     for (k, t) in content.iter().enumerate() {
         if stop.passed_now() {
@@ -64,86 +51,127 @@ pub(super) fn word_evidence(
             exact[k] = canon.spelling_joined(t, stop);
         }
         if !exact[k].is_empty() {
-            any_exact = true;
-            sets.push(std::mem::take(&mut exact[k]));
+            matched.any_exact = true;
+            matched.sets.push(std::mem::take(&mut exact[k]));
             continue;
         }
-        shorthand = false;
+        matched.shorthand = false;
         let len = t.chars().count();
         let bound = params.edit_bound(len);
         // A word the input repeats is looked for once.
         let near: &[NearWord] = if bound > 0 { near_cache.entry(*t).or_insert_with(|| canon.near_words(t, bound, stop)) } else { &[] };
         match near {
             [] if lex.generic_nouns.contains(*t) => {}
-            [] if len >= 3 && params.typo_max_edits > 0 => weak.push(t),
+            [] if len >= 3 && params.typo_max_edits > 0 => matched.weak.push(t),
             [] => return Words::Unexplained,
-            [(_, _, owners)] => {
-                typo = true;
-                short_typo |= len <= 4;
-                sets.push(owners.clone());
-            }
+            [(_, _, owners)] => matched.near(len, owners.clone(), false),
             several => {
-                typo = true;
-                short_typo |= len <= 4;
-                ambiguous_typo = true;
                 let mut union: Vec<usize> = several.iter().flat_map(|(_, _, o)| o.iter().copied()).collect();
                 union.sort_unstable();
                 union.dedup();
-                sets.push(union);
+                matched.near(len, union, true);
             }
         }
     }
-    if sets.is_empty() {
-        return if weak.is_empty() { Words::None } else { Words::Unexplained };
+    matched.single_out(canon, stop)
+}
+
+/// What the content words matched, gathered word by word (`word_evidence`)
+/// before they are read together (`single_out`).
+struct WordMatches<'t> {
+    /// Each word's candidates (pool order): those with the word, or a word
+    /// it is within the edit bound of.
+    sets: Vec<Vec<usize>>,
+    /// Some word matched only within the edit bound.
+    typo: bool,
+    /// Some word was within the bound of two different label words
+    /// equally (its set holds the owners of both).
+    ambiguous_typo: bool,
+    /// Every word matched exactly (one such word is a shorthand).
+    shorthand: bool,
+    /// A word of four letters or fewer that matched only within the edit
+    /// bound ("dave" near "date", "lost" near "last") is as likely another
+    /// word as a typo: it confirms a candidate other words name exactly,
+    /// never names one alone.
+    short_typo: bool,
+    /// Some word matched exactly (or joined).
+    any_exact: bool,
+    /// Words of three letters or more that match nothing within the bound
+    /// of their length: they may still be a one-letter slip of the winner's
+    /// word ("jaz classics", "sushi zne"), checked once the winner is known.
+    weak: Vec<&'t str>,
+}
+
+impl<'t> WordMatches<'t> {
+    fn new() -> Self {
+        WordMatches {
+            sets: Vec::new(),
+            typo: false,
+            ambiguous_typo: false,
+            shorthand: true,
+            short_typo: false,
+            any_exact: false,
+            weak: Vec::new(),
+        }
     }
-    shorthand &= sets.len() == 1 && weak.is_empty();
-    // Each set is in pool order (ascending).
-    let mut common: Vec<usize> = sets[0].clone();
-    for s in &sets[1..] {
-        common.retain(|e| s.binary_search(e).is_ok());
+
+    /// A word of `len` characters that matched only within the edit bound:
+    /// of one label word, or of `several` equally.
+    fn near(&mut self, len: usize, owners: Vec<usize>, several: bool) {
+        self.typo = true;
+        self.short_typo |= len <= 4;
+        self.ambiguous_typo |= several;
+        self.sets.push(owners);
     }
-    if short_typo && !any_exact && !ambiguous_typo && common.len() == 1 {
-        return Words::Unexplained;
-    }
-    if !weak.is_empty() {
-        // Each weak word must be one edit from a word of the one candidate
-        // the others single out, and from no other candidate's word.
-        let [winner] = common[..] else { return Words::Unexplained };
-        for w in &weak {
-            let near = canon.near_words(w, 1, stop);
-            if near.is_empty() || near.iter().flat_map(|(_, _, o)| o).any(|o| *o != winner) {
-                return Words::Unexplained;
+
+    /// What the words, read together, single out.
+    fn single_out(mut self, canon: &CanonPool, stop: &Deadline) -> Words {
+        if self.sets.is_empty() {
+            return if self.weak.is_empty() { Words::None } else { Words::Unexplained };
+        }
+        let shorthand = self.shorthand && self.sets.len() == 1 && self.weak.is_empty();
+        // Each set is in pool order (ascending).
+        let mut common: Vec<usize> = self.sets[0].clone();
+        for s in &self.sets[1..] {
+            common.retain(|e| s.binary_search(e).is_ok());
+        }
+        if self.short_typo && !self.any_exact && !self.ambiguous_typo && common.len() == 1 {
+            return Words::Unexplained;
+        }
+        if !self.weak.is_empty() {
+            // Each weak word must be one edit from a word of the one candidate
+            // the others single out, and from no other candidate's word.
+            let [winner] = common[..] else { return Words::Unexplained };
+            for w in &self.weak {
+                let near = canon.near_words(w, 1, stop);
+                if near.is_empty() || near.iter().flat_map(|(_, _, o)| o).any(|o| *o != winner) {
+                    return Words::Unexplained;
+                }
             }
+            self.typo = true;
         }
-        typo = true;
-    }
-    match common.as_slice() {
-        [one] if !ambiguous_typo => {
-            let kind = if typo {
-                MatchKind::Typo
-            } else if shorthand {
-                MatchKind::Shorthand
-            } else {
-                MatchKind::Partial
-            };
-            Words::Unique { entry: *one, kind }
-        }
-        [] => {
+        let union = |sets: Vec<Vec<usize>>| {
             let mut union: Vec<usize> = sets.into_iter().flatten().collect();
             union.sort_unstable();
             union.dedup();
-            Words::Split(union)
-        }
-        _ => {
-            let entries = if ambiguous_typo && common.len() < 2 {
-                let mut union: Vec<usize> = sets.into_iter().flatten().collect();
-                union.sort_unstable();
-                union.dedup();
-                union
-            } else {
-                common
-            };
-            Words::Shared { entries, typo }
+            union
+        };
+        match common.as_slice() {
+            [one] if !self.ambiguous_typo => {
+                let kind = if self.typo {
+                    MatchKind::Typo
+                } else if shorthand {
+                    MatchKind::Shorthand
+                } else {
+                    MatchKind::Partial
+                };
+                Words::Unique { entry: *one, kind }
+            }
+            [] => Words::Split(union(self.sets)),
+            _ => {
+                let entries = if self.ambiguous_typo && common.len() < 2 { union(self.sets) } else { common };
+                Words::Shared { entries, typo: self.typo }
+            }
         }
     }
 }
