@@ -15,8 +15,11 @@
 //!   (canonicalization = normalize + filler removed), [`reply`] (the JSON
 //!   object in a model's reply).
 //! - The rungs: [`exclusions`] (question, cancel, no context), [`scope`]
-//!   (scope cues and the pool), [`matching`] (label, alias, ordinal, badge,
-//!   containment, fuzzy; commands), [`classify`] (the one confidence
+//!   (scope cues and the pool), [`matching`] (what the input names: one
+//!   file per rule, its tests beside it: `mentions` (labels, aliases, the
+//!   input's structure), `positions` (ordinals, badges), `words` (word
+//!   evidence and the principle), `typo` (near words, fuzzy), `commands`,
+//!   and `index`, the pool's canonical index), [`classify`] (the one confidence
 //!   function), [`clarifier`] (the tie, its ranking, display order and
 //!   question templates), [`continuity`] (session state, TTLs, updates, the
 //!   continuity resolver, `Enrich` evidence), [`llm_rung`] (the one LLM call
@@ -28,6 +31,11 @@
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,
 //!   the auto-execute gates), [`types`] (the domain types of the contract).
+//! - Caches, behind the rules (which never see them): [`intern`] (what
+//!   calls on the same options share: interned option lists, the canonical
+//!   index of recent pools, fingerprint states; `pool_index` and
+//!   `pool_fingerprint` are the one way in), [`memo`] (the byte-budgeted
+//!   memo they are made of).
 //! - Other calls: [`assistant`] (`Clarify`: language, invariants, question
 //!   acceptance, format, the fallback), [`extract`] (`Extract`: baseline,
 //!   hint acceptance, the agent scoring tuple), [`guardrails`] (rollout
@@ -36,37 +44,50 @@
 //! # Safety invariants
 //!
 //! The spec's S1–S7 (`spec/ladder.md` section 1), and the tests that prove
-//! them (property tests over random pools, inputs, session states and LLM
-//! replies in `decide/tests.rs`, plus examples):
+//! them: property tests over random pools, inputs, session states and LLM
+//! replies, plus examples, each named with the file it lives in (paths
+//! under `src/`; the end-to-end ones share the harness in `testkit.rs`):
 //!
 //! - **S1** An `EXECUTE` targets a candidate of the request's bounded pool
 //!   for the resolved scope, whatever the LLM or the user says:
-//!   `s1_execute_targets_only_the_resolved_pool`; over HTTP with any
-//!   provider reply, `s1_s2_s3_hold_for_any_provider_reply` (daemon).
+//!   `decide/tests.rs`: `s1_execute_targets_only_the_resolved_pool`; over
+//!   HTTP with any provider reply, the daemon's `tests/it/llm.rs`:
+//!   `s1_s2_s3_hold_for_any_provider_reply`.
 //! - **S2** The LLM executes only with auto-execute on and every gate
-//!   passing: `s2_default_config_never_lets_the_llm_execute`,
+//!   passing: `decide/tests.rs`: `s2_default_config_never_lets_the_llm_execute`,
+//!   `auto_execute_needs_every_gate`; `policy.rs`:
 //!   `policy::tests::default_policy_never_lets_the_llm_execute`,
-//!   `policy::tests::gates_in_order`, `auto_execute_needs_every_gate`;
-//!   and only a corroborated pick (spec section 6b):
+//!   `policy::tests::gates_in_order`; and only a corroborated pick (spec
+//!   section 6b), `decide/tests.rs`:
 //!   `an_llm_execute_implies_every_gate_and_a_corroboration`,
 //!   `a_positional_model_never_executes_under_reorder`.
 //! - **S3** Every LLM failure is a clarifier (or `NEED_MORE_INFO`):
-//!   `s3_llm_failures_never_execute`, `llm_failures_map_to_their_fallback_reasons`.
+//!   `decide/tests.rs`: `s3_llm_failures_never_execute`,
+//!   `llm_failures_map_to_their_fallback_reasons`.
 //! - **S4** A scope cue is honoured before any widget shortcut, and a
-//!   scoped decision uses only that scope's candidates:
+//!   scoped decision uses only that scope's candidates: `decide/tests.rs`:
 //!   `s4_chat_cue_uses_only_chat_candidates`,
 //!   `open_panel_d_from_chat_resolves_in_the_chat_pool_only`.
 //! - **S5** The LLM is never asked twice on the same evidence in one
-//!   cycle: `s5_same_evidence_one_llm_call`,
+//!   cycle: `decide/tests.rs`: `s5_same_evidence_one_llm_call`,
 //!   `the_same_evidence_never_reaches_the_llm_twice`,
 //!   `enrich_with_the_same_evidence_does_not_call_the_llm_again`.
-//! - **S6** Questions and cancels never execute:
+//! - **S6** Questions and cancels never execute: `decide/tests.rs`:
 //!   `s6_questions_and_cancels_never_execute`,
 //!   `what_is_links_panel_d_is_a_question`, `cancel_and_empty_context_escape`.
-//! - **S7** Never a panic or a hang: every property test above runs the
-//!   whole ladder on random input and it returns; the service's side (bad
-//!   input is a clear status, the daemon keeps serving) is tested in the
-//!   daemon (`tests/it/server.rs`).
+//! - **S7** Never a panic or a hang: every property test above, and the
+//!   principle's below, runs the whole ladder on random input and it
+//!   returns; the service's side (bad input is a clear status, the daemon
+//!   keeps serving) is tested in the daemon (`tests/it/server.rs`).
+//!
+//! Beside them, the rules' own: spec section 4b, **execute only what the
+//! input fully accounts for**, and candidate risk, in
+//! `matching/words/tests.rs` beside the rule (`matching/words.rs`), e.g.
+//! `an_unexplained_word_anywhere_stops_any_execute`,
+//! `no_path_executes_a_high_risk_candidate_but_its_words_or_its_position`;
+//! each matching rule's in `matching/<rule>/tests.rs`; and the caches
+//! never change a decision, in `intern/tests.rs`:
+//! `the_memo_never_changes_a_decision`, `the_pool_memo_never_changes_a_match`.
 #![forbid(unsafe_code)]
 #![deny(clippy::disallowed_types, clippy::disallowed_methods)]
 
