@@ -167,7 +167,7 @@ fn hostile_request(n: usize, label_words: usize, input_words: usize, distinct: b
 /// sublabel, badge and 32 aliases are each 511 bytes of accented letters
 /// (3.6 MB of text to canonicalize, 7,200 pool words) against a one-word
 /// input. Light by its word count; the daemon runs it off the worker
-/// threads by its bytes (`ladder::deadline::BYTE_COST`).
+/// threads by its bytes (`ladder::cost::BYTE_COST`).
 fn accented_request() -> DecideRequest {
     let text = |tag: usize| format!("{}{}", "\u{e9}".repeat(255), (b'a' + (tag % 26) as u8) as char);
     let cands = (0..200)

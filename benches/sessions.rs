@@ -91,6 +91,7 @@ fn action(kind: &str, target: &str, outcome: &str) -> ActionEntry {
         option_set_id: "set-42".into(),
         timestamp_ms: NOW.wall_ms,
         outcome: serde_json::from_value(serde_json::json!(outcome)).expect("an action outcome"),
+        target_label: String::new(),
     }
 }
 

@@ -71,7 +71,7 @@ fn parse_corroboration(s: &str) -> Result<ladder::policy::Corroboration, String>
 /// Exit code for an invalid configuration.
 pub const EXIT_CONFIG: u8 = 2;
 
-pub fn run(cli: Cli) -> ExitCode {
+pub fn dispatch(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Config { check, print } => {
             let checking = check.is_some();
@@ -146,7 +146,7 @@ fn eval(file: Option<PathBuf>, files: &[PathBuf], json: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let report = match rt.block_on(crate::eval::run(config, cases)) {
+    let report = match rt.block_on(crate::eval::evaluate(config, cases)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ladderd: {e}");

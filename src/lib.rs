@@ -37,7 +37,7 @@
 //!   core's settings use the core's types.
 //! - [`telemetry`]: logging (panics included, `telemetry::panics`),
 //!   tracing and metrics export, redaction, and the decision-record schema
-//!   (`telemetry::records`). [`tokens`]: the BPE
+//!   (`telemetry::records`). [`bpe`]: the BPE
 //!   tokenizer for the semantic lane's budgets.
 //! - [`replay`]: re-runs decision records under a configuration.
 //!   [`eval`]: measures decision quality on labelled turns.
@@ -46,6 +46,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod bpe;
 pub mod breaker;
 pub mod cli;
 pub mod config;
@@ -59,4 +60,3 @@ pub mod pb;
 pub mod replay;
 pub mod store;
 pub mod telemetry;
-pub mod tokens;

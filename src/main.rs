@@ -11,5 +11,5 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    ladderd::cli::run(ladderd::cli::Cli::parse())
+    ladderd::cli::dispatch(ladderd::cli::Cli::parse())
 }

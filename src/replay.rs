@@ -158,7 +158,7 @@ pub fn replay(
     if let Some(c) = corroboration {
         policy.auto_execute.corroboration = c;
     }
-    let tokens = crate::tokens::BpeCounter;
+    let tokens = crate::bpe::BpeCounter;
     let mut before = BTreeMap::new();
     let mut after = BTreeMap::new();
     let mut changed = Vec::new();

@@ -127,7 +127,7 @@ pub struct Limits {
     pub labels_max: usize,
     pub chat_history_max: usize,
     /// The matching work one `Decide` or `Enrich` may ask for: input words
-    /// times pool words (`ladder::deadline::work`).
+    /// times pool words (`ladder::cost::work`).
     pub match_work_max: u64,
 }
 

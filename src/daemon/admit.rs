@@ -31,21 +31,21 @@ pub fn decide_input(g: &Generation, m: pb::DecideRequest, wire: Option<&[u8]>) -
 /// The request's matching work, refused with RESOURCE_EXHAUSTED over
 /// `limits.match_work_max`. Returned as the cost that decides whether it
 /// runs off the worker threads: the matching work, or its candidates'
-/// non-ASCII text to canonicalize (`ladder::deadline::BYTE_COST` a byte)
+/// non-ASCII text to canonicalize (`ladder::cost::BYTE_COST` a byte)
 /// when that is more: a few long accented labels are few words and many
 /// bytes of NFKC (ASCII text takes a fast path fifty times cheaper).
 pub fn work(g: &Generation, req: &DecideRequest) -> Result<u64, Invalid> {
     let limits = &g.config.limits;
     // An interned list's part was counted when it was interned.
     let options = options_facts(g, req).map(|(costs, _)| costs);
-    let ladder::deadline::Costs { work, non_ascii_bytes } = ladder::deadline::costs_with(req, options);
+    let ladder::cost::Costs { work, non_ascii_bytes } = ladder::cost::costs_with(req, options);
     if work > limits.match_work_max {
-        let input_words = ladder::text::tokens(&req.input).count().max(1) as u64;
+        let input_words = ladder::text::words(&req.input).count().max(1) as u64;
         return Err(Invalid::TooMuchWork { work, input_words, pool_words: work / input_words, max: limits.match_work_max });
     }
     // The candidates' text that is not ASCII (label, sublabel, badge,
     // aliases: what matching canonicalizes) costs by the byte.
-    Ok(work.max(non_ascii_bytes.saturating_mul(ladder::deadline::BYTE_COST)))
+    Ok(work.max(non_ascii_bytes.saturating_mul(ladder::cost::BYTE_COST)))
 }
 
 /// The bytes of the request's candidates (`DecideRequest::candidate_bytes`),
@@ -57,6 +57,6 @@ pub fn candidate_bytes(g: &Generation, req: &DecideRequest) -> usize {
 
 /// What the request's options cost, when their list was interned
 /// (`PoolMemo::facts`): its part of the work bound, and its bytes.
-fn options_facts(g: &Generation, req: &DecideRequest) -> Option<(ladder::deadline::ListCosts, usize)> {
+fn options_facts(g: &Generation, req: &DecideRequest) -> Option<(ladder::cost::ListCosts, usize)> {
     req.options.as_ref().and_then(|o| g.pool_memo.facts(&o.candidates))
 }

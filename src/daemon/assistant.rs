@@ -79,9 +79,9 @@ impl Daemon {
         let x = &g.config.extract;
         let switches = Switches { enabled: x.enabled, normalization: x.normalization_hint, entities: x.entity_hint };
         let work = admit_extract_work(&req, switches.any() && switches.normalization, g.config.limits.match_work_max)?;
-        let stop = ladder::deadline::Deadline::new(deadline.map(Instant::into_std));
+        let stop = ladder::cost::Deadline::new(deadline.map(Instant::into_std));
         let base = self
-            .run_ladder(work, deadline, async { extract::baseline_until(&req, &req.text, "baseline", lex, extract::Slots::new(), &stop) })
+            .drive(work, deadline, async { extract::baseline_until(&req, &req.text, "baseline", lex, extract::Slots::new(), &stop) })
             .await?;
         if !switches.any() {
             return Ok(extract::settle(&req, lex, base, Vec::new()));
@@ -107,7 +107,7 @@ impl Daemon {
             }
         });
         let outcomes: Vec<HintOutcome> = futures::future::join_all(runs).await;
-        self.run_ladder(work, deadline, async { extract::settle_until(&req, lex, base, outcomes, &stop) }).await
+        self.drive(work, deadline, async { extract::settle_until(&req, lex, base, outcomes, &stop) }).await
     }
 }
 

@@ -113,7 +113,7 @@ pub enum StartError {
 
 impl Daemon {
     pub fn new(config: Config) -> Result<Self, StartError> {
-        crate::tokens::warm_up();
+        crate::bpe::warm_up();
         let s = &config.sessions;
         let idle = Duration::from_secs(s.idle_ttl_seconds);
         let (store, pools, clock): (Arc<dyn SessionStore>, Arc<dyn PoolStore>, _) = match s.backend {
@@ -137,7 +137,7 @@ impl Daemon {
             rollout: rollout::Rollout::default(),
             store,
             clock,
-            tokens: Arc::new(crate::tokens::BpeCounter),
+            tokens: Arc::new(crate::bpe::BpeCounter),
             current: ArcSwap::from_pointee(Generation::new(config)?),
             heavy: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
             refusals: Refusals::default(),
@@ -419,7 +419,7 @@ mod tests {
                 proptest::prop_assert_eq!(&*list, &*own.options.unwrap().candidates);
                 // What it costs, counted once when interned, is what it costs.
                 let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
-                proptest::prop_assert_eq!(g.pool_memo.facts(&list), Some((ladder::deadline::list_costs(&list), bytes)));
+                proptest::prop_assert_eq!(g.pool_memo.facts(&list), Some((ladder::cost::list_costs(&list), bytes)));
                 if let Some(before) = &got[k] {
                     proptest::prop_assert!(std::sync::Arc::ptr_eq(before, &list), "the same bytes, the same list");
                 }

@@ -85,12 +85,12 @@ impl Daemon {
         let plan = if self.store.remote() {
             let (empty, other) = (ContinuityState::default(), Ids::new());
             let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
-            self.run_ladder(work, deadline, speculate::plan(&ctx, (&other.decision, &other.cycle), &turn.req)).await?
+            self.drive(work, deadline, speculate::plan(&ctx, (&other.decision, &other.cycle), &turn.req)).await?
         } else {
             Plan::Read
         };
         // Boxed: following a plan is a large future, which every call
-        // would otherwise carry by value (see `run_ladder`).
+        // would otherwise carry by value (see `drive`).
         Box::pin(self.follow(g, turn, plan)).await
     }
 
@@ -233,7 +233,7 @@ impl Daemon {
         }
         let ids = Ids { decision: case.decision_id, cycle: case.cycle_id };
         let ctx = self.ctx(g, state.into(), &ids, turn.now, turn.deadline);
-        let (mut again, asked) = self.run_ladder(turn.work, turn.deadline, speculate::decide_again(&ctx, &turn.req)).await?;
+        let (mut again, asked) = self.drive(turn.work, turn.deadline, speculate::decide_again(&ctx, &turn.req)).await?;
         if asked {
             // Never (a property of the core); were it to, the port was
             // refused: a safe clarifier.
@@ -270,7 +270,7 @@ impl Daemon {
         let remembered = preclaimed.as_ref().and_then(|p| p.remembered.clone());
         ports.preclaimed = std::sync::Mutex::new(preclaimed.map(|p| (p.key, p.claim)));
         let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
-        let mut decided = self.run_ladder(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
+        let mut decided = self.drive(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
         // A claim taken with the read that the ladder never asked for (the
         // state decided the turn without the LLM) is dropped, so the
@@ -297,7 +297,7 @@ impl Daemon {
     /// held by value, it made this future three times its size and every
     /// future awaiting it larger still (17 KB a `Decide`, copied whole at
     /// each level of the call).
-    pub(super) fn run_ladder<'a, T: 'a>(
+    pub(super) fn drive<'a, T: 'a>(
         &'a self,
         work: u64,
         deadline: Option<Instant>,
@@ -413,7 +413,7 @@ impl Daemon {
                 let merged = Arc::new(cycle.enrich(&input.evidence, &input.chat_history));
                 let work = admit::work(g, &merged)?;
                 let ports = DaemonPorts::new(self, &input.session_id, deadline, g);
-                let d = self.run_ladder(work, deadline, decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports)).await?;
+                let d = self.drive(work, deadline, decide::decide(&ctx, &merged, Mode::Enrich(&cycle), &ports)).await?;
                 (d, merged, cycle)
             }
             Applied::EnrichRefused(EnrichRefusal::BudgetExhausted(cycle)) => {
@@ -501,7 +501,7 @@ impl Daemon {
         let had = d.loop_cycle_id.take();
         let detail = format!("{}{}", e.kind().as_str(), had.map(|c| format!(": cycle {c} not kept")).unwrap_or_default());
         d.trace.push(ladder::types::Step { rung: "store".into(), outcome: "not_written".into(), detail: detail.clone(), duration_us: 0 });
-        decided.events.push(ladder::run::Event { name: "session_change_not_written", detail });
+        decided.events.push(ladder::draft::Event { name: "session_change_not_written", detail });
     }
 
     /// The decision's session change, moved out of it (what follows reads
@@ -699,6 +699,7 @@ impl Daemon {
             },
             timestamp_ms: now.wall_ms,
             outcome: o.kind,
+            target_label: String::new(),
         };
         self.store
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, g.policy.ttl)

@@ -448,7 +448,7 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
 /// Runs every line through the daemon's own code, in process: a turn in a
 /// session of its own, a dialogue's turns in one (with their `Enrich` and
 /// `RecordOutcome` calls).
-pub async fn run<L: Into<Line>>(mut config: Config, lines: impl IntoIterator<Item = L>) -> Result<Report, StartError> {
+pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterator<Item = L>) -> Result<Report, StartError> {
     // Each line is a session of its own, in this process: never written to
     // a shared store.
     config.sessions.backend = crate::config::SessionBackend::Memory;

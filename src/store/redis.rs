@@ -514,7 +514,7 @@ impl RedisStore {
     }
 
     /// Runs one script within the call budget, counting failures.
-    async fn run(&self, op: &'static str, inv: redis::ScriptInvocation<'_>) -> Result<Value, StoreError> {
+    async fn script(&self, op: &'static str, inv: redis::ScriptInvocation<'_>) -> Result<Value, StoreError> {
         self.run_within(op, inv, self.inner.timeout).await
     }
 
@@ -573,7 +573,7 @@ impl RedisStore {
         let key = self.key(id);
         let mut inv = READ.prepare_invoke();
         inv.key(&key).key(format!("{key}:log")).arg(self.inner.idle_ms).arg(if with_request { "1" } else { "0" });
-        let fields = bulk_list(self.run("read", inv).await?);
+        let fields = bulk_list(self.script("read", inv).await?);
         parse_state(id, &fields, with_request)
     }
 
@@ -639,7 +639,7 @@ impl RedisStore {
                 .arg(&executed)
                 .arg(logged)
                 .arg(guard_key);
-            let reply = bulk_list(self.run("write", inv).await?);
+            let reply = bulk_list(self.script("write", inv).await?);
             if matches!(reply.first(), Some(Some(b)) if b == b"1") {
                 self.remember(id, version, state);
                 return Ok(applied);
@@ -696,7 +696,7 @@ impl RedisStore {
             .arg(close)
             .arg(LOG_MAX)
             .arg(LOG_FOLD);
-        let reply = bulk_list(self.run("append", inv).await?);
+        let reply = bulk_list(self.script("append", inv).await?);
         // Whatever this replica held of the session is behind it now.
         self.seen().pop(id);
         match reply.first() {
@@ -786,7 +786,7 @@ impl RedisStore {
             .arg(request)
             .arg(cycle)
             .arg(executed);
-        let mut reply = bulk_list(self.run("read_append", inv).await?);
+        let mut reply = bulk_list(self.script("read_append", inv).await?);
         let appended = matches!(reply.first(), Some(Some(b)) if b == b"1");
         if !appended {
             let read = parse_state(id, &reply[1..], false)?;
@@ -885,7 +885,7 @@ impl RedisStore {
     async fn cohort_of(&self, session: &str, decision_id: &str) -> Result<Option<String>, StoreError> {
         let mut inv = EXECUTED_LIST.prepare_invoke();
         inv.key(format!("{}:executed", self.key(session)));
-        let items = bulk_list(self.run("executed_cohort", inv).await?);
+        let items = bulk_list(self.script("executed_cohort", inv).await?);
         Ok(items.into_iter().flatten().find_map(|b| {
             let s = String::from_utf8_lossy(&b).into_owned();
             let (id, cohort) = s.split_once('|')?;
@@ -903,7 +903,7 @@ impl RedisStore {
             RolloutAction::Trip(json) => inv.arg("trip").arg(json),
             RolloutAction::Reset => inv.arg("reset"),
         };
-        let v = self.run("rollout", inv).await?;
+        let v = self.script("rollout", inv).await?;
         let Value::Array(items) = v else { return Err(StoreError::new(FailureKind::ScriptError, "rollout: unexpected reply")) };
         let trip = match items.first() {
             Some(Value::BulkString(b)) => Some(String::from_utf8_lossy(b).into_owned()),
@@ -1063,7 +1063,7 @@ impl SessionStore for RedisStore {
             let mut inv = REMOVE.prepare_invoke();
             let key = self.key(id);
             inv.key(&key).key(format!("{key}:executed")).key(format!("{key}:log"));
-            Ok(matches!(self.run("remove", inv).await?, Value::Int(n) if n > 0))
+            Ok(matches!(self.script("remove", inv).await?, Value::Int(n) if n > 0))
         })
     }
 
@@ -1182,7 +1182,7 @@ impl PoolStore for RedisStore {
             let keys = self.pool_keys(session);
             let mut inv = POOL_GET.prepare_invoke();
             inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).key(&keys[3]).arg(set).arg(wall_ms()).arg(self.inner.idle_ms);
-            let Value::BulkString(blob) = self.run("pool_get", inv).await? else { return Ok(None) };
+            let Value::BulkString(blob) = self.script("pool_get", inv).await? else { return Ok(None) };
             let held: StoredSet = serde_json::from_slice(&blob).map_err(|e| corrupt(session, "pools", e))?;
             Ok((held.version == version).then_some((held.scope, held.candidates)))
         })
@@ -1223,7 +1223,7 @@ impl PoolStore for RedisStore {
                 .arg(self.inner.pool_max_candidates)
                 .arg(version)
                 .arg(digest);
-            Ok(match self.run("pool_put", inv).await? {
+            Ok(match self.script("pool_put", inv).await? {
                 Value::Int(-1) => Holding::OtherContent,
                 Value::Int(-2) => Holding::TooLarge,
                 _ => Holding::Held,
@@ -1236,7 +1236,7 @@ impl PoolStore for RedisStore {
             let keys = self.pool_keys(session);
             let mut inv = POOL_REMOVE.prepare_invoke();
             inv.key(&keys[0]).key(&keys[1]).key(&keys[2]).key(&keys[3]);
-            match self.run("pool_remove", inv).await? {
+            match self.script("pool_remove", inv).await? {
                 Value::Int(n) => Ok(n.max(0) as usize),
                 _ => Ok(0),
             }

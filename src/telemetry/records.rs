@@ -152,7 +152,7 @@ impl DecisionLog {
             broken: None,
             reopened_at: None,
         };
-        let worker = std::thread::Builder::new().name("ladderd-records".into()).spawn(move || writer.run(rx))?;
+        let worker = std::thread::Builder::new().name("ladderd-records".into()).spawn(move || writer.write_until_closed(rx))?;
         Ok(DecisionLog { tx: std::sync::Mutex::new(Some(tx)), worker: std::sync::Mutex::new(Some(worker)), stats })
     }
 
@@ -304,7 +304,7 @@ struct Writer<F: Files> {
 }
 
 impl<F: Files> Writer<F> {
-    fn run(mut self, rx: Receiver<String>) {
+    fn write_until_closed(mut self, rx: Receiver<String>) {
         while let Ok(first) = rx.recv() {
             // What is waiting is written now; the file is checked once a
             // batch (still the one at the path?).

@@ -297,7 +297,7 @@ async fn every_rule_example_in_the_docs_decides_as_it_says() {
         cases.push(ladderd::eval::case("docs/deciding.md", &v).unwrap());
     }
     assert!(cases.len() >= 20, "{} examples", cases.len());
-    let report = ladderd::eval::run(Config::default(), cases).await.unwrap();
+    let report = ladderd::eval::evaluate(Config::default(), cases).await.unwrap();
     let wrong: Vec<String> = report
         .failures
         .iter()

@@ -12,7 +12,7 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 async fn evaluate(file: &str) -> eval::Report {
     let cases = eval::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(file)).expect("the corpus reads");
     assert!(cases.len() >= 60, "{file}: {} lines", cases.len());
-    eval::run(Config::default(), cases).await.expect("the daemon builds")
+    eval::evaluate(Config::default(), cases).await.expect("the daemon builds")
 }
 
 fn assert_quality(file: &str, r: &eval::Report) {
@@ -71,7 +71,7 @@ async fn real_user_language_is_almost_never_executed_wrongly() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/clinc150");
     let cases = eval::read(&dir).expect("the CLINC150 splits read");
     assert_eq!(cases.len(), 18_200);
-    let r = eval::run(Config::default(), cases).await.expect("the daemon builds");
+    let r = eval::evaluate(Config::default(), cases).await.expect("the daemon builds");
     let table = eval::render(&r);
     let turns = r.overall.turns as f64;
     assert_eq!(r.overall.invalid, 0, "lines refused at the edge\n{table}");
@@ -167,7 +167,7 @@ async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
         .enumerate()
         .map(|(i, (input, o, expect))| eval::case(&format!("t:{i}"), &json!({"input": input, "options": o, "expect": expect})).unwrap())
         .collect();
-    let r = eval::run(config, cases).await.unwrap();
+    let r = eval::evaluate(config, cases).await.unwrap();
     let l = &r.llm;
     let text = eval::render(&r);
     assert_eq!((l.refused, l.refused_picked_right, l.refused_resolved), (2, 2, 2), "{text}");
@@ -186,7 +186,7 @@ async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
         .enumerate()
         .map(|(i, (input, o, expect))| eval::case(&format!("t:{i}"), &json!({"input": input, "options": o, "expect": expect})).unwrap())
         .collect();
-    let r = eval::run(Config::default(), cases).await.unwrap();
+    let r = eval::evaluate(Config::default(), cases).await.unwrap();
     assert_eq!((r.llm.refused, r.llm.reached, r.overall.right_executes), (2, 0, 1));
 }
 
@@ -208,7 +208,7 @@ async fn a_dialogue_run_under_the_llm_reports_its_verdicts_and_gates() {
         {"input": "please close the account for good", "options": shop, "expect": {"clarify": ["close"]}},
         {"input": "close account", "options": shop, "expect": {"execute": "close"}}]});
     let d = eval::dialogue("t:1", &line).unwrap();
-    let r = eval::run(config, [d]).await.unwrap();
+    let r = eval::evaluate(config, [d]).await.unwrap();
     let (l, text) = (&r.llm, eval::render(&r));
     // The first turn executes by the LLM; the second has no pick; the third
     // picks the high-risk candidate, which only a confirmation can carry.
@@ -225,7 +225,7 @@ async fn a_dialogue_run_under_the_llm_reports_its_verdicts_and_gates() {
 async fn the_worked_dialogue_example_runs_as_the_docs_show() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/eval/dialogues.jsonl");
     let lines = eval::read(&path).unwrap();
-    let r = eval::run(Config::default(), lines).await.unwrap();
+    let r = eval::evaluate(Config::default(), lines).await.unwrap();
     let text = eval::render(&r);
     assert_eq!((r.dialogues.dialogues, r.dialogues.fully_right, r.dialogues.repeated_clarifiers), (3, 3, 0), "{text}");
     let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/evaluation.md")).unwrap();

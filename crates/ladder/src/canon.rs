@@ -98,7 +98,6 @@ pub fn strip_filler(mut cur: String, lex: &Lexicon) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::tokens;
     use proptest::prelude::*;
 
     fn lex() -> Lexicon {
@@ -148,7 +147,7 @@ mod tests {
             prop_assert_eq!(&buf[..mid], canonicalize(&a, &lex));
             prop_assert_eq!(&buf[mid..], canonicalize(&b, &lex));
             let got: Vec<&str> = words.iter().map(|&(s, e)| &buf[s..e]).collect();
-            prop_assert_eq!(got, tokens(&buf[mid..]).collect::<Vec<_>>());
+            prop_assert_eq!(got, crate::text::words(&buf[mid..]).collect::<Vec<_>>());
         }
 
         #[test]

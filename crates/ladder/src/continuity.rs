@@ -59,6 +59,11 @@ pub struct ActionEntry {
     /// Milliseconds since the Unix epoch.
     pub timestamp_ms: i64,
     pub outcome: ActionOutcome,
+    /// The label the target had when it was executed, when the decision
+    /// knew it: "one more" and "not that one" on another screen act on it
+    /// only where the same id still shows the same label.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub target_label: String,
 }
 
 wire_enum! {
@@ -268,15 +273,22 @@ impl ContinuityState {
     /// The session's newest action, when it executed something (a
     /// decision's execute, or the app's EXECUTED, ACCEPTED or REJECTED
     /// of one): what "not that one" refuses and "one more" repeats.
-    pub fn last_execute(&self) -> Option<String> {
-        self.recent_action_trace
-            .front()
-            .filter(|e| {
-                matches!(e.kind, ActionKind::Execute)
-                    || matches!(e.outcome, ActionOutcome::Executed | ActionOutcome::Accepted | ActionOutcome::Rejected)
-            })
-            .map(|e| e.target_ref.clone())
-            .filter(|t| !t.is_empty())
+    pub fn last_execute(&self) -> Option<Executed> {
+        let e = self.recent_action_trace.front().filter(|e| {
+            matches!(e.kind, ActionKind::Execute)
+                || matches!(e.outcome, ActionOutcome::Executed | ActionOutcome::Accepted | ActionOutcome::Rejected)
+        })?;
+        if e.target_ref.is_empty() {
+            return None;
+        }
+        // An outcome the app recorded carries no label: the execute it
+        // reports does.
+        let label = self
+            .recent_action_trace
+            .iter()
+            .find(|a| a.target_ref == e.target_ref && !a.target_label.is_empty())
+            .map_or_else(String::new, |a| a.target_label.clone());
+        Some(Executed { id: e.target_ref.clone(), option_set_id: e.option_set_id.clone(), label })
     }
 
     /// Whether `fact` is true of this state (as the ladder reads it:
@@ -481,6 +493,24 @@ fn push_front<T: PartialEq>(q: &mut VecDeque<T>, item: T, cap: usize) {
     q.truncate(cap);
 }
 
+/// The execute a session had last (`ContinuityState::last_execute`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Executed {
+    pub id: String,
+    pub option_set_id: String,
+    /// Its label when executed (empty: not known).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub label: String,
+}
+
+impl Executed {
+    /// Whether it is `cand` on the screen of option set `set`: the same
+    /// option set, or the same id showing the same label.
+    pub fn is(&self, cand: &Candidate, set: &str) -> bool {
+        cand.id == self.id && ((!set.is_empty() && set == self.option_set_id) || (!self.label.is_empty() && cand.label == self.label))
+    }
+}
+
 /// A change to one session's state. Serializable: a shared store may log
 /// it and apply it when the session is next read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -544,7 +574,7 @@ pub enum Fact {
     /// The question the session holds (`ContinuityState::question`).
     Asked(Option<Question>),
     /// The session's newest execute (`ContinuityState::last_execute`).
-    LastExecute(Option<String>),
+    LastExecute(Option<Executed>),
     /// What the session's question makes of a detail answer
     /// (`Question::detail`): the option these words and values pick.
     Detail { words: Vec<String>, values: Vec<crate::replies::values::Value>, is: Option<String> },
@@ -646,7 +676,7 @@ impl<'a> StateView<'a> {
     }
 
     /// `ContinuityState::last_execute`, noted as a fact.
-    pub fn last_execute(&self) -> Option<String> {
+    pub fn last_execute(&self) -> Option<Executed> {
         let is = self.state.last_execute();
         if let Some(w) = self.watch {
             w.note(Fact::LastExecute(is.clone()));
@@ -837,7 +867,7 @@ pub enum Other {
 /// otherwise the clarifier offers the options but that one. The same
 /// option set and scope as the session's, as for `resolve`.
 pub fn the_other(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, lex: &crate::lexicon::Lexicon) -> Result<Other, &'static str> {
-    let core: Vec<&str> = crate::text::tokens(&tie.query.core).collect();
+    let core: Vec<&str> = crate::text::words(&tie.query.core).collect();
     let other = lex.others.is_phrase(&core);
     if !other && !lex.not_that.is_phrase(&core) {
         return Err("not_the_other");
@@ -1004,6 +1034,7 @@ mod tests {
                 option_set_id: String::new(),
                 timestamp_ms: 0,
                 outcome: ActionOutcome::Accepted,
+                target_label: String::new(),
             },
             also_rejected: None,
         });
@@ -1057,6 +1088,7 @@ mod tests {
                 option_set_id: String::new(),
                 timestamp_ms: i,
                 outcome: ActionOutcome::Executed,
+                target_label: String::new(),
             };
             s.apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), at(0), TTL);
         }

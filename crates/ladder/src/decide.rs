@@ -8,30 +8,30 @@
 //! sequence: each rung's rules live in its own module (`canon`,
 //! `exclusions`, `scope`, `matching`, `classify`, `clarifier`,
 //! `continuity`, `llm_rung`), and the working state that turns a rung's
-//! result into a `Decision` is `run::Run`. The two effects the ladder needs
+//! result into a `Decision` is `draft::Draft`. The two effects the ladder needs
 //! from outside — claiming the loop guard in the session store and asking
 //! the LLM — come through [`Ports`], so this module stays free of any
 //! runtime.
 
 pub use crate::continuity::StateView;
-pub use crate::deadline::{DeadlinePassed, work};
-pub use crate::run::{Ctx, Decided, Event, Mode, guard_key};
+pub use crate::cost::{DeadlinePassed, work};
+pub use crate::draft::{Ctx, Decided, Event, Mode, guard_key};
 
 use super::canon::canonicalize;
 use super::clarifier::{Ask as Question, Tie};
 use super::classify::{Evidence, Winner, classify};
 use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Other, PendingClarifier};
-use super::deadline::Deadline;
+use super::cost::Deadline;
 use super::exclusions::hard_exclusion;
 use super::intern;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
 use super::ports::Ports;
 use super::scope::{self, CueParse, Resolved};
-use super::text::tokens;
+use super::text::words;
 use super::types::*;
+use crate::draft::{Draft, Offer};
 use crate::replies::{self, Answer};
-use crate::run::{Offer, Run};
 
 /// Runs the ladder for one request.
 ///
@@ -41,13 +41,13 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let p = ctx.policy;
     let stop = Deadline::new(ctx.deadline);
     let lex = &p.lexicon;
-    let mut run = Run::new(ctx, req, mode);
+    let mut draft = Draft::new(ctx, req, mode);
 
     // 1. Canonicalize once; every later rung uses this text.
-    run.begin("canonicalize");
+    draft.begin("canonicalize");
     let canonical = canonicalize(&req.input, lex);
-    run.canonical = canonical.clone();
-    run.step("ok", format!("{} tokens", tokens(&canonical).count()));
+    draft.canonical = canonical.clone();
+    draft.step("ok", format!("{} tokens", words(&canonical).count()));
 
     // What the input says as a reply, from its words alone (spec 4c).
     let reading = replies::reading::read(&req.input, lex);
@@ -55,7 +55,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 2. Hard exclusions: the only early escapes. A cancel that refuses
     //    what was proposed ("no", "nope") is a reply (step 3b), and one
     //    that says a label whole ("Skip") is that request.
-    run.begin("exclusions");
+    draft.begin("exclusions");
     let exclusion = match hard_exclusion(&req.input, &canonical, req, lex) {
         Some(EscapeReason::Cancel)
             if reading.declines() || says_a_label(req, &canonical, lex) || an_action_of_a_label(req, &canonical, lex) =>
@@ -64,19 +64,19 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         }
         e => e,
     };
-    run.step(exclusion.map_or("pass", EscapeReason::as_str), String::new());
+    draft.step(exclusion.map_or("pass", EscapeReason::as_str), String::new());
     if let Some(reason) = exclusion {
-        return Ok(run.escape(reason, None, Tier::Exclusions));
+        return Ok(draft.escape(reason, None, Tier::Exclusions));
     }
 
     // 3. Scope cue, parsed before any widget shortcut, and the pool.
-    run.begin("scope");
+    draft.begin("scope");
     let cue = match scope::find_cue(&canonical, lex) {
         CueParse::None => None,
         CueParse::One(c) => Some(c),
         CueParse::Conflict => {
-            run.step("conflicting_cues", String::new());
-            return Ok(run.need_scope(Scope::Unspecified, EvidenceType::ScopeDisambiguationHint));
+            draft.step("conflicting_cues", String::new());
+            return Ok(draft.need_scope(Scope::Unspecified, EvidenceType::ScopeDisambiguationHint));
         }
     };
     // Recoverable chat options an Enrich step supplied join the pool.
@@ -84,33 +84,33 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let pool = match scope::resolve(req, cue.as_ref().map(|c| c.scope), recoverable) {
         Resolved::Pool(pool) => pool,
         Resolved::EmptyScope { scope, needed } => {
-            run.step("empty_scope", format!("{} cue with no candidates", scope.as_str()));
-            return Ok(run.need_scope(scope, needed));
+            draft.step("empty_scope", format!("{} cue with no candidates", scope.as_str()));
+            return Ok(draft.need_scope(scope, needed));
         }
     };
-    run.scope = cue.as_ref().map(|c| c.scope);
+    draft.scope = cue.as_ref().map(|c| c.scope);
     let cue_name = cue.as_ref().map_or("none", |c| c.scope.as_str());
-    run.record(|s| {
+    draft.record(|s| {
         s.record("ladder.candidate_count", pool.len());
         s.record("ladder.scope", cue_name);
         s.record("ladder.option_set_id", req.option_set_id());
     });
-    run.step(cue_name, format!("{} candidates", pool.len()));
+    draft.step(cue_name, format!("{} candidates", pool.len()));
 
     // 3b. Replies: the turn read against what was asked (spec 4c).
-    run.begin("reply");
+    draft.begin("reply");
     let hr = &p.matching.high_risk_kinds;
     let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
     let answered = replies::answer(&cx, &reading);
-    run.rejected_execute = answered.rejected.clone();
+    draft.rejected_execute = answered.rejected.clone();
     let mut again: Option<(String, Vec<usize>)> = None;
     match answered.answer {
-        Answer::Pass => run.step("pass", String::new()),
+        Answer::Pass => draft.step("pass", String::new()),
         Answer::Again { text, without, kind } => {
-            run.step(kind.as_str(), format!("read again: {text}"));
+            draft.step(kind.as_str(), format!("read again: {text}"));
             again = Some((text, without));
         }
-        answer => return Ok(reply_decision(run, &pool, answer)),
+        answer => return Ok(reply_decision(draft, &pool, answer)),
     }
     let mut pool = pool;
     let mut matched_text = None;
@@ -123,7 +123,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 
     // 4. Match. A scope cue keeps the decision to that scope's candidates
     //    (S4): known commands are not among them.
-    run.begin("match");
+    draft.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
     let query = Query::new(matched_text.unwrap_or_else(|| cue.map_or_else(|| canonical.clone(), |c| c.rest)), lex);
     // The pool's canonical index: the memo's for a pool that comes again.
@@ -135,19 +135,19 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let Ok(matches) = matching::find(&req.input, &query, &pool, &index, commands, rules) else {
         return Err(DeadlinePassed);
     };
-    run.step(format!("{} hits", matches.hits.len()), matches.describe(&pool));
+    draft.step(format!("{} hits", matches.hits.len()), matches.describe(&pool));
 
     // 5. Classify: the one place confidence is decided.
-    run.begin("classify");
+    draft.begin("classify");
     let class = classify(&Evidence {
         pool: &pool,
         matches: &matches,
         input_is_deictic: query.core.is_empty() || lex.deictic.contains(&query.core),
         params: &p.matching,
     });
-    run.class = Some(class);
+    draft.class = Some(class);
     let reason_name = class.reason.map_or("", AmbiguityReason::as_str);
-    run.record(|s| {
+    draft.record(|s| {
         s.record("ladder.confidence_bucket", class.bucket.as_str());
         s.record("ladder.ambiguity_reason", reason_name);
     });
@@ -156,79 +156,79 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         (_, Some(e)) => format!("{reason_name}; {} is high risk: confirm it", pool.entries[e].cand.id),
         _ => reason_name.to_string(),
     };
-    run.step(class.bucket.as_str(), detail);
+    draft.step(class.bucket.as_str(), detail);
 
     // 6. Collision guard: a high-confidence winner is either a selection or
     //    a command escape; everything else goes up the ladder.
-    run.begin("collision");
+    draft.begin("collision");
     match class.winner {
         Some(Winner::Entry(i)) => {
             let e = pool.entries[i];
-            run.event("deterministic_high_confidence_execute", e.cand.id.clone());
-            run.step("selection", e.cand.id.clone());
-            return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic));
+            draft.event("deterministic_high_confidence_execute", e.cand.id.clone());
+            draft.step("selection", e.cand.id.clone());
+            return Ok(draft.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic));
         }
         Some(Winner::Command(i)) => {
-            run.step("command", req.commands[i].id.clone());
-            return Ok(run.escape(EscapeReason::Command, Some(req.commands[i].id.clone()), Tier::Command));
+            draft.step("command", req.commands[i].id.clone());
+            return Ok(draft.escape(EscapeReason::Command, Some(req.commands[i].id.clone()), Tier::Command));
         }
         None => {}
     }
     let tie = Tie::new(&pool, &matches, &query, class, req, p.tie_len());
-    run.open_cycle(&tie);
+    draft.open_cycle(&tie);
     let sources: std::collections::BTreeSet<&str> =
         tie.items.iter().map(|t| t.entry.map_or("commands", |i| pool.entries[i].source.as_str())).collect();
     let sources = sources.into_iter().collect::<Vec<_>>().join(",");
-    run.record(|s| {
+    draft.record(|s| {
         s.record("ladder.sources_in_tie", sources.as_str());
     });
-    run.event("deterministic_low_confidence_tie", tie.reason.as_str().to_string());
-    run.step("unresolved", reason_name.to_string());
+    draft.event("deterministic_low_confidence_tie", tie.reason.as_str().to_string());
+    draft.step("unresolved", reason_name.to_string());
 
     // 7. Continuity: may resolve a remaining tie under its strict rules.
-    run.begin("continuity");
-    match continuity::resolve(&ctx.state, req, &tie, run.guard_suggestion()) {
+    draft.begin("continuity");
+    match continuity::resolve(&ctx.state, req, &tie, draft.guard_suggestion()) {
         // Continuity never executes a high-risk candidate (spec section
         // 4b): it is offered for confirmation instead.
         Ok(i) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
             let id = pool.entries[i].cand.id.clone();
-            run.step("high_risk", id.clone());
-            run.begin("fallback");
-            return Ok(run.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+            draft.step("high_risk", id.clone());
+            draft.begin("fallback");
+            return Ok(draft.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
         }
         Ok(i) => {
             let e = pool.entries[i];
-            run.event("deterministic_continuity_resolve", e.cand.id.clone());
-            run.step("resolved", e.cand.id.clone());
-            return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
+            draft.event("deterministic_continuity_resolve", e.cand.id.clone());
+            draft.step("resolved", e.cand.id.clone());
+            return Ok(draft.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
         }
         Err(why) => {
             if why == continuity::REFUSED
                 && let Some(i) = continuity::label_winner(&tie)
             {
-                run.refuse(pool.entries[i].cand.id.clone());
+                draft.refuse(pool.entries[i].cand.id.clone());
             }
             match continuity::the_other(&ctx.state, req, &tie, lex) {
                 Ok(Other::One(i)) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
                     let id = pool.entries[i].cand.id.clone();
-                    run.step("high_risk", id.clone());
-                    run.begin("fallback");
-                    return Ok(run.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+                    draft.step("high_risk", id.clone());
+                    draft.begin("fallback");
+                    return Ok(draft.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
                 }
                 Ok(Other::One(i)) => {
                     let e = pool.entries[i];
-                    run.event("deterministic_continuity_resolve", e.cand.id.clone());
-                    run.step("the_other", e.cand.id.clone());
-                    return Ok(run.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
+                    draft.event("deterministic_continuity_resolve", e.cand.id.clone());
+                    draft.step("the_other", e.cand.id.clone());
+                    return Ok(draft.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
                 }
                 // The options but the one just had: a question, not the LLM's.
                 Ok(Other::Among(rest)) => {
                     let ids: Vec<String> = rest.iter().map(|i| pool.entries[*i].cand.id.clone()).collect();
-                    run.step("the_others", ids.join(","));
-                    run.begin("fallback");
-                    return Ok(run.fallback(Offer::among(ids), None, LlmReport::default()));
+                    draft.step("the_others", ids.join(","));
+                    draft.begin("fallback");
+                    return Ok(draft.fallback(Offer::among(ids), None, LlmReport::default()));
                 }
-                Err(_) => run.step("pass", why.to_string()),
+                Err(_) => draft.step("pass", why.to_string()),
             }
         }
     }
@@ -239,19 +239,19 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     match replies::detail(&cx, &reading).answer {
         Answer::Pass => {}
         answer => {
-            run.begin("reply");
-            return Ok(reply_decision(run, &pool, answer));
+            draft.begin("reply");
+            return Ok(reply_decision(draft, &pool, answer));
         }
     }
 
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.
-    run.begin("llm");
-    let llm = if class.bucket == Bucket::LowConfidenceLlmEligible { run.llm_rung(ports, &tie).await } else { LlmStep::NotEligible };
-    run.step(llm.name(), llm.detail());
+    draft.begin("llm");
+    let llm = if class.bucket == Bucket::LowConfidenceLlmEligible { draft.llm_rung(ports, &tie).await } else { LlmStep::NotEligible };
+    draft.step(llm.name(), llm.detail());
 
     // 9. Policy and fallback: turn the verdict into a safe decision.
-    run.begin("fallback");
-    Ok(run.settle(llm, &tie))
+    draft.begin("fallback");
+    Ok(draft.settle(llm, &tie))
 }
 
 /// Whether the canonical input is a candidate's label or alias, whole.
@@ -275,21 +275,21 @@ fn an_action_of_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexic
 }
 
 /// The decision a reply came to (step 3b, or a detail answer at 7b).
-fn reply_decision(mut run: Run<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
+fn reply_decision(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
     let id = |i: usize| pool.entries[i].cand.id.clone();
     match answer {
         Answer::Execute { entry, kind, by } => {
             let e = pool.entries[entry];
             // A reply to ladderd's own question is read from the session.
             let decider = if by == replies::By::Ladder { Decider::Continuity } else { Decider::Deterministic };
-            run.event("reply_read", format!("{}: {}", kind.as_str(), e.cand.id));
-            run.step(kind.as_str(), e.cand.id.clone());
-            run.execute(e.cand.id.clone(), e.source, decider, Tier::Reply)
+            draft.event("reply_read", format!("{}: {}", kind.as_str(), e.cand.id));
+            draft.step(kind.as_str(), e.cand.id.clone());
+            draft.execute(e.cand.id.clone(), e.source, decider, Tier::Reply)
         }
         Answer::Confirm { entry, kind } => {
-            run.step(kind.as_str(), format!("{} is high risk: confirm it", id(entry)));
-            run.begin("fallback");
-            run.clarify(
+            draft.step(kind.as_str(), format!("{} is high risk: confirm it", id(entry)));
+            draft.begin("fallback");
+            draft.clarify(
                 Offer::among(vec![id(entry)]).confirming(id(entry)),
                 None,
                 Tier::Reply,
@@ -299,21 +299,21 @@ fn reply_decision(mut run: Run<'_>, pool: &scope::Pool<'_>, answer: Answer) -> D
         }
         Answer::Ask { entries, kind } => {
             let ids: Vec<String> = entries.into_iter().map(id).collect();
-            run.step(kind.as_str(), ids.join(","));
-            run.begin("fallback");
+            draft.step(kind.as_str(), ids.join(","));
+            draft.begin("fallback");
             let offer = Offer::among(ids);
             let offer = if kind == replies::ReplyKind::Repair { offer.repairing() } else { offer };
-            run.clarify(offer, None, Tier::Reply, Decider::Deterministic, LlmReport::default())
+            draft.clarify(offer, None, Tier::Reply, Decider::Deterministic, LlmReport::default())
         }
         Answer::Escape { reason, kind } => {
-            run.step(kind.as_str(), reason.as_str().to_string());
-            run.escape(reason, None, Tier::Reply)
+            draft.step(kind.as_str(), reason.as_str().to_string());
+            draft.escape(reason, None, Tier::Reply)
         }
         // Read again by the ladder (step 3b), never here.
         Answer::Pass | Answer::Again { .. } => {
-            run.step("pass", String::new());
-            run.begin("fallback");
-            run.clarify(Offer::among(Vec::new()), None, Tier::Reply, Decider::Deterministic, LlmReport::default())
+            draft.step("pass", String::new());
+            draft.begin("fallback");
+            draft.clarify(Offer::among(Vec::new()), None, Tier::Reply, Decider::Deterministic, LlmReport::default())
         }
     }
 }

@@ -3,7 +3,7 @@
 //! is nothing to decide.
 
 use super::lexicon::Lexicon;
-use super::text::tokens;
+use super::text::words;
 use super::types::{DecideRequest, EscapeReason};
 
 /// Which exclusion applies, if any. `raw` is the user's text as sent,
@@ -30,7 +30,7 @@ pub fn is_cancel(canonical: &str, lex: &Lexicon) -> bool {
     if lex.cancel.contains(canonical) {
         return true;
     }
-    let toks: Vec<&str> = tokens(canonical).collect();
+    let toks: Vec<&str> = words(canonical).collect();
     let Some(n) = lex.cancel_openers.match_at(&toks, 0) else { return false };
     toks[n..].iter().all(|t| lex.cancel_vocabulary.contains(*t) || lex.function_words.contains(*t))
 }
@@ -86,7 +86,7 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
 }
 
 fn clause_asks(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
-    let toks: Vec<&str> = tokens(canonical).collect();
+    let toks: Vec<&str> = words(canonical).collect();
     if !toks.is_empty() && lex.request_openers.match_at(&toks, 0).is_some() {
         return false;
     }
@@ -96,7 +96,7 @@ fn clause_asks(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
     // "Could you refill X?": a polite opener (filler, so gone from the
     // canonical text) with no question opener after it is a request.
     let normalized = crate::text::normalize(raw);
-    let raw_toks: Vec<&str> = tokens(&normalized).collect();
+    let raw_toks: Vec<&str> = words(&normalized).collect();
     if !raw_toks.is_empty() && lex.polite_openers.match_at(&raw_toks, 0).is_some() {
         return false;
     }

@@ -24,9 +24,9 @@
 //!   hint kind).
 
 use super::canon::canonicalize;
-use super::deadline::{Deadline, DeadlinePassed};
+use super::cost::{Deadline, DeadlinePassed};
 use super::lexicon::Lexicon;
-use super::text::tokens;
+use super::text::words;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -68,9 +68,9 @@ pub struct Filled {
 
 pub type Slots = BTreeMap<String, Filled>;
 
-pub use super::deadline::BYTE_COST;
+pub use super::cost::BYTE_COST;
 
-/// The work `baseline` asks for, in the unit of `deadline::work` for
+/// The work `baseline` asks for, in the unit of `cost::work` for
 /// `Decide` (a word comparison): the words of the text times the words of
 /// the vocabulary (each slot value and synonym, its words plus one), since
 /// each form is slid over the text, plus `BYTE_COST` per byte of text and
@@ -87,7 +87,7 @@ pub struct Work {
 }
 
 pub fn work(req: &ExtractRequest, normalization: bool) -> Work {
-    let words = |s: &str| tokens(s).count() as u64;
+    let words = |s: &str| words(s).count() as u64;
     let text_words = words(&req.text).max(1);
     let forms = || req.slots.iter().flat_map(|s| &s.values).flat_map(|v| std::iter::once(&v.value).chain(&v.synonyms));
     let vocabulary_words: u64 = forms().map(|f| words(f) + 1).sum::<u64>().max(1);
@@ -118,7 +118,7 @@ pub fn baseline_until(
         slots.entry(k.clone()).or_insert_with(|| Filled { value: v.clone(), source: "app".into() });
     }
     let canon = canonicalize(text, lex);
-    let toks: Vec<&str> = tokens(&canon).collect();
+    let toks: Vec<&str> = words(&canon).collect();
     for spec in &req.slots {
         if slots.contains_key(&spec.name) {
             continue;
@@ -130,7 +130,7 @@ pub fn baseline_until(
                     return Err(DeadlinePassed);
                 }
                 let c = canonicalize(form, lex);
-                let ft: Vec<&str> = tokens(&c).collect();
+                let ft: Vec<&str> = words(&c).collect();
                 if ft.is_empty() || ft.len() > toks.len() {
                     continue;
                 }

@@ -12,7 +12,7 @@
 //! checks that: a memo'd index matches as one built afresh, and a turn
 //! decided with the memo is the turn decided without it.
 
-use crate::deadline::{Deadline, DeadlinePassed};
+use crate::cost::{Deadline, DeadlinePassed};
 use crate::fingerprint::fingerprint;
 use crate::lexicon::Lexicon;
 use crate::matching::CanonPool;
@@ -90,7 +90,7 @@ pub struct PoolMemo {
 
 #[derive(Clone)]
 struct ListFacts {
-    costs: crate::deadline::ListCosts,
+    costs: crate::cost::ListCosts,
     bytes: usize,
 }
 
@@ -106,10 +106,10 @@ impl PoolMemo {
     }
 
     /// An interned list's part of the request's costs
-    /// (`deadline::list_costs`) and its bytes (`Candidate::approx_bytes`),
+    /// (`cost::list_costs`) and its bytes (`Candidate::approx_bytes`),
     /// counted when it was interned: a call on options that come again does
     /// not count them again. `None` for a list the memo did not intern.
-    pub fn facts(&self, list: &Arc<Vec<Candidate>>) -> Option<(crate::deadline::ListCosts, usize)> {
+    pub fn facts(&self, list: &Arc<Vec<Candidate>>) -> Option<(crate::cost::ListCosts, usize)> {
         self.facts.get_at(list).map(|f| (f.costs, f.bytes))
     }
 
@@ -129,7 +129,7 @@ impl PoolMemo {
     pub fn keep(&self, hash: u64, wire: &[u8], list: &Arc<Vec<Candidate>>) {
         let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
         self.lists.put_key(hash, &crate::memo::Bytes(wire), list.clone(), bytes);
-        self.facts.put_at(list, ListFacts { costs: crate::deadline::list_costs(list), bytes }, 0);
+        self.facts.put_at(list, ListFacts { costs: crate::cost::list_costs(list), bytes }, 0);
     }
 
     /// The list the memo holds for `wire`, else `list`, now held under it

@@ -25,8 +25,8 @@
 //!   continuity resolver, `Enrich` evidence), [`llm_rung`] (the one LLM call
 //!   site, and the policy step that maps its verdict to a decision),
 //!   [`fingerprint`] (the evidence fingerprint).
-//! - One run: [`mod@decide`] (the sequence), [`run`] (its inputs, working state
-//!   and decision constructors), [`deadline`] (a request's matching work,
+//! - One decision: [`mod@decide`] (the sequence), [`draft`] (its inputs, working state
+//!   and decision constructors), [`cost`] (a request's matching work,
 //!   and the caller's deadline the long loops check), [`ports`] (the effects it needs from
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,
@@ -128,8 +128,9 @@ pub mod canon;
 pub mod clarifier;
 pub mod classify;
 pub mod continuity;
-pub mod deadline;
+pub mod cost;
 pub mod decide;
+pub mod draft;
 pub mod exclusions;
 pub mod extract;
 pub mod fingerprint;
@@ -143,7 +144,6 @@ pub mod policy;
 pub mod ports;
 pub mod replies;
 pub mod reply;
-pub mod run;
 pub mod scope;
 pub mod speculate;
 #[cfg(test)]

@@ -8,12 +8,12 @@ use crate::ask::{AskCandidate, AskContinuity, LlmAsk, LlmContext};
 use crate::canon::canonicalize;
 use crate::clarifier::{Tie, TieItem};
 use crate::continuity;
+use crate::draft::{Decided, Draft, Mode, Offer};
 use crate::lexicon::Lexicon;
 use crate::policy::{Budgets, Corroboration, Policy, SecondAnswer};
 use crate::policy::{GateInput, LlmAnswer, LlmMode, Verdict, auto_execute_gate, interpret};
 use crate::ports::TokenCounter;
 use crate::ports::{GuardClaim, Ports};
-use crate::run::{Decided, Mode, Offer, Run};
 use crate::types::*;
 use sha2::{Digest, Sha256};
 
@@ -98,7 +98,7 @@ impl LlmStep {
     }
 }
 
-impl Run<'_> {
+impl Draft<'_> {
     /// The one LLM call site (spec section 5): checks the budgets and the
     /// evidence, claims the loop guard (S5), asks once, validates the reply.
     pub(crate) async fn llm_rung<P: Ports>(&mut self, ports: &P, tie: &Tie<'_>) -> LlmStep {

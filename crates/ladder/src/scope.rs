@@ -3,7 +3,7 @@
 //! to that scope's candidates.
 
 use super::lexicon::Lexicon;
-use super::text::tokens;
+use super::text::words;
 use super::types::{Candidate, DecideRequest, EvidenceType, Scope};
 
 wire_enum! {
@@ -78,7 +78,7 @@ pub enum CueParse {
 
 /// Finds scope cues (longest first at each position) in canonical text.
 pub fn find_cue(canonical: &str, lex: &Lexicon) -> CueParse {
-    let toks: Vec<&str> = tokens(canonical).collect();
+    let toks: Vec<&str> = words(canonical).collect();
     let mut scope: Option<Scope> = None;
     let mut rest: Vec<&str> = Vec::with_capacity(toks.len());
     let mut i = 0;

@@ -26,11 +26,11 @@
 
 use crate::ask::LlmAsk;
 use crate::continuity::{self, ContinuityState, DecidedUpdate, Fact, StateView, Watch};
-use crate::deadline::DeadlinePassed;
+use crate::cost::DeadlinePassed;
 use crate::decide::decide;
+use crate::draft::{Ctx, Decided, Mode};
 use crate::policy::LlmAnswer;
 use crate::ports::{GuardClaim, Ports};
-use crate::run::{Ctx, Decided, Mode};
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -8,10 +8,10 @@ use crate::ask::LlmAsk;
 use crate::canon::canonicalize;
 use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Now, OutcomeUpdate, Ttl, Update};
 use crate::decide::decide;
+use crate::draft::{Ctx, Decided, Mode};
 use crate::intern::PoolMemo;
 use crate::policy::{LlmAnswer, LlmMode, Policy};
 use crate::ports::{GuardClaim, Ports, WordCounter};
-use crate::run::{Ctx, Decided, Mode};
 use crate::scope::{self, CueParse, Resolved};
 use crate::types::*;
 use futures::executor::block_on;
@@ -402,6 +402,7 @@ pub(crate) fn lived(p: &Policy, answer: &LlmAnswer, history: &[(World, Option<Ac
                 option_set_id: "set".into(),
                 timestamp_ms: 0,
                 outcome: *kind,
+                target_label: String::new(),
             };
             fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
         }

@@ -218,7 +218,7 @@ fn is_latin(c: char) -> bool {
 }
 
 /// Tokens of canonical text.
-pub fn tokens(canonical: &str) -> impl DoubleEndedIterator<Item = &str> + Clone {
+pub fn words(canonical: &str) -> impl DoubleEndedIterator<Item = &str> + Clone {
     canonical.split(' ').filter(|t| !t.is_empty())
 }
 
@@ -248,8 +248,8 @@ mod tests {
 
     #[test]
     fn tokens_skip_empty_text() {
-        assert_eq!(tokens("").count(), 0);
-        assert_eq!(tokens("a b").collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(words("").count(), 0);
+        assert_eq!(words("a b").collect::<Vec<_>>(), ["a", "b"]);
     }
 
     proptest! {

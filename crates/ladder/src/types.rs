@@ -517,7 +517,7 @@ mod tests {
             EscapeReason::ALL,
             EscapeReason::as_str,
             EscapeReason::parse,
-            &["question_intent", "cancel", "no_active_context", "command"],
+            &["question_intent", "cancel", "no_active_context", "command", "declined"],
         );
         pinned(
             Tier::ALL,

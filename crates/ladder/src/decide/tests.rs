@@ -172,11 +172,11 @@ fn cancel_and_empty_context_escape() {
 fn trace_lists_the_rungs_in_order() {
     let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("links panel")).decision;
     let rungs: Vec<&str> = d.trace.iter().map(|s| s.rung.as_ref()).collect();
-    assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "match", "classify", "collision", "continuity", "llm", "fallback"]);
+    assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "reply", "match", "classify", "collision", "continuity", "llm", "fallback"]);
     let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("open links panel d"))
         .decision;
     let rungs: Vec<&str> = d.trace.iter().map(|s| s.rung.as_ref()).collect();
-    assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "match", "classify", "collision"]);
+    assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "reply", "match", "classify", "collision"]);
 }
 
 #[test]
@@ -417,6 +417,11 @@ proptest! {
         let mut r = w.req.clone();
         let cancel_only = matches!(lead, "stop" | "cancel" | "never mind");
         r.input = if cancel_only { lead.to_string() } else { format!("{lead} {}", r.input) };
+        // A cancel that a label says whole ("Stop" on a player) is that
+        // option's request (spec section 4c), not a cancel.
+        let lex = &crate::lexicon::Lexicon::shipped();
+        let named = |c: &Candidate| canonicalize(&c.label, lex) == canonicalize(lead, lex);
+        prop_assume!(!(cancel_only && r.option_candidates().iter().chain(&r.widget_items).chain(&r.recoverable_chat_options).chain(&r.commands).any(named)));
         let d = turn(&policy_for(&w), &Fake::new(w.answer.clone()), &r).decision;
         prop_assert_ne!(d.outcome, Outcome::Execute);
     }
@@ -1166,6 +1171,7 @@ fn record(fake: &Fake, id: &str, outcome: ActionOutcome) {
         option_set_id: "set-1".into(),
         timestamp_ms: 0,
         outcome,
+        target_label: String::new(),
     };
     fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
 }

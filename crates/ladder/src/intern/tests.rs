@@ -48,7 +48,7 @@ fn the_same_bytes_get_the_list_held() {
     let other = Arc::new(panels());
     assert!(Arc::ptr_eq(&memo.intern(b"panels!", other.clone()), &other), "other bytes keep their own");
     assert_eq!(memo.lists_held().0, 2);
-    assert_eq!(memo.facts(&first).map(|(c, _)| c), Some(crate::deadline::list_costs(&first)));
+    assert_eq!(memo.facts(&first).map(|(c, _)| c), Some(crate::cost::list_costs(&first)));
     assert_eq!(memo.facts(&Arc::new(panels())), None, "a list it did not intern");
 }
 

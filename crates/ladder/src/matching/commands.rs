@@ -8,7 +8,7 @@ use super::mentions::RawInput;
 use super::{CommandHit, MatchParams, Query};
 use crate::canon::canonicalize;
 use crate::lexicon::Lexicon;
-use crate::text::tokens;
+use crate::text::words;
 use crate::types::Candidate;
 
 /// A command matches only when the input names the whole command (verb and
@@ -22,16 +22,16 @@ pub(super) fn match_command(
     lex: &Lexicon,
     params: &MatchParams,
 ) -> Option<CommandHit> {
-    let full: Vec<&str> = tokens(&q.full).collect();
+    let full: Vec<&str> = words(&q.full).collect();
     let joined_full: String = full.concat();
     // The core without words that name nothing ("my notifications").
-    let bare: String = tokens(&q.core).filter(|t| !lex.function_words.contains(*t)).collect::<Vec<_>>().join(" ");
+    let bare: String = words(&q.core).filter(|t| !lex.function_words.contains(*t)).collect::<Vec<_>>().join(" ");
     let mut best: Option<(CommandHit, usize)> = None;
     for (index, cmd) in commands.iter().enumerate() {
         let names = std::iter::once(cmd.label.as_str()).chain(cmd.aliases.iter().map(String::as_str));
         for name in names {
             let c = canonicalize(name, lex);
-            let ct: Vec<&str> = tokens(&c).collect();
+            let ct: Vec<&str> = words(&c).collect();
             if ct.is_empty() {
                 continue;
             }

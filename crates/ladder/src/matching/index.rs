@@ -11,7 +11,7 @@
 use super::MatchKind;
 use super::positions::is_badge_token;
 use crate::canon::{canonicalize_into, canonicalize_words_into};
-use crate::deadline::{Deadline, DeadlinePassed};
+use crate::cost::{Deadline, DeadlinePassed};
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::types::Candidate;

@@ -8,7 +8,7 @@
 use super::index::CanonPool;
 use super::positions::is_number;
 use super::{MatchKind, MatchParams, Mention, Relation, Role};
-use crate::deadline::Deadline;
+use crate::cost::Deadline;
 use crate::lexicon::{Lexicon, PhraseSet};
 use rustc_hash::FxHashMap;
 

@@ -69,9 +69,9 @@ pub use positions::parse_ordinal;
 
 use super::lexicon::Lexicon;
 use super::scope::Pool;
-use super::text::tokens;
+use super::text::words;
 use super::types::Candidate;
-use crate::deadline::{Deadline, DeadlinePassed};
+use crate::cost::{Deadline, DeadlinePassed};
 use commands::match_command;
 use mentions::{RawInput, label_mentions, mark_empty_words, read_structure, unless_only_phrasing};
 use positions::{badge_mentions, position_mentions, resolve_position};
@@ -161,7 +161,7 @@ pub struct Query {
 
 impl Query {
     pub fn new(full: String, lex: &Lexicon) -> Self {
-        let toks: Vec<&str> = tokens(&full).collect();
+        let toks: Vec<&str> = words(&full).collect();
         let core = match (!toks.is_empty()).then(|| lex.selection_verbs.match_at(&toks, 0)).flatten() {
             Some(n) if n < toks.len() => toks[n..].join(" "),
             _ => full.clone(),
@@ -443,8 +443,8 @@ pub fn find(
     let Rules { lex, params, ranked, stop } = rules;
     let raw = raw.trim();
     let raw_input = RawInput::new(raw);
-    let toks: Vec<&str> = tokens(&q.full).collect();
-    let core_start = toks.len() - tokens(&q.core).count();
+    let toks: Vec<&str> = words(&q.full).collect();
+    let core_start = toks.len() - words(&q.core).count();
     let mut roles = vec![Role::Content; toks.len()];
     let raw_eq =
         |idx: usize| !raw_input.text.is_empty() && raw_input.eq_label(&pool.entries[idx].cand.label, canon.entries[idx].label_ascii);

@@ -8,10 +8,10 @@
 
 use super::index::CanonPool;
 use super::{MatchKind, MatchParams, Mention, Role};
-use crate::deadline::Deadline;
+use crate::cost::Deadline;
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
-use crate::text::tokens;
+use crate::text::words;
 
 pub(super) fn is_badge_token(t: &str) -> bool {
     let mut chars = t.chars();
@@ -48,7 +48,7 @@ fn numeric_ordinal(t: &str) -> Option<i32> {
 /// position (1-based; negative from the end; 0 the middle), for a whole
 /// input (the continuity rules and tests).
 pub fn parse_ordinal(core: &str, lex: &Lexicon) -> Option<i32> {
-    let toks: Vec<&str> = tokens(core).collect();
+    let toks: Vec<&str> = words(core).collect();
     let (mut i, mut end) = (0, toks.len());
     let prefixed = toks.len() > 1 && lex.ordinal_prefixes.contains(toks[0]);
     if prefixed {

@@ -9,7 +9,7 @@
 
 use super::index::CanonPool;
 use super::{Hit, MatchKind};
-use crate::deadline::Deadline;
+use crate::cost::Deadline;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
 

@@ -14,10 +14,10 @@ use super::index::{CanonPool, VOCAB_NEAR_WORDS, VOCAB_SMALL_POOL};
 use super::typo::NearWord;
 use super::{Hit, MatchKind, MatchParams, MatchTier, Mention, Reading, Role, Words};
 use crate::canon::canonicalize;
-use crate::deadline::Deadline;
+use crate::cost::Deadline;
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
-use crate::text::tokens;
+use crate::text::words;
 use rustc_hash::FxHashMap;
 
 /// What the content words single out. A generic noun no label contains
@@ -307,7 +307,7 @@ impl Said<'_> {
         let mut out = Vec::new();
         for text in [&c.sublabel, &c.kind] {
             if !text.trim().is_empty() {
-                out.extend(tokens(&canonicalize(text, self.lex)).map(str::to_owned));
+                out.extend(words(&canonicalize(text, self.lex)).map(str::to_owned));
             }
         }
         out

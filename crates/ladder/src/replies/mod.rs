@@ -122,6 +122,13 @@ impl Context<'_, '_> {
         self.pool.entries[entry].cand.is_high_risk(self.high_risk_kinds)
     }
 
+    /// The option on screen that is the execute the session had: the same
+    /// id on the same option set, or showing the same label.
+    fn executed_entry(&self, had: &crate::continuity::Executed) -> Option<usize> {
+        let set = self.req.option_set_id();
+        self.pool.entries.iter().position(|e| e.source == Source::ActiveOptions && had.is(e.cand, set))
+    }
+
     fn entry_of(&self, id: &str) -> Option<usize> {
         self.pool.entries.iter().position(|e| e.cand.id == id && e.source == Source::ActiveOptions)
     }
@@ -367,7 +374,8 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
 /// these options is refused. `None` when there is none to refuse.
 fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let had = cx.state.last_execute()?;
-    let refused = cx.entry_of(&had)?;
+    let refused = cx.executed_entry(&had)?;
+    let had = had.id;
     let rest: Vec<usize> = cx.options().into_iter().filter(|e| *e != refused).collect();
     if rest.is_empty() {
         return None;
@@ -463,7 +471,7 @@ fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
 /// and the reply names nothing else.
 fn repeat(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     let Some(had) = cx.state.last_execute() else { return Answered::pass() };
-    let Some(entry) = cx.entry_of(&had) else { return Answered::pass() };
+    let Some(entry) = cx.executed_entry(&had) else { return Answered::pass() };
     let words = cx.words_of(entry);
     if !r.rest.iter().all(|w| words.contains(w) || cx.lex.generic_nouns.contains(w)) || !r.values.is_empty() {
         return Answered::pass();

@@ -77,11 +77,13 @@ fn a_unique_label_pick_is_decided_without_the_state_and_a_tie_on_facts_about_it(
     assert!(!applies(&fake, &asked, &facts), "now it has: decide with the state");
     // Another tie on the options the session was just shown: continuity
     // could not resolve it whatever the session (no unique label winner),
-    // so it reads nothing of the continuity context, and applies.
+    // so it reads nothing of the continuity context; a detail answer reads
+    // what the session's question makes of its words (nothing here: both
+    // offered options show them), and applies.
     let (again, facts) = made_without_state(&p, &fake, &req("open links panel")).expect("decided on facts");
     assert_eq!(again.decision.outcome, Outcome::Clarify);
     assert!(fake.state.lock().unwrap().active_set_is(req("x").option_set_id()), "the session's option set is this one");
-    assert!(facts.iter().all(|f| matches!(f, Fact::NoCycle(_))), "{facts:?}");
+    assert!(facts.iter().all(|f| matches!(f, Fact::NoCycle(_) | Fact::Detail { is: None, .. })), "{facts:?}");
     assert!(applies(&fake, &again, &facts));
     assert_eq!(untimed(&again.decision), untimed(&turn_on(&p, &fake, &req("open links panel")).decision));
     // A question leaves the session's pending clarifier as it is, without

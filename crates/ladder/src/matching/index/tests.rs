@@ -4,10 +4,10 @@ use crate::canon::canonicalize;
 
 /// The definition the fast path must agree with.
 mod reference {
-    use crate::text::tokens;
+    use crate::text::words;
 
     pub fn derived_badge(label: &str) -> Option<&str> {
-        let words: Vec<&str> = tokens(label).collect();
+        let words: Vec<&str> = words(label).collect();
         (words.len() >= 2).then(|| words[words.len() - 1]).filter(|w| super::is_badge_token(w))
     }
 }

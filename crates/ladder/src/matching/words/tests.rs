@@ -15,7 +15,7 @@ use crate::canon::canonicalize;
 use crate::continuity::{PendingClarifier, Update};
 use crate::policy::{Corroboration, LlmMode, Policy};
 use crate::testkit::{Fake, ids as offered};
-use crate::text::tokens;
+use crate::text::words;
 use crate::types::*;
 use proptest::prelude::*;
 
@@ -362,10 +362,10 @@ proptest! {
 /// alias: the reference definition of "its whole label or an alias".
 fn says_whole(c: &Candidate, input: &str, lex: &crate::lexicon::Lexicon) -> bool {
     let said = canonicalize(input, lex);
-    let toks: Vec<&str> = tokens(&said).collect();
+    let toks: Vec<&str> = words(&said).collect();
     std::iter::once(&c.label).chain(&c.aliases).any(|form| {
         let form = canonicalize(form, lex);
-        let words: Vec<&str> = tokens(&form).collect();
+        let words: Vec<&str> = words(&form).collect();
         !words.is_empty() && (words.iter().all(|w| toks.contains(w)) || toks.contains(&words.concat().as_str()))
     })
 }
@@ -616,6 +616,7 @@ fn the_other_one_of_two_is_the_one_not_just_had() {
             option_set_id: set.into(),
             timestamp_ms: 0,
             outcome: ActionOutcome::Rejected,
+            target_label: String::new(),
         };
         session.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), session.now, session.ttl);
     };

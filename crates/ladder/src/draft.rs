@@ -1,8 +1,8 @@
-//! One run of the ladder: what it is given (`Ctx`, `Mode`), its working
-//! state (`Run`: the trace and spans of the rungs, the unresolved cycle the
-//! decision belongs to), the constructors that turn a rung's result into a
-//! `Decision` and the session change it implies, and what it produces
-//! (`Decided`).
+//! A decision in the making: what the ladder is given (`Ctx`, `Mode`),
+//! its working state (`Draft`: the trace and spans of the rungs, the
+//! unresolved cycle the decision belongs to), the constructors that turn a
+//! rung's result into a `Decision` and the session change it implies, and
+//! what it produces (`Decided`).
 
 use crate::clarifier::{Ask as Question, Tie, display_order};
 use crate::classify::Classification;
@@ -85,8 +85,8 @@ impl Decided {
     }
 }
 
-/// The working state of one run of the ladder.
-pub(crate) struct Run<'a> {
+/// A decision in the making: the working state of the ladder on one turn.
+pub(crate) struct Draft<'a> {
     pub(crate) ctx: &'a Ctx<'a>,
     pub(crate) req: &'a DecideRequest,
     pub(crate) mode: Mode<'a>,
@@ -226,9 +226,9 @@ impl Offer {
     }
 }
 
-impl<'a> Run<'a> {
+impl<'a> Draft<'a> {
     pub(crate) fn new(ctx: &'a Ctx<'a>, req: &'a DecideRequest, mode: Mode<'a>) -> Self {
-        Run {
+        Draft {
             ctx,
             req,
             mode,
@@ -483,6 +483,17 @@ impl<'a> Run<'a> {
         self.done(d, pending, None, change)
     }
 
+    /// The label of the request's candidate `id` (empty when none).
+    fn label_of(&self, id: &str) -> String {
+        let r = self.req;
+        r.option_candidates()
+            .iter()
+            .chain(&r.recoverable_chat_options)
+            .chain(&r.widget_items)
+            .find(|c| c.id == id)
+            .map_or_else(String::new, |c| c.label.clone())
+    }
+
     pub(crate) fn execute(mut self, id: String, source: Source, by: Decider, tier: Tier) -> Decided {
         let mut d = Decision::new(Outcome::Execute, tier);
         d.decided_by = by;
@@ -491,6 +502,7 @@ impl<'a> Run<'a> {
             d.confidence = Some(c.bucket);
             d.ambiguity_reason = c.reason;
         }
+        let target_label = self.label_of(&id);
         let entry = ActionEntry {
             kind: ActionKind::Execute,
             target_ref: id,
@@ -502,6 +514,7 @@ impl<'a> Run<'a> {
             option_set_id: self.req.option_set_id().to_string(),
             timestamp_ms: self.ctx.now.wall_ms,
             outcome: ActionOutcome::Decided,
+            target_label,
         };
         match (self.cycle.take(), self.mode) {
             (Some(c), _) => {
@@ -530,6 +543,7 @@ impl<'a> Run<'a> {
             option_set_id: self.req.option_set_id().to_string(),
             timestamp_ms: self.ctx.now.wall_ms,
             outcome: ActionOutcome::Escaped,
+            target_label: String::new(),
         });
         // A question leaves the clarification up (and the session's pending
         // clarifier as it is: no need to read it); anything else ends the

@@ -68,18 +68,18 @@ pub fn list_costs(list: &[Candidate]) -> ListCosts {
 
 /// The words of `s`, and its bytes when it is not ASCII.
 fn scan(s: &str) -> (u64, u64) {
-    match words(s.as_bytes()) {
+    match count_words(s.as_bytes()) {
         (n, true) => (n, 0),
         (n, false) => (n, s.len() as u64),
     }
 }
 
-/// `tokens(s).count()`, counted on the bytes (a word starts at a byte that
+/// `words(s).count()`, counted on the bytes (a word starts at a byte that
 /// is not a space and begins the text or follows a space), and whether `s`
 /// is ASCII. Eight bytes at a time, the last ones padded with spaces:
 /// every label of a request is counted before the ladder runs (a byte at
 /// a time, this was 7% of an exact call on a hot cache).
-fn words(s: &[u8]) -> (u64, bool) {
+fn count_words(s: &[u8]) -> (u64, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let (mut n, mut prev_space, mut high) = (0u64, 1u64, 0u64);
@@ -177,7 +177,7 @@ pub struct DeadlinePassed;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::tokens;
+    use crate::text::words;
     use crate::types::{Candidate, OptionSet};
     use std::time::Duration;
 
@@ -195,10 +195,10 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The byte count of words is `tokens(s).count()`.
+        /// The byte count of words is `words(s).count()`.
         #[test]
         fn eight_bytes_at_a_time_count_what_tokens_count(s in "( |a|~|é|\\x{7f}|\\x{a0}){0,70}") {
-            proptest::prop_assert_eq!(words(s.as_bytes()), (tokens(&s).count() as u64, s.is_ascii()));
+            proptest::prop_assert_eq!(count_words(s.as_bytes()), (words(&s).count() as u64, s.is_ascii()));
         }
 
         #[test]
@@ -208,7 +208,7 @@ mod tests {
                 options: Some(OptionSet { candidates: vec![Candidate::new("a", label.clone())].into(), ..Default::default() }),
                 ..Default::default()
             };
-            let want = (tokens(&input).count() as u64).max(1) * (tokens(&label).count() as u64 + 1);
+            let want = (words(&input).count() as u64).max(1) * (words(&label).count() as u64 + 1);
             proptest::prop_assert_eq!(work(&r), want);
             let non_ascii = if label.is_ascii() { 0 } else { label.len() as u64 };
             proptest::prop_assert_eq!(costs(&r).non_ascii_bytes, non_ascii);
