@@ -291,6 +291,12 @@ impl ContinuityState {
         Some(Executed { id: e.target_ref.clone(), option_set_id: e.option_set_id.clone(), label })
     }
 
+    /// Whether the user rejected `id` within the continuity TTL (a
+    /// `RecordOutcome` REJECTED or CORRECTED, or a reply's "not that one").
+    pub fn rejected(&self, id: &str) -> bool {
+        self.recent_rejected_choice_ids.iter().any(|r| r == id)
+    }
+
     /// Whether `fact` is true of this state (as the ladder reads it:
     /// `view` applied first).
     pub fn holds(&self, fact: &Fact) -> bool {
@@ -302,6 +308,7 @@ impl ContinuityState {
             Fact::ActiveSet { set, is } => self.active_set_is(set) == *is,
             Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
             Fact::Refused { id, is } => self.refused(id) == *is,
+            Fact::Rejected { id, is } => self.rejected(id) == *is,
             Fact::Asked(q) => self.question == *q,
             Fact::LastExecute(is) => self.last_execute() == *is,
             Fact::Detail { words, values, is } => self.question.as_ref().and_then(|q| q.detail(words, values)) == is.as_deref(),
@@ -571,6 +578,8 @@ pub enum Fact {
     ActiveScope { scope: Option<ScopeRef>, is: bool },
     /// Whether `id` is refused (`ContinuityState::refused`).
     Refused { id: String, is: bool },
+    /// Whether the user rejected `id` (`recent_rejected_choice_ids`).
+    Rejected { id: String, is: bool },
     /// The question the session holds (`ContinuityState::question`).
     Asked(Option<Question>),
     /// The session's newest execute (`ContinuityState::last_execute`).
@@ -680,6 +689,15 @@ impl<'a> StateView<'a> {
         let is = self.state.last_execute();
         if let Some(w) = self.watch {
             w.note(Fact::LastExecute(is.clone()));
+        }
+        is
+    }
+
+    /// `ContinuityState::rejected`, noted as a fact.
+    pub fn rejected(&self, id: &str) -> bool {
+        let is = self.state.rejected(id);
+        if let Some(w) = self.watch {
+            w.note(Fact::Rejected { id: id.to_string(), is });
         }
         is
     }

@@ -234,9 +234,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     }
 
     // 7b. An answer to "which one?" by a detail only one offered option
-    //     shows (spec 4c), where the screen left the tie.
+    //     shows (spec 4c), where the screen left the tie; the same words
+    //     again (the session's open cycle on this evidence) answer nothing.
     let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
-    match replies::detail(&cx, &reading).answer {
+    let same_words_again = draft.continues_a_cycle();
+    match if same_words_again { Answer::Pass } else { replies::detail(&cx, &reading).answer } {
         Answer::Pass => {}
         answer => {
             draft.begin("reply");

@@ -363,6 +363,12 @@ impl<'a> Draft<'a> {
         self.cycle = Some(CycleDraft::new(self.ctx, self.mode, guard_key, fp, lane));
     }
 
+    /// Whether this turn continues the session's open cycle: the same
+    /// evidence as the turn that opened it (read when the cycle was drawn).
+    pub(crate) fn continues_a_cycle(&self) -> bool {
+        self.cycle.as_ref().is_some_and(|c| c.id != self.ctx.new_cycle_id)
+    }
+
     /// The suggestion an earlier LLM attempt made for the same evidence.
     pub(crate) fn guard_suggestion(&self) -> Option<&str> {
         let c = self.cycle.as_ref()?;
@@ -588,17 +594,11 @@ impl<'a> Draft<'a> {
             Some(c) if !c.option_ids.is_empty() && matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo) => {
                 let kind = if c.kind == PendingClarifier::Confirmation { QuestionKind::Confirmation } else { QuestionKind::Choice };
                 let cands = || self.req.option_candidates().iter().chain(&self.req.recoverable_chat_options).chain(&self.req.widget_items);
-                let shown = c
-                    .option_ids
-                    .iter()
-                    .map(|id| cands().find(|cand| cand.id == *id).map(crate::replies::shown_text).unwrap_or_default())
-                    .collect();
-                QuestionChange::Ask(crate::continuity::Question {
-                    kind,
-                    offered: c.option_ids.clone(),
-                    proposed: c.suggested_id.clone(),
-                    shown,
-                })
+                let found = |id: &String| cands().find(|cand| cand.id == *id);
+                let shown = c.option_ids.iter().map(|id| found(id).map(crate::replies::shown_text).unwrap_or_default()).collect();
+                let labels = c.option_ids.iter().map(|id| found(id).map(|c| c.label.clone()).unwrap_or_default()).collect();
+                let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
+                QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels })
             }
             _ => QuestionChange::Clear,
         };

@@ -129,6 +129,22 @@ impl Context<'_, '_> {
         self.pool.entries.iter().position(|e| e.source == Source::ActiveOptions && had.is(e.cand, set))
     }
 
+    /// The option on screen a question offered as `id`: the same id, and
+    /// the same label when the question kept it (an id of another screen
+    /// may name something else).
+    fn offered_entry(&self, q: &Question, id: &str) -> Option<usize> {
+        let label = q.label_of(id);
+        self.entry_of(id).filter(|e| label.is_empty() || self.pool.entries[*e].cand.label == label)
+    }
+
+    /// The session's question, when the screen asks nothing of its own.
+    fn state_question_if_ladder(&self) -> Option<&Question> {
+        match self.req.options.as_ref().map(|o| o.asked) {
+            Some(Asked::Choice | Asked::Confirmation) => None,
+            _ => self.state.question(),
+        }
+    }
+
     fn entry_of(&self, id: &str) -> Option<usize> {
         self.pool.entries.iter().position(|e| e.cand.id == id && e.source == Source::ActiveOptions)
     }
@@ -147,11 +163,12 @@ impl Context<'_, '_> {
             Asked::Confirmation => {
                 let offered = ids();
                 let proposed = offered.first().cloned();
-                Some((Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new() }, By::App))
+                Some((Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }, By::App))
             }
             Asked::Choice => {
                 let shown = o.candidates.iter().map(shown_text).collect();
-                Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown }, By::App))
+                let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
+                Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels }, By::App))
             }
             Asked::Unspecified => self.state.question().cloned().map(|q| (q, By::Ladder)),
         }
@@ -208,8 +225,18 @@ const EMPTY_IN_ANSWERS: &[&str] = &[
     "le", "les", "du", "des", "au", "im", "am", "vom", "von", "mit", "der", "die", "das", "den", "dem", "lo",
 ];
 
-/// Reads a reply against what was asked (the module's doc).
+/// Reads a reply against what was asked (the module's doc). A reply read
+/// from the session never executes what the user rejected within the
+/// continuity TTL (`ContinuityState::rejected`): the ladder reads it then.
 pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    let a = answer_unguarded(cx, r);
+    match &a.answer {
+        Answer::Execute { entry, by: By::Ladder, .. } if cx.state.rejected(&cx.pool.entries[*entry].cand.id) => Answered::pass(),
+        _ => a,
+    }
+}
+
+fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // Not reply-shaped: a position may still answer "which one?".
     if !r.is_reply_shaped() && !r.repeats && !r.affirms {
         return position(cx, r);
@@ -286,11 +313,17 @@ fn only_generic(cx: &Context<'_, '_>, words: &[String]) -> bool {
 fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, QuestionKind)> {
     match cx.question() {
         Some((q, by)) => match q.proposal() {
-            Some(id) => Some((cx.entry_of(id)?, by, q.kind)),
-            None => match cx.options()[..] {
-                [one] if q.offered.iter().any(|o| *o == cx.pool.entries[one].cand.id) => Some((one, by, QuestionKind::Confirmation)),
-                _ => None,
-            },
+            Some(id) => Some((cx.offered_entry(&q, id)?, by, q.kind)),
+            // The screen narrowed to one of the options asked about: of
+            // those it offered, the pool holds only that one (any list).
+            None => {
+                let present: Vec<usize> =
+                    (0..cx.pool.len()).filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id)).collect();
+                match (&present[..], &cx.options()[..]) {
+                    ([one], [only]) if one == only => Some((*one, by, QuestionKind::Confirmation)),
+                    _ => None,
+                }
+            }
         },
         None => match cx.options()[..] {
             [one] if cx.pool.len() == 1 => Some((one, By::Screen, QuestionKind::Confirmation)),
@@ -307,7 +340,7 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         // A yes to "which one?" over several options picks none: asked again.
         return match cx.question() {
             Some((q, _)) if r.rest.is_empty() && r.values.is_empty() => {
-                let entries: Vec<usize> = q.offered.iter().filter_map(|id| cx.entry_of(id)).collect();
+                let entries: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
                 if entries.len() > 1 { Answered::of(Answer::Ask { entries, kind: ReplyKind::Affirm }) } else { Answered::pass() }
             }
             // A detail or a position with the yes ("great, the 7 then")
@@ -417,7 +450,7 @@ fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 fn considered(cx: &Context<'_, '_>) -> (Vec<usize>, By) {
     match cx.question() {
         Some((q, by)) if q.kind == QuestionKind::Choice => {
-            let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.entry_of(id)).collect();
+            let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
             if asked.len() > 1 { (asked, by) } else { (cx.options(), By::Screen) }
         }
         _ => (cx.options(), By::Screen),
@@ -499,7 +532,7 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if q.kind != QuestionKind::Choice {
         return Answered::pass();
     }
-    let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.entry_of(id)).collect();
+    let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
     if asked.len() < 2 || asked.len() != q.offered.len() {
         return Answered::pass();
     }
@@ -542,8 +575,7 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects || r.alternatives || r.abandons {
         return Answered::pass();
     }
-    let words: Vec<String> =
-        r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !cx.lex.generic_nouns.contains(*w)).cloned().collect();
+    let words: Vec<String> = r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str())).cloned().collect();
     if words.is_empty() && r.values.is_empty() {
         return Answered::pass();
     }
@@ -556,6 +588,18 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         _ => (cx.state.question_detail(&words, &r.values), By::Ladder),
     };
     let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
+    // The same option the question showed (ids of another screen may name
+    // something else), and not one the user refused.
+    let id = &cx.pool.entries[entry].cand.id;
+    if let Some(q) = cx.state_question_if_ladder() {
+        let label = q.label_of(id);
+        if !label.is_empty() && label != cx.pool.entries[entry].cand.label {
+            return Answered::pass();
+        }
+    }
+    if cx.state.rejected(id) {
+        return Answered::pass();
+    }
     if cx.high_risk(entry) {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
     }

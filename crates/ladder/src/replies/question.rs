@@ -31,6 +31,10 @@ pub struct Question {
     /// in the same order: what a detail answer is read against.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shown: Vec<String>,
+    /// Each offered option's label, in the same order: an option is the
+    /// same one on a later screen only with the same id and label.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
 }
 
 impl Question {
@@ -53,21 +57,35 @@ impl Question {
         if self.kind != QuestionKind::Choice || self.offered.len() < 2 || (words.is_empty() && said.is_empty()) {
             return None;
         }
+        let split = |t: &str| -> Vec<String> { fold(&normalize(t)).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect() };
         let mut picked = None;
-        for (id, text) in self.offered.iter().zip(&self.shown) {
-            let own: Vec<String> = fold(&normalize(text)).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        for (k, (id, text)) in self.offered.iter().zip(&self.shown).enumerate() {
+            let own = split(text);
             let shown = values(text);
             let names = |v: &Value| shown.iter().any(|s| v.names(s));
             let fits =
                 words.iter().all(|w| own.contains(w) || said.iter().any(|v| names(v) && is_value_word(w, v.dim))) && said.iter().all(names);
+            // Another offered option's whole label said ("panel" with
+            // "Panel" offered) names that one too: no pick.
+            let label_said = self.labels.get(k).is_some_and(|l| {
+                let l = split(l);
+                !l.is_empty() && l.iter().all(|w| words.contains(w))
+            });
             if fits {
                 if picked.is_some() {
                     return None;
                 }
                 picked = Some(id.as_str());
+            } else if label_said {
+                return None;
             }
         }
         picked
+    }
+
+    /// The label the question showed for `id` (empty when not kept).
+    pub fn label_of(&self, id: &str) -> &str {
+        self.offered.iter().position(|o| o == id).and_then(|k| self.labels.get(k)).map_or("", String::as_str)
     }
 }
 
