@@ -162,6 +162,18 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     //    a command escape; everything else goes up the ladder.
     draft.begin("collision");
     match class.winner {
+        // A high-risk option picked by position executes only in reply
+        // to a question that showed it (spec 4b): on a plain screen it is
+        // confirmed first.
+        Some(Winner::Entry(i))
+            if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds)
+                && by_position_unasked(&matches, i, &pool.entries[i].cand.id, req, &ctx.state) =>
+        {
+            let id = pool.entries[i].cand.id.clone();
+            draft.step("high_risk", format!("{id} picked by position, never asked about: confirm it"));
+            draft.begin("fallback");
+            return Ok(draft.fallback(Offer::among(vec![id.clone()]).confirming(id), None, LlmReport::default()));
+        }
         Some(Winner::Entry(i)) => {
             let e = pool.entries[i];
             draft.event("deterministic_high_confidence_execute", e.cand.id.clone());
@@ -266,6 +278,18 @@ fn says_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexicon::Lexi
             .chain(&req.widget_items)
             .chain(&req.commands)
             .any(|c| std::iter::once(&c.label).chain(&c.aliases).any(|l| canonicalize(l, lex) == canonical))
+}
+
+/// Whether entry `i` (candidate `id`) won by position alone, not by its
+/// whole label, with no question that showed it: the app's "which one?"
+/// screen, or ladderd's own question (read from the session only here).
+fn by_position_unasked(matches: &matching::Matches, i: usize, id: &str, req: &DecideRequest, state: &StateView<'_>) -> bool {
+    let by_position =
+        matches.hits.iter().any(|h| h.entry == i && h.kind == matching::MatchKind::Ordinal) && !matches.reading.whole.contains(&i);
+    if !by_position || req.options.as_ref().is_some_and(|o| o.asked == Asked::Choice) {
+        return false;
+    }
+    !state.question().is_some_and(|q| q.offered.iter().any(|o| o == id))
 }
 
 /// Whether the canonical input opens with an action that opens a

@@ -134,6 +134,13 @@ pub(super) fn position_mentions(
             continue;
         };
         let end = at + len;
+        // A quantity or a date is not a position (spec section 4c): "1
+        // ticket", "2 people" (a number counting what follows it), "on the
+        // 1st", "the 1st of March" (a day), "a second card" (another one).
+        if is_quantity_or_date(toks, i, at, end, prefixed, lex) {
+            i += 1;
+            continue;
+        }
         // "the second one", "2nd option": the noun after it is part of it.
         let list_noun = toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t));
         let end = if list_noun { end + 1 } else { end };
@@ -161,6 +168,40 @@ pub(super) fn position_mentions(
     }
     out
 }
+
+/// Whether the position phrase at `at..end` (from `i` with its prefix) is
+/// a quantity or a date rather than a place in the list: a bare number
+/// followed by a noun it counts ("1 ticket", "2 people"), a day of the
+/// month ("on the 1st", "the 3rd of march", "march 3rd"), or an ordinal
+/// after an indefinite article ("a second card": another card).
+fn is_quantity_or_date(toks: &[&str], i: usize, at: usize, end: usize, prefixed: bool, lex: &Lexicon) -> bool {
+    if prefixed {
+        return false;
+    }
+    let next = toks.get(end).copied();
+    let before = (i > 0).then(|| toks[i - 1]);
+    let counted = |t: &str| {
+        !lex.ordinal_suffixes.contains(t)
+            && !lex.function_words.contains(t)
+            && !lex.conjunctions.is_phrase(&[t])
+            && !lex.from_the_end.starts_with(t)
+            && t.chars().any(char::is_alphabetic)
+    };
+    // A number alone ("2", not "2nd") before a noun counts it.
+    if end - at == 1 && is_number(toks[at]) && next.is_some_and(counted) {
+        return true;
+    }
+    let numeric_day = end - at == 1 && numeric_ordinal(toks[at]).is_some_and(|n| n <= 31);
+    let month = |t: Option<&str>| t.is_some_and(crate::replies::values::is_month);
+    if numeric_day && (before == Some("on") || month(before) || next == Some("of") && month(toks.get(end + 1).copied()) || month(next)) {
+        return true;
+    }
+    before.is_some_and(|b| INDEFINITE.contains(&b)) && next.is_some_and(|t| t.chars().any(char::is_alphabetic))
+}
+
+/// Indefinite articles: an ordinal after one is "another" ("a second
+/// card"), not a place in the list.
+const INDEFINITE: &[&str] = &["a", "an", "another", "un", "una", "une", "ein", "eine", "einen"];
 
 /// The entry at a position of the list ordinals count in (or of `subset`).
 pub(super) fn resolve_position(pool: &Pool<'_>, subset: Option<&[usize]>, n: i32) -> Option<usize> {

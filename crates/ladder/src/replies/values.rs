@@ -355,6 +355,11 @@ const MONTHS: &[(&str, u8)] = &[
     ("dezember", 12),
 ];
 
+/// Whether `w` (normalized) names a month, in full or a common short form.
+pub fn is_month(w: &str) -> bool {
+    month(w).is_some()
+}
+
 fn weekday(w: &str) -> Option<u8> {
     WEEKDAYS.iter().find(|(n, _)| *n == w).map(|(_, d)| *d)
 }

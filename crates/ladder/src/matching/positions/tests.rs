@@ -52,3 +52,27 @@ fn ordinal_table() {
         assert_eq!(parse_ordinal(input, &lex), want, "input {input:?}");
     }
 }
+
+/// Spec section 4c: a number or ordinal that is a quantity or a date
+/// never chooses a position.
+#[test]
+fn a_quantity_or_a_date_is_no_position() {
+    let cands = labelled(&["Reserve: Sino", "Reserve: Aatxe", "Reserve: Golden Wok"]);
+    for input in [
+        "1 ticket",
+        "i just want 1 tickets",
+        "2 people",
+        "on the 1st",
+        "the 3rd of march",
+        "march 2nd",
+        "a second card",
+        "actually i would like to visit on the 1st",
+    ] {
+        let (m, _) = find_on(input, &cands, &[]);
+        assert!(!m.hits.iter().any(|h| h.kind == MatchKind::Ordinal), "{input:?}: {:?}", m.hits);
+    }
+    for (input, n) in [("the 2nd one", 1), ("number 2", 1), ("2", 1), ("the first one", 0), ("option 3", 2)] {
+        let (m, _) = find_on(input, &cands, &[]);
+        assert!(m.hits.iter().any(|h| h.kind == MatchKind::Ordinal && h.entry == n), "{input:?}: {:?}", m.hits);
+    }
+}
