@@ -217,8 +217,15 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
         // Past the first word, a verb a label has is that label's word ("pad
         // see ew" with "Pad See Ew").
         let label_word = i > 0 && canon.any_word(toks[i], stop);
+        // The everyday verbs of choosing an item ("add", "grab") are
+        // phrasing too (spec section 4c) where no label has them and no
+        // option is an action of its own ("add a garlic naan" on a menu;
+        // never "add" beside "Delete file").
+        let everyday = !after_conjunction && !canon.any_word(toks[i], stop) && !options_act(canon, lex, stop);
         let sets: &[&PhraseSet] = if after_conjunction || label_word {
             &[&lex.conjunctions, &lex.request_openers]
+        } else if everyday {
+            &[&lex.selection_verbs, &lex.everyday_verbs, &lex.conjunctions, &lex.request_openers]
         } else {
             &[&lex.selection_verbs, &lex.conjunctions, &lex.request_openers]
         };
@@ -234,6 +241,13 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
         }
         i += 1;
     }
+}
+
+/// Whether some option's label opens with an action word ("Delete file",
+/// "Add to favorites"): the options do things, so an everyday verb may
+/// name one of them.
+fn options_act(canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> bool {
+    (0..canon.entries.len()).any(|e| !stop.passed() && canon.label_words_of(e).take(1).any(|w| lex.actions.contains(w)))
 }
 
 /// An input that is nothing but phrasing cannot be phrasing: its verbs of
