@@ -174,6 +174,14 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             draft.begin("fallback");
             return Ok(draft.fallback(Offer::among(vec![id.clone()]).confirming(id), None, LlmReport::default()));
         }
+        // A correction with a value changes a detail of what it names
+        // ("actually, make it for 1"): never an execute (spec 4c).
+        Some(Winner::Entry(i)) if reading.changes_a_detail() => {
+            let id = pool.entries[i].cand.id.clone();
+            draft.step("changes_a_detail", id.clone());
+            draft.begin("fallback");
+            return Ok(draft.fallback(Offer::among(vec![id]), None, LlmReport::default()));
+        }
         Some(Winner::Entry(i)) => {
             let e = pool.entries[i];
             draft.event("deterministic_high_confidence_execute", e.cand.id.clone());

@@ -65,7 +65,9 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
         if matches!(c, '.' | '!' | ';' | ',') || is_q(c) {
             let prev = raw[..i].chars().next_back();
             let next = raw[i + c.len_utf8()..].chars().next();
-            if matches!(c, '.' | ',') && prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()) {
+            // A dot or comma inside a word or a number ("budget_2024.xlsx",
+            // "9.99") breaks nothing: only one before a space or the end does.
+            if matches!(c, '.' | ',') && prev.is_some_and(|p| !p.is_whitespace()) && next.is_some_and(|n| !n.is_whitespace()) {
                 continue;
             }
             let part = &raw[start..i];

@@ -187,8 +187,9 @@ fn is_quantity_or_date(toks: &[&str], i: usize, at: usize, end: usize, prefixed:
             && !lex.from_the_end.starts_with(t)
             && t.chars().any(char::is_alphabetic)
     };
-    // A number alone ("2", not "2nd") before a noun counts it.
-    if end - at == 1 && is_number(toks[at]) && next.is_some_and(counted) {
+    // A number alone ("2", not "2nd") before a noun counts it, and after
+    // "for" it is how many ("make it for 1", "a table for 2").
+    if end - at == 1 && is_number(toks[at]) && (next.is_some_and(counted) || before == Some("for")) {
         return true;
     }
     let numeric_day = end - at == 1 && numeric_ordinal(toks[at]).is_some_and(|n| n <= 31);

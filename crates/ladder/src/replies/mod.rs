@@ -237,6 +237,12 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
 }
 
 fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    // "Not the pepperoni, the margherita", "and a coke, not diet", "pas
+    // celui de 9h, l'autre": a clause that negates and one that names what
+    // is wanted.
+    if let Some(a) = negated_then_wanted(cx, r) {
+        return a;
+    }
     // Not reply-shaped: a position may still answer "which one?".
     if !r.is_reply_shaped() && !r.repeats && !r.affirms {
         return position(cx, r);
@@ -299,6 +305,43 @@ fn all_explained(rest: &[String], phrases: &crate::lexicon::PhraseSet, own: impl
         }
     }
     true
+}
+
+/// A reply of clauses one of which negates and one names what is wanted
+/// (spec section 4c: "a negation that also names the wanted option"): the
+/// wanted clause is read again without the options the negated clause
+/// names; "the other" there is the one option left of two.
+fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let negated: Vec<&reading::Clause> = r.clauses.iter().filter(|c| c.negated).collect();
+    let wanted: Vec<&reading::Clause> = r.clauses.iter().filter(|c| !c.negated && (!c.rest.is_empty() || c.the_other)).collect();
+    let ([neg], [want]) = (&negated[..], &wanted[..]) else { return None };
+    if neg.rest.is_empty() || r.asks || r.abandons {
+        return None;
+    }
+    // The options the negated clause names: each holds all its words.
+    let named: Vec<usize> = cx
+        .options()
+        .into_iter()
+        .filter(|e| {
+            let own = cx.words_of(*e);
+            let shown = cx.values_of(*e);
+            let words: Vec<&String> =
+                neg.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !cx.lex.function_words.contains(*w)).collect();
+            !words.is_empty() && words.iter().all(|w| own.contains(w) || values(w).iter().any(|v| shown.iter().any(|s| v.names(s))))
+        })
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    if want.the_other && want.rest.is_empty() {
+        let rest: Vec<usize> = cx.options().into_iter().filter(|e| !named.contains(e)).collect();
+        return match rest[..] {
+            [one] if cx.high_risk(one) => Some(Answered::of(Answer::Confirm { entry: one, kind: ReplyKind::Detail })),
+            [one] => Some(Answered::of(Answer::Execute { entry: one, kind: ReplyKind::Detail, by: By::Screen })),
+            _ => None,
+        };
+    }
+    Some(Answered::of(Answer::Again { text: want.rest.join(" "), without: named, kind: ReplyKind::Detail }))
 }
 
 /// Whether every word is a generic noun or names nothing ("wrong card").
@@ -392,6 +435,26 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     }
     let proposed = proposal(cx).map(|(e, _, _)| e);
     let asked = proposed.is_some() || cx.question().is_some();
+    // "No, make it 7pm instead": a value that only one other option shows
+    // picks it (a high-risk one is confirmed first).
+    if !r.values.is_empty() {
+        let others: Vec<usize> = cx
+            .options()
+            .into_iter()
+            .filter(|e| Some(*e) != proposed)
+            .filter(|e| {
+                let shown = cx.values_of(*e);
+                r.values.iter().all(|v| shown.iter().any(|s| v.names(s)))
+            })
+            .collect();
+        if let [one] = others[..] {
+            return Answered::of(if cx.high_risk(one) {
+                Answer::Confirm { entry: one, kind: ReplyKind::Decline }
+            } else {
+                Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Screen }
+            });
+        }
+    }
     // A refusal followed by what is wanted instead ("no, make it 5:30",
     // "no no keep it, just move it to friday"): that, without what was
     // refused.

@@ -59,9 +59,29 @@ pub struct Reading {
     /// A refusal had words of its own clause with it ("no chicken curry",
     /// "nicht den ersten"): it negates what they name.
     pub refusal_has_object: bool,
+    /// Each clause's words left (`rest`'s, clause by clause), and whether a
+    /// negation opens it: "not the pepperoni, the margherita" is a clause
+    /// that negates and one that names what is wanted.
+    pub clauses: Vec<Clause>,
+}
+
+/// One clause of a reply, as `Reading::clauses` keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Clause {
+    pub rest: Vec<String>,
+    pub negated: bool,
+    /// It says "the other" ("l'autre").
+    pub the_other: bool,
 }
 
 impl Reading {
+    /// Whether it changes a detail (spec section 4c): a correction
+    /// ("actually", "instead", "make it") with a value ("make it for 1",
+    /// "ok, at 7 instead"). Such a turn never executes.
+    pub fn changes_a_detail(&self) -> bool {
+        self.corrects && !self.values.is_empty()
+    }
+
     /// Whether it refuses or repairs without abandoning: a decline, read
     /// against what was asked, rather than a cancel.
     pub fn declines(&self) -> bool {
@@ -81,10 +101,11 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
     let mut start = 0;
     for (i, c) in raw.char_indices() {
         if matches!(c, '.' | '!' | '?' | ';' | ',' | '…' | '\u{FF1F}' | '\u{061F}' | '¿' | '¡') {
-            // A dot or comma inside a number ("9.99", "1,5") is not a break.
             let prev = raw[..i].chars().next_back();
             let next = raw[i + c.len_utf8()..].chars().next();
-            if matches!(c, '.' | ',') && prev.is_some_and(|p| p.is_ascii_digit()) && next.is_some_and(|n| n.is_ascii_digit()) {
+            // A dot or comma inside a word or a number ("budget_2024.xlsx",
+            // "9.99") breaks nothing: only one before a space or the end does.
+            if matches!(c, '.' | ',') && prev.is_some_and(|p| !p.is_whitespace()) && next.is_some_and(|n| !n.is_whitespace()) {
                 continue;
             }
             let part = &raw[start..i];
@@ -141,7 +162,12 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         if (question_mark && (!polite || wh)) || opens_question {
             r.asks = true;
         }
+        let (rest_before, other_before) = (r.rest.len(), r.the_other);
         read_clause(&toks, lex, &mut r);
+        let negated = lex.negations.match_at(&toks, 0).is_some()
+            || (toks.len() > 1 && lex.negations.match_at(&toks, 1).is_some() && lex.interjections.match_at(&toks, 0).is_some());
+        let rest: Vec<String> = r.rest[rest_before..].iter().filter(|w| !lex.negations.is_phrase(&[w.as_str()])).cloned().collect();
+        r.clauses.push(Clause { rest, negated, the_other: r.the_other && !other_before });
     }
     // Context words say nothing more around a yes; without one they are
     // words like any other.
