@@ -12,7 +12,8 @@ fn commands_match_only_when_named_whole() {
     let table: &[(&str, Option<(&str, bool)>)] = &[
         ("open recent", Some(("recent", true))),
         ("Open Recent", Some(("recent", true))),
-        ("please open recent now", Some(("recent", false))),
+        ("please open recent now", Some(("recent", true))),
+        ("please open that recent", Some(("recent", false))),
         ("log me out", Some(("out", true))),
         ("logout", Some(("out", true))),
         ("show my notifications", Some(("notif", true))),

@@ -523,17 +523,17 @@ fn risky(labels: &[&str], high: &[usize]) -> Vec<Candidate> {
 }
 
 /// A high-risk candidate executes on its whole label, an alias, or a
-/// position among the options shown; anything else asks to confirm it,
-/// listed first.
+/// position in reply to a question that listed it; anything else asks to
+/// confirm it, listed first.
 #[test]
-fn a_high_risk_candidate_executes_only_on_its_words_or_its_position() {
+fn a_high_risk_candidate_executes_only_on_its_words_or_a_position_it_was_asked_at() {
     let mut cands = risky(&["Close Account", "Statements", "Card Details"], &[0]);
     cands[0].aliases = vec!["terminate my account".into()];
     for (input, want) in [
         ("close account", Some("c0")),
         ("please close my account", Some("c0")),
         ("terminate my account", Some("c0")),
-        ("the first one", Some("c0")),
+        ("the first one", None),
         ("clsoe account", None),
         ("close", None),
     ] {
@@ -545,6 +545,12 @@ fn a_high_risk_candidate_executes_only_on_its_words_or_its_position() {
             assert_eq!(c.suggested_id.as_deref(), Some("c0"));
         }
     }
+    // The same position in reply to the confirmation that listed it first
+    // is the explicit choice (spec 4b).
+    let session = Fake::quiet();
+    let p = Policy::defaults();
+    assert_eq!(executes(&turn(&p, &session, &request("the first one", cands.clone()))), None);
+    assert_eq!(executes(&turn(&p, &session, &request("the first one", cands.clone()))), Some("c0"));
     // A position among widget items is no reply to a clarifier.
     let mut widget = request("the first one", Vec::new());
     widget.options = None;
