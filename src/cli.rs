@@ -61,6 +61,11 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Expectations judged wrong (JSON lines: `{"at": line id or
+        /// dialogue id#turn, "reason": ...}`): those turns run but are
+        /// counted nowhere, and are listed with their reasons. Repeatable.
+        #[arg(long = "exceptions", value_name = "FILE.jsonl")]
+        exceptions: Vec<PathBuf>,
     },
 }
 
@@ -116,12 +121,12 @@ pub fn dispatch(cli: Cli) -> ExitCode {
                 }
             }
         }
-        Command::Eval { files, json } => eval(cli.config, &files, json),
+        Command::Eval { files, json, exceptions } => eval(cli.config, &files, &exceptions, json),
         Command::Serve => serve(cli.config),
     }
 }
 
-fn eval(file: Option<PathBuf>, files: &[PathBuf], json: bool) -> ExitCode {
+fn eval(file: Option<PathBuf>, files: &[PathBuf], exception_files: &[PathBuf], json: bool) -> ExitCode {
     let config = match config::load(file.as_deref()) {
         Ok(c) => c,
         Err(e) => {
@@ -139,6 +144,22 @@ fn eval(file: Option<PathBuf>, files: &[PathBuf], json: bool) -> ExitCode {
             }
         }
     }
+    let mut exceptions = Vec::new();
+    for f in exception_files {
+        match crate::eval::read_exceptions(f) {
+            Ok(e) => exceptions.extend(e),
+            Err(e) => {
+                eprintln!("ladderd: eval: {e}");
+                return ExitCode::from(EXIT_CONFIG);
+            }
+        }
+    }
+    let unknown = crate::eval::unknown_exceptions(&cases, &exceptions);
+    if !unknown.is_empty() {
+        let at: Vec<&str> = unknown.iter().map(|e| e.at.as_str()).collect();
+        eprintln!("ladderd: eval: exceptions name no turn of the corpus: {}", at.join(", "));
+        return ExitCode::from(EXIT_CONFIG);
+    }
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -146,7 +167,7 @@ fn eval(file: Option<PathBuf>, files: &[PathBuf], json: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let report = match rt.block_on(crate::eval::evaluate(config, cases)) {
+    let report = match rt.block_on(crate::eval::evaluate_except(config, cases, &exceptions)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ladderd: {e}");

@@ -21,6 +21,9 @@ pub(super) struct Seen {
     pub(super) got: Got,
     pub(super) verdicts: Vec<Verdict>,
     pub(super) choice: Option<String>,
+    /// An exception set the turn aside (its expectation judged wrong): it
+    /// still moves the conversation on, but counts for nothing.
+    pub(super) excepted: bool,
 }
 
 /// What a request asks, for "the same request again": its input (trimmed,
@@ -69,6 +72,10 @@ pub(super) struct Walked {
 /// **Turns to resolution**: for each right execute, the turns since the
 /// dialogue began or since the previous execute or escape, this one
 /// included ("which one?" then "the second" is 2).
+///
+/// A turn set aside by an exception is judged on nothing: it neither
+/// spoils the dialogue's being right nor counts a wrong execute or a
+/// repeated clarifier where an action was expected.
 pub(super) fn walk(turns: &[Seen]) -> Walked {
     let mut w = Walked { turns: turns.len(), right: true, ..Walked::default() };
     let mut open: Vec<BTreeSet<&str>> = Vec::new();
@@ -77,15 +84,16 @@ pub(super) fn walk(turns: &[Seen]) -> Walked {
     let mut since = 0;
     for t in turns {
         since += 1;
-        w.right &= t.verdicts.iter().all(|v| matches!(v, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk));
-        w.wrong_executes += t.verdicts.iter().filter(|v| **v == Verdict::WrongExecute).count();
+        let judged: &[Verdict] = if t.excepted { &[] } else { &t.verdicts };
+        w.right &= judged.iter().all(|v| matches!(v, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk));
+        w.wrong_executes += judged.iter().filter(|v| **v == Verdict::WrongExecute).count();
         let outcome = t.got.outcome.as_str();
         if matches!(outcome, "clarify" | "need_more_info") {
             w.clarifier_turns += 1;
             let offer: BTreeSet<&str> = t.got.offered.iter().map(String::as_str).collect();
             if chosen.contains(&offer) || resolved.contains(t.key.as_str()) {
                 w.repeated_clarifiers += 1;
-                w.repeated_unexpected += usize::from(!t.verdicts.contains(&Verdict::ClarifyOk));
+                w.repeated_unexpected += usize::from(!t.excepted && !t.verdicts.contains(&Verdict::ClarifyOk));
                 w.repeated.push((t.at.clone(), t.input.clone()));
             }
             open.push(offer);
@@ -194,6 +202,7 @@ mod tests {
             },
             verdicts: vec![verdict],
             choice: choice.map(str::to_string),
+            excepted: false,
         }
     }
 
@@ -255,5 +264,29 @@ mod tests {
         t.add(&walk(&[turn("e", "execute", "p", &[], Verdict::RightExecute, None)]));
         assert_eq!((t.turns_to_resolution_median, t.turns_to_resolution_p90, t.with_wrong_execute), (1.0, 3.0, 1));
         assert_eq!(t.clarifier_rate(), 2.0 / 6.0);
+    }
+
+    #[test]
+    fn a_turn_set_aside_is_judged_on_nothing_but_still_moves_the_dialogue_on() {
+        let set_aside = |mut t: Seen| {
+            t.excepted = true;
+            t
+        };
+        let turns = [
+            turn("kitchen light on", "execute", "kitchen", &[], Verdict::RightExecute, None),
+            set_aside(turn("no not that one", "clarify", "", &["island"], Verdict::MissedExecute, None)),
+            turn("the island one", "execute", "island", &[], Verdict::RightExecute, None),
+        ];
+        let w = walk(&turns);
+        assert!(w.right, "the set-aside miss does not spoil the dialogue");
+        assert_eq!(w.resolution, vec![1, 2], "it still counts as a turn towards the next action");
+        let w = walk(&[
+            turn("links panel", "clarify", "", &["d", "e"], Verdict::ClarifyOk, None),
+            turn("the second one", "execute", "e", &[], Verdict::RightExecute, None),
+            set_aside(turn("the other one", "execute", "e", &[], Verdict::WrongExecute, None)),
+            set_aside(turn("links panel", "clarify", "", &["d", "e"], Verdict::MissedExecute, None)),
+        ]);
+        assert_eq!((w.right, w.wrong_executes), (true, 0));
+        assert_eq!((w.repeated_clarifiers, w.repeated_unexpected), (1, 0), "counted as asked again, not as continuity's failure");
     }
 }

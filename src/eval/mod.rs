@@ -15,12 +15,16 @@
 //! decisions with expectations; it is pure, and `cargo test` holds the
 //! project's own corpora to it. A dialogue is also measured whole
 //! ([`dialogues`]: fully right, repeated clarifiers, turns to resolution).
+//! The turns the reply rung decided (spec section 4c) are also counted by
+//! the kind of reply they were read as. An expectation judged wrong is set
+//! aside by the line's `id` ([`Exception`]), counted nowhere and listed
+//! with its reason.
 
 mod dialogues;
 mod read;
 
 pub use dialogues::DialogueTally;
-pub use read::{case, decide_request, dialogue, read, read_clinc150};
+pub use read::{case, decide_request, dialogue, read, read_clinc150, read_exceptions};
 
 use crate::config::Config;
 use crate::convert;
@@ -49,6 +53,8 @@ pub enum Expect {
 pub struct Case {
     /// `file:line`.
     pub at: String,
+    /// The line's own `id`, when it has one (what an [`Exception`] names).
+    pub id: String,
     pub category: String,
     pub request: pb::DecideRequest,
     pub expect: Expect,
@@ -78,6 +84,8 @@ impl From<Dialogue> for Line {
 pub struct Dialogue {
     /// `file:line`.
     pub at: String,
+    /// The line's own `id`, when it has one; its turns are `id#1`, `id#2`, ...
+    pub id: String,
     pub category: String,
     pub turns: Vec<DialogueTurn>,
 }
@@ -131,6 +139,10 @@ pub struct Got {
     /// What the LLM rung did, when the turn reached it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm: Option<LlmSeen>,
+    /// The kind of reply the reply rung read the turn as, when that rung
+    /// decided it (spec section 4c: `affirm`, `decline`, `position`, ...).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reply: String,
 }
 
 /// What the LLM rung did with a turn that reached it.
@@ -178,6 +190,9 @@ pub enum Verdict {
 #[derive(Debug, Clone, Serialize)]
 pub struct Scored {
     pub at: String,
+    /// The line's `id` (a dialogue turn's: `id#turn`), when it has one.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub id: String,
     pub category: String,
     pub input: String,
     pub expect: Expect,
@@ -339,6 +354,41 @@ impl LlmTally {
     }
 }
 
+/// An expectation of a corpus judged wrong. The turn it names (`at`: the
+/// line's `id`, or a dialogue's `id#turn`, turns counted from 1; a turn's
+/// `Enrich` step with it) still runs, but is counted nowhere: the report
+/// lists it apart, with the reason. One JSON object a line of a corpus's
+/// `exceptions.jsonl`: `{"at": ..., "reason": ...}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Exception {
+    pub at: String,
+    pub reason: String,
+}
+
+/// A turn an [`Exception`] set aside: what happened, and why it is not
+/// counted.
+#[derive(Debug, Clone, Serialize)]
+pub struct SetAside {
+    pub reason: String,
+    #[serde(flatten)]
+    pub turn: Scored,
+}
+
+/// The exceptions that name no turn of these lines (a stale or mistyped
+/// `at`).
+pub fn unknown_exceptions<'a>(lines: &[Line], exceptions: &'a [Exception]) -> Vec<&'a Exception> {
+    let mut ids = std::collections::BTreeSet::new();
+    for line in lines {
+        match line {
+            Line::Turn(c) => {
+                ids.insert(c.id.clone());
+            }
+            Line::Dialogue(d) => ids.extend((1..=d.turns.len()).map(|n| format!("{}#{n}", d.id))),
+        }
+    }
+    exceptions.iter().filter(|e| e.at.is_empty() || !ids.contains(&e.at)).collect()
+}
+
 /// The whole evaluation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -346,6 +396,12 @@ pub struct Report {
     pub overall: Tally,
     pub shares: Shares,
     pub by_category: BTreeMap<String, Tally>,
+    /// The turns the reply rung decided (spec section 4c: its step in the
+    /// trace named the kind of reply, and the decision's tier is `reply`).
+    pub replies: Tally,
+    /// The same by kind: `affirm`, `decline`, `cancel`, `repair`,
+    /// `position`, `detail`, `comparison`, `repeat`.
+    pub replies_by_kind: BTreeMap<String, Tally>,
     /// What the LLM rung did (empty when no turn reached it, and then left
     /// out of `--json`).
     #[serde(skip_serializing_if = "LlmTally::is_empty")]
@@ -359,6 +415,9 @@ pub struct Report {
     pub dialogues_by_category: BTreeMap<String, DialogueTally>,
     /// Every turn that was not right, in file order.
     pub failures: Vec<Scored>,
+    /// The turns [`Exception`]s set aside (counted nowhere above).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<SetAside>,
 }
 
 impl Report {
@@ -407,12 +466,17 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
     let mut overall = Tally::default();
     let mut llm = LlmTally::default();
     let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
+    let (mut replies, mut replies_by_kind) = (Tally::default(), BTreeMap::<String, Tally>::new());
     let mut shares = Shares::default();
     let (mut executed, mut clarified, mut escaped) = (0, 0, 0);
     for s in &scored {
         overall.add(s);
         llm.add(s);
         by_category.entry(s.category.clone()).or_default().add(s);
+        if !s.got.reply.is_empty() {
+            replies.add(s);
+            replies_by_kind.entry(s.got.reply.clone()).or_default().add(s);
+        }
         match (&s.expect, s.verdict) {
             (Expect::Execute(_), v) => {
                 shares.expected_execute += 1;
@@ -438,17 +502,31 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
         overall,
         shares,
         by_category,
+        replies,
+        replies_by_kind,
         llm,
         dialogues: DialogueTally::default(),
         dialogues_by_category: BTreeMap::new(),
         failures,
+        set_aside: Vec::new(),
     }
 }
 
 /// Runs every line through the daemon's own code, in process: a turn in a
 /// session of its own, a dialogue's turns in one (with their `Enrich` and
 /// `RecordOutcome` calls).
-pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterator<Item = L>) -> Result<Report, StartError> {
+pub async fn evaluate<L: Into<Line>>(config: Config, lines: impl IntoIterator<Item = L>) -> Result<Report, StartError> {
+    evaluate_except(config, lines, &[]).await
+}
+
+/// [`evaluate`], the turns the exceptions name set aside: run as any
+/// other, counted nowhere, listed with their reasons.
+pub async fn evaluate_except<L: Into<Line>>(
+    mut config: Config,
+    lines: impl IntoIterator<Item = L>,
+    exceptions: &[Exception],
+) -> Result<Report, StartError> {
+    let reason = |id: &str| exceptions.iter().find(|e| !id.is_empty() && e.at == id).map(|e| e.reason.clone());
     // Each line is a session of its own, in this process: never written to
     // a shared store.
     config.sessions.backend = crate::config::SessionBackend::Memory;
@@ -459,16 +537,20 @@ pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterato
     for line in lines {
         match line.into() {
             Line::Turn(c) => {
-                let Case { at, category, request, expect } = *c;
-                scored.push(decide(&daemon, &g, at, category, request, expect).await.0);
+                let Case { at, id, category, request, expect } = *c;
+                let (mut s, _) = decide(&daemon, &g, at, category, request, expect).await;
+                s.id = id;
+                scored.push(s);
             }
             Line::Dialogue(d) => {
                 let mut seen = Vec::with_capacity(d.turns.len());
                 for (i, t) in d.turns.into_iter().enumerate() {
                     let at = format!("{}#{}", d.at, i + 1);
+                    let id = if d.id.is_empty() { String::new() } else { format!("{}#{}", d.id, i + 1) };
                     let key = dialogues::request_key(&t.request);
                     let (session, turn_id) = (t.request.session_id.clone(), t.request.turn_id.clone());
-                    let (s, mut last) = decide(&daemon, &g, at.clone(), d.category.clone(), t.request, t.expect).await;
+                    let (mut s, mut last) = decide(&daemon, &g, at.clone(), d.category.clone(), t.request, t.expect).await;
+                    s.id = id.clone();
                     let mut turn = dialogues::Seen {
                         at: at.clone(),
                         input: s.input.clone(),
@@ -476,6 +558,7 @@ pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterato
                         got: s.got.clone(),
                         verdicts: vec![s.verdict],
                         choice: None,
+                        excepted: reason(&id).is_some(),
                     };
                     scored.push(s);
                     if let Some(e) = t.enrich {
@@ -489,7 +572,9 @@ pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterato
                                     evidence: e.evidence,
                                     chat_history: Vec::new(),
                                 };
-                                enrich(&daemon, &g, at, req, e.expect, &d.category).await
+                                let (mut s, d2) = enrich(&daemon, &g, at, req, e.expect, &d.category).await;
+                                s.id = id.clone();
+                                (s, d2)
                             }
                             // The app calls Enrich only after a NEED_MORE_INFO:
                             // the turn's own decision answers the expectation.
@@ -499,6 +584,7 @@ pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterato
                                 (
                                     Scored {
                                         at,
+                                        id: id.clone(),
                                         category: d.category.clone(),
                                         input,
                                         expect: e.expect,
@@ -525,6 +611,7 @@ pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterato
                             let input = scored.last().map(|s: &Scored| s.input.clone()).unwrap_or_default();
                             scored.push(Scored {
                                 at: format!("{at}+record"),
+                                id: id.clone(),
                                 category: d.category.clone(),
                                 input,
                                 expect: Expect::Clarify(Vec::new()),
@@ -540,7 +627,9 @@ pub async fn evaluate<L: Into<Line>>(mut config: Config, lines: impl IntoIterato
             }
         }
     }
-    let mut r = report(g.policy.revision.clone(), scored);
+    let (counted, aside): (Vec<Scored>, Vec<Scored>) = scored.into_iter().partition(|s| reason(&s.id).is_none());
+    let mut r = report(g.policy.revision.clone(), counted);
+    r.set_aside = aside.into_iter().map(|s| SetAside { reason: reason(&s.id).unwrap_or_default(), turn: s }).collect();
     for (category, w) in walked {
         r.dialogues.add(&w);
         r.dialogues_by_category.entry(category).or_default().add(&w);
@@ -569,7 +658,7 @@ async fn decide(
         }
     };
     let (verdict, offered_expected) = score(&expect, &got);
-    (Scored { at, category, input, expect, got, verdict, offered_expected }, decision)
+    (Scored { at, id: String::new(), category, input, expect, got, verdict, offered_expected }, decision)
 }
 
 /// A dialogue turn's `Enrich` step, scored.
@@ -597,7 +686,10 @@ async fn enrich(
         },
     };
     let (verdict, offered_expected) = score(&expect, &got);
-    (Scored { at, category: category.to_string(), input: String::new(), expect, got, verdict, offered_expected }, decision)
+    (
+        Scored { at, id: String::new(), category: category.to_string(), input: String::new(), expect, got, verdict, offered_expected },
+        decision,
+    )
 }
 
 /// A dialogue turn's `RecordOutcome`, on the turn's last decision.
@@ -655,7 +747,19 @@ fn got(d: &ladder::Decision, high_risk: &[String]) -> Got {
             .collect::<Vec<_>>()
             .join(", "),
         llm,
+        reply: reply_kind(d).unwrap_or_default().to_string(),
     }
+}
+
+/// The kind of reply a decision the reply rung made was read as: its step
+/// in the trace names it (a step that passed, or read the words again for
+/// the ladder to match, did not decide).
+fn reply_kind(d: &ladder::Decision) -> Option<&str> {
+    if d.handled_by_tier != ladder::Tier::Reply {
+        return None;
+    }
+    let step = d.trace.iter().rev().find(|s| s.rung == "reply" && ladder::replies::ReplyKind::parse(&s.outcome).is_some())?;
+    Some(step.outcome.as_str())
 }
 
 /// The report as a table, then the turns that were not right.
@@ -663,11 +767,14 @@ pub fn render(r: &Report) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let _ = writeln!(s, "evaluated {} turns under config revision {}\n", r.overall.turns, r.config_revision);
-    let _ = writeln!(
-        s,
-        "{:<22} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>9}",
-        "category", "turns", "exec+", "exec-", "missed", "clarify", "offered", "esc+", "esc~", "esc-", "accuracy"
-    );
+    let header = |s: &mut String, first: &str| {
+        let _ = writeln!(
+            s,
+            "{:<22} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>9}",
+            first, "turns", "exec+", "exec-", "missed", "clarify", "offered", "esc+", "esc~", "esc-", "accuracy"
+        );
+    };
+    header(&mut s, "category");
     let row = |s: &mut String, name: &str, t: &Tally| {
         let _ = writeln!(
             s,
@@ -703,6 +810,19 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(s, "wrong executes: {}", r.overall.wrong_executes);
     let o = &r.overall;
     let _ = writeln!(s, "high-risk executes: {} ({} wrong)", o.high_risk_executes, o.high_risk_wrong);
+    if r.replies.turns > 0 {
+        // The spec's order: affirm, decline, cancel, repair, then the
+        // answers to "which one?" and repetition.
+        let order = |k: &str| ladder::replies::ReplyKind::ALL.iter().position(|x| x.as_str() == k).unwrap_or(usize::MAX);
+        let mut kinds: Vec<_> = r.replies_by_kind.iter().collect();
+        kinds.sort_by_key(|(k, _)| (order(k), k.as_str()));
+        let _ = writeln!(s);
+        header(&mut s, "reply read as");
+        for (kind, t) in kinds {
+            row(&mut s, kind, t);
+        }
+        row(&mut s, "all replies", &r.replies);
+    }
     if r.dialogues.dialogues > 0 {
         let _ = writeln!(
             s,
@@ -764,16 +884,24 @@ pub fn render(r: &Report) -> String {
     if r.overall.invalid > 0 {
         let _ = writeln!(s, "invalid lines (refused at the edge): {}", r.overall.invalid);
     }
+    let got = |g: &Got| match g.outcome.as_str() {
+        "execute" => format!("execute {}", g.target_id),
+        "escape" => format!("escape {}", g.escape_reason),
+        "invalid" => format!("invalid: {}", g.detail),
+        o => format!("{o} {:?} ({})", g.offered, g.detail),
+    };
+    if !r.set_aside.is_empty() {
+        let _ = writeln!(s, "\nset aside, the expectation judged wrong (counted nowhere above): {}", r.set_aside.len());
+        for a in &r.set_aside {
+            let f = &a.turn;
+            let _ = writeln!(s, "  {} {} [{}] {:?}: expected {:?}, got {}", f.id, f.at, f.category, f.input, f.expect, got(&f.got));
+            let _ = writeln!(s, "    because {}", a.reason);
+        }
+    }
     if !r.failures.is_empty() {
         let _ = writeln!(s, "\nnot right:");
         for f in &r.failures {
-            let got = match f.got.outcome.as_str() {
-                "execute" => format!("execute {}", f.got.target_id),
-                "escape" => format!("escape {}", f.got.escape_reason),
-                "invalid" => format!("invalid: {}", f.got.detail),
-                o => format!("{o} {:?} ({})", f.got.offered, f.got.detail),
-            };
-            let _ = writeln!(s, "  {:?} {} [{}] {:?}: expected {:?}, got {got}", f.verdict, f.at, f.category, f.input, f.expect);
+            let _ = writeln!(s, "  {:?} {} [{}] {:?}: expected {:?}, got {}", f.verdict, f.at, f.category, f.input, f.expect, got(&f.got));
         }
     }
     s
@@ -857,10 +985,7 @@ mod tests {
 
     #[test]
     fn the_report_counts_each_kind_of_turn_by_what_a_person_expects() {
-        let s = |expect: Expect, got: Got, category: &str| {
-            let (verdict, offered_expected) = score(&expect, &got);
-            Scored { at: "f:1".into(), category: category.into(), input: String::new(), expect, got, verdict, offered_expected }
-        };
+        let s = scored;
         let r = report(
             "rev".into(),
             vec![
@@ -877,5 +1002,168 @@ mod tests {
         assert_eq!(r.by_category["ordinal"].missed_but_offered, 1);
         assert_eq!(r.failures.len(), 2);
         assert!(render(&r).contains("wrong executes: 1"));
+    }
+
+    fn scored(expect: Expect, got: Got, category: &str) -> Scored {
+        let (verdict, offered_expected) = score(&expect, &got);
+        Scored {
+            at: "f:1".into(),
+            id: String::new(),
+            category: category.into(),
+            input: String::new(),
+            expect,
+            got,
+            verdict,
+            offered_expected,
+        }
+    }
+
+    fn replied(mut g: Got, kind: &str) -> Got {
+        g.reply = kind.into();
+        g
+    }
+
+    #[test]
+    fn the_turns_the_reply_rung_decided_are_counted_by_kind() {
+        let ex = |id: &str| Expect::Execute(id.into());
+        let r = report(
+            "rev".into(),
+            vec![
+                scored(ex("a"), replied(got("execute", "a", &[]), "affirm"), "confirm"),
+                scored(ex("a"), replied(got("execute", "a", &[]), "affirm"), "confirm"),
+                scored(Expect::Clarify(vec![]), replied(got("execute", "a", &[]), "position"), "refuse"),
+                scored(ex("b"), replied(got("clarify", "", &["a", "b"]), "position"), "pick"),
+                scored(Expect::Escape("declined".into()), replied(got("escape", "declined", &[]), "decline"), "refuse"),
+                scored(Expect::Escape("cancel".into()), replied(got("escape", "declined", &[]), "decline"), "refuse"),
+                // Not read as a reply: in the categories, not in the replies.
+                scored(ex("a"), got("execute", "a", &[]), "pick"),
+            ],
+        );
+        let t = |kind: &str| {
+            let t = &r.replies_by_kind[kind];
+            (t.turns, t.right_executes, t.wrong_executes, t.missed_executes, t.escape_ok, t.escape_wrong)
+        };
+        assert_eq!(t("affirm"), (2, 2, 0, 0, 0, 0));
+        assert_eq!(t("position"), (2, 0, 1, 1, 0, 0));
+        assert_eq!(t("decline"), (2, 0, 0, 0, 1, 1));
+        assert_eq!(r.replies_by_kind.len(), 3);
+        assert_eq!((r.replies.turns, r.replies.right(), r.overall.turns), (6, 3, 7));
+        let text = render(&r);
+        let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("reply read as")).take(5).collect();
+        assert_eq!(rows.len(), 5, "{text}");
+        assert!(
+            rows[1].starts_with("affirm ") && rows[2].starts_with("decline ") && rows[3].starts_with("position "),
+            "spec order: {text}"
+        );
+        assert!(rows[4].starts_with("all replies") && rows[4].contains("50.0%"), "{text}");
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["replies_by_kind"]["position"]["wrong_executes"], 1);
+        // A corpus nobody replied in shows no reply table.
+        let r = report("rev".into(), vec![scored(ex("a"), got("execute", "a", &[]), "pick")]);
+        assert!(!render(&r).contains("reply read as"));
+        assert_eq!(serde_json::to_value(&r).unwrap()["replies_by_kind"], serde_json::json!({}));
+    }
+
+    #[test]
+    fn a_reply_kind_is_the_reply_rungs_own_decision_only() {
+        let step = |rung: &'static str, outcome: &str| ladder::Step {
+            rung: rung.into(),
+            outcome: outcome.into(),
+            detail: String::new(),
+            duration_us: 0,
+        };
+        let decision = |tier: ladder::Tier, trace: Vec<ladder::Step>| {
+            let mut d = ladder::Decision::new(ladder::Outcome::Execute, tier);
+            d.trace = trace;
+            d
+        };
+        let read = |d: &ladder::Decision| reply_kind(d).map(str::to_string);
+        let d = decision(ladder::Tier::Reply, vec![step("scope", "chat"), step("reply", "affirm")]);
+        assert_eq!(read(&d).as_deref(), Some("affirm"));
+        // The detail answer read after the match (step 7b) follows a pass.
+        let d = decision(ladder::Tier::Reply, vec![step("reply", "pass"), step("match", "tie"), step("reply", "detail")]);
+        assert_eq!(read(&d).as_deref(), Some("detail"));
+        // A refusal whose words the ladder read again was decided by the match.
+        let d = decision(ladder::Tier::Deterministic, vec![step("reply", "decline"), step("match", "one")]);
+        assert_eq!(read(&d), None);
+        let d = decision(ladder::Tier::Deterministic, vec![step("reply", "pass")]);
+        assert_eq!(read(&d), None);
+        for kind in ladder::replies::ReplyKind::ALL {
+            let d = decision(ladder::Tier::Reply, vec![step("reply", kind.as_str())]);
+            assert_eq!(read(&d).as_deref(), Some(kind.as_str()));
+        }
+    }
+
+    #[test]
+    fn exceptions_name_turns_by_line_id_and_dialogue_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("exceptions.jsonl");
+        std::fs::write(&path, "# judged wrong\n{\"at\": \"t1\", \"reason\": \"r1\"}\n\n{\"at\": \"d1#2\", \"reason\": \"r2\"}\n").unwrap();
+        let ex = read_exceptions(&path).unwrap();
+        assert_eq!(ex, vec![Exception { at: "t1".into(), reason: "r1".into() }, Exception { at: "d1#2".into(), reason: "r2".into() }]);
+        let turn = serde_json::json!({"id": "t1", "input": "x", "expect": {"execute": "a"}});
+        let talk = serde_json::json!({"id": "d1", "dialogue": [{"input": "x", "expect": {"execute": "a"}}, {"input": "y", "expect": {"execute": "a"}}]});
+        let lines = vec![Line::from(case("f:1", &turn).unwrap()), Line::from(dialogue("f:2", &talk).unwrap())];
+        assert!(unknown_exceptions(&lines, &ex).is_empty());
+        let stale = [Exception { at: "d1#3".into(), reason: "r".into() }, Exception { at: "t2".into(), reason: "r".into() }];
+        assert_eq!(unknown_exceptions(&lines, &stale).len(), 2);
+        for (text, want) in [
+            ("{\"at\": \"t1\"}", "reason"),
+            ("{\"at\": \" \", \"reason\": \"r\"}", "reason"),
+            ("{\"at\": \"t1\", \"reason\": \"r\"}\n{\"at\": \"t1\", \"reason\": \"s\"}", "twice"),
+            ("at t1", "not JSON"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = read_exceptions(&path).unwrap_err();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_turn_set_aside_runs_but_is_counted_nowhere_and_listed_with_its_reason() {
+        let options = serde_json::json!({"optionSetId": "s", "scope": "SCOPE_CHAT",
+            "candidates": [{"id": "a", "label": "Alpha report"}, {"id": "b", "label": "Beta report"}]});
+        let turn = |id: &str, input: &str, expect: serde_json::Value| {
+            Line::from(
+                case(&format!("f:{id}"), &serde_json::json!({"id": id, "input": input, "options": options, "expect": expect})).unwrap(),
+            )
+        };
+        let lines = || {
+            vec![
+                turn("t1", "alpha report", serde_json::json!({"execute": "a"})),
+                // Judged wrong: the expectation asks to execute what the user did not name.
+                turn("t2", "alpha report", serde_json::json!({"execute": "b"})),
+            ]
+        };
+        let all = evaluate(Config::default(), lines()).await.unwrap();
+        assert_eq!((all.overall.turns, all.wrong_executes(), all.set_aside.len()), (2, 1, 0));
+        let why = [Exception { at: "t2".into(), reason: "the user named alpha".into() }];
+        let r = evaluate_except(Config::default(), lines(), &why).await.unwrap();
+        assert_eq!((r.overall.turns, r.wrong_executes(), r.failures.len()), (1, 0, 0));
+        assert_eq!((r.set_aside.len(), r.set_aside[0].turn.id.as_str(), r.set_aside[0].turn.verdict), (1, "t2", Verdict::WrongExecute));
+        let text = render(&r);
+        assert!(text.contains("set aside, the expectation judged wrong (counted nowhere above): 1"), "{text}");
+        assert!(
+            text.contains(
+                "  t2 f:t2 [uncategorized] \"alpha report\": expected Execute(\"b\"), got execute a\n    because the user named alpha"
+            ),
+            "{text}"
+        );
+        assert_eq!(serde_json::to_value(&r).unwrap()["set_aside"][0]["reason"], "the user named alpha");
+    }
+
+    /// The reply rung's own trace names the kind, as the daemon runs it.
+    #[tokio::test]
+    async fn a_reply_to_the_apps_confirmation_is_counted_as_its_kind() {
+        let confirm = serde_json::json!({"optionSetId": "s", "scope": "SCOPE_CHAT", "asked": "ASKED_CONFIRMATION",
+            "candidates": [{"id": "a", "label": "Book a table: Luigi's"}]});
+        let lines = [("yes please", serde_json::json!({"execute": "a"})), ("no", serde_json::json!({"escape": "declined"}))]
+            .iter()
+            .map(|(input, expect)| case("f:1", &serde_json::json!({"input": input, "options": confirm, "expect": expect})).unwrap())
+            .collect::<Vec<_>>();
+        let r = evaluate(Config::default(), lines).await.unwrap();
+        let text = render(&r);
+        assert_eq!((r.replies.turns, r.replies.right()), (2, 2), "{text}");
+        assert_eq!((r.replies_by_kind["affirm"].right_executes, r.replies_by_kind["decline"].escape_ok), (1, 1), "{text}");
     }
 }

@@ -1,7 +1,7 @@
 //! Reading labelled turns and dialogues: JSON lines in proto JSON names,
 //! and the CLINC150 dataset's splits.
 
-use super::{Case, Dialogue, DialogueTurn, EnrichStep, Expect, Line, RecordStep};
+use super::{Case, Dialogue, DialogueTurn, EnrichStep, Exception, Expect, Line, RecordStep};
 use crate::pb;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -109,7 +109,7 @@ pub fn case(at: &str, v: &Value) -> Result<Case, String> {
     if request.turn_id.is_empty() {
         request.turn_id = "turn-1".into();
     }
-    Ok(Case { at: at.to_string(), category, request, expect })
+    Ok(Case { at: at.to_string(), id: line_id(o), category, request, expect })
 }
 
 /// What a person expects: `{"execute": id}`, `{"clarify": [ids]}`,
@@ -192,7 +192,38 @@ pub fn dialogue(at: &str, v: &Value) -> Result<Dialogue, String> {
         };
         out.push(DialogueTurn { request, expect, enrich, record });
     }
-    Ok(Dialogue { at: at.to_string(), category, turns: out })
+    Ok(Dialogue { at: at.to_string(), id: line_id(o), category, turns: out })
+}
+
+/// A line's own `id` (what an exception names), or none.
+fn line_id(o: &serde_json::Map<String, Value>) -> String {
+    o.get("id").and_then(Value::as_str).unwrap_or_default().to_string()
+}
+
+/// Reads a corpus's exceptions: one JSON object a line, `{"at": line id
+/// or dialogue id#turn, "reason": why the expectation is judged wrong}`;
+/// blank lines and lines starting with `#` or `//` are skipped. An
+/// exception without both, or naming a turn twice, is an error.
+pub fn read_exceptions(path: &Path) -> Result<Vec<Exception>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out: Vec<Exception> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+            continue;
+        }
+        let where_ = format!("{}:{}", path.display(), i + 1);
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("{where_}: not JSON: {e}"))?;
+        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        let (Some(at), Some(reason)) = (text("at"), text("reason")) else {
+            return Err(format!("{where_}: an exception is {{\"at\": line id or dialogue id#turn, \"reason\": why}}"));
+        };
+        if out.iter().any(|e| e.at == at) {
+            return Err(format!("{where_}: {at} is excepted twice"));
+        }
+        out.push(Exception { at, reason });
+    }
+    Ok(out)
 }
 
 /// A field by its proto JSON name (lowerCamelCase) or its proto name.

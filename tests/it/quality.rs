@@ -82,6 +82,190 @@ async fn real_user_language_is_almost_never_executed_wrongly() {
     assert!(r.overall.right_executes as f64 >= 0.01 * turns, "right executes {}\n{table}", r.overall.right_executes);
 }
 
+/// Issue 36 item 8 (a): on SGD, wrong executes at most this share of the
+/// lines.
+const SGD_WRONG_EXECUTES_MAX: f64 = 0.001;
+/// The replies that refuse what was offered or asked to be confirmed: never
+/// executed.
+const SGD_REFUSALS: [&str; 2] = ["confirm_negate", "offer_alts"];
+/// The plain affirmations and selections ...
+const SGD_ACCEPTS: [&str; 2] = ["confirm_affirm", "offer_select"];
+/// ... executed at least this share of them.
+const SGD_ACCEPTS_EXECUTED_MIN: f64 = 0.90;
+/// Reported, not held to a share: an affirmation with a question, a
+/// selection with details for the next step (executed, or escaped as a
+/// question; either is right by the user, and neither is a wrong execute).
+const SGD_REPORTED: [&str; 2] = ["confirm_affirm_question", "offer_select_details"];
+/// Issue 36 item 8 (b): on dialogues-b, the clear requests executed,
+/// outside this category (paraphrases are the LLM rung's job) ...
+const B_UNGATED_CATEGORY: &str = "paraphrase";
+/// ... at least this share of them;
+const B_CLEAR_EXECUTED_MIN: f64 = 0.85;
+/// and the escapes right at least this share.
+const B_ESCAPES_RIGHT_MIN: f64 = 0.90;
+
+/// A corpus of `tests/corpus/<set>/` with its `exceptions.jsonl`: the
+/// expectations judged wrong are set aside (counted in no gate; [`Gates`]
+/// prints them with their reasons, whatever the outcome).
+async fn evaluate_set(set: &str, file: &str) -> eval::Report {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(set);
+    let lines = eval::read(&dir.join(file)).expect("the corpus reads");
+    let exceptions = eval::read_exceptions(&dir.join("exceptions.jsonl")).expect("the exceptions read");
+    let unknown = eval::unknown_exceptions(&lines, &exceptions);
+    assert!(unknown.is_empty(), "{set}/exceptions.jsonl names no turn of the corpus: {unknown:?}");
+    let r = eval::evaluate_except(Config::default(), lines, &exceptions).await.expect("the daemon builds");
+    assert_eq!(r.set_aside.len(), exceptions.len(), "{set}: each exception sets one turn aside");
+    r
+}
+
+fn set_aside(r: &eval::Report) -> String {
+    r.set_aside
+        .iter()
+        .map(|a| format!("  {} {:?}: expected {:?}; because {}\n", a.turn.id, a.turn.input, a.turn.expect, a.reason))
+        .collect()
+}
+
+/// The gates of one corpus, checked together so that a failure shows them
+/// all: each figure, its threshold, and whether it holds (none: a figure
+/// reported, not gated).
+#[derive(Default)]
+struct Gates(Vec<(String, String, String, Option<bool>)>);
+
+impl Gates {
+    fn check(&mut self, gate: &str, figure: String, threshold: &str, holds: bool) {
+        self.0.push((gate.to_string(), figure, threshold.to_string(), Some(holds)));
+    }
+
+    fn report(&mut self, what: &str, figure: String) {
+        self.0.push((what.to_string(), figure, "reported".into(), None));
+    }
+
+    fn table(&self) -> String {
+        let mut t = format!("{:<58} {:>24} {:>12}  held\n", "gate", "figure", "threshold");
+        for (gate, figure, threshold, holds) in &self.0 {
+            let held = holds.map_or("", |h| if h { "yes" } else { "NO" });
+            t.push_str(&format!("{gate:<58} {figure:>24} {threshold:>12}  {held}\n"));
+        }
+        t
+    }
+
+    /// Prints the table and the exceptions (to stderr: `cargo test --
+    /// --nocapture` shows them); when a gate does not hold, fails with
+    /// them and the report, its "not right" list cut to the turns `keep`
+    /// names.
+    fn hold(self, corpus: &str, r: &eval::Report, keep: impl Fn(&eval::Scored) -> bool) {
+        let summary =
+            format!("{corpus}:\n{}\nset aside, the expectation judged wrong ({corpus}/exceptions.jsonl):\n{}", self.table(), set_aside(r));
+        if self.0.iter().all(|g| g.3 != Some(false)) {
+            eprintln!("{summary}");
+            return;
+        }
+        let mut shown = r.clone();
+        shown.failures.retain(keep);
+        let cut = r.failures.len() - shown.failures.len();
+        panic!(
+            "a gate does not hold on {summary}\n{}\n({cut} other turns not right are left out here; `ladderd eval` lists them)",
+            eval::render(&shown)
+        );
+    }
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 { 0.0 } else { part as f64 / whole as f64 }
+}
+
+fn percent(part: usize, whole: usize) -> String {
+    format!("{:.1}% ({part} of {whole})", 100.0 * share(part, whole))
+}
+
+/// Issue 36 item 8 (a): real replies to an offer or a confirmation (the
+/// Schema-Guided Dialogue dataset, CC BY-SA 4.0; `tests/corpus/sgd/`,
+/// 8,001 lines, read by their dialogue-act annotation): a refusal is never
+/// executed, wrong executes stay under 0.1% of the lines, and a plain "yes"
+/// or selection of what was offered executes.
+#[tokio::test]
+async fn replies_to_offers_and_confirmations_are_read_as_a_careful_person_would() {
+    let r = evaluate_set("sgd", "train-8000.jsonl").await;
+    assert_eq!(r.overall.turns + r.set_aside.len(), 8_001);
+    assert_eq!(r.overall.invalid, 0, "lines refused at the edge\n{}", eval::render(&r));
+    let accepts = |f: fn(&eval::Tally) -> usize| SGD_ACCEPTS.iter().map(|c| f(&r.by_category[*c])).sum::<usize>();
+    let mut gates = Gates::default();
+    let turns = r.overall.turns;
+    let wrong = r.wrong_executes();
+    gates.check(
+        "wrong executes, of the lines",
+        format!("{:.2}% ({wrong} of {turns})", 100.0 * share(wrong, turns)),
+        &format!("<= {:.1}%", 100.0 * SGD_WRONG_EXECUTES_MAX),
+        wrong as f64 <= SGD_WRONG_EXECUTES_MAX * turns as f64,
+    );
+    for c in SGD_REFUSALS {
+        gates.check(
+            &format!("wrong executes on {c}"),
+            r.by_category[c].wrong_executes.to_string(),
+            "0",
+            r.by_category[c].wrong_executes == 0,
+        );
+    }
+    let (accepted, executed) = (accepts(|t| t.turns), accepts(|t| t.right_executes));
+    gates.check(
+        &format!("executed, of {}", SGD_ACCEPTS.join(" + ")),
+        percent(executed, accepted),
+        &format!(">= {:.0}%", 100.0 * SGD_ACCEPTS_EXECUTED_MIN),
+        share(executed, accepted) >= SGD_ACCEPTS_EXECUTED_MIN,
+    );
+    for c in SGD_REPORTED {
+        let t = &r.by_category[c];
+        let questions =
+            r.failures.iter().filter(|f| f.category == c && f.got.outcome == "escape" && f.got.escape_reason == "question_intent").count();
+        gates.report(&format!("{c}: executed"), percent(t.right_executes, t.turns));
+        gates.report(&format!("{c}: escaped as a question"), percent(questions, t.turns));
+        gates.report(&format!("{c}: either"), percent(t.right_executes + questions, t.turns));
+        gates.report(&format!("{c}: wrong executes"), t.wrong_executes.to_string());
+    }
+    gates.hold("tests/corpus/sgd", &r, |f| f.verdict == eval::Verdict::WrongExecute);
+}
+
+/// Issue 36 item 8 (b): blind dialogues by another independent author who
+/// never read the rules, the code or the other corpora
+/// (`tests/corpus/dialogues-b/`, 84 dialogues, 14 categories): no wrong
+/// execute, no clarifier asking again what was settled where a person
+/// acts, the clear requests executed (paraphrases aside) and the escapes
+/// right.
+#[tokio::test]
+async fn the_blind_dialogues_are_carried_through_as_a_careful_person_would() {
+    let r = evaluate_set("dialogues-b", "dialogues.jsonl").await;
+    let d = &r.dialogues;
+    assert_eq!((d.dialogues, r.by_category.len()), (84, 14), "{}", eval::render(&r));
+    assert_eq!(r.overall.invalid, 0, "lines refused at the edge\n{}", eval::render(&r));
+    let gated = |category: &str| category != B_UNGATED_CATEGORY;
+    let executed: usize = r.by_category.iter().filter(|(c, _)| gated(c)).map(|(_, t)| t.right_executes).sum();
+    let missed = r.failures.iter().filter(|f| gated(&f.category) && matches!(f.expect, eval::Expect::Execute(_))).count();
+    let clear = executed + missed;
+    let mut gates = Gates::default();
+    gates.check("wrong executes", r.wrong_executes().to_string(), "0", r.wrong_executes() == 0);
+    gates.check(
+        &format!("clear requests executed, outside {B_UNGATED_CATEGORY}"),
+        percent(executed, clear),
+        &format!(">= {:.0}%", 100.0 * B_CLEAR_EXECUTED_MIN),
+        share(executed, clear) >= B_CLEAR_EXECUTED_MIN,
+    );
+    gates.check(
+        "repeated clarifiers where an action was expected",
+        d.repeated_clarifiers_unexpected.to_string(),
+        "0",
+        d.repeated_clarifiers_unexpected == 0,
+    );
+    let sh = &r.shares;
+    gates.check(
+        "escapes right",
+        percent(r.overall.escape_ok, sh.expected_escape),
+        &format!(">= {:.0}%", 100.0 * B_ESCAPES_RIGHT_MIN),
+        sh.escapes_right >= B_ESCAPES_RIGHT_MIN,
+    );
+    gates.report("dialogues fully right", percent(d.fully_right, d.dialogues));
+    gates.hold("tests/corpus/dialogues-b", &r, |_| true);
+}
+
 #[tokio::test]
 async fn the_corpora_cover_ten_domains_and_every_category() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
