@@ -282,7 +282,8 @@ fn example_pool(name: &str) -> serde_json::Value {
 async fn every_rule_example_in_the_docs_decides_as_it_says() {
     let rules = section(&read("docs/deciding.md"), "The rules, with an example each");
     let mut cases = Vec::new();
-    for line in rules.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---")) {
+    let rows = rules.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---"));
+    for (n, line) in rows.enumerate() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let (input, on, happens) = (cells[2].trim_matches('`'), cells[3], cells[4]);
         let (verb, rest) = happens.split_once(' ').unwrap();
@@ -294,7 +295,9 @@ async fn every_rule_example_in_the_docs_decides_as_it_says() {
             other => panic!("docs/deciding.md: {other:?} in {line:?}"),
         };
         let v = serde_json::json!({"input": input, "options": example_pool(on), "expect": expect, "category": line});
-        cases.push(ladderd::eval::case("docs/deciding.md", &v).unwrap());
+        // Each example in a session of its own: an earlier row's question
+        // is not what this one answers.
+        cases.push(ladderd::eval::case(&format!("docs/deciding.md:row {}", n + 1), &v).unwrap());
     }
     assert!(cases.len() >= 20, "{} examples", cases.len());
     let report = ladderd::eval::evaluate(Config::default(), cases).await.unwrap();
