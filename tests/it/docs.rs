@@ -575,8 +575,8 @@ fn normalize(line: &str) -> String {
 }
 
 /// Whether `actual` is what `shown` shows, where a line `...` in `shown`
-/// stands for any number of lines.
-fn shows(shown: &[String], actual: &[String]) -> bool {
+/// stands for any number of lines (the example clients' READMEs too).
+pub(crate) fn shows(shown: &[String], actual: &[String]) -> bool {
     match shown.split_first() {
         None => actual.is_empty(),
         Some((first, rest)) if first.trim() == "..." => (0..=actual.len()).any(|skip| shows(rest, &actual[skip..])),
