@@ -1,5 +1,6 @@
 """The turn loop an app server runs once per user turn, walked through one
-scenario of each outcome against a running ladderd.
+scenario of each outcome and a conversation of replies against a running
+ladderd.
 
     PYTHONPATH=gen python turn_loop.py 127.0.0.1:50151
 
@@ -7,11 +8,15 @@ Decide -> EXECUTE: act, then RecordOutcome(EXECUTED)
        -> CLARIFY: show the question and options; the user's pick is
           RecordOutcome(ACCEPTED)
        -> ESCAPE: hand the turn to the app's own router (a question, a
-          cancel, a command)
+          cancel, a command), or, `declined`, show something else
        -> NEED_MORE_INFO: Enrich with the evidence asked for, then act on
           the new decision (FAILED_PRECONDITION: the cycle is gone, Decide
           again)
 Any error: answer the turn without ladderd (it only advises).
+
+A reply ("yes", "the saturday one", "no, not that one") is read against
+what was asked: ladderd's own last question, kept in the session, or the
+app's, sent on the screen as OptionSet.asked (docs/replies.md).
 
 It is also a test driver: it exits 1 if any scenario ends with an outcome
 other than the expected one, 2 if the daemon cannot be reached.
@@ -48,19 +53,28 @@ class Screen:
 class DemoApp:
     """Stands in for the app server: it prints what it would do."""
 
-    def __init__(self, screen: Screen):
+    def __init__(self, screen: Screen, user_picks: bool = True):
         self.screen = screen
         self.log: List[str] = []
+        # Whether the simulated user picks an option of a question at once;
+        # in a conversation the user answers in words on the next turn.
+        self.user_picks = user_picks
 
     def execute(self, target_id: str) -> None:
         self.log.append(f"executed {target_id}")
 
     def ask(self, question: str, option_ids: List[str]) -> Optional[str]:
         self.log.append(f"asked {question!r} {option_ids}")
+        if not self.user_picks:
+            return None  # the answer is the user's next turn
         return option_ids[0] if option_ids else None  # the simulated user picks the first option
 
     def route(self, reason: str, text: str) -> None:
         self.log.append(f"routed ({reason})")
+
+    def show_something_else(self, refused: List[str]) -> None:
+        # `declined`: the user refused what was proposed, not the task.
+        self.log.append(f"declined {refused}: showing other options")
 
     def evidence(self, evidence_type: str) -> Optional[pb.EvidenceBlock]:
         if evidence_type == "chat_recoverable_options" and self.screen.older_chat_options:
@@ -149,9 +163,28 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
                     ),
                     traceparent=traceparent,
                 )
+        elif decision.outcome == pb.OUTCOME_ESCAPE and decision.escape_reason == "declined":
+            # The user refused what was proposed ("no thanks"), not the task:
+            # keep it open, show something else, and tell ladderd which option
+            # was refused when the screen proposed one, so it is not offered
+            # first again.
+            on_screen = app.screen.options
+            refused = [c.id for c in on_screen.candidates] if on_screen and on_screen.asked == pb.ASKED_CONFIRMATION else []
+            app.show_something_else(refused)
+            for choice_id in refused:
+                turn.session = client.record_outcome(
+                    pb.RecordOutcomeRequest(
+                        session_id=session_id,
+                        turn_id=turn_id,
+                        decision_id=decision.decision_id,
+                        kind=pb.OUTCOME_KIND_REJECTED,
+                        choice_id=choice_id,
+                    ),
+                    traceparent=traceparent,
+                )
         elif decision.outcome == pb.OUTCOME_ESCAPE:
-            # question_intent, cancel, no_active_context, or command (target_id
-            # is then the command's id).
+            # question_intent, cancel (drop the task), no_active_context, or
+            # command (target_id is then the command's id).
             app.route(decision.escape_reason, text)
     except LadderError as err:
         # INVALID_ARGUMENT / RESOURCE_EXHAUSTED: the request the app built is
@@ -166,8 +199,8 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
 # ------------------------------------------------------------ scenarios --
 
 
-def cand(id: str, label: str, risk: int = pb.RISK_UNSPECIFIED) -> pb.Candidate:
-    return pb.Candidate(id=id, label=label, risk=risk)
+def cand(id: str, label: str, risk: int = pb.RISK_UNSPECIFIED, sublabel: str = "") -> pb.Candidate:
+    return pb.Candidate(id=id, label=label, risk=risk, sublabel=sublabel)
 
 
 PANELS = pb.OptionSet(
@@ -221,6 +254,89 @@ SCENARIOS = [
         target_id="chat-d",
     ),
 ]
+
+
+# ------------------------------------------------------- a conversation --
+
+# Three tables that differ only by their day and time.
+TABLES = pb.OptionSet(
+    option_set_id="tables",
+    scope=pb.SCOPE_CHAT,
+    candidates=[
+        cand("fri-6pm", "Table for 2", sublabel="Friday 6:00 pm"),
+        cand("fri-7pm", "Table for 2", sublabel="Friday 7:00 pm"),
+        cand("sat-8pm", "Table for 2", sublabel="Saturday 8:00 pm"),
+    ],
+)
+
+# The app's own questions: it proposes one option and asks the user to
+# confirm it (ASKED_CONFIRMATION), so that "yes" or "no thanks" is read as
+# the answer. A RISK_HIGH option is confirmed by that "yes".
+WINE = pb.OptionSet(
+    option_set_id="wine", scope=pb.SCOPE_CHAT, asked=pb.ASKED_CONFIRMATION, candidates=[cand("add-wine", "Add the wine pairing ($30)")]
+)
+DEPOSIT = pb.OptionSet(
+    option_set_id="deposit",
+    scope=pb.SCOPE_CHAT,
+    asked=pb.ASKED_CONFIRMATION,
+    candidates=[cand("pay-deposit", "Pay the $20 deposit", pb.RISK_HIGH)],
+)
+
+
+@dataclass
+class Reply:
+    """One turn of the conversation: what the user says to the screen."""
+
+    name: str
+    options: pb.OptionSet
+    text: str
+    outcome: str
+    # The kind of reply the decision's trace shows (handled_by_tier "reply").
+    kind: str = ""
+    target_id: str = ""
+    option_ids: List[str] = field(default_factory=list)
+    escape_reason: str = ""
+
+
+CONVERSATION = [
+    # ladderd asks "which one?" (its question is kept in the session) ...
+    Reply("which_one", TABLES, "book a table for 2", "OUTCOME_CLARIFY", option_ids=["fri-6pm", "fri-7pm", "sat-8pm"]),
+    # ... answered by a detail only one of them shows.
+    Reply("detail", TABLES, "the saturday one", "OUTCOME_EXECUTE", kind="detail", target_id="sat-8pm"),
+    # The execute refused: ladderd records it as rejected and asks again
+    # among the others.
+    Reply("not_that_one", TABLES, "no, not that one", "OUTCOME_CLARIFY", kind="repair", option_ids=["fri-6pm", "fri-7pm"]),
+    Reply("detail_again", TABLES, "the 7 pm one", "OUTCOME_EXECUTE", kind="detail", target_id="fri-7pm"),
+    # The app's own confirmations: one declined, one answered "yes".
+    Reply("declined", WINE, "no thanks", "OUTCOME_ESCAPE", kind="decline", escape_reason="declined"),
+    Reply("yes", DEPOSIT, "yes", "OUTCOME_EXECUTE", kind="affirm", target_id="pay-deposit"),
+]
+
+
+def reply_kind(d: pb.Decision) -> str:
+    """The kind of reply the trace shows, when the reply rung decided."""
+    if d.handled_by_tier != "reply":
+        return ""
+    read = [step.outcome for step in d.trace if step.rung == "reply" and step.outcome != "pass"]
+    return read[-1] if read else ""
+
+
+def check_reply(r: Reply, turn: Turn) -> List[str]:
+    if turn.error is not None:
+        return [f"unexpected error {turn.error}"]
+    d = turn.decision
+    problems = []
+    if turn.outcomes != [r.outcome]:
+        problems.append(f"outcomes {turn.outcomes}, expected {[r.outcome]}")
+    if reply_kind(d) != r.kind:
+        problems.append(f"read as {d.handled_by_tier} {reply_kind(d)!r}, expected reply {r.kind!r}")
+    if r.target_id and d.target_id != r.target_id:
+        problems.append(f"target_id {d.target_id!r}, expected {r.target_id!r}")
+    if r.option_ids and list(d.clarifier.option_ids) != r.option_ids:
+        problems.append(f"clarifier.option_ids {list(d.clarifier.option_ids)}, expected {r.option_ids}")
+    if r.escape_reason and d.escape_reason != r.escape_reason:
+        problems.append(f"escape_reason {d.escape_reason!r}, expected {r.escape_reason!r}")
+    return problems
 
 
 def check(s: Scenario, turn: Turn, existed: bool) -> List[str]:
@@ -309,13 +425,28 @@ def main(argv: Optional[List[str]] = None) -> int:
             for p in problems:
                 print(f"        {p}")
 
+        # One session: each turn is read against what was asked before it.
+        session_id = f"py-{run_id}-conversation"
+        app = DemoApp(Screen(), user_picks=False)
+        for r in CONVERSATION:
+            app.screen = Screen(options=r.options)
+            app.log = []
+            turn = handle_turn(client, app, session_id, r.text)
+            problems = check_reply(r, turn)
+            failures += bool(problems)
+            read = f"reply {reply_kind(turn.decision)}; " if turn.decision is not None and reply_kind(turn.decision) else ""
+            print(f"{'ok' if not problems else 'FAIL':4}  {r.name:15} {' -> '.join(turn.outcomes)}  [{read}{'; '.join(app.log)}]")
+            for p in problems:
+                print(f"        {p}")
+        client.reset_session(session_id)
+
         problems, seen = check_errors(client, f"py-{run_id}")
         failures += bool(problems)
         print(f"{'ok' if not problems else 'FAIL':4}  {'errors':15} refusals handled by status code")
         for line in problems + seen:
             print(f"        {line}")
 
-    total = len(SCENARIOS) + 1
+    total = len(SCENARIOS) + len(CONVERSATION) + 1
     print(f"turn loop: {total - failures} of {total} scenarios as expected")
     return 1 if failures else 0
 

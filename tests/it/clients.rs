@@ -1,6 +1,7 @@
 //! The example clients in examples/python and examples/typescript, built
 //! from proto/ladder/v1/ladder.proto with their own gRPC stacks, walk one
-//! scenario of each outcome against the real daemon.
+//! scenario of each outcome and a conversation of replies (docs/replies.md)
+//! against the real daemon, and print what each example's README shows.
 //!
 //! Each test installs what it needs, once: a virtualenv under target/ with
 //! the pinned requirements, or `npm ci` from the committed lock file (redone
@@ -60,6 +61,7 @@ async fn python_client_walks_every_outcome() {
     turn_loop.arg(example.join("turn_loop.py")).arg(d.addr.to_string()).env("PYTHONPATH", stubs.path()).env("PYTHONDONTWRITEBYTECODE", "1");
     let out = run(&mut turn_loop, RUN_LIMIT).await;
     assert_walked_every_outcome("python", &out);
+    assert_prints_what_its_readme_shows("examples/python", &out);
 }
 
 #[tokio::test]
@@ -92,6 +94,7 @@ async fn typescript_client_walks_every_outcome() {
     turn_loop.current_dir(&example).arg("dist/turnLoop.js").arg(d.addr.to_string());
     let out = run(&mut turn_loop, RUN_LIMIT).await;
     assert_walked_every_outcome("typescript", &out);
+    assert_prints_what_its_readme_shows("examples/typescript", &out);
 }
 
 fn npm(dir: &Path) -> Command {
@@ -100,16 +103,27 @@ fn npm(dir: &Path) -> Command {
     c
 }
 
-/// Both turn loops print one line per scenario, `ok  NAME  OUTCOME -> ...  [...]`.
+/// Both turn loops print one line per scenario and per turn of the
+/// conversation, `ok  NAME  OUTCOME -> ...  [...]`; a turn the reply rung
+/// decided opens its `[...]` with `reply KIND` (the trace's).
 fn assert_walked_every_outcome(client: &str, out: &str) {
     let expected = [
-        ("execute", "OUTCOME_EXECUTE"),
-        ("clarify", "OUTCOME_CLARIFY"),
-        ("escape", "OUTCOME_ESCAPE"),
-        ("confirm", "OUTCOME_CLARIFY"),
-        ("need_more_info", "OUTCOME_NEED_MORE_INFO -> OUTCOME_EXECUTE"),
+        ("execute", "OUTCOME_EXECUTE", ""),
+        ("clarify", "OUTCOME_CLARIFY", ""),
+        ("escape", "OUTCOME_ESCAPE", ""),
+        ("confirm", "OUTCOME_CLARIFY", ""),
+        ("need_more_info", "OUTCOME_NEED_MORE_INFO -> OUTCOME_EXECUTE", ""),
+        // The conversation, on one session: a "which one?" answered by a
+        // detail, a "no, not that one", and the app's own confirmations
+        // (OptionSet.asked) declined and answered "yes".
+        ("which_one", "OUTCOME_CLARIFY", ""),
+        ("detail", "OUTCOME_EXECUTE", "detail"),
+        ("not_that_one", "OUTCOME_CLARIFY", "repair"),
+        ("detail_again", "OUTCOME_EXECUTE", "detail"),
+        ("declined", "OUTCOME_ESCAPE", "decline"),
+        ("yes", "OUTCOME_EXECUTE", "affirm"),
     ];
-    for (scenario, outcomes) in expected {
+    for (scenario, outcomes, reply) in expected {
         let line = out
             .lines()
             .find(|l| l.split_whitespace().nth(1) == Some(scenario))
@@ -118,11 +132,34 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
         let seen = words[2..].iter().take_while(|w| !w.starts_with('[')).copied().collect::<Vec<_>>().join(" ");
         assert_eq!(words[0], "ok", "{client}: {line}");
         assert_eq!(seen, outcomes, "{client}: {line}");
+        let read = line.split_once('[').and_then(|(_, r)| r.strip_prefix("reply ")).and_then(|r| r.split(';').next());
+        assert_eq!(read.unwrap_or(""), reply, "{client}: the reply kind of {line}");
     }
     for code in ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "NOT_FOUND"] {
         assert!(out.lines().any(|l| l.trim_start().starts_with(&format!("{code}: "))), "{client}: {code} not handled:\n{out}");
     }
-    assert!(out.contains("turn loop: 6 of 6 scenarios as expected"), "{client}:\n{out}");
+    assert!(out.contains("turn loop: 12 of 12 scenarios as expected"), "{client}:\n{out}");
+}
+
+/// The sample output in the example's README (its `text` block) is what
+/// the turn loop printed, `...` standing for lines left out.
+fn assert_prints_what_its_readme_shows(dir: &str, out: &str) {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join(dir).join("README.md")).unwrap();
+    let shown: Vec<String> = readme
+        .split("```text\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{dir}/README.md shows no output (a text block)"))
+        .split("```")
+        .next()
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let actual: Vec<String> = out.lines().map(|l| l.trim_end().to_string()).collect();
+    assert!(
+        crate::docs::shows(&shown, &actual),
+        "{dir}/README.md shows another output than the turn loop printed (paste it, keeping `...`):\n{out}"
+    );
 }
 
 /// Fails the test (no skip) when a tool the examples need is missing.

@@ -1,6 +1,7 @@
 //! The docs must not drift from the code. The README and `docs/` are read
 //! where they state something the code decides: the configuration table,
-//! the rules table, the Quick start commands, and every transcript (a
+//! the rules table, the replies table (each row a dialogue against the
+//! daemon), the Quick start commands, and every transcript (a
 //! `$ command` in a code block, followed by its output), which is run and
 //! compared with the output shown.
 
@@ -282,7 +283,8 @@ fn example_pool(name: &str) -> serde_json::Value {
 async fn every_rule_example_in_the_docs_decides_as_it_says() {
     let rules = section(&read("docs/deciding.md"), "The rules, with an example each");
     let mut cases = Vec::new();
-    for line in rules.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---")) {
+    let rows = rules.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| rule") && !l.starts_with("|---"));
+    for (n, line) in rows.enumerate() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let (input, on, happens) = (cells[2].trim_matches('`'), cells[3], cells[4]);
         let (verb, rest) = happens.split_once(' ').unwrap();
@@ -294,7 +296,9 @@ async fn every_rule_example_in_the_docs_decides_as_it_says() {
             other => panic!("docs/deciding.md: {other:?} in {line:?}"),
         };
         let v = serde_json::json!({"input": input, "options": example_pool(on), "expect": expect, "category": line});
-        cases.push(ladderd::eval::case("docs/deciding.md", &v).unwrap());
+        // Each example in a session of its own: an earlier row's question
+        // is not what this one answers.
+        cases.push(ladderd::eval::case(&format!("docs/deciding.md:row {}", n + 1), &v).unwrap());
     }
     assert!(cases.len() >= 20, "{} examples", cases.len());
     let report = ladderd::eval::evaluate(Config::default(), cases).await.unwrap();
@@ -307,6 +311,158 @@ async fn every_rule_example_in_the_docs_decides_as_it_says() {
         )
         .collect();
     assert!(wrong.is_empty(), "rule examples that do not hold:\n{}", wrong.join("\n"));
+}
+
+/// The option sets the reply examples run on (docs/replies.md), beside
+/// the rules' own (cards, with Close Account high risk, and panels).
+fn reply_pool(name: &str) -> serde_json::Value {
+    let c = |id: &str, label: &str, sublabel: &str| serde_json::json!({"id": id, "label": label, "sublabel": sublabel});
+    let candidates = match name {
+        "booking" => vec![c("book", "Book a table for 2", "Friday 7:00 pm")],
+        "times" => vec![
+            c("t6", "Table for 2", "Friday 6:00 pm"),
+            c("t7", "Table for 2", "Friday 7:00 pm"),
+            c("t8", "Table for 2", "Saturday 8:00 pm"),
+        ],
+        "shirts" => {
+            vec![c("black", "Linen Shirt", "Black, $40"), c("white", "Linen Shirt", "White, $35"), c("blue", "Linen Shirt", "Blue, $45")]
+        }
+        "mugs" => vec![c("mb", "Mug", "Black, $12"), c("mw", "Mug", "White, $12"), c("mr", "Mug", "Red, $15")],
+        "delete" => vec![serde_json::json!({"id": "del", "label": "Delete All Panels", "risk": "RISK_HIGH"})],
+        "pair" => vec![c("d", "Links Panel D", ""), c("e", "Links Panel E", "")],
+        "panel-e" => vec![c("e", "Links Panel E", "")],
+        "player" => vec![c("skip", "Skip", ""), c("dsmn", "Don't Stop Me Now", ""), c("song2", "Song 2", "")],
+        other => return example_pool(other),
+    };
+    serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT", "candidates": candidates})
+}
+
+/// What a docs/replies.md cell says happens: `execute ID`, `clarify IDS`
+/// (every id offered, in that order), `confirm ID` (a confirmation, ID
+/// first) or `escape REASON`, then optionally `(TIER)` or `(TIER, KIND)`:
+/// the rung that decided and the reply kind the trace shows.
+#[derive(Debug)]
+struct Happens {
+    verb: String,
+    ids: Vec<String>,
+    tier: Option<String>,
+    kind: Option<String>,
+}
+
+impl Happens {
+    fn parse(cell: &str) -> Happens {
+        let (what, why) = match cell.split_once(" (") {
+            Some((what, why)) => (what, Some(why.trim_end_matches(')'))),
+            None => (cell, None),
+        };
+        let (verb, ids) = what.trim().split_once(' ').unwrap_or_else(|| panic!("docs/replies.md: {cell:?}"));
+        assert!(["execute", "clarify", "confirm", "escape"].contains(&verb), "docs/replies.md: {verb:?} in {cell:?}");
+        let mut why = why.into_iter().flat_map(|w| w.split(", ")).map(str::to_string);
+        Happens { verb: verb.into(), ids: ids.split(", ").map(str::to_string).collect(), tier: why.next(), kind: why.next() }
+    }
+
+    /// What does not hold of `d`, if anything.
+    fn wrong(&self, d: &ladderd::pb::Decision) -> Option<String> {
+        use ladderd::pb::Outcome;
+        let offered = d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default();
+        let kind = d.clarifier.as_ref().map_or("", |c| c.kind.as_str());
+        let outcome = Outcome::try_from(d.outcome).unwrap_or(Outcome::Unspecified);
+        let holds = match self.verb.as_str() {
+            "execute" => outcome == Outcome::Execute && d.target_id == self.ids[0],
+            "clarify" => outcome == Outcome::Clarify && offered == self.ids,
+            "confirm" => outcome == Outcome::Clarify && kind == "confirmation" && offered.first() == self.ids.first(),
+            _ => outcome == Outcome::Escape && d.escape_reason == self.ids[0],
+        };
+        // The reply kind: the last reply step that read a reply.
+        let read = d.trace.iter().rev().find(|s| s.rung == "reply" && s.outcome != "pass").map(|s| s.outcome.clone());
+        let tier_holds = self.tier.as_ref().is_none_or(|t| *t == d.handled_by_tier);
+        let kind_holds = self.tier.is_none() || read == self.kind;
+        (!(holds && tier_holds && kind_holds)).then(|| {
+            format!(
+                "got {} {} {:?} {} {offered:?} ({}, reply {})",
+                outcome.as_str_name(),
+                d.target_id,
+                kind,
+                d.escape_reason,
+                d.handled_by_tier,
+                read.as_deref().unwrap_or("-")
+            )
+        })
+    }
+}
+
+#[tokio::test]
+async fn every_reply_example_in_the_docs_decides_as_it_says() {
+    use ladderd::pb;
+    let rows = section(&read("docs/replies.md"), "Each kind of reply, with an example");
+    let daemon = TestDaemon::default().await;
+    let mut client = daemon.client.clone();
+    let mut wrong = Vec::new();
+    let mut ran = 0;
+    let rows = rows.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| reply |"));
+    for (n, line) in rows.enumerate() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (asked, says, on, happens) = (cells[2], cells[3].trim_matches('`'), cells[4], Happens::parse(cells[5]));
+        // Each example in a session of its own.
+        let session = format!("docs-replies-{}", n + 1);
+        let decide = |input: &str, pool: serde_json::Value| {
+            let v = serde_json::json!({"sessionId": session, "input": input, "options": pool,
+                "activeScope": {"scope": "SCOPE_CHAT", "instanceId": "chat-1"}});
+            ladderd::eval::decide_request(&v).unwrap()
+        };
+        let mut screen = reply_pool(on);
+        let mut before = Vec::new();
+        match asked {
+            "nothing" => {}
+            "`ASKED_CONFIRMATION`" | "`ASKED_CHOICE`" => screen["asked"] = asked.trim_matches('`').into(),
+            turns => before = turns.split("; ").collect(),
+        }
+        let mut setup_wrong = None;
+        for turn in &before {
+            // `INPUT` [on POOL]: WHAT HAPPENS
+            let (said, happens) = turn.split_once(": ").unwrap_or_else(|| panic!("docs/replies.md: {turn:?} in {line:?}"));
+            let (input, pool) = match said.trim_end_matches('`').trim_start_matches('`').split_once("` on ") {
+                Some((input, pool)) => (input, reply_pool(pool)),
+                None => (said.trim_matches('`'), reply_pool(on)),
+            };
+            let d = client.decide(decide(input, pool)).await.unwrap().into_inner();
+            if let Some(w) = Happens::parse(happens).wrong(&d) {
+                setup_wrong = Some(format!("before it, {input:?}: {w}"));
+                break;
+            }
+            // The app records every execute, as the turn loop does.
+            if d.outcome == pb::Outcome::Execute as i32 {
+                let record = pb::RecordOutcomeRequest {
+                    session_id: session.clone(),
+                    decision_id: d.decision_id.clone(),
+                    kind: pb::OutcomeKind::Executed as i32,
+                    choice_id: d.target_id.clone(),
+                    ..Default::default()
+                };
+                client.record_outcome(record).await.unwrap();
+            }
+        }
+        ran += 1;
+        if let Some(w) = setup_wrong {
+            wrong.push(format!("{line}\n    {w}"));
+            continue;
+        }
+        let d = client.decide(decide(says, screen)).await.unwrap().into_inner();
+        let mut w = happens.wrong(&d);
+        // An execute the reply rung decided answers the app's screen (the
+        // rules' own decider) or ladderd's own question (the session's).
+        if w.is_none() && happens.tier.as_deref() == Some("reply") && happens.verb == "execute" {
+            let expected = if before.is_empty() { pb::Decider::Deterministic } else { pb::Decider::Continuity };
+            if d.decided_by != expected as i32 {
+                w = Some(format!("decided_by {:?}, expected {expected:?}", pb::Decider::try_from(d.decided_by)));
+            }
+        }
+        if let Some(w) = w {
+            wrong.push(format!("{line}\n    {w}"));
+        }
+    }
+    assert!(ran >= 30, "{ran} reply examples");
+    assert!(wrong.is_empty(), "reply examples in docs/replies.md that do not hold:\n{}", wrong.join("\n"));
 }
 
 // ------------------------------------------------------------ transcripts --
@@ -419,8 +575,8 @@ fn normalize(line: &str) -> String {
 }
 
 /// Whether `actual` is what `shown` shows, where a line `...` in `shown`
-/// stands for any number of lines.
-fn shows(shown: &[String], actual: &[String]) -> bool {
+/// stands for any number of lines (the example clients' READMEs too).
+pub(crate) fn shows(shown: &[String], actual: &[String]) -> bool {
     match shown.split_first() {
         None => actual.is_empty(),
         Some((first, rest)) if first.trim() == "..." => (0..=actual.len()).any(|skip| shows(rest, &actual[skip..])),

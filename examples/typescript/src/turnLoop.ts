@@ -1,5 +1,6 @@
 // The turn loop an app server runs once per user turn, walked through one
-// scenario of each outcome against a running ladderd.
+// scenario of each outcome and a conversation of replies against a running
+// ladderd.
 //
 //     npm ci && npm run build && node dist/turnLoop.js 127.0.0.1:50151
 //
@@ -7,11 +8,15 @@
 //        -> CLARIFY: show the question and options; the user's pick is
 //           RecordOutcome(ACCEPTED)
 //        -> ESCAPE: hand the turn to the app's own router (a question, a
-//           cancel, a command)
+//           cancel, a command), or, `declined`, show something else
 //        -> NEED_MORE_INFO: Enrich with the evidence asked for, then act on
 //           the new decision (FAILED_PRECONDITION: the cycle is gone, Decide
 //           again)
 // Any error: answer the turn without ladderd (it only advises).
+//
+// A reply ("yes", "the saturday one", "no, not that one") is read against
+// what was asked: ladderd's own last question, kept in the session, or the
+// app's, sent on the screen as OptionSet.asked (docs/replies.md).
 //
 // It is also a test driver: it exits 1 if any scenario ends with an outcome
 // other than the expected one, 2 if the daemon cannot be reached.
@@ -45,9 +50,16 @@ interface Screen {
 
 /** Stands in for the app server: it records what it would do. */
 class DemoApp {
-  readonly log: string[] = [];
+  log: string[] = [];
 
-  constructor(readonly screen: Screen) {}
+  /**
+   * `userPicks`: whether the simulated user picks an option of a question at
+   * once; in a conversation the user answers in words on the next turn.
+   */
+  constructor(
+    public screen: Screen,
+    readonly userPicks = true,
+  ) {}
 
   execute(targetId: string): void {
     this.log.push(`executed ${targetId}`);
@@ -55,11 +67,17 @@ class DemoApp {
 
   ask(question: string, optionIds: string[]): string | undefined {
     this.log.push(`asked ${JSON.stringify(question)} [${optionIds.join(', ')}]`);
+    if (!this.userPicks) return undefined; // the answer is the user's next turn
     return optionIds[0]; // the simulated user picks the first option
   }
 
   route(reason: string, _text: string): void {
     this.log.push(`routed (${reason})`);
+  }
+
+  showSomethingElse(refused: string[]): void {
+    // `declined`: the user refused what was proposed, not the task.
+    this.log.push(`declined [${refused.join(', ')}]: showing other options`);
   }
 
   evidence(type: string): EvidenceBlock | undefined {
@@ -136,11 +154,28 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
         }
         break;
       }
-      case 'OUTCOME_ESCAPE':
-        // question_intent, cancel, no_active_context, or command (targetId is
-        // then the command's id).
-        app.route(decision.escapeReason, text);
+      case 'OUTCOME_ESCAPE': {
+        if (decision.escapeReason !== 'declined') {
+          // question_intent, cancel (drop the task), no_active_context, or
+          // command (targetId is then the command's id).
+          app.route(decision.escapeReason, text);
+          break;
+        }
+        // The user refused what was proposed ("no thanks"), not the task:
+        // keep it open, show something else, and tell ladderd which option
+        // was refused when the screen proposed one, so it is not offered
+        // first again.
+        const onScreen = app.screen.options;
+        const refused = onScreen?.asked === 'ASKED_CONFIRMATION' ? (onScreen.candidates ?? []).map((c) => c.id ?? '') : [];
+        app.showSomethingElse(refused);
+        for (const choiceId of refused) {
+          turn.session = await client.recordOutcome(
+            { sessionId, turnId, decisionId: decision.decisionId, kind: 'OUTCOME_KIND_REJECTED', choiceId },
+            call,
+          );
+        }
         break;
+      }
       default:
         app.route(`unknown outcome ${decision.outcome}`, text);
     }
@@ -158,7 +193,12 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
 
 // ------------------------------------------------------------ scenarios --
 
-const cand = (id: string, label: string, risk: Candidate['risk'] = 'RISK_UNSPECIFIED'): Candidate => ({ id, label, risk });
+const cand = (id: string, label: string, risk: Candidate['risk'] = 'RISK_UNSPECIFIED', sublabel = ''): Candidate => ({
+  id,
+  label,
+  risk,
+  sublabel,
+});
 
 const PANELS: OptionSet = {
   optionSetId: 'set-1',
@@ -216,6 +256,96 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
+
+// ------------------------------------------------------- a conversation --
+
+// Three tables that differ only by their day and time.
+const TABLES: OptionSet = {
+  optionSetId: 'tables',
+  scope: 'SCOPE_CHAT',
+  candidates: [
+    cand('fri-6pm', 'Table for 2', 'RISK_UNSPECIFIED', 'Friday 6:00 pm'),
+    cand('fri-7pm', 'Table for 2', 'RISK_UNSPECIFIED', 'Friday 7:00 pm'),
+    cand('sat-8pm', 'Table for 2', 'RISK_UNSPECIFIED', 'Saturday 8:00 pm'),
+  ],
+};
+
+// The app's own questions: it proposes one option and asks the user to
+// confirm it (ASKED_CONFIRMATION), so that "yes" or "no thanks" is read as
+// the answer. A RISK_HIGH option is confirmed by that "yes".
+const WINE: OptionSet = {
+  optionSetId: 'wine',
+  scope: 'SCOPE_CHAT',
+  asked: 'ASKED_CONFIRMATION',
+  candidates: [cand('add-wine', 'Add the wine pairing ($30)')],
+};
+const DEPOSIT: OptionSet = {
+  optionSetId: 'deposit',
+  scope: 'SCOPE_CHAT',
+  asked: 'ASKED_CONFIRMATION',
+  candidates: [cand('pay-deposit', 'Pay the $20 deposit', 'RISK_HIGH')],
+};
+
+/** One turn of the conversation: what the user says to the screen. */
+interface Reply {
+  name: string;
+  options: OptionSet;
+  text: string;
+  outcome: string;
+  /** The kind of reply the decision's trace shows (handledByTier "reply"). */
+  kind?: string;
+  targetId?: string;
+  optionIds?: string[];
+  escapeReason?: string;
+}
+
+const CONVERSATION: Reply[] = [
+  // ladderd asks "which one?" (its question is kept in the session) ...
+  {
+    name: 'which_one',
+    options: TABLES,
+    text: 'book a table for 2',
+    outcome: 'OUTCOME_CLARIFY',
+    optionIds: ['fri-6pm', 'fri-7pm', 'sat-8pm'],
+  },
+  // ... answered by a detail only one of them shows.
+  { name: 'detail', options: TABLES, text: 'the saturday one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'sat-8pm' },
+  // The execute refused: ladderd records it as rejected and asks again
+  // among the others.
+  {
+    name: 'not_that_one',
+    options: TABLES,
+    text: 'no, not that one',
+    outcome: 'OUTCOME_CLARIFY',
+    kind: 'repair',
+    optionIds: ['fri-6pm', 'fri-7pm'],
+  },
+  { name: 'detail_again', options: TABLES, text: 'the 7 pm one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'fri-7pm' },
+  // The app's own confirmations: one declined, one answered "yes".
+  { name: 'declined', options: WINE, text: 'no thanks', outcome: 'OUTCOME_ESCAPE', kind: 'decline', escapeReason: 'declined' },
+  { name: 'yes', options: DEPOSIT, text: 'yes', outcome: 'OUTCOME_EXECUTE', kind: 'affirm', targetId: 'pay-deposit' },
+];
+
+/** The kind of reply the trace shows, when the reply rung decided. */
+function replyKind(d: Decision): string {
+  if (d.handledByTier !== 'reply') return '';
+  const read = d.trace.filter((step) => step.rung === 'reply' && step.outcome !== 'pass').map((step) => step.outcome);
+  return read[read.length - 1] ?? '';
+}
+
+function checkReply(r: Reply, turn: Turn): string[] {
+  if (turn.error) return [`unexpected error ${turn.error.message}`];
+  const d = turn.decision!;
+  const problems: string[] = [];
+  if (!same(turn.outcomes, [r.outcome])) problems.push(`outcomes ${turn.outcomes}, expected ${r.outcome}`);
+  if (replyKind(d) !== (r.kind ?? '')) problems.push(`read as ${d.handledByTier} ${replyKind(d)}, expected reply ${r.kind ?? ''}`);
+  if (r.targetId && d.targetId !== r.targetId) problems.push(`targetId ${d.targetId}, expected ${r.targetId}`);
+  const optionIds = d.clarifier?.optionIds ?? [];
+  if (r.optionIds && !same(optionIds, r.optionIds)) problems.push(`clarifier.optionIds ${optionIds}, expected ${r.optionIds}`);
+  if (r.escapeReason && d.escapeReason !== r.escapeReason) problems.push(`escapeReason ${d.escapeReason}, expected ${r.escapeReason}`);
+  return problems;
+}
+
 
 function check(s: Scenario, turn: Turn, existed: boolean): string[] {
   if (turn.error) return [`unexpected error ${turn.error.message}`];
@@ -305,10 +435,23 @@ async function main(): Promise<number> {
       const existed = await client.resetSession(sessionId);
       report(s.name, check(s, turn, existed), `${turn.outcomes.join(' -> ')}  [${app.log.join('; ')}]`);
     }
+    // One session: each turn is read against what was asked before it.
+    const sessionId = `ts-${runId}-conversation`;
+    const app = new DemoApp({}, false);
+    for (const r of CONVERSATION) {
+      app.screen = { options: r.options };
+      app.log = [];
+      const turn = await handleTurn(client, app, sessionId, r.text);
+      const kind = turn.decision ? replyKind(turn.decision) : '';
+      const read = kind ? [`reply ${kind}`] : [];
+      report(r.name, checkReply(r, turn), `${turn.outcomes.join(' -> ')}  [${[...read, ...app.log].join('; ')}]`);
+    }
+    await client.resetSession(sessionId);
+
     const [problems, seen] = await checkErrors(client, `ts-${runId}`);
     report('errors', problems, 'refusals handled by status code', seen);
 
-    const total = SCENARIOS.length + 1;
+    const total = SCENARIOS.length + CONVERSATION.length + 1;
     console.log(`turn loop: ${total - failures} of ${total} scenarios as expected`);
     return failures ? 1 : 0;
   } finally {
