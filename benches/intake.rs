@@ -10,7 +10,7 @@
 //!
 //! - `intake/scan/<shape>/<pool>`: `wire::check` on the encoded message;
 //! - `intake/decode/<shape>/<pool>`: `pb::DecideRequest::decode` of the
-//!   same bytes (what every request paid before the scan existed).
+//!   same bytes (what every request pays, scanned or not).
 //!
 //! Criterion reports bytes per second; the scan's share of a request is
 //! its time over the decode's (and the whole call's, in BENCHMARKS.md).

@@ -8,7 +8,7 @@ writes in an afternoon. Scores a corpus (tests/corpus/*.jsonl) the way
     target/naive/bin/python benches/naive_matcher.py tests/corpus/clinc150
 
 A directory is read as the CLINC150 dataset, the way `ladderd eval` reads
-it (src/eval.rs, read_clinc150): each utterance with its domain's intents as
+it (src/eval/read.rs, read_clinc150): each utterance with its domain's intents as
 chat options, out-of-scope utterances with one domain's in turn.
 
 Rules: an input ending with "?" is a question; an ordinal word or number

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Shares of a daemon profile by what the CPU was doing (BENCHMARKS.md,
-"Profile of the deterministic path under load").
+"Where a call's CPU goes").
 
     perf script -i target/perf.data -F comm,ip,sym > target/perf.txt
     python3 benches/perf_buckets.py target/perf.txt

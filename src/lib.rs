@@ -13,14 +13,18 @@
 //!
 //! - [`grpc`]: the `ladder.v1.Arbiter` handlers (each loads one
 //!   configuration generation and passes it on), the documented tower
-//!   stack (`grpc::stack`), who may make the control calls
-//!   (`grpc::guard`), and the admin port: health and `/metrics` only
-//!   (`grpc::admin`).
+//!   stack (`grpc::stack`), intake (`grpc::intake`: the body read whole,
+//!   its lists counted on the wire by `grpc::wire`, its memory budgeted),
+//!   the caller's deadline (`grpc::timeout`), the connections
+//!   (`grpc::listener`), who may make the control calls (`grpc::guard`),
+//!   and the admin port: health and `/metrics` only (`grpc::admin`).
 //! - [`convert`]: protobuf <-> domain, and every input limit, in one place.
 //! - [`error`]: errors and their gRPC codes, in one place.
 //! - [`pb`]: the generated protobuf code, wrapped once.
 //! - [`daemon`]: what each call does, one file per capability
-//!   (`daemon::turn`: Decide, Enrich, RecordOutcome, sessions;
+//!   (`daemon::admit`: a `Decide` admitted, its option list interned on
+//!   its bytes and its work bounded; `daemon::turn`: Decide, Enrich,
+//!   RecordOutcome, sessions;
 //!   `daemon::assistant`: Clarify, Extract; `daemon::rollout`: guardrails,
 //!   rollout calls, reload), in terms of the core, the session store and
 //!   the LLM clients; implements the core's `Ports`.

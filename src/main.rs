@@ -4,9 +4,9 @@
 use clap::Parser;
 use std::process::ExitCode;
 
-// mimalloc: per-thread free lists; a call allocates and frees hundreds of
-// small objects (decoded strings, the answer), which glibc's malloc served
-// at about 17% of the daemon's CPU (BENCHMARKS.md, profile).
+// mimalloc: a call allocates and frees hundreds of small objects (decoded
+// strings, the answer) on whichever worker runs it; per-thread free lists
+// serve them without the locking and consolidation of glibc's malloc.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

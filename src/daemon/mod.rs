@@ -47,20 +47,16 @@ pub struct Generation {
     pub pool_memo: ladder::intern::PoolMemo,
 }
 
-/// What the memo of canonical pools may hold: a pool of three-word labels
-/// takes about 38 KB at a hundred candidates and 380 KB at a thousand
-/// (`PoolMemo::held`, its word index counted as if built; checked by
-/// `tests::the_memo_keeps_a_thousand_candidate_pool_at_the_size_its_comment_gives`), so a
+/// The memo's budget, per configuration generation: large enough that a
 /// thousand-candidate pool is kept (a pool over an eighth of the budget is
-/// not). The hash states of the pools' part of evidence fingerprints take
-/// at most a quarter of it again (1 MiB; a pool's signature fields, about
-/// 5 KB at a hundred candidates, or nothing for a list known by its
-/// address), and the option lists calls share (`PoolMemo::intern`) the
-/// same budget again (about 24 KB / 243 KB a list, and 3.7 KB / 37 KB of
-/// bytes it is known by, at a hundred / a thousand candidates), and what
-/// each interned list costs a sixteenth of it (`PoolMemo::facts`): 9.25
-/// MiB in all at most, where each session's cycle held its own copy of its
-/// options before (24 MB for a thousand sessions on the same hundred).
+/// not), small and fixed so that the memo is bounded whatever the callers
+/// send. Canonical pools take it whole, fingerprint states a quarter of it
+/// again, interned option lists the whole again and their costs a
+/// sixteenth: 9.25 MiB at most. What one pool takes at a hundred / a
+/// thousand candidates of three-word labels: its canonical index about
+/// 38 KB / 380 KB, its list about 24 KB / 243 KB and the 3.7 KB / 37 KB of
+/// bytes it is known by, its signature fields about 5 KB at a hundred
+/// (`tests::the_memo_keeps_a_thousand_candidate_pool_at_the_size_its_comment_gives`).
 pub const POOL_MEMO_BYTES: usize = 4 << 20;
 
 impl Generation {

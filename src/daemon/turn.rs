@@ -293,10 +293,11 @@ impl Daemon {
     /// most `heavy_permits` at once, waiting for one within the deadline),
     /// so heavy calls cannot starve the others, health checks included.
     ///
-    /// The ladder's future (some 4 KB) is moved to the heap once, here:
-    /// held by value, it made this future three times its size and every
-    /// future awaiting it larger still (17 KB a `Decide`, copied whole at
-    /// each level of the call).
+    /// The ladder's future is large (it holds every rung's state across
+    /// the LLM's await), and every level of a call moves the future it
+    /// awaits into its own: held by value, it would be copied whole at
+    /// each level. It is moved to the heap once, here, so the futures
+    /// above stay small (`tests::a_decide_future_is_a_few_kilobytes`).
     pub(super) fn drive<'a, T: 'a>(
         &'a self,
         work: u64,
@@ -906,9 +907,9 @@ mod tests {
     use super::*;
 
     /// A call's future stays small: every level of a call moves the future
-    /// it awaits into its own, so a large one is copied whole several
-    /// times a call (a `Decide` was 17 KB, about 60 KB copied a call,
-    /// before the ladder's and the shared store's futures were boxed).
+    /// it awaits into its own, so a large one would be copied whole several
+    /// times a call. The ladder's future (`drive`) and the store's are
+    /// boxed to keep it so.
     #[tokio::test]
     async fn a_decide_future_is_a_few_kilobytes() {
         let daemon = Daemon::new(crate::config::Config::default()).unwrap();

@@ -200,16 +200,15 @@ fn out_of_descriptors(e: &io::Error) -> bool {
 /// frame, so each answer (a `Decision` is 300 bytes to a few KB) costs one
 /// write for its headers and data and another for its trailers. Without
 /// them h2 copies payloads under 1 KiB into its 16 KiB write buffer: one
-/// write per answer (measured under load: 2 -> 1 per call, about 15% more
-/// calls/s; see BENCHMARKS.md, gRPC section).
+/// write per answer.
 ///
 /// And answers are written out together: h2 flushes after every answer it
 /// encodes, and a flush here first lets the calls that are ready run (the
 /// connection's task yields once), so the answers they finish meanwhile go
-/// in the same write. Each write to a loopback socket wakes the client and
-/// costs the sender the receive path too: one write a call was about a
-/// fifth of a call's CPU at 100 candidates and 64 calls in flight
-/// (BENCHMARKS.md, "The daemon's own overhead").
+/// in the same write. A write, not a byte, is what an answer costs the
+/// sender: each write to a loopback socket wakes the client and runs its
+/// receive path on the sender's CPU (BENCHMARKS.md, "Writes per answer",
+/// counts them).
 pub struct Conn {
     io: TcpStream,
     state: Arc<ConnState>,

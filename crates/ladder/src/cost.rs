@@ -13,7 +13,8 @@ use std::time::Instant;
 /// recoverable chat options, the widget items and the commands). The
 /// rungs' cost grows with this product (each input word is looked up in,
 /// or compared with, the pool's words), so a bound on it bounds a call's
-/// CPU time whatever the shape (the figures are in BENCHMARKS.md).
+/// CPU time whatever the shape (BENCHMARKS.md, "Hostile load", has the
+/// costliest shapes under the default bound).
 pub fn work(req: &DecideRequest) -> u64 {
     costs(req).work
 }
@@ -77,8 +78,8 @@ fn scan(s: &str) -> (u64, u64) {
 /// `words(s).count()`, counted on the bytes (a word starts at a byte that
 /// is not a space and begins the text or follows a space), and whether `s`
 /// is ASCII. Eight bytes at a time, the last ones padded with spaces:
-/// every label of a request is counted before the ladder runs (a byte at
-/// a time, this was 7% of an exact call on a hot cache).
+/// every label of every request is counted before the ladder runs, so
+/// this loop is on every call's path, over every byte of its options.
 fn count_words(s: &[u8]) -> (u64, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;

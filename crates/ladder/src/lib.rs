@@ -15,7 +15,10 @@
 //!   (canonicalization = normalize + filler removed), [`reply`] (the JSON
 //!   object in a model's reply).
 //! - The rungs: [`exclusions`] (question, cancel, no context), [`scope`]
-//!   (scope cues and the pool), [`matching`] (what the input names: one
+//!   (scope cues and the pool), [`replies`] (a turn read against what was
+//!   asked: `reading`, what a reply says from its words; `values`, the
+//!   values an option shows and a reply names; `question`, what was
+//!   asked), [`matching`] (what the input names: one
 //!   file per rule, its tests beside it: `mentions` (labels, aliases, the
 //!   input's structure), `positions` (ordinals, badges), `words` (word
 //!   evidence and the principle), `typo` (near words, fuzzy), `commands`,
@@ -30,7 +33,10 @@
 //!   and the caller's deadline the long loops check), [`ports`] (the effects it needs from
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,
-//!   the auto-execute gates), [`types`] (the domain types of the contract).
+//!   the auto-execute gates), [`types`] (the domain types of the contract),
+//!   [`speculate`] (a `Decide` turn planned before the session is read,
+//!   for a store whose read costs a round trip), `testkit` (tests only:
+//!   the harness the end-to-end tests share).
 //! - Caches, behind the rules (which never see them): [`intern`] (what
 //!   calls on the same options share: interned option lists, the canonical
 //!   index of recent pools, fingerprint states; `pool_index` and

@@ -158,9 +158,9 @@ pub fn worst_extracts() -> Vec<(&'static str, pb::ExtractRequest)> {
 
 /// The shape of the report that opened issue 31 item 5: 245 values x 32
 /// forms of 499 bytes against a 4,095-byte text (3.9 MB, every other limit
-/// met), here with words that make every form slide the whole text: seconds
-/// of CPU before the work limit covered `Extract`; now refused up front
-/// (and, with the limit raised, stopped at the deadline).
+/// met), here with words that make every form slide the whole text:
+/// seconds of CPU unbounded, so the work limit refuses it up front (and,
+/// with the limit raised, the deadline stops it).
 pub fn extract_over_the_work_limit() -> pb::ExtractRequest {
     let form = |i: usize| format!("{} {}", vec!["x"; 246].join(" "), i % 10);
     let text = vec!["x"; 2_048].join(" ");
