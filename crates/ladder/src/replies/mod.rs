@@ -203,6 +203,23 @@ impl Context<'_, '_> {
             && self.pool.entries.iter().any(|e| crate::canon::canonicalize(&e.cand.label, self.lex).split(' ').next() == Some(first))
     }
 
+    /// Whether an entry's whole label or alias is a reply word the input
+    /// says ("it's a no" with "No" shown, "ok skip" with "Skip"): the
+    /// ladder reads it as a choice of that entry.
+    fn a_label_is_its_reply_word(&self) -> bool {
+        let said: Vec<&str> = self.canonical.split(' ').filter(|w| !w.is_empty()).collect();
+        let lex = self.lex;
+        self.pool.entries.iter().any(|e| {
+            std::iter::once(&e.cand.label).chain(&e.cand.aliases).any(|l| {
+                let c = crate::canon::canonicalize(l, lex);
+                let toks: Vec<&str> = c.split(' ').filter(|w| !w.is_empty()).collect();
+                !toks.is_empty()
+                    && [&lex.refusals, &lex.affirmations, &lex.abandons, &lex.alternatives].iter().any(|set| set.is_phrase(&toks))
+                    && said.windows(toks.len()).any(|w| w == toks.as_slice())
+            })
+        })
+    }
+
     /// Whether the input says an entry's label or alias whole: then it is
     /// that request, whatever reply words it holds ("Skip", "Don't Stop
     /// Me Now").
@@ -247,7 +264,7 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if !r.is_reply_shaped() && !r.repeats && !r.affirms {
         return position(cx, r);
     }
-    if cx.says_a_label() {
+    if cx.says_a_label() || cx.a_label_is_its_reply_word() {
         return Answered::pass();
     }
     // Repairs come first: "no, not that one" refuses the execute just had.
@@ -260,6 +277,12 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         // "Cancel", "stop" where an option's label starts so: that request
         // may be meant (the ladder reads it).
         if cx.abandon_is_an_action() {
+            return Answered::pass();
+        }
+        // "Stop a payment on my account", "abort the upload": what it
+        // abandons is named, and nothing shown is it; a request of its own
+        // (the ladder reads it).
+        if r.abandon_has_object && !cx.names_something(&r.abandon_object) && !only_generic(cx, &r.abandon_object) {
             return Answered::pass();
         }
         // "No wait, I'd rather see other dates": what follows the abandon
@@ -462,8 +485,17 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         let text = r.after_refusal.join(" ");
         return Answered::of(Answer::Again { text, without: proposed.into_iter().collect(), kind: ReplyKind::Decline });
     }
-    let reason = if asked { EscapeReason::Declined } else { EscapeReason::Cancel };
-    Answered::of(Answer::Escape { reason, kind: ReplyKind::Decline })
+    // Nothing asked: a refusal on its own ("no thanks", "none of these")
+    // ends the task; one with words of its own ("do they use a different
+    // plug") is read by the ladder as any input is.
+    if !asked {
+        return if r.rest.is_empty() {
+            Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline })
+        } else {
+            Answered::pass()
+        };
+    }
+    Answered::of(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline })
 }
 
 /// "Not that one", "wrong one", "the other one": the execute just had on

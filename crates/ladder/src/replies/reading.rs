@@ -53,6 +53,8 @@ pub struct Reading {
     /// An abandon had words of its own clause with it ("never mind the
     /// reply"): it abandons what they name.
     pub abandon_has_object: bool,
+    /// Those words.
+    pub abandon_object: Vec<String>,
     /// Of `rest`, the words of clauses with no refusal in them: what a
     /// refusal leaves to read again ("no, make it 5:30 instead").
     pub after_refusal: Vec<String>,
@@ -184,6 +186,7 @@ fn read_clause(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     let own = r.rest[rest_before..].to_vec();
     if r.abandons && !abandons_before {
         r.abandon_has_object |= !own.is_empty();
+        r.abandon_object.extend(own.iter().cloned());
     } else {
         r.after_abandon.extend(own.iter().cloned());
     }
@@ -196,6 +199,17 @@ fn read_clause(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
 
 fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     let mut i = 0;
+    // Whether the clause said something of its own before: an abandon
+    // word after it is part of that request ("place a stop on my
+    // account", "will there be a wait", "at the moment", "don't stop"),
+    // not an abandon. Only a lead-in may come first: filler, a sound, a
+    // no, a yes, "actually", "can you".
+    let mut said = false;
+    let mut opener = vec![false; toks.len()];
+    for j in 0..toks.len() {
+        let n = lex.request_openers.match_at(toks, j).max(lex.polite_openers.match_at(toks, j)).unwrap_or(0);
+        opener[j..j + n].iter_mut().for_each(|o| *o = true);
+    }
     while i < toks.len() {
         // Longest phrase first, across the reply vocabulary; a tie goes to
         // the first set listed (what the phrase most says).
@@ -227,9 +241,17 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             if !(lex.function_words.contains(t) || lex.deictic.contains(t)) {
                 r.rest.push(t.to_string());
             }
+            said |= !opener[i];
             i += 1;
             continue;
         };
+        if kind == Kind::Abandon && said {
+            r.rest.extend(toks[i..i + n].iter().map(|t| t.to_string()));
+            i += n;
+            continue;
+        }
+        said |= !matches!(kind, Kind::Filler | Kind::Closing | Kind::Refusal | Kind::Affirmation | Kind::Correction | Kind::Abandon)
+            && !opener[i];
         match kind {
             Kind::NotThat => r.not_that = true,
             Kind::TheOther => r.the_other = true,

@@ -61,3 +61,25 @@ fn repairs_comparisons_and_what_is_left() {
     let x = r("That's all I need, thanks!");
     assert!(!x.is_reply_shaped() && x.rest.is_empty(), "{x:?}");
 }
+
+/// An abandon word after words of the clause's own is part of that
+/// request, not an abandon; after a lead-in (filler, a sound, a no,
+/// "can you") it abandons.
+#[test]
+fn an_abandon_opens_its_clause() {
+    for raw in ["can you stop", "ugh never mind", "no, stop", "please stop it", "actually stop", "ok never mind"] {
+        assert!(r(raw).abandons, "{raw:?}: {:?}", r(raw));
+    }
+    for raw in [
+        "place a stop on my bank account",
+        "will there be a wait time at this restaurant",
+        "at the moment what is the time",
+        "set an alarm to start work and another to stop",
+        "tell the restaurant to cancel my reservation",
+        "don't stop",
+    ] {
+        let x = r(raw);
+        assert!(!x.abandons, "{raw:?}: {x:?}");
+    }
+    assert!(r("nope, none").refuses && r("nope, none").rest.is_empty());
+}
