@@ -372,27 +372,33 @@ fn only_generic(cx: &Context<'_, '_>, words: &[String]) -> bool {
     words.iter().all(|w| cx.lex.generic_nouns.contains(w) || cx.lex.function_words.contains(w))
 }
 
-/// The option a yes answers, and who proposed it: what the question
-/// proposed, or the one option of those it offered that the app's screen
-/// still shows (it narrowed the screen to it), or the one option of a
-/// plain screen.
-fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, QuestionKind)> {
+/// The option a yes answers, who proposed it, and whether the question
+/// was a yes-or-no about that very option (what a yes to a high-risk
+/// option needs). The option: what the question proposed, or
+/// the one option of those it offered that the app's screen still shows
+/// (it narrowed the screen to it), or the one option of a plain screen.
+fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
     match cx.question() {
         Some((q, by)) => match q.proposal() {
-            Some(id) => Some((cx.offered_entry(&q, id)?, by, q.kind)),
-            // The screen narrowed to one of the options asked about: of
-            // those it offered, the pool holds only that one (any list).
+            // Ladderd's question about one option is a yes-or-no about it
+            // (a confirmation, or a clarifier that offered it alone); the
+            // app's, only when it says it asked to confirm.
+            Some(id) => Some((cx.offered_entry(&q, id)?, by, by == By::Ladder || q.kind == QuestionKind::Confirmation)),
+            // The screen narrowed to one of the options ladderd asked
+            // about: of those it offered, the pool holds only that one (any
+            // list). The app showing it alone after ladderd's question is
+            // asking about it alone.
             None => {
                 let present: Vec<usize> =
                     (0..cx.pool.len()).filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id)).collect();
                 match (&present[..], &cx.options()[..]) {
-                    ([one], [only]) if one == only => Some((*one, by, QuestionKind::Confirmation)),
+                    ([one], [only]) if one == only => Some((*one, by, by == By::Ladder)),
                     _ => None,
                 }
             }
         },
         None => match cx.options()[..] {
-            [one] if cx.pool.len() == 1 => Some((one, By::Screen, QuestionKind::Confirmation)),
+            [one] if cx.pool.len() == 1 => Some((one, By::Screen, false)),
             _ => None,
         },
     }
@@ -402,7 +408,7 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks {
         return Answered::pass();
     }
-    let Some((entry, by, kind)) = proposal(cx) else {
+    let Some((entry, by, confirmed)) = proposal(cx) else {
         // A yes to "which one?" over several options picks none: asked again.
         return match cx.question() {
             Some((q, _)) if r.rest.is_empty() && r.values.is_empty() => {
@@ -437,9 +443,9 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::pass();
     }
     let kind_of_reply = ReplyKind::Affirm;
-    // A high-risk option is confirmed by a yes to a confirmation; on a
-    // plain screen of one option the confirmation comes first.
-    if cx.high_risk(entry) && (by == By::Screen || kind != QuestionKind::Confirmation && by == By::App) {
+    // A high-risk option is confirmed by a yes to a question about it
+    // alone; on a plain screen of one option the confirmation comes first.
+    if cx.high_risk(entry) && !confirmed {
         return Answered::of(Answer::Confirm { entry, kind: kind_of_reply });
     }
     Answered::of(Answer::Execute { entry, kind: kind_of_reply, by })
@@ -624,15 +630,13 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::pass();
     }
     let Some((q, by)) = cx.question() else { return Answered::pass() };
-    if q.kind != QuestionKind::Choice {
-        return Answered::pass();
-    }
     let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
     if asked.len() < 2 || asked.len() != q.offered.len() {
         return Answered::pass();
     }
     // A screen of exactly the options asked about is what the user reads
-    // the position on (the app shows them in its order): the ladder counts.
+    // the position on (the app shows them in its order): the ladder counts
+    // there. Any other screen is not what the question listed.
     let mut on_screen: Vec<&str> = cx.options().iter().map(|e| cx.pool.entries[*e].cand.id.as_str()).collect();
     let mut offered: Vec<&str> = q.offered.iter().map(String::as_str).collect();
     on_screen.sort_unstable();

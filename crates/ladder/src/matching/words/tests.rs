@@ -375,7 +375,8 @@ proptest! {
 
     /// Risk (spec section 4b): no path executes a high-risk candidate but
     /// the rules on the user's explicit words: its whole label or an alias,
-    /// or a position among the options shown. Not continuity, not the LLM
+    /// or a position among the options shown (or, after ladderd's
+    /// "which one?", among those it listed). Not continuity, not the LLM
     /// (auto-execute on, every reason allowed, no corroboration, a pick at
     /// full confidence), not a partial, badge, shorthand or typo.
     #[test]
@@ -416,10 +417,14 @@ proptest! {
         if let Some(id) = executes(&d) {
             let c = cands.iter().chain(&req.widget_items).find(|c| c.id == id).unwrap();
             if c.is_high_risk(&policy.matching.high_risk_kinds) {
-                prop_assert_eq!(d.decided_by, Decider::Deterministic, "{:?} executed high-risk {} by {:?}", req.input, id, d.decided_by);
                 let canonical = canonicalize(&req.input, &policy.lexicon);
                 let position = crate::matching::parse_ordinal(&canonical, &policy.lexicon).is_some()
                     || canonical.split(' ').any(|t| ["first", "second", "third", "fourth", "fifth", "last"].contains(&t));
+                // A position answering ladderd's own "which one?" counts in
+                // the order that question listed (section 4c): a reply, read
+                // from the session's question.
+                let answered = lived && position && d.decided_by == Decider::Continuity;
+                prop_assert!(d.decided_by == Decider::Deterministic || answered, "{:?} executed high-risk {} by {:?}", req.input, id, d.decided_by);
                 prop_assert!(says_whole(c, &req.input, &policy.lexicon) || position, "{:?} executed high-risk {:?}", req.input, c.label);
             }
         }
