@@ -64,8 +64,12 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         }
         e => e,
     };
-    draft.step(exclusion.map_or("pass", EscapeReason::as_str), String::new());
-    if let Some(reason) = exclusion {
+    // A question after a yes ("Sounds good. When am I free that day?") is
+    // read as a reply first: the yes may stand (step 3b); if it does not,
+    // the question escapes as it would have here.
+    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && reading.affirms;
+    draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
+    if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
         return Ok(draft.escape(reason, None, Tier::Exclusions));
     }
 
@@ -102,6 +106,10 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let hr = &p.matching.high_risk_kinds;
     let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
     let answered = replies::answer(&cx, &reading);
+    if question_after_yes && !matches!(answered.answer, Answer::Execute { .. }) {
+        draft.step("pass", "a question: the yes does not stand".to_string());
+        return Ok(draft.escape(EscapeReason::QuestionIntent, None, Tier::Exclusions));
+    }
     draft.rejected_execute = answered.rejected.clone();
     let mut again: Option<(String, Vec<usize>)> = None;
     match answered.answer {

@@ -97,6 +97,16 @@ pub struct LanguageLexicon {
     pub affirmation_context: Vec<String>,
     #[serde(default)]
     pub next_step: Vec<String>,
+    #[serde(default)]
+    pub asks_about: Vec<String>,
+    #[serde(default)]
+    pub asks_for_others: Vec<String>,
+    #[serde(default)]
+    pub first_person: Vec<String>,
+    #[serde(default)]
+    pub third_person: Vec<String>,
+    #[serde(default)]
+    pub own_things: Vec<String>,
     /// Phrase = "dimension:most" or "dimension:least".
     #[serde(default)]
     pub comparatives: BTreeMap<String, String>,
@@ -259,6 +269,20 @@ pub struct Lexicon {
     pub affirmation_context: PhraseSet,
     /// Words of the next step on the option a yes accepts ("book it").
     pub next_step: PhraseSet,
+    /// Words that ask about the option ("their address", "do they"): a
+    /// sentence with one after a yes is no request of its own, unless it
+    /// asks only of the user's own things.
+    pub asks_about: PhraseSet,
+    /// Words that ask for other options ("another", "give me"): a sentence
+    /// with one after a yes is never a request of its own.
+    pub asks_for_others: PhraseSet,
+    /// Words by which a question is of the user's own things ("am I").
+    pub first_person: PhraseSet,
+    /// Words by which a question is of the option ("it", "they").
+    pub third_person: PhraseSet,
+    /// What a question of the user's own things asks about ("my
+    /// schedule", "that day").
+    pub own_things: PhraseSet,
     /// Comparisons, each valued `Comparison::code`.
     pub comparatives: PhraseSet,
 }
@@ -384,6 +408,11 @@ impl Lexicon {
             interjections: PhraseSet::build(&all(|l| &l.interjections)),
             affirmation_context: PhraseSet::build(&all(|l| &l.affirmation_context)),
             next_step: PhraseSet::build(&all(|l| &l.next_step)),
+            asks_about: PhraseSet::build(&all(|l| &l.asks_about)),
+            asks_for_others: PhraseSet::build(&all(|l| &l.asks_for_others)),
+            first_person: PhraseSet::build(&all(|l| &l.first_person)),
+            third_person: PhraseSet::build(&all(|l| &l.third_person)),
+            own_things: PhraseSet::build(&all(|l| &l.own_things)),
             comparatives: PhraseSet::build_valued(comparatives),
         }
     }

@@ -260,9 +260,15 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if let Some(a) = negated_then_wanted(cx, r) {
         return a;
     }
-    // Not reply-shaped: a position may still answer "which one?".
+    // Not reply-shaped: a position may still answer "which one?"; an
+    // everyday request that points at the one option proposed ("I'd like
+    // to see it", "book it", "I would like to go there") is a yes to it.
     if !r.is_reply_shaped() && !r.repeats && !r.affirms {
-        return position(cx, r);
+        let a = position(cx, r);
+        return match proposal(cx) {
+            Some(_) if a.answer == Answer::Pass && !r.verbs.is_empty() && points(cx, r) => affirm(cx, r),
+            _ => a,
+        };
     }
     if cx.says_a_label() || cx.a_label_is_its_reply_word() {
         return Answered::pass();
@@ -310,6 +316,51 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return repeat(cx, r);
     }
     Answered::pass()
+}
+
+/// Whether the words are all `entry`'s own, generic nouns, words with no
+/// detail in an answer, or the next step of a yes ("book it").
+fn explains(cx: &Context<'_, '_>, entry: usize, rest: &[String]) -> bool {
+    let words = cx.words_of(entry);
+    let explained = |w: &str| words.iter().any(|o| o == w) || cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w);
+    all_explained(rest, &cx.lex.next_step, explained)
+}
+
+/// The clause where a yes to `entry` stands in a sentence of its own
+/// ("Perfect. Can you find me a cab there?", "Sounds good. I want to buy
+/// tickets."): it and the clauses before it say nothing but the yes and the
+/// option's own words, and another sentence follows. What that sentence
+/// asks is a request of its own: it does not take the yes back (a refusal,
+/// a correction, a changed value or a request for others would, and are
+/// read before).
+fn standing_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> Option<usize> {
+    let k = r.clauses.iter().position(|c| c.affirms)?;
+    let lex = cx.lex;
+    let has = |c: &reading::Clause, set: &crate::lexicon::PhraseSet| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| set.match_at(&toks, i).is_some())
+    };
+    // The yes says nothing against itself ("not interested", "that's not
+    // so good") and nothing else but the option's words.
+    let stands = |c: &reading::Clause| !has(c, &lex.negations) && explains(cx, entry, &c.rest);
+    // What follows is a request of its own: it asks nothing about the
+    // option ("can you give me their address?") unless only of the user's
+    // own things ("when am I free that day?"), and for no other ("find me
+    // another event").
+    let of_own_things = |c: &reading::Clause| {
+        let about = |w: &str| [&lex.asks_about, &lex.first_person, &lex.own_things].iter().any(|set| set.is_phrase(&[w]));
+        has(c, &lex.first_person) && !has(c, &lex.third_person) && all_explained(&c.rest, &lex.own_things, about)
+    };
+    let own_request = |c: &reading::Clause| {
+        (!(c.asks || has(c, &lex.asks_about)) || of_own_things(c))
+            && !has(c, &lex.asks_for_others)
+            && !has(c, &lex.negations)
+            && !has(c, &lex.corrections)
+    };
+    // A sentence that says yes again ("Yep. That's what I need.") is part
+    // of the yes.
+    let later = |c: &reading::Clause| (c.affirms && stands(c)) || own_request(c);
+    (k + 1 < r.clauses.len() && !r.repeats && r.clauses[..=k].iter().all(stands) && r.clauses[k + 1..].iter().all(later)).then_some(k)
 }
 
 /// Whether every word of `rest` is explained: by `own`, or as part of a
@@ -367,6 +418,27 @@ fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     Some(Answered::of(Answer::Again { text: want.rest.join(" "), without: named, kind: ReplyKind::Detail }))
 }
 
+/// Whether the reply says, without a negation before it, a word `entry`
+/// shows after one ("no subtitles", "without ice", "non-smoking").
+fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
+    let own = cx.words_of(entry);
+    let negates = |w: &str| cx.lex.negations.is_phrase(&[w]) || w == "no" || w == "without" || w == "non";
+    let negated: Vec<&String> = own.windows(2).filter(|p| negates(&p[0])).map(|p| &p[1]).collect();
+    !negated.is_empty()
+        && r.clauses.iter().any(|c| c.words.iter().enumerate().any(|(i, w)| negated.contains(&w) && !(i > 0 && negates(&c.words[i - 1]))))
+}
+
+/// Whether the reply points at what was shown: a deictic word ("it",
+/// "that one", "there") or a word of the proposed option's own.
+fn points(cx: &Context<'_, '_>, r: &Reading) -> bool {
+    let own = proposal(cx).map(|(e, _, _)| cx.words_of(e)).unwrap_or_default();
+    r.clauses.iter().flat_map(|c| &c.words).any(|w| {
+        cx.lex.deictic.contains(w.as_str())
+            || w == "there"
+            || (own.contains(w) && !cx.lex.function_words.contains(w) && !cx.lex.generic_nouns.contains(w))
+    })
+}
+
 /// Whether every word is a generic noun or names nothing ("wrong card").
 fn only_generic(cx: &Context<'_, '_>, words: &[String]) -> bool {
     words.iter().all(|w| cx.lex.generic_nouns.contains(w) || cx.lex.function_words.contains(w))
@@ -405,10 +477,17 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
 }
 
 fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
-    if r.asks {
+    // A question with the yes leaves it to the ladder, unless the yes
+    // stands before it and it asks only of the user's own things ("Sounds
+    // good. When am I free that day?"), of an option that is not high risk.
+    let proposed = proposal(cx);
+    let asks_of_its_own = |(entry, _, _): (usize, By, bool)| {
+        !cx.high_risk(entry) && standing_yes(cx, r, entry).is_some_and(|k| r.clauses[..=k].iter().all(|c| !c.asks))
+    };
+    if r.asks && !proposed.is_some_and(asks_of_its_own) {
         return Answered::pass();
     }
-    let Some((entry, by, confirmed)) = proposal(cx) else {
+    let Some((entry, by, confirmed)) = proposed else {
         // A yes to "which one?" over several options picks none: asked again.
         return match cx.question() {
             Some((q, _)) if r.rest.is_empty() && r.values.is_empty() => {
@@ -427,19 +506,25 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             None => Answered::pass(),
         };
     };
-    // What is confirmed is the whole option: a correction, or a value it
-    // does not show ("yes but for 3", "ok, at 7 instead"), changes it.
-    if r.corrects {
+    // What is confirmed is the whole option: a correction with a value
+    // ("ok, at 7 instead"), or a value it does not show ("yes but for 3"),
+    // changes it; a correction alone ("I'd rather see Breakthrough",
+    // "actually, I love that one") changes nothing it shows.
+    if r.changes_a_detail() {
         return Answered::pass();
     }
     let shown = cx.values_of(entry);
     if r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
         return Answered::pass();
     }
-    // Every word left is the option's own.
-    let words = cx.words_of(entry);
-    let explained = |w: &str| words.iter().any(|o| o == w) || cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w);
-    if !all_explained(&r.rest, &cx.lex.next_step, explained) {
+    // A word the option shows negated ("no subtitles"), said without a
+    // negation ("play it with subtitles"), changes that detail.
+    if says_what_it_negates(cx, entry, r) {
+        return Answered::pass();
+    }
+    // Every word left is the option's own, or the yes stands in a sentence
+    // of its own before them.
+    if !explains(cx, entry, &r.rest) && standing_yes(cx, r, entry).is_none() {
         return Answered::pass();
     }
     let kind_of_reply = ReplyKind::Affirm;

@@ -74,6 +74,13 @@ pub struct Clause {
     pub negated: bool,
     /// It says "the other" ("l'autre").
     pub the_other: bool,
+    /// It says yes ("sounds good."): a yes in a sentence of its own stands
+    /// whatever the next sentence asks for.
+    pub affirms: bool,
+    /// It asks something ("what time is it showing?").
+    pub asks: bool,
+    /// All its words, normalized and folded.
+    pub words: Vec<String>,
 }
 
 impl Reading {
@@ -161,15 +168,18 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         // what, when, where...: "can you tell me what time it is?").
         let polite = lex.request_openers.match_at(&toks, 0).is_some() || lex.polite_openers.match_at(&toks, 0).is_some();
         let wh = toks.iter().any(|t| WH.contains(t));
-        if (question_mark && (!polite || wh)) || opens_question {
-            r.asks = true;
-        }
-        let (rest_before, other_before) = (r.rest.len(), r.the_other);
+        let asks = (question_mark && (!polite || wh)) || opens_question;
+        r.asks |= asks;
+        let (rest_before, other_before, affirms_before) = (r.rest.len(), r.the_other, r.affirms);
+        r.affirms = false;
         read_clause(&toks, lex, &mut r);
+        let affirms = r.affirms;
+        r.affirms |= affirms_before;
         let negated = lex.negations.match_at(&toks, 0).is_some()
             || (toks.len() > 1 && lex.negations.match_at(&toks, 1).is_some() && lex.interjections.match_at(&toks, 0).is_some());
         let rest: Vec<String> = r.rest[rest_before..].iter().filter(|w| !lex.negations.is_phrase(&[w.as_str()])).cloned().collect();
-        r.clauses.push(Clause { rest, negated, the_other: r.the_other && !other_before });
+        let words = toks.iter().map(|t| t.to_string()).collect();
+        r.clauses.push(Clause { rest, negated, the_other: r.the_other && !other_before, affirms, asks, words });
     }
     // Context words say nothing more around a yes; without one they are
     // words like any other.
