@@ -239,6 +239,17 @@ impl ContinuityState {
         self.open_cycle().and_then(|c| c.request.as_deref()).map_or(0, DecideRequest::candidate_bytes)
     }
 
+    /// The label `id` was shown with: by the question asked, else by the
+    /// open cycle's held request (empty: not known).
+    fn label_shown(&self, id: &str) -> String {
+        let asked = self.question.as_ref().map_or("", |q| q.label_of(id));
+        if !asked.is_empty() || id.is_empty() {
+            return asked.to_string();
+        }
+        let held = self.open_cycle().and_then(|c| c.request.as_deref());
+        held.and_then(|r| r.option_candidates().iter().find(|c| c.id == id)).map_or_else(String::new, |c| c.label.clone())
+    }
+
     /// The open (unresolved) cycle, if any.
     pub fn open_cycle(&self) -> Option<&Cycle> {
         self.cycle.as_ref().filter(|c| !c.resolved)
@@ -406,8 +417,15 @@ impl ContinuityState {
                 }
                 Applied::Done
             }
-            Update::Outcome(o) => {
+            Update::Outcome(mut o) => {
                 let id = o.entry.target_ref.clone();
+                // The app's outcome carries no label: the one the question
+                // or the held request showed it with ("one more" and "not
+                // that one" on the next screen act on it only where it
+                // still shows that label).
+                if o.entry.target_label.is_empty() {
+                    o.entry.target_label = self.label_shown(&id);
+                }
                 match o.entry.outcome {
                     ActionOutcome::Accepted | ActionOutcome::Executed | ActionOutcome::Corrected => {
                         if !id.is_empty() {

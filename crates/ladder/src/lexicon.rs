@@ -107,6 +107,8 @@ pub struct LanguageLexicon {
     pub third_person: Vec<String>,
     #[serde(default)]
     pub own_things: Vec<String>,
+    #[serde(default)]
+    pub additive_openers: Vec<String>,
     /// Phrase = "dimension:most" or "dimension:least".
     #[serde(default)]
     pub comparatives: BTreeMap<String, String>,
@@ -283,6 +285,8 @@ pub struct Lexicon {
     /// What a question of the user's own things asks about ("my
     /// schedule", "that day").
     pub own_things: PhraseSet,
+    /// Openers of a request for one more thing ("and the one ...").
+    pub additive_openers: PhraseSet,
     /// Comparisons, each valued `Comparison::code`.
     pub comparatives: PhraseSet,
 }
@@ -413,6 +417,7 @@ impl Lexicon {
             first_person: PhraseSet::build(&all(|l| &l.first_person)),
             third_person: PhraseSet::build(&all(|l| &l.third_person)),
             own_things: PhraseSet::build(&all(|l| &l.own_things)),
+            additive_openers: PhraseSet::build(&all(|l| &l.additive_openers)),
             comparatives: PhraseSet::build_valued(comparatives),
         }
     }

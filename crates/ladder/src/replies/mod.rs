@@ -260,6 +260,11 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if let Some(a) = negated_then_wanted(cx, r) {
         return a;
     }
+    // "And the one where I park the car" after an execute: another one
+    // than the one just had, read again without it.
+    if let Some(a) = and_the_one(cx, r) {
+        return a;
+    }
     // Not reply-shaped: a position may still answer "which one?"; an
     // everyday request that points at the one option proposed ("I'd like
     // to see it", "book it", "I would like to go there") is a yes to it.
@@ -769,6 +774,12 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             None => return Answered::pass(),
         },
         Some(Asked::Confirmation) => return Answered::pass(),
+        // With no question asked, "the beatles one", "the friday ones":
+        // the user picks among what the screen shows, as from a list.
+        _ if cx.state.question().is_none() => match the_one_of_the_screen(cx, r) {
+            Some(q) => (q.detail(&words, &r.values).map(str::to_string), By::Screen),
+            None => return Answered::pass(),
+        },
         _ => (cx.state.question_detail(&words, &r.values), By::Ladder),
     };
     let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
@@ -788,6 +799,53 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Detail, by })
+}
+
+/// "And the one where I park the car", "now the beatles one": after an
+/// execute, a request that opens with an additive word and picks "the
+/// one" asks for another option than the one just had; it is read again
+/// without it. Not when it points at it ("and turn it off"), names it or
+/// repeats it ("and one more").
+fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let first = r.clauses.first()?;
+    let toks: Vec<&str> = first.words.iter().map(String::as_str).collect();
+    let n = cx.lex.additive_openers.match_at(&toks, 0)?;
+    let words: Vec<&str> = r.clauses.iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
+    let one = words[n..].iter().any(|w| matches!(*w, "one" | "ones"));
+    let points = words[n..].iter().any(|w| *w != "one" && cx.lex.deictic.contains(*w));
+    if !one || points || r.repeats || r.is_reply_shaped() || r.asks || r.rest.is_empty() {
+        return None;
+    }
+    let had = cx.executed_entry(&cx.state.last_execute()?)?;
+    let own = cx.words_of(had);
+    if r.rest.iter().any(|w| own.contains(w) && !cx.lex.generic_nouns.contains(w) && !cx.lex.function_words.contains(w)) {
+        return None;
+    }
+    let rest: Vec<&String> = r.rest.iter().filter(|w| !cx.lex.additive_openers.is_phrase(&[w.as_str()])).collect();
+    let text = rest.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
+    Some(Answered::of(Answer::Again { text, without: vec![had], kind: ReplyKind::Detail }))
+}
+
+/// The screen's options as a question of choice, when the reply picks
+/// among them as from a list: "the <detail> one" ("the beatles one", "ok
+/// now the blue ones"), not "one more".
+fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> {
+    let one = |w: &String| matches!(w.as_str(), "one" | "ones" | "celui" | "celle" | "ceux" | "celles");
+    if r.repeats || !r.clauses.iter().any(|c| c.words.iter().any(one) && !c.rest.is_empty()) {
+        return None;
+    }
+    let options = cx.options();
+    if options.len() < 2 {
+        return None;
+    }
+    let cands: Vec<&crate::types::Candidate> = options.iter().map(|e| cx.pool.entries[*e].cand).collect();
+    Some(Question {
+        kind: QuestionKind::Choice,
+        offered: cands.iter().map(|c| c.id.clone()).collect(),
+        proposed: None,
+        shown: cands.iter().map(|c| shown_text(c)).collect(),
+        labels: cands.iter().map(|c| c.label.clone()).collect(),
+    })
 }
 
 /// What a candidate shows, for a question to keep: label, sublabel,
