@@ -140,6 +140,9 @@ const WH: &[&str] = &[
     "quoi", "quand", "ou", "où", "pourquoi", "comment", "was", "wann", "wo", "warum", "wie", "welche", "welcher",
 ];
 
+/// Prepositions whose object a yes word may be ("for good").
+const PREPOSITIONS: &[&str] = &["for", "in", "of", "with", "at", "on", "to", "by", "from", "into", "para", "pour", "für"];
+
 /// Question openers that open statements too ("is good", "do it").
 const AUXILIARIES: &[&str] =
     &["is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "ist", "est", "es"];
@@ -255,8 +258,11 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             i += 1;
             continue;
         };
-        if kind == Kind::Abandon && said {
+        // Nor is a yes word the object of a preposition ("close the account
+        // for good", "in good shape"): it is part of the request.
+        if (kind == Kind::Abandon && said) || (kind == Kind::Affirmation && i > 0 && PREPOSITIONS.contains(&toks[i - 1])) {
             r.rest.extend(toks[i..i + n].iter().map(|t| t.to_string()));
+            said = true;
             i += n;
             continue;
         }
