@@ -64,10 +64,12 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         }
         e => e,
     };
-    // A question after a yes ("Sounds good. When am I free that day?") is
-    // read as a reply first: the yes may stand (step 3b); if it does not,
-    // the question escapes as it would have here.
-    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && reading.affirms;
+    // A question after a yes ("Sounds good. When am I free that day?") or
+    // one for other options ("any other options?") is read as a reply
+    // first: the yes may stand, the request for others declines what was
+    // proposed (step 3b); if neither, the question escapes as it would
+    // have here.
+    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || reading.alternatives);
     draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
     if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
         return Ok(draft.escape(reason, None, Tier::Exclusions));
@@ -106,7 +108,9 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let hr = &p.matching.high_risk_kinds;
     let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
     let answered = replies::answer(&cx, &reading);
-    if question_after_yes && !matches!(answered.answer, Answer::Execute { .. }) {
+    if question_after_yes
+        && !matches!(answered.answer, Answer::Execute { .. } | Answer::Escape { reason: EscapeReason::Declined, .. })
+    {
         draft.step("pass", "a question: the yes does not stand".to_string());
         return Ok(draft.escape(EscapeReason::QuestionIntent, None, Tier::Exclusions));
     }

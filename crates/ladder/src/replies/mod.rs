@@ -591,7 +591,10 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             Answered::pass()
         };
     }
-    Answered::of(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline })
+    // What it refused is recorded as a rejection is: a vague turn next
+    // does not bring it back.
+    let refused = proposed.filter(|_| r.refuses).map(|e| cx.pool.entries[e].cand.id.clone());
+    Answered { answer: Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, rejected: refused }
 }
 
 /// "Not that one", "wrong one", "the other one": the execute just had on
