@@ -49,6 +49,20 @@ pub fn user_document(ask: &LlmAsk) -> Value {
     if c.pending_clarifier != "none" && !c.pending_clarifier.is_empty() {
         cont.insert("pending_clarifier".into(), json!(c.pending_clarifier));
     }
+    if let Some(q) = &c.asked {
+        // What the user was asked, which user_input may answer: ids of
+        // the candidates only, offered ones in the order shown.
+        let mut asked = serde_json::Map::new();
+        asked.insert("kind".into(), json!(q.kind.as_str()));
+        asked.insert("offered_ids".into(), json!(q.offered));
+        if let Some(id) = &q.proposed {
+            asked.insert("proposed_id".into(), json!(id));
+        }
+        if !q.refused.is_empty() {
+            asked.insert("refused_ids".into(), json!(q.refused));
+        }
+        cont.insert("asked".into(), Value::Object(asked));
+    }
     if !cont.is_empty() {
         doc["continuity"] = Value::Object(cont);
     }
@@ -182,7 +196,8 @@ pub fn extraction_body(req: &ExtractRequest, model: &str, max_tokens: u32) -> Va
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ladder::ask::{AskCandidate, AskContinuity};
+    use ladder::ask::{AskCandidate, AskContinuity, AskQuestion};
+    use ladder::replies::question::QuestionKind;
     use ladder::types::AmbiguityReason;
 
     fn ask(input: &str) -> LlmAsk {
@@ -207,6 +222,37 @@ mod tests {
         let doc: Value = serde_json::from_str(user).unwrap();
         assert_eq!(doc["user_input"], evil, "quoted as one JSON string value");
         assert_eq!(doc["candidates"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_document_shows_what_was_asked_and_nothing_when_nothing_was() {
+        let mut a = ask("yeah that one");
+        let doc = user_document(&a);
+        assert!(doc.get("continuity").is_none(), "no question, no continuity: {doc}");
+        a.continuity.asked = Some(AskQuestion {
+            kind: QuestionKind::Choice,
+            offered: vec!["e".into(), "d".into()],
+            proposed: Some("e".into()),
+            refused: vec!["d".into()],
+        });
+        let doc = user_document(&a);
+        assert_eq!(
+            doc["continuity"]["asked"],
+            json!({"kind": "choice", "offered_ids": ["e", "d"], "proposed_id": "e", "refused_ids": ["d"]}),
+            "offered ids in the order shown"
+        );
+        // The same ask, the same bytes.
+        assert_eq!(request_body(&a, "m", ResponseFormat::JsonSchema, 64), request_body(&a, "m", ResponseFormat::JsonSchema, 64));
+        let text = user_document(&a).to_string();
+        assert!(text.contains(r#""asked":{"kind":"choice","offered_ids":["e","d"],"proposed_id":"e","refused_ids":["d"]}"#), "{text}");
+        // A confirmation with nothing refused shows no empty list.
+        a.continuity.asked = Some(AskQuestion {
+            kind: QuestionKind::Confirmation,
+            offered: vec!["d".into()],
+            proposed: Some("d".into()),
+            refused: Vec::new(),
+        });
+        assert_eq!(user_document(&a)["continuity"]["asked"], json!({"kind": "confirmation", "offered_ids": ["d"], "proposed_id": "d"}));
     }
 
     #[test]

@@ -236,6 +236,41 @@ async fn the_request_holds_only_the_tie_and_the_canonical_input() {
     assert_eq!(*schema_ids, json!(["links-panel-d", "links-panel-e", null]));
 }
 
+/// Issue 36: a reply that reaches the LLM shows it what was asked (the
+/// clarifier of the turn before): the offered ids in the order shown, the
+/// one proposed, and no id of another screen.
+#[tokio::test]
+async fn a_reply_reaching_the_llm_shows_what_was_asked() {
+    let server = provider(ResponseTemplate::new(200).set_body_json(completion(&select("links-panel-e", 0.9)))).await;
+    let d = daemon_for(&server, |_| {}).await;
+    // Turn 1: "links panel" over a screen with D, E and F: a clarifier, E suggested.
+    let mut first = panels_request("links panel");
+    first.options.as_mut().unwrap().candidates.push(cand("links-panel-f", "Links Panel F"));
+    let r = d.client.clone().decide(first).await.unwrap().into_inner();
+    let c = r.clarifier.unwrap();
+    assert_eq!(
+        (c.option_ids.as_slice(), c.suggested_id.as_str()),
+        (&["links-panel-e", "links-panel-d", "links-panel-f"].map(String::from)[..], "links-panel-e")
+    );
+    // Turn 2: a vague reply, on a screen without F, reaches the LLM.
+    let r = decide(&d, "hmm the links panel i think").await;
+    assert!(r.llm.unwrap().called, "the reply reached the LLM");
+    let sent = bodies(&server).await;
+    assert_eq!(sent.len(), 2);
+    let doc = |body: &Value| -> Value { serde_json::from_str(body["messages"][1]["content"].as_str().unwrap()).unwrap() };
+    assert!(doc(&sent[0])["continuity"]["asked"].is_null(), "nothing was asked before turn 1: {}", doc(&sent[0]));
+    let turn2 = doc(&sent[1]);
+    let ids: Vec<&str> = turn2["candidates"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"links-panel-d") && ids.contains(&"links-panel-e") && !ids.contains(&"links-panel-f"), "{ids:?}");
+    assert_eq!(
+        turn2["continuity"]["asked"],
+        json!({"kind": "choice", "offered_ids": ["links-panel-e", "links-panel-d"], "proposed_id": "links-panel-e"}),
+        "offered in the order shown, E proposed: {turn2}"
+    );
+    let text = sent[1]["messages"][1]["content"].as_str().unwrap();
+    assert!(!text.contains("links-panel-f") && !text.contains("Links Panel F"), "an id of another screen leaked: {text}");
+}
+
 #[tokio::test]
 async fn the_api_key_can_come_from_a_file() {
     let server = MockServer::start().await;

@@ -4,7 +4,7 @@
 //! corroboration of a pick that passed every other gate (spec section 6b);
 //! and the mapping of what it did to a safe decision.
 
-use crate::ask::{AskCandidate, AskContinuity, LlmAsk, LlmContext};
+use crate::ask::{AskCandidate, AskContinuity, AskQuestion, LlmAsk, LlmContext};
 use crate::canon::canonicalize;
 use crate::clarifier::{Tie, TieItem};
 use crate::continuity;
@@ -14,6 +14,7 @@ use crate::policy::{Budgets, Corroboration, Policy, SecondAnswer};
 use crate::policy::{GateInput, LlmAnswer, LlmMode, Verdict, auto_execute_gate, interpret};
 use crate::ports::TokenCounter;
 use crate::ports::{GuardClaim, Ports};
+use crate::replies::{self, By};
 use crate::types::*;
 use sha2::{Digest, Sha256};
 
@@ -291,10 +292,18 @@ impl Draft<'_> {
             .collect();
         let in_pool = |id: &String| candidates.iter().any(|c| &c.id == id);
         let st = self.ctx.state;
+        // What was asked (spec 4c): the app's question, or ladderd's. In
+        // `Enrich` the session's question is the one this cycle asked after
+        // the input, which the input cannot answer.
+        let asked = replies::asked(self.req, &st).filter(|(_, by)| *by == By::App || matches!(self.mode, Mode::Turn)).and_then(|(q, _)| {
+            let refused: Vec<&str> = self.rejected_execute.iter().chain(&st.recent_rejected_choice_ids).map(String::as_str).collect();
+            AskQuestion::of(&q, &candidates, &refused, p.llm_max_candidates)
+        });
         let continuity = AskContinuity {
             last_accepted_choice_id: st.last_accepted_choice_id.clone().filter(in_pool),
             recently_rejected: st.recent_rejected_choice_ids.iter().filter(|id| in_pool(id)).cloned().collect(),
             pending_clarifier: st.pending_clarifier_type.as_str(),
+            asked,
         };
         let context = self.cycle.as_ref().map(|c| pack_context(&c.history, &c.excerpts, &p.budgets, self.ctx.tokens)).unwrap_or_default();
         LlmAsk {
@@ -480,6 +489,12 @@ pub fn relabel(ask: &LlmAsk, seed: &[u8]) -> (LlmAsk, Vec<String>) {
         last_accepted_choice_id: c.last_accepted_choice_id.as_deref().and_then(label_of),
         recently_rejected: c.recently_rejected.iter().filter_map(|id| label_of(id)).collect(),
         pending_clarifier: c.pending_clarifier,
+        asked: c.asked.as_ref().map(|q| AskQuestion {
+            kind: q.kind,
+            offered: q.offered.iter().filter_map(|id| label_of(id)).collect(),
+            proposed: q.proposed.as_deref().and_then(label_of),
+            refused: q.refused.iter().filter_map(|id| label_of(id)).collect(),
+        }),
     };
     (LlmAsk { candidates, continuity, ..ask.clone() }, shown)
 }
@@ -641,6 +656,12 @@ mod tests {
                 last_accepted_choice_id: (n > 1).then(|| "real-1".to_string()),
                 recently_rejected: if n > 0 { vec!["real-0".into()] } else { Vec::new() },
                 pending_clarifier: "selection_disambiguation",
+                asked: (n > 0).then(|| AskQuestion {
+                    kind: crate::replies::question::QuestionKind::Choice,
+                    offered: (0..n).rev().map(|i| format!("real-{i}")).collect(),
+                    proposed: Some(format!("real-{}", n - 1)),
+                    refused: vec!["real-0".into()],
+                }),
             },
             context: LlmContext::default(),
             allowed_evidence: EvidenceType::ALL.to_vec(),
@@ -674,11 +695,19 @@ mod tests {
             let mut ids: Vec<String> = ask.candidates.iter().map(|c| c.id.clone()).collect();
             ids.sort();
             prop_assert_eq!(sorted, ids, "the same pool");
-            // Continuity ids are relabelled too.
+            // Continuity ids are relabelled too, what was asked in the
+            // order it was shown.
+            let real = |l: &String| shown[l[1..].parse::<usize>().unwrap() - 1].clone();
             if n > 1 {
                 let l = second.continuity.last_accepted_choice_id.clone().unwrap();
-                prop_assert_eq!(&shown[l[1..].parse::<usize>().unwrap() - 1], "real-1");
+                prop_assert_eq!(real(&l), "real-1");
             }
+            if let (Some(q), Some(was)) = (&second.continuity.asked, &ask.continuity.asked) {
+                prop_assert_eq!(&q.offered.iter().map(real).collect::<Vec<_>>(), &was.offered);
+                prop_assert_eq!(q.proposed.as_ref().map(real), was.proposed.clone());
+                prop_assert_eq!(&q.refused.iter().map(real).collect::<Vec<_>>(), &was.refused);
+            }
+            prop_assert_eq!(second.continuity.asked.is_some(), ask.continuity.asked.is_some());
             prop_assert_eq!(relabel(&ask, &seed), (second, shown), "deterministic");
         }
     }

@@ -308,6 +308,43 @@ fn the_prompt_holds_only_the_tie() {
     assert_eq!(asks[0].canonical_input, "links panel");
 }
 
+/// Issue 36: a reply that reaches the LLM shows it what was asked, ids of
+/// the pool only, in the order shown; nothing when nothing was asked.
+#[test]
+fn the_prompt_shows_what_was_asked_of_this_pool_only() {
+    use crate::replies::question::QuestionKind;
+    let fake = Fake::replying(&select_json("links-panel-e", 0.9));
+    // Turn 1: "links panel" over D, E and F: a clarifier suggesting E.
+    let mut first = req("links panel");
+    let mut with_f = panels().candidates.to_vec();
+    with_f.push(Candidate::new("links-panel-f", "Links Panel F"));
+    first.options.as_mut().unwrap().candidates = with_f.into();
+    let d = turn(&live(), &fake, &first).decision;
+    assert_eq!(d.outcome, Outcome::Clarify);
+    assert_eq!(ids(&d), ["links-panel-e", "links-panel-d", "links-panel-f"]);
+    assert_eq!(fake.asks.lock().unwrap()[0].continuity.asked, None, "nothing was asked before");
+    // Turn 2: a vague reply on a screen without F reaches the LLM.
+    let d = turn(&live(), &fake, &req("hmm the links panel i think")).decision;
+    assert_eq!(fake.calls(), 2, "the reply reached the LLM: {:?}", d.trace);
+    let asks = fake.asks.lock().unwrap();
+    let asked = asks[1].continuity.asked.clone().expect("what was asked");
+    assert_eq!(asked.kind, QuestionKind::Choice);
+    assert_eq!(asked.offered, ["links-panel-e", "links-panel-d"], "the order shown, F (not in this pool) left out");
+    assert_eq!(asked.proposed.as_deref(), Some("links-panel-e"));
+    assert!(asked.refused.is_empty());
+    drop(asks);
+    // The app's own "which one?": its candidates of the pool, in its order.
+    let fake = Fake::replying(r#"{"decision":"abstain"}"#);
+    let mut r = req("links panel");
+    r.options.as_mut().unwrap().asked = Asked::Choice;
+    turn(&live(), &fake, &r);
+    let asked = fake.asks.lock().unwrap()[0].continuity.asked.clone().expect("the app's question");
+    assert_eq!(
+        (asked.kind, asked.offered.as_slice(), asked.proposed),
+        (QuestionKind::Choice, &["links-panel-d".to_string(), "links-panel-e".into()][..], None)
+    );
+}
+
 // --------------------------------------------------- safety properties --
 
 /// S4 (found by its property test): a known command named like the input

@@ -70,6 +70,27 @@ pub enum By {
     Screen,
 }
 
+/// The question a turn may answer: the app's screen (`OptionSet.asked`),
+/// else the session's (ladderd's clarifier or confirmation). The session's
+/// is read (noted as a fact) only when the screen asks nothing of its own.
+pub fn asked(req: &DecideRequest, state: &StateView<'_>) -> Option<(Question, By)> {
+    let o = req.options.as_ref()?;
+    let ids = || o.candidates.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+    match o.asked {
+        Asked::Confirmation => {
+            let offered = ids();
+            let proposed = offered.first().cloned();
+            Some((Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }, By::App))
+        }
+        Asked::Choice => {
+            let shown = o.candidates.iter().map(shown_text).collect();
+            let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
+            Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels }, By::App))
+        }
+        Asked::Unspecified => state.question().cloned().map(|q| (q, By::Ladder)),
+    }
+}
+
 /// What a reply came to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
@@ -157,21 +178,7 @@ impl Context<'_, '_> {
     /// The question a reply answers: the app's screen, else the session's.
     /// The session's is read (noted as a fact) only when asked for.
     fn question(&self) -> Option<(Question, By)> {
-        let o = self.req.options.as_ref()?;
-        let ids = || o.candidates.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
-        match o.asked {
-            Asked::Confirmation => {
-                let offered = ids();
-                let proposed = offered.first().cloned();
-                Some((Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }, By::App))
-            }
-            Asked::Choice => {
-                let shown = o.candidates.iter().map(shown_text).collect();
-                let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
-                Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels }, By::App))
-            }
-            Asked::Unspecified => self.state.question().cloned().map(|q| (q, By::Ladder)),
-        }
+        asked(self.req, self.state)
     }
 
     /// The words of an entry, as replies are compared: normalized, folded.
