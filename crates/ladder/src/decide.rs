@@ -69,7 +69,10 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // first: the yes may stand, the request for others declines what was
     // proposed (step 3b); if neither, the question escapes as it would
     // have here.
-    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || reading.alternatives);
+    let only_for_others = reading.alternatives
+        && !reading.refuses
+        && reading.rest.iter().all(|w| lex.generic_nouns.contains(w) || lex.function_words.contains(w));
+    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others);
     draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
     if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
         return Ok(draft.escape(reason, None, Tier::Exclusions));
@@ -108,9 +111,12 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     let hr = &p.matching.high_risk_kinds;
     let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
     let answered = replies::answer(&cx, &reading);
-    if question_after_yes
-        && !matches!(answered.answer, Answer::Execute { .. } | Answer::Escape { reason: EscapeReason::Declined, .. })
-    {
+    let taken = match answered.answer {
+        Answer::Execute { .. } => reading.affirms,
+        Answer::Escape { reason: EscapeReason::Declined, .. } => only_for_others,
+        _ => false,
+    };
+    if question_after_yes && !taken {
         draft.step("pass", "a question: the yes does not stand".to_string());
         return Ok(draft.escape(EscapeReason::QuestionIntent, None, Tier::Exclusions));
     }
@@ -330,7 +336,13 @@ fn reply_decision(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) 
             let decider = if by == replies::By::Ladder { Decider::Continuity } else { Decider::Deterministic };
             draft.event("reply_read", format!("{}: {}", kind.as_str(), e.cand.id));
             draft.step(kind.as_str(), e.cand.id.clone());
-            draft.execute(e.cand.id.clone(), e.source, decider, Tier::Reply)
+            // An answer read deterministically is a confident execute,
+            // whatever the screen's own match left (a detail read where
+            // the screen tied).
+            let mut decided = draft.execute(e.cand.id.clone(), e.source, decider, Tier::Reply);
+            decided.decision.confidence = Some(Bucket::HighConfidenceExecute);
+            decided.decision.ambiguity_reason = None;
+            decided
         }
         Answer::Confirm { entry, kind } => {
             draft.step(kind.as_str(), format!("{} is high risk: confirm it", id(entry)));

@@ -277,10 +277,9 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // to see it", "book it", "I would like to go there") is a yes to it.
     if !r.is_reply_shaped() && !r.repeats && !r.affirms {
         let a = position(cx, r);
-        return match proposal(cx) {
-            Some(_) if a.answer == Answer::Pass && !r.verbs.is_empty() && points(cx, r) => affirm(cx, r),
-            _ => a,
-        };
+        // The session is read only for such a request (a shared store
+        // decides the rest without it).
+        return if a.answer == Answer::Pass && !r.verbs.is_empty() && points(cx, r) && proposal(cx).is_some() { affirm(cx, r) } else { a };
     }
     if cx.says_a_label() || cx.a_label_is_its_reply_word() {
         return Answered::pass();
@@ -441,14 +440,9 @@ fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool
 }
 
 /// Whether the reply points at what was shown: a deictic word ("it",
-/// "that one", "there") or a word of the proposed option's own.
+/// "that one", "there"). Naming it is the ladder's to read.
 fn points(cx: &Context<'_, '_>, r: &Reading) -> bool {
-    let own = proposal(cx).map(|(e, _, _)| cx.words_of(e)).unwrap_or_default();
-    r.clauses.iter().flat_map(|c| &c.words).any(|w| {
-        cx.lex.deictic.contains(w.as_str())
-            || w == "there"
-            || (own.contains(w) && !cx.lex.function_words.contains(w) && !cx.lex.generic_nouns.contains(w))
-    })
+    r.clauses.iter().flat_map(|c| &c.words).any(|w| cx.lex.deictic.contains(w.as_str()) || w == "there")
 }
 
 /// Whether every word is a generic noun or names nothing ("wrong card").
@@ -697,7 +691,11 @@ fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
             Answered::of(Answer::Execute { entry, kind: ReplyKind::Comparison, by })
         }
         // A tie is asked again, among those that hold it.
-        None => Answered::of(Answer::Ask { entries, kind: ReplyKind::Comparison }),
+        None => {
+            let tied: Vec<usize> = values::holding_extreme(&shown, dim, most).into_iter().map(|k| entries[k]).collect();
+            let entries = if tied.len() >= 2 { tied } else { entries };
+            Answered::of(Answer::Ask { entries, kind: ReplyKind::Comparison })
+        }
     }
 }
 
@@ -784,13 +782,16 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             None => return Answered::pass(),
         },
         Some(Asked::Confirmation) => return Answered::pass(),
-        // With no question asked, "the beatles one", "the friday ones":
-        // the user picks among what the screen shows, as from a list.
-        _ if cx.state.question().is_none() => match the_one_of_the_screen(cx, r) {
-            Some(q) => (q.detail(&words, &r.values).map(str::to_string), By::Screen),
-            None => return Answered::pass(),
+        _ => match cx.state.question_detail(&words, &r.values) {
+            Some(id) => (Some(id), By::Ladder),
+            // With no question asked, "the beatles one", "the friday
+            // ones": the user picks among what the screen shows, as from a
+            // list (the session is read only for such a reply).
+            None => match the_one_of_the_screen(cx, r) {
+                Some(q) if cx.state.question().is_none() => (q.detail(&words, &r.values).map(str::to_string), By::Screen),
+                _ => return Answered::pass(),
+            },
         },
-        _ => (cx.state.question_detail(&words, &r.values), By::Ladder),
     };
     let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
     // The same option the question showed (ids of another screen may name
@@ -837,8 +838,9 @@ fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 }
 
 /// The screen's options as a question of choice, when the reply picks
-/// among them as from a list: "the <detail> one" ("the beatles one", "ok
-/// now the blue ones"), not "one more".
+/// among them as from a list by what they show beside their labels: "the
+/// <detail> one" ("the beatles one", "ok now the blue ones"), not "one
+/// more".
 fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> {
     let one = |w: &String| matches!(w.as_str(), "one" | "ones" | "celui" | "celle" | "ceux" | "celles");
     if r.repeats || !r.clauses.iter().any(|c| c.words.iter().any(one) && !c.rest.is_empty()) {
@@ -848,12 +850,15 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
     if options.len() < 2 {
         return None;
     }
+    // Only what the options show beside their labels: a word of a label
+    // is the ladder's to read, with the principle ("the account one" does
+    // not say "Close Account").
     let cands: Vec<&crate::types::Candidate> = options.iter().map(|e| cx.pool.entries[*e].cand).collect();
     Some(Question {
         kind: QuestionKind::Choice,
         offered: cands.iter().map(|c| c.id.clone()).collect(),
         proposed: None,
-        shown: cands.iter().map(|c| shown_text(c)).collect(),
+        shown: cands.iter().map(|c| format!("{} {}", c.sublabel, c.badge)).collect(),
         labels: cands.iter().map(|c| c.label.clone()).collect(),
     })
 }

@@ -188,7 +188,8 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
     // words like any other.
     if !r.affirms {
         let context = std::mem::take(&mut r.context);
-        r.rest.extend(context.iter().flat_map(|c| c.split(' ').map(str::to_string)));
+        let named = |w: &&str| !(lex.function_words.contains(*w) || lex.deictic.contains(*w));
+        r.rest.extend(context.iter().flat_map(|c| c.split(' ').filter(named).map(str::to_string)));
     }
     r
 }

@@ -149,6 +149,21 @@ pub fn extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Option<usize> {
     if tied { None } else { best.map(|(i, _)| i) }
 }
 
+/// The options that hold the extreme of `dim` (`most`: the largest) when
+/// each shows exactly one value of it: more than one is a tie. Empty when
+/// some option shows none or two.
+pub fn holding_extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Vec<usize> {
+    let mut amounts = Vec::with_capacity(shown.len());
+    for vals in shown {
+        let mut of_dim = vals.iter().filter(|v| v.dim == dim);
+        let (Some(v), None) = (of_dim.next(), of_dim.next()) else { return Vec::new() };
+        amounts.push(v.amount);
+    }
+    let pick = |a: f64, b: f64| if most { a.max(b) } else { a.min(b) };
+    let Some(best) = amounts.iter().copied().reduce(pick) else { return Vec::new() };
+    (0..amounts.len()).filter(|i| amounts[*i] == best).collect()
+}
+
 /// A piece of text: a number (with its digits and separators as written),
 /// a word (lower case), or a symbol.
 #[derive(Debug, Clone, PartialEq)]

@@ -420,10 +420,10 @@ proptest! {
                 let canonical = canonicalize(&req.input, &policy.lexicon);
                 let position = crate::matching::parse_ordinal(&canonical, &policy.lexicon).is_some()
                     || canonical.split(' ').any(|t| ["first", "second", "third", "fourth", "fifth", "last"].contains(&t));
-                // A position answering ladderd's own "which one?" counts in
-                // the order that question listed (section 4c): a reply, read
-                // from the session's question.
-                let answered = lived && position && d.decided_by == Decider::Continuity;
+                // A reply to ladderd's own question (section 4c: a position
+                // in the order it listed, or the label said whole to its
+                // confirmation) is read from the session's question.
+                let answered = lived && d.decided_by == Decider::Continuity && d.handled_by_tier == Tier::Reply;
                 prop_assert!(d.decided_by == Decider::Deterministic || answered, "{:?} executed high-risk {} by {:?}", req.input, id, d.decided_by);
                 prop_assert!(says_whole(c, &req.input, &policy.lexicon) || position, "{:?} executed high-risk {:?}", req.input, c.label);
             }
