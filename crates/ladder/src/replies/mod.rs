@@ -873,3 +873,6 @@ pub fn shown_text(c: &crate::types::Candidate) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests;
