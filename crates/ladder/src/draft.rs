@@ -598,7 +598,8 @@ impl<'a> Draft<'a> {
                 let shown = c.option_ids.iter().map(|id| found(id).map(crate::replies::shown_text).unwrap_or_default()).collect();
                 let labels = c.option_ids.iter().map(|id| found(id).map(|c| c.label.clone()).unwrap_or_default()).collect();
                 let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
-                QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels })
+                let screen = crate::replies::question::screen_order(self.req.option_candidates().iter().map(|c| c.id.as_str()));
+                QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels, screen })
             }
             _ => QuestionChange::Clear,
         };

@@ -80,12 +80,22 @@ pub fn asked(req: &DecideRequest, state: &StateView<'_>) -> Option<(Question, By
         Asked::Confirmation => {
             let offered = ids();
             let proposed = offered.first().cloned();
-            Some((Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }, By::App))
+            Some((
+                Question {
+                    kind: QuestionKind::Confirmation,
+                    offered,
+                    proposed,
+                    shown: Vec::new(),
+                    labels: Vec::new(),
+                    screen: String::new(),
+                },
+                By::App,
+            ))
         }
         Asked::Choice => {
             let shown = o.candidates.iter().map(shown_text).collect();
             let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
-            Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels }, By::App))
+            Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels, screen: String::new() }, By::App))
         }
         Asked::Unspecified => state.question().cloned().map(|q| (q, By::Ladder)),
     }
@@ -315,6 +325,11 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if let Some(code) = r.comparison {
         return compare(cx, r, code);
     }
+    // "Do it again", "yes, one more": a repetition of the last execute,
+    // whatever yes it says.
+    if r.repeats {
+        return repeat(cx, r);
+    }
     if r.affirms {
         return affirm(cx, r);
     }
@@ -456,7 +471,10 @@ fn only_generic(cx: &Context<'_, '_>, words: &[String]) -> bool {
 /// the one option of those it offered that the app's screen still shows
 /// (it narrowed the screen to it), or the one option of a plain screen.
 fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
-    match cx.question() {
+    // A question none of whose options this screen shows was asked of
+    // another screen: this one is plain.
+    let question = cx.question().filter(|(q, _)| q.offered.iter().any(|id| cx.offered_entry(q, id).is_some()));
+    match question {
         Some((q, by)) => match q.proposal() {
             // Ladderd's question about one option is a yes-or-no about it
             // (a confirmation, or a clarifier that offered it alone); the
@@ -516,12 +534,11 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // ("ok, at 7 instead"), or a value it does not show ("yes but for 3"),
     // changes it; a correction alone ("I'd rather see Breakthrough",
     // "actually, I love that one") changes nothing it shows.
-    if r.changes_a_detail() {
-        return Answered::pass();
-    }
+    // Such a yes is asked about again, never read by the ladder, whose
+    // positions would take "yes at 4" for the fourth option.
     let shown = cx.values_of(entry);
-    if r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
-        return Answered::pass();
+    if r.changes_a_detail() || r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+        return Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
     }
     // A word the option shows negated ("no subtitles"), said without a
     // negation ("play it with subtitles"), changes that detail.
@@ -723,8 +740,18 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     }
     let core = cx.canonical;
     let Some(n) = crate::matching::parse_ordinal(core, cx.lex) else { return Answered::pass() };
-    // A quantity or a date is not a position ("1 ticket", "on the 1st").
-    if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare)) {
+    // A quantity or a date is not a position ("1 ticket", "on the 1st"),
+    // but "the 2nd one" is.
+    let numbered_one = r.clauses.iter().any(|c| {
+        c.words.windows(2).any(|w| {
+            let n = w[0].trim_end_matches(|ch: char| ch.is_ascii_alphabetic());
+            !n.is_empty()
+                && n.chars().all(|ch| ch.is_ascii_digit())
+                && matches!(&w[0][n.len()..], "st" | "nd" | "rd" | "th")
+                && matches!(w[1].as_str(), "one" | "option" | "item" | "choice")
+        })
+    });
+    if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare)) && !numbered_one {
         return Answered::pass();
     }
     let Some((q, by)) = cx.question() else { return Answered::pass() };
@@ -732,14 +759,14 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if asked.len() < 2 || asked.len() != q.offered.len() {
         return Answered::pass();
     }
-    // A screen of exactly the options asked about is what the user reads
-    // the position on (the app shows them in its order): the ladder counts
-    // there. Any other screen is not what the question listed.
-    let mut on_screen: Vec<&str> = cx.options().iter().map(|e| cx.pool.entries[*e].cand.id.as_str()).collect();
-    let mut offered: Vec<&str> = q.offered.iter().map(String::as_str).collect();
-    on_screen.sort_unstable();
-    offered.sort_unstable();
-    if on_screen == offered {
+    // A question over the whole screen it was asked on, that screen
+    // re-sent as it was: the user still reads the position on it, and the
+    // ladder counts there. Any other screen (reordered, narrowed, more
+    // than was asked about) is not what the question listed: the position
+    // counts in the question's order.
+    let on_screen: Vec<&str> = cx.req.option_candidates().iter().map(|c| c.id.as_str()).collect();
+    let whole = on_screen.len() == q.offered.len() && on_screen.iter().all(|id| q.offered.iter().any(|o| o == id));
+    if whole && !q.screen.is_empty() && q.screen == question::screen_order(on_screen.iter().copied()) {
         return Answered::pass();
     }
     let k = match n {
@@ -860,6 +887,7 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
         proposed: None,
         shown: cands.iter().map(|c| format!("{} {}", c.sublabel, c.badge)).collect(),
         labels: cands.iter().map(|c| c.label.clone()).collect(),
+        screen: String::new(),
     })
 }
 

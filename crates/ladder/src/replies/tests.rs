@@ -280,8 +280,8 @@ fn affirm_executes_what_was_proposed() {
 #[test]
 fn affirm_with_a_changed_detail_or_to_several_options_executes_nothing() {
     let confirm = asking(booking(), Asked::Confirmation);
-    assert_eq!(said(&Session::new().say("yes but for 3 people", &confirm)), "clarify book (fallback, -)");
-    assert_eq!(said(&Session::new().say("ok, at 8 instead", &confirm)), "clarify book (fallback, -)");
+    assert_eq!(said(&Session::new().say("yes but for 3 people", &confirm)), "clarify book (reply, affirm)");
+    assert_eq!(said(&Session::new().say("ok, at 8 instead", &confirm)), "clarify book (reply, affirm)");
     let s = Session::new();
     s.say("links panel", &panels());
     assert_eq!(said(&s.say("yes", &panels())), "clarify d, e (reply, affirm)");
@@ -385,7 +385,7 @@ fn a_comparison_with_one_extreme_picks_it() {
 #[test]
 fn a_comparison_with_a_tie_is_asked_again() {
     // Black and White are both $12.
-    assert_eq!(said(&Session::new().say("the cheapest", &asking(mugs(), Asked::Choice))), "clarify mb, mw, mr (reply, comparison)");
+    assert_eq!(said(&Session::new().say("the cheapest", &asking(mugs(), Asked::Choice))), "clarify mb, mw (reply, comparison)");
 }
 
 #[test]
@@ -514,8 +514,9 @@ const HIGH_RISK: &[&str] =
 
 /// Issue 36 item 7, affirm and risk: a yes executes a high-risk option
 /// (marked `RISK_HIGH`, or of a kind the deployment lists) on a plain
-/// screen of it only right after ladderd's confirmation of it (a
-/// clarifier of kind `confirmation`, the option first), whatever the
+/// screen of it only right after ladderd asked about it alone (a
+/// clarifier of kind `confirmation`, the option first, or one that
+/// offered only it), whatever the
 /// session had before: nothing, an execute, ladderd's "which one?" or a
 /// clarifier of another screen, or a turn on this screen that is no
 /// reply ("hello"). The user says yes up to three times. Counted: yeses
@@ -539,8 +540,12 @@ fn a_yes_executes_a_high_risk_option_only_after_its_confirmation() {
         for yes in &yeses {
             let d = s.say(yes, &set);
             if d.outcome == Outcome::Execute {
+                // Ladderd asked about it alone: a confirmation of it, or a
+                // clarifier that offered only it (a yes-or-no question).
                 let confirmed = previous.as_ref().and_then(|p| p.clarifier.as_ref()).is_some_and(|c| {
-                    c.kind == crate::continuity::PendingClarifier::Confirmation && c.option_ids.first().map(String::as_str) == Some("risky")
+                    (c.kind == crate::continuity::PendingClarifier::Confirmation
+                        && c.option_ids.first().map(String::as_str) == Some("risky"))
+                        || c.option_ids == ["risky"]
                 });
                 prop_assert!(
                     confirmed,
@@ -1186,16 +1191,17 @@ fn a_position_counts_in_the_questions_order_on_its_options_reshuffled() {
     assert_eq!(said(&d), "execute t7 (reply, position)");
 }
 
-/// A yes to ladderd's "which one?" that offered one high-risk option
-/// (after "hello" on its screen, or on a screen a stale question of
-/// another screen left unread) is no confirmation: the confirmation
-/// comes first, never the execute.
+/// Ladderd's clarifier that offered one high-risk option alone (after
+/// "hello" on its screen) is a yes-or-no question about it (spec 4c): a
+/// yes confirms it. A question of another screen leaves this one plain:
+/// the confirmation comes first there.
 #[test]
-fn a_yes_to_a_which_one_of_one_high_risk_option_is_no_confirmation() {
+fn a_yes_to_ladderds_clarifier_of_one_high_risk_option_confirms_it_and_a_stale_question_leaves_the_screen_plain() {
     let s = Session::new();
     let first = s.say("hello", &delete());
+    assert_eq!(said(&first), "clarify del (fallback, -)");
     let d = s.say("yes", &delete());
-    assert_eq!(said(&d), "confirm del (reply, affirm)", "after {}", said(&first));
+    assert_eq!(said(&d), "execute del (reply, affirm)");
     let s = Session::new();
     s.say("links panel", &panels());
     let d = s.say("yes", &delete());

@@ -74,7 +74,9 @@ impl Value {
                 (h.fract() == 0.0) && (h == at || h + 12.0 == at) && shown.amount % 60.0 == 0.0
             }
             (Dim::Bare, Dim::Price) => self.amount * 100.0 == shown.amount,
-            (Dim::Bare, Dim::Bytes | Dim::Length | Dim::Volume | Dim::Mass | Dim::Duration) => false,
+            // A weekday or a month is said by its name, never by a number
+            // ("the 6" is no Sunday, "the 5" no May).
+            (Dim::Bare, Dim::Bytes | Dim::Length | Dim::Volume | Dim::Mass | Dim::Duration | Dim::Weekday | Dim::Month) => false,
             (Dim::Bare, _) => self.amount == shown.amount,
             (Dim::Count, Dim::Count) => self.amount == shown.amount && (self.unit.is_empty() || self.unit == shown.unit),
             (a, b) => a == b && self.amount == shown.amount,
