@@ -194,8 +194,8 @@ async fn a_decision_through_the_llm_rung_exports_one_span_tree_in_the_callers_tr
 
     let rungs: Vec<&Span> = spans.iter().filter(|s| s.parent == call.span_id).collect();
     let names: Vec<&str> = rungs.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names.len(), 9, "{names:?}");
-    for n in ["canonicalize", "exclusions", "scope", "match", "classify", "collision", "continuity", "llm", "fallback"] {
+    assert_eq!(names.len(), 10, "{names:?}");
+    for n in ["canonicalize", "exclusions", "scope", "reply", "match", "classify", "collision", "continuity", "llm", "fallback"] {
         assert!(names.contains(&n), "rung {n} missing from {names:?}");
     }
     let rung = |n: &str| *rungs.iter().find(|s| s.name == n).unwrap();

@@ -9,13 +9,26 @@
 //! scanning the pool; a derived badge; a label's joined length).
 
 use super::MatchKind;
-use super::positions::is_badge_token;
 use crate::canon::{canonicalize_into, canonicalize_words_into};
 use crate::cost::{Deadline, DeadlinePassed};
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::types::Candidate;
 use std::hash::BuildHasher;
+
+/// A token that may be a badge: one letter or digit, or a short number.
+pub(super) fn is_badge_token(t: &str) -> bool {
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => c.is_alphanumeric(),
+        _ => is_number(t),
+    }
+}
+
+/// One to three ASCII digits (a position or a short label number).
+pub(super) fn is_number(t: &str) -> bool {
+    (1..=3).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())
+}
 
 /// The canonical labels, aliases, badges and words of a pool, computed once
 /// per request into one buffer (every rung reads them; none

@@ -6,7 +6,7 @@
 //! Tests: `mentions/tests.rs`.
 
 use super::index::CanonPool;
-use super::positions::is_number;
+use super::index::is_number;
 use super::{MatchKind, MatchParams, Mention, Relation, Role};
 use crate::cost::Deadline;
 use crate::lexicon::{Lexicon, PhraseSet};

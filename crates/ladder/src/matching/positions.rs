@@ -6,25 +6,12 @@
 //!
 //! Tests: `positions/tests.rs`.
 
-use super::index::CanonPool;
+use super::index::{CanonPool, is_badge_token, is_number};
 use super::{MatchKind, MatchParams, Mention, Role};
 use crate::cost::Deadline;
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::text::words;
-
-pub(super) fn is_badge_token(t: &str) -> bool {
-    let mut chars = t.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => c.is_alphanumeric(),
-        _ => is_number(t),
-    }
-}
-
-/// One to three ASCII digits (a position or a short label number).
-pub(super) fn is_number(t: &str) -> bool {
-    (1..=3).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit())
-}
 
 /// "21st", "25th", "3rd": the number, when the suffix fits it.
 fn numeric_ordinal(t: &str) -> Option<i32> {

@@ -842,8 +842,8 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
 /// "And the one where I park the car", "now the beatles one": after an
 /// execute, a request that opens with an additive word and picks "the
 /// one" asks for another option than the one just had; it is read again
-/// without it. Not when it points at it ("and turn it off"), names it or
-/// repeats it ("and one more").
+/// without it. Not when it points at it ("and turn it off"), names it by a
+/// word only it shows, or repeats it ("and one more").
 fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let first = r.clauses.first()?;
     let toks: Vec<&str> = first.words.iter().map(String::as_str).collect();
@@ -855,8 +855,10 @@ fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
         return None;
     }
     let had = cx.executed_entry(&cx.state.last_execute()?)?;
+    // A word only it shows names it ("and the porch one too").
     let own = cx.words_of(had);
-    if r.rest.iter().any(|w| own.contains(w) && !cx.lex.generic_nouns.contains(w) && !cx.lex.function_words.contains(w)) {
+    let others: Vec<Vec<String>> = cx.options().into_iter().filter(|e| *e != had).map(|e| cx.words_of(e)).collect();
+    if r.rest.iter().any(|w| own.contains(w) && !others.iter().any(|o| o.contains(w))) {
         return None;
     }
     let rest: Vec<&String> = r.rest.iter().filter(|w| !cx.lex.additive_openers.is_phrase(&[w.as_str()])).collect();

@@ -1235,3 +1235,52 @@ fn a_yes_with_another_time_executes_nothing() {
         assert_ne!(d.outcome, Outcome::Execute, "{input:?}: {}", said(&d));
     }
 }
+
+/// Issue 36 item 6: answers to "which one?" and yeses in every language of
+/// the lexicon (ordinals with gender, case and the Hebrew article joined
+/// on; a detail; an affirmation), and a refusal.
+#[test]
+fn replies_in_every_lexicon_language() {
+    let lamps = screen("lamps", vec![c("wz", "Lampe", "Wohnzimmer"), c("sz", "Lampe", "Schlafzimmer"), c("kue", "Lampe", "Küche")]);
+    let citas = screen("citas", vec![c("a", "Cita médico", "lunes"), c("b", "Cita dentista", "martes"), c("c", "Cita banco", "miércoles")]);
+    let reunions = screen("reunions", vec![c("a", "Réunion équipe", ""), c("b", "Réunion client", ""), c("c", "Réunion budget", "")]);
+    let meetings = screen("meetings", vec![c("a", "פגישה עם דני", ""), c("b", "פגישה עם רותי", ""), c("c", "פגישה עם יוסי", "")]);
+    let cases: &[(&str, &OptionSet, &str, &str)] = &[
+        ("lampe", &lamps, "die im Wohnzimmer", "execute wz"),
+        ("lampe", &lamps, "die zweite", "execute sz"),
+        ("cita", &citas, "la segunda", "execute b"),
+        ("cita", &citas, "la última", "execute c"),
+        ("réunion", &reunions, "la deuxième", "execute b"),
+        ("réunion", &reunions, "non", "escape declined"),
+        ("פגישה", &meetings, "הראשונה", "execute a"),
+        ("פגישה", &meetings, "האחרונה", "execute c"),
+    ];
+    for (first, set, reply, expect) in cases {
+        let s = Session::new();
+        let asked = s.say(first, set);
+        assert_eq!(asked.outcome, Outcome::Clarify, "{first:?}: {}", said(&asked));
+        let got = said(&s.say(reply, set));
+        assert!(got.starts_with(expect), "{reply:?} after {first:?}: {got}");
+    }
+    // A yes to a confirmation of one option, in each language.
+    let one = screen("one", vec![c("r", "Réunion client", "mardi")]);
+    for yes in ["oui celle-là", "oui, vas-y", "sí, esa", "ja, genau", "כן בבקשה"] {
+        assert_eq!(said(&Session::new().say(yes, &asking(one.clone(), Asked::Confirmation))), "execute r (reply, affirm)", "{yes:?}");
+    }
+}
+
+/// A yes in a sentence of its own stands whatever request of its own
+/// follows, not a question of the option or a request for others.
+#[test]
+fn a_yes_in_a_sentence_of_its_own_stands() {
+    for reply in ["Perfect. Can you find me a cab there?", "Sounds good. I want to buy tickets.", "Sounds good. When am I free that day?"] {
+        assert_eq!(said(&Session::new().say(reply, &booking())), "execute book (reply, affirm)", "{reply:?}");
+    }
+    for reply in [
+        "Sounds good. What is their phone number?",
+        "Great, can you find some other events?",
+        "Not interested. Search for some other hotels.",
+    ] {
+        assert_ne!(Session::new().say(reply, &booking()).outcome, Outcome::Execute, "{reply:?}");
+    }
+}
