@@ -768,7 +768,7 @@ fn a_refused_option_never_executes_on_a_vague_turn() {
         }
         Ok(())
     });
-    branches.expect(&[("refused", CASES as usize), ("would have executed it", CASES as usize / 8)]);
+    branches.expect(&[("refused", CASES as usize), ("would have executed it", CASES as usize / 16)]);
 }
 
 /// A position said as people say it, and the 1-based place it names in
