@@ -271,6 +271,15 @@ fn example_pool(name: &str) -> serde_json::Value {
         "cards" => &[("freeze", "Freeze Card"), ("details", "Card Details"), ("close", "Close Account"), ("stmt", "Statements")],
         "people" => &[("sam", "Sam Lee"), ("samantha", "Samantha Ortiz"), ("dana", "Dana Levi")],
         "songs" => &[("intro", "Intro"), ("outro", "Outro"), ("song2", "Song 2"), ("finale", "Finale")],
+        "help" => &[
+            ("status", "Parcel status"),
+            ("returns", "Returns"),
+            ("contact", "Contact us"),
+            ("pin", "Pin blocked"),
+            ("activate", "Activate card"),
+            ("cap", "Ball Cap"),
+            ("football", "Football"),
+        ],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

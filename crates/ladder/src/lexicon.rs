@@ -65,6 +65,12 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub actions: Vec<String>,
     #[serde(default)]
+    pub states: Vec<String>,
+    #[serde(default)]
+    pub verb_nouns: Vec<String>,
+    #[serde(default)]
+    pub verb_leads: Vec<String>,
+    #[serde(default)]
     pub ordinal_prefixes: Vec<String>,
     #[serde(default)]
     pub ordinal_suffixes: Vec<String>,
@@ -242,6 +248,19 @@ pub struct Lexicon {
     /// partial input that leaves one unsaid does not name the candidate
     /// when other candidates lack it ("account" is not "Close Account").
     pub actions: HashSet<String>,
+    /// Words of a label that say what state its object is in ("blocked",
+    /// "expired", "pending"): a partial input that leaves one unsaid does
+    /// not name the candidate when other candidates lack it ("my pin" is
+    /// not "Pin blocked").
+    pub states: HashSet<String>,
+    /// Words that are a generic noun in one sense and an action in another
+    /// ("track", "book", "order"): said as the request's verb, they ask
+    /// for that action, which only a candidate that says it accounts for
+    /// ("track my parcel" is not "Parcel status").
+    pub verb_nouns: HashSet<String>,
+    /// Words after which a `verb_nouns` word is the request's verb ("to",
+    /// "can you", "please"); the first word is one too.
+    pub verb_leads: PhraseSet,
     pub ordinal_prefixes: HashSet<String>,
     pub ordinal_suffixes: HashSet<String>,
     /// Position phrases (1-based; negative from the end; 0 the middle).
@@ -396,6 +415,9 @@ impl Lexicon {
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),
             actions: words(all(|l| &l.actions)),
+            states: words(all(|l| &l.states)),
+            verb_nouns: words(all(|l| &l.verb_nouns)),
+            verb_leads: PhraseSet::build(&all(|l| &l.verb_leads)),
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
             ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),
             ordinals: PhraseSet::build_valued(ordinals),

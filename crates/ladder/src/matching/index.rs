@@ -343,9 +343,12 @@ impl CanonPool {
     }
 
     /// The other entries with a label or alias word that `t` only begins
-    /// ("sam" begins "samantha", "apple" begins "apples"), or whose word
-    /// `t` is the plural of ("lights" with "Hallway Light"): `t` of three
-    /// letters or more, the rest of the word starting with a letter.
+    /// ("sam" begins "samantha", "apple" begins "apples"), that holds `t`
+    /// as the last part of a joined word ("ball" in "football": the part
+    /// before it of three letters or more, so "ring" is not in "spring"),
+    /// or whose word `t` is the plural of ("lights" with "Hallway Light"):
+    /// `t` of three letters or more, the rest of the word starting with a
+    /// letter.
     pub(super) fn extending(&self, t: &str, except: usize, stop: &Deadline) -> Vec<usize> {
         if t.chars().count() < 3 || !t.chars().all(char::is_alphabetic) {
             return Vec::new();
@@ -355,9 +358,14 @@ impl CanonPool {
             if stop.passed() {
                 break;
             }
-            // "sam" begins "samantha"; "lights" is the plural of "light".
+            // "sam" begins "samantha"; "ball" ends "football"; "lights" is
+            // the plural of "light".
             let extends = |w: &str| {
                 (w.len() > t.len() && w.starts_with(t) && w[t.len()..].starts_with(char::is_alphabetic))
+                    || (w.len() >= t.len() + 3
+                        && w.ends_with(t)
+                        && w[..w.len() - t.len()].chars().count() >= 3
+                        && w[..w.len() - t.len()].chars().all(char::is_alphabetic))
                     || (w.len() >= 3 && (t.strip_suffix('s') == Some(w) || t.strip_suffix("es") == Some(w)))
             };
             if idx != except && self.all_words(idx).any(extends) {

@@ -243,6 +243,29 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
     }
 }
 
+/// A word that is a generic noun in one sense and an action in another
+/// ("track", "book", "order": the lexicon's `verb_nouns`), said as the
+/// request's verb (the first word, or after one of `verb_leads`: "to",
+/// "can you", "please"), asks for that action: it is neither phrasing nor
+/// a noun describing the referent, and only a candidate whose own words
+/// say it accounts for it ("track my parcel" is not "Parcel status"; "my
+/// order", "the order one" keep the noun). Marks each `Role::Verb`;
+/// whether there was one. Read when nothing is named by label, position
+/// or badge ("order the second one", "book the 7pm slot" name their item).
+pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], lex: &Lexicon) -> bool {
+    let mut any = false;
+    for i in 0..toks.len() {
+        if roles[i] == Role::Reference || !lex.verb_nouns.contains(toks[i]) {
+            continue;
+        }
+        if i == 0 || (0..i).any(|j| lex.verb_leads.match_at(toks, j) == Some(i - j)) {
+            roles[i] = Role::Verb;
+            any = true;
+        }
+    }
+    any
+}
+
 /// Whether some option's label opens with an action word ("Delete file",
 /// "Add to favorites"): the options do things, so an everyday verb may
 /// name one of them.

@@ -73,7 +73,7 @@ use super::text::words;
 use super::types::Candidate;
 use crate::cost::{Deadline, DeadlinePassed};
 use commands::match_command;
-use mentions::{RawInput, label_mentions, mark_empty_words, read_structure, unless_only_phrasing};
+use mentions::{RawInput, label_mentions, mark_empty_words, mark_verb_uses, read_structure, unless_only_phrasing};
 use positions::{badge_mentions, position_mentions, resolve_position};
 use words::{Said, ranking_hits, widen_by_shared_forms, word_evidence};
 
@@ -403,6 +403,11 @@ enum Role {
     /// A word that names nothing: a verb of selection, a function word, a
     /// conjunction, a generic noun, a structure word.
     Empty,
+    /// A word that is a noun and an action, said as the request's verb
+    /// ("track my parcel", `mentions::mark_verb_uses`): content that only
+    /// the candidate's own words explain, never phrasing nor a noun
+    /// describing it.
+    Verb,
 }
 
 /// A reference found in the input.
@@ -487,7 +492,9 @@ pub fn find(
     // but the winner must still account for it (`accounts_for`).
     let mut described = Vec::new();
     let words = if mentions.is_empty() {
-        words
+        // Nothing named: a noun that is also an action, said as the
+        // request's verb, asks for that action ("track my parcel").
+        if mark_verb_uses(&toks, &mut roles, lex) { word_evidence(&toks, &roles, canon, lex, params, stop) } else { words }
     } else {
         for (i, t) in toks.iter().enumerate() {
             if roles[i] == Role::Content && lex.generic_nouns.contains(*t) {
@@ -516,7 +523,7 @@ pub fn find(
         }
     }
     // The principle (spec section 4b), for every entry that could win.
-    let said = Said { toks: &toks, roles: &roles, described: &described, pool, canon, lex, params };
+    let said = Said { toks: &toks, roles: &roles, described: &described, pool, canon, lex, params, stop };
     said.complete(&mut reading, stop);
 
     if stop.passed_now() {

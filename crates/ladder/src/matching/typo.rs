@@ -10,12 +10,48 @@
 use super::index::CanonPool;
 use super::{Hit, MatchKind};
 use crate::cost::Deadline;
+use crate::lexicon::Lexicon;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
 
 /// A pool word near an input word: the word, its edit distance, and the
 /// candidates (pool order) that have it.
 pub(super) type NearWord = (String, usize, Vec<usize>);
+
+/// Whether the input word `t` is itself a word: one the lexicon knows (an
+/// action, a state, a verb of selection or an everyday verb, a generic
+/// noun) or a word of some option. A typo correction never turns one real
+/// word into another ("reactivate" is not "activate", "unblock" is not
+/// "block"): only a word that is none of these is read as a slip
+/// (`may_be_slip`).
+pub(super) fn known_word(t: &str, canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> bool {
+    lexicon_word(t, lex) || canon.any_word(t, stop)
+}
+
+/// Whether the lexicon knows `t` as a word of its own (`known_word`
+/// without the options' words: for a word no option has).
+pub(super) fn lexicon_word(t: &str, lex: &Lexicon) -> bool {
+    lex.actions.contains(t)
+        || lex.states.contains(t)
+        || lex.generic_nouns.contains(t)
+        || lex.selection_verbs.is_phrase(&[t])
+        || lex.everyday_verbs.is_phrase(&[t])
+}
+
+/// The same word in another number or as its past participle ("order"
+/// and "orders", "box" and "boxes", "block" and "blocked", "freeze" and
+/// "freezed"): not another word.
+pub(super) fn same_word(t: &str, w: &str) -> bool {
+    let form = |a: &str, b: &str| ["s", "es", "d", "ed"].iter().any(|end| a.strip_suffix(end) == Some(b));
+    t == w || form(t, w) || form(w, t)
+}
+
+/// Whether the input word `t` may be read as a slip of the pool word `w`
+/// it is within the edit bound of: `t` is no word of its own
+/// (`known_word`: `known`), or `w` is only `t` in another number.
+pub(super) fn may_be_slip(t: &str, w: &str, known: bool) -> bool {
+    !known || same_word(t, w)
+}
 
 /// Whether a word is within the edit bound of `t`, and how far: the cheap
 /// tests first (length, letters), then the distance.

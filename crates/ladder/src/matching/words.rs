@@ -11,7 +11,7 @@
 //! whole label, an alias or a position) with an example of each rule.
 
 use super::index::{CanonPool, VOCAB_NEAR_WORDS, VOCAB_SMALL_POOL};
-use super::typo::NearWord;
+use super::typo::{NearWord, known_word, lexicon_word, may_be_slip};
 use super::{Hit, MatchKind, MatchParams, MatchTier, Mention, Reading, Role, Words};
 use crate::canon::canonicalize;
 use crate::cost::Deadline;
@@ -31,7 +31,8 @@ pub(super) fn word_evidence(
     params: &MatchParams,
     stop: &Deadline,
 ) -> Words {
-    let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+    let (content, verb): (Vec<&str>, Vec<bool>) =
+        toks.iter().zip(roles).filter(|(_, r)| matches!(r, Role::Content | Role::Verb)).map(|(t, r)| (*t, *r == Role::Verb)).unzip();
     let Some(mut exact) = canon.owners_of_words(&content, stop) else { return Words::None };
     // The pool's word index, for the words looked for within the edit
     // bound (and as joined words), when it pays for itself.
@@ -58,11 +59,22 @@ pub(super) fn word_evidence(
         matched.shorthand = false;
         let len = t.chars().count();
         let bound = params.edit_bound(len);
-        // A word the input repeats is looked for once.
-        let near: &[NearWord] = if bound > 0 { near_cache.entry(*t).or_insert_with(|| canon.near_words(t, bound, stop)) } else { &[] };
+        // A word the input repeats is looked for once; a word of its own
+        // is no slip of another (`typo::known_word`: no option has this
+        // one).
+        let known = lexicon_word(t, lex);
+        let near: &[NearWord] = if bound > 0 {
+            near_cache.entry(*t).or_insert_with(|| {
+                let mut near = canon.near_words(t, bound, stop);
+                near.retain(|(w, _, _)| may_be_slip(t, w, known));
+                near
+            })
+        } else {
+            &[]
+        };
         match near {
-            [] if lex.generic_nouns.contains(*t) => {}
-            [] if len >= 3 && params.typo_max_edits > 0 => matched.weak.push(t),
+            [] if !verb[k] && lex.generic_nouns.contains(*t) => {}
+            [] if len >= 3 && params.typo_max_edits > 0 && !known => matched.weak.push(t),
             [] => return Words::Unexplained,
             [(_, _, owners)] => matched.near(len, owners.clone(), false),
             several => {
@@ -195,7 +207,8 @@ pub(super) fn widen_by_shared_forms(
                 let own = canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| w == *t);
                 // A noun that only describes ("the election story") names
                 // nobody: it narrows nothing.
-                if roles[i] != Role::Content || (!own && lex.generic_nouns.contains(*t)) {
+                if !matches!(roles[i], Role::Content | Role::Verb) || (!own && roles[i] == Role::Content && lex.generic_nouns.contains(*t))
+                {
                     continue;
                 }
                 let mut set = vec![entry];
@@ -237,6 +250,7 @@ pub(super) struct Said<'a> {
     pub(super) canon: &'a CanonPool,
     pub(super) lex: &'a Lexicon,
     pub(super) params: &'a MatchParams,
+    pub(super) stop: &'a Deadline,
 }
 
 impl Said<'_> {
@@ -289,6 +303,8 @@ impl Said<'_> {
         for (i, t) in self.toks.iter().enumerate() {
             let left_over = match self.roles[i] {
                 Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && describes(t)),
+                // An action asked for: only the entry's own word says it.
+                Role::Verb => !own(t),
                 Role::Empty if self.described.contains(&i) => !own(t) && !describes(t),
                 _ => false,
             };
@@ -297,7 +313,7 @@ impl Said<'_> {
             }
         }
         let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
-        by_name || !self.action_unsaid(entry, stop)
+        by_name || !(self.action_unsaid(entry, stop) || self.state_unsaid(entry, stop))
     }
 
     /// The canonical words of the entry's sublabel and kind: they explain
@@ -326,11 +342,27 @@ impl Said<'_> {
         }
         let len = t.chars().count();
         let bound = if len == 3 && self.params.typo_max_edits > 0 { 1 } else { self.params.edit_bound(len) };
-        bound > 0
-            && canon
-                .label_words_of(entry)
-                .chain(canon.alias_words_of(entry))
-                .any(|w| w.chars().count() >= 2 && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound)
+        if bound == 0 {
+            return false;
+        }
+        canon.label_words_of(entry).chain(canon.alias_words_of(entry)).any(|w| {
+            w.chars().count() >= 2
+                && rapidfuzz::distance::osa::distance(t.chars(), w.chars()) <= bound
+                && may_be_slip(t, w, known_word(t, canon, self.lex, self.stop))
+        })
+    }
+
+    /// Whether the input says the word `a`: exactly, or by a slip of it
+    /// (within the typo bound, and no word of its own: "reactivate" does
+    /// not say "activate").
+    fn says(&self, a: &str) -> bool {
+        let bound = self.params.edit_bound(a.chars().count());
+        self.toks.iter().any(|t| {
+            *t == a
+                || (bound > 0
+                    && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound
+                    && may_be_slip(t, a, known_word(t, self.canon, self.lex, self.stop)))
+        })
     }
 
     /// Whether a generic noun the entry does not have may describe it: the
@@ -352,17 +384,40 @@ impl Said<'_> {
     /// lacks: the input names the object without the action, and the
     /// action matters.
     fn action_unsaid(&self, entry: usize, stop: &Deadline) -> bool {
-        let canon = self.canon;
-        let said = |a: &str| {
-            let bound = self.params.edit_bound(a.chars().count());
-            self.toks.iter().any(|t| *t == a || (bound > 0 && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound))
-        };
         // The action a label opens with ("Close Account", "Pay bill"): a
         // noun later in a label ("Sales Report", "Address Change") is not one.
-        canon.label_words_of(entry).take(1).filter(|w| self.lex.actions.contains(*w) && !said(w)).any(|a| {
-            (0..canon.entries.len()).any(|other| {
-                !stop.passed() && other != entry && !canon.label_words_of(other).chain(canon.alias_words_of(other)).any(|w| w == a)
-            })
+        self.canon
+            .label_words_of(entry)
+            .take(1)
+            .filter(|w| self.lex.actions.contains(*w) && !self.says(w))
+            .any(|a| self.others_lack(entry, a, stop))
+    }
+
+    /// A state word of the entry's label ("blocked" in "Pin blocked"),
+    /// anywhere in it, that the input does not say (exactly or by a slip)
+    /// and that some other candidate lacks: the input names the object
+    /// without its state, and the state matters ("my pin" is not "Pin
+    /// blocked"). A partial executes only when what it leaves unsaid is
+    /// filler or a generic noun.
+    fn state_unsaid(&self, entry: usize, stop: &Deadline) -> bool {
+        // A number of the label the input says identifies the item ("ticket
+        // 1057" for "TCK-1057 Invoice missing VAT"): its title's words
+        // describe it, as a name's do.
+        let identified =
+            self.toks.iter().any(|t| t.chars().any(|c| c.is_ascii_digit()) && self.canon.label_words_of(entry).any(|w| w == *t));
+        !identified
+            && self
+                .canon
+                .label_words_of(entry)
+                .filter(|w| self.lex.states.contains(*w) && !self.says(w))
+                .any(|s| self.others_lack(entry, s, stop))
+    }
+
+    /// Whether some candidate other than the entry lacks the word `w`.
+    fn others_lack(&self, entry: usize, w: &str, stop: &Deadline) -> bool {
+        let canon = self.canon;
+        (0..canon.entries.len()).any(|other| {
+            !stop.passed() && other != entry && !canon.label_words_of(other).chain(canon.alias_words_of(other)).any(|x| x == w)
         })
     }
 }
@@ -405,7 +460,7 @@ pub(super) fn ranking_hits(
     }
     // Partial overlaps: the share of content words a label contains.
     if matches!(r.words, Words::Unexplained) {
-        let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| **r == Role::Content).map(|(t, _)| *t).collect();
+        let content: Vec<&str> = toks.iter().zip(roles).filter(|(_, r)| matches!(r, Role::Content | Role::Verb)).map(|(t, _)| *t).collect();
         // Each input word's count, and the last entry that counted it (a
         // label may repeat a word).
         let mut counts: FxHashMap<&str, (usize, usize)> = FxHashMap::default();

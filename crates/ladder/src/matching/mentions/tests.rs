@@ -73,3 +73,104 @@ proptest::proptest! {
         proptest::prop_assert!(off.is_empty());
     }
 }
+
+// ----------------------------------------------------------- verb uses --
+
+/// The options a verb use is tried on: the object with a word that is no
+/// action, and options without the object.
+fn screen(object: &str, rest: &str) -> Vec<Candidate> {
+    vec![Candidate::new("x", format!("{object} {rest}")), Candidate::new("r", "Returns"), Candidate::new("h", "Contact us")]
+}
+
+fn executes(input: &str, cands: &[Candidate]) -> Option<String> {
+    let d = crate::testkit::turn(&crate::policy::Policy::defaults(), &crate::testkit::Fake::quiet(), &request(input, cands)).decision;
+    (d.outcome == crate::types::Outcome::Execute).then(|| d.target_id.unwrap_or_default())
+}
+
+fn request(input: &str, cands: &[Candidate]) -> crate::types::DecideRequest {
+    use crate::types::*;
+    DecideRequest {
+        session_id: "s".into(),
+        turn_id: "t".into(),
+        input: input.into(),
+        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
+        options: Some(OptionSet {
+            option_set_id: "set".into(),
+            scope: Scope::Chat,
+            candidates: cands.to_vec().into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// A noun that is also an action, said as the request's verb ("track my
+/// parcel"), asks for that action: no option that does not say it
+/// executes, whatever leads the verb. The same object said as a noun
+/// ("my parcel") executes (counted: the property is not vacuous), and an
+/// option that says the verb executes.
+#[test]
+fn a_noun_said_as_the_verb_asks_for_its_action() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    use std::cell::Cell;
+    let lex = Lexicon::shipped();
+    let verbs: Vec<String> = {
+        let mut v: Vec<String> = lex.verb_nouns.iter().filter(|w| w.is_ascii()).cloned().collect();
+        v.sort();
+        v
+    };
+    let strategy = (
+        prop::sample::select(verbs),
+        prop::sample::select(vec!["", "to ", "can you ", "please ", "i want to ", "could you ", "can i "]),
+        prop::sample::select(vec!["parcel", "invoice", "laptop", "passport", "refund", "subscription", "statement"]),
+        prop::sample::select(vec!["status", "details", "history", "summary", "overview"]),
+        prop::sample::select(vec!["my ", "the ", "", "our "]),
+    );
+    let (tried, as_noun, with_verb) = (Cell::new(0), Cell::new(0), Cell::new(0));
+    let mut runner = TestRunner::new(Config { cases: 128, ..Config::default() });
+    runner
+        .run(&strategy, |(verb, lead, object, rest, det)| {
+            let cands = screen(object, rest);
+            let input = format!("{lead}{verb} {det}{object}");
+            tried.set(tried.get() + 1);
+            prop_assert_eq!(executes(&input, &cands), None, "{:?} executes without {:?}", input, verb);
+            // The object as a noun names it.
+            if executes(&format!("{det}{object}"), &cands).as_deref() == Some("x") {
+                as_noun.set(as_noun.get() + 1);
+            }
+            // An option that says the action accounts for it.
+            let said = vec![Candidate::new("x", format!("{verb} {object}")), cands[1].clone(), cands[2].clone()];
+            if executes(&input, &said).as_deref() == Some("x") {
+                with_verb.set(with_verb.get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(as_noun.get() * 2 >= tried.get(), "the noun executed {} of {}", as_noun.get(), tried.get());
+    assert!(with_verb.get() * 2 >= tried.get(), "the option with the verb executed {} of {}", with_verb.get(), tried.get());
+}
+
+#[test]
+fn a_verb_use_is_the_first_word_or_after_a_lead() {
+    let lex = Lexicon::shipped();
+    let cands = labelled(&["Parcel status", "Returns", "Contact us"]);
+    for (input, want) in [
+        ("track my parcel", None),
+        ("please track my parcel", None),
+        ("i want to track my parcel", None),
+        ("my parcel", Some("c0")),
+        ("the parcel one", Some("c0")),
+    ] {
+        assert_eq!(executes(input, &cands).as_deref(), want, "{input:?}");
+    }
+    let toks = ["i", "need", "to", "track", "the", "order"];
+    let mut roles = vec![Role::Content; toks.len()];
+    assert!(mark_verb_uses(&toks, &mut roles, &lex));
+    assert_eq!(roles[3], Role::Verb, "after \"to\"");
+    assert_eq!(roles[5], Role::Content, "\"order\" after \"the\" is the noun");
+    // "Order the second one" names its item: the verb stays phrasing.
+    let menu = labelled(&["Pad Thai", "Green Curry", "Spring Rolls"]);
+    assert_eq!(executes("order the second one", &menu).as_deref(), Some("c1"));
+    assert_eq!(executes("order pad thai", &menu).as_deref(), Some("c0"));
+}

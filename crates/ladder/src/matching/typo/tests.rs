@@ -79,3 +79,89 @@ proptest::proptest! {
         proptest::prop_assert!(BagBound::new(a.as_bytes()).upper(b.as_bytes()) >= sim);
     }
 }
+
+/// A typo correction never turns one real word into another: a word the
+/// lexicon knows as an action or a state ("reactivate", "unblock") that is
+/// within the edit bound of an option's word ("activate", "block") never
+/// executes that option, alone or with the option's other word; a slip of
+/// the option's word that is no word executes it (counted: the typo rule
+/// is alive on the same screens).
+#[test]
+fn a_known_word_is_never_read_as_a_typo_of_another() {
+    use crate::policy::Policy;
+    use crate::testkit::{Fake, turn};
+    use crate::types::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let lex = Lexicon::shipped();
+    let params = MatchParams::default();
+    // Every pair of lexicon words one is within the other's bound of,
+    // that are not one word in two forms.
+    let mut known: Vec<&String> = lex.actions.iter().chain(lex.states.iter()).filter(|w| w.is_ascii() && !w.contains(' ')).collect();
+    known.sort();
+    known.dedup();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for t in &known {
+        if lex.selection_verbs.is_phrase(&[t.as_str()]) || lex.everyday_verbs.is_phrase(&[t.as_str()]) || lex.generic_nouns.contains(*t) {
+            continue; // phrasing or a noun that describes: read otherwise
+        }
+        for w in &known {
+            let d = rapidfuzz::distance::osa::distance(t.chars(), w.chars());
+            if t != w && d <= params.edit_bound(t.chars().count()) && !same_word(t, w) && w.chars().count() > 4 {
+                pairs.push(((*t).clone(), (*w).clone()));
+            }
+        }
+    }
+    pairs.extend([("reactivate".to_string(), "activate".to_string()), ("unblock".to_string(), "block".to_string())]);
+    assert!(pairs.len() >= 10, "{pairs:?}");
+    let request = |input: &str, cands: &[Candidate]| DecideRequest {
+        session_id: "s".into(),
+        turn_id: "t".into(),
+        input: input.into(),
+        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
+        options: Some(OptionSet {
+            option_set_id: "set".into(),
+            scope: Scope::Chat,
+            candidates: cands.to_vec().into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let executes = |input: &str, cands: &[Candidate]| {
+        let d = turn(&Policy::defaults(), &Fake::quiet(), &request(input, cands)).decision;
+        (d.outcome == Outcome::Execute).then(|| d.target_id.unwrap_or_default())
+    };
+    let strategy = (
+        prop::sample::select(pairs),
+        prop::sample::select(vec!["card", "laptop", "passport", "invoice", "subscription"]),
+        prop::sample::select(vec!["{t}", "{t} {o}", "{t} my {o}", "please {t} the {o}"]),
+        any::<prop::sample::Index>(),
+    );
+    let (tried, slips) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+    let mut runner = TestRunner::new(Config { cases: 128, ..Config::default() });
+    runner
+        .run(&strategy, |((t, w), object, form, at)| {
+            let cands = vec![
+                Candidate::new("x", format!("{w} {object}")),
+                Candidate::new("y", "weather summary"),
+                Candidate::new("z", "jazz coffee"),
+            ];
+            let input = form.replace("{t}", &t).replace("{o}", object);
+            tried.set(tried.get() + 1);
+            prop_assert_ne!(executes(&input, &cands), Some("x".to_string()), "{:?} read as {:?}", input, w);
+            // A slip of the option's word that is no word: two letters
+            // swapped inside it.
+            let mut b: Vec<char> = w.chars().collect();
+            let i = 1 + at.index(b.len() - 2);
+            b.swap(i - 1, i);
+            let slip: String = b.into_iter().collect();
+            if !known_word(&slip, &CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap(), &lex, &Deadline::default())
+                && executes(&format!("{slip} {object}"), &cands).as_deref() == Some("x")
+            {
+                slips.set(slips.get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(slips.get() * 2 >= tried.get(), "a slip executed {} of {}", slips.get(), tried.get());
+}

@@ -356,6 +356,97 @@ proptest! {
     }
 }
 
+/// Runs `cases` cases of `strategy` through `check`, which says whether the
+/// case reached the branch its property is about; fails unless at least
+/// `min_share` of the cases did (so the property cannot pass vacuously).
+fn counted<S: Strategy>(strategy: S, cases: u32, min_share: f64, check: impl Fn(S::Value) -> Result<bool, TestCaseError>) {
+    use proptest::test_runner::{Config, TestRunner};
+    let reached = std::cell::Cell::new(0u32);
+    let mut runner = TestRunner::new(Config { cases, ..Config::default() });
+    runner
+        .run(&strategy, |v| {
+            if check(v)? {
+                reached.set(reached.get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(f64::from(reached.get()) >= min_share * f64::from(cases), "the branch was reached in {} of {cases} cases", reached.get());
+}
+
+/// A partial that leaves the winner's state word unsaid ("my pin" for "Pin
+/// blocked") does not execute it while another candidate lacks the state,
+/// wherever the state stands in the label; the same input on a label whose
+/// other word is no state executes (counted), and so does the input that
+/// says the state.
+#[test]
+fn an_unsaid_state_that_matters_is_asked() {
+    let lex = crate::lexicon::Lexicon::shipped();
+    let mut states: Vec<String> = lex.states.iter().filter(|w| w.is_ascii() && !lex.generic_nouns.contains(*w)).cloned().collect();
+    states.sort();
+    let strategy = (
+        prop::sample::select(states),
+        prop::sample::select(vec!["pin", "payment", "transfer", "subscription", "invoice", "parcel", "laptop", "passport"]),
+        any::<bool>(),
+        prop::collection::vec(
+            prop::sample::select(vec!["weather summary", "river garden", "jazz coffee", "hotel review", "change address"]),
+            1..=3,
+        ),
+        prop::sample::select(vec!["{o}", "my {o}", "the {o} one", "{o} please", "show my {o}"]),
+        prop::sample::select(vec!["details", "history", "summary", "overview"]),
+    );
+    counted(strategy, 128, 0.5, |(state, object, before, others, form, plain)| {
+        let label = |w: &str| if before { format!("{w} {object}") } else { format!("{object} {w}") };
+        let mut cands = vec![Candidate::new("x", label(&state))];
+        for (i, l) in others.iter().enumerate() {
+            cands.push(Candidate::new(format!("o{i}"), *l));
+        }
+        let input = form.replace("{o}", object);
+        let d = decide_once(&request(&input, cands.clone()));
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executes {:?} among {:?}", input, d.target_id, cands);
+        // Said with its state, it executes.
+        let said = format!("my {object} {state}");
+        let d = decide_once(&request(&said, cands.clone()));
+        prop_assert_eq!(executes(&d), Some("x"), "{:?}", said);
+        // The same input where the other word is no state: it executes.
+        cands[0].label = label(plain);
+        Ok(executes(&decide_once(&request(&input, cands))) == Some("x"))
+    });
+}
+
+/// A word another candidate holds as the last part of a joined word
+/// ("ball" with "Ball Cap" and "Football") does not tell them apart: it
+/// is asked, offering both; each whole word still executes its own
+/// (counted).
+#[test]
+fn a_word_inside_another_candidates_joined_word_is_asked() {
+    let strategy = (
+        "[bdfgklmprst][aeiou][bdfgklmnprst]{1,2}",
+        "[bcdfghjklmnprstvw][aeiou][a-z]{1,4}",
+        prop::sample::select(WORDS),
+        prop::sample::select(vec!["{w}", "the {w} one", "my {w}", "open {w}"]),
+    );
+    let lex = crate::lexicon::Lexicon::shipped();
+    counted(strategy, 128, 0.5, |(word, head, other, form)| {
+        let joined = format!("{head}{word}");
+        let cands = vec![
+            Candidate::new("own", format!("{word} {other}")),
+            Candidate::new("joined", joined.clone()),
+            Candidate::new("x", "weather summary"),
+        ];
+        prop_assume!(far_from_every_label(&word, &cands[2..], &lex) && !WORDS.contains(&word.as_str()));
+        let input = form.replace("{w}", &word);
+        let d = decide_once(&request(&input, cands.clone()));
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executes {:?}", input, d.target_id);
+        let o = offered(&d);
+        prop_assert!(o.contains(&"own".to_string()) && o.contains(&"joined".to_string()), "{:?} offers {:?}", input, o);
+        // The joined word, and the label said whole, execute their own.
+        let whole = executes(&decide_once(&request(&joined, cands.clone()))) == Some("joined");
+        let own = executes(&decide_once(&request(&format!("{word} {other}"), cands.clone()))) == Some("own");
+        Ok(whole && own)
+    });
+}
+
 // ---------------------------------------------------------------- risk --
 
 /// Whether the canonical input says every word of the label, or of an
@@ -450,6 +541,11 @@ fn each_rule_executes_what_it_should_and_nothing_else() {
     let groceries = ["Apples (1 kg)", "Apple Pie", "Bananas"];
     let cards = ["Freeze Card", "Card Details", "Close Account", "Statements"];
     let songs = ["Intro", "Outro", "Song 2", "Finale"];
+    let parcels = ["Parcel status", "Returns", "Contact us"];
+    let pins = ["Pin blocked", "Change address", "Card limits"];
+    let activation = ["Activate card", "Freeze card", "Card details"];
+    let shop = ["Ball Cap", "Football", "Socks"];
+    let wallet = ["Debit card", "Credit card", "Gift card"];
     let table: &[(&str, &[&str], Option<&str>)] = &[
         // Nothing said is left over.
         ("shopping list", &shopping, Some("c0")),
@@ -493,6 +589,30 @@ fn each_rule_executes_what_it_should_and_nothing_else() {
         // A badge that is also another candidate's position.
         ("2", &songs, None),
         ("song 2", &songs, Some("c2")),
+        // A noun that is also an action, said as the verb (issue 36).
+        ("track my parcel", &parcels, None),
+        ("can you track my parcel", &parcels, None),
+        ("my parcel", &parcels, Some("c0")),
+        ("the parcel one", &parcels, Some("c0")),
+        // A partial that leaves a state word unsaid.
+        ("my pin", &pins, None),
+        ("pin", &pins, None),
+        ("my pin is blocked", &pins, Some("c0")),
+        ("limits", &pins, Some("c2")),
+        // A typo never turns one real word into another.
+        ("reactivate", &activation, None),
+        ("reactivate my card", &activation, None),
+        ("actvate card", &activation, Some("c0")),
+        ("activate card", &activation, Some("c0")),
+        // A word inside another candidate's joined word.
+        ("ball", &shop, None),
+        ("football", &shop, Some("c1")),
+        ("ball cap", &shop, Some("c0")),
+        // Numbers of something else are no positions.
+        ("a second card", &wallet, None),
+        ("1 ticket", &wallet, None),
+        ("on the 1st", &wallet, None),
+        ("2 people", &wallet, None),
     ];
     for (input, labels, want) in table {
         let d = decide_once(&request(input, labelled(labels)));
