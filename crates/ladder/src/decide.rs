@@ -80,7 +80,13 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 
     // 3. Scope cue, parsed before any widget shortcut, and the pool.
     draft.begin("scope");
-    let cue = match scope::find_cue(&canonical, lex) {
+    let parsed = scope::find_cue(&canonical, lex);
+    // A question read as a reply first that holds a scope cue escapes as
+    // it would have at the exclusions, not on its cue.
+    if question_after_yes && !matches!(parsed, CueParse::None) {
+        return Ok(draft.escape(EscapeReason::QuestionIntent, None, Tier::Exclusions));
+    }
+    let cue = match parsed {
         CueParse::None => None,
         CueParse::One(c) => Some(c),
         CueParse::Conflict => {
