@@ -112,10 +112,17 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     });
     draft.step(cue_name, format!("{} candidates", pool.len()));
 
+    // The pool's canonical index (the memo's for a pool that comes
+    // again): the reply rung reads labels through it, matching too.
+    let options = req.options.as_ref().map(|o| &o.candidates);
+    let Ok(mut index) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else {
+        return Err(DeadlinePassed);
+    };
+
     // 3b. Replies: the turn read against what was asked (spec 4c).
     draft.begin("reply");
     let hr = &p.matching.high_risk_kinds;
-    let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
+    let cx = replies::Context { req, state: &ctx.state, pool: &pool, canon: &index, lex, high_risk_kinds: hr, canonical: &canonical };
     let answered = replies::answer(&cx, &reading);
     let taken = match answered.answer {
         Answer::Execute { .. } => reading.affirms,
@@ -143,6 +150,10 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         let dropped: Vec<String> = dropped.into_iter().map(str::to_string).collect();
         pool.entries.retain(|e| !dropped.contains(&e.cand.id));
         matched_text = Some(text);
+        let Ok(fewer) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else {
+            return Err(DeadlinePassed);
+        };
+        index = fewer;
     }
 
     // 4. Match. A scope cue keeps the decision to that scope's candidates
@@ -150,11 +161,6 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     draft.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
     let query = Query::new(matched_text.unwrap_or_else(|| cue.map_or_else(|| canonical.clone(), |c| c.rest)), lex);
-    // The pool's canonical index: the memo's for a pool that comes again.
-    let options = req.options.as_ref().map(|o| &o.candidates);
-    let Ok(index) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else {
-        return Err(DeadlinePassed);
-    };
     let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop: &stop };
     let Ok(matches) = matching::find(&req.input, &query, &pool, &index, commands, rules) else {
         return Err(DeadlinePassed);
@@ -280,7 +286,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 7b. An answer to "which one?" by a detail only one offered option
     //     shows (spec 4c), where the screen left the tie; the same words
     //     again (the session's open cycle on this evidence) answer nothing.
-    let cx = replies::Context { req, state: &ctx.state, pool: &pool, lex, high_risk_kinds: hr, canonical: &canonical };
+    let cx = replies::Context { req, state: &ctx.state, pool: &pool, canon: &index, lex, high_risk_kinds: hr, canonical: &canonical };
     let same_words_again = draft.continues_a_cycle();
     match if same_words_again { Answer::Pass } else { replies::detail(&cx, &reading).answer } {
         Answer::Pass => {}

@@ -325,7 +325,7 @@ impl CanonPool {
     }
 
     /// The label and the aliases, with the kind a whole match of each is.
-    pub(super) fn forms(&self, idx: usize) -> impl Iterator<Item = (&str, MatchKind)> {
+    pub(crate) fn forms(&self, idx: usize) -> impl Iterator<Item = (&str, MatchKind)> {
         std::iter::once((self.label(idx), MatchKind::Normalized)).chain(self.aliases(idx).map(|a| (a, MatchKind::Alias)))
     }
 
@@ -333,7 +333,7 @@ impl CanonPool {
         self.words[first..end].iter().map(|&(s, e)| &self.text[s..e])
     }
 
-    pub(super) fn label_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
+    pub(crate) fn label_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
         self.words_in(self.entries[idx].label_words)
     }
 

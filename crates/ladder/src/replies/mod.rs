@@ -36,6 +36,7 @@ pub mod values;
 
 use crate::continuity::StateView;
 use crate::lexicon::{COMPARED, Lexicon};
+use crate::matching::CanonPool;
 use crate::scope::{Pool, Source};
 use crate::text::{fold, normalize};
 use crate::types::{Asked, DecideRequest, EscapeReason};
@@ -142,6 +143,9 @@ pub struct Context<'a, 'p> {
     pub req: &'a DecideRequest,
     pub state: &'a StateView<'a>,
     pub pool: &'a Pool<'p>,
+    /// The pool's canonical index: labels and aliases as the ladder
+    /// reads them, canonicalized once per pool.
+    pub canon: &'a CanonPool,
     pub lex: &'a Lexicon,
     pub high_risk_kinds: &'a [String],
     /// The reply's canonical text (filler removed).
@@ -216,8 +220,7 @@ impl Context<'_, '_> {
     /// ("cancel it" with "Cancel appointment" on screen).
     fn abandon_is_an_action(&self) -> bool {
         let first = self.canonical.split(' ').next().unwrap_or("");
-        self.lex.actions.contains(first)
-            && self.pool.entries.iter().any(|e| crate::canon::canonicalize(&e.cand.label, self.lex).split(' ').next() == Some(first))
+        self.lex.actions.contains(first) && (0..self.pool.len()).any(|e| self.canon.label_words_of(e).next() == Some(first))
     }
 
     /// Whether an entry's whole label or alias is a reply word the input
@@ -226,10 +229,9 @@ impl Context<'_, '_> {
     fn a_label_is_its_reply_word(&self) -> bool {
         let said: Vec<&str> = self.canonical.split(' ').filter(|w| !w.is_empty()).collect();
         let lex = self.lex;
-        self.pool.entries.iter().any(|e| {
-            std::iter::once(&e.cand.label).chain(&e.cand.aliases).any(|l| {
-                let c = crate::canon::canonicalize(l, lex);
-                let toks: Vec<&str> = c.split(' ').filter(|w| !w.is_empty()).collect();
+        (0..self.pool.len()).any(|e| {
+            self.canon.forms(e).any(|(form, _)| {
+                let toks: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
                 !toks.is_empty()
                     && [&lex.refusals, &lex.affirmations, &lex.abandons, &lex.alternatives].iter().any(|set| set.is_phrase(&toks))
                     && said.windows(toks.len()).any(|w| w == toks.as_slice())
@@ -242,12 +244,7 @@ impl Context<'_, '_> {
     /// Me Now").
     fn says_a_label(&self) -> bool {
         let said = self.canonical;
-        !said.is_empty()
-            && self
-                .pool
-                .entries
-                .iter()
-                .any(|e| std::iter::once(&e.cand.label).chain(&e.cand.aliases).any(|l| crate::canon::canonicalize(l, self.lex) == said))
+        !said.is_empty() && (0..self.pool.len()).any(|e| self.canon.forms(e).any(|(form, _)| form == said))
     }
 }
 
@@ -258,6 +255,10 @@ const EMPTY_IN_ANSWERS: &[&str] = &[
     "by", "from", "with", "in", "on", "at", "for", "of", "one", "ones", "version", "de", "del", "los", "las", "el", "la", "con", "en",
     "le", "les", "du", "des", "au", "im", "am", "vom", "von", "mit", "der", "die", "das", "den", "dem", "lo",
 ];
+
+/// The words by which a reply picks "the one" of a list ("the beatles
+/// one", "celle de mardi").
+const THE_ONE: &[&str] = &["one", "ones", "celui", "celle", "ceux", "celles"];
 
 /// Reads a reply against what was asked (the module's doc). A reply read
 /// from the session never executes what the user rejected within the
@@ -448,7 +449,8 @@ fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 /// shows after one ("no subtitles", "without ice", "non-smoking").
 fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
     let own = cx.words_of(entry);
-    let negates = |w: &str| cx.lex.negations.is_phrase(&[w]) || w == "no" || w == "without" || w == "non";
+    // "non" is the prefix of "non-smoking", no word of its own.
+    let negates = |w: &str| cx.lex.negations.is_phrase(&[w]) || w == "non";
     let negated: Vec<&String> = own.windows(2).filter(|p| negates(&p[0])).map(|p| &p[1]).collect();
     !negated.is_empty()
         && r.clauses.iter().any(|c| c.words.iter().enumerate().any(|(i, w)| negated.contains(&w) && !(i > 0 && negates(&c.words[i - 1]))))
@@ -748,7 +750,7 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             !n.is_empty()
                 && n.chars().all(|ch| ch.is_ascii_digit())
                 && matches!(&w[0][n.len()..], "st" | "nd" | "rd" | "th")
-                && matches!(w[1].as_str(), "one" | "option" | "item" | "choice")
+                && cx.lex.ordinal_suffixes.contains(w[1].as_str())
         })
     });
     if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare)) && !numbered_one {
@@ -849,7 +851,7 @@ fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let toks: Vec<&str> = first.words.iter().map(String::as_str).collect();
     let n = cx.lex.additive_openers.match_at(&toks, 0)?;
     let words: Vec<&str> = r.clauses.iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
-    let one = words[n..].iter().any(|w| matches!(*w, "one" | "ones"));
+    let one = words[n..].iter().any(|w| THE_ONE.contains(w));
     let points = words[n..].iter().any(|w| *w != "one" && cx.lex.deictic.contains(*w));
     if !one || points || r.repeats || r.is_reply_shaped() || r.asks || r.rest.is_empty() {
         return None;
@@ -871,7 +873,7 @@ fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 /// <detail> one" ("the beatles one", "ok now the blue ones"), not "one
 /// more".
 fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> {
-    let one = |w: &String| matches!(w.as_str(), "one" | "ones" | "celui" | "celle" | "ceux" | "celles");
+    let one = |w: &String| THE_ONE.contains(&w.as_str());
     if r.repeats || !r.clauses.iter().any(|c| c.words.iter().any(one) && !c.rest.is_empty()) {
         return None;
     }
