@@ -170,8 +170,7 @@ fn reply(c: &mut Criterion) {
         let canon = ladder::matching::CanonPool::build(&pool, lex, &ladder::cost::Deadline::default()).expect("no deadline");
         for (variant, state) in [("rung", &asked), ("rung_unasked", &unasked)] {
             let view: StateView<'_> = state.into();
-            let cx =
-                replies::Context { req: &req, state: &view, pool: &pool, canon: &canon, lex, high_risk_kinds: hr, canonical: &canonical };
+            let cx = replies::Context::new(&req, &view, &pool, &canon, lex, hr, &canonical);
             g.bench_with_input(BenchmarkId::new(variant, name), &req, |b, req| {
                 b.iter(|| {
                     let reading = replies::reading::read(black_box(&req.input), lex);

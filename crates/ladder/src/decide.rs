@@ -122,7 +122,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 3b. Replies: the turn read against what was asked (spec 4c).
     draft.begin("reply");
     let hr = &p.matching.high_risk_kinds;
-    let cx = replies::Context { req, state: &ctx.state, pool: &pool, canon: &index, lex, high_risk_kinds: hr, canonical: &canonical };
+    let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical);
     let answered = replies::answer(&cx, &reading);
     let taken = match answered.answer {
         Answer::Execute { .. } => reading.affirms,
@@ -286,7 +286,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 7b. An answer to "which one?" by a detail only one offered option
     //     shows (spec 4c), where the screen left the tie; the same words
     //     again (the session's open cycle on this evidence) answer nothing.
-    let cx = replies::Context { req, state: &ctx.state, pool: &pool, canon: &index, lex, high_risk_kinds: hr, canonical: &canonical };
+    let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical);
     let same_words_again = draft.continues_a_cycle();
     match if same_words_again { Answer::Pass } else { replies::detail(&cx, &reading).answer } {
         Answer::Pass => {}

@@ -188,7 +188,8 @@ impl PhraseSet {
         let cands = self.by_first.get(tokens[i])?;
         cands
             .iter()
-            .find(|(p, _)| p.len() <= tokens.len() - i && p.iter().zip(&tokens[i..]).all(|(a, b)| a == b))
+            // The first token is the key: the rest is compared.
+            .find(|(p, _)| p.len() <= tokens.len() - i && p[1..].iter().zip(&tokens[i + 1..]).all(|(a, b)| a == b))
             .map(|(p, v)| (p.len(), *v))
     }
 

@@ -329,6 +329,14 @@ impl CanonPool {
         std::iter::once((self.label(idx), MatchKind::Normalized)).chain(self.aliases(idx).map(|a| (a, MatchKind::Alias)))
     }
 
+    /// Every label and alias of the pool, in no particular order: for a
+    /// question of the whole pool ("does any form say this?"), a walk of
+    /// two flat lists rather than of each entry's forms.
+    pub(crate) fn every_form(&self) -> impl Iterator<Item = &str> {
+        let at = |&(s, e): &(usize, usize)| &self.text[s..e];
+        self.entries.iter().map(move |entry| at(&entry.label)).chain(self.aliases.iter().map(at))
+    }
+
     fn words_in(&self, (first, end): (usize, usize)) -> impl Iterator<Item = &str> + Clone {
         self.words[first..end].iter().map(|&(s, e)| &self.text[s..e])
     }

@@ -150,9 +150,23 @@ pub struct Context<'a, 'p> {
     pub high_risk_kinds: &'a [String],
     /// The reply's canonical text (filler removed).
     pub canonical: &'a str,
+    /// The question the reply answers, read on first need (`question`).
+    asked: std::cell::OnceCell<Option<(Question, By)>>,
 }
 
-impl Context<'_, '_> {
+impl<'a, 'p> Context<'a, 'p> {
+    pub fn new(
+        req: &'a DecideRequest,
+        state: &'a StateView<'a>,
+        pool: &'a Pool<'p>,
+        canon: &'a CanonPool,
+        lex: &'a Lexicon,
+        high_risk_kinds: &'a [String],
+        canonical: &'a str,
+    ) -> Self {
+        Context { req, state, pool, canon, lex, high_risk_kinds, canonical, asked: std::cell::OnceCell::new() }
+    }
+
     fn high_risk(&self, entry: usize) -> bool {
         self.pool.entries[entry].cand.is_high_risk(self.high_risk_kinds)
     }
@@ -190,9 +204,10 @@ impl Context<'_, '_> {
     }
 
     /// The question a reply answers: the app's screen, else the session's.
-    /// The session's is read (noted as a fact) only when asked for.
-    fn question(&self) -> Option<(Question, By)> {
-        asked(self.req, self.state)
+    /// The session's is read (noted as a fact) only when asked for, and
+    /// once a turn: the app's is built from its screen then.
+    fn question(&self) -> Option<(&Question, By)> {
+        self.asked.get_or_init(|| asked(self.req, self.state)).as_ref().map(|(q, by)| (q, *by))
     }
 
     /// The words of an entry, as replies are compared: normalized, folded.
@@ -223,29 +238,49 @@ impl Context<'_, '_> {
         self.lex.actions.contains(first) && (0..self.pool.len()).any(|e| self.canon.label_words_of(e).next() == Some(first))
     }
 
-    /// Whether an entry's whole label or alias is a reply word the input
-    /// says ("it's a no" with "No" shown, "ok skip" with "Skip"): the
-    /// ladder reads it as a choice of that entry.
-    fn a_label_is_its_reply_word(&self) -> bool {
-        let said: Vec<&str> = self.canonical.split(' ').filter(|w| !w.is_empty()).collect();
-        let lex = self.lex;
-        (0..self.pool.len()).any(|e| {
-            self.canon.forms(e).any(|(form, _)| {
-                let toks: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
-                !toks.is_empty()
-                    && [&lex.refusals, &lex.affirmations, &lex.abandons, &lex.alternatives].iter().any(|set| set.is_phrase(&toks))
-                    && said.windows(toks.len()).any(|w| w == toks.as_slice())
-            })
+    /// Whether a label or alias says what the input says: the input is
+    /// one whole ("Skip", "Don't Stop Me Now"), or one that is a reply word
+    /// is said in it ("it's a no" with "No" shown, "ok skip" with "Skip").
+    /// Then it is that request, whatever reply words it holds: the ladder
+    /// reads it. One pass over the pool's forms: a form that is a reply
+    /// word starts with a word of the input that starts a reply phrase, so
+    /// only those forms are looked for in the input, and only those it
+    /// says are looked up as phrases.
+    fn a_label_says_it(&self) -> bool {
+        let (said, lex) = (self.canonical, self.lex);
+        if said.is_empty() {
+            return false;
+        }
+        let sets = [&lex.refusals, &lex.affirmations, &lex.abandons, &lex.alternatives];
+        let starters: Vec<&str> = said.split(' ').filter(|w| !w.is_empty() && sets.iter().any(|set| set.starts_with(w))).collect();
+        // The starters' first bytes: most forms start with none of them.
+        let mut firsts = [false; 256];
+        starters.iter().filter_map(|w| w.as_bytes().first()).for_each(|b| firsts[usize::from(*b)] = true);
+        let starts_a_reply = |form: &str| {
+            form.as_bytes().first().is_some_and(|b| firsts[usize::from(*b)])
+                && starters.iter().any(|w| form.strip_prefix(w).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
+        };
+        self.canon.every_form().any(|form| {
+            form == said
+                || (starts_a_reply(form) && says_words(said, form) && {
+                    let toks: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
+                    sets.iter().any(|set| set.is_phrase(&toks))
+                })
         })
     }
+}
 
-    /// Whether the input says an entry's label or alias whole: then it is
-    /// that request, whatever reply words it holds ("Skip", "Don't Stop
-    /// Me Now").
-    fn says_a_label(&self) -> bool {
-        let said = self.canonical;
-        !said.is_empty() && (0..self.pool.len()).any(|e| self.canon.forms(e).any(|(form, _)| form == said))
-    }
+/// Whether `text` holds `words` as whole words (both space-separated,
+/// canonical): "it s a no" holds "no", "nothing" does not. Compared at
+/// each word start: the texts are short, a substring searcher's set-up
+/// costs more than it saves.
+fn says_words(text: &str, words: &str) -> bool {
+    let starts = std::iter::once(0).chain(text.match_indices(' ').map(|(i, _)| i + 1));
+    !words.is_empty()
+        && starts.into_iter().any(|at| {
+            let end = at + words.len();
+            text.get(at..).is_some_and(|t| t.starts_with(words)) && (end == text.len() || text.as_bytes()[end] == b' ')
+        })
 }
 
 /// Words that carry no detail in an answer ("the one by Adele", "the one
@@ -255,6 +290,13 @@ const EMPTY_IN_ANSWERS: &[&str] = &[
     "by", "from", "with", "in", "on", "at", "for", "of", "one", "ones", "version", "de", "del", "los", "las", "el", "la", "con", "en",
     "le", "les", "du", "des", "au", "im", "am", "vom", "von", "mit", "der", "die", "das", "den", "dem", "lo",
 ];
+
+/// The most options a reply reads on a plain screen (nothing asked) by
+/// what they show: "the cheaper one", "the beatles one" pick from a list
+/// the user takes in at a glance. On a longer screen such words are the
+/// ladder's to read (they may still match a label); reading every
+/// option's values would cost a Decide in proportion to the screen.
+const SCREEN_READ: usize = 12;
 
 /// The words by which a reply picks "the one" of a list ("the beatles
 /// one", "celle de mardi").
@@ -292,7 +334,7 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         // decides the rest without it).
         return if a.answer == Answer::Pass && !r.verbs.is_empty() && points(cx, r) && proposal(cx).is_some() { affirm(cx, r) } else { a };
     }
-    if cx.says_a_label() || cx.a_label_is_its_reply_word() {
+    if cx.a_label_says_it() {
         return Answered::pass();
     }
     // Repairs come first: "no, not that one" refuses the execute just had.
@@ -481,7 +523,7 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
             // Ladderd's question about one option is a yes-or-no about it
             // (a confirmation, or a clarifier that offered it alone); the
             // app's, only when it says it asked to confirm.
-            Some(id) => Some((cx.offered_entry(&q, id)?, by, by == By::Ladder || q.kind == QuestionKind::Confirmation)),
+            Some(id) => Some((cx.offered_entry(q, id)?, by, by == By::Ladder || q.kind == QuestionKind::Confirmation)),
             // The screen narrowed to one of the options ladderd asked
             // about: of those it offered, the pool holds only that one (any
             // list). The app showing it alone after ladderd's question is
@@ -517,7 +559,7 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         // A yes to "which one?" over several options picks none: asked again.
         return match cx.question() {
             Some((q, _)) if r.rest.is_empty() && r.values.is_empty() => {
-                let entries: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
+                let entries: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
                 if entries.len() > 1 { Answered::of(Answer::Ask { entries, kind: ReplyKind::Affirm }) } else { Answered::pass() }
             }
             // A detail or a position with the yes ("great, the 7 then")
@@ -664,7 +706,7 @@ fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 fn considered(cx: &Context<'_, '_>) -> (Vec<usize>, By) {
     match cx.question() {
         Some((q, by)) if q.kind == QuestionKind::Choice => {
-            let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
+            let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
             if asked.len() > 1 { (asked, by) } else { (cx.options(), By::Screen) }
         }
         _ => (cx.options(), By::Screen),
@@ -673,7 +715,7 @@ fn considered(cx: &Context<'_, '_>) -> (Vec<usize>, By) {
 
 fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
     let (entries, by) = considered(cx);
-    if entries.len() < 2 || r.asks {
+    if entries.len() < 2 || r.asks || (by == By::Screen && entries.len() > SCREEN_READ) {
         return Answered::pass();
     }
     let dim_name = COMPARED.get((code / 2) as usize).copied().unwrap_or("");
@@ -757,7 +799,7 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::pass();
     }
     let Some((q, by)) = cx.question() else { return Answered::pass() };
-    let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(&q, id)).collect();
+    let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
     if asked.len() < 2 || asked.len() != q.offered.len() {
         return Answered::pass();
     }
@@ -878,7 +920,7 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
         return None;
     }
     let options = cx.options();
-    if options.len() < 2 {
+    if options.len() < 2 || options.len() > SCREEN_READ {
         return None;
     }
     // Only what the options show beside their labels: a word of a label

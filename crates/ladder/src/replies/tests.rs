@@ -382,6 +382,27 @@ fn a_comparison_with_one_extreme_picks_it() {
     assert_eq!(said(&s.say("the earliest", &times())), "execute t6 (reply, comparison)");
 }
 
+/// `n` shirts, each at its own price, the cheapest listed last.
+fn many_shirts(n: usize) -> OptionSet {
+    screen("many", (0..n).map(|i| c(&format!("s{i}"), &format!("Shirt {}", 100 + i), &format!("${}", 90 - i))).collect())
+}
+
+#[test]
+fn a_comparison_on_a_plain_screen_reads_a_short_one_only() {
+    // Nothing asked: a short screen is read as a list ...
+    let short = many_shirts(super::SCREEN_READ);
+    let last = format!("s{}", super::SCREEN_READ - 1);
+    assert_eq!(said(&Session::new().say("the cheapest one", &short)), format!("execute {last} (reply, comparison)"));
+    // ... a longer one is the ladder's to read: no comparison executes.
+    let long = many_shirts(super::SCREEN_READ + 1);
+    let d = Session::new().say("the cheapest one", &long);
+    assert_ne!(kind(&d), Some("comparison"), "{}", said(&d));
+    assert!(!said(&d).starts_with("execute"), "{}", said(&d));
+    // Asked "which one?" over the long screen, the comparison answers it.
+    let last = format!("s{}", super::SCREEN_READ);
+    assert_eq!(said(&Session::new().say("the cheapest one", &asking(long, Asked::Choice))), format!("execute {last} (reply, comparison)"));
+}
+
 #[test]
 fn a_comparison_with_a_tie_is_asked_again() {
     // Black and White are both $12.

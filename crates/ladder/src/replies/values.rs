@@ -13,7 +13,9 @@
 //! Tests: `tests` below (one table per dimension, and property tests that
 //! a comparison never depends on how the values are written).
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
 
 /// What a value measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -199,7 +201,7 @@ fn scan(text: &str) -> Vec<Tok> {
                 i += 1;
             }
             let w: String = chars[start..i].iter().collect::<String>().to_lowercase();
-            out.push(Tok::Word(strip_accents(&w)));
+            out.push(Tok::Word(strip_accents(w)));
         } else if c.is_whitespace() {
             if !matches!(out.last(), Some(Tok::Space) | None) {
                 out.push(Tok::Space);
@@ -213,8 +215,11 @@ fn scan(text: &str) -> Vec<Tok> {
     out
 }
 
-fn strip_accents(w: &str) -> String {
+fn strip_accents(w: String) -> String {
     use unicode_normalization::UnicodeNormalization;
+    if w.is_ascii() {
+        return w;
+    }
     w.nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect()
 }
 
@@ -377,12 +382,25 @@ pub fn is_month(w: &str) -> bool {
     month(w).is_some()
 }
 
+/// A table's names hashed (the first listing of a name wins, as a scan
+/// of the table would find it): every word of a reply and of each shown
+/// option is looked up.
+fn by_name(table: &'static [(&'static str, u8)]) -> FxHashMap<&'static str, u8> {
+    let mut map = FxHashMap::default();
+    for (name, v) in table {
+        map.entry(*name).or_insert(*v);
+    }
+    map
+}
+
 fn weekday(w: &str) -> Option<u8> {
-    WEEKDAYS.iter().find(|(n, _)| *n == w).map(|(_, d)| *d)
+    static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(WEEKDAYS));
+    BY_NAME.get(w).copied()
 }
 
 fn month(w: &str) -> Option<u8> {
-    MONTHS.iter().find(|(n, _)| *n == w).map(|(_, m)| *m)
+    static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(MONTHS));
+    BY_NAME.get(w).copied()
 }
 
 /// A unit after a number: its dimension and how many of the dimension's
