@@ -42,6 +42,7 @@ use crate::text::{fold, normalize};
 use crate::types::{Asked, DecideRequest, EscapeReason};
 use question::{Question, QuestionKind};
 use reading::Reading;
+use std::borrow::Cow;
 use values::{Dim, Value, values};
 
 wire_enum! {
@@ -74,7 +75,7 @@ pub enum By {
 /// The question a turn may answer: the app's screen (`OptionSet.asked`),
 /// else the session's (ladderd's clarifier or confirmation). The session's
 /// is read (noted as a fact) only when the screen asks nothing of its own.
-pub fn asked(req: &DecideRequest, state: &StateView<'_>) -> Option<(Question, By)> {
+pub fn asked<'a>(req: &DecideRequest, state: &StateView<'a>) -> Option<(Cow<'a, Question>, By)> {
     let o = req.options.as_ref()?;
     let ids = || o.candidates.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
     match o.asked {
@@ -82,23 +83,24 @@ pub fn asked(req: &DecideRequest, state: &StateView<'_>) -> Option<(Question, By
             let offered = ids();
             let proposed = offered.first().cloned();
             Some((
-                Question {
+                Cow::Owned(Question {
                     kind: QuestionKind::Confirmation,
                     offered,
                     proposed,
                     shown: Vec::new(),
                     labels: Vec::new(),
                     screen: String::new(),
-                },
+                }),
                 By::App,
             ))
         }
         Asked::Choice => {
             let shown = o.candidates.iter().map(shown_text).collect();
             let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
-            Some((Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels, screen: String::new() }, By::App))
+            let q = Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels, screen: String::new() };
+            Some((Cow::Owned(q), By::App))
         }
-        Asked::Unspecified => state.question().cloned().map(|q| (q, By::Ladder)),
+        Asked::Unspecified => state.question().map(|q| (Cow::Borrowed(q), By::Ladder)),
     }
 }
 
@@ -151,7 +153,7 @@ pub struct Context<'a, 'p> {
     /// The reply's canonical text (filler removed).
     pub canonical: &'a str,
     /// The question the reply answers, read on first need (`question`).
-    asked: std::cell::OnceCell<Option<(Question, By)>>,
+    asked: std::cell::OnceCell<Option<(Cow<'a, Question>, By)>>,
 }
 
 impl<'a, 'p> Context<'a, 'p> {
@@ -207,7 +209,7 @@ impl<'a, 'p> Context<'a, 'p> {
     /// The session's is read (noted as a fact) only when asked for, and
     /// once a turn: the app's is built from its screen then.
     fn question(&self) -> Option<(&Question, By)> {
-        self.asked.get_or_init(|| asked(self.req, self.state)).as_ref().map(|(q, by)| (q, *by))
+        self.asked.get_or_init(|| asked(self.req, self.state)).as_ref().map(|(q, by)| (q.as_ref(), *by))
     }
 
     /// The words of an entry, as replies are compared: normalized, folded.

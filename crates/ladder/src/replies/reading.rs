@@ -12,7 +12,9 @@
 use super::values::{Value, values};
 use crate::lexicon::{Lexicon, PhraseSet};
 use crate::text::{fold, normalize};
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
 
 /// A reply, as its words read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -170,7 +172,8 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         // "Can you book it?" is a request, not a question (unless it asks
         // what, when, where...: "can you tell me what time it is?").
         let polite = lex.request_openers.match_at(&toks, 0).is_some() || lex.polite_openers.match_at(&toks, 0).is_some();
-        let wh = toks.iter().any(|t| WH.contains(t));
+        static WH_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| WH.iter().copied().collect());
+        let wh = toks.iter().any(|t| WH_WORDS.contains(t));
         let asks = (question_mark && (!polite || wh)) || opens_question;
         r.asks |= asks;
         let (rest_before, other_before, affirms_before) = (r.rest.len(), r.the_other, r.affirms);

@@ -182,7 +182,9 @@ enum Tok {
 
 fn scan(text: &str) -> Vec<Tok> {
     let mut out = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
+    // One allocation: a text has no more chars than bytes.
+    let mut chars: Vec<char> = Vec::with_capacity(text.len());
+    chars.extend(text.chars());
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
