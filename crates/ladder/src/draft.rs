@@ -598,7 +598,16 @@ impl<'a> Draft<'a> {
                 let shown = c.option_ids.iter().map(|id| found(id).map(crate::replies::shown_text).unwrap_or_default()).collect();
                 let labels = c.option_ids.iter().map(|id| found(id).map(|c| c.label.clone()).unwrap_or_default()).collect();
                 let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
-                let screen = crate::replies::question::screen_order(self.req.option_candidates().iter().map(|c| c.id.as_str()));
+                // The screen's order matters only to a question that
+                // offered the whole screen (a position on that screen re-sent
+                // as it was, `replies::position`); on a longer screen the
+                // digest could never match, and hashing every id is spared.
+                let on_screen = self.req.option_candidates();
+                let screen = if on_screen.len() == c.option_ids.len() {
+                    crate::replies::question::screen_order(on_screen.iter().map(|c| c.id.as_str()))
+                } else {
+                    String::new()
+                };
                 QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels, screen })
             }
             _ => QuestionChange::Clear,
