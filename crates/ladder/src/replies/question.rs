@@ -36,9 +36,9 @@ pub struct Question {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
     /// The order of the screen it was asked on (`screen_order` of its
-    /// ids; empty: not known). A position is read on a screen re-sent as it
-    /// was, where the user still sees it; on any other, in the order the
-    /// question listed.
+    /// ids; empty: not known, or the question offered less than the whole
+    /// screen). A position is read on a screen re-sent as it was, where the
+    /// user still sees it; on any other, in the order the question listed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub screen: String,
 }
