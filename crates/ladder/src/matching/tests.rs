@@ -14,6 +14,25 @@ pub(super) fn pool(cands: &[Candidate]) -> Pool<'_> {
     }
 }
 
+/// A turn on a chat screen of `cands`: what the rules' end-to-end
+/// properties send the whole ladder.
+pub(super) fn request(input: &str, cands: &[Candidate]) -> crate::types::DecideRequest {
+    use crate::types::*;
+    DecideRequest {
+        session_id: "s".into(),
+        turn_id: "t".into(),
+        input: input.into(),
+        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
+        options: Some(OptionSet {
+            option_set_id: "set".into(),
+            scope: Scope::Chat,
+            candidates: cands.to_vec().into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
 pub(super) fn panels() -> Vec<Candidate> {
     vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
 }

@@ -1,4 +1,4 @@
-use super::super::tests::{find_on, find_with, labelled, panels};
+use super::super::tests::{find_on, find_with, labelled, panels, request};
 use super::*;
 use crate::types::Candidate;
 
@@ -85,23 +85,6 @@ fn screen(object: &str, rest: &str) -> Vec<Candidate> {
 fn executes(input: &str, cands: &[Candidate]) -> Option<String> {
     let d = crate::testkit::turn(&crate::policy::Policy::defaults(), &crate::testkit::Fake::quiet(), &request(input, cands)).decision;
     (d.outcome == crate::types::Outcome::Execute).then(|| d.target_id.unwrap_or_default())
-}
-
-fn request(input: &str, cands: &[Candidate]) -> crate::types::DecideRequest {
-    use crate::types::*;
-    DecideRequest {
-        session_id: "s".into(),
-        turn_id: "t".into(),
-        input: input.into(),
-        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
-        options: Some(OptionSet {
-            option_set_id: "set".into(),
-            scope: Scope::Chat,
-            candidates: cands.to_vec().into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
 }
 
 /// A noun that is also an action, said as the request's verb ("track my

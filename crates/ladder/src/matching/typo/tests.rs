@@ -1,4 +1,4 @@
-use super::super::tests::{find_on, panels, pool};
+use super::super::tests::{find_on, panels, pool, request};
 use super::super::{MatchParams, Query, Rules, find};
 use super::*;
 use crate::canon::canonicalize;
@@ -114,19 +114,6 @@ fn a_known_word_is_never_read_as_a_typo_of_another() {
     }
     pairs.extend([("reactivate".to_string(), "activate".to_string()), ("unblock".to_string(), "block".to_string())]);
     assert!(pairs.len() >= 10, "{pairs:?}");
-    let request = |input: &str, cands: &[Candidate]| DecideRequest {
-        session_id: "s".into(),
-        turn_id: "t".into(),
-        input: input.into(),
-        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
-        options: Some(OptionSet {
-            option_set_id: "set".into(),
-            scope: Scope::Chat,
-            candidates: cands.to_vec().into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
     let executes = |input: &str, cands: &[Candidate]| {
         let d = turn(&Policy::defaults(), &Fake::quiet(), &request(input, cands)).decision;
         (d.outcome == Outcome::Execute).then(|| d.target_id.unwrap_or_default())
