@@ -1319,7 +1319,9 @@ proptest! {
     /// Issue 31 item 1 over any session state and any LLM answer: a
     /// candidate the session holds as refused (rejected within the TTL, or
     /// any while a repair is pending) is never executed by the LLM or the
-    /// continuity resolver, auto-execute included; a clarifier in which a
+    /// continuity resolver, auto-execute included (an answer the user's
+    /// words give to ladderd's question, tier `reply`, never executes one
+    /// they rejected); a clarifier in which a
     /// refusal stopped an execute neither leads with nor suggests a refused
     /// candidate (unless it offers nothing else). Half the time the LLM
     /// picks a refused candidate with every gate open, and half the worlds
@@ -1368,7 +1370,14 @@ proptest! {
         let decision = &d.decision;
         if decision.outcome == Outcome::Execute && matches!(decision.decided_by, Decider::Llm | Decider::Continuity) {
             let target = decision.target_id.clone().unwrap_or_default();
-            prop_assert!(!refused(&target), "{:?} executed {} refused ({:?}, {:?})", decision.decided_by, target, held.recent_rejected_choice_ids, pending);
+            if decision.handled_by_tier == Tier::Reply {
+                // The user's own words read against ladderd's question (a
+                // repair pending included: its question offers the rest):
+                // never an option they rejected.
+                prop_assert!(!held.rejected(&target), "a reply executed {} rejected ({:?})", target, held.recent_rejected_choice_ids);
+            } else {
+                prop_assert!(!refused(&target), "{:?} executed {} refused ({:?}, {:?})", decision.decided_by, target, held.recent_rejected_choice_ids, pending);
+            }
         }
         let stopped: Vec<&str> = d.events.iter().filter(|e| e.name == "user_refused").map(|e| e.detail.as_str()).collect();
         if let Some(c) = decision.clarifier.as_ref().filter(|_| !stopped.is_empty()) {
