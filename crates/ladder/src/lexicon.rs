@@ -122,15 +122,29 @@ pub struct LanguageLexicon {
 
 /// Multi-word phrases indexed by their first token, longest first, so a
 /// lookup at a token position costs one hash probe, and most tokens none:
-/// `firsts` is a filter by (first byte, length) of the first tokens.
-#[derive(Debug, Clone, Default)]
-pub struct PhraseSet {
-    /// Phrases by first token, longest first, each with its value (the
-    /// position of an ordinal phrase; 0 elsewhere).
-    by_first: HashMap<String, Vec<(Vec<String>, i32)>>,
+/// `firsts` is a filter by (first byte, length) of the first tokens. Each
+/// phrase has a value: the position of an ordinal phrase, a comparison's
+/// code, 0 elsewhere (`PhraseSet`); or what it says and that value, in the
+/// reply vocabulary (`Lexicon::reply_words`).
+#[derive(Debug, Clone)]
+pub struct Phrases<V> {
+    /// Phrases by first token, longest first, each with its value.
+    by_first: ByFirst<V>,
     /// Per first byte, bit `min(len, 63)` set for each first token; empty
     /// when there are no phrases.
     firsts: Vec<u64>,
+}
+
+/// Phrases (their tokens) by first token, each with its value.
+type ByFirst<V> = HashMap<String, Vec<(Vec<String>, V)>>;
+
+/// One list of phrases (`Phrases` valued `i32`).
+pub type PhraseSet = Phrases<i32>;
+
+impl<V> Default for Phrases<V> {
+    fn default() -> Self {
+        Phrases { by_first: HashMap::default(), firsts: Vec::new() }
+    }
 }
 
 impl PhraseSet {
@@ -139,7 +153,7 @@ impl PhraseSet {
     }
 
     fn build_valued<'a>(phrases: impl IntoIterator<Item = (&'a String, i32)>) -> Self {
-        let mut by_first: HashMap<String, Vec<(Vec<String>, i32)>> = HashMap::default();
+        let mut by_first: ByFirst<i32> = HashMap::default();
         for (p, value) in phrases {
             let toks: Vec<String> = norm(p).split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
             if let Some(first) = toks.first() {
@@ -149,6 +163,27 @@ impl PhraseSet {
                 }
             }
         }
+        Phrases::indexed(by_first)
+    }
+
+    /// Several lists in one, each phrase tagged with its list's tag: one
+    /// lookup finds the longest phrase of any list, and of two as long the
+    /// one of the list given first.
+    fn tagged<T: Copy>(lists: &[(&PhraseSet, T)]) -> Phrases<(T, i32)> {
+        let mut by_first: ByFirst<(T, i32)> = HashMap::default();
+        for (list, tag) in lists {
+            for (first, phrases) in &list.by_first {
+                by_first.entry(first.clone()).or_default().extend(phrases.iter().map(|(p, v)| (p.clone(), (*tag, *v))));
+            }
+        }
+        Phrases::indexed(by_first)
+    }
+}
+
+impl<V: Copy> Phrases<V> {
+    /// Sorted longest first (stable: of two as long, the first added
+    /// stays first), with the first-token filter.
+    fn indexed(mut by_first: ByFirst<V>) -> Self {
         for v in by_first.values_mut() {
             v.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
         }
@@ -159,7 +194,7 @@ impl PhraseSet {
                 firsts[usize::from(k.as_bytes()[0])] |= Self::len_bit(k);
             }
         }
-        PhraseSet { by_first, firsts }
+        Phrases { by_first, firsts }
     }
 
     fn len_bit(token: &str) -> u64 {
@@ -181,7 +216,7 @@ impl PhraseSet {
 
     /// The longest phrase starting at `tokens[i]`: its length in tokens and
     /// its value.
-    pub fn value_at(&self, tokens: &[&str], i: usize) -> Option<(usize, i32)> {
+    pub fn value_at(&self, tokens: &[&str], i: usize) -> Option<(usize, V)> {
         if i >= tokens.len() || !self.may_start(tokens[i]) {
             return None;
         }
@@ -206,6 +241,27 @@ impl PhraseSet {
     pub fn starts_with(&self, token: &str) -> bool {
         self.may_start(token) && self.by_first.contains_key(token)
     }
+}
+
+/// What a phrase of the reply vocabulary says (`Lexicon::reply_words`).
+/// Listed in the order a phrase in two lists is read: the first says the
+/// most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyWord {
+    NotThat,
+    TheOther,
+    Closing,
+    Abandon,
+    Refusal,
+    Alternatives,
+    Comparison,
+    Correction,
+    Affirmation,
+    Repetition,
+    Verb,
+    Filler,
+    Interjection,
+    Context,
 }
 
 /// All enabled languages merged into lookup structures.
@@ -309,6 +365,11 @@ pub struct Lexicon {
     pub additive_openers: PhraseSet,
     /// Comparisons, each valued `Comparison::code`.
     pub comparatives: PhraseSet,
+    /// The reply vocabulary in one table (`not_that` ... `filler`,
+    /// `interjections`, `affirmation_context`), each phrase tagged with
+    /// what it says and valued as in its list: a reply is read with one
+    /// lookup per word.
+    pub reply_words: Phrases<(ReplyWord, i32)>,
 }
 
 /// What a comparative compares: a dimension (`COMPARED`) and whether the
@@ -391,7 +452,7 @@ impl Lexicon {
             }
         }
         scope_cues.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-        Lexicon {
+        let mut lex = Lexicon {
             filler: PhraseSet::build(&all(|l| &l.filler)),
             selection_verbs: PhraseSet::build(&all(|l| &l.selection_verbs)),
             question_openers: PhraseSet::build(&all(|l| &l.question_openers)),
@@ -442,7 +503,25 @@ impl Lexicon {
             own_things: PhraseSet::build(&all(|l| &l.own_things)),
             additive_openers: PhraseSet::build(&all(|l| &l.additive_openers)),
             comparatives: PhraseSet::build_valued(comparatives),
-        }
+            reply_words: Phrases::default(),
+        };
+        lex.reply_words = PhraseSet::tagged(&[
+            (&lex.not_that, ReplyWord::NotThat),
+            (&lex.others, ReplyWord::TheOther),
+            (&lex.closings, ReplyWord::Closing),
+            (&lex.abandons, ReplyWord::Abandon),
+            (&lex.refusals, ReplyWord::Refusal),
+            (&lex.alternatives, ReplyWord::Alternatives),
+            (&lex.comparatives, ReplyWord::Comparison),
+            (&lex.corrections, ReplyWord::Correction),
+            (&lex.affirmations, ReplyWord::Affirmation),
+            (&lex.repetitions, ReplyWord::Repetition),
+            (&lex.everyday_verbs, ReplyWord::Verb),
+            (&lex.filler, ReplyWord::Filler),
+            (&lex.interjections, ReplyWord::Interjection),
+            (&lex.affirmation_context, ReplyWord::Context),
+        ]);
+        lex
     }
 }
 
@@ -496,6 +575,50 @@ mod tests {
         assert_eq!(set.match_at(&["can", "you", "open"], 0), Some(2));
         assert_eq!(set.match_at(&["cab", "you"], 0), None);
         assert!(!PhraseSet::default().starts_with("can"));
+    }
+
+    /// The one-table reply vocabulary reads every phrase of its lists as
+    /// the lists read one after the other would: the longest phrase of
+    /// any, and of two as long the first list's, at every word of every
+    /// phrase followed by any word of the vocabulary.
+    #[test]
+    fn the_reply_table_reads_as_its_lists_in_order() {
+        let lex = Lexicon::shipped();
+        let lists = [
+            (&lex.not_that, ReplyWord::NotThat),
+            (&lex.others, ReplyWord::TheOther),
+            (&lex.closings, ReplyWord::Closing),
+            (&lex.abandons, ReplyWord::Abandon),
+            (&lex.refusals, ReplyWord::Refusal),
+            (&lex.alternatives, ReplyWord::Alternatives),
+            (&lex.comparatives, ReplyWord::Comparison),
+            (&lex.corrections, ReplyWord::Correction),
+            (&lex.affirmations, ReplyWord::Affirmation),
+            (&lex.repetitions, ReplyWord::Repetition),
+            (&lex.everyday_verbs, ReplyWord::Verb),
+            (&lex.filler, ReplyWord::Filler),
+            (&lex.interjections, ReplyWord::Interjection),
+            (&lex.affirmation_context, ReplyWord::Context),
+        ];
+        let one_by_one = |toks: &[&str], i: usize| {
+            lists.iter().filter_map(|(l, w)| l.value_at(toks, i).map(|(n, v)| (n, (*w, v)))).fold(None, |best, cur| match best {
+                Some((n, _)) if n >= cur.0 => best,
+                _ => Some(cur),
+            })
+        };
+        let phrases: Vec<&Vec<String>> = lists.iter().flat_map(|(l, _)| l.by_first.values().flatten().map(|(p, _)| p)).collect();
+        let firsts: Vec<&str> = lists.iter().flat_map(|(l, _)| l.by_first.keys().map(String::as_str)).collect();
+        let mut read = 0;
+        for p in &phrases {
+            for next in firsts.iter().step_by(7).chain([&"zzz"]) {
+                let toks: Vec<&str> = p.iter().map(String::as_str).chain([*next]).collect();
+                for i in 0..toks.len() {
+                    assert_eq!(lex.reply_words.value_at(&toks, i), one_by_one(&toks, i), "{toks:?} at {i}");
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 10_000, "{read}");
     }
 
     #[test]

@@ -258,9 +258,12 @@ impl<'a, 'p> Context<'a, 'p> {
         // The starters' first bytes: most forms start with none of them.
         let mut firsts = [false; 256];
         starters.iter().filter_map(|w| w.as_bytes().first()).for_each(|b| firsts[usize::from(*b)] = true);
+        // Then its first word is compared (by length first, as `==` does).
         let starts_a_reply = |form: &str| {
-            form.as_bytes().first().is_some_and(|b| firsts[usize::from(*b)])
-                && starters.iter().any(|w| form.strip_prefix(w).is_some_and(|r| r.is_empty() || r.starts_with(' ')))
+            form.as_bytes().first().is_some_and(|b| firsts[usize::from(*b)]) && {
+                let first = form.split_once(' ').map_or(form, |(first, _)| first);
+                starters.contains(&first)
+            }
         };
         self.canon.every_form().any(|form| {
             form == said
@@ -531,10 +534,11 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
             // list). The app showing it alone after ladderd's question is
             // asking about it alone.
             None => {
-                let present: Vec<usize> =
-                    (0..cx.pool.len()).filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id)).collect();
-                match (&present[..], &cx.options()[..]) {
-                    ([one], [only]) if one == only => Some((*one, by, by == By::Ladder)),
+                let mut options = (0..cx.pool.len()).filter(|e| cx.pool.entries[*e].source == Source::ActiveOptions);
+                let (Some(only), None) = (options.next(), options.next()) else { return None };
+                let mut present = (0..cx.pool.len()).filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id));
+                match (present.next(), present.next()) {
+                    (Some(one), None) if one == only => Some((one, by, by == By::Ladder)),
                     _ => None,
                 }
             }

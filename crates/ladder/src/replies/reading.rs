@@ -10,7 +10,7 @@
 //! against what was asked. Tests: `reading/tests.rs`.
 
 use super::values::{Value, values};
-use crate::lexicon::{Lexicon, PhraseSet};
+use crate::lexicon::{Lexicon, ReplyWord as Kind};
 use crate::text::{fold, normalize};
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
@@ -161,17 +161,14 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         // A clause asks when it ends with a question mark, or opens with a
         // question word that is not an auxiliary ("yes, is good" asks
         // nothing; "what time is it" does).
-        let opens_question = lex.question_openers.match_at(&toks, 0).is_some()
-            && lex.request_openers.match_at(&toks, 0).is_none()
-            && lex.polite_openers.match_at(&toks, 0).is_none()
-            && !AUXILIARIES.contains(&toks[0]);
+        // "Can you book it?" is a request, not a question (unless it asks
+        // what, when, where...: "can you tell me what time it is?").
+        let polite = lex.request_openers.match_at(&toks, 0).is_some() || lex.polite_openers.match_at(&toks, 0).is_some();
+        let opens_question = !polite && !AUXILIARIES.contains(&toks[0]) && lex.question_openers.match_at(&toks, 0).is_some();
         // A whole clause that only closes ("that's all, thanks").
         if lex.closings.is_phrase(&toks) {
             continue;
         }
-        // "Can you book it?" is a request, not a question (unless it asks
-        // what, when, where...: "can you tell me what time it is?").
-        let polite = lex.request_openers.match_at(&toks, 0).is_some() || lex.polite_openers.match_at(&toks, 0).is_some();
         static WH_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| WH.iter().copied().collect());
         let wh = toks.iter().any(|t| WH_WORDS.contains(t));
         let asks = (question_mark && (!polite || wh)) || opens_question;
@@ -229,30 +226,8 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     }
     while i < toks.len() {
         // Longest phrase first, across the reply vocabulary; a tie goes to
-        // the first set listed (what the phrase most says).
-        let sets: [(&PhraseSet, Kind); 14] = [
-            (&lex.not_that, Kind::NotThat),
-            (&lex.others, Kind::TheOther),
-            (&lex.closings, Kind::Closing),
-            (&lex.abandons, Kind::Abandon),
-            (&lex.refusals, Kind::Refusal),
-            (&lex.alternatives, Kind::Alternatives),
-            (&lex.comparatives, Kind::Comparison),
-            (&lex.corrections, Kind::Correction),
-            (&lex.affirmations, Kind::Affirmation),
-            (&lex.repetitions, Kind::Repetition),
-            (&lex.everyday_verbs, Kind::Verb),
-            (&lex.filler, Kind::Filler),
-            (&lex.interjections, Kind::Filler),
-            (&lex.affirmation_context, Kind::Context),
-        ];
-        let best = sets.iter().filter_map(|(set, kind)| set.value_at(toks, i).map(|(n, v)| (n, v, *kind))).fold(
-            None::<(usize, i32, Kind)>,
-            |best, cur| match best {
-                Some(b) if b.0 >= cur.0 => Some(b),
-                _ => Some(cur),
-            },
-        );
+        // the first list (what the phrase most says): one lookup.
+        let best = lex.reply_words.value_at(toks, i).map(|(n, (word, value))| (n, value, word));
         let Some((n, value, kind)) = best else {
             let t = toks[i];
             if !(lex.function_words.contains(t) || lex.deictic.contains(t)) {
@@ -270,12 +245,14 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             i += n;
             continue;
         }
-        said |= !matches!(kind, Kind::Filler | Kind::Closing | Kind::Refusal | Kind::Affirmation | Kind::Correction | Kind::Abandon)
-            && !opener[i];
+        said |= !matches!(
+            kind,
+            Kind::Filler | Kind::Interjection | Kind::Closing | Kind::Refusal | Kind::Affirmation | Kind::Correction | Kind::Abandon
+        ) && !opener[i];
         match kind {
             Kind::NotThat => r.not_that = true,
             Kind::TheOther => r.the_other = true,
-            Kind::Closing | Kind::Filler => {}
+            Kind::Closing | Kind::Filler | Kind::Interjection => {}
             Kind::Abandon => r.abandons = true,
             Kind::Refusal => r.refuses = true,
             Kind::Alternatives => r.alternatives = true,
@@ -288,23 +265,6 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
         }
         i += n;
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Kind {
-    NotThat,
-    TheOther,
-    Closing,
-    Abandon,
-    Refusal,
-    Alternatives,
-    Comparison,
-    Correction,
-    Affirmation,
-    Repetition,
-    Verb,
-    Filler,
-    Context,
 }
 
 #[cfg(test)]

@@ -181,7 +181,8 @@ enum Tok {
 }
 
 fn scan(text: &str) -> Vec<Tok> {
-    let mut out = Vec::new();
+    // At most a piece and a space per two bytes, most texts far fewer.
+    let mut out = Vec::with_capacity(text.len() / 2 + 1);
     // One allocation: a text has no more chars than bytes.
     let mut chars: Vec<char> = Vec::with_capacity(text.len());
     chars.extend(text.chars());
@@ -196,14 +197,23 @@ fn scan(text: &str) -> Vec<Tok> {
             {
                 i += 1;
             }
-            out.push(Tok::Num(chars[start..i].iter().collect()));
+            let mut n = String::with_capacity(i - start);
+            n.extend(&chars[start..i]);
+            out.push(Tok::Num(n));
         } else if c.is_alphabetic() {
             let start = i;
             while i < chars.len() && (chars[i].is_alphabetic() || chars[i] == '\'' || chars[i] == '\u{2019}') {
                 i += 1;
             }
-            let w: String = chars[start..i].iter().collect::<String>().to_lowercase();
-            out.push(Tok::Word(strip_accents(w)));
+            let word = &chars[start..i];
+            out.push(Tok::Word(if word.iter().all(char::is_ascii) {
+                // One allocation: lower case as `str::to_lowercase` makes it.
+                let mut w = String::with_capacity(word.len());
+                w.extend(word.iter().map(char::to_ascii_lowercase));
+                w
+            } else {
+                strip_accents(word.iter().collect::<String>().to_lowercase())
+            }));
         } else if c.is_whitespace() {
             if !matches!(out.last(), Some(Tok::Space) | None) {
                 out.push(Tok::Space);
