@@ -594,9 +594,12 @@ impl<'a> Draft<'a> {
             Some(c) if !c.option_ids.is_empty() && matches!(d.outcome, Outcome::Clarify | Outcome::NeedMoreInfo) => {
                 let kind = if c.kind == PendingClarifier::Confirmation { QuestionKind::Confirmation } else { QuestionKind::Choice };
                 let cands = || self.req.option_candidates().iter().chain(&self.req.recoverable_chat_options).chain(&self.req.widget_items);
-                let found = |id: &String| cands().find(|cand| cand.id == *id);
-                let shown = c.option_ids.iter().map(|id| found(id).map(crate::replies::shown_text).unwrap_or_default()).collect();
-                let labels = c.option_ids.iter().map(|id| found(id).map(|c| c.label.clone()).unwrap_or_default()).collect();
+                // Each offered option looked up once, for what it showed and its label.
+                let (shown, labels) = c
+                    .option_ids
+                    .iter()
+                    .map(|id| cands().find(|cand| cand.id == *id).map_or_else(Default::default, |c| (crate::replies::shown_text(c), c.label.clone())))
+                    .unzip();
                 let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
                 // The screen's order matters only to a question that
                 // offered the whole screen (a position on that screen re-sent
