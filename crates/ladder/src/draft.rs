@@ -598,7 +598,11 @@ impl<'a> Draft<'a> {
                 let (shown, labels) = c
                     .option_ids
                     .iter()
-                    .map(|id| cands().find(|cand| cand.id == *id).map_or_else(Default::default, |c| (crate::replies::shown_text(c), c.label.clone())))
+                    .map(|id| {
+                        cands()
+                            .find(|cand| cand.id == *id)
+                            .map_or_else(Default::default, |c| (crate::replies::shown_text(c), c.label.clone()))
+                    })
                     .unzip();
                 let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
                 // The screen's order matters only to a question that

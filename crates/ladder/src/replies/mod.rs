@@ -258,12 +258,15 @@ impl<'a, 'p> Context<'a, 'p> {
         // The starters' first bytes: most forms start with none of them.
         let mut firsts = [false; 256];
         starters.iter().filter_map(|w| w.as_bytes().first()).for_each(|b| firsts[usize::from(*b)] = true);
-        // Then its first word is compared (by length first, as `==` does).
+        // Then a starter is its first word: a word that long (a space or
+        // the end right after it), and those bytes.
         let starts_a_reply = |form: &str| {
-            form.as_bytes().first().is_some_and(|b| firsts[usize::from(*b)]) && {
-                let first = form.split_once(' ').map_or(form, |(first, _)| first);
-                starters.contains(&first)
-            }
+            let b = form.as_bytes();
+            b.first().is_some_and(|f| firsts[usize::from(*f)])
+                && starters.iter().any(|w| {
+                    let n = w.len();
+                    b.len() >= n && (b.len() == n || b[n] == b' ') && &b[..n] == w.as_bytes()
+                })
         };
         self.canon.every_form().any(|form| {
             form == said

@@ -15,6 +15,7 @@
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// What a value measures.
@@ -169,59 +170,61 @@ pub fn holding_extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Vec<usize>
 }
 
 /// A piece of text: a number (with its digits and separators as written),
-/// a word (lower case), or a symbol.
+/// a word (lower case), or a symbol. Borrowed from the text where it is
+/// written so (a number, a word already in lower case ASCII).
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Num(String),
-    Word(String),
+enum Tok<'a> {
+    Num(&'a str),
+    Word(Cow<'a, str>),
     Sym(char),
     /// Whitespace between two pieces (so "7 pm" and "7pm" can both be read,
     /// and "1 2" is not "12").
     Space,
 }
 
-fn scan(text: &str) -> Vec<Tok> {
+fn scan(text: &str) -> Vec<Tok<'_>> {
     // At most a piece and a space per two bytes, most texts far fewer.
     let mut out = Vec::with_capacity(text.len() / 2 + 1);
-    // One allocation: a text has no more chars than bytes.
-    let mut chars: Vec<char> = Vec::with_capacity(text.len());
-    chars.extend(text.chars());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    let bytes = text.as_bytes();
+    let mut chars = text.char_indices().peekable();
+    while let Some(&(start, c)) = chars.peek() {
         if c.is_ascii_digit() {
-            let start = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit()
-                    || (matches!(chars[i], '.' | ',' | ':') && i + 1 < chars.len() && chars[i + 1].is_ascii_digit()))
-            {
-                i += 1;
+            // Digits, and a separator with a digit after it ("9.99",
+            // "1,850", "7:30"): all ASCII, one byte each.
+            let mut end = start;
+            while let Some(&(j, d)) = chars.peek() {
+                if !(d.is_ascii_digit() || (matches!(d, '.' | ',' | ':') && bytes.get(j + 1).is_some_and(u8::is_ascii_digit))) {
+                    break;
+                }
+                end = j + 1;
+                chars.next();
             }
-            let mut n = String::with_capacity(i - start);
-            n.extend(&chars[start..i]);
-            out.push(Tok::Num(n));
+            out.push(Tok::Num(&text[start..end]));
         } else if c.is_alphabetic() {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphabetic() || chars[i] == '\'' || chars[i] == '\u{2019}') {
-                i += 1;
+            let mut end = start;
+            while let Some(&(j, d)) = chars.peek() {
+                if !(d.is_alphabetic() || d == '\'' || d == '\u{2019}') {
+                    break;
+                }
+                end = j + d.len_utf8();
+                chars.next();
             }
-            let word = &chars[start..i];
-            out.push(Tok::Word(if word.iter().all(char::is_ascii) {
-                // One allocation: lower case as `str::to_lowercase` makes it.
-                let mut w = String::with_capacity(word.len());
-                w.extend(word.iter().map(char::to_ascii_lowercase));
-                w
+            let w = &text[start..end];
+            out.push(Tok::Word(if !w.is_ascii() {
+                Cow::Owned(strip_accents(w.to_lowercase()))
+            } else if w.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(w.to_ascii_lowercase())
             } else {
-                strip_accents(word.iter().collect::<String>().to_lowercase())
+                Cow::Borrowed(w)
             }));
         } else if c.is_whitespace() {
             if !matches!(out.last(), Some(Tok::Space) | None) {
                 out.push(Tok::Space);
             }
-            i += 1;
+            chars.next();
         } else {
             out.push(Tok::Sym(c));
-            i += 1;
+            chars.next();
         }
     }
     out
@@ -236,13 +239,13 @@ fn strip_accents(w: String) -> String {
 }
 
 /// The tokens from `i` with spaces skipped: (index, token).
-fn next_solid(toks: &[Tok], i: usize) -> Option<(usize, &Tok)> {
+fn next_solid<'t, 'a>(toks: &'t [Tok<'a>], i: usize) -> Option<(usize, &'t Tok<'a>)> {
     toks.iter().enumerate().skip(i).find(|(_, t)| **t != Tok::Space)
 }
 
-fn word_at(toks: &[Tok], i: usize) -> Option<(usize, &str)> {
+fn word_at<'t>(toks: &'t [Tok<'_>], i: usize) -> Option<(usize, &'t str)> {
     match next_solid(toks, i) {
-        Some((j, Tok::Word(w))) => Some((j, w.as_str())),
+        Some((j, Tok::Word(w))) => Some((j, w.as_ref())),
         _ => None,
     }
 }
