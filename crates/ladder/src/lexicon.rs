@@ -505,23 +505,29 @@ impl Lexicon {
             comparatives: PhraseSet::build_valued(comparatives),
             reply_words: Phrases::default(),
         };
-        lex.reply_words = PhraseSet::tagged(&[
-            (&lex.not_that, ReplyWord::NotThat),
-            (&lex.others, ReplyWord::TheOther),
-            (&lex.closings, ReplyWord::Closing),
-            (&lex.abandons, ReplyWord::Abandon),
-            (&lex.refusals, ReplyWord::Refusal),
-            (&lex.alternatives, ReplyWord::Alternatives),
-            (&lex.comparatives, ReplyWord::Comparison),
-            (&lex.corrections, ReplyWord::Correction),
-            (&lex.affirmations, ReplyWord::Affirmation),
-            (&lex.repetitions, ReplyWord::Repetition),
-            (&lex.everyday_verbs, ReplyWord::Verb),
-            (&lex.filler, ReplyWord::Filler),
-            (&lex.interjections, ReplyWord::Interjection),
-            (&lex.affirmation_context, ReplyWord::Context),
-        ]);
+        lex.reply_words = PhraseSet::tagged(&lex.reply_lists());
         lex
+    }
+
+    /// The lists of the reply vocabulary, in the order `reply_words` reads
+    /// them (`ReplyWord`'s).
+    fn reply_lists(&self) -> [(&PhraseSet, ReplyWord); 14] {
+        [
+            (&self.not_that, ReplyWord::NotThat),
+            (&self.others, ReplyWord::TheOther),
+            (&self.closings, ReplyWord::Closing),
+            (&self.abandons, ReplyWord::Abandon),
+            (&self.refusals, ReplyWord::Refusal),
+            (&self.alternatives, ReplyWord::Alternatives),
+            (&self.comparatives, ReplyWord::Comparison),
+            (&self.corrections, ReplyWord::Correction),
+            (&self.affirmations, ReplyWord::Affirmation),
+            (&self.repetitions, ReplyWord::Repetition),
+            (&self.everyday_verbs, ReplyWord::Verb),
+            (&self.filler, ReplyWord::Filler),
+            (&self.interjections, ReplyWord::Interjection),
+            (&self.affirmation_context, ReplyWord::Context),
+        ]
     }
 }
 
@@ -584,22 +590,7 @@ mod tests {
     #[test]
     fn the_reply_table_reads_as_its_lists_in_order() {
         let lex = Lexicon::shipped();
-        let lists = [
-            (&lex.not_that, ReplyWord::NotThat),
-            (&lex.others, ReplyWord::TheOther),
-            (&lex.closings, ReplyWord::Closing),
-            (&lex.abandons, ReplyWord::Abandon),
-            (&lex.refusals, ReplyWord::Refusal),
-            (&lex.alternatives, ReplyWord::Alternatives),
-            (&lex.comparatives, ReplyWord::Comparison),
-            (&lex.corrections, ReplyWord::Correction),
-            (&lex.affirmations, ReplyWord::Affirmation),
-            (&lex.repetitions, ReplyWord::Repetition),
-            (&lex.everyday_verbs, ReplyWord::Verb),
-            (&lex.filler, ReplyWord::Filler),
-            (&lex.interjections, ReplyWord::Interjection),
-            (&lex.affirmation_context, ReplyWord::Context),
-        ];
+        let lists = lex.reply_lists();
         let one_by_one = |toks: &[&str], i: usize| {
             lists.iter().filter_map(|(l, w)| l.value_at(toks, i).map(|(n, v)| (n, (*w, v)))).fold(None, |best, cur| match best {
                 Some((n, _)) if n >= cur.0 => best,
