@@ -202,7 +202,12 @@ impl<'a, 'p> Context<'a, 'p> {
 
     /// The options on screen (the active options of the pool).
     fn options(&self) -> Vec<usize> {
-        (0..self.pool.len()).filter(|i| self.pool.entries[*i].source == Source::ActiveOptions).collect()
+        self.option_entries().collect()
+    }
+
+    /// `options`, one at a time.
+    fn option_entries(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.pool.len()).filter(|i| self.pool.entries[*i].source == Source::ActiveOptions)
     }
 
     /// The question a reply answers: the app's screen, else the session's.
@@ -537,7 +542,7 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
             // list). The app showing it alone after ladderd's question is
             // asking about it alone.
             None => {
-                let mut options = (0..cx.pool.len()).filter(|e| cx.pool.entries[*e].source == Source::ActiveOptions);
+                let mut options = cx.option_entries();
                 let (Some(only), None) = (options.next(), options.next()) else { return None };
                 let mut present = (0..cx.pool.len()).filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id));
                 match (present.next(), present.next()) {
