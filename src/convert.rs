@@ -193,7 +193,12 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
     check_len(|| "input".into(), &m.input, l.input_max_bytes)?;
     language("language", &m.language)?;
     // Sizes first: refuse huge pools before touching their contents.
-    let opt_len = m.options.as_ref().map_or(0, |o| o.candidates.len());
+    // A known list stands for the options' candidates: intake may have
+    // left them out of the message (`grpc::wire::without_candidates`).
+    let opt_len = match (&m.options, &known) {
+        (Some(_), Some(list)) => list.len(),
+        (o, _) => o.as_ref().map_or(0, |o| o.candidates.len()),
+    };
     check_count("options.candidates", opt_len, l.pool_max)?;
     check_count("recoverable_chat_options", m.recoverable_chat_options.len(), l.pool_max)?;
     check_count("widget_items", m.widget_items.len(), l.pool_max)?;
@@ -206,15 +211,12 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
     // Contents next, by reference (ids are unique across the whole request),
     // then everything is moved into domain types without copies.
     {
-        let total = m.options.as_ref().map_or(0, |o| o.candidates.len())
-            + m.recoverable_chat_options.len()
-            + m.widget_items.len()
-            + m.commands.len();
+        let total = opt_len + m.recoverable_chat_options.len() + m.widget_items.len() + m.commands.len();
         let mut seen = FxHashSet::with_capacity_and_hasher(total, Default::default());
         if let Some(o) = &m.options {
             let others = m.recoverable_chat_options.len() + m.widget_items.len() + m.commands.len();
-            match known {
-                Some(_) if others > 0 => seen.extend(o.candidates.iter().map(|c| c.id.as_str())),
+            match &known {
+                Some(list) if others > 0 => seen.extend(list.iter().map(|c| c.id.as_str())),
                 Some(_) => {}
                 None => check_candidates("options.candidates", &o.candidates, l, &mut seen)?,
             }

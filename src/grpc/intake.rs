@@ -22,7 +22,13 @@
 //!   held until its answer is built. When the budget is spent the request
 //!   is refused at once with RESOURCE_EXHAUSTED (retry with backoff), like
 //!   `server.max_concurrent_requests`: memory in flight is bounded in
-//!   bytes, whatever the shapes of the requests.
+//!   bytes, whatever the shapes of the requests;
+//! - a Decide's options are looked up in the memo of option lists on their
+//!   bytes (`daemon::admit::look_up`): when it holds their list (the same
+//!   screen sent again, by this session or another), the message goes on
+//!   without those candidates (`wire::without_candidates`) and the handler
+//!   takes the held list, so the bulk of the request is decoded once, not
+//!   on every call.
 //!
 //! Health checks and reflection pass through untouched (their bodies are
 //! tiny or, for reflection, a stream).
@@ -108,6 +114,17 @@ pub struct Intake<S> {
 #[derive(Clone)]
 pub struct OptionsWire(pub Bytes);
 
+/// `payload` as one uncompressed gRPC message: its header, then it.
+fn framed(payload: &[u8]) -> Bytes {
+    let mut out = BytesMut::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(&[0]);
+    // Never more than the message it was made from, which passed
+    // `server.max_message_bytes` (at most 4 GiB - 1 by its header).
+    out.extend_from_slice(&u32::try_from(payload.len()).unwrap_or(u32::MAX).to_be_bytes());
+    out.extend_from_slice(payload);
+    out.freeze()
+}
+
 /// Whether `path` is a call whose body intake reads.
 fn is_arbiter(path: &str) -> bool {
     path.starts_with("/ladder.v1.Arbiter/")
@@ -156,8 +173,8 @@ where
                 }
                 Err(_) => return Ok(Status::deadline_exceeded(format!("deadline of {} ms exceeded", asked.as_millis())).into_http()),
             };
-            let limits = settings.daemon.current().config.limits.clone();
-            let decoded = match super::wire::check(parts.uri.path(), &message[HEADER..], &limits) {
+            let g = settings.daemon.current();
+            let decoded = match super::wire::check(parts.uri.path(), &message[HEADER..], &g.config.limits) {
                 Ok(cost) => cost,
                 Err(invalid) => return Ok(Status::from(ApiError::Invalid(invalid)).into_http()),
             };
@@ -166,9 +183,19 @@ where
                 Err(status) => return Ok(status.into_http()),
             };
             let mut parts = parts;
+            let mut message = message;
             if let Some(at) = super::wire::options(parts.uri.path(), &message[HEADER..]) {
-                parts.extensions.insert(OptionsWire(message.slice(HEADER + at.start..HEADER + at.end)));
+                let wire = message.slice(HEADER + at.start..HEADER + at.end);
+                // Options the memo holds a list for are not decoded again:
+                // the message goes on without their candidates.
+                let (looked, stripped) = crate::daemon::admit::look_up(&g, parts.uri.path(), &message[HEADER..], &wire);
+                if let Some(payload) = stripped {
+                    message = framed(&payload);
+                }
+                parts.extensions.insert(looked);
+                parts.extensions.insert(OptionsWire(wire));
             }
+            drop(g);
             let req = Request::from_parts(parts, Body::new(http_body_util::Full::new(message)));
             let answer = inner.oneshot(req).await;
             // The request is decoded, served and its answer built: its
@@ -313,6 +340,86 @@ mod tests {
         let seen = seen.lock().unwrap();
         assert_eq!(seen[0].as_deref(), Some(&m.options.as_ref().unwrap().encode_to_vec()[..]));
         assert_eq!(seen[1], None);
+    }
+
+    /// A Decide whose options' list the memo already holds (the same
+    /// screen again) reaches the handler without those candidates, with
+    /// the list intake found (`admit::Looked`): it converts to the very
+    /// request the whole message makes, on the one shared list. Looked up
+    /// under another generation (a reload in between), the candidates left
+    /// out are decoded from the options' bytes.
+    #[tokio::test]
+    async fn options_the_memo_holds_are_not_decoded_again() {
+        use crate::daemon::admit;
+        use prost::Message;
+        let daemon = Arc::new(Daemon::new(crate::config::Config::default()).unwrap());
+        let g = daemon.current();
+        let layer = IntakeLayer {
+            body_timeout: Duration::from_secs(1),
+            max_timeout: Duration::from_secs(1),
+            max_message_bytes: 1 << 20,
+            memory: MemoryBudget::new(1 << 20),
+            daemon: daemon.clone(),
+        };
+        type Seen = (Bytes, Option<OptionsWire>, Option<admit::Looked>);
+        let seen: Arc<std::sync::Mutex<Vec<Seen>>> = Arc::default();
+        let inner = {
+            let seen = seen.clone();
+            tower::service_fn(move |req: Request<Body>| {
+                let seen = seen.clone();
+                async move {
+                    let wire = req.extensions().get::<OptionsWire>().cloned();
+                    let looked = req.extensions().get::<admit::Looked>().cloned();
+                    let body = req.into_body().collect().await.unwrap().to_bytes();
+                    seen.lock().unwrap().push((body, wire, looked));
+                    Ok::<_, BoxError>(Response::new(Body::empty()))
+                }
+            })
+        };
+        let mut svc = layer.layer(inner);
+        let candidates: Vec<pb::Candidate> =
+            (0..20).map(|i| pb::Candidate { id: format!("c{i}"), label: format!("Links Panel {i}"), ..Default::default() }).collect();
+        let m = pb::DecideRequest {
+            session_id: "s-1".into(),
+            input: "links panel".into(),
+            options: Some(pb::OptionSet {
+                option_set_id: "set-1".into(),
+                candidates,
+                asked: pb::Asked::Choice as i32,
+                ..Default::default()
+            }),
+            widget_items: vec![pb::Candidate { id: "w".into(), label: "Widget".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        let whole = m.encode_to_vec();
+        for _ in 0..2 {
+            let body = Body::new(http_body_util::Full::new(Bytes::from(framed(&whole))));
+            svc.call(Request::builder().uri("/ladder.v1.Arbiter/Decide").body(body).unwrap()).await.unwrap();
+            // The handler interns the list on the first call.
+            let (body, wire, looked) = seen.lock().unwrap().last().cloned().unwrap();
+            let decoded = pb::DecideRequest::decode(&body[HEADER..]).unwrap();
+            let wire = wire.unwrap();
+            let _ = admit::decide_input_looked(&g, decoded, Some(&wire.0[..]), looked).unwrap();
+        }
+        let seen = seen.lock().unwrap();
+        let (first, second) = (&seen[0], &seen[1]);
+        assert_eq!(&first.0[HEADER..], &whole[..], "the first time, the message as sent");
+        assert!(second.0.len() < whole.len() / 3, "{} of {} bytes", second.0.len(), whole.len());
+        let mut expected = m.clone();
+        expected.options.as_mut().unwrap().candidates.clear();
+        let stripped = pb::DecideRequest::decode(&second.0[HEADER..]).unwrap();
+        assert_eq!(stripped, expected, "all but the candidates, as sent");
+        let wire = second.1.clone().unwrap();
+        assert_eq!(&wire.0[..], &m.options.as_ref().unwrap().encode_to_vec()[..], "the options' bytes as sent");
+        let known = admit::decide_input_looked(&g, stripped.clone(), Some(&wire.0[..]), second.2.clone()).unwrap();
+        let full = admit::decide_input(&g, m.clone(), Some(&wire.0[..])).unwrap();
+        assert_eq!(known, full, "the request the whole message makes");
+        assert!(Arc::ptr_eq(&known.options.unwrap().candidates, &full.options.unwrap().candidates), "on the shared list");
+        // Another generation: its memo holds nothing; the list is decoded.
+        let other = Daemon::new(crate::config::Config::default()).unwrap().current();
+        let decoded = admit::decide_input_looked(&other, stripped, Some(&wire.0[..]), second.2.clone()).unwrap();
+        assert_eq!(decoded, admit::decide_input(&other, m, Some(&wire.0[..])).unwrap());
+        assert_eq!(decoded.options.unwrap().candidates.len(), 20);
     }
 
     /// An Arbiter that answers each call with an empty message; a Decide

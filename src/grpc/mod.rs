@@ -80,7 +80,8 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         let deadline = deadline(&request);
         let g = self.daemon.current();
         let wire = request.extensions().get::<intake::OptionsWire>().cloned();
-        let req = crate::daemon::admit::decide_input(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]))?;
+        let looked = request.extensions().get::<crate::daemon::admit::Looked>().cloned();
+        let req = crate::daemon::admit::decide_input_looked(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]), looked)?;
         let d = self.daemon.decide(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
     }

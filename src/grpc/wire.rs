@@ -212,23 +212,70 @@ pub fn check(path: &str, payload: &[u8], limits: &Limits) -> Result<usize, Inval
 /// (the decoder refuses the request). The range is always inside
 /// `payload`.
 pub fn options(path: &str, payload: &[u8]) -> Option<std::ops::Range<usize>> {
+    options_field(path, payload).map(|(_, contents)| contents)
+}
+
+/// `options`, with where the field starts (its key).
+fn options_field(path: &str, payload: &[u8]) -> Option<(usize, std::ops::Range<usize>)> {
     if !std::ptr::eq(shape_of(path), &DECIDE) {
         return None;
     }
     let number = DECIDE.fields[OPTIONS].number;
     let mut found = None;
     let mut fields = Fields::new(payload, &DECIDE);
-    while let Some((n, wire, body)) = fields.next() {
+    loop {
+        let start = payload.len() - fields.rest.len();
+        let Some((n, wire, body)) = fields.next() else { break };
         if n == number {
             if found.is_some() || wire != DELIMITED {
                 return None;
             }
             // The contents end where the rest of the message begins.
             let end = payload.len().checked_sub(fields.rest.len())?;
-            found = Some(end.checked_sub(body.len())?..end);
+            found = Some((start, end.checked_sub(body.len())?..end));
         }
     }
     found
+}
+
+/// The `Decide` message `payload` without its options' candidates: every
+/// other byte as it was sent, the `options` field's length made anew. What
+/// intake hands the decoder when the memo already holds the list those
+/// candidates make (`PoolMemo::interned` on `options`' bytes): the request
+/// decodes to the same message with an empty `options.candidates`, and the
+/// list, the bulk of the message, is not decoded again. `None` when the
+/// options' fields cannot be read plainly (the decoder reads the whole
+/// message and says what is wrong).
+pub fn without_candidates(path: &str, payload: &[u8]) -> Option<Vec<u8>> {
+    let (start, at) = options_field(path, payload)?;
+    let options = &payload[at.clone()];
+    let candidates = OPTION_SET.fields[0].number;
+    let mut kept = Vec::with_capacity(64);
+    let mut fields = Fields::new(options, &OPTION_SET);
+    loop {
+        let from = options.len() - fields.rest.len();
+        let Some((n, wire, _)) = fields.next() else {
+            // The end of the options, or bytes that are not a field.
+            if from != options.len() {
+                return None;
+            }
+            break;
+        };
+        if n == candidates {
+            if wire != DELIMITED {
+                return None;
+            }
+            continue;
+        }
+        kept.extend_from_slice(&options[from..options.len() - fields.rest.len()]);
+    }
+    let mut out = Vec::with_capacity(payload.len() - options.len() + kept.len());
+    out.extend_from_slice(&payload[..start]);
+    prost::encoding::encode_key(DECIDE.fields[OPTIONS].number, prost::encoding::WireType::LengthDelimited, &mut out);
+    prost::encoding::encode_varint(kept.len() as u64, &mut out);
+    out.extend_from_slice(&kept);
+    out.extend_from_slice(&payload[at.end..]);
+    Some(out)
 }
 
 /// The index of `options` in `DECIDE`'s fields.
@@ -585,6 +632,66 @@ mod tests {
     }
 
     #[test]
+    fn a_request_without_its_candidates_decodes_to_the_rest_of_it_as_sent() {
+        use prost::encoding::{WireType, encode_key, encode_varint};
+        let decide = "/ladder.v1.Arbiter/Decide";
+        let m = pb::DecideRequest {
+            session_id: "s".into(),
+            input: "the second one".into(),
+            options: Some(pb::OptionSet {
+                option_set_id: "set".into(),
+                candidates: (0..3).map(|i| candidate(i, 1)).collect(),
+                version: "v2".into(),
+                asked: pb::Asked::Choice as i32,
+                ..Default::default()
+            }),
+            widget_items: vec![candidate(9, 0)],
+            ..Default::default()
+        };
+        // The candidates interleaved with the set's other fields and an
+        // unknown one, a field of the request after the options: every
+        // other byte is kept, in its order.
+        let mut options = pb::OptionSet { option_set_id: "set".into(), ..Default::default() }.encode_to_vec();
+        options.extend(pb::OptionSet { candidates: vec![candidate(0, 1)], ..Default::default() }.encode_to_vec());
+        options.extend(unknown_fields(&[0, 2]));
+        options.extend(
+            pb::OptionSet { candidates: vec![candidate(1, 1), candidate(2, 1)], version: "v2".into(), ..Default::default() }
+                .encode_to_vec(),
+        );
+        options.extend(pb::OptionSet { asked: pb::Asked::Choice as i32, ..Default::default() }.encode_to_vec());
+        let mut bytes = pb::DecideRequest { session_id: "s".into(), input: "the second one".into(), ..Default::default() }.encode_to_vec();
+        encode_key(5, WireType::LengthDelimited, &mut bytes);
+        encode_varint(options.len() as u64, &mut bytes);
+        bytes.extend(&options);
+        bytes.extend(pb::DecideRequest { widget_items: vec![candidate(9, 0)], ..Default::default() }.encode_to_vec());
+        assert_eq!(pb::DecideRequest::decode(&bytes[..]).unwrap(), m, "the bytes are the request");
+        let stripped = without_candidates(decide, &bytes).expect("plain fields");
+        let listed: usize = (0..3)
+            .map(|i| {
+                let c = pb::OptionSet { candidates: vec![candidate(i, 1)], ..Default::default() };
+                c.encoded_len()
+            })
+            .sum();
+        assert_eq!(stripped.len(), bytes.len() - listed, "only the candidates' fields are left out");
+        let mut expected = m.clone();
+        expected.options.as_mut().unwrap().candidates.clear();
+        assert_eq!(pb::DecideRequest::decode(&stripped[..]).unwrap(), expected);
+        // No options, or another call: nothing to leave out.
+        let plain = pb::DecideRequest { input: "x".into(), ..Default::default() }.encode_to_vec();
+        assert_eq!(without_candidates(decide, &plain), None);
+        assert_eq!(without_candidates("/ladder.v1.Arbiter/Enrich", &bytes), None);
+        // Candidates sent as a varint: the decoder says what is wrong.
+        let mut bad = Vec::new();
+        encode_key(3, WireType::Varint, &mut bad);
+        encode_varint(1, &mut bad);
+        let mut req = Vec::new();
+        encode_key(5, WireType::LengthDelimited, &mut req);
+        encode_varint(bad.len() as u64, &mut req);
+        req.extend(&bad);
+        assert_eq!(without_candidates(decide, &req), None);
+    }
+
+    #[test]
     fn a_group_in_front_of_a_list_does_not_hide_it_from_the_count() {
         // prost skips an unknown group (proto3 has none, its decoder still
         // accepts them) and decodes the list behind it: the scan must count it.
@@ -695,7 +802,15 @@ mod tests {
             if call.path == crate::grpc::mangled::DECIDE && decodes {
                 let decoded = pb::DecideRequest::decode(&bytes[..]).unwrap();
                 if let Some(at) = found {
-                    prop_assert_eq!(Some(pb::OptionSet::decode(&bytes[at]).unwrap()), decoded.options, "{:02x?}", bytes);
+                    prop_assert_eq!(Some(pb::OptionSet::decode(&bytes[at]).unwrap()), decoded.options.clone(), "{:02x?}", bytes);
+                }
+                // Without its candidates, the same request with an empty list.
+                if let Some(stripped) = without_candidates(call.path, &bytes) {
+                    let mut expected = decoded;
+                    if let Some(o) = expected.options.as_mut() {
+                        o.candidates.clear();
+                    }
+                    prop_assert_eq!(pb::DecideRequest::decode(&stripped[..]).unwrap(), expected, "{:02x?}", bytes);
                 }
             }
         }
