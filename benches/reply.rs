@@ -168,6 +168,8 @@ fn reply(c: &mut Criterion) {
         // The pool's canonical index, as decide has it (the memo's for a
         // pool sent again).
         let canon = ladder::matching::CanonPool::build(&pool, lex, &ladder::cost::Deadline::default()).expect("no deadline");
+        // A pool sent again has its vocabulary (`intern::pool_index`).
+        canon.build_vocab(&ladder::cost::Deadline::default()).expect("no deadline");
         for (variant, state) in [("rung", &asked), ("rung_unasked", &unasked)] {
             let view: StateView<'_> = state.into();
             let cx = replies::Context::new(&req, &view, &pool, &canon, lex, hr, &canonical);

@@ -370,6 +370,9 @@ pub struct Lexicon {
     /// what it says and valued as in its list: a reply is read with one
     /// lookup per word.
     pub reply_words: Phrases<(ReplyWord, i32)>,
+    /// `request_openers` and `polite_openers` in one set: the longest
+    /// opener of either at a word, in one lookup.
+    pub openers: PhraseSet,
 }
 
 /// What a comparative compares: a dimension (`COMPARED`) and whether the
@@ -504,6 +507,7 @@ impl Lexicon {
             additive_openers: PhraseSet::build(&all(|l| &l.additive_openers)),
             comparatives: PhraseSet::build_valued(comparatives),
             reply_words: Phrases::default(),
+            openers: PhraseSet::build(all(|l| &l.request_openers).iter().chain(&all(|l| &l.polite_openers))),
         };
         lex.reply_words = PhraseSet::tagged(&lex.reply_lists());
         lex
@@ -610,6 +614,29 @@ mod tests {
             }
         }
         assert!(read > 10_000, "{read}");
+    }
+
+    /// `openers` is `request_openers` and `polite_openers` in one: at every
+    /// word of their phrases, followed by any word of either, the longest
+    /// of the two.
+    #[test]
+    fn the_openers_read_as_both_lists() {
+        let lex = Lexicon::shipped();
+        let lists = [&lex.request_openers, &lex.polite_openers];
+        let phrases: Vec<&Vec<String>> = lists.iter().flat_map(|l| l.by_first.values().flatten().map(|(p, _)| p)).collect();
+        let firsts: Vec<&str> = lists.iter().flat_map(|l| l.by_first.keys().map(String::as_str)).chain(["zzz"]).collect();
+        let mut read = 0;
+        for p in &phrases {
+            for next in &firsts {
+                let toks: Vec<&str> = p.iter().map(String::as_str).chain([*next]).collect();
+                for i in 0..toks.len() {
+                    let both = lex.request_openers.match_at(&toks, i).max(lex.polite_openers.match_at(&toks, i));
+                    assert_eq!(lex.openers.match_at(&toks, i), both, "{toks:?} at {i}");
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 1_000, "{read}");
     }
 
     #[test]

@@ -414,6 +414,20 @@ impl CanonPool {
     /// callers' loops over the input's words are bounded by `stop` here
     /// (once it has passed the answer is `false`, and `find` returns
     /// `DeadlinePassed` before anything reads it).
+    /// The entries (ascending) that have any of `words` among their label
+    /// and alias words, from the vocabulary; `None` when it is not built
+    /// (the caller reads every entry).
+    pub(crate) fn entries_with_any<'w>(&self, words: impl IntoIterator<Item = &'w str>) -> Option<Vec<usize>> {
+        let vocab = self.vocab.get()?;
+        let mut out: Vec<usize> = Vec::new();
+        for w in words {
+            out.extend(vocab.owners_of(&self.text, w).unwrap_or_default().iter().map(|&o| o as usize));
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
     pub(super) fn any_word(&self, t: &str, stop: &Deadline) -> bool {
         if let Some(v) = self.vocab.get() {
             return v.owners_of(&self.text, t).is_some();

@@ -273,13 +273,21 @@ impl<'a, 'p> Context<'a, 'p> {
                     b.len() >= n && (b.len() == n || b[n] == b' ') && &b[..n] == w.as_bytes()
                 })
         };
-        self.canon.every_form().any(|form| {
+        let says_it = |form: &str| {
             form == said
                 || (starts_a_reply(form) && says_words(said, form) && {
                     let toks: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
                     sets.iter().any(|set| set.is_phrase(&toks))
                 })
-        })
+        };
+        // Such a form starts with the input's first word or a starter:
+        // with the pool's vocabulary, only the entries that have one of
+        // those words are read.
+        let first = said.split(' ').find(|w| !w.is_empty());
+        match self.canon.entries_with_any(first.into_iter().chain(starters.iter().copied())) {
+            Some(entries) => entries.into_iter().any(|e| self.canon.forms(e).any(|(form, _)| says_it(form))),
+            None => self.canon.every_form().any(says_it),
+        }
     }
 }
 
@@ -551,10 +559,12 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
                 }
             }
         },
-        None => match cx.options()[..] {
-            [one] if cx.pool.len() == 1 => Some((one, By::Screen, false)),
+        // A screen of one option: the pool holds it alone.
+        None if cx.pool.len() == 1 => match cx.options()[..] {
+            [one] => Some((one, By::Screen, false)),
             _ => None,
         },
+        None => None,
     }
 }
 
@@ -954,7 +964,14 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
 /// What a candidate shows, for a question to keep: label, sublabel,
 /// badge and aliases.
 pub fn shown_text(c: &crate::types::Candidate) -> String {
-    let mut text = format!("{} {} {}", c.label, c.sublabel, c.badge);
+    let aliases: usize = c.aliases.iter().map(|a| a.len() + 1).sum();
+    let mut text = String::with_capacity(c.label.len() + c.sublabel.len() + c.badge.len() + 2 + aliases);
+    for (i, part) in [&c.label, &c.sublabel, &c.badge].into_iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(part);
+    }
     for a in &c.aliases {
         text.push(' ');
         text.push_str(a);

@@ -163,7 +163,7 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         // nothing; "what time is it" does).
         // "Can you book it?" is a request, not a question (unless it asks
         // what, when, where...: "can you tell me what time it is?").
-        let polite = lex.request_openers.match_at(&toks, 0).is_some() || lex.polite_openers.match_at(&toks, 0).is_some();
+        let polite = lex.openers.match_at(&toks, 0).is_some();
         let opens_question = !polite && !AUXILIARIES.contains(&toks[0]) && lex.question_openers.match_at(&toks, 0).is_some();
         // A whole clause that only closes ("that's all, thanks").
         if lex.closings.is_phrase(&toks) {
@@ -221,7 +221,7 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     let mut said = false;
     let mut opener = vec![false; toks.len()];
     for j in 0..toks.len() {
-        let n = lex.request_openers.match_at(toks, j).max(lex.polite_openers.match_at(toks, j)).unwrap_or(0);
+        let n = lex.openers.match_at(toks, j).unwrap_or(0);
         opener[j..j + n].iter_mut().for_each(|o| *o = true);
     }
     while i < toks.len() {

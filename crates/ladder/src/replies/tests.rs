@@ -1305,3 +1305,46 @@ fn a_yes_in_a_sentence_of_its_own_stands() {
         assert_ne!(Session::new().say(reply, &booking()).outcome, Outcome::Execute, "{reply:?}");
     }
 }
+
+// Words of labels and replies alike: reply phrases ("not now", "go
+// ahead", "never mind"), and words that are none.
+const LABEL_WORDS: &[&str] = &[
+    "yes", "no", "not", "now", "ok", "sure", "skip", "cancel", "stop", "that", "one", "the", "links", "panel", "go", "ahead", "forget",
+    "it", "never", "mind", "thanks", "later",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Whether a label or an alias says the reply is the same read through
+    /// the pool's vocabulary (only the entries that have the reply's first
+    /// word or a word that starts a reply phrase) as by a walk of every
+    /// form of the pool.
+    #[test]
+    fn a_label_says_it_the_same_with_or_without_the_pools_vocabulary(
+        labels in prop::collection::vec((prop::collection::vec(one_of(LABEL_WORDS), 1..4), prop::collection::vec(one_of(LABEL_WORDS), 0..3)), 1..8),
+        words in prop::collection::vec(one_of(LABEL_WORDS), 1..5),
+    ) {
+        let policy = Policy::defaults();
+        let lex = &policy.lexicon;
+        let candidates: Vec<Candidate> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, (label, alias))| Candidate {
+                aliases: if alias.is_empty() { Vec::new() } else { vec![alias.join(" ")] },
+                ..Candidate::new(format!("c{i}"), label.join(" "))
+            })
+            .collect();
+        let req = on(&words.join(" "), &screen("s", candidates));
+        let crate::scope::Resolved::Pool(pool) = crate::scope::resolve(&req, None, false) else { panic!("a chat pool") };
+        let stop = crate::cost::Deadline::default();
+        let walked = crate::matching::CanonPool::build(&pool, lex, &stop).unwrap();
+        let indexed = crate::matching::CanonPool::build(&pool, lex, &stop).unwrap();
+        indexed.build_vocab(&stop).unwrap();
+        let canonical = crate::canon::canonicalize(&req.input, lex);
+        let state = crate::continuity::ContinuityState::default();
+        let view: crate::continuity::StateView<'_> = (&state).into();
+        let says = |canon| super::Context::new(&req, &view, &pool, canon, lex, &[], &canonical).a_label_says_it();
+        prop_assert_eq!(says(&walked), says(&indexed), "{:?} over {:?}", canonical, labels);
+    }
+}

@@ -114,6 +114,65 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
 
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
+    // Without a digit or a currency sign, every value is a word alone (a
+    // month's or a weekday's name, "noon"): ASCII text is read word by
+    // word, without tokens (most turns name no value).
+    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$') {
+        return word_values(text);
+    }
+    scanned_values(text)
+}
+
+/// `values` of ASCII text with no digit and no currency sign: its words
+/// (a letter, then letters and apostrophes, as `scan` reads them), each
+/// read alone as `read_word` reads it with no number after it.
+fn word_values(text: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'\'') {
+            i += 1;
+        }
+        // No name in the tables is longer: a longer word is none of them.
+        let mut lower = [0u8; LONGEST_NAME];
+        let Some(buf) = lower.get_mut(..i - start) else { continue };
+        buf.copy_from_slice(&bytes[start..i]);
+        buf.make_ascii_lowercase();
+        let Ok(w) = std::str::from_utf8(buf) else { continue };
+        let value = if month(w).is_some() {
+            // "mar" alone is too often another word (`read_word`).
+            month(w).filter(|_| w.len() > 3).map(|m| Value::new(Dim::Month, f64::from(m)))
+        } else if let Some(d) = weekday(w) {
+            Some(Value::new(Dim::Weekday, f64::from(d)))
+        } else {
+            lone_clock(w).map(|minutes| Value::new(Dim::Clock, minutes))
+        };
+        out.extend(value);
+    }
+    out
+}
+
+/// The longest name `word_values` looks up (a month's, a weekday's, a
+/// time of day's): a test holds the tables to it.
+const LONGEST_NAME: usize = 16;
+
+/// A time of day a word says alone ("noon", "midnight"), in minutes.
+fn lone_clock(w: &str) -> Option<f64> {
+    match w {
+        "noon" | "midday" | "mediodia" | "midi" => Some(12.0 * 60.0),
+        "midnight" | "minuit" | "medianoche" | "mitternacht" => Some(0.0),
+        _ => None,
+    }
+}
+
+/// `values`, token by token.
+fn scanned_values(text: &str) -> Vec<Value> {
     let toks = scan(text);
     let mut out = Vec::new();
     let mut i = 0;
@@ -594,11 +653,7 @@ fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
     if let Some(d) = weekday(w) {
         return Some((Value::new(Dim::Weekday, f64::from(d)), 1));
     }
-    match w {
-        "noon" | "midday" | "mediodia" | "midi" => Some((Value::new(Dim::Clock, 12.0 * 60.0), 1)),
-        "midnight" | "minuit" | "medianoche" | "mitternacht" => Some((Value::new(Dim::Clock, 0.0), 1)),
-        _ => None,
-    }
+    lone_clock(w).map(|minutes| (Value::new(Dim::Clock, minutes), 1))
 }
 
 #[cfg(test)]

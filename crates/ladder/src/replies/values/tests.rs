@@ -160,3 +160,28 @@ proptest! {
         let _ = values(&text);
     }
 }
+
+#[test]
+fn no_name_a_word_is_read_as_is_longer_than_the_words_read() {
+    let names = WEEKDAYS.iter().chain(MONTHS).map(|(n, _)| *n).chain(["midday", "mediodia", "medianoche", "mitternacht"]);
+    for n in names {
+        assert!(n.len() <= LONGEST_NAME, "{n}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// ASCII text with no digit and no currency sign is read word by word
+    /// to the values its tokens make.
+    #[test]
+    fn words_alone_read_as_their_tokens_do(
+        parts in prop::collection::vec(prop::sample::select(&[
+            "Friday", "fri", "MAR", "march", "Mar", "sept", "noon", "Midnight", "friday's", "'tue", "thu'", "sun", "Sonntag",
+            "mitternacht", "the", "one", "x", " ", "  ", ",", ".", "'", "-", "?", "mittwochs", "januaryjanuary",
+        ][..]), 0..12),
+    ) {
+        let text: String = parts.concat();
+        prop_assert_eq!(values(&text), scanned_values(&text), "{:?}", text);
+    }
+}
