@@ -1325,8 +1325,8 @@ proptest! {
         labels in prop::collection::vec((prop::collection::vec(one_of(LABEL_WORDS), 1..4), prop::collection::vec(one_of(LABEL_WORDS), 0..3)), 1..8),
         words in prop::collection::vec(one_of(LABEL_WORDS), 1..5),
     ) {
-        let policy = Policy::defaults();
-        let lex = &policy.lexicon;
+        static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(Policy::defaults);
+        let lex = &POLICY.lexicon;
         let candidates: Vec<Candidate> = labels
             .iter()
             .enumerate()
