@@ -3,8 +3,9 @@
 //! (`Generation::pool_memo`): a list is interned on the bytes it was
 //! decoded from, so calls on the same options share it and are not
 //! checked, converted or even decoded again (intake looks their bytes up,
-//! `look_up`, and leaves a held list's candidates out of the message); what an interned list costs (its words,
-//! non-ASCII bytes and heap bytes) was counted once, when it was interned.
+//! `look_up`, and leaves a held list's candidates out of the message);
+//! what an interned list costs (its words, non-ASCII bytes and heap bytes)
+//! was counted once, when it was interned.
 
 use super::Generation;
 use crate::convert;

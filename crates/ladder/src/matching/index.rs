@@ -409,11 +409,6 @@ impl CanonPool {
             && (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
     }
 
-    /// Whether any label or alias has the word `t`: a lookup once the
-    /// vocabulary is built, else a scan of every word of the pool, so the
-    /// callers' loops over the input's words are bounded by `stop` here
-    /// (once it has passed the answer is `false`, and `find` returns
-    /// `DeadlinePassed` before anything reads it).
     /// The entries (ascending) that have any of `words` among their label
     /// and alias words, from the vocabulary; `None` when it is not built
     /// (the caller reads every entry).
@@ -428,6 +423,11 @@ impl CanonPool {
         Some(out)
     }
 
+    /// Whether any label or alias has the word `t`: a lookup once the
+    /// vocabulary is built, else a scan of every word of the pool, so the
+    /// callers' loops over the input's words are bounded by `stop` here
+    /// (once it has passed the answer is `false`, and `find` returns
+    /// `DeadlinePassed` before anything reads it).
     pub(super) fn any_word(&self, t: &str, stop: &Deadline) -> bool {
         if let Some(v) = self.vocab.get() {
             return v.owners_of(&self.text, t).is_some();

@@ -249,10 +249,12 @@ impl<'a, 'p> Context<'a, 'p> {
     /// one whole ("Skip", "Don't Stop Me Now"), or one that is a reply word
     /// is said in it ("it's a no" with "No" shown, "ok skip" with "Skip").
     /// Then it is that request, whatever reply words it holds: the ladder
-    /// reads it. One pass over the pool's forms: a form that is a reply
-    /// word starts with a word of the input that starts a reply phrase, so
-    /// only those forms are looked for in the input, and only those it
-    /// says are looked up as phrases.
+    /// reads it. A form that is a reply word starts with a word of the
+    /// input that starts a reply phrase, so only those forms are looked
+    /// for in the input, and only those it says are looked up as phrases;
+    /// with the pool's vocabulary (a pool sent again) only the entries
+    /// that have such a word or the input's first word are read, else one
+    /// pass over the pool's forms.
     fn a_label_says_it(&self) -> bool {
         let (said, lex) = (self.canonical, self.lex);
         if said.is_empty() {
