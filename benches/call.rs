@@ -5,12 +5,12 @@
 //!
 //! Each iteration does what the daemon does with a request the load tool
 //! sends (`ladderd-load`'s pool of 100 or 1,000 candidates, one of 1,000
-//! session ids in turn, in-memory sessions, default configuration): look
-//! the options' bytes up in the memo as intake does (`admit::look_up`; a
-//! list the memo holds is not decoded again), decode the protobuf bytes
-//! intake hands on, call the `Arbiter` handler (validation, the ladder,
-//! the session update, the observation) with the options' bytes and what
-//! intake found (`OptionsWire`, `admit::Looked`), and encode the answer.
+//! session ids in turn, in-memory sessions, default configuration): what
+//! intake does with a Decide's options (`intake::decide_options`: their
+//! bytes looked up in the memo; a list the memo holds is not decoded
+//! again), the decode of the protobuf bytes intake hands on, the `Arbiter`
+//! handler (validation, the ladder, the session update, the observation)
+//! with what intake found, and the answer's encoding.
 //!
 //! - `call/decode/<pool>`: the decode alone (what the echo does with the
 //!   same bytes);
@@ -21,14 +21,15 @@
 //! Since the options the load tool sends come again on every call, their
 //! candidates are decoded once (the first call) and the daemon's call can
 //! cost less than the echo's decode. The difference between the two is
-//! the daemon's work per call on a hot cache; under load (BENCHMARKS.md, "The daemon's own overhead") the same
-//! work costs more, its data competing with the transport's for the cache.
+//! the daemon's work per call on a hot cache; under load (BENCHMARKS.md,
+//! "The daemon's own overhead") the same work costs more, its data
+//! competing with the transport's for the cache.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use ladderd::config::Config;
-use ladderd::daemon::{Daemon, admit};
+use ladderd::daemon::Daemon;
 use ladderd::grpc::Arbiter;
-use ladderd::grpc::intake::OptionsWire;
+use ladderd::grpc::intake;
 use ladderd::pb;
 use ladderd::pb::arbiter_server::Arbiter as _;
 use prost::Message;
@@ -43,20 +44,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const SESSIONS: usize = 1_000;
 const DECIDE: &str = "/ladder.v1.Arbiter/Decide";
 
-/// The load tool's request bodies: a session id (field 1) before the rest,
-/// its sample request (the regression set's input, in chat) over its pool.
-fn bodies(pool: usize, input: &str) -> Vec<Vec<u8>> {
-    let mut req = ladderd_load::samples::panels_request("", input);
-    req.options.as_mut().expect("an option set").candidates = ladderd_load::samples::pool(pool);
-    let rest = req.encode_to_vec();
-    (0..SESSIONS)
-        .map(|n| {
-            let mut b = Vec::with_capacity(rest.len() + 16);
-            prost::encoding::string::encode(1, &format!("load-{n}"), &mut b);
-            b.extend_from_slice(&rest);
-            b
-        })
-        .collect()
+/// The load tool's request bodies (`samples::session_bodies`), as intake
+/// holds them.
+fn bodies(pool: usize, input: &str) -> Vec<bytes::Bytes> {
+    ladderd_load::samples::session_bodies(pool, input, SESSIONS).into_iter().map(bytes::Bytes::from).collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -77,22 +68,13 @@ fn bench(c: &mut Criterion) {
             [("exact", "Links Panel D", pb::Outcome::Execute), ("unresolved", "links panel", pb::Outcome::Clarify)]
         {
             let bodies = bodies(pool, text);
-            // What intake hands the handler with a Decide: the bytes its
-            // options are decoded from (a slice of the body it holds).
-            let wires: Vec<bytes::Bytes> = bodies
-                .iter()
-                .map(|b| {
-                    let at = ladderd::grpc::wire::options(DECIDE, b).expect("options sent once");
-                    bytes::Bytes::copy_from_slice(&b[at])
-                })
-                .collect();
             let call = |n: usize| {
                 // Intake: the options' bytes looked up in the memo, and the
                 // message handed on without candidates the memo holds.
-                let (looked, stripped) = admit::look_up(&daemon.current(), DECIDE, &bodies[n], &wires[n]);
+                let (wire, looked, stripped) = intake::decide_options(&daemon.current(), DECIDE, &bodies[n]).expect("options sent once");
                 let req = pb::DecideRequest::decode(stripped.as_deref().unwrap_or(&bodies[n][..])).expect("decodes");
                 let mut req = tonic::Request::new(req);
-                req.extensions_mut().insert(OptionsWire(wires[n].clone()));
+                req.extensions_mut().insert(wire);
                 req.extensions_mut().insert(looked);
                 let answer = rt.block_on(arbiter.decide(req)).expect("decided").into_inner();
                 (answer.outcome, answer.encode_to_vec())

@@ -1,7 +1,7 @@
 //! The instructions one `Decide` call costs the daemon, counted by
 //! callgrind rather than timed (a VM's timings vary by half from one run
 //! to the next; instruction counts do not). What `benches/call.rs` times:
-//! intake's look-up of the options (`admit::look_up`), the decode of what
+//! intake's look-up of the options (`intake::decide_options`), the decode of what
 //! intake hands on, the `Arbiter` handler and the answer's encoding, on the
 //! load tool's 100-candidate pool, one of 1,000 session ids in turn.
 //!
@@ -17,9 +17,9 @@
 //! sessions' steady state) and the calls counted (`measured`).
 
 use ladderd::config::Config;
-use ladderd::daemon::{Daemon, admit};
+use ladderd::daemon::Daemon;
 use ladderd::grpc::Arbiter;
-use ladderd::grpc::intake::OptionsWire;
+use ladderd::grpc::intake;
 use ladderd::pb;
 use ladderd::pb::arbiter_server::Arbiter as _;
 use prost::Message;
@@ -64,27 +64,14 @@ fn main() -> ExitCode {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let daemon = Arc::new(Daemon::new(Config::default()).expect("the default configuration builds"));
     let arbiter = Arbiter::new(daemon.clone());
-    let mut req = ladderd_load::samples::panels_request("", input);
-    req.options.as_mut().expect("an option set").candidates = ladderd_load::samples::pool(100);
-    let rest = req.encode_to_vec();
-    let bodies: Vec<Vec<u8>> = (0..SESSIONS)
-        .map(|n| {
-            let mut b = Vec::with_capacity(rest.len() + 16);
-            prost::encoding::string::encode(1, &format!("load-{n}"), &mut b);
-            b.extend_from_slice(&rest);
-            b
-        })
-        .collect();
-    let wires: Vec<bytes::Bytes> = bodies
-        .iter()
-        .map(|b| bytes::Bytes::copy_from_slice(&b[ladderd::grpc::wire::options(DECIDE, b).expect("options sent once")]))
-        .collect();
+    let bodies: Vec<bytes::Bytes> =
+        ladderd_load::samples::session_bodies(100, input, SESSIONS).into_iter().map(bytes::Bytes::from).collect();
     let mut outcomes = std::collections::BTreeMap::new();
     let mut call = |n: usize| {
-        let (looked, stripped) = admit::look_up(&daemon.current(), DECIDE, &bodies[n], &wires[n]);
+        let (wire, looked, stripped) = intake::decide_options(&daemon.current(), DECIDE, &bodies[n]).expect("options sent once");
         let m = pb::DecideRequest::decode(stripped.as_deref().unwrap_or(&bodies[n][..])).expect("decodes");
         let mut req = tonic::Request::new(m);
-        req.extensions_mut().insert(OptionsWire(wires[n].clone()));
+        req.extensions_mut().insert(wire);
         req.extensions_mut().insert(looked);
         let answer = rt.block_on(arbiter.decide(req)).expect("decided").into_inner();
         *outcomes.entry(pb::Outcome::try_from(answer.outcome).map_or("?", |o| o.as_str_name())).or_insert(0) += 1;

@@ -36,15 +36,15 @@ pub struct Looked {
     stripped: bool,
 }
 
-/// Looks `wire`, the bytes of the options of the `Decide` message
-/// `payload` sent to `path`, up in `g`'s memo (`PoolMemo::interned`). When
-/// it holds their list, the message without those candidates
-/// (`grpc::wire::without_candidates`) is returned too: it decodes to the
-/// same request with an empty list, without decoding the bulk of the
-/// bytes again, and the handler takes the held list for it.
-pub fn look_up(g: &Arc<Generation>, path: &str, payload: &[u8], wire: &[u8]) -> (Looked, Option<Vec<u8>>) {
-    let (hash, list) = g.pool_memo.interned(wire);
-    let stripped = list.as_ref().and_then(|_| crate::grpc::wire::without_candidates(path, payload));
+/// Looks the options of the `Decide` message `payload` (at `field`,
+/// `grpc::wire::options_field`) up in `g`'s memo, on their bytes
+/// (`PoolMemo::interned`). When it holds their list, the message without
+/// those candidates (`grpc::wire::without_candidates`) is returned too: it
+/// decodes to the same request with an empty list, without decoding the
+/// bulk of the bytes again, and the handler takes the held list for it.
+pub fn look_up(g: &Arc<Generation>, payload: &[u8], field: &crate::grpc::wire::OptionsField) -> (Looked, Option<Vec<u8>>) {
+    let (hash, list) = g.pool_memo.interned(&payload[field.contents.clone()]);
+    let stripped = list.as_ref().and_then(|_| crate::grpc::wire::without_candidates(payload, field));
     (Looked { generation: g.clone(), hash, list, stripped: stripped.is_some() }, stripped)
 }
 

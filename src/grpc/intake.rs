@@ -34,6 +34,7 @@
 //! tiny or, for reflection, a stream).
 
 use crate::daemon::Daemon;
+use crate::daemon::admit::{self, Looked};
 use crate::error::ApiError;
 use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
@@ -114,6 +115,17 @@ pub struct Intake<S> {
 #[derive(Clone)]
 pub struct OptionsWire(pub Bytes);
 
+/// What intake hands on with a Decide whose options are sent once, from
+/// its protobuf bytes `payload`: the options' bytes, what the memo of `g`
+/// holds for them, and the message without the candidates of a list it
+/// holds (`admit::look_up`). `None` for another call, or a Decide whose
+/// options are absent or sent more than once (`wire::options`).
+pub fn decide_options(g: &Arc<crate::daemon::Generation>, path: &str, payload: &Bytes) -> Option<(OptionsWire, Looked, Option<Vec<u8>>)> {
+    let field = super::wire::options_field(path, payload)?;
+    let (looked, stripped) = admit::look_up(g, payload, &field);
+    Some((OptionsWire(payload.slice(field.contents)), looked, stripped))
+}
+
 /// `payload` as one uncompressed gRPC message: its header, then it.
 fn framed(payload: &[u8]) -> Bytes {
     let mut out = BytesMut::with_capacity(HEADER + payload.len());
@@ -184,18 +196,15 @@ where
             };
             let mut parts = parts;
             let mut message = message;
-            if let Some(at) = super::wire::options(parts.uri.path(), &message[HEADER..]) {
-                let wire = message.slice(HEADER + at.start..HEADER + at.end);
+            if let Some((wire, looked, stripped)) = decide_options(&g, parts.uri.path(), &message.slice(HEADER..)) {
                 // Options the memo holds a list for are not decoded again:
                 // the message goes on without their candidates.
-                let (looked, stripped) = crate::daemon::admit::look_up(&g, parts.uri.path(), &message[HEADER..], &wire);
                 if let Some(payload) = stripped {
                     message = framed(&payload);
                 }
                 parts.extensions.insert(looked);
-                parts.extensions.insert(OptionsWire(wire));
+                parts.extensions.insert(wire);
             }
-            drop(g);
             let req = Request::from_parts(parts, Body::new(http_body_util::Full::new(message)));
             let answer = inner.oneshot(req).await;
             // The request is decoded, served and its answer built: its

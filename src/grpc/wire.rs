@@ -212,11 +212,20 @@ pub fn check(path: &str, payload: &[u8], limits: &Limits) -> Result<usize, Inval
 /// (the decoder refuses the request). The range is always inside
 /// `payload`.
 pub fn options(path: &str, payload: &[u8]) -> Option<std::ops::Range<usize>> {
-    options_field(path, payload).map(|(_, contents)| contents)
+    options_field(path, payload).map(|f| f.contents)
 }
 
-/// `options`, with where the field starts (its key).
-fn options_field(path: &str, payload: &[u8]) -> Option<(usize, std::ops::Range<usize>)> {
+/// Where a `Decide` request's `options` field is (`options_field`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionsField {
+    /// Where the field starts (its key).
+    pub key: usize,
+    /// Its contents: the `OptionSet` message (`options`).
+    pub contents: std::ops::Range<usize>,
+}
+
+/// `options`, with where the field starts.
+pub fn options_field(path: &str, payload: &[u8]) -> Option<OptionsField> {
     if !std::ptr::eq(shape_of(path), &DECIDE) {
         return None;
     }
@@ -224,7 +233,7 @@ fn options_field(path: &str, payload: &[u8]) -> Option<(usize, std::ops::Range<u
     let mut found = None;
     let mut fields = Fields::new(payload, &DECIDE);
     loop {
-        let start = payload.len() - fields.rest.len();
+        let key = payload.len() - fields.rest.len();
         let Some((n, wire, body)) = fields.next() else { break };
         if n == number {
             if found.is_some() || wire != DELIMITED {
@@ -232,23 +241,23 @@ fn options_field(path: &str, payload: &[u8]) -> Option<(usize, std::ops::Range<u
             }
             // The contents end where the rest of the message begins.
             let end = payload.len().checked_sub(fields.rest.len())?;
-            found = Some((start, end.checked_sub(body.len())?..end));
+            found = Some(OptionsField { key, contents: end.checked_sub(body.len())?..end });
         }
     }
     found
 }
 
-/// The `Decide` message `payload` without its options' candidates: every
-/// other byte as it was sent, the `options` field's length made anew. What
-/// intake hands the decoder when the memo already holds the list those
-/// candidates make (`PoolMemo::interned` on `options`' bytes): the request
-/// decodes to the same message with an empty `options.candidates`, and the
-/// list, the bulk of the message, is not decoded again. `None` when the
-/// options' fields cannot be read plainly (the decoder reads the whole
-/// message and says what is wrong).
-pub fn without_candidates(path: &str, payload: &[u8]) -> Option<Vec<u8>> {
-    let (start, at) = options_field(path, payload)?;
-    let options = &payload[at.clone()];
+/// The `Decide` message `payload` without its options' candidates (its
+/// `options` at `field`, `options_field`): every other byte as it was
+/// sent, the `options` field's length made anew. What intake hands the
+/// decoder when the memo already holds the list those candidates make
+/// (`PoolMemo::interned` on `options`' bytes): the request decodes to the
+/// same message with an empty `options.candidates`, and the list, the bulk
+/// of the message, is not decoded again. `None` when the options' fields
+/// cannot be read plainly (the decoder reads the whole message and says
+/// what is wrong).
+pub fn without_candidates(payload: &[u8], field: &OptionsField) -> Option<Vec<u8>> {
+    let options = &payload[field.contents.clone()];
     let candidates = OPTION_SET.fields[0].number;
     let mut kept = Vec::with_capacity(64);
     let mut fields = Fields::new(options, &OPTION_SET);
@@ -270,11 +279,11 @@ pub fn without_candidates(path: &str, payload: &[u8]) -> Option<Vec<u8>> {
         kept.extend_from_slice(&options[from..options.len() - fields.rest.len()]);
     }
     let mut out = Vec::with_capacity(payload.len() - options.len() + kept.len());
-    out.extend_from_slice(&payload[..start]);
+    out.extend_from_slice(&payload[..field.key]);
     prost::encoding::encode_key(DECIDE.fields[OPTIONS].number, prost::encoding::WireType::LengthDelimited, &mut out);
     prost::encoding::encode_varint(kept.len() as u64, &mut out);
     out.extend_from_slice(&kept);
-    out.extend_from_slice(&payload[at.end..]);
+    out.extend_from_slice(&payload[field.contents.end..]);
     Some(out)
 }
 
@@ -631,6 +640,11 @@ mod tests {
         out
     }
 
+    /// The message sent to `path` without its options' candidates.
+    fn without(path: &str, payload: &[u8]) -> Option<Vec<u8>> {
+        without_candidates(payload, &options_field(path, payload)?)
+    }
+
     #[test]
     fn a_request_without_its_candidates_decodes_to_the_rest_of_it_as_sent() {
         use prost::encoding::{WireType, encode_key, encode_varint};
@@ -665,7 +679,7 @@ mod tests {
         bytes.extend(&options);
         bytes.extend(pb::DecideRequest { widget_items: vec![candidate(9, 0)], ..Default::default() }.encode_to_vec());
         assert_eq!(pb::DecideRequest::decode(&bytes[..]).unwrap(), m, "the bytes are the request");
-        let stripped = without_candidates(decide, &bytes).expect("plain fields");
+        let stripped = without(decide, &bytes).expect("plain fields");
         let listed: usize = (0..3)
             .map(|i| {
                 let c = pb::OptionSet { candidates: vec![candidate(i, 1)], ..Default::default() };
@@ -678,8 +692,8 @@ mod tests {
         assert_eq!(pb::DecideRequest::decode(&stripped[..]).unwrap(), expected);
         // No options, or another call: nothing to leave out.
         let plain = pb::DecideRequest { input: "x".into(), ..Default::default() }.encode_to_vec();
-        assert_eq!(without_candidates(decide, &plain), None);
-        assert_eq!(without_candidates("/ladder.v1.Arbiter/Enrich", &bytes), None);
+        assert_eq!(without(decide, &plain), None);
+        assert_eq!(without("/ladder.v1.Arbiter/Enrich", &bytes), None);
         // Candidates sent as a varint: the decoder says what is wrong.
         let mut bad = Vec::new();
         encode_key(3, WireType::Varint, &mut bad);
@@ -688,7 +702,7 @@ mod tests {
         encode_key(5, WireType::LengthDelimited, &mut req);
         encode_varint(bad.len() as u64, &mut req);
         req.extend(&bad);
-        assert_eq!(without_candidates(decide, &req), None);
+        assert_eq!(without(decide, &req), None);
     }
 
     #[test]
@@ -805,7 +819,7 @@ mod tests {
                     prop_assert_eq!(Some(pb::OptionSet::decode(&bytes[at]).unwrap()), decoded.options.clone(), "{:02x?}", bytes);
                 }
                 // Without its candidates, the same request with an empty list.
-                if let Some(stripped) = without_candidates(call.path, &bytes) {
+                if let Some(stripped) = without(call.path, &bytes) {
                     let mut expected = decoded;
                     if let Some(o) = expected.options.as_mut() {
                         o.candidates.clear();

@@ -80,6 +80,24 @@ pub fn panels_request(session_id: &str, input: &str) -> pb::DecideRequest {
     }
 }
 
+/// The bodies of `sessions` Decide calls as the load tool sends them:
+/// `panels_request` with `input` over `pool(candidates)`, each with its
+/// session id (`load-<n>`, field 1) before the rest, which all share.
+pub fn session_bodies(candidates: usize, input: &str, sessions: usize) -> Vec<Vec<u8>> {
+    use prost::Message;
+    let mut req = panels_request("", input);
+    req.options.as_mut().expect("an option set").candidates = pool(candidates);
+    let rest = req.encode_to_vec();
+    (0..sessions)
+        .map(|n| {
+            let mut b = Vec::with_capacity(rest.len() + 16);
+            prost::encoding::string::encode(1, &format!("load-{n}"), &mut b);
+            b.extend_from_slice(&rest);
+            b
+        })
+        .collect()
+}
+
 /// `n` candidates with realistic, mostly distinct labels ("Revenue Forecast
 /// Q", "Support Tickets 2024", "Sales Budget Alerts"), every third of kind
 /// `panel`, with the regression set in the middle. Deterministic (a fixed

@@ -562,10 +562,7 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
             }
         },
         // A screen of one option: the pool holds it alone.
-        None if cx.pool.len() == 1 => match cx.options()[..] {
-            [one] => Some((one, By::Screen, false)),
-            _ => None,
-        },
+        None if cx.pool.len() == 1 => cx.option_entries().next().map(|one| (one, By::Screen, false)),
         None => None,
     }
 }
@@ -966,14 +963,7 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
 /// What a candidate shows, for a question to keep: label, sublabel,
 /// badge and aliases.
 pub fn shown_text(c: &crate::types::Candidate) -> String {
-    let aliases: usize = c.aliases.iter().map(|a| a.len() + 1).sum();
-    let mut text = String::with_capacity(c.label.len() + c.sublabel.len() + c.badge.len() + 2 + aliases);
-    for (i, part) in [&c.label, &c.sublabel, &c.badge].into_iter().enumerate() {
-        if i > 0 {
-            text.push(' ');
-        }
-        text.push_str(part);
-    }
+    let mut text = [c.label.as_str(), &c.sublabel, &c.badge].join(" ");
     for a in &c.aliases {
         text.push(' ');
         text.push_str(a);

@@ -125,7 +125,7 @@ pub fn values(text: &str) -> Vec<Value> {
 
 /// `values` of ASCII text with no digit and no currency sign: its words
 /// (a letter, then letters and apostrophes, as `scan` reads them), each
-/// read alone as `read_word` reads it with no number after it.
+/// read by `read_word` with nothing after it (no number can follow).
 fn word_values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
@@ -145,15 +145,7 @@ fn word_values(text: &str) -> Vec<Value> {
         buf.copy_from_slice(&bytes[start..i]);
         buf.make_ascii_lowercase();
         let Ok(w) = std::str::from_utf8(buf) else { continue };
-        let value = if month(w).is_some() {
-            // "mar" alone is too often another word (`read_word`).
-            month(w).filter(|_| w.len() > 3).map(|m| Value::new(Dim::Month, f64::from(m)))
-        } else if let Some(d) = weekday(w) {
-            Some(Value::new(Dim::Weekday, f64::from(d)))
-        } else {
-            lone_clock(w).map(|minutes| Value::new(Dim::Clock, minutes))
-        };
-        out.extend(value);
+        out.extend(read_word(&[], 0, w).map(|(v, _)| v));
     }
     out
 }
@@ -162,14 +154,17 @@ fn word_values(text: &str) -> Vec<Value> {
 /// time of day's): a test holds the tables to it.
 const LONGEST_NAME: usize = 16;
 
-/// A time of day a word says alone ("noon", "midnight"), in minutes.
-fn lone_clock(w: &str) -> Option<f64> {
-    match w {
-        "noon" | "midday" | "mediodia" | "midi" => Some(12.0 * 60.0),
-        "midnight" | "minuit" | "medianoche" | "mitternacht" => Some(0.0),
-        _ => None,
-    }
-}
+/// Times of day a word says alone, in minutes.
+const LONE_CLOCKS: &[(&str, f64)] = &[
+    ("noon", 720.0),
+    ("midday", 720.0),
+    ("mediodia", 720.0),
+    ("midi", 720.0),
+    ("midnight", 0.0),
+    ("minuit", 0.0),
+    ("medianoche", 0.0),
+    ("mitternacht", 0.0),
+];
 
 /// `values`, token by token.
 fn scanned_values(text: &str) -> Vec<Value> {
@@ -653,7 +648,7 @@ fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
     if let Some(d) = weekday(w) {
         return Some((Value::new(Dim::Weekday, f64::from(d)), 1));
     }
-    lone_clock(w).map(|minutes| (Value::new(Dim::Clock, minutes), 1))
+    LONE_CLOCKS.iter().find(|(name, _)| *name == w).map(|&(_, minutes)| (Value::new(Dim::Clock, minutes), 1))
 }
 
 #[cfg(test)]
