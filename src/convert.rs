@@ -513,6 +513,13 @@ impl From<d::Decision> for pb::Decision {
                 .collect(),
             config_revision: x.config_revision,
             pool_version: x.pool_version.unwrap_or_default(),
+            follow_up: x.follow_up.map(|f| pb::FollowUp {
+                kind: match f.kind {
+                    d::FollowUpKind::Question => pb::FollowUpKind::Question,
+                    d::FollowUpKind::Request => pb::FollowUpKind::Request,
+                } as i32,
+                text: f.text,
+            }),
         }
     }
 }

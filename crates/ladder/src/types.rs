@@ -413,6 +413,29 @@ pub struct Decision {
     /// The version under which the request's option set is cached.
     #[serde(default)]
     pub pool_version: Option<String>,
+    /// The part of the input the decision did not consume (a question or a
+    /// request after a yes); the app handles it as the user's next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow_up: Option<FollowUp>,
+}
+
+wire_enum! {
+    "snake_case",
+    /// What the rest of a turn is (contract `FollowUpKind`).
+    pub enum FollowUpKind {
+        /// It asks something: the app's chat answers it.
+        Question,
+        /// A request of its own: the app sends it to `Decide` as the next turn.
+        Request,
+    }
+}
+
+/// The part of an input a decision did not consume (contract `FollowUp`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FollowUp {
+    pub kind: FollowUpKind,
+    /// The rest of the input, as the user typed it.
+    pub text: String,
 }
 
 impl Decision {
@@ -436,6 +459,7 @@ impl Decision {
             trace: Vec::new(),
             config_revision: String::new(),
             pool_version: None,
+            follow_up: None,
         }
     }
 }
@@ -472,6 +496,7 @@ mod tests {
         pinned(Scope::ALL, Scope::as_str, Scope::parse, &["unspecified", "chat", "widget", "dashboard", "workspace"]);
         pinned(Outcome::ALL, Outcome::as_str, Outcome::parse, &["execute", "clarify", "escape", "need_more_info"]);
         pinned(Decider::ALL, Decider::as_str, Decider::parse, &["unspecified", "deterministic", "continuity", "llm"]);
+        pinned(FollowUpKind::ALL, FollowUpKind::as_str, FollowUpKind::parse, &["question", "request"]);
         pinned(
             Bucket::ALL,
             Bucket::as_str,
