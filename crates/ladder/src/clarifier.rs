@@ -164,8 +164,14 @@ pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideR
             AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie | AmbiguityReason::TypoAmbiguous
                 if word_set.is_some() || !r.named.is_empty() =>
             {
+                // What is named, then what the words single out ("the 21st
+                // one": the 21st, and "21st Century Breakdown").
                 let mut order: Vec<usize> = r.named_entries().collect();
-                for e in word_set.unwrap_or(&[]) {
+                let unique = match &r.words {
+                    Words::Unique { entry, .. } => Some(*entry),
+                    _ => None,
+                };
+                for e in word_set.unwrap_or(&[]).iter().chain(unique.as_ref()) {
                     if !order.contains(e) {
                         order.push(*e);
                     }

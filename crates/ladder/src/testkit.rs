@@ -20,6 +20,29 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// The embedded defaults, built once for every test of the run (the
+/// shipped lexicon, NFKC and all, costs milliseconds a build): a test that
+/// needs other settings builds its own `Policy`.
+pub(crate) fn policy() -> &'static Policy {
+    static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(Policy::defaults);
+    &POLICY
+}
+
+/// The shipped lexicon, built once (`policy()`'s).
+pub(crate) fn lexicon() -> &'static crate::lexicon::Lexicon {
+    &policy().lexicon
+}
+
+/// The cases a property test runs: `n`, what CI runs, or fewer when
+/// `PROPTEST_CASES` asks for fewer (a quick local run; it never raises a
+/// count).
+pub(crate) fn cases(n: u32) -> u32 {
+    // Tests only: the run's case budget, not configuration of the core.
+    #[allow(clippy::disallowed_methods)]
+    let asked = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.trim().parse::<u32>().ok());
+    asked.map_or(n, |a| a.clamp(1, n))
+}
+
 /// How the fake LLM answers the corroborating (second) ask of an attempt.
 #[derive(Debug, Clone)]
 pub(crate) enum Second {

@@ -251,11 +251,18 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
 /// say it accounts for it ("track my parcel" is not "Parcel status"; "my
 /// order", "the order one" keep the noun). Marks each `Role::Verb`;
 /// whether there was one. Read when nothing is named by label, position
-/// or badge ("order the second one", "book the 7pm slot" name their item).
-pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], lex: &Lexicon) -> bool {
+/// or badge ("order the second one", "book the 7pm slot" name their item),
+/// and then (`named`, when what is named is itself an action) only for a
+/// verb that is not the everyday way to choose an item: "track my order"
+/// is not "Order", but "order the pad thai" is "Pad Thai".
+pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], lex: &Lexicon, named: bool) -> bool {
     let mut any = false;
     for i in 0..toks.len() {
         if roles[i] == Role::Reference || !lex.verb_nouns.contains(toks[i]) {
+            continue;
+        }
+        // "Track 7": a noun before the number it counts in.
+        if named && (lex.everyday_verbs.is_phrase(&toks[i..=i]) || toks.get(i + 1).is_some_and(|t| super::index::is_number(t))) {
             continue;
         }
         if i == 0 || (0..i).any(|j| lex.verb_leads.match_at(toks, j) == Some(i - j)) {

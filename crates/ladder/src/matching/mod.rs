@@ -74,7 +74,7 @@ use super::types::Candidate;
 use crate::cost::{Deadline, DeadlinePassed};
 use commands::match_command;
 use mentions::{RawInput, label_mentions, mark_empty_words, mark_verb_uses, read_structure, unless_only_phrasing};
-use positions::{badge_mentions, position_mentions, resolve_position};
+use positions::{badge_mentions, position_mentions, resolve_position, value_digits};
 use words::{Said, ranking_hits, widen_by_shared_forms, word_evidence};
 
 wire_enum! {
@@ -459,8 +459,9 @@ pub fn find(
     }
     let structure = read_structure(&toks, &mut roles, canon, lex, stop);
     let mut out_of_range = false;
-    let positions = position_mentions(&toks, &mut roles, canon, lex, params, stop);
-    let badges = badge_mentions(&toks, &mut roles, canon, lex, stop);
+    let values = value_digits(raw);
+    let positions = position_mentions(&toks, &mut roles, canon, lex, params, &values, stop);
+    let badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
@@ -494,8 +495,25 @@ pub fn find(
     let words = if mentions.is_empty() {
         // Nothing named: a noun that is also an action, said as the
         // request's verb, asks for that action ("track my parcel").
-        if mark_verb_uses(&toks, &mut roles, lex) { word_evidence(&toks, &roles, canon, lex, params, stop) } else { words }
+        if mark_verb_uses(&toks, &mut roles, lex, false) { word_evidence(&toks, &roles, canon, lex, params, stop) } else { words }
     } else {
+        // Something is named that is itself an action ("Order", "Report
+        // fraud"), or that another option says more of ("Order" and
+        // "Order status"): another action, said as the request's verb, is
+        // still that action and may be what tells them apart ("track my
+        // order" is neither). An item named alone ("Parcel to Berlin")
+        // takes the everyday actions on it.
+        let acts_or_extended = |e: usize| {
+            canon.label_words_of(e).next().is_some_and(|w| lex.verb_nouns.contains(w) || lex.actions.contains(w))
+                || (0..canon.entries.len()).any(|o| {
+                    o != e
+                        && canon.label_words_of(o).count() > canon.label_words_of(e).count()
+                        && canon.label_words_of(e).all(|w| canon.label_words_of(o).any(|x| x == w))
+                })
+        };
+        if mentions.iter().any(|m| acts_or_extended(m.entry)) {
+            mark_verb_uses(&toks, &mut roles, lex, true);
+        }
         for (i, t) in toks.iter().enumerate() {
             if roles[i] == Role::Content && lex.generic_nouns.contains(*t) {
                 roles[i] = Role::Empty;
@@ -523,7 +541,7 @@ pub fn find(
         }
     }
     // The principle (spec section 4b), for every entry that could win.
-    let said = Said { toks: &toks, roles: &roles, described: &described, pool, canon, lex, params, stop };
+    let said = Said { raw, toks: &toks, roles: &roles, described: &described, pool, canon, lex, params, stop };
     said.complete(&mut reading, stop);
 
     if stop.passed_now() {

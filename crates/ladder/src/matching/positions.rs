@@ -76,6 +76,49 @@ fn ordinal_here(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Optio
     None
 }
 
+/// The digit runs of `raw` that belong to a value, never a position: a
+/// number with a decimal point or a separator ("2.7", "3.2.1", "1,500"),
+/// a version ("v2", "v2.7"), an amount of money ("$2.50", "2,50 €", "20
+/// EUR") or a share ("50%"). Canonical text splits such a number ("2.7"
+/// reads "2 7"); these are its pieces, as canonicalization writes them.
+pub(crate) fn value_digits(raw: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut separated = false;
+        while i < b.len() && (b[i].is_ascii_digit() || (matches!(b[i], b'.' | b',') && b.get(i + 1).is_some_and(u8::is_ascii_digit))) {
+            separated |= !b[i].is_ascii_digit();
+            i += 1;
+        }
+        let before = raw[..start].trim_end_matches(' ');
+        let after = raw[i..].trim_start_matches(' ');
+        let version = raw[..start].ends_with(['v', 'V']) && !raw[..start - 1].chars().next_back().is_some_and(char::is_alphanumeric);
+        let money = before.chars().next_back().is_some_and(is_currency_sign)
+            || after.chars().next().is_some_and(|c| is_currency_sign(c) || c == '%')
+            || CURRENCY_CODES.iter().any(|code| {
+                after.get(..code.len()).is_some_and(|head| head.eq_ignore_ascii_case(code))
+                    && !after[code.len()..].chars().next().is_some_and(char::is_alphanumeric)
+            });
+        if separated || version || money {
+            out.extend(raw[start..i].split(['.', ',']).filter(|d| !d.is_empty()));
+        }
+    }
+    out
+}
+
+fn is_currency_sign(c: char) -> bool {
+    matches!(c, '$' | '€' | '£' | '¥' | '₪' | '₹' | '¢')
+}
+
+/// Currency codes written after an amount ("20 EUR").
+const CURRENCY_CODES: &[&str] = &["usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "nis", "ils", "inr"];
+
 /// Whether a position needs `extended_positions`.
 fn extended_position(n: i32) -> bool {
     n == 0 || n <= -2
@@ -98,12 +141,16 @@ pub(super) struct Position {
 /// is read both ways ("2" with "Song 2" at position 3). A position after a
 /// possessive is the user's own thing ("my second card"), unless a list
 /// noun follows ("my second one").
+///
+/// A number that is a value (`value_digits`: "2.7", "v2", "$2.50") is
+/// never a position, whatever follows it.
 pub(super) fn position_mentions(
     toks: &[&str],
     roles: &mut [Role],
     canon: &CanonPool,
     lex: &Lexicon,
     params: &MatchParams,
+    values: &[&str],
     stop: &Deadline,
 ) -> Vec<Position> {
     let mut out = Vec::new();
@@ -121,6 +168,10 @@ pub(super) fn position_mentions(
             continue;
         };
         let end = at + len;
+        if toks[at..end].iter().any(|t| is_number(t) && values.contains(t)) {
+            i += 1;
+            continue;
+        }
         // A quantity or a date is not a position (spec section 4c): "1
         // ticket", "2 people" (a number counting what follows it), "on the
         // 1st", "the 1st of March" (a day), "a second card" (another one).
@@ -141,10 +192,20 @@ pub(super) fn position_mentions(
         let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
         if toks[at..at + len].iter().any(|t| canon.any_word(t, stop)) {
             // After a word of the same label ("song 2") the number is that
-            // label's; alone it may be either.
-            let bare = len == 1 && is_number(toks[at]) && !(i > 0 && canon.any_entry_has_both(toks[i - 1], toks[at], stop));
-            if bare {
-                out.push(Position { span: (i, end), n, also_word: true });
+            // label's; alone it may be either. So is an ordinal that opens
+            // a label ("the 21st one" with "21st Century Breakdown" fifth),
+            // unless the next word goes on with that label ("21st
+            // century").
+            let of_a_label = |a: &str, b: &str| canon.any_entry_has_both(a, b, stop);
+            let after_own = i > 0 && of_a_label(toks[i - 1], toks[at]);
+            let bare = len == 1 && is_number(toks[at]) && !after_own;
+            let ordinal = len == 1
+                && !is_number(toks[at])
+                && !after_own
+                && !toks.get(end).is_some_and(|next| !lex.ordinal_suffixes.contains(*next) && of_a_label(toks[at], next));
+            if bare || ordinal {
+                let list_noun = toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t));
+                out.push(Position { span: (i, if list_noun { end + 1 } else { end }), n, also_word: true });
             }
             i += 1;
             continue;
@@ -210,14 +271,22 @@ pub(super) fn resolve_position(pool: &Pool<'_>, subset: Option<&[usize]>, n: i32
 
 /// Badges: a letter or short number that ends a label ("panel d", "c"),
 /// standing alone or after a word of that label.
-pub(super) fn badge_mentions(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> Vec<Mention> {
+/// A number that is a value ("2.7") is no badge either.
+pub(super) fn badge_mentions(
+    toks: &[&str],
+    roles: &mut [Role],
+    canon: &CanonPool,
+    lex: &Lexicon,
+    values: &[&str],
+    stop: &Deadline,
+) -> Vec<Mention> {
     let mut out = Vec::new();
     for i in 0..toks.len() {
         if stop.passed_now() {
             break;
         }
         let t = toks[i];
-        if roles[i] != Role::Content || !is_badge_token(t) {
+        if roles[i] != Role::Content || !is_badge_token(t) || (is_number(t) && values.contains(&t)) {
             continue;
         }
         let prev = (0..i).rev().find(|j| roles[*j] == Role::Content || roles[*j] == Role::Reference).map(|j| toks[j]);

@@ -242,6 +242,8 @@ fn says_whole(entry: usize, toks: &[&str], canon: &CanonPool) -> bool {
 /// each is (a reference, phrasing, a noun describing the referent, or
 /// content), with the pool they are read against.
 pub(super) struct Said<'a> {
+    /// The input as the user wrote it (trimmed).
+    pub(super) raw: &'a str,
     pub(super) toks: &'a [&'a str],
     pub(super) roles: &'a [Role],
     /// Generic nouns read as describing what is named ("the third song").
@@ -312,8 +314,37 @@ impl Said<'_> {
                 return false;
             }
         }
+        if kind != MatchKind::Ordinal && self.filler_unsaid(entry) {
+            return false;
+        }
         let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
         by_name || !(self.action_unsaid(entry, stop) || self.state_unsaid(entry, stop))
+    }
+
+    /// Whether the entry's label holds a word that canonical text drops as
+    /// filler ("now" in "Pay $2.50 now") and that tells it from another
+    /// option holding every other word of it ("Pay $2.50 later"), while
+    /// the input does not say that word: "pay 2.50" says neither option
+    /// whole. Canonical forms drop the filler of labels and input alike,
+    /// so only the label as written shows it.
+    fn filler_unsaid(&self, entry: usize) -> bool {
+        let norm = |text: &str| crate::text::fold(&crate::text::normalize(text)).into_owned();
+        let label = norm(&self.pool.entries[entry].cand.label);
+        let own: Vec<&str> = self.canon.label_words_of(entry).collect();
+        let written: Vec<&str> = label.split(' ').filter(|w| !w.is_empty()).collect();
+        if written.len() <= own.len() {
+            return false;
+        }
+        let input = norm(self.raw);
+        let said: Vec<&str> = input.split(' ').collect();
+        let dropped: Vec<&str> = written.iter().copied().filter(|w| !own.contains(w) && !said.contains(w)).collect();
+        !dropped.is_empty()
+            && (0..self.pool.len()).any(|o| {
+                o != entry && own.iter().all(|w| self.canon.label_words_of(o).any(|x| x == *w)) && {
+                    let other = norm(&self.pool.entries[o].cand.label);
+                    dropped.iter().any(|w| !other.split(' ').any(|x| x == *w))
+                }
+            })
     }
 
     /// The canonical words of the entry's sublabel and kind: they explain

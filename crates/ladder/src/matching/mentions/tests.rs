@@ -149,11 +149,60 @@ fn a_verb_use_is_the_first_word_or_after_a_lead() {
     }
     let toks = ["i", "need", "to", "track", "the", "order"];
     let mut roles = vec![Role::Content; toks.len()];
-    assert!(mark_verb_uses(&toks, &mut roles, &lex));
+    assert!(mark_verb_uses(&toks, &mut roles, &lex, false));
     assert_eq!(roles[3], Role::Verb, "after \"to\"");
     assert_eq!(roles[5], Role::Content, "\"order\" after \"the\" is the noun");
     // "Order the second one" names its item: the verb stays phrasing.
     let menu = labelled(&["Pad Thai", "Green Curry", "Spring Rolls"]);
     assert_eq!(executes("order the second one", &menu).as_deref(), Some("c1"));
     assert_eq!(executes("order pad thai", &menu).as_deref(), Some("c0"));
+}
+
+/// A noun that is also an action, said as the request's verb, stays that
+/// action when the object is an option's whole label that another option
+/// says more of ("track my order" with "Order" and "Order status" on
+/// screen): no option that does not say the action executes, whatever
+/// leads the verb; the object alone ("my order") executes (counted). An
+/// item named alone takes the action ("track the parcel to berlin"), and
+/// so does any item an everyday verb of choosing names ("order the pad
+/// thai", in the example above).
+#[test]
+fn a_noun_said_as_the_verb_before_a_whole_label_asks_for_its_action() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    use std::cell::Cell;
+    let lex = crate::testkit::lexicon();
+    let verbs: Vec<String> = {
+        let mut v: Vec<String> =
+            lex.verb_nouns.iter().filter(|w| w.is_ascii() && !lex.everyday_verbs.is_phrase(&[w.as_str()])).cloned().collect();
+        v.sort();
+        v
+    };
+    assert!(verbs.len() >= 5, "{verbs:?}");
+    let strategy = (
+        prop::sample::select(verbs),
+        prop::sample::select(vec!["", "to ", "can you ", "please ", "i want to ", "could you "]),
+        prop::sample::select(vec!["Order", "Parcel", "Invoice", "Refund", "Subscription", "Statement", "Payment"]),
+        prop::sample::select(vec!["my ", "the ", "", "our "]),
+    );
+    let (tried, as_noun) = (Cell::new(0), Cell::new(0));
+    let mut runner = TestRunner::new(Config { cases: crate::testkit::cases(96), ..Config::default() });
+    runner
+        .run(&strategy, |(verb, lead, object, det)| {
+            let cands = labelled(&[object, "Returns", &format!("{object} status")]);
+            let input = format!("{lead}{verb} {det}{}", object.to_lowercase());
+            tried.set(tried.get() + 1);
+            prop_assert_eq!(executes(&input, &cands), None, "{:?} executes without {:?}", input, verb);
+            if executes(&format!("{det}{}", object.to_lowercase()), &cands).as_deref() == Some("c0") {
+                as_noun.set(as_noun.get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(as_noun.get() * 2 >= tried.get(), "the noun executed {} of {}", as_noun.get(), tried.get());
+    let parcels = labelled(&["Parcel to Berlin", "Parcel to Lyon", "Letter to Madrid"]);
+    assert_eq!(executes("can you track the parcel to berlin", &parcels).as_deref(), Some("c0"));
+    let shop = labelled(&["Order", "Order status", "Returns"]);
+    assert_eq!(executes("track my order", &shop), None);
+    assert_eq!(executes("my order", &shop).as_deref(), Some("c0"));
 }
