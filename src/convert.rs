@@ -241,7 +241,7 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
                     return Err(Invalid::Missing { field: "options.version".into() });
                 }
             }
-            Ok(d::OptionSet {
+            let set = d::OptionSet {
                 option_set_id: o.option_set_id,
                 scope: scope("options.scope", o.scope)?,
                 candidates: match known {
@@ -251,7 +251,9 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
                 version: o.version,
                 by_reference: o.by_reference,
                 asked: asked("options.asked", o.asked)?,
-            })
+            };
+            confirms_one(&set)?;
+            Ok(set)
         })
         .transpose()?;
     Ok(d::DecideRequest {
@@ -267,6 +269,19 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
         language: m.language,
         labels: m.labels.into_iter().collect(),
     })
+}
+
+/// `ASKED_CONFIRMATION` asks the user to confirm the app's one candidate
+/// (spec section 4c): a yes to more than one would execute one the user
+/// did not hear asked about.
+pub fn confirms_one(set: &d::OptionSet) -> Result<(), Invalid> {
+    if set.asked == d::Asked::Confirmation && set.candidates.get(1).is_some() {
+        return Err(Invalid::bad(
+            "options.asked",
+            format!("ASKED_CONFIRMATION confirms one candidate; options holds {}: use ASKED_CHOICE to ask which", set.candidates.len()),
+        ));
+    }
+    Ok(())
 }
 
 pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, Invalid> {

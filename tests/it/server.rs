@@ -107,6 +107,12 @@ async fn every_validation_rule_returns_its_code_and_names_the_field() {
             Code::InvalidArgument,
             "active_scope.scope: unknown Scope value 99",
         ),
+        (
+            "a confirmation of several",
+            Box::new(|r| r.options.as_mut().unwrap().asked = pb::Asked::Confirmation as i32),
+            Code::InvalidArgument,
+            "options.asked: ASKED_CONFIRMATION confirms one candidate; options holds 3",
+        ),
     ];
     for (name, mutate, code, msg) in cases {
         let mut r = panels_request("open links panel d");
