@@ -92,6 +92,7 @@ fn action(kind: &str, target: &str, outcome: &str) -> ActionEntry {
         timestamp_ms: NOW.wall_ms,
         outcome: serde_json::from_value(serde_json::json!(outcome)).expect("an action outcome"),
         target_label: String::new(),
+        chosen_by: 0,
     }
 }
 

@@ -359,6 +359,7 @@ impl Daemon {
             if o.scope == Scope::Unspecified {
                 o.scope = scope;
             }
+            crate::convert::confirms_one(o)?;
             let version = o.version.clone();
             // The held set's ids were unique when it was sent; only the
             // other lists can collide with it now.
@@ -701,6 +702,7 @@ impl Daemon {
             timestamp_ms: now.wall_ms,
             outcome: o.kind,
             target_label: String::new(),
+            chosen_by: 0,
         };
         self.store
             .apply(&o.session_id, Update::Outcome(OutcomeUpdate { entry, also_rejected }), now, g.policy.ttl)

@@ -381,9 +381,12 @@ pub fn unknown_exceptions<'a>(lines: &[Line], exceptions: &'a [Exception]) -> Ve
     for line in lines {
         match line {
             Line::Turn(c) => {
-                ids.insert(c.id.clone());
+                ids.insert(if c.id.is_empty() { c.at.clone() } else { c.id.clone() });
             }
-            Line::Dialogue(d) => ids.extend((1..=d.turns.len()).map(|n| format!("{}#{n}", d.id))),
+            Line::Dialogue(d) => {
+                let id = if d.id.is_empty() { &d.at } else { &d.id };
+                ids.extend((1..=d.turns.len()).map(|n| format!("{id}#{n}")))
+            }
         }
     }
     exceptions.iter().filter(|e| e.at.is_empty() || !ids.contains(&e.at)).collect()
@@ -526,7 +529,10 @@ pub async fn evaluate_except<L: Into<Line>>(
     lines: impl IntoIterator<Item = L>,
     exceptions: &[Exception],
 ) -> Result<Report, StartError> {
-    let reason = |id: &str| exceptions.iter().find(|e| !id.is_empty() && e.at == id).map(|e| e.reason.clone());
+    // A line or dialogue without an id of its own is named by where it is
+    // ("tests/corpus/dialogues.jsonl:1#2", as the report lists it).
+    let reason_of = |id: &str| exceptions.iter().find(|e| !id.is_empty() && e.at == id).map(|e| e.reason.clone());
+    let reason = |s: &Scored| reason_of(if s.id.is_empty() { &s.at } else { &s.id });
     // Each line is a session of its own, in this process: never written to
     // a shared store.
     config.sessions.backend = crate::config::SessionBackend::Memory;
@@ -558,7 +564,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                         got: s.got.clone(),
                         verdicts: vec![s.verdict],
                         choice: None,
-                        excepted: reason(&id).is_some(),
+                        excepted: reason_of(if id.is_empty() { &at } else { &id }).is_some(),
                     };
                     scored.push(s);
                     if let Some(e) = t.enrich {
@@ -627,9 +633,9 @@ pub async fn evaluate_except<L: Into<Line>>(
             }
         }
     }
-    let (counted, aside): (Vec<Scored>, Vec<Scored>) = scored.into_iter().partition(|s| reason(&s.id).is_none());
+    let (counted, aside): (Vec<Scored>, Vec<Scored>) = scored.into_iter().partition(|s| reason(s).is_none());
     let mut r = report(g.policy.revision.clone(), counted);
-    r.set_aside = aside.into_iter().map(|s| SetAside { reason: reason(&s.id).unwrap_or_default(), turn: s }).collect();
+    r.set_aside = aside.into_iter().map(|s| SetAside { reason: reason(&s).unwrap_or_default(), turn: s }).collect();
     for (category, w) in walked {
         r.dialogues.add(&w);
         r.dialogues_by_category.entry(category).or_default().add(&w);

@@ -712,8 +712,11 @@ fn the_evaluation_docs_list_every_exception_with_its_reason() {
     let shown: BTreeSet<&str> = docs.lines().filter(|l| l.starts_with("| `")).collect();
     let mut listed = BTreeSet::new();
     for entry in std::fs::read_dir(Path::new(ROOT).join("tests/corpus")).unwrap() {
-        let file = entry.unwrap().path().join("exceptions.jsonl");
-        if !file.exists() {
+        // A corpus directory's exceptions.jsonl, or a corpus file's
+        // <name>.exceptions.jsonl.
+        let path = entry.unwrap().path();
+        let file = if path.is_dir() { path.join("exceptions.jsonl") } else { path };
+        if !file.exists() || !file.to_string_lossy().ends_with("exceptions.jsonl") {
             continue;
         }
         for e in ladderd::eval::read_exceptions(&file).unwrap() {

@@ -119,7 +119,6 @@ mod tests {
             proposed: proposed.map(str::to_string),
             shown: Vec::new(),
             labels: offered.iter().map(|id| format!("Label {id}")).collect(),
-            screen: String::new(),
         }
     }
 

@@ -253,6 +253,7 @@ mod tests {
             entries: cands.iter().enumerate().map(|(i, (c, s))| Entry { cand: c, source: *s, position: i }).collect(),
             cue,
             ordinal_source: Some(Source::ActiveOptions),
+            shown_len: None,
         };
         let q = Query::new(canonicalize(input, &lex), &lex);
         let index = matching::CanonPool::build(&pool, &lex, &Default::default()).unwrap();

@@ -64,6 +64,15 @@ pub struct ActionEntry {
     /// only where the same id still shows the same label.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub target_label: String,
+    /// The words of the input that chose it, as a mask
+    /// (`refusals::word_mask`; 0: not known): once it is refused, those
+    /// words never choose it again within the TTL.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub chosen_by: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 wire_enum! {
@@ -281,6 +290,17 @@ impl ContinuityState {
         self.pending_clarifier_type == PendingClarifier::Repair || self.recent_rejected_choice_ids.iter().any(|r| r == id)
     }
 
+    /// When the user refused `id` within the TTL (`rejected`): the words
+    /// that chose it (the mask kept with the execute of ladderd's that ran
+    /// it; every word, `u64::MAX`, when none did: the app chose it).
+    pub fn refusal(&self, id: &str) -> Option<u64> {
+        if !self.rejected(id) {
+            return None;
+        }
+        let chosen = self.recent_action_trace.iter().find(|e| e.kind == ActionKind::Execute && e.target_ref == id && e.chosen_by != 0);
+        Some(chosen.map_or(u64::MAX, |e| e.chosen_by))
+    }
+
     /// The session's newest action, when it executed something (a
     /// decision's execute, or the app's EXECUTED, ACCEPTED or REJECTED
     /// of one): what "not that one" refuses and "one more" repeats.
@@ -320,6 +340,7 @@ impl ContinuityState {
             Fact::ActiveScope { scope, is } => self.active_scope_is(scope) == *is,
             Fact::Refused { id, is } => self.refused(id) == *is,
             Fact::Rejected { id, is } => self.rejected(id) == *is,
+            Fact::Refusal { id, is } => self.refusal(id) == *is,
             Fact::Asked(q) => self.question == *q,
             Fact::LastExecute(is) => self.last_execute() == *is,
             Fact::Detail { words, values, is } => self.question.as_ref().and_then(|q| q.detail(words, values)) == is.as_deref(),
@@ -598,6 +619,9 @@ pub enum Fact {
     Refused { id: String, is: bool },
     /// Whether the user rejected `id` (`recent_rejected_choice_ids`).
     Rejected { id: String, is: bool },
+    /// The refusal of `id` and the words that chose it
+    /// (`ContinuityState::refusal`).
+    Refusal { id: String, is: Option<u64> },
     /// The question the session holds (`ContinuityState::question`).
     Asked(Option<Question>),
     /// The session's newest execute (`ContinuityState::last_execute`).
@@ -716,6 +740,15 @@ impl<'a> StateView<'a> {
         let is = self.state.rejected(id);
         if let Some(w) = self.watch {
             w.note(Fact::Rejected { id: id.to_string(), is });
+        }
+        is
+    }
+
+    /// `ContinuityState::refusal`, noted as a fact.
+    pub fn refusal(&self, id: &str) -> Option<u64> {
+        let is = self.state.refusal(id);
+        if let Some(w) = self.watch {
+            w.note(Fact::Refusal { id: id.to_string(), is });
         }
         is
     }
@@ -1071,6 +1104,7 @@ mod tests {
                 timestamp_ms: 0,
                 outcome: ActionOutcome::Accepted,
                 target_label: String::new(),
+                chosen_by: 0,
             },
             also_rejected: None,
         });
@@ -1125,6 +1159,7 @@ mod tests {
                 timestamp_ms: i,
                 outcome: ActionOutcome::Executed,
                 target_label: String::new(),
+                chosen_by: 0,
             };
             s.apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), at(0), TTL);
         }

@@ -27,6 +27,7 @@ use super::intern;
 use super::llm_rung::LlmStep;
 use super::matching::{self, Query};
 use super::ports::Ports;
+use super::refusals;
 use super::scope::{self, CueParse, Resolved};
 use super::text::words;
 use super::types::*;
@@ -148,6 +149,8 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     if let Some((text, without)) = again {
         let dropped: Vec<&str> = without.iter().map(|i| pool.entries[*i].cand.id.as_str()).collect();
         let dropped: Vec<String> = dropped.into_iter().map(str::to_string).collect();
+        // Positions still count on the list as the user saw it.
+        pool.shown_len = Some(pool.ordinal_len());
         pool.entries.retain(|e| !dropped.contains(&e.cand.id));
         matched_text = Some(text);
         let Ok(fewer) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else {
@@ -214,9 +217,12 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         }
         Some(Winner::Entry(i)) => {
             let e = pool.entries[i];
-            draft.event("deterministic_high_confidence_execute", e.cand.id.clone());
-            draft.step("selection", e.cand.id.clone());
-            return Ok(draft.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic));
+            let fits: Vec<usize> = matches.hits.iter().filter(|h| h.kind > matching::MatchKind::Fuzzy).map(|h| h.entry).collect();
+            return Ok(unless_refused(draft, &pool, i, &fits, |mut draft| {
+                draft.event("deterministic_high_confidence_execute", e.cand.id.clone());
+                draft.step("selection", e.cand.id.clone());
+                draft.execute(e.cand.id.clone(), e.source, Decider::Deterministic, Tier::Deterministic)
+            }));
         }
         Some(Winner::Command(i)) => {
             draft.step("command", req.commands[i].id.clone());
@@ -267,9 +273,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
                 }
                 Ok(Other::One(i)) => {
                     let e = pool.entries[i];
-                    draft.event("deterministic_continuity_resolve", e.cand.id.clone());
-                    draft.step("the_other", e.cand.id.clone());
-                    return Ok(draft.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity));
+                    return Ok(unless_refused(draft, &pool, i, &[], |mut draft| {
+                        draft.event("deterministic_continuity_resolve", e.cand.id.clone());
+                        draft.step("the_other", e.cand.id.clone());
+                        draft.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity)
+                    }));
                 }
                 // The options but the one just had: a question, not the LLM's.
                 Ok(Other::Among(rest)) => {
@@ -338,8 +346,48 @@ fn an_action_of_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexic
     lex.actions.contains(first) && req.option_candidates().iter().any(|c| canonicalize(&c.label, lex).split(' ').next() == Some(first))
 }
 
+/// Refusals stick (`refusals`): `run` makes the execute of `entry`,
+/// unless the user refused it within the TTL and this turn's words do not
+/// re-choose it; then the options `fits` (the other entries the words fit,
+/// else the rest of the screen) are asked, or the refusal stands.
+fn unless_refused<'a>(
+    mut draft: Draft<'a>,
+    pool: &scope::Pool<'_>,
+    entry: usize,
+    fits: &[usize],
+    run: impl FnOnce(Draft<'a>) -> Decided,
+) -> Decided {
+    let lex = &draft.ctx.policy.lexicon;
+    let id = pool.entries[entry].cand.id.clone();
+    match refusals::check(&draft.ctx.state, pool, lex, &draft.canonical, entry, fits) {
+        refusals::Verdict::Free => run(draft),
+        refusals::Verdict::Ask(entries) => {
+            let ids: Vec<String> = entries.iter().map(|e| pool.entries[*e].cand.id.clone()).collect();
+            draft.refuse(id.clone());
+            draft.step("refused", format!("{id} was refused: {}", ids.join(",")));
+            draft.begin("fallback");
+            draft.fallback(Offer::among(ids), None, LlmReport::default())
+        }
+        refusals::Verdict::Stands => {
+            draft.step("refused", format!("{id} was refused"));
+            draft.escape(EscapeReason::Declined, None, Tier::Reply)
+        }
+    }
+}
+
 /// The decision a reply came to (step 3b, or a detail answer at 7b).
-fn reply_decision(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
+fn reply_decision(draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
+    let entry = match &answer {
+        Answer::Execute { entry, .. } | Answer::Confirm { entry, .. } => Some(*entry),
+        _ => None,
+    };
+    match entry {
+        Some(entry) => unless_refused(draft, pool, entry, &[], |draft| reply_decision_free(draft, pool, answer)),
+        None => reply_decision_free(draft, pool, answer),
+    }
+}
+
+fn reply_decision_free(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
     let id = |i: usize| pool.entries[i].cand.id.clone();
     match answer {
         Answer::Execute { entry, kind, by } => {
@@ -368,7 +416,12 @@ fn reply_decision(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) 
             )
         }
         Answer::Ask { entries, kind } => {
-            let ids: Vec<String> = entries.into_iter().map(id).collect();
+            // What the user refused is not asked about again, while
+            // anything else is (`refusals`).
+            let asked: Vec<String> = entries.into_iter().map(id).collect();
+            let (refused, ids): (Vec<String>, Vec<String>) = asked.iter().cloned().partition(|e| draft.ctx.state.refusal(e).is_some());
+            let ids = if ids.is_empty() { asked } else { ids };
+            refused.into_iter().filter(|r| !ids.contains(r)).for_each(|r| draft.refuse(r));
             draft.step(kind.as_str(), ids.join(","));
             draft.begin("fallback");
             let offer = Offer::among(ids);

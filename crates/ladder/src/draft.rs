@@ -521,6 +521,7 @@ impl<'a> Draft<'a> {
             timestamp_ms: self.ctx.now.wall_ms,
             outcome: ActionOutcome::Decided,
             target_label,
+            chosen_by: crate::refusals::word_mask(&self.canonical),
         };
         match (self.cycle.take(), self.mode) {
             (Some(c), _) => {
@@ -550,6 +551,7 @@ impl<'a> Draft<'a> {
             timestamp_ms: self.ctx.now.wall_ms,
             outcome: ActionOutcome::Escaped,
             target_label: String::new(),
+            chosen_by: 0,
         });
         // A question leaves the clarification up (and the session's pending
         // clarifier as it is: no need to read it); anything else ends the
@@ -605,17 +607,7 @@ impl<'a> Draft<'a> {
                     })
                     .unzip();
                 let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
-                // The screen's order matters only to a question that
-                // offered the whole screen (a position on that screen re-sent
-                // as it was, `replies::position`); on a longer screen the
-                // digest could never match, and hashing every id is spared.
-                let on_screen = self.req.option_candidates();
-                let screen = if on_screen.len() == c.option_ids.len() {
-                    crate::replies::question::screen_order(on_screen.iter().map(|c| c.id.as_str()))
-                } else {
-                    String::new()
-                };
-                QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels, screen })
+                QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels })
             }
             _ => QuestionChange::Clear,
         };

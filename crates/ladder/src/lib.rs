@@ -148,6 +148,7 @@ pub mod matching;
 pub mod memo;
 pub mod policy;
 pub mod ports;
+pub mod refusals;
 pub mod replies;
 pub mod reply;
 pub mod scope;

@@ -39,6 +39,11 @@ pub struct Pool<'a> {
     pub cue: Option<Scope>,
     /// The list ordinals ("the second one") index into.
     pub ordinal_source: Option<Source>,
+    /// How long that list was as the user saw it, when entries were taken
+    /// out of it (a turn read again without an option): positions count
+    /// on the list as shown, by each entry's `position`, never on what is
+    /// left. `None`: the entries are the list as shown.
+    pub shown_len: Option<usize>,
 }
 
 impl Pool<'_> {
@@ -132,7 +137,7 @@ pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>, recoverable: bool
             if cands.is_empty() {
                 return Resolved::EmptyScope { scope: Scope::Chat, needed: EvidenceType::ChatRecoverableOptions };
             }
-            Resolved::Pool(Pool { entries: list(cands, source).collect(), cue, ordinal_source: Some(source) })
+            Resolved::Pool(Pool { entries: list(cands, source).collect(), cue, ordinal_source: Some(source), shown_len: None })
         }
         Some(scope @ (Scope::Widget | Scope::Dashboard | Scope::Workspace)) => {
             let needed = match scope {
@@ -154,7 +159,7 @@ pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>, recoverable: bool
                 return Resolved::EmptyScope { scope, needed };
             }
             let ordinal_source = Some(entries[0].source);
-            Resolved::Pool(Pool { entries, cue, ordinal_source })
+            Resolved::Pool(Pool { entries, cue, ordinal_source, shown_len: None })
         }
         Some(Scope::Unspecified) | None => {
             let mut entries: Vec<Entry<'a>> = Vec::new();
@@ -171,7 +176,7 @@ pub fn resolve<'a>(req: &'a DecideRequest, cue: Option<Scope>, recoverable: bool
                 _ if !req.widget_items.is_empty() => Some(Source::Widget),
                 _ => None,
             };
-            Resolved::Pool(Pool { entries, cue: None, ordinal_source })
+            Resolved::Pool(Pool { entries, cue: None, ordinal_source, shown_len: None })
         }
     }
 }

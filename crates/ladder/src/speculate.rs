@@ -98,8 +98,13 @@ pub async fn plan(ctx: &Ctx<'_>, other: (&str, &str), req: &DecideRequest) -> Re
                 return Ok(Plan::Log(decided));
             }
             // An execution on facts is read first: its cohort would be
-            // noted before it is known to stand.
-            if decided.decision.outcome == Outcome::Execute {
+            // noted before it is known to stand. All but one whose only
+            // fact is that the user did not refuse its option (every
+            // execution reads that, `refusals`): that fact fails only for
+            // a refused option, which is then decided again on the read,
+            // under the same decision id and the request's same cohort.
+            let unrefused = facts.iter().all(|f| matches!(f, Fact::Refusal { is: None, .. }));
+            if decided.decision.outcome == Outcome::Execute && !unrefused {
                 return Ok(Plan::Read);
             }
             // Where the session's context is these options, continuity may

@@ -43,6 +43,55 @@ pub(crate) fn cases(n: u32) -> u32 {
     asked.map_or(n, |a| a.clamp(1, n))
 }
 
+/// One user's session on chat screens: the embedded defaults (the LLM
+/// off; `policy.to_mut()` for others), and the app's turn loop (every
+/// execute recorded EXECUTED, as the app does).
+pub(crate) struct Session {
+    pub(crate) policy: std::borrow::Cow<'static, Policy>,
+    pub(crate) fake: Fake,
+}
+
+impl Session {
+    pub(crate) fn new() -> Self {
+        Session { policy: std::borrow::Cow::Borrowed(policy()), fake: Fake::quiet() }
+    }
+
+    /// The user says `input` on the chat screen `set`.
+    pub(crate) fn say(&self, input: &str, set: &OptionSet) -> Decision {
+        let req = DecideRequest {
+            session_id: "s".into(),
+            turn_id: "t".into(),
+            input: input.into(),
+            active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
+            options: Some(set.clone()),
+            ..Default::default()
+        };
+        let d = turn(&self.policy, &self.fake, &req).decision;
+        if d.outcome == Outcome::Execute
+            && let Some(id) = &d.target_id
+        {
+            self.record(id, &set.option_set_id, ActionOutcome::Executed);
+        }
+        d
+    }
+
+    /// The app's `RecordOutcome` of `id` on option set `set`.
+    pub(crate) fn record(&self, id: &str, set: &str, outcome: ActionOutcome) {
+        let entry = ActionEntry {
+            kind: ActionKind::Outcome,
+            target_ref: id.into(),
+            source_scope: Scope::Chat,
+            option_set_id: set.into(),
+            timestamp_ms: 0,
+            outcome,
+            target_label: String::new(),
+            chosen_by: 0,
+        };
+        let f = &self.fake;
+        f.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), f.now, f.ttl);
+    }
+}
+
 /// How the fake LLM answers the corroborating (second) ask of an attempt.
 #[derive(Debug, Clone)]
 pub(crate) enum Second {
@@ -426,6 +475,7 @@ pub(crate) fn lived(p: &Policy, answer: &LlmAnswer, history: &[(World, Option<Ac
                 timestamp_ms: 0,
                 outcome: *kind,
                 target_label: String::new(),
+                chosen_by: 0,
             };
             fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
         }
@@ -471,7 +521,7 @@ pub(crate) fn check_cases<S: Strategy>(
     S::Value: std::fmt::Debug,
 {
     let config = ProptestConfig {
-        cases,
+        cases: self::cases(cases),
         source_file: Some(source_file),
         failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"))),
         ..ProptestConfig::default()

@@ -1209,6 +1209,7 @@ fn record(fake: &Fake, id: &str, outcome: ActionOutcome) {
         timestamp_ms: 0,
         outcome,
         target_label: String::new(),
+        chosen_by: 0,
     };
     fake.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), fake.now, fake.ttl);
 }
@@ -1279,21 +1280,20 @@ fn continuity_never_resolves_to_a_candidate_the_user_rejected() {
     assert_ne!(ids(&vetoed).first().map(String::as_str), Some("links-panel-d"), "{:?}", ids(&vetoed));
 }
 
-/// The user's own words still execute a refused candidate: its exact
-/// label, or its position in reply to the clarifier; they asked again in
-/// so many words.
+/// Refusals stick to their words (spec section 4c): the user's own words
+/// that chose a refused candidate (its exact label, its position) do not
+/// execute it again within the TTL, nor does any pick of the LLM; they are
+/// asked, and the refused candidate is not the suggestion.
 #[test]
-fn the_users_explicit_words_still_execute_a_candidate_they_rejected() {
+fn the_words_that_chose_a_rejected_candidate_do_not_execute_it_again() {
     let p = auto_on();
     let fake = Fake::replying(&select_json("links-panel-d", 0.95));
     record(&fake, "links-panel-d", ActionOutcome::Rejected);
     for input in ["open links panel d", "the second one"] {
         let d = turn(&p, &fake, &req(input)).decision;
-        assert_eq!(
-            (d.outcome, d.target_id.as_deref(), d.decided_by),
-            (Outcome::Execute, Some("links-panel-d"), Decider::Deterministic),
-            "{input}"
-        );
+        assert_eq!(d.outcome, Outcome::Clarify, "{input}: {d:?}");
+        assert!(!ids(&d).contains(&"links-panel-d".to_string()), "{input}: {:?}", ids(&d));
+        assert_eq!(d.fallback_reason, Some(FallbackReason::UserRefused), "{input}");
     }
 }
 

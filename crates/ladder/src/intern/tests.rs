@@ -15,6 +15,7 @@ fn pool(cands: &[Candidate]) -> Pool<'_> {
         entries: cands.iter().enumerate().map(|(position, cand)| Entry { cand, source: Source::ActiveOptions, position }).collect(),
         cue: None,
         ordinal_source: Some(Source::ActiveOptions),
+        shown_len: None,
     }
 }
 

@@ -253,11 +253,24 @@ fn is_quantity_or_date(toks: &[&str], i: usize, at: usize, end: usize, prefixed:
 const INDEFINITE: &[&str] = &["a", "an", "another", "un", "una", "une", "ein", "eine", "einen"];
 
 /// The entry at a position of the list ordinals count in (or of `subset`).
+/// With entries taken out of that list (`Pool::shown_len`), the position
+/// counts on the list as shown: a place whose entry was taken out is none.
 pub(super) fn resolve_position(pool: &Pool<'_>, subset: Option<&[usize]>, n: i32) -> Option<usize> {
     let list: Vec<usize> = match subset {
         Some(s) => s.to_vec(),
         None => (0..pool.len()).filter(|i| Some(pool.entries[*i].source) == pool.ordinal_source).collect(),
     };
+    if let (None, Some(shown)) = (subset, pool.shown_len) {
+        let len = shown as i32;
+        let index = match n {
+            i32::MIN => return None,
+            0 if len % 2 == 1 => len / 2,
+            0 => return None,
+            n if n > 0 => n - 1,
+            n => len + n,
+        };
+        return list.into_iter().find(|e| pool.entries[*e].position as i32 == index);
+    }
     let len = list.len() as i32;
     let index = match n {
         i32::MIN => return None,

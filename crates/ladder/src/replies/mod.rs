@@ -83,21 +83,14 @@ pub fn asked<'a>(req: &DecideRequest, state: &StateView<'a>) -> Option<(Cow<'a, 
             let offered = ids();
             let proposed = offered.first().cloned();
             Some((
-                Cow::Owned(Question {
-                    kind: QuestionKind::Confirmation,
-                    offered,
-                    proposed,
-                    shown: Vec::new(),
-                    labels: Vec::new(),
-                    screen: String::new(),
-                }),
+                Cow::Owned(Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }),
                 By::App,
             ))
         }
         Asked::Choice => {
             let shown = o.candidates.iter().map(shown_text).collect();
             let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
-            let q = Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels, screen: String::new() };
+            let q = Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels };
             Some((Cow::Owned(q), By::App))
         }
         Asked::Unspecified => state.question().map(|q| (Cow::Borrowed(q), By::Ladder)),
@@ -245,6 +238,25 @@ impl<'a, 'p> Context<'a, 'p> {
         self.lex.actions.contains(first) && (0..self.pool.len()).any(|e| self.canon.label_words_of(e).next() == Some(first))
     }
 
+    /// The options whose label opens with the input's first word, when the
+    /// input is that word alone ("cancel", "cancel it", "stop that": an
+    /// abandon word and nothing that names anything).
+    fn opening_with_the_verb(&self, r: &Reading) -> Option<Vec<usize>> {
+        let first = self.canonical.split(' ').next().unwrap_or("");
+        if !r.rest.is_empty() || r.refuses || r.alternatives || r.asks || !r.values.is_empty() {
+            return None;
+        }
+        let entries: Vec<usize> = self.option_entries().filter(|e| self.canon.label_words_of(*e).next() == Some(first)).collect();
+        (!entries.is_empty()).then_some(entries)
+    }
+
+    /// Whether the reply says the verb that opens `entry`'s label as an
+    /// abandon word ("yes cancel it" to "Cancel gym membership").
+    fn says_the_verb_of(&self, entry: usize, r: &Reading) -> bool {
+        let Some(verb) = self.canon.label_words_of(entry).next() else { return false };
+        self.lex.abandons.is_phrase(&[verb]) && r.clauses.iter().any(|c| c.words.iter().any(|w| w == verb))
+    }
+
     /// Whether a label or alias says what the input says: the input is
     /// one whole ("Skip", "Don't Stop Me Now"), or one that is a reply word
     /// is said in it ("it's a no" with "No" shown, "ok skip" with "Skip").
@@ -325,18 +337,10 @@ const SCREEN_READ: usize = 12;
 /// one", "celle de mardi").
 const THE_ONE: &[&str] = &["one", "ones", "celui", "celle", "ceux", "celles"];
 
-/// Reads a reply against what was asked (the module's doc). A reply read
-/// from the session never executes what the user rejected within the
-/// continuity TTL (`ContinuityState::rejected`): the ladder reads it then.
+/// Reads a reply against what was asked (the module's doc). What the
+/// user refused is never executed again by a reply: the sequence checks
+/// every execute (`refusals`).
 pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
-    let a = answer_unguarded(cx, r);
-    match &a.answer {
-        Answer::Execute { entry, by: By::Ladder, .. } if cx.state.rejected(&cx.pool.entries[*entry].cand.id) => Answered::pass(),
-        _ => a,
-    }
-}
-
-fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // "Not the pepperoni, the margherita", "and a coke, not diet", "pas
     // celui de 9h, l'autre": a clause that negates and one that names what
     // is wanted.
@@ -366,11 +370,21 @@ fn answer_unguarded(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     {
         return a;
     }
+    // "Yes cancel it" to a question about "Cancel gym membership": a yes
+    // with the option's own verb is a yes.
+    if r.abandons && r.affirms && proposal(cx).is_some_and(|(e, by, _)| by != By::Screen && cx.says_the_verb_of(e, r)) {
+        return affirm(cx, r);
+    }
     if r.abandons {
         // "Cancel", "stop" where an option's label starts so: that request
-        // may be meant (the ladder reads it).
+        // may be meant. Said alone ("cancel it", "stop that") it may as
+        // well abandon the conversation: those options are asked, never
+        // executed or escaped. Said with more, the ladder reads it.
         if cx.abandon_is_an_action() {
-            return Answered::pass();
+            return match cx.opening_with_the_verb(r) {
+                Some(entries) => Answered::of(Answer::Ask { entries, kind: ReplyKind::Cancel }),
+                None => Answered::pass(),
+            };
         }
         // "Stop a payment on my account", "abort the upload": what it
         // abandons is named, and nothing shown is it; a request of its own
@@ -670,11 +684,21 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // ends the task; one with words of its own ("do they use a different
     // plug") is read by the ladder as any input is.
     if !asked {
-        return if r.rest.is_empty() {
-            Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline })
-        } else {
-            Answered::pass()
+        if !r.rest.is_empty() {
+            return Answered::pass();
+        }
+        // Right after an execute still on screen, "nope", "that's wrong"
+        // refuse it (a polite "no thanks" only ends the task): the refusal
+        // sticks to the words that chose it (`refusals`).
+        let thanks = |c: &reading::Clause| {
+            let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+            (0..toks.len()).any(|i| cx.lex.closings.match_at(&toks, i).is_some())
         };
+        let refused = match cx.state.last_execute() {
+            Some(had) if r.refuses && !r.clauses.iter().any(thanks) => cx.executed_entry(&had).map(|_| had.id),
+            _ => None,
+        };
+        return Answered { answer: Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline }, rejected: refused };
     }
     // What it refused is recorded as a rejection is: a vague turn next
     // does not bring it back.
@@ -805,7 +829,17 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects {
         return Answered::pass();
     }
-    let core = cx.canonical;
+    // "And the 6th one", "then number 2": the position after an opener.
+    let core = {
+        let toks: Vec<&str> = cx.canonical.split(' ').filter(|t| !t.is_empty()).collect();
+        match cx.lex.additive_openers.match_at(&toks, 0) {
+            Some(n) if n < toks.len() => {
+                let skipped: usize = toks[..n].iter().map(|t| t.len() + 1).sum();
+                cx.canonical.get(skipped..).unwrap_or(cx.canonical)
+            }
+            _ => cx.canonical,
+        }
+    };
     let Some(n) = crate::matching::parse_ordinal(core, cx.lex) else { return Answered::pass() };
     // A quantity or a date is not a position ("1 ticket", "on the 1st"),
     // but "the 2nd one" is.
@@ -818,31 +852,38 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
                 && cx.lex.ordinal_suffixes.contains(w[1].as_str())
         })
     });
-    if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare)) && !numbered_one {
+    // A lone "6th" reads as a day of the month too: said alone, it is the
+    // position the whole input names.
+    if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare | Dim::Day)) && !numbered_one {
         return Answered::pass();
     }
     let Some((q, by)) = cx.question() else { return Answered::pass() };
-    let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
-    if asked.len() < 2 || asked.len() != q.offered.len() {
+    // Two lists the user may count on: the question's, as it listed its
+    // options (docs/calling.md: apps show them in that order), and the
+    // screen the app sent with the reply. Where both put one option at
+    // that place, it is the one; where they put two, the user may mean
+    // either, and both are asked.
+    let listed: Vec<Option<usize>> = q.offered.iter().map(|id| cx.offered_entry(q, id)).collect();
+    let asked: Vec<usize> = listed.iter().flatten().copied().collect();
+    if asked.is_empty() {
         return Answered::pass();
     }
-    // A question over the whole screen it was asked on, that screen
-    // re-sent as it was: the user still reads the position on it, and the
-    // ladder counts there. Any other screen (reordered, narrowed, more
-    // than was asked about) is not what the question listed: the position
-    // counts in the question's order.
-    let on_screen: Vec<&str> = cx.req.option_candidates().iter().map(|c| c.id.as_str()).collect();
-    let whole = on_screen.len() == q.offered.len() && on_screen.iter().all(|id| q.offered.iter().any(|o| o == id));
-    if whole && !q.screen.is_empty() && q.screen == question::screen_order(on_screen.iter().copied()) {
-        return Answered::pass();
-    }
-    let k = match n {
-        n if n > 0 => (n as usize).checked_sub(1),
-        n if n < 0 => asked.len().checked_sub(n.unsigned_abs() as usize),
-        _ => (asked.len() % 2 == 1).then_some(asked.len() / 2),
-    };
-    let Some(&entry) = k.and_then(|k| asked.get(k)) else {
-        return Answered::of(Answer::Ask { entries: asked, kind: ReplyKind::Position });
+    let screen = cx.options();
+    let by_question = place(n, listed.len()).and_then(|k| listed[k]);
+    let by_screen = place(n, screen.len()).map(|k| screen[k]);
+    let entry = match (by_question, by_screen) {
+        (Some(a), Some(b)) if a != b => return Answered::of(Answer::Ask { entries: vec![a, b], kind: ReplyKind::Position }),
+        (Some(a), _) => a,
+        // A place neither list has is no position ("the 7" of three: a
+        // value, for a detail answer to read).
+        (None, None) if place(n, listed.len().max(screen.len())).is_none() => return Answered::pass(),
+        // The question's place is empty (outside it, or its option gone
+        // from the screen): asked among what it offered, and the screen's.
+        (None, b) => {
+            let mut entries = asked;
+            entries.extend(b.filter(|b| !entries.contains(b)));
+            return Answered::of(Answer::Ask { entries, kind: ReplyKind::Position });
+        }
     };
     // A number that is also another offered option's word ("number 2"
     // with "Pack of 2") is asked between the two.
@@ -855,6 +896,17 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         }
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Position, by })
+}
+
+/// The index a position names in a list of `len` (1-based `n`; negative
+/// from the end; 0 the middle of an odd list).
+fn place(n: i32, len: usize) -> Option<usize> {
+    let k = match n {
+        n if n > 0 => (n as usize).checked_sub(1),
+        n if n < 0 => len.checked_sub(n.unsigned_abs() as usize),
+        _ => (len % 2 == 1).then_some(len / 2),
+    };
+    k.filter(|k| *k < len)
 }
 
 /// An answer to "which one?" by detail, read where the screen left a tie
@@ -896,9 +948,6 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         if !label.is_empty() && label != cx.pool.entries[entry].cand.label {
             return Answered::pass();
         }
-    }
-    if cx.state.rejected(id) {
-        return Answered::pass();
     }
     if cx.high_risk(entry) {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
@@ -956,7 +1005,6 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
         proposed: None,
         shown: cands.iter().map(|c| format!("{} {}", c.sublabel, c.badge)).collect(),
         labels: cands.iter().map(|c| c.label.clone()).collect(),
-        screen: String::new(),
     })
 }
 

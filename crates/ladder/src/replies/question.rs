@@ -35,23 +35,6 @@ pub struct Question {
     /// same one on a later screen only with the same id and label.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
-    /// The order of the screen it was asked on (`screen_order` of its
-    /// ids; empty: not known, or the question offered less than the whole
-    /// screen). A position is read on a screen re-sent as it was, where the
-    /// user still sees it; on any other, in the order the question listed.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub screen: String,
-}
-
-/// A short digest of a screen's ids in order (`Question::screen`).
-pub fn screen_order<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    for id in ids {
-        h.update(id.as_bytes());
-        h.update([0u8]);
-    }
-    hex::encode(&h.finalize()[..8])
 }
 
 impl Question {

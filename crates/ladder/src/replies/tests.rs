@@ -6,9 +6,9 @@
 //! it execute what a person would not; each property counts the branch it
 //! checks, so it cannot pass without checking.
 
-use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, OutcomeUpdate, Update};
+use crate::continuity::ActionOutcome;
 use crate::policy::Policy;
-use crate::testkit::{Branches, Fake, check_cases, turn};
+use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;
 
@@ -99,44 +99,6 @@ fn on(input: &str, set: &OptionSet) -> DecideRequest {
         active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
         options: Some(set.clone()),
         ..Default::default()
-    }
-}
-
-/// One user's session: the embedded defaults (the LLM off), and the app's
-/// turn loop (every execute recorded EXECUTED, as the app does).
-struct Session {
-    policy: Policy,
-    fake: Fake,
-}
-
-impl Session {
-    fn new() -> Self {
-        Session { policy: Policy::defaults(), fake: Fake::quiet() }
-    }
-
-    fn say(&self, input: &str, set: &OptionSet) -> Decision {
-        let d = turn(&self.policy, &self.fake, &on(input, set)).decision;
-        if d.outcome == Outcome::Execute
-            && let Some(id) = &d.target_id
-        {
-            self.record(id, &set.option_set_id, ActionOutcome::Executed);
-        }
-        d
-    }
-
-    /// The app's `RecordOutcome` of `id` on option set `set`.
-    fn record(&self, id: &str, set: &str, outcome: ActionOutcome) {
-        let entry = ActionEntry {
-            kind: ActionKind::Outcome,
-            target_ref: id.into(),
-            source_scope: Scope::Chat,
-            option_set_id: set.into(),
-            timestamp_ms: 0,
-            outcome,
-            target_label: String::new(),
-        };
-        let f = &self.fake;
-        f.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), f.now, f.ttl);
     }
 }
 
@@ -346,9 +308,25 @@ fn repair_of_one_of_three_asks_and_the_refused_one_never_executes_on_a_vague_tur
 fn a_position_counts_in_the_order_the_question_listed() {
     let s = Session::new();
     assert_eq!(said(&s.say("links panel", &panels())), "clarify d, e (fallback, -)");
-    // The screen re-sent in another order: its second option is p.
-    let d = s.say("the second one", &reordered(&panels(), &[2, 0, 1]));
+    // The screen narrowed to the question's options, in its order.
+    let d = s.say("the second one", &pair());
     assert_eq!((said(&d), d.decided_by), ("execute e (reply, position)".to_string(), Decider::Continuity));
+    // The screen re-sent in another order: its second option is p, the
+    // question's e: the user may mean either.
+    let s = Session::new();
+    s.say("links panel", &panels());
+    assert_eq!(said(&s.say("the second one", &reordered(&panels(), &[2, 0, 1]))), "clarify e, p (reply, position)");
+}
+
+/// Issue 45 item 8: ladderd's confirmation listed Close Account first and
+/// Card Details third; the app re-sends the screen as it was (Close
+/// Account third): "the third one" is asked between the two.
+#[test]
+fn a_position_the_question_and_the_screen_read_apart_is_asked() {
+    let s = Session::new();
+    let d = s.say("close", &cards());
+    assert_eq!(d.clarifier.map(|c| c.option_ids), Some(vec!["close".into(), "freeze".into(), "details".into(), "stmt".into()]));
+    assert_eq!(said(&s.say("the third one", &cards())), "clarify details, close (reply, position)");
 }
 
 #[test]
@@ -548,7 +526,7 @@ fn a_yes_executes_a_high_risk_option_only_after_its_confirmation() {
     let cases = (one_of(HIGH_RISK), any::<bool>(), 0u8..5, prop::collection::vec(one_of(YESES), 1..=3));
     check_cases(CASES, file!(), &cases, |(label, marked, before, yeses)| {
         let mut s = Session::new();
-        s.policy.matching.high_risk_kinds = vec!["payment".into()];
+        s.policy.to_mut().matching.high_risk_kinds = vec!["payment".into()];
         let option = if marked { high("risky", &label) } else { Candidate { kind: "payment".into(), ..Candidate::new("risky", &label) } };
         let set = screen("risky-set", vec![option]);
         let mut previous = match before {
@@ -831,8 +809,10 @@ fn a_position() -> impl Strategy<Value = Said> {
 }
 
 /// Runs a position over ladderd's "which one?" (`links panel`), the
-/// screen re-sent in the order `again`; checks it picks the question's
-/// option at that place (or asks again out of range), never the screen's.
+/// screen re-sent in the order `again`; checks it picks the option the
+/// question and the screen both put at that place (the question's, when
+/// the screen is shorter), asks when they put two options there, and
+/// executes nothing out of the question's range.
 fn a_position_after_which_one(set: &OptionSet, again: &[usize], position: &Said, branches: &Branches) -> Result<(), TestCaseError> {
     let s = Session::new();
     let first = s.say("links panel", set);
@@ -844,14 +824,18 @@ fn a_position_after_which_one(set: &OptionSet, again: &[usize], position: &Said,
     let d = s.say(&input, &resent);
     let on_screen: Vec<&str> = resent.candidates.iter().map(|c| c.id.as_str()).collect();
     let why = format!("question {question:?}, screen {on_screen:?}: {input:?} came to {}", said(&d));
+    let by_screen = position.place(on_screen.len()).map(|k| on_screen[k - 1]);
     match position.place(question.len()) {
-        Some(j) => {
+        Some(j) if by_screen.is_none_or(|s| s == question[j - 1]) => {
             prop_assert_eq!(d.outcome, Outcome::Execute, "{}", why);
             prop_assert_eq!(d.target_id.as_deref(), Some(question[j - 1].as_str()), "{}", why);
             branches.hit("executes the question's");
-            if position.place(on_screen.len()).is_none_or(|k| on_screen[k - 1] != question[j - 1]) {
-                branches.hit("the screen's is another");
-            }
+        }
+        Some(j) => {
+            prop_assert_eq!(d.outcome, Outcome::Clarify, "{}", why);
+            let offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
+            prop_assert!(offered.contains(&question[j - 1]) && by_screen.is_some_and(|s| offered.iter().any(|o| o == s)), "{}", why);
+            branches.hit("the screen's is another: asked");
         }
         None => {
             prop_assert_ne!(d.outcome, Outcome::Execute, "{}", why);
@@ -861,11 +845,11 @@ fn a_position_after_which_one(set: &OptionSet, again: &[usize], position: &Said,
     Ok(())
 }
 
-/// Issue 36 item 7, position: after ladderd's "which one?" over some of
+/// Issues 36 and 45, position: after ladderd's "which one?" over some of
 /// the options shown, a position counts in the order the question listed
-/// them, never on the screen the app re-sends in another order (random
-/// permutations); out of the question's range it executes nothing.
-/// Counted: executes where the screen's option at that place is another.
+/// them, and is asked where the screen the app re-sends (random
+/// permutations) puts another option at that place; out of the question's
+/// range it executes nothing.
 #[test]
 fn a_position_counts_on_the_questions_list_never_on_a_reshuffled_screen() {
     let branches = Branches::default();
@@ -876,8 +860,8 @@ fn a_position_counts_on_the_questions_list_never_on_a_reshuffled_screen() {
         a_position_after_which_one(&set, &again, &position, &branches)
     });
     branches.expect(&[
-        ("executes the question's", CASES as usize / 3),
-        ("the screen's is another", CASES as usize / 6),
+        ("executes the question's", CASES as usize / 8),
+        ("the screen's is another: asked", CASES as usize / 6),
         ("out of range", 8),
     ]);
 }
@@ -893,8 +877,8 @@ fn a_position_counts_on_the_questions_list_when_the_screen_is_its_options_reshuf
         a_position_after_which_one(&set, &again, &position, &branches)
     });
     branches.expect(&[
-        ("executes the question's", CASES as usize / 3),
-        ("the screen's is another", CASES as usize / 6),
+        ("executes the question's", CASES as usize / 8),
+        ("the screen's is another: asked", CASES as usize / 6),
         ("out of range", 8),
     ]);
 }
@@ -1186,30 +1170,36 @@ fn a_bare_hour_is_no_weekday() {
 }
 
 /// "The 1st one", "the 3rd one" answer ladderd's "which one?" in its
-/// order like "the first one" does: not the re-sent screen's first (an
-/// option the question never listed), and out of its range nothing.
+/// order like "the first one" does: never the re-sent screen's first
+/// alone (an option the question never listed: both are asked), and out
+/// of its range nothing.
 #[test]
 fn a_numbered_ordinal_counts_in_the_questions_order() {
     let s = Session::new();
     assert_eq!(said(&s.say("links panel", &panels())), "clarify d, e (fallback, -)");
     let d = s.say("the 1st one", &reordered(&panels(), &[2, 0, 1]));
-    assert_eq!(said(&d), "execute d (reply, position)");
+    assert_eq!(said(&d), "clarify d, e (reply, position)");
+    let s = Session::new();
+    s.say("links panel", &panels());
+    assert_eq!(said(&s.say("the 1st one", &pair())), "execute d (reply, position)");
     let s = Session::new();
     s.say("links panel", &panels());
     let d = s.say("the 3rd one", &reordered(&panels(), &[2, 0, 1]));
     assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
 }
 
-/// A position counts in the question's order when the app re-sends
-/// exactly the options it offered, in another order, too (spec 4c:
-/// "whatever screen the app re-sends"; the product counts on such a
-/// screen, `position` in replies/mod.rs).
+/// The app re-sends exactly the options the question offered, in another
+/// order: where the two orders put one option at that place it executes,
+/// where two, both are asked.
 #[test]
 fn a_position_counts_in_the_questions_order_on_its_options_reshuffled() {
     let s = Session::new();
     assert_eq!(said(&s.say("table for 2", &times())), "clarify t6, t7, t8 (fallback, -)");
     let d = s.say("the second one", &reordered(&times(), &[2, 0, 1]));
-    assert_eq!(said(&d), "execute t7 (reply, position)");
+    assert_eq!(said(&d), "clarify t7, t6 (reply, position)");
+    let s = Session::new();
+    s.say("table for 2", &times());
+    assert_eq!(said(&s.say("the second one", &reordered(&times(), &[2, 1, 0]))), "execute t7 (reply, position)");
 }
 
 /// Ladderd's clarifier that offered one high-risk option alone (after
@@ -1347,4 +1337,171 @@ proptest! {
         let says = |canon| super::Context::new(&req, &view, &pool, canon, lex, &[], &canonical).a_label_says_it();
         prop_assert_eq!(says(&walked), says(&indexed), "{:?} over {:?}", canonical, labels);
     }
+}
+
+/// Spec section 4c: a cancel word alone ("cancel", "stop it", "cancel
+/// that") while some option's label opens with it may abandon the
+/// conversation as much as ask for that option: those options are asked,
+/// never executed and never escaped; with no such option it is a cancel.
+/// Over generated screens of 2 to 8 options, the words the lexicon holds
+/// both as an abandon and as an action, with what may come around them.
+#[test]
+fn a_cancel_word_alone_never_executes_an_option_it_opens() {
+    let lex = crate::testkit::lexicon();
+    let mut verbs: Vec<String> = lex.actions.iter().filter(|w| w.is_ascii() && lex.abandons.is_phrase(&[w.as_str()])).cloned().collect();
+    verbs.sort();
+    assert!(verbs.len() >= 3, "{verbs:?}");
+    const OBJECTS: &[&str] = &["subscription", "recording", "booking", "dentist appointment", "order", "upload", "timer", "membership"];
+    let branches = Branches::default();
+    let cases = (
+        prop::sample::select(verbs),
+        prop::collection::vec((prop::sample::select(OBJECTS), any::<bool>()), 2..=8),
+        prop::sample::select(vec!["{v}", "{v} it", "{v} that", "please {v}", "{v} please", "{V}!", "ok {v}"]),
+        any::<bool>(),
+    );
+    check_cases(CASES, file!(), &cases, |(verb, items, form, risky)| {
+        let cands: Vec<Candidate> = items
+            .iter()
+            .enumerate()
+            .map(|(i, (object, opens))| {
+                let label = if *opens { format!("{} {object}", capitalized(&verb)) } else { format!("Show {object}") };
+                Candidate { risk: if risky { Risk::High } else { Risk::Unspecified }, ..Candidate::new(format!("o{i}"), label) }
+            })
+            .collect();
+        let opening: Vec<String> = cands.iter().filter(|c| c.label.starts_with(&capitalized(&verb))).map(|c| c.id.clone()).collect();
+        let input = form.replace("{v}", &verb).replace("{V}", &capitalized(&verb));
+        let d = Session::new().say(&input, &screen("s", cands));
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {}", input, said(&d));
+        if opening.is_empty() {
+            if input != format!("ok {verb}") {
+                prop_assert_eq!(d.escape_reason, Some(EscapeReason::Cancel), "{:?}: {}", input, said(&d));
+                branches.hit("no option opens with it: a cancel");
+            }
+        } else {
+            prop_assert_eq!(d.outcome, Outcome::Clarify, "{:?}: {}", input, said(&d));
+            let mut offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
+            offered.sort();
+            let mut want = opening.clone();
+            want.sort();
+            want.truncate(offered.len().max(1));
+            prop_assert!(want.iter().all(|w| offered.contains(w)), "{:?}: offered {:?}, opening {:?}", input, offered, opening);
+            branches.hit("asked among the options it opens");
+        }
+        Ok(())
+    });
+    branches.expect(&[("no option opens with it: a cancel", 5), ("asked among the options it opens", 50)]);
+}
+
+fn capitalized(w: &str) -> String {
+    let mut c = w.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// A yes with the option's own verb, to ladderd's question about that
+/// option ("yes cancel it" to its confirmation of "Cancel gym
+/// membership"), is a yes; the same verb alone is asked.
+#[test]
+fn a_yes_with_the_options_own_verb_is_a_yes() {
+    let gym = screen("gym", vec![high("cg", "Cancel gym membership"), c("pg", "Pause gym membership", "")]);
+    for reply in ["yes cancel it", "yes, cancel", "yep cancel that", "sure, cancel it"] {
+        let s = Session::new();
+        assert_eq!(said(&s.say("cancel my membership", &gym)), "confirm cg, pg (fallback, -)");
+        assert_eq!(said(&s.say(reply, &gym)), "execute cg (reply, affirm)", "{reply:?}");
+    }
+    let s = Session::new();
+    assert_eq!(said(&s.say("cancel my membership", &gym)), "confirm cg, pg (fallback, -)");
+    assert_eq!(said(&s.say("cancel", &gym)), "clarify cg (reply, cancel)");
+    // Another verb is no yes to it.
+    let s = Session::new();
+    s.say("cancel my membership", &gym);
+    assert_ne!(s.say("yes stop it", &gym).outcome, Outcome::Execute);
+}
+
+/// What came before a position, in `a_position_on_a_long_screen_counts_where_the_user_was_shown_it`.
+#[derive(Debug, Clone, Copy)]
+enum Before {
+    Nothing,
+    /// A question of the user's own ("what is this?"): nothing asked.
+    AQuestion,
+    /// An execute of this option, by its label.
+    Executed(usize),
+    /// A "which one?" over the options sharing a word.
+    Asked,
+}
+
+/// Issue 45 items 6 and 8: on generated screens of 2 to 60 options, after
+/// any earlier turn, a position executes the option at that place in the
+/// order the user was shown it (the question's, or the screen's when
+/// nothing was asked; "and the 9th one" after an execute still counts on
+/// the screen as sent), and nothing where the question's order and the
+/// re-sent screen's disagree there, or out of range.
+#[test]
+fn a_position_on_a_long_screen_counts_where_the_user_was_shown_it() {
+    const A: &[&str] = &["amber", "birch", "cedar", "delta", "ember", "fable", "grove", "harbor", "island", "juniper"];
+    const B: &[&str] = &["lamp", "desk", "chair", "shelf", "table", "couch"];
+    let branches = Branches::default();
+    let forms = vec!["the {k} one", "number {n}", "#{n}", "and the {k} one", "{k}"];
+    let cases = (2usize..=60).prop_flat_map(move |n| {
+        let before = prop_oneof![
+            1 => Just(Before::Nothing),
+            1 => Just(Before::AQuestion),
+            2 => (0..n).prop_map(Before::Executed),
+            1 => Just(Before::Asked),
+        ];
+        (Just(n), before, 1..=n + 2, prop::sample::select(forms.clone()))
+    });
+    check_cases(CASES, file!(), &cases, |(n, before, k, form)| {
+        let cands: Vec<Candidate> =
+            (0..n).map(|i| c(&format!("o{i}"), &format!("{} {}", capitalized(A[i % A.len()]), B[i / A.len()]), "")).collect();
+        let set = screen("grid", cands);
+        let s = Session::new();
+        let ordinal = match k % 10 {
+            1 if k % 100 != 11 => "st",
+            2 if k % 100 != 12 => "nd",
+            3 if k % 100 != 13 => "rd",
+            _ => "th",
+        };
+        let input = form.replace("{k}", &format!("{k}{ordinal}")).replace("{n}", &k.to_string());
+        let screen_k = (k <= n).then(|| format!("o{}", k - 1));
+        let want: Option<String> = match before {
+            Before::Nothing => screen_k,
+            Before::AQuestion => {
+                s.say("what is this?", &set);
+                screen_k
+            }
+            Before::Executed(j) if j < n => {
+                let first = s.say(&set.candidates[j].label.to_lowercase(), &set);
+                prop_assert_eq!(first.target_id.clone(), Some(format!("o{j}")), "{}", said(&first));
+                if input.starts_with("and ") { screen_k.filter(|t| *t != format!("o{j}")) } else { screen_k }
+            }
+            Before::Executed(_) => screen_k,
+            Before::Asked => {
+                let first = s.say(B[0], &set);
+                let question = first.clarifier.map(|c| c.option_ids).unwrap_or_default();
+                match (question.get(k - 1), &screen_k) {
+                    _ if question.len() < 2 => screen_k,
+                    (Some(q), Some(on)) if q != on => None,
+                    (Some(q), _) => Some(q.clone()),
+                    (None, _) => None,
+                }
+            }
+        };
+        let d = s.say(&input, &set);
+        let why = format!("{before:?} on {n} options: {input:?} came to {}", said(&d));
+        match want {
+            Some(t) => {
+                prop_assert_eq!(d.target_id.as_deref(), Some(t.as_str()), "{}", why);
+                branches.hit("executes the place shown");
+            }
+            None => {
+                prop_assert_ne!(d.outcome, Outcome::Execute, "{}", why);
+                branches.hit("executes nothing");
+            }
+        }
+        if matches!(before, Before::Executed(j) if j < n && input.starts_with("and ") && k <= n && k - 1 != j) {
+            branches.hit("after an execute, on the screen as sent");
+        }
+        Ok(())
+    });
+    branches.expect(&[("executes the place shown", 60), ("executes nothing", 30), ("after an execute, on the screen as sent", 5)]);
 }

@@ -62,8 +62,11 @@ fn applies(fake: &Fake, d: &Decided, facts: &[Fact]) -> bool {
 fn a_unique_label_pick_is_decided_without_the_state_and_a_tie_on_facts_about_it() {
     let p = Policy::defaults();
     let fake = Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled });
-    let (picked, facts) = made_without_state(&p, &fake, &req("open links panel d")).expect("a unique label needs no state");
-    assert_eq!(facts, [], "whatever the state");
+    let (picked, facts) = made_without_state(&p, &fake, &req("open links panel d")).expect("a unique label needs one fact");
+    // Whatever the state, but a refusal of it (refusals stick to their
+    // words): one fact.
+    assert_eq!(facts, [Fact::Refusal { id: "links-panel-d".into(), is: None }]);
+    assert!(applies(&fake, &picked, &facts), "a new session refused nothing");
     assert_eq!(untimed(&picked.decision), untimed(&turn_on(&p, &fake, &req("open links panel d")).decision));
     assert_eq!((picked.decision.outcome, picked.decision.target_id.as_deref()), (Outcome::Execute, Some("links-panel-d")));
     assert!(matches!(picked.update.cycle, CycleChange::Close));
@@ -493,9 +496,12 @@ fn plan_of(p: &Policy, r: &DecideRequest) -> Plan {
 fn a_turn_is_planned_by_what_its_run_without_the_state_read() {
     let mut off = Policy::defaults();
     off.llm_mode = LlmMode::Off;
-    // A unique label: whatever the state, logged without a read.
-    let Plan::Log(d) = plan_of(&off, &req("open links panel d")) else { panic!("a unique label is logged without a read") };
-    assert_eq!(d.decision.target_id.as_deref(), Some("links-panel-d"));
+    // A unique label: whatever the state but a refusal of it, logged with
+    // the read on that one fact.
+    let Plan::LogWithRead(cases) = plan_of(&off, &req("open links panel d")) else { panic!("a unique label is logged with the read") };
+    assert_eq!(cases.len(), 1);
+    assert_eq!(cases[0].decided.decision.target_id.as_deref(), Some("links-panel-d"));
+    assert_eq!(cases[0].facts, [Fact::Refusal { id: "links-panel-d".into(), is: None }]);
     // A question: the same.
     assert!(matches!(plan_of(&off, &req("what is a links panel?")), Plan::Log(_)));
     // A tie: decided on a fact (no open cycle on this evidence), one case.

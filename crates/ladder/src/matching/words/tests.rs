@@ -748,6 +748,7 @@ fn the_other_one_of_two_is_the_one_not_just_had() {
             timestamp_ms: 0,
             outcome: ActionOutcome::Rejected,
             target_label: String::new(),
+            chosen_by: 0,
         };
         session.state.lock().unwrap().apply(Update::Outcome(OutcomeUpdate { entry, also_rejected: None }), session.now, session.ttl);
     };
