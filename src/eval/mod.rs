@@ -58,6 +58,9 @@ pub struct Case {
     pub category: String,
     pub request: pb::DecideRequest,
     pub expect: Expect,
+    /// The follow-up an expected execute leaves (`question`, `request`;
+    /// `expect.follow_up`), or empty.
+    pub follow_up: String,
 }
 
 /// A line of a corpus: one turn, or a dialogue.
@@ -95,6 +98,8 @@ pub struct Dialogue {
 pub struct DialogueTurn {
     pub request: pb::DecideRequest,
     pub expect: Expect,
+    /// `expect.follow_up`, as a single turn's.
+    pub follow_up: String,
     /// After a `NEED_MORE_INFO`: the evidence the app supplies (`Enrich`).
     pub enrich: Option<EnrichStep>,
     /// What the app reports after the turn (`RecordOutcome`, on the turn's
@@ -143,6 +148,9 @@ pub struct Got {
     /// decided it (spec section 4c: `affirm`, `decline`, `position`, ...).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub reply: String,
+    /// The follow-up an execute left (`question`, `request`; spec 4c).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub follow_up: String,
 }
 
 /// What the LLM rung did with a turn that reached it.
@@ -196,6 +204,9 @@ pub struct Scored {
     pub category: String,
     pub input: String,
     pub expect: Expect,
+    /// The follow-up the execute should leave (`question`, `request`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub expect_follow_up: String,
     pub got: Got,
     pub verdict: Verdict,
     /// For an expected execute that was missed, or an expected clarify:
@@ -224,11 +235,26 @@ pub struct Tally {
     pub high_risk_executes: usize,
     /// Of those, wrong.
     pub high_risk_wrong: usize,
+    /// Executes that left a follow-up (`Decision.follow_up`), by kind.
+    pub follow_up_questions: usize,
+    pub follow_up_requests: usize,
+    /// Turns whose expectation names a follow-up, and of those the right
+    /// executes that left it.
+    pub follow_up_expected: usize,
+    pub follow_up_right: usize,
 }
 
 impl Tally {
     fn add(&mut self, s: &Scored) {
         self.turns += 1;
+        if s.got.outcome == "execute" {
+            self.follow_up_questions += usize::from(s.got.follow_up == "question");
+            self.follow_up_requests += usize::from(s.got.follow_up == "request");
+        }
+        if !s.expect_follow_up.is_empty() {
+            self.follow_up_expected += 1;
+            self.follow_up_right += usize::from(s.verdict == Verdict::RightExecute && s.got.follow_up == s.expect_follow_up);
+        }
         if s.got.high_risk && s.got.outcome == "execute" {
             self.high_risk_executes += 1;
             self.high_risk_wrong += usize::from(s.verdict == Verdict::WrongExecute);
@@ -498,8 +524,13 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
     shares.clear_executed = ratio(executed, shares.expected_execute);
     shares.ambiguous_clarified = ratio(clarified, shares.expected_clarify);
     shares.escapes_right = ratio(escaped, shares.expected_escape);
-    let failures =
-        scored.into_iter().filter(|s| !matches!(s.verdict, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk)).collect();
+    // Not right: a wrong verdict, or an execute that left another
+    // follow-up than the one expected (listed with its verdict).
+    let follow_up_missed = |s: &Scored| !s.expect_follow_up.is_empty() && s.got.follow_up != s.expect_follow_up;
+    let failures = scored
+        .into_iter()
+        .filter(|s| !matches!(s.verdict, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk) || follow_up_missed(s))
+        .collect();
     Report {
         config_revision,
         overall,
@@ -543,9 +574,10 @@ pub async fn evaluate_except<L: Into<Line>>(
     for line in lines {
         match line.into() {
             Line::Turn(c) => {
-                let Case { at, id, category, request, expect } = *c;
+                let Case { at, id, category, request, expect, follow_up } = *c;
                 let (mut s, _) = decide(&daemon, &g, at, category, request, expect).await;
                 s.id = id;
+                s.expect_follow_up = follow_up;
                 scored.push(s);
             }
             Line::Dialogue(d) => {
@@ -557,6 +589,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                     let (session, turn_id) = (t.request.session_id.clone(), t.request.turn_id.clone());
                     let (mut s, mut last) = decide(&daemon, &g, at.clone(), d.category.clone(), t.request, t.expect).await;
                     s.id = id.clone();
+                    s.expect_follow_up = t.follow_up.clone();
                     let mut turn = dialogues::Seen {
                         at: at.clone(),
                         input: s.input.clone(),
@@ -594,6 +627,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                                         category: d.category.clone(),
                                         input,
                                         expect: e.expect,
+                                        expect_follow_up: String::new(),
                                         got: turn.got.clone(),
                                         verdict,
                                         offered_expected,
@@ -621,6 +655,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                                 category: d.category.clone(),
                                 input,
                                 expect: Expect::Clarify(Vec::new()),
+                                expect_follow_up: String::new(),
                                 got,
                                 verdict: Verdict::Invalid,
                                 offered_expected: None,
@@ -664,7 +699,7 @@ async fn decide(
         }
     };
     let (verdict, offered_expected) = score(&expect, &got);
-    (Scored { at, id: String::new(), category, input, expect, got, verdict, offered_expected }, decision)
+    (Scored { at, id: String::new(), category, input, expect, expect_follow_up: String::new(), got, verdict, offered_expected }, decision)
 }
 
 /// A dialogue turn's `Enrich` step, scored.
@@ -693,7 +728,17 @@ async fn enrich(
     };
     let (verdict, offered_expected) = score(&expect, &got);
     (
-        Scored { at, id: String::new(), category: category.to_string(), input: String::new(), expect, got, verdict, offered_expected },
+        Scored {
+            at,
+            id: String::new(),
+            category: category.to_string(),
+            input: String::new(),
+            expect,
+            expect_follow_up: String::new(),
+            got,
+            verdict,
+            offered_expected,
+        },
         decision,
     )
 }
@@ -754,6 +799,7 @@ fn got(d: &ladder::Decision, high_risk: &[String]) -> Got {
             .join(", "),
         llm,
         reply: reply_kind(d).unwrap_or_default().to_string(),
+        follow_up: d.follow_up.as_ref().map(|f| f.kind.as_str().to_string()).unwrap_or_default(),
     }
 }
 
@@ -816,6 +862,13 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(s, "wrong executes: {}", r.overall.wrong_executes);
     let o = &r.overall;
     let _ = writeln!(s, "high-risk executes: {} ({} wrong)", o.high_risk_executes, o.high_risk_wrong);
+    if o.follow_up_questions + o.follow_up_requests + o.follow_up_expected > 0 {
+        let _ = writeln!(
+            s,
+            "executes with a follow-up: {} question, {} request; expected {}, right {}",
+            o.follow_up_questions, o.follow_up_requests, o.follow_up_expected, o.follow_up_right
+        );
+    }
     if r.replies.turns > 0 {
         // The spec's order: affirm, decline, cancel, repair, then the
         // answers to "which one?" and repetition.
@@ -907,7 +960,19 @@ pub fn render(r: &Report) -> String {
     if !r.failures.is_empty() {
         let _ = writeln!(s, "\nnot right:");
         for f in &r.failures {
-            let _ = writeln!(s, "  {:?} {} [{}] {:?}: expected {:?}, got {}", f.verdict, f.at, f.category, f.input, f.expect, got(&f.got));
+            let expected_follow_up =
+                if f.expect_follow_up.is_empty() { String::new() } else { format!(" with a {} follow-up", f.expect_follow_up) };
+            let got_follow_up = if f.got.follow_up.is_empty() { String::new() } else { format!(" with a {} follow-up", f.got.follow_up) };
+            let _ = writeln!(
+                s,
+                "  {:?} {} [{}] {:?}: expected {:?}{expected_follow_up}, got {}{got_follow_up}",
+                f.verdict,
+                f.at,
+                f.category,
+                f.input,
+                f.expect,
+                got(&f.got)
+            );
         }
     }
     s
@@ -1018,6 +1083,7 @@ mod tests {
             category: category.into(),
             input: String::new(),
             expect,
+            expect_follow_up: String::new(),
             got,
             verdict,
             offered_expected,

@@ -100,7 +100,7 @@ pub fn read_clinc150(dir: &Path) -> Result<Vec<Case>, String> {
 /// One line as a labelled turn.
 pub fn case(at: &str, v: &Value) -> Result<Case, String> {
     let o = v.as_object().ok_or("a line must be a JSON object")?;
-    let expect = parse_expect(o.get("expect"), "expect")?;
+    let (expect, follow_up) = parse_expect_follow_up(o.get("expect"), "expect")?;
     let category = o.get("category").and_then(Value::as_str).unwrap_or("uncategorized").to_string();
     let mut request = decide_request(v)?;
     if request.session_id.is_empty() {
@@ -109,11 +109,28 @@ pub fn case(at: &str, v: &Value) -> Result<Case, String> {
     if request.turn_id.is_empty() {
         request.turn_id = "turn-1".into();
     }
-    Ok(Case { at: at.to_string(), id: line_id(o), category, request, expect })
+    Ok(Case { at: at.to_string(), id: line_id(o), category, request, expect, follow_up })
 }
 
 /// What a person expects: `{"execute": id}`, `{"clarify": [ids]}`,
 /// `{"escape": reason}` or `{"need_more_info": [evidence types]}`.
+/// An expectation, and the follow-up an execute leaves (`{"execute": id,
+/// "follow_up": "question" | "request"}`; spec 4c), if it names one.
+fn parse_expect_follow_up(e: Option<&Value>, name: &str) -> Result<(Expect, String), String> {
+    let Some(o) = e.and_then(Value::as_object).filter(|o| o.contains_key("follow_up")) else {
+        return Ok((parse_expect(e, name)?, String::new()));
+    };
+    let kind = o["follow_up"].as_str().filter(|k| matches!(*k, "question" | "request"));
+    let kind = kind.ok_or(format!("{name}.follow_up must be \"question\" or \"request\""))?.to_string();
+    let mut rest = o.clone();
+    rest.remove("follow_up");
+    let expect = parse_expect(Some(&Value::Object(rest)), name)?;
+    if !matches!(expect, Expect::Execute(_)) {
+        return Err(format!("{name}.follow_up goes with an execute"));
+    }
+    Ok((expect, kind))
+}
+
 fn parse_expect(e: Option<&Value>, name: &str) -> Result<Expect, String> {
     let shape = || {
         format!(
@@ -161,7 +178,7 @@ pub fn dialogue(at: &str, v: &Value) -> Result<Dialogue, String> {
         if request.turn_id.is_empty() {
             request.turn_id = format!("turn-{n}");
         }
-        let expect = parse_expect(t_obj.get("expect"), &format!("dialogue[{i}].expect"))?;
+        let (expect, follow_up) = parse_expect_follow_up(t_obj.get("expect"), &format!("dialogue[{i}].expect"))?;
         let enrich = match field(t, "enrich", "enrich") {
             None => None,
             Some(e) => {
@@ -190,7 +207,7 @@ pub fn dialogue(at: &str, v: &Value) -> Result<Dialogue, String> {
                 Some(RecordStep { kind, choice_id: string(r, "choiceId", "choice_id")? })
             }
         };
-        out.push(DialogueTurn { request, expect, enrich, record });
+        out.push(DialogueTurn { request, expect, follow_up, enrich, record });
     }
     Ok(Dialogue { at: at.to_string(), id: line_id(o), category, turns: out })
 }

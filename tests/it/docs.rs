@@ -341,6 +341,26 @@ fn reply_pool(name: &str) -> serde_json::Value {
         "pair" => vec![c("d", "Links Panel D", ""), c("e", "Links Panel E", "")],
         "panel-e" => vec![c("e", "Links Panel E", "")],
         "player" => vec![c("skip", "Skip", ""), c("dsmn", "Don't Stop Me Now", ""), c("song2", "Song 2", "")],
+        "subs" => vec![c("cs", "Cancel subscription", ""), c("ps", "Pause subscription", ""), c("up", "Upgrade plan", "")],
+        "gym" => vec![
+            serde_json::json!({"id": "cg", "label": "Cancel gym membership", "risk": "RISK_HIGH"}),
+            c("pg", "Pause gym membership", ""),
+        ],
+        "thai" => vec![c("pt", "Pad Thai", "$12"), c("ptc", "Pad Thai with Chicken", "$14"), c("gc", "Green Curry", "$13")],
+        "tickets" => vec![c("t", "Buy tickets", "2 tickets · Friday")],
+        "shop" => vec![c("o", "Order", ""), c("os", "Order status", ""), c("r", "Returns", "")],
+        "rollout" => vec![c("eu", "Roll out v2.7 to EU", ""), c("us", "Roll out v2.7 to US", "")],
+        "albums" => (1..=25)
+            .map(|k| if k == 5 { c("a5", "21st Century Breakdown", "") } else { c(&format!("a{k}"), &format!("Album {k}"), "") })
+            .collect(),
+        "grid" => (1..=15)
+            .map(|k| if k == 5 { c("p5", "Trail Runners GTX", "") } else { c(&format!("p{k}"), &format!("Shoe {k}"), "") })
+            .collect(),
+        "bands" => vec![
+            c("b", "Paint It Black", "The Beatles"),
+            c("r", "Paint It Black", "The Rolling Stones"),
+            c("w", "Paint It Black", "The Who"),
+        ],
         other => return example_pool(other),
     };
     serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT", "candidates": candidates})
@@ -354,6 +374,8 @@ fn reply_pool(name: &str) -> serde_json::Value {
 struct Happens {
     verb: String,
     ids: Vec<String>,
+    /// An execute's follow-up kind (`+ question`, `+ request`).
+    follow_up: Option<String>,
     tier: Option<String>,
     kind: Option<String>,
 }
@@ -364,10 +386,14 @@ impl Happens {
             Some((what, why)) => (what, Some(why.trim_end_matches(')'))),
             None => (cell, None),
         };
+        let (what, follow_up) = match what.split_once(" + ") {
+            Some((what, kind)) => (what, Some(kind.trim().to_string())),
+            None => (what, None),
+        };
         let (verb, ids) = what.trim().split_once(' ').unwrap_or_else(|| panic!("docs/replies.md: {cell:?}"));
         assert!(["execute", "clarify", "confirm", "escape"].contains(&verb), "docs/replies.md: {verb:?} in {cell:?}");
         let mut why = why.into_iter().flat_map(|w| w.split(", ")).map(str::to_string);
-        Happens { verb: verb.into(), ids: ids.split(", ").map(str::to_string).collect(), tier: why.next(), kind: why.next() }
+        Happens { verb: verb.into(), ids: ids.split(", ").map(str::to_string).collect(), follow_up, tier: why.next(), kind: why.next() }
     }
 
     /// What does not hold of `d`, if anything.
@@ -384,13 +410,22 @@ impl Happens {
         };
         // The reply kind: the last reply step that read a reply.
         let read = d.trace.iter().rev().find(|s| s.rung == "reply" && s.outcome != "pass").map(|s| s.outcome.clone());
+        // The follow-up said, or none.
+        let follow_up = d.follow_up.as_ref().map(|f| {
+            ladderd::pb::FollowUpKind::try_from(f.kind)
+                .map_or("?", |k| k.as_str_name())
+                .trim_start_matches("FOLLOW_UP_KIND_")
+                .to_ascii_lowercase()
+        });
+        let holds = holds && follow_up == self.follow_up;
         let tier_holds = self.tier.as_ref().is_none_or(|t| *t == d.handled_by_tier);
         let kind_holds = self.tier.is_none() || read == self.kind;
         (!(holds && tier_holds && kind_holds)).then(|| {
             format!(
-                "got {} {} {:?} {} {offered:?} ({}, reply {})",
+                "got {} {}{} {:?} {} {offered:?} ({}, reply {})",
                 outcome.as_str_name(),
                 d.target_id,
+                follow_up.as_ref().map_or(String::new(), |f| format!(" + {f}")),
                 kind,
                 d.escape_reason,
                 d.handled_by_tier,

@@ -74,6 +74,11 @@ async fn the_dialogue_corpus_is_carried_through_as_a_careful_person_would() {
     assert!(d.turns_to_resolution_p90 <= 2.0, "turns to resolution p90 {}\n{table}", d.turns_to_resolution_p90);
 }
 
+/// At most this many of CLINC150's 18,200 turns executed wrongly (three
+/// "... a reminder" asks for "Reminder" where the label is
+/// `reminder_update`).
+const CLINC_WRONG_EXECUTES_MAX: usize = 3;
+
 /// Real user language nobody on this project wrote (CLINC150, CC BY 3.0;
 /// `tests/corpus/clinc150/README.md`): 18,200 utterances shown with their
 /// domain's intents as chat options. Spec section 4b: execute only what the
@@ -87,26 +92,30 @@ async fn real_user_language_is_almost_never_executed_wrongly() {
     let table = eval::render(&r);
     let turns = r.overall.turns as f64;
     assert_eq!(r.overall.invalid, 0, "lines refused at the edge\n{table}");
-    assert!(r.wrong_executes() as f64 <= 0.001 * turns, "wrong executes {} > 0.1% of {turns}\n{table}", r.wrong_executes());
+    assert!(r.wrong_executes() <= CLINC_WRONG_EXECUTES_MAX, "wrong executes {} > {CLINC_WRONG_EXECUTES_MAX}\n{table}", r.wrong_executes());
     assert_eq!(r.by_category["out_of_scope"].wrong_executes, 0, "an out-of-scope utterance executed\n{table}");
     // Safety is not bought by asking about everything: the utterances that
     // say an option's words and nothing else still execute.
     assert!(r.overall.right_executes as f64 >= 0.01 * turns, "right executes {}\n{table}", r.overall.right_executes);
 }
 
-/// Issue 36 item 8 (a): on SGD, wrong executes at most this share of the
-/// lines.
-const SGD_WRONG_EXECUTES_MAX: f64 = 0.001;
 /// The replies that refuse what was offered or asked to be confirmed: never
 /// executed.
 const SGD_REFUSALS: [&str; 2] = ["confirm_negate", "offer_alts"];
 /// The plain affirmations and selections ...
 const SGD_ACCEPTS: [&str; 2] = ["confirm_affirm", "offer_select"];
 /// ... executed at least this share of them.
-const SGD_ACCEPTS_EXECUTED_MIN: f64 = 0.90;
-/// Reported, not held to a share: an affirmation with a question, a
-/// selection with details for the next step (executed, or escaped as a
-/// question; either is right by the user, and neither is a wrong execute).
+const SGD_ACCEPTS_EXECUTED_MIN: f64 = 0.95;
+/// An affirmation with a question: executed with the question handed
+/// back as a follow-up (`Decision.follow_up`, spec 4c), at least this
+/// share of them.
+const SGD_YES_AND_QUESTION: &str = "confirm_affirm_question";
+const SGD_YES_AND_QUESTION_MIN: f64 = 0.85;
+/// A selection with details for the next step: executed (the details a
+/// follow-up), at least this share of them.
+const SGD_SELECT_DETAILS: &str = "offer_select_details";
+const SGD_SELECT_DETAILS_MIN: f64 = 0.50;
+/// Reported beside the gates.
 const SGD_REPORTED: [&str; 2] = ["confirm_affirm_question", "offer_select_details"];
 /// Issue 36 item 8 (b): on dialogues-b, the clear requests executed,
 /// outside this category (paraphrases are the LLM rung's job) ...
@@ -115,6 +124,8 @@ const B_UNGATED_CATEGORY: &str = "paraphrase";
 const B_CLEAR_EXECUTED_MIN: f64 = 0.85;
 /// and the escapes right at least this share.
 const B_ESCAPES_RIGHT_MIN: f64 = 0.90;
+/// Dialogues fully right, at least (issue 45).
+const B_FULLY_RIGHT_MIN: usize = 76;
 
 /// A corpus of `tests/corpus/<set>/` with its `exceptions.jsonl`: the
 /// expectations judged wrong are set aside (counted in no gate; [`Gates`]
@@ -204,12 +215,7 @@ async fn replies_to_offers_and_confirmations_are_read_as_a_careful_person_would(
     let mut gates = Gates::default();
     let turns = r.overall.turns;
     let wrong = r.wrong_executes();
-    gates.check(
-        "wrong executes, of the lines",
-        format!("{:.2}% ({wrong} of {turns})", 100.0 * share(wrong, turns)),
-        &format!("<= {:.1}%", 100.0 * SGD_WRONG_EXECUTES_MAX),
-        wrong as f64 <= SGD_WRONG_EXECUTES_MAX * turns as f64,
-    );
+    gates.check("wrong executes, of the lines", format!("{wrong} of {turns}"), "0", wrong == 0);
     for c in SGD_REFUSALS {
         gates.check(
             &format!("wrong executes on {c}"),
@@ -225,6 +231,20 @@ async fn replies_to_offers_and_confirmations_are_read_as_a_careful_person_would(
         &format!(">= {:.0}%", 100.0 * SGD_ACCEPTS_EXECUTED_MIN),
         share(executed, accepted) >= SGD_ACCEPTS_EXECUTED_MIN,
     );
+    let t = &r.by_category[SGD_YES_AND_QUESTION];
+    gates.check(
+        &format!("{SGD_YES_AND_QUESTION}: executed with a question follow-up"),
+        percent(t.follow_up_questions.min(t.right_executes), t.turns),
+        &format!(">= {:.0}%", 100.0 * SGD_YES_AND_QUESTION_MIN),
+        share(t.follow_up_questions.min(t.right_executes), t.turns) >= SGD_YES_AND_QUESTION_MIN,
+    );
+    let t = &r.by_category[SGD_SELECT_DETAILS];
+    gates.check(
+        &format!("{SGD_SELECT_DETAILS}: executed"),
+        percent(t.right_executes, t.turns),
+        &format!(">= {:.0}%", 100.0 * SGD_SELECT_DETAILS_MIN),
+        share(t.right_executes, t.turns) >= SGD_SELECT_DETAILS_MIN,
+    );
     for c in SGD_REPORTED {
         let t = &r.by_category[c];
         let questions =
@@ -233,6 +253,7 @@ async fn replies_to_offers_and_confirmations_are_read_as_a_careful_person_would(
         gates.report(&format!("{c}: escaped as a question"), percent(questions, t.turns));
         gates.report(&format!("{c}: either"), percent(t.right_executes + questions, t.turns));
         gates.report(&format!("{c}: wrong executes"), t.wrong_executes.to_string());
+        gates.report(&format!("{c}: follow-ups (question, request)"), format!("{}, {}", t.follow_up_questions, t.follow_up_requests));
     }
     gates.hold("tests/corpus/sgd", &r, |f| f.verdict == eval::Verdict::WrongExecute);
 }
@@ -274,7 +295,12 @@ async fn the_blind_dialogues_are_carried_through_as_a_careful_person_would() {
         &format!(">= {:.0}%", 100.0 * B_ESCAPES_RIGHT_MIN),
         sh.escapes_right >= B_ESCAPES_RIGHT_MIN,
     );
-    gates.report("dialogues fully right", percent(d.fully_right, d.dialogues));
+    gates.check(
+        "dialogues fully right",
+        percent(d.fully_right, d.dialogues),
+        &format!(">= {B_FULLY_RIGHT_MIN} of 84"),
+        d.fully_right >= B_FULLY_RIGHT_MIN,
+    );
     gates.hold("tests/corpus/dialogues-b", &r, |_| true);
 }
 

@@ -1,6 +1,6 @@
-//! Refusals stick (issue 31 item 1), through the daemon: the app records
-//! `REJECTED` for what an LLM pick executed, and the same words again do
-//! not execute it again; the user's own explicit words still do. On every
+//! Refusals stick, through the daemon: the app records `REJECTED` for what
+//! an LLM pick executed, and the same words again do not execute it again;
+//! words the choosing turn did not say, that only it shows, still do. On every
 //! backend: with a shared store the continuity resolver's reading of the
 //! refusal is one of the facts a turn is logged on.
 
@@ -22,7 +22,7 @@ async fn a_rejected_llm_pick_is_never_executed_again(backend: Backend) {
     c.auto_execute.corroboration = ladder::policy::Corroboration::None;
     let d = TestDaemon::on(backend, c).await;
     let mut client = d.client.clone();
-    let first = client.decide(req("r1", "the thing for team e")).await.unwrap().into_inner();
+    let first = client.decide(req("r1", "the thing for our sales team")).await.unwrap().into_inner();
     assert_eq!((first.outcome(), first.target_id.as_str(), first.decided_by()), (O::Execute, "links-panel-e", pb::Decider::Llm));
     let rejected = pb::RecordOutcomeRequest {
         session_id: "r1".into(),
@@ -35,15 +35,15 @@ async fn a_rejected_llm_pick_is_never_executed_again(backend: Backend) {
     assert_eq!(s.recent_rejected_choice_ids, ["links-panel-e"]);
     assert_eq!(s.pending_clarifier_type(), pb::PendingClarifierType::Repair);
 
-    let again = client.decide(req("r1", "the thing for team e")).await.unwrap().into_inner();
+    let again = client.decide(req("r1", "the thing for our sales team")).await.unwrap().into_inner();
     assert_eq!((again.outcome(), again.fallback_reason()), (O::Clarify, F::UserRefused), "{again:?}");
     let clarifier = again.clarifier.clone().unwrap();
     assert_ne!(clarifier.option_ids.first().map(String::as_str), Some("links-panel-e"), "{clarifier:?}");
     assert_eq!(clarifier.suggested_id, "");
     // Still, on the next turn (the repair answered by a clarifier).
-    let third = client.decide(req("r1", "the thing for team e")).await.unwrap().into_inner();
+    let third = client.decide(req("r1", "the thing for our sales team")).await.unwrap().into_inner();
     assert_ne!(third.outcome(), O::Execute, "{third:?}");
-    // The user's own words still execute it.
+    // Words that turn did not say, that only it shows, execute it.
     let explicit = client.decide(req("r1", "open links panel e")).await.unwrap().into_inner();
     assert_eq!(
         (explicit.outcome(), explicit.target_id.as_str(), explicit.decided_by()),
@@ -72,7 +72,8 @@ async fn continuity_never_resolves_to_a_rejected_candidate(backend: Backend) {
     client.decide(req("r2", "links panel")).await.unwrap();
     let d2 = client.decide(cross).await.unwrap().into_inner();
     assert_eq!((d2.outcome(), d2.fallback_reason()), (O::Clarify, F::UserRefused), "{d2:?}");
-    assert_eq!(d2.clarifier.unwrap().option_ids.last().map(String::as_str), Some("links-panel-d"));
+    // Asked over the other options the words fit, never leading with it.
+    assert_ne!(d2.clarifier.unwrap().option_ids.first().map(String::as_str), Some("links-panel-d"));
 }
 
 on_every_backend!(a_rejected_llm_pick_is_never_executed_again, continuity_never_resolves_to_a_rejected_candidate);

@@ -194,12 +194,13 @@ async fn a_pool_sent_to_one_replica_is_referenced_on_another(server: Server) {
     let first = p.a.client.clone().decide(sent.clone()).await.unwrap().into_inner();
     assert_eq!(first.pool_version, "v1");
     let mut by_ref = sent;
-    by_ref.input = "the second one".into();
+    by_ref.input = "the last one".into();
     let o = by_ref.options.as_mut().unwrap();
     o.candidates.clear();
     o.by_reference = true;
     let r = p.b.client.clone().decide(by_ref.clone()).await.unwrap().into_inner();
-    // The second of what the clarifier listed (D, E), as on one replica.
+    // The last of what the clarifier listed (D, E) and of the screen, as on
+    // one replica.
     assert_eq!((r.outcome(), r.target_id.as_str(), r.pool_version.as_str()), (O::Execute, "links-panel-e", "v1"));
     // ResetSession on B drops it for A as well.
     p.b.client.clone().reset_session(pb::ResetSessionRequest { session_id: "p1".into() }).await.unwrap();

@@ -304,18 +304,20 @@ fn worst_shapes() -> [bytes::Bytes; 3] {
     [framed_bytes(&empty), framed_bytes(&many), framed_bytes(&large)]
 }
 
-/// Issue 20 item 2: the worst request shapes, fired concurrently under the
+/// The worst request shapes, fired concurrently under the
 /// default limits (their decoded size bounded before decoding by the wire
 /// count and `server.request_memory_bytes`), keep the daemon's peak RSS
 /// under the bound of 512 MiB docs/deployment.md gives; it stays alive and SERVING.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
     let _alone = exclusive().await;
-    // The default limits, but bodies may take as long as the call itself
-    // to arrive (on a loaded 2-core machine the debug build reads 48 bodies
-    // of up to 4 MiB slower than the default 1 s allows): more requests are
-    // read whole and held, the harder case for memory.
-    let (mut child, addr, _) = spawn_binary(&[("LADDER_SERVER__BODY_TIMEOUT_MS", "5000")]).await;
+    // The default limits, but bodies may take as long as they need to
+    // arrive: this measures memory, not arrival speed. On a loaded 2-core
+    // machine the test's own clients send 48 bodies of up to 4 MiB slower
+    // than the default 1 s (or once 5 s) allows; with two minutes every
+    // shape is read whole and held (the harder case for memory), then
+    // refused or served. The whole exchange still has a deadline below.
+    let (mut child, addr, _) = spawn_binary(&[("LADDER_SERVER__BODY_TIMEOUT_MS", "120000")]).await;
     let pid = child.id().unwrap();
     let addr: std::net::SocketAddr = addr.parse().unwrap();
     let shapes = worst_shapes();
@@ -330,7 +332,8 @@ async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
         }
     }
     let mut seen = std::collections::BTreeMap::<String, usize>::new();
-    while let Some(answer) = tasks.join_next().await {
+    let until = tokio::time::Instant::now() + Duration::from_secs(300);
+    while let Some(answer) = tokio::time::timeout_at(until, tasks.join_next()).await.expect("every shape answered within 5 minutes") {
         let (shape, (code, msg), _) = answer.unwrap();
         let code = Code::from(code);
         if shape == 0 {

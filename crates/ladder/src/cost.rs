@@ -145,6 +145,11 @@ impl Deadline {
         Deadline { at, ..Deadline::default() }
     }
 
+    /// A deadline that never passes (no caller waiting on one).
+    pub const fn never() -> Self {
+        Deadline { at: None, calls: AtomicU32::new(0), passed: AtomicBool::new(false) }
+    }
+
     /// Whether the deadline has passed, reading the clock every `EVERY`
     /// calls: for the inner loops.
     pub fn passed(&self) -> bool {

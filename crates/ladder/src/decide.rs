@@ -123,8 +123,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 3b. Replies: the turn read against what was asked (spec 4c).
     draft.begin("reply");
     let hr = &p.matching.high_risk_kinds;
-    let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical);
+    let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical).until(&stop);
     let answered = replies::answer(&cx, &reading);
+    if stop.passed_now() {
+        return Err(DeadlinePassed);
+    }
     let taken = match answered.answer {
         Answer::Execute { .. } => reading.affirms,
         Answer::Escape { reason: EscapeReason::Declined, .. } => only_for_others,
@@ -142,7 +145,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             draft.step(kind.as_str(), format!("read again: {text}"));
             again = Some((text, without));
         }
-        answer => return Ok(reply_decision(draft, &pool, answer)),
+        answer => return Ok(reply_decision(draft, &pool, answer, answered.follow_up)),
     }
     let mut pool = pool;
     let mut matched_text = None;
@@ -163,7 +166,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     //    (S4): known commands are not among them.
     draft.begin("match");
     let commands: &[Candidate] = if cue.is_some() { &[] } else { &req.commands };
-    let query = Query::new(matched_text.unwrap_or_else(|| cue.map_or_else(|| canonical.clone(), |c| c.rest)), lex);
+    let text = matched_text.unwrap_or_else(|| cue.map_or_else(|| canonical.clone(), |c| c.rest));
+    // Said in other words than a label's own ("check me in", "without
+    // onions"): read in the label's.
+    let text = matching::in_the_labels_words(&text, &index, lex).unwrap_or(text);
+    let query = Query::new(text, lex);
     let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop: &stop };
     let Ok(matches) = matching::find(&req.input, &query, &pool, &index, commands, rules) else {
         return Err(DeadlinePassed);
@@ -208,8 +215,10 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             return Ok(draft.fallback(Offer::among(vec![id.clone()]).confirming(id), None, LlmReport::default()));
         }
         // A correction with a value changes a detail of what it names
-        // ("actually, make it for 1"): never an execute (spec 4c).
-        Some(Winner::Entry(i)) if reading.changes_a_detail() => {
+        // ("actually, make it for 1"), and so does a value that differs
+        // from one it shows ("one ticket" to "2 tickets"): never an
+        // execute (spec 4c).
+        Some(Winner::Entry(i)) if reading.changes_a_detail() || replies::changes_what_it_shows(&reading, pool.entries[i].cand) => {
             let id = pool.entries[i].cand.id.clone();
             draft.step("changes_a_detail", id.clone());
             draft.begin("fallback");
@@ -294,13 +303,17 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 7b. An answer to "which one?" by a detail only one offered option
     //     shows (spec 4c), where the screen left the tie; the same words
     //     again (the session's open cycle on this evidence) answer nothing.
-    let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical);
+    let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical).until(&stop);
     let same_words_again = draft.continues_a_cycle();
-    match if same_words_again { Answer::Pass } else { replies::detail(&cx, &reading).answer } {
+    let detail = if same_words_again { Answer::Pass } else { replies::detail(&cx, &reading).answer };
+    if stop.passed_now() {
+        return Err(DeadlinePassed);
+    }
+    match detail {
         Answer::Pass => {}
         answer => {
             draft.begin("reply");
-            return Ok(reply_decision(draft, &pool, answer));
+            return Ok(reply_decision(draft, &pool, answer, None));
         }
     }
 
@@ -376,18 +389,19 @@ fn unless_refused<'a>(
 }
 
 /// The decision a reply came to (step 3b, or a detail answer at 7b).
-fn reply_decision(draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
+/// An execute carries what it did not consume of the turn (`follow_up`).
+fn reply_decision(draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer, follow_up: Option<FollowUp>) -> Decided {
     let entry = match &answer {
         Answer::Execute { entry, .. } | Answer::Confirm { entry, .. } => Some(*entry),
         _ => None,
     };
     match entry {
-        Some(entry) => unless_refused(draft, pool, entry, &[], |draft| reply_decision_free(draft, pool, answer)),
-        None => reply_decision_free(draft, pool, answer),
+        Some(entry) => unless_refused(draft, pool, entry, &[], |draft| reply_decision_free(draft, pool, answer, follow_up)),
+        None => reply_decision_free(draft, pool, answer, follow_up),
     }
 }
 
-fn reply_decision_free(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer) -> Decided {
+fn reply_decision_free(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer, follow_up: Option<FollowUp>) -> Decided {
     let id = |i: usize| pool.entries[i].cand.id.clone();
     match answer {
         Answer::Execute { entry, kind, by } => {
@@ -402,6 +416,7 @@ fn reply_decision_free(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Ans
             let mut decided = draft.execute(e.cand.id.clone(), e.source, decider, Tier::Reply);
             decided.decision.confidence = Some(Bucket::HighConfidenceExecute);
             decided.decision.ambiguity_reason = None;
+            decided.decision.follow_up = follow_up;
             decided
         }
         Answer::Confirm { entry, kind } => {

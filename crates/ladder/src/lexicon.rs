@@ -108,6 +108,12 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub asks_for_others: Vec<String>,
     #[serde(default)]
+    pub asks_for_facts: Vec<String>,
+    #[serde(default)]
+    pub acknowledgements: Vec<String>,
+    #[serde(default)]
+    pub searches: Vec<String>,
+    #[serde(default)]
     pub first_person: Vec<String>,
     #[serde(default)]
     pub third_person: Vec<String>,
@@ -354,6 +360,15 @@ pub struct Lexicon {
     /// Words that ask for other options ("another", "give me"): a sentence
     /// with one after a yes is never a request of its own.
     pub asks_for_others: PhraseSet,
+    /// Words that ask for facts of the option shown ("their address", "the
+    /// cost"): after a yes, a question the app answers (`FollowUp`).
+    pub asks_for_facts: PhraseSet,
+    /// Yes words that only acknowledge ("ok", "alright"): they select only
+    /// when nothing after them searches again.
+    pub acknowledgements: PhraseSet,
+    /// Words that search ("look in", "find", "search"): after an
+    /// acknowledgement, a new search, no yes.
+    pub searches: PhraseSet,
     /// Words by which a question is of the user's own things ("am I").
     pub first_person: PhraseSet,
     /// Words by which a question is of the option ("it", "they").
@@ -370,6 +385,18 @@ pub struct Lexicon {
     /// what it says and valued as in its list: a reply is read with one
     /// lookup per word.
     pub reply_words: Phrases<(ReplyWord, i32)>,
+    /// Words a reply is said in that a slip of the keyboard may spell
+    /// otherwise ("perfedt", "thrid", "yess", "teh"): single words of the
+    /// affirmations, refusals, closings, ordinals and filler
+    /// (`respell`).
+    pub spelled: Vec<String>,
+    /// Every word of the lexicon's phrases: a word it knows is never
+    /// respelled.
+    pub known_words: HashSet<String>,
+    /// `spelled`'s words, and each with one letter left out, to the words
+    /// they come from (a symmetric-deletion index: a word one edit away
+    /// from another shares such a form with it).
+    pub spelled_forms: HashMap<String, Vec<u32>>,
     /// `request_openers` and `polite_openers` in one set: the longest
     /// opener of either at a word, in one lookup.
     pub openers: PhraseSet,
@@ -501,6 +528,9 @@ impl Lexicon {
             next_step: PhraseSet::build(&all(|l| &l.next_step)),
             asks_about: PhraseSet::build(&all(|l| &l.asks_about)),
             asks_for_others: PhraseSet::build(&all(|l| &l.asks_for_others)),
+            asks_for_facts: PhraseSet::build(&all(|l| &l.asks_for_facts)),
+            acknowledgements: PhraseSet::build(&all(|l| &l.acknowledgements)),
+            searches: PhraseSet::build(&all(|l| &l.searches)),
             first_person: PhraseSet::build(&all(|l| &l.first_person)),
             third_person: PhraseSet::build(&all(|l| &l.third_person)),
             own_things: PhraseSet::build(&all(|l| &l.own_things)),
@@ -508,9 +538,112 @@ impl Lexicon {
             comparatives: PhraseSet::build_valued(comparatives),
             reply_words: Phrases::default(),
             openers: PhraseSet::build(all(|l| &l.request_openers).iter().chain(&all(|l| &l.polite_openers))),
+            spelled: Vec::new(),
+            known_words: HashSet::default(),
+            spelled_forms: HashMap::default(),
         };
         lex.reply_words = PhraseSet::tagged(&lex.reply_lists());
+        let single =
+            |v: Vec<String>| v.into_iter().map(|p| norm(&p)).filter(|p| !p.is_empty() && !p.contains(' ')).collect::<Vec<String>>();
+        let mut spelled: Vec<String> = [
+            all(|l| &l.affirmations),
+            all(|l| &l.refusals),
+            all(|l| &l.closings),
+            all(|l| &l.filler),
+            langs.iter().flat_map(|l| l.ordinals.keys().cloned()).collect(),
+        ]
+        .into_iter()
+        .flat_map(single)
+        .filter(|w| w.chars().count() >= 3 && w.chars().all(char::is_alphabetic))
+        .collect();
+        spelled.sort();
+        spelled.dedup();
+        let mut forms: HashMap<String, Vec<u32>> = HashMap::default();
+        for (i, w) in spelled.iter().enumerate() {
+            for f in std::iter::once(w.clone()).chain(deletions(w)) {
+                let v = forms.entry(f).or_default();
+                if !v.contains(&(i as u32)) {
+                    v.push(i as u32);
+                }
+            }
+        }
+        lex.spelled = spelled;
+        lex.spelled_forms = forms;
+        let every: Vec<Vec<String>> = vec![
+            all(|l| &l.filler),
+            all(|l| &l.selection_verbs),
+            all(|l| &l.question_openers),
+            all(|l| &l.function_words),
+            all(|l| &l.generic_nouns),
+            all(|l| &l.actions),
+            all(|l| &l.states),
+            all(|l| &l.affirmations),
+            all(|l| &l.affirmation_context),
+            all(|l| &l.refusals),
+            all(|l| &l.alternatives),
+            all(|l| &l.abandons),
+            all(|l| &l.interjections),
+            all(|l| &l.corrections),
+            all(|l| &l.closings),
+            all(|l| &l.next_step),
+            all(|l| &l.asks_about),
+            all(|l| &l.asks_for_others),
+            all(|l| &l.everyday_verbs),
+            all(|l| &l.repetitions),
+            langs.iter().flat_map(|l| l.ordinals.keys().chain(l.cardinals.keys()).cloned()).collect(),
+        ];
+        lex.known_words = every.into_iter().flatten().flat_map(|p| norm(&p).split(' ').map(str::to_owned).collect::<Vec<_>>()).collect();
         lex
+    }
+
+    /// The reply word a slip of the keyboard spelled as `token` (a
+    /// normalized word the lexicon does not know): the one word of
+    /// `spelled` one edit away (a letter in, out, changed or two swapped)
+    /// for words of four letters or more, a repeated last letter ("yess"),
+    /// or two letters swapped in a word of three ("teh"). `None` when no
+    /// word, or more than one, is that close: a guess is never made. The
+    /// spec's rule for typos (fuzzy, never a dictionary of misspellings),
+    /// applied to the lexicon's own words.
+    pub fn respell(&self, token: &str) -> Option<&str> {
+        let n = token.chars().count();
+        if n < 3 || !token.chars().all(char::is_alphabetic) || self.known_words.contains(token) {
+            return None;
+        }
+        let trimmed = token.trim_end_matches(token.chars().last()?);
+        let repeated = format!("{trimmed}{}", token.chars().last()?);
+        if repeated != token && self.spelled.contains(&repeated) {
+            return self.spelled.iter().find(|w| **w == repeated).map(String::as_str);
+        }
+        let mut ids: Vec<u32> = std::iter::once(token.to_string())
+            .chain(deletions(token))
+            .filter_map(|f| self.spelled_forms.get(&f))
+            .flatten()
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut near = ids.iter().map(|i| &self.spelled[*i as usize]).filter(|w| {
+            let m = w.chars().count();
+            if rapidfuzz::distance::osa::distance(token.chars(), w.chars()) != 1 {
+                return false;
+            }
+            let swapped = m == n && {
+                let (mut a, mut b): (Vec<char>, Vec<char>) = (token.chars().collect(), w.chars().collect());
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b
+            };
+            let same_first = token.chars().next() == w.chars().next();
+            // Two letters swapped ("teh", "thrid"); else a letter in, out
+            // ("grat") or changed ("perfedt") in a longer word, after the
+            // same first letter: "pool" is no slip of "cool", nor "find"
+            // of "fine".
+            swapped || (same_first && if m == n { n >= 5 } else { n.min(m) >= 4 })
+        });
+        // Two words that say the same ("perfect", "perfekt") are one.
+        let first = near.next()?;
+        let says = |w: &str| self.reply_words.value_at(&[w], 0).map(|(_, (kind, _))| kind);
+        near.all(|w| says(w).is_some() && says(w) == says(first)).then_some(first.as_str())
     }
 
     /// The lists of the reply vocabulary, in the order `reply_words` reads
@@ -533,6 +666,16 @@ impl Lexicon {
             (&self.affirmation_context, ReplyWord::Context),
         ]
     }
+}
+
+/// `w` with each one of its letters left out.
+fn deletions(w: &str) -> impl Iterator<Item = String> + '_ {
+    w.char_indices().map(move |(i, c)| {
+        let mut f = String::with_capacity(w.len());
+        f.push_str(&w[..i]);
+        f.push_str(&w[i + c.len_utf8()..]);
+        f
+    })
 }
 
 fn toml_parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LexiconError> {

@@ -1154,7 +1154,11 @@ fn heavy() -> DecideRequest {
     r
 }
 
-fn with_deadline(r: &DecideRequest, deadline: std::time::Instant) -> Result<Decided, DeadlinePassed> {
+fn with_deadline(
+    r: &DecideRequest,
+    deadline: std::time::Instant,
+    pool_memo: Option<&crate::intern::PoolMemo>,
+) -> Result<Decided, DeadlinePassed> {
     let policy = Policy::defaults();
     let state = ContinuityState::default();
     let ctx = Ctx {
@@ -1166,7 +1170,7 @@ fn with_deadline(r: &DecideRequest, deadline: std::time::Instant) -> Result<Deci
         tokens: &WordCounter,
         auto_execute_tripped: false,
         deadline: Some(deadline),
-        pool_memo: None,
+        pool_memo,
     };
     block_on(decide(&ctx, r, Mode::Turn, &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })))
 }
@@ -1176,24 +1180,52 @@ fn a_deadline_that_has_passed_stops_the_ladder_without_a_decision() {
     let r = heavy();
     assert!(work(&r) > 50_000_000, "the request is heavy: {}", work(&r));
     let past = std::time::Instant::now() - std::time::Duration::from_millis(1);
-    assert_eq!(with_deadline(&r, past).err(), Some(DeadlinePassed));
+    assert_eq!(with_deadline(&r, past, None).err(), Some(DeadlinePassed));
     // A light request decides before it ever reads the clock often enough
     // to matter, and a far deadline changes nothing.
     let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
-    assert_eq!(with_deadline(&req("links panel d"), far).unwrap().decision.outcome, Outcome::Execute);
+    assert_eq!(with_deadline(&req("links panel d"), far, None).unwrap().decision.outcome, Outcome::Execute);
+}
+
+/// `heavy`'s pool with an input of negations and numbers ("not 1 no 3
+/// ..."): every word sends the reading of structure, positions, values
+/// and replies through the whole pool.
+fn heavy_structure() -> DecideRequest {
+    let mut r = heavy();
+    r.input = (0..500)
+        .map(|k| if k % 2 == 0 { ["not", "no", "never"][k % 3].to_string() } else { (k % 97).to_string() })
+        .collect::<Vec<_>>()
+        .join(" ");
+    r
 }
 
 #[test]
 fn the_matching_loops_stop_soon_after_the_deadline() {
-    let r = heavy();
+    for (shape, r) in [("words", heavy()), ("negations and numbers", heavy_structure())] {
+        let started = std::time::Instant::now();
+        let got = with_deadline(&r, started + std::time::Duration::from_millis(30), None);
+        let took = started.elapsed();
+        assert_eq!(got.err(), Some(DeadlinePassed), "{shape}");
+        // Without the checks this request runs for seconds even on an idle
+        // machine; with them it stops within one slice of a loop (64
+        // candidates or words) after 30 ms. 1.5 s leaves room for a loaded
+        // machine and still fails if the loops ignore the deadline.
+        assert!(took < std::time::Duration::from_millis(1500), "{shape}: took {took:?}");
+    }
+}
+
+/// The same, on a pool the daemon's memo already indexed (its second
+/// call): the reply rung's loops over the pool check the deadline too.
+#[test]
+fn the_reply_loops_stop_soon_after_the_deadline_on_a_memoized_pool() {
+    let memo = crate::intern::PoolMemo::new(256 << 20);
+    let r = heavy_structure();
+    let first = std::time::Instant::now();
+    let _ = with_deadline(&r, first + std::time::Duration::from_secs(3600), Some(&memo));
     let started = std::time::Instant::now();
-    let got = with_deadline(&r, started + std::time::Duration::from_millis(30));
+    let got = with_deadline(&r, started + std::time::Duration::from_millis(30), Some(&memo));
     let took = started.elapsed();
     assert_eq!(got.err(), Some(DeadlinePassed));
-    // Without the checks this request runs for seconds even on an idle
-    // machine; with them it stops within one slice of a loop (64
-    // candidates or words) after 30 ms. 1.5 s leaves room for a loaded
-    // machine and still fails if the loops ignore the deadline.
     assert!(took < std::time::Duration::from_millis(1500), "took {took:?}");
 }
 

@@ -273,6 +273,50 @@ pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], lex: &Lexicon, n
     any
 }
 
+/// The input in the words of a label it says otherwise: a verb and its
+/// particle split by a pronoun ("check me in" for "Check in", "turn it
+/// on" for "Turn on"), or a feature negated by another negation word than
+/// the label's ("cheeseburger without onions" for "Cheeseburger — no
+/// onions"). `None` when nothing is said otherwise. A label's own
+/// phrasing is no negation of it and no word left over.
+pub fn in_the_labels_words(text: &str, canon: &CanonPool, lex: &Lexicon) -> Option<String> {
+    const PRONOUNS: &[&str] = &["me", "it", "us", "him", "her", "them", "you", "this", "that"];
+    let toks: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).collect();
+    let negation = |t: &str| lex.negations.is_phrase(&[t]);
+    if !toks.iter().any(|t| PRONOUNS.contains(t) || negation(t)) {
+        return None;
+    }
+    let pairs: Vec<(&str, &str)> = (0..canon.entries.len())
+        .flat_map(|e| {
+            let words: Vec<&str> = canon.label_words_of(e).collect();
+            words.windows(2).map(|w| (w[0], w[1])).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut out: Vec<&str> = Vec::with_capacity(toks.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < toks.len() {
+        if i + 2 < toks.len() && PRONOUNS.contains(&toks[i + 1]) && pairs.contains(&(toks[i], toks[i + 2])) {
+            out.extend([toks[i], toks[i + 2]]);
+            changed = true;
+            i += 3;
+            continue;
+        }
+        if i + 1 < toks.len()
+            && negation(toks[i])
+            && let Some((own, _)) = pairs.iter().find(|(n, x)| *x == toks[i + 1] && *n != toks[i] && negation(n))
+        {
+            out.push(own);
+            changed = true;
+            i += 1;
+            continue;
+        }
+        out.push(toks[i]);
+        i += 1;
+    }
+    changed.then(|| out.join(" "))
+}
+
 /// Whether some option's label opens with an action word ("Delete file",
 /// "Add to favorites"): the options do things, so an everyday verb may
 /// name one of them.

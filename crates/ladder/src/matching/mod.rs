@@ -65,6 +65,7 @@ mod typo;
 mod words;
 
 pub use index::CanonPool;
+pub use mentions::in_the_labels_words;
 pub use positions::parse_ordinal;
 
 use super::lexicon::Lexicon;

@@ -30,16 +30,19 @@
 //! (the words), `values` (the details), `answer` (this file's rules).
 //! Property tests: `tests.rs`.
 
+pub mod follow_up;
 pub mod question;
 pub mod reading;
 pub mod values;
 
 use crate::continuity::StateView;
+use crate::cost::Deadline;
 use crate::lexicon::{COMPARED, Lexicon};
 use crate::matching::CanonPool;
 use crate::scope::{Pool, Source};
 use crate::text::{fold, normalize};
 use crate::types::{Asked, DecideRequest, EscapeReason};
+use follow_up::AfterYes;
 use question::{Question, QuestionKind};
 use reading::Reading;
 use std::borrow::Cow;
@@ -115,21 +118,27 @@ pub enum Answer {
     Again { text: String, without: Vec<usize>, kind: ReplyKind },
 }
 
-/// The reply rung's result: the answer, and the execute it refused.
+/// The reply rung's result: the answer, the execute it refused, and what
+/// it left of the turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answered {
     pub answer: Answer,
     /// The id the user just refused ("not that one"): recorded as a
     /// `RecordOutcome` REJECTED is.
     pub rejected: Option<String>,
+    /// What an execute did not consume (`follow_up`).
+    pub follow_up: Option<crate::types::FollowUp>,
 }
 
 impl Answered {
     fn pass() -> Self {
-        Answered { answer: Answer::Pass, rejected: None }
+        Answered { answer: Answer::Pass, rejected: None, follow_up: None }
     }
     fn of(answer: Answer) -> Self {
-        Answered { answer, rejected: None }
+        Answered { answer, rejected: None, follow_up: None }
+    }
+    fn rejecting(answer: Answer, rejected: Option<String>) -> Self {
+        Answered { answer, rejected, follow_up: None }
     }
 }
 
@@ -145,6 +154,9 @@ pub struct Context<'a, 'p> {
     pub high_risk_kinds: &'a [String],
     /// The reply's canonical text (filler removed).
     pub canonical: &'a str,
+    /// The caller's deadline: once it has passed the loops over the pool
+    /// stop early and the caller discards the answer (`entries`).
+    pub stop: &'a Deadline,
     /// The question the reply answers, read on first need (`question`).
     asked: std::cell::OnceCell<Option<(Cow<'a, Question>, By)>>,
 }
@@ -159,10 +171,23 @@ impl<'a, 'p> Context<'a, 'p> {
         high_risk_kinds: &'a [String],
         canonical: &'a str,
     ) -> Self {
-        Context { req, state, pool, canon, lex, high_risk_kinds, canonical, asked: std::cell::OnceCell::new() }
+        static NEVER: Deadline = Deadline::never();
+        Context { req, state, pool, canon, lex, high_risk_kinds, canonical, stop: &NEVER, asked: std::cell::OnceCell::new() }
     }
 
-    fn high_risk(&self, entry: usize) -> bool {
+    /// The same, stopping its loops once `stop` has passed.
+    pub fn until(self, stop: &'a Deadline) -> Self {
+        Context { stop, ..self }
+    }
+
+    /// The pool's entries, in order, until the deadline passes: every loop
+    /// over the pool goes through here, so a reply over a huge pool stops
+    /// soon after the deadline (what it read then is discarded).
+    pub(super) fn entries(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.pool.len()).take_while(|_| !self.stop.passed())
+    }
+
+    pub(super) fn high_risk(&self, entry: usize) -> bool {
         self.pool.entries[entry].cand.is_high_risk(self.high_risk_kinds)
     }
 
@@ -199,8 +224,8 @@ impl<'a, 'p> Context<'a, 'p> {
     }
 
     /// `options`, one at a time.
-    fn option_entries(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.pool.len()).filter(|i| self.pool.entries[*i].source == Source::ActiveOptions)
+    pub(super) fn option_entries(&self) -> impl Iterator<Item = usize> + '_ {
+        self.entries().filter(|i| self.pool.entries[*i].source == Source::ActiveOptions)
     }
 
     /// The question a reply answers: the app's screen, else the session's.
@@ -216,7 +241,7 @@ impl<'a, 'p> Context<'a, 'p> {
         fold(&normalize(&text)).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect()
     }
 
-    fn values_of(&self, entry: usize) -> Vec<Value> {
+    pub(super) fn values_of(&self, entry: usize) -> Vec<Value> {
         let c = self.pool.entries[entry].cand;
         let mut v = values(&c.label);
         v.extend(values(&c.sublabel));
@@ -225,7 +250,7 @@ impl<'a, 'p> Context<'a, 'p> {
 
     /// Whether some word of `words` is a word of some candidate.
     fn names_something(&self, words: &[String]) -> bool {
-        (0..self.pool.len()).any(|e| {
+        self.entries().any(|e| {
             let own = self.words_of(e);
             words.iter().any(|w| own.contains(w) && !self.lex.function_words.contains(w) && !self.lex.generic_nouns.contains(w))
         })
@@ -235,7 +260,7 @@ impl<'a, 'p> Context<'a, 'p> {
     /// ("cancel it" with "Cancel appointment" on screen).
     fn abandon_is_an_action(&self) -> bool {
         let first = self.canonical.split(' ').next().unwrap_or("");
-        self.lex.actions.contains(first) && (0..self.pool.len()).any(|e| self.canon.label_words_of(e).next() == Some(first))
+        self.lex.actions.contains(first) && self.entries().any(|e| self.canon.label_words_of(e).next() == Some(first))
     }
 
     /// The options whose label opens with the input's first word, when the
@@ -352,6 +377,27 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if let Some(a) = and_the_one(cx, r) {
         return a;
     }
+    // "The original despacito", "the plain one": of options that are one
+    // and the same with extras, the one without.
+    if !r.is_reply_shaped()
+        && let Some(a) = the_plain_one(cx, r)
+    {
+        return a;
+    }
+    // "Thanks", "that's all, thank you": it only closes. To an option
+    // proposed it acknowledges it, as "ok" does; with nothing asked it
+    // hands the turn back.
+    if r.closes && r.clauses.is_empty() {
+        return closing(cx);
+    }
+    // "Thanks. I need a cab there.": the thanks acknowledges what was
+    // proposed, and the rest is the user's next turn.
+    if r.closes_first && !r.affirms && !r.is_reply_shaped() && proposal(cx).is_some() {
+        let a = affirm(cx, r);
+        if matches!(a.answer, Answer::Execute { .. }) && a.follow_up.is_some() {
+            return a;
+        }
+    }
     // Not reply-shaped: a position may still answer "which one?"; an
     // everyday request that points at the one option proposed ("I'd like
     // to see it", "book it", "I would like to go there") is a yes to it.
@@ -359,7 +405,24 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         let a = position(cx, r);
         // The session is read only for such a request (a shared store
         // decides the rest without it).
-        return if a.answer == Answer::Pass && !r.verbs.is_empty() && points(cx, r) && proposal(cx).is_some() { affirm(cx, r) } else { a };
+        let requests = !r.verbs.is_empty() || (r.rest.is_empty() && does_something(r));
+        // ... or names nothing but the next step on it ("make a
+        // reservation", "book a table"), a request of the one proposed.
+        let next_step = || {
+            !r.verbs.is_empty()
+                && !r.rest.is_empty()
+                && all_explained(&r.rest, &cx.lex.next_step, |w| cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w))
+                && proposal(cx).is_some_and(|(p, _, _)| {
+                    // Words another option shows name that one ("open account"
+                    // with "Account" on screen).
+                    !cx.options().into_iter().any(|e| e != p && cx.words_of(e).iter().any(|w| r.rest.contains(w)))
+                })
+        };
+        return if a.answer == Answer::Pass && requests && (points(cx, r) || next_step()) && proposal(cx).is_some() {
+            affirm(cx, r)
+        } else {
+            a
+        };
     }
     if cx.a_label_says_it() {
         return Answered::pass();
@@ -405,6 +468,9 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if let Some(code) = r.comparison {
         return compare(cx, r, code);
     }
+    if let Some(a) = the_plain_one(cx, r) {
+        return a;
+    }
     // "Do it again", "yes, one more": a repetition of the last execute,
     // whatever yes it says.
     if r.repeats {
@@ -426,52 +492,15 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
 
 /// Whether the words are all `entry`'s own, generic nouns, words with no
 /// detail in an answer, or the next step of a yes ("book it").
-fn explains(cx: &Context<'_, '_>, entry: usize, rest: &[String]) -> bool {
+pub(super) fn explains(cx: &Context<'_, '_>, entry: usize, rest: &[String]) -> bool {
     let words = cx.words_of(entry);
     let explained = |w: &str| words.iter().any(|o| o == w) || cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w);
     all_explained(rest, &cx.lex.next_step, explained)
 }
 
-/// The clause where a yes to `entry` stands in a sentence of its own
-/// ("Perfect. Can you find me a cab there?", "Sounds good. I want to buy
-/// tickets."): it and the clauses before it say nothing but the yes and the
-/// option's own words, and another sentence follows. What that sentence
-/// asks is a request of its own: it does not take the yes back (a refusal,
-/// a correction, a changed value or a request for others would, and are
-/// read before).
-fn standing_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> Option<usize> {
-    let k = r.clauses.iter().position(|c| c.affirms)?;
-    let lex = cx.lex;
-    let has = |c: &reading::Clause, set: &crate::lexicon::PhraseSet| {
-        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-        (0..toks.len()).any(|i| set.match_at(&toks, i).is_some())
-    };
-    // The yes says nothing against itself ("not interested", "that's not
-    // so good") and nothing else but the option's words.
-    let stands = |c: &reading::Clause| !has(c, &lex.negations) && explains(cx, entry, &c.rest);
-    // What follows is a request of its own: it asks nothing about the
-    // option ("can you give me their address?") unless only of the user's
-    // own things ("when am I free that day?"), and for no other ("find me
-    // another event").
-    let of_own_things = |c: &reading::Clause| {
-        let about = |w: &str| [&lex.asks_about, &lex.first_person, &lex.own_things].iter().any(|set| set.is_phrase(&[w]));
-        has(c, &lex.first_person) && !has(c, &lex.third_person) && all_explained(&c.rest, &lex.own_things, about)
-    };
-    let own_request = |c: &reading::Clause| {
-        (!(c.asks || has(c, &lex.asks_about)) || of_own_things(c))
-            && !has(c, &lex.asks_for_others)
-            && !has(c, &lex.negations)
-            && !has(c, &lex.corrections)
-    };
-    // A sentence that says yes again ("Yep. That's what I need.") is part
-    // of the yes.
-    let later = |c: &reading::Clause| (c.affirms && stands(c)) || own_request(c);
-    (k + 1 < r.clauses.len() && !r.repeats && r.clauses[..=k].iter().all(stands) && r.clauses[k + 1..].iter().all(later)).then_some(k)
-}
-
 /// Whether every word of `rest` is explained: by `own`, or as part of a
 /// phrase of `phrases` (the next step of a yes: "book it", "buy tickets").
-fn all_explained(rest: &[String], phrases: &crate::lexicon::PhraseSet, own: impl Fn(&str) -> bool) -> bool {
+pub(super) fn all_explained(rest: &[String], phrases: &crate::lexicon::PhraseSet, own: impl Fn(&str) -> bool) -> bool {
     let toks: Vec<&str> = rest.iter().map(String::as_str).collect();
     let mut i = 0;
     while i < toks.len() {
@@ -526,7 +555,7 @@ fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 
 /// Whether the reply says, without a negation before it, a word `entry`
 /// shows after one ("no subtitles", "without ice", "non-smoking").
-fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
+pub(super) fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
     let own = cx.words_of(entry);
     // "non" is the prefix of "non-smoking", no word of its own.
     let negates = |w: &str| cx.lex.negations.is_phrase(&[w]) || w == "non";
@@ -539,6 +568,15 @@ fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool
 /// "that one", "there"). Naming it is the ladder's to read.
 fn points(cx: &Context<'_, '_>, r: &Reading) -> bool {
     r.clauses.iter().flat_map(|c| &c.words).any(|w| cx.lex.deictic.contains(w.as_str()) || w == "there")
+}
+
+/// Verbs of doing what an option offers ("I would like to go there",
+/// "I want to eat there"): with nothing else said, a request of it.
+const DOING: &[&str] =
+    &["go", "see", "eat", "visit", "watch", "listen", "hear", "enjoy", "try", "attend", "stay", "book", "buy", "reserve", "order", "play"];
+
+fn does_something(r: &Reading) -> bool {
+    r.clauses.iter().flat_map(|c| &c.words).any(|w| DOING.contains(&w.as_str()))
 }
 
 /// Whether every word is a generic noun or names nothing ("wrong card").
@@ -568,7 +606,7 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
             None => {
                 let mut options = cx.option_entries();
                 let (Some(only), None) = (options.next(), options.next()) else { return None };
-                let mut present = (0..cx.pool.len()).filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id));
+                let mut present = cx.entries().filter(|e| q.offered.iter().any(|o| *o == cx.pool.entries[*e].cand.id));
                 match (present.next(), present.next()) {
                     (Some(one), None) if one == only => Some((one, by, by == By::Ladder)),
                     _ => None,
@@ -582,14 +620,22 @@ fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
 }
 
 fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
-    // A question with the yes leaves it to the ladder, unless the yes
-    // stands before it and it asks only of the user's own things ("Sounds
-    // good. When am I free that day?"), of an option that is not high risk.
+    // A yes in sentences of its own, then a question or a request of the
+    // user's own: executed, the rest handed back (`follow_up`).
     let proposed = proposal(cx);
-    let asks_of_its_own = |(entry, _, _): (usize, By, bool)| {
-        !cx.high_risk(entry) && standing_yes(cx, r, entry).is_some_and(|k| r.clauses[..=k].iter().all(|c| !c.asks))
-    };
-    if r.asks && !proposed.is_some_and(asks_of_its_own) {
+    // With several options and nothing proposed, a yes that says one
+    // option's whole name proposes it ("Little sounds good. What time is
+    // it showing?").
+    let named = || if cx.question().is_none() { follow_up::named_in_the_yes(cx, r).map(|e| (e, By::Screen, false)) } else { None };
+    if let Some(p) = proposed.or_else(named) {
+        match follow_up::after_the_yes(cx, r, p.0) {
+            AfterYes::TakenBack => return Answered::pass(),
+            AfterYes::Then { from, kind, of_the_option } => return follow_up::answer(cx, r, p, from, kind, of_the_option),
+            AfterYes::Nothing | AfterYes::NoStandingYes => {}
+        }
+    }
+    // A question with a yes it does not stand apart from is the ladder's.
+    if r.asks {
         return Answered::pass();
     }
     let Some((entry, by, confirmed)) = proposed else {
@@ -608,6 +654,10 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             },
             // "Sounds good, gimme the veggie one": what it names, read again.
             None if !r.rest.is_empty() && !r.corrects => again(r),
+            // "Great, thanks, bye" with nothing asked: the end of the task.
+            None if r.closes && r.values.is_empty() => {
+                Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel })
+            }
             None => Answered::pass(),
         };
     };
@@ -626,9 +676,10 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if says_what_it_negates(cx, entry, r) {
         return Answered::pass();
     }
-    // Every word left is the option's own, or the yes stands in a sentence
-    // of its own before them.
-    if !explains(cx, entry, &r.rest) && standing_yes(cx, r, entry).is_none() {
+    // Every word left is the option's own (a number of a value it shows
+    // is: "yes, two tickets" to 2 tickets).
+    let rest: Vec<String> = r.rest.iter().filter(|w| !values::is_number_word(w)).cloned().collect();
+    if !explains(cx, entry, &rest) {
         return Answered::pass();
     }
     let kind_of_reply = ReplyKind::Affirm;
@@ -640,6 +691,30 @@ fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     Answered::of(Answer::Execute { entry, kind: kind_of_reply, by })
 }
 
+/// A reply that only closes ("thanks", "that's all"): an acknowledgement
+/// of the option proposed (a high-risk one is confirmed first: thanks is
+/// no explicit yes), the end of the task when nothing was asked.
+fn closing(cx: &Context<'_, '_>) -> Answered {
+    match proposal(cx) {
+        Some((entry, _, _)) if cx.high_risk(entry) => Answered::of(Answer::Confirm { entry, kind: ReplyKind::Affirm }),
+        Some((entry, by, _)) => Answered::of(Answer::Execute { entry, kind: ReplyKind::Affirm, by }),
+        None if cx.question().is_none() => Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel }),
+        None => Answered::pass(),
+    }
+}
+
+/// Whether the reply names a count of something `c` shows a count of,
+/// and another one ("one ticket", "3 people" where it shows 2 tickets, 2
+/// people).
+pub fn changes_what_it_shows(r: &Reading, c: &crate::types::Candidate) -> bool {
+    if !r.values.iter().any(|v| v.dim == Dim::Count) {
+        return false;
+    }
+    let mut shown = values(&c.label);
+    shown.extend(values(&c.sublabel));
+    r.values.iter().any(|v| v.dim == Dim::Count && v.conflicts(&shown))
+}
+
 /// The reply's own words, read again by the ladder, reply phrasing left out.
 fn again(r: &Reading) -> Answered {
     Answered::of(Answer::Again { text: r.rest.join(" "), without: Vec::new(), kind: ReplyKind::Affirm })
@@ -648,7 +723,7 @@ fn again(r: &Reading) -> Answered {
 fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // A refusal of something it names ("no chicken curry", "nicht den
     // ersten") is a negation: the ladder reads it.
-    if r.refuses && r.refusal_has_object {
+    if r.refuses && r.refusal_has_object && cx.names_something(&r.refusal_object) {
         return Answered::pass();
     }
     let proposed = proposal(cx).map(|(e, _, _)| e);
@@ -673,12 +748,51 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             });
         }
     }
+    // "The second... no, the third": a position taken back for another,
+    // to "which one?" (what follows the last refusal).
+    let refusing = |c: &reading::Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| cx.lex.refusals.match_at(&toks, i).is_some())
+    };
+    if let Some(last) = r.clauses.iter().rposition(refusing)
+        && cx.question().is_some()
+    {
+        let tail: Vec<&str> = r.clauses[last + 1..].iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
+        if !tail.is_empty()
+            && let Some(n) = position_said(cx, &tail.join(" "))
+        {
+            return position_n(cx, r, n);
+        }
+    }
     // A refusal followed by what is wanted instead ("no, make it 5:30",
-    // "no no keep it, just move it to friday"): that, without what was
-    // refused.
+    // "no no keep it, just move it to friday", "no, I meant the Rolling
+    // Stones one"): that, without what was refused (what was proposed, or
+    // the execute just had, which the refusal then rejects).
     if !r.after_refusal.is_empty() && !r.alternatives && cx.names_something(&r.after_refusal) {
         let text = r.after_refusal.join(" ");
-        return Answered::of(Answer::Again { text, without: proposed.into_iter().collect(), kind: ReplyKind::Decline });
+        let had = if asked { None } else { cx.state.last_execute().and_then(|h| Some((cx.executed_entry(&h)?, h.id))) };
+        let without: Vec<usize> = proposed.into_iter().chain(had.as_ref().map(|(e, _)| *e)).collect();
+        // The one other option whose details say every word of it ("no,
+        // I meant the Rolling Stones one"): that one.
+        let words: Vec<&String> =
+            r.after_refusal.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !THE_ONE.contains(&w.as_str())).collect();
+        let said: Vec<usize> = cx
+            .options()
+            .into_iter()
+            .filter(|e| !without.contains(e) && !words.is_empty())
+            .filter(|e| {
+                let own = cx.words_of(*e);
+                words.iter().all(|w| own.contains(w))
+            })
+            .collect();
+        let rejected = had.map(|(_, id)| id);
+        return match said[..] {
+            // A correction of the session's last execute, read from its memory.
+            [one] if !asked && !cx.high_risk(one) && had_only_in_details(cx, &words, &without) => {
+                Answered::rejecting(Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Ladder }, rejected)
+            }
+            _ => Answered::rejecting(Answer::Again { text, without, kind: ReplyKind::Decline }, rejected),
+        };
     }
     // Nothing asked: a refusal on its own ("no thanks", "none of these")
     // ends the task; one with words of its own ("do they use a different
@@ -698,12 +812,21 @@ fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             Some(had) if r.refuses && !r.clauses.iter().any(thanks) => cx.executed_entry(&had).map(|_| had.id),
             _ => None,
         };
-        return Answered { answer: Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline }, rejected: refused };
+        return Answered::rejecting(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline }, refused);
     }
     // What it refused is recorded as a rejection is: a vague turn next
     // does not bring it back.
     let refused = proposed.filter(|_| r.refuses).map(|e| cx.pool.entries[e].cand.id.clone());
-    Answered { answer: Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, rejected: refused }
+    Answered::rejecting(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, refused)
+}
+
+/// Whether the words that pick an option among those but `without` say
+/// something none of those shows: they tell it from what was refused.
+fn had_only_in_details(cx: &Context<'_, '_>, words: &[&String], without: &[usize]) -> bool {
+    without.iter().all(|w| {
+        let refused = cx.words_of(*w);
+        words.iter().any(|x| !refused.contains(x))
+    })
 }
 
 /// "Not that one", "wrong one", "the other one": the execute just had on
@@ -745,7 +868,7 @@ fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
         }
         _ => Answer::Ask { entries: narrowed, kind: ReplyKind::Repair },
     };
-    Some(Answered { answer, rejected: Some(had) })
+    Some(Answered::rejecting(answer, Some(had)))
 }
 
 /// The options a comparison or a detail answer chooses among: the
@@ -765,6 +888,18 @@ fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
     if entries.len() < 2 || r.asks || (by == By::Screen && entries.len() > SCREEN_READ) {
         return Answered::pass();
     }
+    // Words some of them show narrow what is compared ("the new taylor
+    // swift album": the albums, not the single).
+    let narrowing: Vec<&String> = r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
+    let narrowed: Vec<usize> = entries
+        .iter()
+        .copied()
+        .filter(|e| {
+            let own = cx.words_of(*e);
+            narrowing.iter().all(|w| own.contains(w))
+        })
+        .collect();
+    let entries = if narrowed.len() >= 2 && narrowed.len() < entries.len() { narrowed } else { entries };
     let dim_name = COMPARED.get((code / 2) as usize).copied().unwrap_or("");
     let most = code % 2 == 1;
     let dims: &[Dim] = match dim_name {
@@ -781,6 +916,11 @@ fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
     let Some(dim) = dims.iter().copied().find(|d| shown.iter().all(|vals| vals.iter().any(|v| v.dim == *d))) else {
         return Answered::pass();
     };
+    // Where every option shows one of it beside its label, that one is
+    // compared: a number in a title ("1989 (Taylor's Version)", "Room
+    // 101") is the title's.
+    let beside: Vec<Vec<Value>> = entries.iter().map(|e| values(&cx.pool.entries[*e].cand.sublabel)).collect();
+    let shown = if beside.iter().all(|vals| vals.iter().filter(|v| v.dim == dim).count() == 1) { beside } else { shown };
     // Words naming another option than the extreme make it unclear.
     match values::extreme(&shown, dim, most) {
         Some(k) => {
@@ -807,19 +947,113 @@ fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
     }
 }
 
+/// Words that tell an option is the plain one of its kind ("the original
+/// despacito", "the regular one").
+const PLAIN: &[&str] = &["original", "regular", "plain", "normal", "standard", "classic", "basic", "ordinary", "usual"];
+
+/// "The original despacito": among the options (a short screen) that show
+/// the reply's other words, the one whose label every other's holds and
+/// adds to ("Despacito" beside "Despacito - Remix" and "Despacito
+/// (Acoustic)").
+fn the_plain_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let plain: Vec<&String> = r.rest.iter().filter(|w| PLAIN.contains(&w.as_str())).collect();
+    if plain.len() != 1 || r.asks || !r.values.is_empty() {
+        return None;
+    }
+    let words: Vec<&String> = r.rest.iter().filter(|w| !PLAIN.contains(&w.as_str()) && !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
+    let options = cx.options();
+    if options.len() > SCREEN_READ {
+        return None;
+    }
+    let kin: Vec<usize> = options.into_iter().filter(|e| words.iter().all(|w| cx.words_of(*e).contains(w))).collect();
+    if kin.len() < 2 {
+        return None;
+    }
+    let label = |e: usize| cx.canon.label_words_of(e).map(str::to_string).collect::<Vec<String>>();
+    let base: Vec<usize> = kin
+        .iter()
+        .copied()
+        .filter(|b| {
+            let mine = label(*b);
+            kin.iter().filter(|o| *o != b).all(|o| {
+                let theirs = label(*o);
+                theirs.len() > mine.len() && mine.iter().all(|w| theirs.contains(w))
+            })
+        })
+        .collect();
+    let [entry] = base[..] else { return None };
+    Some(Answered::of(if cx.high_risk(entry) {
+        Answer::Confirm { entry, kind: ReplyKind::Detail }
+    } else {
+        Answer::Execute { entry, kind: ReplyKind::Detail, by: By::Screen }
+    }))
+}
+
 /// "One more", "again": the execute just had, again, when it is on screen
-/// and the reply names nothing else.
+/// and the reply names nothing else; with nothing had, "log another glass
+/// of water" asks for the one option whose words it says.
 fn repeat(cx: &Context<'_, '_>, r: &Reading) -> Answered {
-    let Some(had) = cx.state.last_execute() else { return Answered::pass() };
-    let Some(entry) = cx.executed_entry(&had) else { return Answered::pass() };
-    let words = cx.words_of(entry);
-    if !r.rest.iter().all(|w| words.contains(w) || cx.lex.generic_nouns.contains(w)) || !r.values.is_empty() {
+    // Who it is for changes nothing of it ("one more for my sister"), nor
+    // does the "and" it opens with, nor a sentence of its own that names
+    // nothing on screen ("still can't hear it, more").
+    let for_whom = beneficiaries(r);
+    let again = |c: &reading::Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| cx.lex.repetitions.match_at(&toks, i).is_some())
+    };
+    let aside: Vec<&String> = r.clauses.iter().filter(|c| !again(c) && !cx.names_something(&c.rest)).flat_map(|c| c.words.iter()).collect();
+    let rest: Vec<&String> = r
+        .rest
+        .iter()
+        .filter(|w| {
+            !for_whom.contains(w)
+                && !aside.contains(w)
+                && !cx.lex.additive_openers.is_phrase(&[w.as_str()])
+                && !cx.lex.conjunctions.is_phrase(&[w.as_str()])
+        })
+        .collect();
+    let explained = |entry: usize| {
+        let words = cx.words_of(entry);
+        rest.iter().all(|w| words.contains(w) || cx.lex.generic_nouns.contains(w.as_str()) || EMPTY_IN_ANSWERS.contains(&w.as_str()))
+    };
+    let had = cx.state.last_execute().and_then(|had| cx.executed_entry(&had));
+    let Some(entry) = had else {
+        // Its whole label said ("log another glass of water": "Log water"),
+        // and no word another option shows ("links plus report" names two).
+        let whole = |e: usize| cx.canon.label_words_of(e).all(|w| rest.iter().any(|x| *x == w));
+        let others = |e: usize| {
+            let own = cx.words_of(e);
+            cx.options().into_iter().any(|o| o != e && cx.words_of(o).iter().any(|w| !own.contains(w) && rest.contains(&w)))
+        };
+        let named: Vec<usize> = cx.options().into_iter().filter(|e| explained(*e) && whole(*e) && !others(*e)).collect();
+        return match named[..] {
+            [one] if !rest.is_empty() && r.values.is_empty() && !cx.high_risk(one) => {
+                Answered::of(Answer::Execute { entry: one, kind: ReplyKind::Repeat, by: By::Screen })
+            }
+            _ => Answered::pass(),
+        };
+    };
+    if !explained(entry) || !r.values.is_empty() {
         return Answered::pass();
     }
     if cx.high_risk(entry) {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Repeat });
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Repeat, by: By::Ladder })
+}
+
+/// The words that say who a request is for: the noun after "for my",
+/// "for his", ... ("for my sister"), or a name after "for".
+fn beneficiaries(r: &Reading) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &r.clauses {
+        for w in c.words.windows(3) {
+            if w[0] == "for" && matches!(w[1].as_str(), "my" | "his" | "her" | "our" | "their" | "your") {
+                out.push(w[2].clone());
+            }
+        }
+    }
+    out
 }
 
 /// An answer to "which one?" by position: it counts in the order the
@@ -829,18 +1063,32 @@ fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects {
         return Answered::pass();
     }
-    // "And the 6th one", "then number 2": the position after an opener.
+    let Some(n) = position_said(cx, cx.canonical) else { return Answered::pass() };
+    position_n(cx, r, n)
+}
+
+/// The position `text` (canonical) says, whole: "the 2nd one", "and the
+/// 6th one", "then number 2" (after an opener), "teh thrid one" (its words
+/// as meant).
+fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<i32> {
+    let respelled: String = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect::<Vec<_>>().join(" ");
+    let respelled = crate::canon::strip_filler(respelled, cx.lex);
     let core = {
-        let toks: Vec<&str> = cx.canonical.split(' ').filter(|t| !t.is_empty()).collect();
+        let toks: Vec<&str> = respelled.split(' ').filter(|t| !t.is_empty()).collect();
         match cx.lex.additive_openers.match_at(&toks, 0) {
             Some(n) if n < toks.len() => {
                 let skipped: usize = toks[..n].iter().map(|t| t.len() + 1).sum();
-                cx.canonical.get(skipped..).unwrap_or(cx.canonical)
+                respelled.get(skipped..).unwrap_or(&respelled)
             }
-            _ => cx.canonical,
+            _ => &respelled,
         }
     };
-    let Some(n) = crate::matching::parse_ordinal(core, cx.lex) else { return Answered::pass() };
+    crate::matching::parse_ordinal(core, cx.lex)
+}
+
+/// An answer to "which one?" by the position `n` (`position`).
+fn position_n(cx: &Context<'_, '_>, r: &Reading, n: i32) -> Answered {
+    let core = cx.canonical;
     // A quantity or a date is not a position ("1 ticket", "on the 1st"),
     // but "the 2nd one" is.
     let numbered_one = r.clauses.iter().any(|c| {
@@ -934,7 +1182,13 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             // ones": the user picks among what the screen shows, as from a
             // list (the session is read only for such a reply).
             None => match the_one_of_the_screen(cx, r) {
-                Some(q) if cx.state.question().is_none() => (q.detail(&words, &r.values).map(str::to_string), By::Screen),
+                Some(q) if cx.state.question().is_none() => {
+                    // The noun every label shares ("window seat" among
+                    // seats) says "one", nothing that tells them apart.
+                    let common = common_label_words(cx);
+                    let words: Vec<String> = words.into_iter().filter(|w| !common.contains(w)).collect();
+                    (q.detail(&words, &r.values).map(str::to_string), By::Screen)
+                }
                 _ => return Answered::pass(),
             },
         },
@@ -987,8 +1241,16 @@ fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 /// <detail> one" ("the beatles one", "ok now the blue ones"), not "one
 /// more".
 fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> {
-    let one = |w: &String| THE_ONE.contains(&w.as_str());
-    if r.repeats || !r.clauses.iter().any(|c| c.words.iter().any(one) && !c.rest.is_empty()) {
+    // "The window one", or "window seat" where every label says "seat"
+    // and "window" none does (a word beside the labels, as "one" is).
+    let common = common_label_words(cx);
+    let label_word = |w: &String| cx.options().into_iter().any(|e| cx.canon.label_words_of(e).any(|x| x == w));
+    let one = |c: &reading::Clause| {
+        c.words.iter().any(|w| THE_ONE.contains(&w.as_str()))
+            || (c.words.iter().any(|w| common.contains(w)) && c.rest.iter().all(|w| common.contains(w) || !label_word(w)))
+    };
+    let said = |c: &reading::Clause| c.rest.iter().any(|w| !common.contains(w));
+    if r.repeats || !r.clauses.iter().any(|c| one(c) && said(c)) {
         return None;
     }
     let options = cx.options();
@@ -1006,6 +1268,17 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
         shown: cands.iter().map(|c| format!("{} {}", c.sublabel, c.badge)).collect(),
         labels: cands.iter().map(|c| c.label.clone()).collect(),
     })
+}
+
+/// The words every option on a short screen has in its label ("seat" in
+/// "Seat 14A", "Seat 14B", "Seat 22C"): the list's own noun.
+fn common_label_words(cx: &Context<'_, '_>) -> Vec<String> {
+    let options = cx.options();
+    if options.len() < 2 || options.len() > SCREEN_READ {
+        return Vec::new();
+    }
+    let first: Vec<String> = cx.canon.label_words_of(options[0]).map(str::to_string).collect();
+    first.into_iter().filter(|w| options[1..].iter().all(|e| cx.canon.label_words_of(*e).any(|x| x == w))).collect()
 }
 
 /// What a candidate shows, for a question to keep: label, sublabel,

@@ -31,6 +31,11 @@ pub struct Reading {
     pub corrects: bool,
     /// It asks for the same again ("one more", "again").
     pub repeats: bool,
+    /// A clause of it only closes ("thanks", "that's all").
+    pub closes: bool,
+    /// Its first clause only closes ("Thanks. I need a cab there."): an
+    /// acknowledgement before what follows.
+    pub closes_first: bool,
     /// "Not that one", "wrong one": a refusal of the execute just had.
     pub not_that: bool,
     /// "The other one".
@@ -63,6 +68,8 @@ pub struct Reading {
     /// A refusal had words of its own clause with it ("no chicken curry",
     /// "nicht den ersten"): it negates what they name.
     pub refusal_has_object: bool,
+    /// Those words.
+    pub refusal_object: Vec<String>,
     /// Each clause's words left (`rest`'s, clause by clause), and whether a
     /// negation opens it: "not the pepperoni, the margherita" is a clause
     /// that negates and one that names what is wanted.
@@ -83,6 +90,11 @@ pub struct Clause {
     pub asks: bool,
     /// All its words, normalized and folded.
     pub words: Vec<String>,
+    /// Where it starts in the reply as typed (a byte offset): what a
+    /// decision leaves unconsumed is the reply from a clause on
+    /// (`Decision.follow_up`).
+    #[serde(default)]
+    pub start: usize,
 }
 
 impl Reading {
@@ -137,7 +149,7 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
 }
 
 /// Words that make a clause ask something, wherever they stand.
-const WH: &[&str] = &[
+pub(super) const WH: &[&str] = &[
     "what", "whats", "when", "where", "which", "who", "whom", "whose", "why", "how", "que", "qué", "cuando", "cuándo", "donde", "dónde",
     "quoi", "quand", "ou", "où", "pourquoi", "comment", "was", "wann", "wo", "warum", "wie", "welche", "welcher",
 ];
@@ -149,12 +161,99 @@ const PREPOSITIONS: &[&str] = &["for", "in", "of", "with", "at", "on", "to", "by
 const AUXILIARIES: &[&str] =
     &["is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "ist", "est", "es"];
 
+/// The byte offsets in `clause` where its words start, as `normalize`
+/// splits them (letters and digits; an apostrophe joins its neighbours).
+/// `None` when they do not line up with `tokens` words (text that NFKC or
+/// case folding splits otherwise).
+fn word_starts(clause: &str, tokens: usize) -> Option<Vec<usize>> {
+    let mut starts = Vec::with_capacity(tokens);
+    let mut in_word = false;
+    for (i, c) in clause.char_indices() {
+        let part = c.is_alphanumeric() || (in_word && matches!(c, '\'' | '\u{2019}'));
+        if part && !in_word {
+            starts.push(i);
+        }
+        in_word = part;
+    }
+    (starts.len() == tokens).then_some(starts)
+}
+
+/// Where a clause that opens with a yes goes on to ask or request
+/// something of its own without a break ("yes what's their address",
+/// "sounds good now book a cab"): the token after the yes, if a question
+/// word, a question or polite opener, or an additive opener starts there.
+fn after_a_leading_yes(toks: &[&str], lex: &Lexicon) -> Option<usize> {
+    let mut i = 0;
+    let mut yes = false;
+    while i < toks.len() {
+        if yes && lex.additive_openers.match_at(toks, i).is_some() {
+            break;
+        }
+        match lex.reply_words.value_at(toks, i) {
+            Some((n, (Kind::Affirmation, _))) => {
+                yes = true;
+                i += n;
+            }
+            Some((n, (Kind::Interjection | Kind::Filler | Kind::Context, _))) => i += n,
+            _ => break,
+        }
+    }
+    let opens = |set: &crate::lexicon::PhraseSet| set.match_at(toks, i).is_some();
+    (yes && i > 0
+        && i < toks.len()
+        && (WH.contains(&toks[i]) || opens(&lex.question_openers) || opens(&lex.openers) || opens(&lex.additive_openers)))
+    .then_some(i)
+}
+
+/// Whether the tokens are closing phrases and nothing else.
+fn only_closings(toks: &[&str], lex: &Lexicon) -> bool {
+    let mut i = 0;
+    while i < toks.len() {
+        match lex.closings.match_at(toks, i) {
+            Some(n) => i += n,
+            None => return false,
+        }
+    }
+    !toks.is_empty()
+}
+
+/// Signs that say yes on their own (a thumbs up, an OK hand, a check
+/// mark): text normalization drops them, so they are read from the
+/// reply as typed.
+const YES_SIGNS: &[char] = &['\u{1F44D}', '\u{1F44C}', '\u{2705}', '\u{2714}', '\u{2611}', '\u{1F646}'];
+
 /// Reads a reply's words.
 pub fn read(raw: &str, lex: &Lexicon) -> Reading {
     let mut r = Reading { values: values(raw), ..Reading::default() };
+    // A reply of signs alone that say yes ("👍").
+    let signs = raw.trim();
+    if !signs.is_empty()
+        && signs.chars().all(|c| YES_SIGNS.contains(&c) || c.is_whitespace() || c == '\u{FE0F}' || ('\u{1F3FB}'..='\u{1F3FF}').contains(&c))
+    {
+        r.affirms = true;
+        r.clauses.push(Clause { affirms: true, ..Clause::default() });
+        return r;
+    }
+    let mut parts: Vec<(&str, bool)> = Vec::new();
     for (clause, question_mark) in clauses(raw) {
+        // A yes that runs on into a question or a request of its own is
+        // a clause of its own ("yes what's their address").
         let text = fold(&normalize(clause)).into_owned();
         let toks: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).collect();
+        match after_a_leading_yes(&toks, lex).and_then(|k| Some((k, word_starts(clause, toks.len())?))) {
+            Some((k, starts)) => {
+                parts.push((&clause[..starts[k]], false));
+                parts.push((&clause[starts[k]..], question_mark));
+            }
+            None => parts.push((clause, question_mark)),
+        }
+    }
+    for (clause, question_mark) in parts {
+        let start = clause.as_ptr() as usize - raw.as_ptr() as usize;
+        let text = fold(&normalize(clause)).into_owned();
+        // A slip of the keyboard in a reply word is that word ("sounds
+        // grat", "yess", "teh 3rd one").
+        let toks: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| lex.respell(t).unwrap_or(t)).collect();
         if toks.is_empty() {
             continue;
         }
@@ -165,8 +264,11 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         // what, when, where...: "can you tell me what time it is?").
         let polite = lex.openers.match_at(&toks, 0).is_some();
         let opens_question = !polite && !AUXILIARIES.contains(&toks[0]) && lex.question_openers.match_at(&toks, 0).is_some();
-        // A whole clause that only closes ("that's all, thanks").
-        if lex.closings.is_phrase(&toks) {
+        // A whole clause that only closes ("that's all, thanks", "thx
+        // that's all").
+        if only_closings(&toks, lex) {
+            r.closes_first |= r.clauses.is_empty() && !r.closes;
+            r.closes = true;
             continue;
         }
         static WH_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| WH.iter().copied().collect());
@@ -182,7 +284,7 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
             || (toks.len() > 1 && lex.negations.match_at(&toks, 1).is_some() && lex.interjections.match_at(&toks, 0).is_some());
         let rest: Vec<String> = r.rest[rest_before..].iter().filter(|w| !lex.negations.is_phrase(&[w.as_str()])).cloned().collect();
         let words = toks.iter().map(|t| t.to_string()).collect();
-        r.clauses.push(Clause { rest, negated, the_other: r.the_other && !other_before, affirms, asks, words });
+        r.clauses.push(Clause { rest, negated, the_other: r.the_other && !other_before, affirms, asks, words, start });
     }
     // Context words say nothing more around a yes; without one they are
     // words like any other.
@@ -206,6 +308,7 @@ fn read_clause(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     }
     if r.refuses && !refuses_before {
         r.refusal_has_object |= !own.is_empty();
+        r.refusal_object.extend(own.iter().cloned());
     } else {
         r.after_refusal.extend(own);
     }
@@ -227,7 +330,14 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
     while i < toks.len() {
         // Longest phrase first, across the reply vocabulary; a tie goes to
         // the first list (what the phrase most says): one lookup.
-        let best = lex.reply_words.value_at(toks, i).map(|(n, (word, value))| (n, value, word));
+        let mut best = lex.reply_words.value_at(toks, i).map(|(n, (word, value))| (n, value, word));
+        // Words around a yes ("it will") never swallow the yes that starts
+        // inside them ("that sounds like it will work").
+        if let Some((n, value, Kind::Context)) = best
+            && let Some(j) = (i + 1..i + n).find(|j| matches!(lex.reply_words.value_at(toks, *j), Some((_, (Kind::Affirmation, _)))))
+        {
+            best = Some((j - i, value, Kind::Context));
+        }
         let Some((n, value, kind)) = best else {
             let t = toks[i];
             if !(lex.function_words.contains(t) || lex.deictic.contains(t)) {
@@ -237,6 +347,14 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             i += 1;
             continue;
         };
+        // A repetition word that is also a conjunction joins the words on
+        // either side of it ("d plus max" names two; French "plus" is
+        // "more"): no repetition, and nothing of the request's.
+        if kind == Kind::Repetition && i > 0 && i + n < toks.len() && lex.conjunctions.match_at(toks, i) == Some(n) {
+            said = true;
+            i += n;
+            continue;
+        }
         // Nor is a yes word the object of a preposition ("close the account
         // for good", "in good shape"): it is part of the request.
         if (kind == Kind::Abandon && said) || (kind == Kind::Affirmation && i > 0 && PREPOSITIONS.contains(&toks[i - 1])) {

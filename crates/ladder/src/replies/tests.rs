@@ -1280,18 +1280,24 @@ fn replies_in_every_lexicon_language() {
     }
 }
 
-/// A yes in a sentence of its own stands whatever request of its own
-/// follows, not a question of the option or a request for others.
+/// A yes in a sentence of its own stands whatever request or question of
+/// its own follows (handed back as the follow-up), not a request for
+/// others or one that takes it back.
 #[test]
 fn a_yes_in_a_sentence_of_its_own_stands() {
-    for reply in ["Perfect. Can you find me a cab there?", "Sounds good. I want to buy tickets.", "Sounds good. When am I free that day?"] {
-        assert_eq!(said(&Session::new().say(reply, &booking())), "execute book (reply, affirm)", "{reply:?}");
-    }
     for reply in [
+        "Perfect. Can you find me a cab there?",
+        "Sounds good. I want to buy tickets.",
+        "Sounds good. When am I free that day?",
         "Sounds good. What is their phone number?",
-        "Great, can you find some other events?",
-        "Not interested. Search for some other hotels.",
     ] {
+        let d = Session::new().say(reply, &booking());
+        assert_eq!(said(&d), "execute book (reply, affirm)", "{reply:?}");
+        // Buying tickets is the next step of the yes itself, no turn of
+        // its own.
+        assert_eq!(d.follow_up.is_some(), !reply.contains("buy tickets"), "{reply:?}: {:?}", d.follow_up);
+    }
+    for reply in ["Great, can you find some other events?", "Not interested. Search for some other hotels."] {
         assert_ne!(Session::new().say(reply, &booking()).outcome, Outcome::Execute, "{reply:?}");
     }
 }

@@ -130,8 +130,13 @@ fn word_values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
+    let mut prev: Option<(usize, usize)> = None;
     while i < bytes.len() {
         if !bytes[i].is_ascii_alphabetic() {
+            // A word after punctuation opens a clause ("yes, one ticket").
+            if bytes[i] != b' ' {
+                prev = None;
+            }
             i += 1;
             continue;
         }
@@ -141,13 +146,49 @@ fn word_values(text: &str) -> Vec<Value> {
         }
         // No name in the tables is longer: a longer word is none of them.
         let mut lower = [0u8; LONGEST_NAME];
-        let Some(buf) = lower.get_mut(..i - start) else { continue };
+        let Some(buf) = lower.get_mut(..i - start) else {
+            prev = Some((start, i));
+            continue;
+        };
         buf.copy_from_slice(&bytes[start..i]);
         buf.make_ascii_lowercase();
         let Ok(w) = std::str::from_utf8(buf) else { continue };
+        if let Some(x) = cardinal(w) {
+            let before = prev.map(|(a, b): (usize, usize)| String::from_utf8_lossy(&bytes[a..b]).to_ascii_lowercase());
+            prev = Some((start, i));
+            if (x != 1.0 || one_counts(before.as_deref(), before.is_none()))
+                && let Some((next, end)) = next_word(bytes, i)
+                && let Some(v) = counted_by(x, &next)
+            {
+                // The word it counts is read with it ("one noon" is no noon).
+                out.push(v);
+                prev = Some((end - next.len(), end));
+                i = end;
+            }
+            continue;
+        }
         out.extend(read_word(&[], 0, w).map(|(v, _)| v));
+        prev = Some((start, i));
     }
     out
+}
+
+/// The word after byte `i` of ASCII `bytes`, lower case (`word_values`'s
+/// words), when only spaces come between.
+fn next_word(bytes: &[u8], mut i: usize) -> Option<(String, usize)> {
+    while i < bytes.len() && bytes[i] == b' ' {
+        i += 1;
+    }
+    // A word opens with a letter, as `scan` reads it ("one 'tue" counts
+    // nothing: the apostrophe stands between).
+    if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let start = i;
+    while i < bytes.len() && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'\'') {
+        i += 1;
+    }
+    Some((String::from_utf8_lossy(&bytes[start..i]).to_ascii_lowercase(), i))
 }
 
 /// The longest name `word_values` looks up (a month's, a weekday's, a
@@ -599,18 +640,105 @@ fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
             return Some((Value::new(Dim::Day, day), j + 1 - i));
         }
         // "2 people", "4 tickets": a count of its noun.
-        if x.fract() == 0.0 && w.chars().count() > 2 && weekday(w).is_none() && month(w).is_none() && !NOT_COUNTED.contains(&w) {
-            return Some((Value { dim: Dim::Count, amount: x, unit: singular(w) }, j + 1 - i));
+        if let Some(v) = counted_by(x, w).filter(|v| v.dim == Dim::Count) {
+            return Some((v, j + 1 - i));
         }
     }
     Some((Value::new(Dim::Bare, x), 1))
+}
+
+/// Number words (one to twelve, and the tens to fifty) of the lexicon's
+/// languages, accents folded.
+const CARDINALS: &[(&str, u8)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("uno", 1),
+    ("una", 1),
+    ("dos", 2),
+    ("tres", 3),
+    ("cuatro", 4),
+    ("cinco", 5),
+    ("seis", 6),
+    ("siete", 7),
+    ("ocho", 8),
+    ("nueve", 9),
+    ("diez", 10),
+    ("un", 1),
+    ("une", 1),
+    ("deux", 2),
+    ("trois", 3),
+    ("quatre", 4),
+    ("cinq", 5),
+    ("sept", 7),
+    ("huit", 8),
+    ("neuf", 9),
+    ("dix", 10),
+    ("ein", 1),
+    ("eine", 1),
+    ("einen", 1),
+    ("zwei", 2),
+    ("drei", 3),
+    ("vier", 4),
+    ("funf", 5),
+    ("sechs", 6),
+    ("sieben", 7),
+    ("acht", 8),
+    ("neun", 9),
+    ("zehn", 10),
+];
+
+/// "One" is an article and a pronoun as often as a number ("that one
+/// looks good", "the one near me"): it counts what follows it only at the
+/// start of a text, or after a word that asks for an amount ("just one
+/// ticket", "for one person", "get one ticket").
+fn one_counts(prev: Option<&str>, first: bool) -> bool {
+    const AMOUNT: &[&str] = &[
+        "just", "only", "for", "get", "buy", "book", "reserve", "order", "need", "want", "make", "it", "me", "us", "and", "or", "with",
+        "para", "pour", "fur",
+    ];
+    first || prev.is_some_and(|p| AMOUNT.contains(&p))
+}
+
+/// Whether `w` (normalized) says a number: digits, or a number word.
+pub fn is_number_word(w: &str) -> bool {
+    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())) || cardinal(w).is_some()
+}
+
+fn cardinal(w: &str) -> Option<f64> {
+    static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(CARDINALS));
+    BY_NAME.get(w).map(|n| f64::from(*n))
+}
+
+/// The value a number `x` says before `next`: a unit's ("two hours"), or
+/// a count of `next` ("2 people", "one ticket").
+fn counted_by(x: f64, next: &str) -> Option<Value> {
+    if let Some((dim, f)) = unit(next) {
+        return Some(Value::new(dim, x * f));
+    }
+    (x.fract() == 0.0 && next.chars().count() > 2 && weekday(next).is_none() && month(next).is_none() && !NOT_COUNTED.contains(&next))
+        .then(|| Value { dim: Dim::Count, amount: x, unit: singular(next) })
 }
 
 /// Words after a number that are not what it counts ("the 7 then", "the
 /// 2 one", "4 and 5").
 const NOT_COUNTED: &[&str] = &[
     "then", "one", "ones", "the", "and", "for", "with", "please", "pls", "thanks", "now", "too", "also", "instead", "again", "por", "con",
-    "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann",
+    "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann", "more", "other", "others", "that",
+    "this", "more", "way", "thing", "time", "day", "bit", "sec", "second", "moment", "minute", "mas", "plus", "mehr", "you", "your",
 ];
 
 /// "14th", "1st", "2nd", "3rd", "1er", "1o".
@@ -627,6 +755,21 @@ fn singular(w: &str) -> String {
 }
 
 fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    // "one ticket", "two hours": a number word is a value wherever a
+    // digit is (spec section 4c), before a unit or a noun it counts.
+    if let Some(x) = cardinal(w) {
+        let before = toks[..i].iter().rev().find(|t| **t != Tok::Space);
+        let prev = before.and_then(|t| match t {
+            Tok::Word(p) => Some(p.as_ref()),
+            _ => None,
+        });
+        // First, or after punctuation: a clause opens with it.
+        if x == 1.0 && !one_counts(prev, prev.is_none()) {
+            return None;
+        }
+        let (j, next) = word_at(toks, i + 1)?;
+        return counted_by(x, next).map(|v| (v, j + 1 - i));
+    }
     if month(w).is_some() {
         // "March 14th", "Mar 2": the day; a month alone is the month.
         if let Some((j, Tok::Num(n))) = next_solid(toks, i + 1)

@@ -1,0 +1,291 @@
+//! A yes with more (spec section 4c, `Decision.follow_up`): a reply that
+//! says yes to the option proposed in a sentence of its own, then asks a
+//! question ("Yes, what's their address?") or makes a request of its own
+//! ("Sounds good. Can you also book a cab there?"), executes the option
+//! and hands the rest back: the app answers the question, or sends the
+//! request to `Decide` as the user's next turn. Half a turn is never
+//! dropped.
+//!
+//! What follows never takes the yes back: a refusal, a correction, an
+//! abandon, a request for other options or for more ("what about my
+//! savings?", "anything else?"), or a value that differs from what the
+//! option shows would, and such a reply is read as before. After a yes
+//! that only acknowledges ("ok", "alright"), a new search does too ("Okay,
+//! could you look in Walnut Creek?"). A `RISK_HIGH` option is never
+//! executed on a yes that asks about it: the question is handed back and
+//! the confirmation stays pending. Tests: `follow_up/tests.rs`.
+
+use super::reading::{Clause, Reading};
+use super::values::{is_number_word, values};
+use super::{Answer, Answered, By, Context, ReplyKind, explains};
+use crate::lexicon::PhraseSet;
+use crate::types::{EscapeReason, FollowUp, FollowUpKind};
+
+/// What a reply says after its yes to the option proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AfterYes {
+    /// No yes in clauses of its own before something else: read as before.
+    NoStandingYes,
+    /// The yes, and nothing after it but more yeses.
+    Nothing,
+    /// The yes stands; the clauses from `from` on are the user's next
+    /// turn, of this kind; `of_the_option`: a question about the option
+    /// (not only of the user's own things).
+    Then { from: usize, kind: FollowUpKind, of_the_option: bool },
+    /// What follows takes the yes back.
+    TakenBack,
+}
+
+fn has(c: &Clause, set: &PhraseSet) -> bool {
+    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+    (0..toks.len()).any(|i| set.match_at(&toks, i).is_some())
+}
+
+/// Whether the clause's yes is only an acknowledgement ("ok", "alright").
+fn only_acknowledges(c: &Clause, cx: &Context<'_, '_>) -> bool {
+    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+    let mut any = false;
+    let mut i = 0;
+    while i < toks.len() {
+        match cx.lex.affirmations.match_at(&toks, i) {
+            Some(n) => {
+                if !cx.lex.acknowledgements.is_phrase(&toks[i..i + n]) {
+                    return false;
+                }
+                any = true;
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    any
+}
+
+/// What the reply says after its yes to `entry` (the module's doc).
+pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> AfterYes {
+    let lex = cx.lex;
+    // The yes: the clauses that open the reply, each a yes or the option's
+    // own words ("Yes, two tickets." to two tickets), saying nothing
+    // against itself; one of them says yes.
+    let shown = cx.values_of(entry);
+    let raw = cx.req.input.as_str();
+    let text_of = |i: usize| &raw[r.clauses[i].start..r.clauses.get(i + 1).map_or(raw.len(), |n| n.start)];
+    let stands = |i: usize| {
+        let c = &r.clauses[i];
+        let said = values(text_of(i));
+        // A value the option shows is its own, however it is said ("two
+        // tickets" to 2 tickets).
+        let words: Vec<String> =
+            if said.is_empty() { c.rest.clone() } else { c.rest.iter().filter(|w| !is_number_word(w)).cloned().collect() };
+        !c.asks
+            && !has(c, &lex.negations)
+            && !has(c, &lex.corrections)
+            && explains(cx, entry, &words)
+            && said.iter().all(|v| shown.iter().any(|s| v.names(s)))
+    };
+    let k = (0..r.clauses.len()).take_while(|i| stands(*i)).count();
+    // "Thanks. I need a cab there.": a closing that opens the reply
+    // acknowledges what was proposed, as "ok" does.
+    let thanked = r.closes_first && !r.affirms;
+    if !(thanked || r.clauses[..k].iter().any(|c| c.affirms)) || r.repeats {
+        return AfterYes::NoStandingYes;
+    }
+    if k == r.clauses.len() {
+        return AfterYes::Nothing;
+    }
+    // A detail said after the yes ("yes, for 3 people", "ok, at 7") is
+    // part of it, not a turn of its own: what it changes is read as before.
+    let detail_only = |i: usize| {
+        let c = &r.clauses[i];
+        let verb = |w: &String| {
+            let w = [w.as_str()];
+            lex.everyday_verbs.is_phrase(&w) || lex.selection_verbs.is_phrase(&w) || lex.actions.contains(w[0]) || lex.openers.is_phrase(&w)
+        };
+        !c.asks && !values(text_of(i)).is_empty() && c.rest.iter().filter(|w| !is_number_word(w)).count() <= 2 && !c.words.iter().any(verb)
+    };
+    if (k..r.clauses.len()).any(detail_only) {
+        return AfterYes::NoStandingYes;
+    }
+    let later = &r.clauses[k..];
+    let acknowledges = thanked || r.clauses[..k].iter().filter(|c| c.affirms).all(|c| only_acknowledges(c, cx));
+    let rest = &raw[later[0].start..];
+    let takes_back = |c: &Clause| {
+        c.the_other
+            || [&lex.negations, &lex.corrections, &lex.refusals, &lex.abandons, &lex.alternatives, &lex.asks_for_others]
+                .iter()
+                .any(|set| has(c, set))
+            || (acknowledges && has(c, &lex.searches))
+    };
+    if later.iter().any(takes_back) || values(rest).iter().any(|v| v.conflicts(&shown)) {
+        return AfterYes::TakenBack;
+    }
+    // A later sentence that only says yes again ("Yep. That's what I
+    // need.") is part of the yes.
+    let Some(from) = (k..r.clauses.len()).find(|i| !stands(*i)) else { return AfterYes::Nothing };
+    let asks = |c: &Clause| {
+        ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c))
+            || has(c, &lex.asks_for_facts)
+    };
+    let kind = if r.clauses[from..].iter().any(asks) { FollowUpKind::Question } else { FollowUpKind::Request };
+    // Saying the option's whole name with the yes chooses it ("Captain
+    // Marvel sounds good. What time is it showing?").
+    let said: Vec<&String> = r.clauses[..k].iter().flat_map(|c| &c.rest).collect();
+    let named = !said.is_empty() && cx.canon.label_words_of(entry).all(|w| said.iter().any(|s| *s == w));
+    // So does an acceptance in so many words ("that sounds good", "that
+    // works for me"), not a word of reaction ("great", "sure") nor a
+    // liking of the user's own ("I love folk art"); but no yes chooses an
+    // item by asking for its facts ("... what's their phone number?").
+    let accepts = r.clauses[..k].iter().any(|c| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len())
+            .any(|i| lex.affirmations.match_at(&toks, i).is_some_and(|n| n >= 2) && lex.first_person.match_at(&toks, i).is_none())
+    });
+    let asks_facts = r.clauses[k..].iter().any(|c| has(c, &lex.asks_for_facts));
+    let named = named || (accepts && !asks_facts);
+    let of_the_option = !named && r.clauses[from..].iter().any(|c| asks(c) && !of_own_things(cx, c));
+    AfterYes::Then { from, kind, of_the_option }
+}
+
+/// The one option on screen whose whole label the reply's opening yes
+/// says ("Little sounds good."), when it says one.
+pub(super) fn named_in_the_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<usize> {
+    let first = r.clauses.first().filter(|c| c.affirms && !c.rest.is_empty())?;
+    let mut named = cx.option_entries().filter(|e| {
+        let label: Vec<&str> = cx.canon.label_words_of(*e).collect();
+        !label.is_empty() && label.iter().all(|w| first.rest.iter().any(|s| s == w)) && explains(cx, *e, &first.rest)
+    });
+    match (named.next(), named.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
+}
+
+/// Whether a clause asks to have something done, in a question's words
+/// ("Can I schedule a visit?", "could you book me a cab there?"): a
+/// request, not a question, unless it asks what, when, where...
+fn asks_to_do(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+    let opens =
+        cx.lex.openers.match_at(&toks, 0).is_some() || ["can i", "could i", "may i"].iter().any(|o| c.words.join(" ").starts_with(o));
+    opens && !asks_indirectly(c) && !toks.iter().any(|t| super::reading::WH.contains(t))
+}
+
+/// "Can you tell me if they serve liquor?", "find out whether it is
+/// furnished", "I'd like to know the name of it": a question asked as a
+/// request.
+fn asks_indirectly(c: &Clause) -> bool {
+    let w = |i: usize| c.words.get(i).map_or("", String::as_str);
+    let asking = |i: usize| matches!(w(i), "check" | "know" | "ask" | "out" | "me") && matches!(w(i + 1), "if" | "whether");
+    (0..c.words.len()).any(|i| asking(i) || (w(i) == "tell" && w(i + 1) == "me") || (w(i) == "to" && w(i + 1) == "know"))
+}
+
+/// Whether a clause is a yes-or-no question without its question mark
+/// ("Are pets allowed.", "Do they have parking").
+fn asks_yes_or_no(c: &Clause) -> bool {
+    c.words
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "is" | "are" | "do" | "does" | "did" | "will" | "would" | "can" | "could" | "has" | "have"))
+        && c.words.get(1).is_some_and(|w| !matches!(w.as_str(), "you" | "u"))
+}
+
+/// Whether a clause asks only of the user's own things ("when am I free
+/// that day?", "tell me what time I am available"), not of the option:
+/// it speaks of the user, of no third party, and asks no fact of one.
+fn of_own_things(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let lex = cx.lex;
+    let own = |w: &str| {
+        PHRASING.contains(&w) || [&lex.asks_about, &lex.first_person, &lex.own_things, &lex.openers].iter().any(|set| set.is_phrase(&[w]))
+    };
+    has(c, &lex.first_person) && !has(c, &lex.third_person) && !has(c, &lex.asks_for_facts) && c.rest.iter().all(|w| own(w))
+}
+
+/// Words a question of the user's own things is phrased in ("can you
+/// tell me when I am free", "check whether I have time").
+const PHRASING: &[&str] = &[
+    "tell",
+    "know",
+    "let",
+    "check",
+    "see",
+    "show",
+    "find",
+    "out",
+    "look",
+    "can",
+    "could",
+    "would",
+    "will",
+    "please",
+    "is",
+    "are",
+    "am",
+    "do",
+    "does",
+    "did",
+    "whether",
+    "if",
+    "have",
+    "got",
+    "going",
+    "there",
+    "anything",
+    "something",
+    "else",
+    "time",
+    "up",
+    "whats",
+    "whens",
+    "hows",
+    "whos",
+    "wheres",
+    "like",
+];
+
+/// Whether the option is an action ("Reserve restaurant: Bergerac", "Buy
+/// 2 tickets"): its label opens with a verb. Shown alone, an action is
+/// proposed ("shall I?"); an item alone ("Bergerac, 2 pm") is offered.
+fn is_an_action(cx: &Context<'_, '_>, entry: usize) -> bool {
+    let lex = cx.lex;
+    cx.canon.label_words_of(entry).next().is_some_and(|w| lex.actions.contains(w) || lex.selection_verbs.is_phrase(&[w]))
+}
+
+/// The answer to a yes to `entry` that stands before a follow-up: the
+/// execute with the rest handed back, or, for a high-risk option asked
+/// about, the question handed back first.
+pub(super) fn answer(
+    cx: &Context<'_, '_>,
+    r: &Reading,
+    proposed: (usize, By, bool),
+    from: usize,
+    kind: FollowUpKind,
+    of_the_option: bool,
+) -> Answered {
+    let (entry, by, confirmed) = proposed;
+    let raw = cx.req.input.as_str();
+    let (yes, rest) = raw.split_at(r.clauses[from].start);
+    // A high-risk option is not executed on a yes that asks about it; an
+    // item offered alone ("Blueface, March 12th") is not chosen by "great,
+    // what time does it start?": the interest is no choice yet. Either
+    // way the question is handed back, and what was asked stays.
+    let offered = by == By::Screen || (by == By::App && !confirmed);
+    if kind == FollowUpKind::Question && (cx.high_risk(entry) || (of_the_option && offered && !is_an_action(cx, entry))) {
+        return Answered::of(Answer::Escape { reason: EscapeReason::QuestionIntent, kind: ReplyKind::Affirm });
+    }
+    // The yes itself changes nothing the option shows ("yes, for 3
+    // people. ..." is asked).
+    let shown = cx.values_of(entry);
+    if values(yes).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+        return Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
+    }
+    if super::says_what_it_negates(cx, entry, r) {
+        return Answered::pass();
+    }
+    if cx.high_risk(entry) && !confirmed {
+        return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Affirm });
+    }
+    let follow_up = FollowUp { kind, text: rest.trim().to_string() };
+    Answered { answer: Answer::Execute { entry, kind: ReplyKind::Affirm, by }, rejected: None, follow_up: Some(follow_up) }
+}
+
+#[cfg(test)]
+mod tests;
