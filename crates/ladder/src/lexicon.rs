@@ -454,9 +454,14 @@ impl Lexicon {
         Ok(Self::merge(&chosen))
     }
 
-    /// The shipped lexicon with every language.
+    /// The shipped lexicon with every language: parsed and normalized once
+    /// per process, then cloned (a clone is a copy of its lists, far
+    /// cheaper than reading the TOML again; tests build a `Policy` per
+    /// case and a reload builds one per generation).
     pub fn shipped() -> Self {
-        Self::from_toml(SHIPPED, &[]).expect("the shipped lexicon parses (tested)")
+        static SHIPPED_ONCE: std::sync::LazyLock<Lexicon> =
+            std::sync::LazyLock::new(|| Lexicon::from_toml(SHIPPED, &[]).expect("the shipped lexicon parses (tested)"));
+        SHIPPED_ONCE.clone()
     }
 
     fn merge(langs: &[&LanguageLexicon]) -> Self {
