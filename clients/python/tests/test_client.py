@@ -138,7 +138,7 @@ def test_fields_as_keywords_build_the_same_request_as_a_message(fake: FakeLadder
         client.decide(session_id="s", input="yes", options=options)
         client.decide(pb.DecideRequest(session_id="s", input="yes", options=pb.OptionSet(**options)))  # type: ignore[arg-type]
         with pytest.raises(TypeError):
-            client.decide(pb.DecideRequest(session_id="s"), input="yes")  # type: ignore[call-arg]
+            client.decide(pb.DecideRequest(session_id="s"), input="yes")
         with pytest.raises(TypeError):
             client.decide(session_id="s", not_a_field=1)  # type: ignore[call-arg]
     first, second = fake.requests("decide")
