@@ -224,3 +224,10 @@ def test_the_generated_code_is_not_in_protobufs_default_pool() -> None:
 
 def test_the_installed_version_is_the_packages() -> None:
     assert ladderd.__version__ != "unknown"
+
+
+def test_a_token_file_that_cannot_be_read_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LADDERD_ADMIN_TOKEN", raising=False)
+    monkeypatch.setenv("LADDER_ADMIN__TOKEN_FILE", str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match=r"\$LADDER_ADMIN__TOKEN_FILE names .*missing"):
+        Client("127.0.0.1:1")

@@ -70,9 +70,14 @@ export function resolveToken(adminToken) {
     if (fromEnv)
         return fromEnv;
     const file = process.env[TOKEN_FILE_ENV];
-    if (file)
+    if (!file)
+        return undefined;
+    try {
         return readFileSync(file, 'ascii').trim() || undefined;
-    return undefined;
+    }
+    catch (err) {
+        throw new Error(`$${TOKEN_FILE_ENV} names ${file}, which holds no readable token: ${err.message}`);
+    }
 }
 export function shouldRetry(method, err, attempt, maxAttempts) {
     return RPCS[method].repeatable && attempt < maxAttempts && (err instanceof UnavailableError || err instanceof OverloadedError);

@@ -4,7 +4,7 @@ import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-no
 import { Health, HealthCheckResponse_ServingStatus } from './gen/grpc/health/v1/health_pb.js';
 import { Arbiter } from './gen/ladder/v1/ladder_pb.js';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MS, RPCS, SERVICE, backoffMs, resolveAddress, resolveToken, shouldRetry, } from './calls.js';
-import { UnavailableError, errorFrom } from './errors.js';
+import { LadderError, UnavailableError, errorFrom } from './errors.js';
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
@@ -124,7 +124,9 @@ export class Client {
             const pause = backoffMs(attempt);
             if (Date.now() + pause >= deadline)
                 throw err;
-            await sleep(pause, options.signal);
+            await sleep(pause, options.signal).catch(() => {
+                throw new LadderError(rpc.name, Code.Canceled, 'the call was aborted (its signal) between two attempts');
+            });
         }
     }
 }

@@ -92,8 +92,12 @@ export function resolveToken(adminToken?: string): string | undefined {
   const fromEnv = process.env[TOKEN_ENV]?.trim();
   if (fromEnv) return fromEnv;
   const file = process.env[TOKEN_FILE_ENV];
-  if (file) return readFileSync(file, 'ascii').trim() || undefined;
-  return undefined;
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'ascii').trim() || undefined;
+  } catch (err) {
+    throw new Error(`$${TOKEN_FILE_ENV} names ${file}, which holds no readable token: ${(err as Error).message}`);
+  }
 }
 
 export function shouldRetry(method: Method, err: LadderError, attempt: number, maxAttempts: number): boolean {

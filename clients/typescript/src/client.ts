@@ -16,7 +16,7 @@ import {
   shouldRetry,
   type Method,
 } from './calls.js';
-import { UnavailableError, errorFrom, type LadderError } from './errors.js';
+import { LadderError, UnavailableError, errorFrom } from './errors.js';
 
 export interface ClientOptions {
   /** host:port; default $LADDERD_ADDRESS, else 127.0.0.1:50151. */
@@ -178,7 +178,9 @@ export class Client {
       if (!shouldRetry(method, err, attempt, this.maxAttempts)) throw err;
       const pause = backoffMs(attempt);
       if (Date.now() + pause >= deadline) throw err;
-      await sleep(pause, options.signal);
+      await sleep(pause, options.signal).catch(() => {
+        throw new LadderError(rpc.name, Code.Canceled, 'the call was aborted (its signal) between two attempts');
+      });
     }
   }
 }

@@ -118,7 +118,7 @@ test('an aborted signal stops the call and is not retried', async () => {
   const client = new Client({ address: fake.address, maxAttempts: 10 });
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 40);
-  await assert.rejects(client.decide({ sessionId: 's' }, { signal: controller.signal }));
+  await assert.rejects(client.decide({ sessionId: 's' }, { signal: controller.signal }), (e: unknown) => e instanceof LadderError && e.codeName === 'CANCELLED');
   const seen = fake.requests('decide').length;
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.equal(fake.requests('decide').length, seen);
@@ -213,4 +213,9 @@ test('errors keep the status and the daemon’s message', async () => {
   assert.equal(err.codeName, 'UNIMPLEMENTED');
   assert.equal(err.method, 'Extract');
   client.close();
+});
+
+test('a token file that cannot be read is named', () => {
+  process.env.LADDER_ADMIN__TOKEN_FILE = join(tmpdir(), 'ladderd-no-such-token-file');
+  assert.throws(() => new Client({ address: '127.0.0.1:1' }), /\$LADDER_ADMIN__TOKEN_FILE names .*no-such-token-file/);
 });

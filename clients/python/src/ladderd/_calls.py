@@ -86,8 +86,11 @@ def resolve_token(admin_token: Optional[str]) -> Optional[str]:
         return os.environ[TOKEN_ENV].strip()
     path = os.environ.get(TOKEN_FILE_ENV)
     if path:
-        with open(path, encoding="ascii") as f:
-            return f.read().strip() or None
+        try:
+            with open(path, encoding="ascii") as f:
+                return f.read().strip() or None
+        except (OSError, UnicodeDecodeError) as err:
+            raise ValueError(f"${TOKEN_FILE_ENV} names {path}, which holds no readable token: {err}") from None
     return None
 
 
@@ -124,7 +127,7 @@ def error_of(rpc: Rpc, code: grpc.StatusCode, details: Optional[str], deadline: 
     """The exception for a failed attempt. grpc.aio reports its own timeout
     as CANCELLED ("Timeout expired"): past the call's deadline, that is a
     DEADLINE_EXCEEDED like any other."""
-    if code is grpc.StatusCode.CANCELLED and time.monotonic() >= deadline:
+    if code is grpc.StatusCode.CANCELLED and time.monotonic() >= deadline - 0.01:
         code = grpc.StatusCode.DEADLINE_EXCEEDED
     return _errors.error_for(rpc.name, code, details or "")
 
