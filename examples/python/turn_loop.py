@@ -2,7 +2,7 @@
 scenario of each outcome and a conversation of replies against a running
 ladderd.
 
-    PYTHONPATH=gen python turn_loop.py 127.0.0.1:50151
+    pip install ../../clients/python && python turn_loop.py 127.0.0.1:50151
 
 Decide -> EXECUTE: act, then RecordOutcome(EXECUTED)
        -> CLARIFY: show the question and options; the user's pick is
@@ -25,16 +25,30 @@ other than the expected one, 2 if the daemon cannot be reached.
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 import uuid
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
-import grpc
-
-from ladder_client import DEFAULT_DEADLINE_S, LadderClient, LadderError, new_traceparent, pb
+from ladderd import (
+    DEFAULT_TIMEOUT_S,
+    Client,
+    FailedPreconditionError,
+    InvalidArgumentError,
+    LadderError,
+    LimitExceededError,
+    NotFoundError,
+    pb,
+)
 
 MAX_ENRICH_STEPS = 2
+
+
+def new_traceparent() -> str:
+    """A fresh W3C traceparent (version 00, sampled). In an instrumented app,
+    inject the current span's context instead (opentelemetry.propagate)."""
+    return f"00-{secrets.token_hex(16)}-{secrets.token_hex(8)}-01"
 
 
 # ------------------------------------------------------------------ app --
@@ -95,7 +109,7 @@ class Turn:
     error: Optional[LadderError] = None
 
 
-def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) -> Turn:
+def handle_turn(client: Client, app: DemoApp, session_id: str, text: str) -> Turn:
     turn = Turn()
     turn_id = str(uuid.uuid4())
     # In an instrumented app, forward the incoming request's trace context.
@@ -126,9 +140,7 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
                     ),
                     traceparent=traceparent,
                 )
-            except LadderError as err:
-                if err.code is not grpc.StatusCode.FAILED_PRECONDITION:
-                    raise
+            except FailedPreconditionError:
                 # The cycle expired, was replaced or resolved: start the turn over.
                 decision = client.decide(request, traceparent=traceparent)
             turn.outcomes.append(pb.Outcome.Name(decision.outcome))
@@ -137,15 +149,13 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
         if decision.outcome == pb.OUTCOME_EXECUTE:
             app.execute(decision.target_id)
             turn.session = client.record_outcome(
-                pb.RecordOutcomeRequest(
-                    session_id=session_id,
-                    turn_id=turn_id,
-                    decision_id=decision.decision_id,
-                    kind=pb.OUTCOME_KIND_EXECUTED,
-                    choice_id=decision.target_id,
-                ),
+                session_id=session_id,
+                turn_id=turn_id,
+                decision_id=decision.decision_id,
+                kind=pb.OUTCOME_KIND_EXECUTED,
+                choice_id=decision.target_id,
                 traceparent=traceparent,
-            )
+            ).session
         elif decision.outcome in (pb.OUTCOME_CLARIFY, pb.OUTCOME_NEED_MORE_INFO):
             # (In a real app the pick arrives with the user's next message.)
             # clarifier.kind "confirmation": the first option is high risk
@@ -154,15 +164,13 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
             picked = app.ask(decision.clarifier.question, list(decision.clarifier.option_ids))
             if picked is not None:
                 turn.session = client.record_outcome(
-                    pb.RecordOutcomeRequest(
-                        session_id=session_id,
-                        turn_id=turn_id,
-                        decision_id=decision.decision_id,
-                        kind=pb.OUTCOME_KIND_ACCEPTED,
-                        choice_id=picked,
-                    ),
+                    session_id=session_id,
+                    turn_id=turn_id,
+                    decision_id=decision.decision_id,
+                    kind=pb.OUTCOME_KIND_ACCEPTED,
+                    choice_id=picked,
                     traceparent=traceparent,
-                )
+                ).session
         elif decision.outcome == pb.OUTCOME_ESCAPE and decision.escape_reason == "declined":
             # The user refused what was proposed ("no thanks"), not the task:
             # keep it open, show something else, and tell ladderd which option
@@ -173,15 +181,13 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
             app.show_something_else(refused)
             for choice_id in refused:
                 turn.session = client.record_outcome(
-                    pb.RecordOutcomeRequest(
-                        session_id=session_id,
-                        turn_id=turn_id,
-                        decision_id=decision.decision_id,
-                        kind=pb.OUTCOME_KIND_REJECTED,
-                        choice_id=choice_id,
-                    ),
+                    session_id=session_id,
+                    turn_id=turn_id,
+                    decision_id=decision.decision_id,
+                    kind=pb.OUTCOME_KIND_REJECTED,
+                    choice_id=choice_id,
                     traceparent=traceparent,
-                )
+                ).session
         elif decision.outcome == pb.OUTCOME_ESCAPE:
             # question_intent, cancel (drop the task), no_active_context, or
             # command (target_id is then the command's id).
@@ -192,14 +198,14 @@ def handle_turn(client: LadderClient, app: DemoApp, session_id: str, text: str) 
         # UNAVAILABLE: ladderd is slow or down. Either way, answer the turn
         # without it.
         turn.error = err
-        app.route(f"ladderd error {err.code.name}", text)
+        app.route(f"ladderd error {err.code_name}", text)
     return turn
 
 
 # ------------------------------------------------------------ scenarios --
 
 
-def cand(id: str, label: str, risk: int = pb.RISK_UNSPECIFIED, sublabel: str = "") -> pb.Candidate:
+def cand(id: str, label: str, risk: pb.Risk.ValueType = pb.RISK_UNSPECIFIED, sublabel: str = "") -> pb.Candidate:
     return pb.Candidate(id=id, label=label, risk=risk, sublabel=sublabel)
 
 
@@ -325,6 +331,7 @@ def check_reply(r: Reply, turn: Turn) -> List[str]:
     if turn.error is not None:
         return [f"unexpected error {turn.error}"]
     d = turn.decision
+    assert d is not None
     problems = []
     if turn.outcomes != [r.outcome]:
         problems.append(f"outcomes {turn.outcomes}, expected {[r.outcome]}")
@@ -344,6 +351,7 @@ def check(s: Scenario, turn: Turn, existed: bool) -> List[str]:
     if turn.error is not None:
         return [f"unexpected error {turn.error}"]
     d = turn.decision
+    assert d is not None
     if turn.outcomes != s.outcomes:
         problems.append(f"outcomes {turn.outcomes}, expected {s.outcomes}")
     if s.target_id and d.target_id != s.target_id:
@@ -364,52 +372,47 @@ def check(s: Scenario, turn: Turn, existed: bool) -> List[str]:
     return problems
 
 
-def check_errors(client: LadderClient, run_id: str) -> Tuple[List[str], List[str]]:
-    """The refusals an app must handle, by code: (problems, what was seen)."""
-    problems, seen = [], []
+def check_errors(client: Client, run_id: str) -> Tuple[List[str], List[str]]:
+    """The refusals an app must handle, by class: (problems, what was seen)."""
+    problems: List[str] = []
+    seen: List[str] = []
 
-    def expect(code: grpc.StatusCode, needle: str, call) -> None:
+    def expect(error: type, needle: str, call: Callable[[], object]) -> None:
         try:
             call()
-            problems.append(f"expected {code.name}, the call succeeded")
+            problems.append(f"expected {error.__name__}, the call succeeded")
         except LadderError as err:
-            if err.code is not code or needle not in err.details:
-                problems.append(f"expected {code.name} naming {needle!r}, got {err}")
+            if not isinstance(err, error) or needle not in err.details:
+                problems.append(f"expected {error.__name__} naming {needle!r}, got {err}")
             else:
-                seen.append(f"{code.name}: {err.details}")
+                seen.append(f"{err.code_name}: {err.details}")
 
-    expect(grpc.StatusCode.INVALID_ARGUMENT, "session_id", lambda: client.decide(pb.DecideRequest(input="hi")))
+    expect(InvalidArgumentError, "session_id", lambda: client.decide(input="hi"))
+    expect(LimitExceededError, "input", lambda: client.decide(session_id=f"{run_id}-big", input="x" * 5000))
     expect(
-        grpc.StatusCode.RESOURCE_EXHAUSTED,
-        "input",
-        lambda: client.decide(pb.DecideRequest(session_id=f"{run_id}-big", input="x" * 5000)),
-    )
-    expect(
-        grpc.StatusCode.FAILED_PRECONDITION,
+        FailedPreconditionError,
         "Decide",
         lambda: client.enrich(
-            pb.EnrichRequest(
-                session_id=f"{run_id}-stale",
-                loop_cycle_id="a-cycle-that-never-was",
-                evidence=[pb.EvidenceBlock(type="chat_recoverable_options", candidates=[cand("x", "X")])],
-            )
+            session_id=f"{run_id}-stale",
+            loop_cycle_id="a-cycle-that-never-was",
+            evidence=[pb.EvidenceBlock(type="chat_recoverable_options", candidates=[cand("x", "X")])],
         ),
     )
-    expect(grpc.StatusCode.NOT_FOUND, "not found", lambda: client.get_session(f"{run_id}-never-seen"))
+    expect(NotFoundError, "not found", lambda: client.get_session(session_id=f"{run_id}-never-seen"))
     return problems, seen
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("address", nargs="?", default="127.0.0.1:50151", help="ladderd's host:port")
-    parser.add_argument("--deadline-ms", type=int, default=int(DEFAULT_DEADLINE_S * 1000), help="per-call deadline")
+    parser.add_argument("--deadline-ms", type=int, default=int(DEFAULT_TIMEOUT_S * 1000), help="per-call timeout")
     args = parser.parse_args(argv)
 
     run_id = uuid.uuid4().hex[:8]
     failures = 0
-    with LadderClient(args.address, deadline_s=args.deadline_ms / 1000) as client:
+    with Client(args.address, timeout=args.deadline_ms / 1000) as client:
         try:
-            client.wait_ready()
+            client.wait_until_ready(timeout=5)
         except LadderError as err:
             print(f"cannot reach ladderd at {args.address}: {err}", file=sys.stderr)
             return 2
@@ -418,7 +421,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             session_id = f"py-{run_id}-{s.name}"
             app = DemoApp(s.screen)
             turn = handle_turn(client, app, session_id, s.text)
-            existed = client.reset_session(session_id)
+            existed = client.reset_session(session_id=session_id).existed
             problems = check(s, turn, existed)
             failures += bool(problems)
             print(f"{'ok' if not problems else 'FAIL':4}  {s.name:15} {' -> '.join(turn.outcomes)}  [{'; '.join(app.log)}]")
@@ -438,7 +441,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"{'ok' if not problems else 'FAIL':4}  {r.name:15} {' -> '.join(turn.outcomes)}  [{read}{'; '.join(app.log)}]")
             for p in problems:
                 print(f"        {p}")
-        client.reset_session(session_id)
+        client.reset_session(session_id=session_id)
 
         problems, seen = check_errors(client, f"py-{run_id}")
         failures += bool(problems)

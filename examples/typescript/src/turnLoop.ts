@@ -2,7 +2,7 @@
 // scenario of each outcome and a conversation of replies against a running
 // ladderd.
 //
-//     npm ci && npm run build && node dist/turnLoop.js 127.0.0.1:50151
+//     npm install --install-links && npm run build && node dist/turnLoop.js 127.0.0.1:50151
 //
 // Decide -> EXECUTE: act, then RecordOutcome(EXECUTED)
 //        -> CLARIFY: show the question and options; the user's pick is
@@ -21,20 +21,40 @@
 // It is also a test driver: it exits 1 if any scenario ends with an outcome
 // other than the expected one, 2 if the daemon cannot be reached.
 
-import { randomUUID } from 'node:crypto';
-import { status } from '@grpc/grpc-js';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  type Candidate,
-  type DecideRequest,
-  type Decision,
-  type EvidenceBlock,
-  type OptionSet,
-  type SessionState,
-  DEFAULT_DEADLINE_MS,
-  LadderClient,
+  Asked,
+  Client,
+  DEFAULT_TIMEOUT_MS,
+  FailedPreconditionError,
+  InvalidArgumentError,
   LadderError,
-  newTraceparent,
-} from './ladderClient';
+  LimitExceededError,
+  NotFoundError,
+  Outcome,
+  OutcomeKind,
+  OutcomeSchema,
+  Risk,
+  Scope,
+  type Decision,
+  type RequestOf,
+  type SessionState,
+} from 'ladderd';
+
+// The app builds its requests from plain objects of the messages' fields.
+type DecideRequest = RequestOf<'decide'>;
+type OptionSet = NonNullable<DecideRequest['options']>;
+type Candidate = NonNullable<OptionSet['candidates']>[number];
+type EvidenceBlock = NonNullable<RequestOf<'enrich'>['evidence']>[number];
+
+/** "OUTCOME_EXECUTE", as the proto names it. */
+const outcomeName = (o: Outcome) => OutcomeSchema.value[o]?.name ?? String(o);
+
+/** A fresh W3C traceparent (version 00, sampled). In an instrumented app,
+ * inject the active span's context instead (@opentelemetry/api propagation). */
+function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+}
 
 const MAX_ENRICH_STEPS = 2;
 
@@ -97,7 +117,7 @@ interface Turn {
   error?: LadderError;
 }
 
-async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string, text: string): Promise<Turn> {
+async function handleTurn(client: Client, app: DemoApp, sessionId: string, text: string): Promise<Turn> {
   const turn: Turn = { outcomes: [] };
   const turnId = randomUUID();
   // In an instrumented app, forward the incoming request's trace context.
@@ -106,16 +126,16 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
     sessionId,
     turnId,
     input: text,
-    activeScope: { scope: 'SCOPE_CHAT', instanceId: 'chat-1' },
+    activeScope: { scope: Scope.CHAT, instanceId: 'chat-1' },
     options: app.screen.options,
     widgetItems: app.screen.widgetItems,
     language: 'en',
   };
   try {
     let decision = await client.decide(request, call);
-    turn.outcomes.push(decision.outcome);
+    turn.outcomes.push(outcomeName(decision.outcome));
 
-    for (let step = 0; decision.outcome === 'OUTCOME_NEED_MORE_INFO' && step < MAX_ENRICH_STEPS; step++) {
+    for (let step = 0; decision.outcome === Outcome.NEED_MORE_INFO && step < MAX_ENRICH_STEPS; step++) {
       const evidence = decision.neededEvidenceTypes
         .map((type) => app.evidence(type))
         .filter((block): block is EvidenceBlock => block !== undefined);
@@ -123,38 +143,42 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
       try {
         decision = await client.enrich({ sessionId, turnId, loopCycleId: decision.loopCycleId, evidence }, call);
       } catch (err) {
-        if (!(err instanceof LadderError) || err.code !== status.FAILED_PRECONDITION) throw err;
+        if (!(err instanceof FailedPreconditionError)) throw err;
         // The cycle expired, was replaced or resolved: start the turn over.
         decision = await client.decide(request, call);
       }
-      turn.outcomes.push(decision.outcome);
+      turn.outcomes.push(outcomeName(decision.outcome));
     }
     turn.decision = decision;
 
     switch (decision.outcome) {
-      case 'OUTCOME_EXECUTE':
+      case Outcome.EXECUTE:
         app.execute(decision.targetId);
-        turn.session = await client.recordOutcome(
-          { sessionId, turnId, decisionId: decision.decisionId, kind: 'OUTCOME_KIND_EXECUTED', choiceId: decision.targetId },
-          call,
-        );
+        turn.session = (
+          await client.recordOutcome(
+            { sessionId, turnId, decisionId: decision.decisionId, kind: OutcomeKind.EXECUTED, choiceId: decision.targetId },
+            call,
+          )
+        ).session;
         break;
-      case 'OUTCOME_CLARIFY':
-      case 'OUTCOME_NEED_MORE_INFO': {
+      case Outcome.CLARIFY:
+      case Outcome.NEED_MORE_INFO: {
         // (In a real app the pick arrives with the user's next message.)
         // clarifier.kind "confirmation": the first option is high risk
         // (RISK_HIGH) and was not said in so many words; act on it only
         // when the user confirms it.
         const picked = app.ask(decision.clarifier?.question ?? '', decision.clarifier?.optionIds ?? []);
         if (picked !== undefined) {
-          turn.session = await client.recordOutcome(
-            { sessionId, turnId, decisionId: decision.decisionId, kind: 'OUTCOME_KIND_ACCEPTED', choiceId: picked },
-            call,
-          );
+          turn.session = (
+            await client.recordOutcome(
+              { sessionId, turnId, decisionId: decision.decisionId, kind: OutcomeKind.ACCEPTED, choiceId: picked },
+              call,
+            )
+          ).session;
         }
         break;
       }
-      case 'OUTCOME_ESCAPE': {
+      case Outcome.ESCAPE: {
         if (decision.escapeReason !== 'declined') {
           // question_intent, cancel (drop the task), no_active_context, or
           // command (targetId is then the command's id).
@@ -166,13 +190,15 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
         // was refused when the screen proposed one, so it is not offered
         // first again.
         const onScreen = app.screen.options;
-        const refused = onScreen?.asked === 'ASKED_CONFIRMATION' ? (onScreen.candidates ?? []).map((c) => c.id ?? '') : [];
+        const refused = onScreen?.asked === Asked.CONFIRMATION ? (onScreen.candidates ?? []).map((c) => c.id ?? '') : [];
         app.showSomethingElse(refused);
         for (const choiceId of refused) {
-          turn.session = await client.recordOutcome(
-            { sessionId, turnId, decisionId: decision.decisionId, kind: 'OUTCOME_KIND_REJECTED', choiceId },
-            call,
-          );
+          turn.session = (
+            await client.recordOutcome(
+              { sessionId, turnId, decisionId: decision.decisionId, kind: OutcomeKind.REJECTED, choiceId },
+              call,
+            )
+          ).session;
         }
         break;
       }
@@ -193,7 +219,7 @@ async function handleTurn(client: LadderClient, app: DemoApp, sessionId: string,
 
 // ------------------------------------------------------------ scenarios --
 
-const cand = (id: string, label: string, risk: Candidate['risk'] = 'RISK_UNSPECIFIED', sublabel = ''): Candidate => ({
+const cand = (id: string, label: string, risk: Risk = Risk.UNSPECIFIED, sublabel = ''): Candidate => ({
   id,
   label,
   risk,
@@ -202,7 +228,7 @@ const cand = (id: string, label: string, risk: Candidate['risk'] = 'RISK_UNSPECI
 
 const PANELS: OptionSet = {
   optionSetId: 'set-1',
-  scope: 'SCOPE_CHAT',
+  scope: Scope.CHAT,
   candidates: [cand('links-panels', 'Links Panels'), cand('links-panel-d', 'Links Panel D'), cand('links-panel-e', 'Links Panel E')],
 };
 
@@ -211,8 +237,8 @@ const PANELS: OptionSet = {
 // a clarifier; anything less asks to confirm it.
 const RISKY: OptionSet = {
   optionSetId: 'set-2',
-  scope: 'SCOPE_CHAT',
-  candidates: [...(PANELS.candidates ?? []), cand('delete-panels', 'Delete All Panels', 'RISK_HIGH')],
+  scope: Scope.CHAT,
+  candidates: [...(PANELS.candidates ?? []), cand('delete-panels', 'Delete All Panels', Risk.HIGH)],
 };
 
 interface Scenario {
@@ -262,11 +288,11 @@ const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(
 // Three tables that differ only by their day and time.
 const TABLES: OptionSet = {
   optionSetId: 'tables',
-  scope: 'SCOPE_CHAT',
+  scope: Scope.CHAT,
   candidates: [
-    cand('fri-6pm', 'Table for 2', 'RISK_UNSPECIFIED', 'Friday 6:00 pm'),
-    cand('fri-7pm', 'Table for 2', 'RISK_UNSPECIFIED', 'Friday 7:00 pm'),
-    cand('sat-8pm', 'Table for 2', 'RISK_UNSPECIFIED', 'Saturday 8:00 pm'),
+    cand('fri-6pm', 'Table for 2', Risk.UNSPECIFIED, 'Friday 6:00 pm'),
+    cand('fri-7pm', 'Table for 2', Risk.UNSPECIFIED, 'Friday 7:00 pm'),
+    cand('sat-8pm', 'Table for 2', Risk.UNSPECIFIED, 'Saturday 8:00 pm'),
   ],
 };
 
@@ -275,15 +301,15 @@ const TABLES: OptionSet = {
 // the answer. A RISK_HIGH option is confirmed by that "yes".
 const WINE: OptionSet = {
   optionSetId: 'wine',
-  scope: 'SCOPE_CHAT',
-  asked: 'ASKED_CONFIRMATION',
+  scope: Scope.CHAT,
+  asked: Asked.CONFIRMATION,
   candidates: [cand('add-wine', 'Add the wine pairing ($30)')],
 };
 const DEPOSIT: OptionSet = {
   optionSetId: 'deposit',
-  scope: 'SCOPE_CHAT',
-  asked: 'ASKED_CONFIRMATION',
-  candidates: [cand('pay-deposit', 'Pay the $20 deposit', 'RISK_HIGH')],
+  scope: Scope.CHAT,
+  asked: Asked.CONFIRMATION,
+  candidates: [cand('pay-deposit', 'Pay the $20 deposit', Risk.HIGH)],
 };
 
 /** One turn of the conversation: what the user says to the screen. */
@@ -359,7 +385,7 @@ function check(s: Scenario, turn: Turn, existed: boolean): string[] {
     problems.push(`escapeReason ${d.escapeReason}, expected ${s.escapeReason}`);
   if (s.confirmId && (d.clarifier?.kind !== 'confirmation' || optionIds[0] !== s.confirmId))
     problems.push(`clarifier ${d.clarifier?.kind} [${optionIds}], expected a confirmation of ${s.confirmId}`);
-  if ((d.outcome === 'OUTCOME_CLARIFY' || d.outcome === 'OUTCOME_NEED_MORE_INFO') && !d.loopCycleId)
+  if ((d.outcome === Outcome.CLARIFY || d.outcome === Outcome.NEED_MORE_INFO) && !d.loopCycleId)
     problems.push('an unresolved decision without loopCycleId');
   const expectedChoice = s.targetId ?? s.confirmId ?? s.optionIds?.[0];
   if (expectedChoice && turn.session?.lastAcceptedChoiceId !== expectedChoice)
@@ -368,37 +394,37 @@ function check(s: Scenario, turn: Turn, existed: boolean): string[] {
   return problems;
 }
 
-/** The refusals an app must handle, by code: [problems, what was seen]. */
-async function checkErrors(client: LadderClient, runId: string): Promise<[string[], string[]]> {
+/** The refusals an app must handle, by class: [problems, what was seen]. */
+async function checkErrors(client: Client, runId: string): Promise<[string[], string[]]> {
   const problems: string[] = [];
   const seen: string[] = [];
-  const expect = async (code: status, needle: string, call: () => Promise<unknown>) => {
+  const expect = async (error: typeof LadderError, needle: string, call: () => Promise<unknown>) => {
     try {
       await call();
-      problems.push(`expected ${status[code]}, the call succeeded`);
+      problems.push(`expected ${error.name}, the call succeeded`);
     } catch (err) {
       if (!(err instanceof LadderError)) throw err;
-      if (err.code !== code || !err.details.includes(needle))
-        problems.push(`expected ${status[code]} naming ${JSON.stringify(needle)}, got ${err.message}`);
+      if (!(err instanceof error) || !err.details.includes(needle))
+        problems.push(`expected ${error.name} naming ${JSON.stringify(needle)}, got ${err.message}`);
       else seen.push(`${err.codeName}: ${err.details}`);
     }
   };
-  await expect(status.INVALID_ARGUMENT, 'session_id', () => client.decide({ input: 'hi' }));
-  await expect(status.RESOURCE_EXHAUSTED, 'input', () => client.decide({ sessionId: `${runId}-big`, input: 'x'.repeat(5000) }));
-  await expect(status.FAILED_PRECONDITION, 'Decide', () =>
+  await expect(InvalidArgumentError, 'session_id', () => client.decide({ input: 'hi' }));
+  await expect(LimitExceededError, 'input', () => client.decide({ sessionId: `${runId}-big`, input: 'x'.repeat(5000) }));
+  await expect(FailedPreconditionError, 'Decide', () =>
     client.enrich({
       sessionId: `${runId}-stale`,
       loopCycleId: 'a-cycle-that-never-was',
       evidence: [{ type: 'chat_recoverable_options', candidates: [cand('x', 'X')] }],
     }),
   );
-  await expect(status.NOT_FOUND, 'not found', () => client.getSession(`${runId}-never-seen`));
+  await expect(NotFoundError, 'not found', () => client.getSession({ sessionId: `${runId}-never-seen` }));
   return [problems, seen];
 }
 
 function parseArgs(argv: string[]): { address: string; deadlineMs: number } {
   let address = '127.0.0.1:50151';
-  let deadlineMs = DEFAULT_DEADLINE_MS;
+  let deadlineMs = DEFAULT_TIMEOUT_MS;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--deadline-ms') deadlineMs = Number(argv[++i]);
     else if (argv[i] === '-h' || argv[i] === '--help') {
@@ -412,10 +438,10 @@ function parseArgs(argv: string[]): { address: string; deadlineMs: number } {
 async function main(): Promise<number> {
   const { address, deadlineMs } = parseArgs(process.argv.slice(2));
   const runId = randomUUID().slice(0, 8);
-  const client = new LadderClient(address, { deadlineMs });
+  const client = new Client({ address, timeoutMs: deadlineMs });
   try {
     try {
-      await client.waitReady();
+      await client.waitUntilReady(5000);
     } catch (err) {
       console.error(`cannot reach ladderd at ${address}: ${(err as Error).message}`);
       return 2;
@@ -432,7 +458,7 @@ async function main(): Promise<number> {
       const sessionId = `ts-${runId}-${s.name}`;
       const app = new DemoApp(s.screen);
       const turn = await handleTurn(client, app, sessionId, s.text);
-      const existed = await client.resetSession(sessionId);
+      const { existed } = await client.resetSession({ sessionId });
       report(s.name, check(s, turn, existed), `${turn.outcomes.join(' -> ')}  [${app.log.join('; ')}]`);
     }
     // One session: each turn is read against what was asked before it.
@@ -446,7 +472,7 @@ async function main(): Promise<number> {
       const read = kind ? [`reply ${kind}`] : [];
       report(r.name, checkReply(r, turn), `${turn.outcomes.join(' -> ')}  [${[...read, ...app.log].join('; ')}]`);
     }
-    await client.resetSession(sessionId);
+    await client.resetSession({ sessionId });
 
     const [problems, seen] = await checkErrors(client, `ts-${runId}`);
     report('errors', problems, 'refusals handled by status code', seen);

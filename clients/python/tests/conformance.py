@@ -1,0 +1,168 @@
+"""Runs one case of clients/conformance/cases.json with a client (sync or
+async) against a target (the real daemon, or FakeLadderd)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+import pytest
+from google.protobuf import json_format
+
+import ladderd
+from ladderd import RPCS, AsyncClient, Client, LadderError
+from ladderd.testing import FakeLadderd
+
+CASES_FILE = Path(os.environ.get("LADDERD_CONFORMANCE_CASES", Path(__file__).resolve().parents[2] / "conformance" / "cases.json"))
+CASES: List[Dict[str, Any]] = json.loads(CASES_FILE.read_text())["cases"]
+RUN = uuid.uuid4().hex[:8]
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+@dataclass
+class Target:
+    kind: str  # "daemon" or "fake"
+    address: str
+    admin_token: Optional[str] = None
+    fake: Optional[FakeLadderd] = None
+
+
+def expand(value: Any) -> Any:
+    """{"$repeat": N, "item": {...}} in a list stands for N items, "{i}" in
+    their strings replaced by 0 .. N-1."""
+    if isinstance(value, list):
+        out: List[Any] = []
+        for v in value:
+            if isinstance(v, dict) and "$repeat" in v:
+                text = json.dumps(v["item"])
+                out += [json.loads(text.replace("{i}", str(i))) for i in range(v["$repeat"])]
+            else:
+                out.append(expand(v))
+        return out
+    if isinstance(value, dict):
+        return {k: expand(v) for k, v in value.items()}
+    return value
+
+
+def request_of(case: Dict[str, Any], turn: Dict[str, Any], prefix: str) -> Any:
+    body = expand(copy.deepcopy(turn["request"]))
+    if body.get("session_id"):
+        body["session_id"] = f"{prefix}-{body['session_id']}"
+    return json_format.ParseDict(body, RPCS[case["call"]].request())
+
+
+def subset_mismatch(want: Any, have: Any, path: str = "") -> Optional[str]:
+    if isinstance(want, dict):
+        if not isinstance(have, dict):
+            return f"{path or 'response'}: {have!r}, expected {want!r}"
+        for k, v in want.items():
+            m = subset_mismatch(v, have.get(k), f"{path}.{k}" if path else k)
+            if m:
+                return m
+        return None
+    return None if want == have else f"{path}: {have!r}, expected {want!r}"
+
+
+def as_json(message: Any) -> Dict[str, Any]:
+    return json_format.MessageToDict(message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+
+
+def check_error(case: Dict[str, Any], err: LadderError) -> None:
+    want = case["expect"].get("error")
+    assert want is not None, f"{case['name']}: unexpected {err!r}"
+    assert type(err).__name__ == want["class"], f"{case['name']}: {type(err).__name__} ({err}), expected {want['class']}"
+    assert isinstance(err, getattr(ladderd, want["class"]))
+    assert err.code_name == want["code"], f"{case['name']}: {err}"
+    if "field" in want:
+        assert getattr(err, "field") == want["field"], f"{case['name']}: field of {err}"
+    if "message" in want:
+        assert err.details == want["message"], f"{case['name']}: {err}"
+    if "message_contains" in want:
+        assert want["message_contains"] in err.details, f"{case['name']}: {err}"
+
+
+def script_fake(fake: FakeLadderd, case: Dict[str, Any], turns: List[Dict[str, Any]], requests: List[Any]) -> None:
+    """The fake answers each turn what the case expects of the daemon;
+    refusals come from the fake's own rules (session_id required, the admin
+    token), and a deadline from the delay the case gives the fake."""
+    for turn, request in zip(turns, requests):
+        expect = turn.get("expect", {})
+        delay = case.get("fake", {}).get("delay_ms", 0) / 1000 if turn is case else 0.0
+        answer = expect.get("response")
+        fake.script(case["call"], answer, delay=delay, when=_equal_to(request))
+
+
+def _equal_to(want: Any) -> Callable[[Any], bool]:
+    return lambda got: bool(got == want)
+
+
+def run_case(case: Dict[str, Any], target: Target, flavor: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    prefix = f"py-{RUN}-{target.kind}-{flavor}"
+    turns = case.get("before", []) + [case]
+    requests = [request_of(case, t, prefix) for t in turns]
+    for var in ("LADDERD_ADMIN_TOKEN", "LADDER_ADMIN__TOKEN_FILE", "LADDERD_ADDRESS"):
+        monkeypatch.delenv(var, raising=False)
+    if case.get("admin_token") == "environment":
+        assert target.admin_token, "the target has no admin token"
+        monkeypatch.setenv("LADDERD_ADMIN_TOKEN", target.admin_token)
+    if target.fake is not None:
+        script_fake(target.fake, case, turns, requests)
+        seen_before = len(target.fake.calls)
+    timeout = case["timeout_ms"] / 1000 if "timeout_ms" in case else ladderd.DEFAULT_TIMEOUT_S
+
+    async def call_async() -> List[Any]:
+        async with AsyncClient(target.address) as client:
+            return [await _one(getattr(client, case["call"])(r, timeout=timeout, traceparent=TRACEPARENT)) for r in requests]
+
+    def call_sync() -> List[Any]:
+        with Client(target.address) as client:
+            return [_sync_one(lambda r=r: getattr(client, case["call"])(r, timeout=timeout, traceparent=TRACEPARENT)) for r in requests]
+
+    results = asyncio.run(call_async()) if flavor == "async" else call_sync()
+
+    for turn, result in zip(turns, results):
+        expect = turn.get("expect", {})
+        if isinstance(result, LadderError):
+            if turn is case:
+                check_error(case, result)
+            else:
+                pytest.fail(f"{case['name']}: a turn before failed: {result}")
+            continue
+        assert "error" not in expect, f"{case['name']}: succeeded, expected {expect['error']}"
+        want = expect.get("response", {})
+        if case.get("pending_on_daemon") and turn is case and target.kind == "daemon":
+            if not result.HasField("follow_up"):
+                pytest.xfail(case["pending_on_daemon"])
+            assert subset_mismatch(want, as_json(result)) is not None, (
+                f"{case['name']} passes against the daemon now: delete its pending_on_daemon line in {CASES_FILE.name}"
+            )
+        mismatch = subset_mismatch(want, as_json(result))
+        assert mismatch is None, f"{case['name']}: {mismatch}\n{as_json(result)}"
+
+    if target.fake is not None:
+        got = target.fake.calls[seen_before:]
+        assert [c.request for c in got] == requests[: len(got)], f"{case['name']}: the fake got other requests than were sent"
+        assert all(c.metadata.get("traceparent") == TRACEPARENT for c in got), f"{case['name']}: traceparent not passed"
+        # At most: a request the client gave up on while sending may never reach the fake.
+        if "attempts" in case["expect"]:
+            assert len(got) <= len(turns) - 1 + case["expect"]["attempts"], f"{case['name']}: {len(got)} calls"
+
+
+async def _one(awaitable: Any) -> Any:
+    try:
+        return await awaitable
+    except LadderError as err:
+        return err
+
+
+def _sync_one(call: Any) -> Any:
+    try:
+        return call()
+    except LadderError as err:
+        return err
