@@ -4,7 +4,9 @@ ladderd.
 
     pip install ../../clients/python && python turn_loop.py 127.0.0.1:50151
 
-Decide -> EXECUTE: act, then RecordOutcome(EXECUTED)
+Decide -> EXECUTE: act, then RecordOutcome(EXECUTED); with a follow_up
+          (a yes that also asked or requested something), the rest is
+          the user's next turn: answer the question, Decide the request
        -> CLARIFY: show the question and options; the user's pick is
           RecordOutcome(ACCEPTED)
        -> ESCAPE: hand the turn to the app's own router (a question, a
@@ -86,6 +88,10 @@ class DemoApp:
     def route(self, reason: str, text: str) -> None:
         self.log.append(f"routed ({reason})")
 
+    def answer(self, question: str) -> None:
+        # The app's own chat answers the question the user asked with a yes.
+        self.log.append(f"answered {question!r}")
+
     def show_something_else(self, refused: List[str]) -> None:
         # `declined`: the user refused what was proposed, not the task.
         self.log.append(f"declined {refused}: showing other options")
@@ -156,6 +162,16 @@ def handle_turn(client: Client, app: DemoApp, session_id: str, text: str) -> Tur
                 choice_id=decision.target_id,
                 traceparent=traceparent,
             ).session
+            # "Sounds good, is it covered?": the yes was acted on; the rest
+            # of the input is the user's next turn. The app's chat answers
+            # a question; a request ("also book me a cab") goes to Decide.
+            if decision.HasField("follow_up"):
+                rest = decision.follow_up
+                if rest.kind == pb.FOLLOW_UP_KIND_REQUEST:
+                    next_turn = handle_turn(client, app, session_id, rest.text)
+                    turn.outcomes += next_turn.outcomes
+                else:
+                    app.answer(rest.text)
         elif decision.outcome in (pb.OUTCOME_CLARIFY, pb.OUTCOME_NEED_MORE_INFO):
             # (In a real app the pick arrives with the user's next message.)
             # clarifier.kind "confirmation": the first option is high risk
@@ -287,6 +303,12 @@ DEPOSIT = pb.OptionSet(
     asked=pb.ASKED_CONFIRMATION,
     candidates=[cand("pay-deposit", "Pay the $20 deposit", pb.RISK_HIGH)],
 )
+PARKING = pb.OptionSet(
+    option_set_id="parking",
+    scope=pb.SCOPE_CHAT,
+    asked=pb.ASKED_CONFIRMATION,
+    candidates=[cand("add-parking", "Reserve a parking spot ($5)")],
+)
 
 
 @dataclass
@@ -302,6 +324,8 @@ class Reply:
     target_id: str = ""
     option_ids: List[str] = field(default_factory=list)
     escape_reason: str = ""
+    # The rest of the input the decision hands back (Decision.follow_up).
+    follow_up: str = ""
 
 
 CONVERSATION = [
@@ -316,6 +340,16 @@ CONVERSATION = [
     # The app's own confirmations: one declined, one answered "yes".
     Reply("declined", WINE, "no thanks", "OUTCOME_ESCAPE", kind="decline", escape_reason="declined"),
     Reply("yes", DEPOSIT, "yes", "OUTCOME_EXECUTE", kind="affirm", target_id="pay-deposit"),
+    # A yes that also asks: executed, and the question handed back.
+    Reply(
+        "yes_and_ask",
+        PARKING,
+        "Yes please, is it covered?",
+        "OUTCOME_EXECUTE",
+        kind="affirm",
+        target_id="add-parking",
+        follow_up="is it covered?",
+    ),
 ]
 
 
@@ -343,6 +377,8 @@ def check_reply(r: Reply, turn: Turn) -> List[str]:
         problems.append(f"clarifier.option_ids {list(d.clarifier.option_ids)}, expected {r.option_ids}")
     if r.escape_reason and d.escape_reason != r.escape_reason:
         problems.append(f"escape_reason {d.escape_reason!r}, expected {r.escape_reason!r}")
+    if d.follow_up.text != r.follow_up:
+        problems.append(f"follow_up {d.follow_up.text!r}, expected {r.follow_up!r}")
     return problems
 
 

@@ -390,7 +390,7 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
     for code in ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "NOT_FOUND"] {
         assert!(out.lines().any(|l| l.trim_start().starts_with(&format!("{code}: "))), "{client}: {code} not handled:\n{out}");
     }
-    assert!(out.contains("turn loop: 12 of 12 scenarios as expected"), "{client}:\n{out}");
+    assert!(out.contains("turn loop: 13 of 13 scenarios as expected"), "{client}:\n{out}");
 }
 
 /// The sample output in the example's README (its `text` block) is what

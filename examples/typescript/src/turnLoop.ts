@@ -4,7 +4,9 @@
 //
 //     npm install --install-links && npm run build && node dist/turnLoop.js 127.0.0.1:50151
 //
-// Decide -> EXECUTE: act, then RecordOutcome(EXECUTED)
+// Decide -> EXECUTE: act, then RecordOutcome(EXECUTED); with a followUp
+//           (a yes that also asked or requested something), the rest is
+//           the user's next turn: answer the question, Decide the request
 //        -> CLARIFY: show the question and options; the user's pick is
 //           RecordOutcome(ACCEPTED)
 //        -> ESCAPE: hand the turn to the app's own router (a question, a
@@ -27,6 +29,7 @@ import {
   Client,
   DEFAULT_TIMEOUT_MS,
   FailedPreconditionError,
+  FollowUpKind,
   InvalidArgumentError,
   LadderError,
   LimitExceededError,
@@ -95,6 +98,11 @@ class DemoApp {
     this.log.push(`routed (${reason})`);
   }
 
+  answer(question: string): void {
+    // The app's own chat answers the question the user asked with a yes.
+    this.log.push(`answered ${JSON.stringify(question)}`);
+  }
+
   showSomethingElse(refused: string[]): void {
     // `declined`: the user refused what was proposed, not the task.
     this.log.push(`declined [${refused.join(', ')}]: showing other options`);
@@ -160,6 +168,18 @@ async function handleTurn(client: Client, app: DemoApp, sessionId: string, text:
             call,
           )
         ).session;
+        // "Sounds good, is it covered?": the yes was acted on; the rest of
+        // the input is the user's next turn. The app's chat answers a
+        // question; a request ("also book me a cab") goes to Decide.
+        if (decision.followUp) {
+          const rest = decision.followUp;
+          if (rest.kind === FollowUpKind.REQUEST) {
+            const next = await handleTurn(client, app, sessionId, rest.text);
+            turn.outcomes.push(...next.outcomes);
+          } else {
+            app.answer(rest.text);
+          }
+        }
         break;
       case Outcome.CLARIFY:
       case Outcome.NEED_MORE_INFO: {
@@ -311,6 +331,12 @@ const DEPOSIT: OptionSet = {
   asked: Asked.CONFIRMATION,
   candidates: [cand('pay-deposit', 'Pay the $20 deposit', Risk.HIGH)],
 };
+const PARKING: OptionSet = {
+  optionSetId: 'parking',
+  scope: Scope.CHAT,
+  asked: Asked.CONFIRMATION,
+  candidates: [cand('add-parking', 'Reserve a parking spot ($5)')],
+};
 
 /** One turn of the conversation: what the user says to the screen. */
 interface Reply {
@@ -323,6 +349,8 @@ interface Reply {
   targetId?: string;
   optionIds?: string[];
   escapeReason?: string;
+  /** The rest of the input the decision hands back (Decision.followUp). */
+  followUp?: string;
 }
 
 const CONVERSATION: Reply[] = [
@@ -350,6 +378,16 @@ const CONVERSATION: Reply[] = [
   // The app's own confirmations: one declined, one answered "yes".
   { name: 'declined', options: WINE, text: 'no thanks', outcome: 'OUTCOME_ESCAPE', kind: 'decline', escapeReason: 'declined' },
   { name: 'yes', options: DEPOSIT, text: 'yes', outcome: 'OUTCOME_EXECUTE', kind: 'affirm', targetId: 'pay-deposit' },
+  // A yes that also asks: executed, and the question handed back.
+  {
+    name: 'yes_and_ask',
+    options: PARKING,
+    text: 'Yes please, is it covered?',
+    outcome: 'OUTCOME_EXECUTE',
+    kind: 'affirm',
+    targetId: 'add-parking',
+    followUp: 'is it covered?',
+  },
 ];
 
 /** The kind of reply the trace shows, when the reply rung decided. */
@@ -369,6 +407,8 @@ function checkReply(r: Reply, turn: Turn): string[] {
   const optionIds = d.clarifier?.optionIds ?? [];
   if (r.optionIds && !same(optionIds, r.optionIds)) problems.push(`clarifier.optionIds ${optionIds}, expected ${r.optionIds}`);
   if (r.escapeReason && d.escapeReason !== r.escapeReason) problems.push(`escapeReason ${d.escapeReason}, expected ${r.escapeReason}`);
+  const followUp = d.followUp?.text ?? '';
+  if (followUp !== (r.followUp ?? '')) problems.push(`followUp ${JSON.stringify(followUp)}, expected ${JSON.stringify(r.followUp ?? '')}`);
   return problems;
 }
 
