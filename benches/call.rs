@@ -1,5 +1,5 @@
-//! The daemon's own part of a `Decide` call, without the transport (issue
-//! 28): what ladderd does beyond the echo baseline, in one process.
+//! The daemon's own part of a `Decide` call, without the transport:
+//! what ladderd does beyond the echo baseline, in one process.
 //!
 //! `cargo bench --bench call`
 //!

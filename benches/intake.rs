@@ -1,4 +1,4 @@
-//! What intake's wire scan adds to a request (issue 20, item 2).
+//! What intake's wire scan adds to a request.
 //!
 //! `cargo bench --bench intake`
 //!

@@ -1,4 +1,4 @@
-//! The deterministic ladder's cost by pool size (issue 3, item 10).
+//! The deterministic ladder's cost by pool size.
 //!
 //! `cargo bench --bench ladder`
 //!
@@ -147,7 +147,7 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// The worst requests within `limits.match_work_max` (issue 20): long
+/// The worst requests within `limits.match_work_max`: long
 /// labels, inputs of many different words each one edit from some label
 /// word (every one is looked for among all pool words), sized so that
 /// input words x pool words is just under the default budget of
@@ -163,7 +163,7 @@ fn hostile_request(n: usize, label_words: usize, input_words: usize, distinct: b
     request(&input, (0..n).map(|i| Candidate::new(format!("c{i}"), label(i))).collect())
 }
 
-/// Few words, many bytes (issue 31 item 5): 200 candidates whose label,
+/// Few words, many bytes: 200 candidates whose label,
 /// sublabel, badge and 32 aliases are each 511 bytes of accented letters
 /// (3.6 MB of text to canonicalize, 7,200 pool words) against a one-word
 /// input. Light by its word count; the daemon runs it off the worker
@@ -210,8 +210,8 @@ fn hostile(c: &mut Criterion) {
     g.finish();
 }
 
-/// The worst `Extract` requests within the default limits (issue 31 item
-/// 5; `ladderd_load::samples::worst_extracts`: the most bytes to
+/// The worst `Extract` requests within the default limits
+/// (`ladderd_load::samples::worst_extracts`: the most bytes to
 /// canonicalize, and the most sliding), as the daemon runs them with the
 /// hints off: the deterministic baseline. `extract/<shape>` in
 /// BENCHMARKS.md.

@@ -1,5 +1,5 @@
 //! What the LLM rung costs beyond the provider, and how precisely it keeps
-//! its deadline (issue 4, items 3 and 10).
+//! its deadline.
 //!
 //! `cargo bench --bench llm_rung`
 //!

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The naive matcher issue 17 compares ladderd with: what an app developer
+"""The naive matcher BENCHMARKS.md compares ladderd with: what an app developer
 writes in an afternoon. Scores a corpus (tests/corpus/*.jsonl) the way
 `ladderd eval` does, for the comparison table in BENCHMARKS.md.
 

@@ -1,5 +1,5 @@
-//! What reading a reply costs a Decide (issue 36 item 10: "reading a reply
-//! adds < 5 us to a Decide at 100 candidates").
+//! What reading a reply costs a Decide (the goal: under 5 us added to a
+//! Decide at 100 candidates).
 //!
 //! `cargo bench --bench reply`; pinned, as BENCHMARKS.md runs criterion:
 //! `taskset -c 1 target/release/deps/reply-* --bench`.

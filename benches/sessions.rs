@@ -1,4 +1,4 @@
-//! The session store's memory and per-request cost (issue 5, item 7).
+//! The session store's memory and per-request cost.
 //!
 //! `cargo bench --bench sessions`
 //!

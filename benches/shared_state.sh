@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shared state (issue 19): Decide with sessions.backend = redis against the
+# Shared state (docs/replicas.md): Decide with sessions.backend = redis against the
 # in-memory default, the store's round trips per call and bytes per session,
 # and Decide's latency while Redis is hung (SIGSTOP).
 #

@@ -1,4 +1,4 @@
-//! The manual corroboration check (spec section 6b) against a live
+//! The manual corroboration check (docs/llm.md) against a live
 //! OpenAI-compatible model, not part of CI: runs the unresolved turns of
 //! `examples/corroboration/turns.json` through a real daemon (in this
 //! process, over gRPC) with auto-execute on and one

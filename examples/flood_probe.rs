@@ -1,4 +1,4 @@
-//! A kubelet's view of a flood (issue 20, item 1): starts the release
+//! A kubelet's view of a flood: starts the release
 //! daemon with its defaults, floods it with the worst valid `Decide` (the
 //! `hostile/balanced` shape of `benches/ladder.rs`: 1,000 candidates of 24
 //! words, a 39-word input, just under `limits.match_work_max`) from

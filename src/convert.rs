@@ -272,7 +272,7 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
 }
 
 /// `ASKED_CONFIRMATION` asks the user to confirm the app's one candidate
-/// (spec section 4c): a yes to more than one would execute one the user
+/// (docs/replies.md): a yes to more than one would execute one the user
 /// did not hear asked about.
 pub fn confirms_one(set: &d::OptionSet) -> Result<(), Invalid> {
     if set.asked == d::Asked::Confirmation && set.candidates.get(1).is_some() {

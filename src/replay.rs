@@ -5,7 +5,7 @@
 //! re-queried), so the same records and configuration always give the same
 //! report.
 //!
-//! A corroborating ask (spec section 6b) replays from the record's second
+//! A corroborating ask replays from the record's second
 //! answer, and only when the replayed ask showed the same ids in the same
 //! order as the recorded one (its opaque labels then mean the same
 //! candidates). A record without one (written under another setting, or
@@ -66,7 +66,7 @@ pub struct Report {
     /// Replays that wanted an LLM answer the record does not hold (the LLM
     /// was off or skipped when recorded); they ran with the LLM off.
     pub llm_answer_unavailable: usize,
-    /// Replays whose pick wanted a corroborating answer (spec 6b) that the
+    /// Replays whose pick wanted a corroborating answer that the
     /// record does not hold; the pick counted as not corroborated.
     pub corroboration_answer_unavailable: usize,
     /// Replays whose corroborating ask showed other ids (or another order)

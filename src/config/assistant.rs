@@ -43,7 +43,8 @@ pub struct ClarifyConfig {
     pub slot_filling_intents: Vec<String>,
     /// Region code -> language, for the language chain.
     pub region_languages: BTreeMap<String, String>,
-    /// The invariant table, per message type (spec defaults).
+    /// The invariant table, per message type (defaults:
+    /// docs/clarify-and-extract.md).
     pub invariants: BTreeMap<MessageType, InvariantRule>,
 }
 

@@ -116,7 +116,7 @@ impl Config {
             bad("auto_execute.deterministic_margin", "must be between 0 and 1".into());
         }
         for r in ae.allowed_reasons.iter().filter(|r| NEVER_AUTO_EXECUTE.contains(r)) {
-            bad("auto_execute.allowed_reasons", format!("{:?} may never auto-execute (spec section 6)", r.as_str()))
+            bad("auto_execute.allowed_reasons", format!("{:?} may never auto-execute (only \"no_deterministic_match\" may)", r.as_str()))
         }
         if self.continuity.ttl_turns == 0 {
             bad("continuity.ttl_turns", "must be at least 1".into());

@@ -60,11 +60,11 @@ impl Daemon {
 
     /// `Extract`: the baseline, then (when switched on) hints from the
     /// built-in LLM hint and the agents, asked concurrently, each within
-    /// its own budget; the core chooses one by the spec's tuple and applies
-    /// it by the acceptance rules. Its work (text words x vocabulary words)
-    /// is charged up front against `limits.match_work_max`, its loops stop
-    /// at the caller's deadline, and heavy work runs off the worker threads,
-    /// as for `Decide`.
+    /// its own budget; the core chooses one by the agent scoring tuple and
+    /// applies it by the acceptance rules. Its work (text words x
+    /// vocabulary words) is charged up front against
+    /// `limits.match_work_max`, its loops stop at the caller's deadline,
+    /// and heavy work runs off the worker threads, as for `Decide`.
     pub async fn extract(&self, g: &Generation, req: ExtractRequest, deadline: Option<Instant>) -> Result<Extracted, ApiError> {
         let span = call_span(Call::Extract, &req.session_id, &req.turn_id);
         Self::redact_into(g.config.telemetry.redact_input, &span, "ladder.input", &req.text);

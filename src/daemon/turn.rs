@@ -586,7 +586,7 @@ impl Daemon {
             m.llm_calls.add(1, &[kv("kind", "arbitration"), opentelemetry::KeyValue::new("result", d.llm.verdict.clone())]);
             m.llm_latency.record(f64::from(d.llm.latency_ms), &[kv("kind", "arbitration")]);
         }
-        // Spec 6b: the corroborating ask is a provider call of its own kind,
+        // The corroborating ask is a provider call of its own kind,
         // and every check is counted by result ("disagreed" is a wrong
         // execute corroboration prevented, or a right one it cost).
         if decided.corroboration.as_ref().is_some_and(|s| !matches!(s.answer, LlmAnswer::Skipped { .. })) {
@@ -815,7 +815,7 @@ struct DaemonPorts<'a> {
     g: &'a Generation,
     /// When this call's first ask started and how long it took: the
     /// corroborating ask of the same attempt gets only what is left of its
-    /// budget (spec section 6b).
+    /// budget.
     first_ask: std::sync::Mutex<Option<(Instant, std::time::Duration)>>,
     /// A claim already taken with the session's read (`read_claiming`),
     /// answered to the ladder's claim of the same guard key.

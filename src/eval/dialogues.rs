@@ -1,4 +1,4 @@
-//! A dialogue measured whole (issue 29): whether every turn was right, the
+//! A dialogue measured whole: whether every turn was right, the
 //! wrong executes, the clarifiers that ask again what was just settled, how
 //! many turns each action took, and how often a turn was answered with a
 //! question.

@@ -15,7 +15,7 @@
 //! decisions with expectations; it is pure, and `cargo test` holds the
 //! project's own corpora to it. A dialogue is also measured whole
 //! ([`dialogues`]: fully right, repeated clarifiers, turns to resolution).
-//! The turns the reply rung decided (spec section 4c) are also counted by
+//! The turns the reply rung decided (docs/replies.md) are also counted by
 //! the kind of reply they were read as. An expectation judged wrong is set
 //! aside by the line's `id` ([`Exception`]), counted nowhere and listed
 //! with its reason.
@@ -134,21 +134,21 @@ pub struct Got {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub needed: Vec<String>,
     pub detail: String,
-    /// The candidate executed is high risk (spec section 4b).
+    /// The candidate executed is high risk (docs/deciding.md#risk).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub high_risk: bool,
     /// The deterministic rungs named a candidate the input does not
-    /// account for, and refused it (spec section 4b).
+    /// account for, and refused it (docs/deciding.md).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub refused: bool,
     /// What the LLM rung did, when the turn reached it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm: Option<LlmSeen>,
     /// The kind of reply the reply rung read the turn as, when that rung
-    /// decided it (spec section 4c: `affirm`, `decline`, `position`, ...).
+    /// decided it (`affirm`, `decline`, `position`, ...; docs/replies.md).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub reply: String,
-    /// The follow-up an execute left (`question`, `request`; spec 4c).
+    /// The follow-up an execute left (`question`, `request`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub follow_up: String,
 }
@@ -231,7 +231,7 @@ pub struct Tally {
     pub escape_wrong: usize,
     pub escape_missed: usize,
     pub invalid: usize,
-    /// Executes of high-risk candidates, right or wrong (spec section 4b).
+    /// Executes of high-risk candidates, right or wrong (docs/deciding.md#risk).
     pub high_risk_executes: usize,
     /// Of those, wrong.
     pub high_risk_wrong: usize,
@@ -307,8 +307,9 @@ pub struct Shares {
     pub escapes_right: f64,
 }
 
-/// What the LLM rung did over the run (spec section 5 and 6b), and what it
-/// made of the turns the deterministic rungs refused (section 4b).
+/// What the LLM rung did over the run (docs/llm.md), and what it made of
+/// the turns the deterministic rungs refused by the principle
+/// (docs/deciding.md).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct LlmTally {
     /// Turns that reached the LLM rung (asked, or answered by the loop
@@ -425,7 +426,7 @@ pub struct Report {
     pub overall: Tally,
     pub shares: Shares,
     pub by_category: BTreeMap<String, Tally>,
-    /// The turns the reply rung decided (spec section 4c: its step in the
+    /// The turns the reply rung decided (docs/replies.md: its step in the
     /// trace named the kind of reply, and the decision's tier is `reply`).
     pub replies: Tally,
     /// The same by kind: `affirm`, `decline`, `cancel`, `repair`,
@@ -870,7 +871,7 @@ pub fn render(r: &Report) -> String {
         );
     }
     if r.replies.turns > 0 {
-        // The spec's order: affirm, decline, cancel, repair, then the
+        // The order of `ReplyKind::ALL`: affirm, decline, cancel, repair, then the
         // answers to "which one?" and repetition.
         let order = |k: &str| ladder::replies::ReplyKind::ALL.iter().position(|x| x.as_str() == k).unwrap_or(usize::MAX);
         let mut kinds: Vec<_> = r.replies_by_kind.iter().collect();
@@ -1125,7 +1126,7 @@ mod tests {
         assert_eq!(rows.len(), 5, "{text}");
         assert!(
             rows[1].starts_with("affirm ") && rows[2].starts_with("decline ") && rows[3].starts_with("position "),
-            "spec order: {text}"
+            "ReplyKind::ALL order: {text}"
         );
         assert!(rows[4].starts_with("all replies") && rows[4].contains("50.0%"), "{text}");
         let json = serde_json::to_value(&r).unwrap();

@@ -115,7 +115,7 @@ pub fn case(at: &str, v: &Value) -> Result<Case, String> {
 /// What a person expects: `{"execute": id}`, `{"clarify": [ids]}`,
 /// `{"escape": reason}` or `{"need_more_info": [evidence types]}`.
 /// An expectation, and the follow-up an execute leaves (`{"execute": id,
-/// "follow_up": "question" | "request"}`; spec 4c), if it names one.
+/// "follow_up": "question" | "request"}`), if it names one.
 fn parse_expect_follow_up(e: Option<&Value>, name: &str) -> Result<(Expect, String), String> {
     let Some(o) = e.and_then(Value::as_object).filter(|o| o.contains_key("follow_up")) else {
         return Ok((parse_expect(e, name)?, String::new()));

@@ -19,7 +19,7 @@
 //! transport error, only when at least twice the first attempt's time is
 //! left. The reply is returned unparsed: the ladder validates it.
 //!
-//! The corroborating ask of an attempt (spec section 6b, `corroborate`) has
+//! The corroborating ask of an attempt (`corroborate`) has
 //! no budget of its own: it gets what is left of `llm.timeout_ms` counted
 //! from the first ask's start, capped by the caller's deadline minus the
 //! margin, and is not sent at all (`deadline`) when that is less than the
@@ -144,7 +144,7 @@ impl LlmClient {
     }
 
     /// What is left of an attempt's budget for its corroborating ask
-    /// starting now (spec section 6b): `llm.timeout_ms` counted from the
+    /// starting now: `llm.timeout_ms` counted from the
     /// first ask's start, capped by the caller's deadline minus
     /// `llm.deadline_margin_ms`. `None` when that is less than the first ask
     /// took (the second would most likely be cut off: it is not sent) or
@@ -161,7 +161,7 @@ impl LlmClient {
     }
 
     /// The corroborating ask of the attempt whose first ask started at
-    /// `first_started` and took `first_took` (spec section 6b), within
+    /// `first_started` and took `first_took`, within
     /// `corroboration_budget`; `Skipped { reason: Deadline }` when too
     /// little is left.
     pub async fn corroborate(&self, ask: &LlmAsk, deadline: Option<Instant>, first_started: Instant, first_took: Duration) -> Call {
@@ -406,10 +406,10 @@ mod tests {
         LlmClient::from_config(&c).unwrap().unwrap()
     }
 
-    /// The budget split of spec 6b, on a paused clock: the second ask gets
-    /// what is left of the one `llm.timeout_ms` since the first ask's start,
-    /// capped by the caller's deadline, and none when less is left than the
-    /// first ask took.
+    /// The corroborating ask's budget split, on a paused clock: the second
+    /// ask gets what is left of the one `llm.timeout_ms` since the first
+    /// ask's start, capped by the caller's deadline, and none when less is
+    /// left than the first ask took.
     #[tokio::test(start_paused = true)]
     async fn the_corroborating_ask_gets_only_what_is_left_of_the_budget() {
         let c = client(1_000, 20);

@@ -1,7 +1,7 @@
 //! The shared store (`sessions.backend = "redis"`): sessions, loop-guard
 //! claims, open cycles, option sets held for reuse, the guardrail windows
 //! and the rollout trip in Redis or Valkey, so any replica can serve any
-//! turn (spec section 7b).
+//! turn (docs/replicas.md).
 //!
 //! Layout. Every key of one session shares the hash tag `{<session id>}`,
 //! so each script touches one Cluster slot:

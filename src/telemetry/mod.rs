@@ -6,7 +6,7 @@
 //! - Traces: a server span per gRPC call (parented on the caller's W3C
 //!   `traceparent`), a span per call (`decide`, `enrich`, `clarify`,
 //!   `extract`), a span per ladder rung with `ladder.*` attributes and the
-//!   spec's decision events, and a GenAI client span per LLM call. Exported
+//!   decision events, and a GenAI client span per LLM call. Exported
 //!   over OTLP only when `OTEL_EXPORTER_OTLP_ENDPOINT` (or the traces
 //!   variant) is set; gRPC by default, `http/protobuf` with
 //!   `OTEL_EXPORTER_OTLP_PROTOCOL`; sampler from `OTEL_TRACES_SAMPLER(_ARG)`;

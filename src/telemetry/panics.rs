@@ -5,7 +5,7 @@
 //! default panic hook writes three lines of plain text to stderr on every
 //! panic, outside the log formatter (not JSON when the log is), unthrottled
 //! and uncounted: 5,000 requests that panicked wrote 15,001 lines in 0.8 s
-//! (issue 38). `install_hook` (at startup, `telemetry::init`) replaces it:
+//! with it. `install_hook` (at startup, `telemetry::init`) replaces it:
 //!
 //! - inside a call (the service boundary, `grpc::stack::CatchPanic`, polls
 //!   the call within `in_call`), the hook only notes where it panicked

@@ -46,8 +46,8 @@ pub struct DecisionRecord {
     pub guard: Option<GuardClaim>,
     pub llm_answer: Option<LlmAnswer>,
     /// The corroborating ask's answer and the real ids it showed in order
-    /// (its opaque label `c1` is `shown[0]`), when one ran (spec section
-    /// 6b). Absent in records written before it existed: they still read.
+    /// (its opaque label `c1` is `shown[0]`), when one ran.
+    /// Absent in records written before it existed: they still read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corroboration: Option<SecondAnswer>,
     pub events: Vec<(String, String)>,
@@ -469,7 +469,7 @@ mod tests {
         }
     }
 
-    /// Issue 31 item 4: for each fault the writer meets (no space, a
+    /// For each fault the writer meets (no space, a
     /// read-only file system, a file it may not write, its directory gone,
     /// any other I/O error), every record that was not written is counted
     /// under that reason, the file keeps whole lines only, and records

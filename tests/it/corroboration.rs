@@ -1,8 +1,9 @@
-//! Spec 6b end to end: an LLM pick executes only when a second ask over the
-//! same pool, reordered and relabelled, picks the same candidate (or the
-//! deterministic ranking agrees), within what is left of the same budget.
-//! Fake providers at the HTTP edge answer by position or by meaning; the
-//! real daemon, its metrics, spans, decision records and `ladderd replay`.
+//! Corroboration end to end (docs/llm.md): an LLM pick executes only when a
+//! second ask over the same pool, reordered and relabelled, picks the same
+//! candidate (or the deterministic ranking agrees), within what is left of
+//! the same budget. Fake providers at the HTTP edge answer by position or
+//! by meaning; the real daemon, its metrics, spans, decision records and
+//! `ladderd replay`.
 
 use crate::helpers::*;
 use crate::telemetry::{Receiver, stop};
@@ -144,7 +145,7 @@ async fn a_provider_answering_by_meaning_still_executes() {
     assert_eq!(read_ask(&got[0]).0["user_input"], read_ask(&got[1]).0["user_input"]);
     // The cycle counted one LLM call: the loop guard holds for the repeat.
     let again = decide_in(&d, "s", "the one for team e stuff").await;
-    assert_eq!(again.outcome(), O::Execute, "an execution resets the guard (spec 5)");
+    assert_eq!(again.outcome(), O::Execute, "an execution resets the guard");
 }
 
 #[tokio::test]

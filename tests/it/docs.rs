@@ -103,7 +103,7 @@ fn the_config_reference_defaults_match_the_code() {
     }
 }
 
-/// Issue 38 item 5: every limit the edge holds a request to is in
+/// Every limit the edge holds a request to is in
 /// docs/configuration.md: each `limits.*` key in the reference, and each
 /// fixed limit in its table, row for row as
 /// `ladderd::config::fixed::FIXED_LIMITS` lists them. The files that check
@@ -737,7 +737,7 @@ async fn the_docs_transcripts_run_as_shown() {
     assert!(ran >= 8, "{ran} transcripts");
 }
 
-/// Issue 36 item 8: an expectation judged wrong is listed where a reader
+/// An expectation judged wrong is listed where a reader
 /// of the figures looks, with its reason: docs/evaluation.md shows every
 /// exception of `tests/corpus/*/exceptions.jsonl` as a row, word for word,
 /// and no other.

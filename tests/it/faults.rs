@@ -1,4 +1,4 @@
-//! Operational faults (issue 31, issue 27 item 4): the shared store killed,
+//! Operational faults (docs/faults.md): the shared store killed,
 //! hung, restarted, full or read-only; the decision log on a full disk;
 //! the configuration file deleted or unreadable.
 
@@ -129,7 +129,7 @@ impl Outage {
     }
 }
 
-/// Issue 27 item 4: a store that is killed, or hangs, costs one timeout,
+/// A store that is killed, or hangs, costs one timeout,
 /// not one per call. Under a steady load (four clients calling Decide in
 /// a loop, about 200 calls a second, on a daemon of its own process:
 /// deterministic executes and ties, each on a session of its own), once
@@ -255,7 +255,7 @@ async fn a_store_outage_costs_one_timeout_not_one_per_call() {
     }
 }
 
-/// Issue 31 item 2, on a store that answers reads and refuses writes
+/// On a store that answers reads and refuses writes
 /// (`fault` puts it in that state, `heal` takes it out): no decision
 /// refers to state the store did not take. Deterministic decisions go on;
 /// a tie is a clarifier without a cycle id; what would have been a
@@ -369,7 +369,7 @@ async fn spawn_logging(envs: &[(&str, &str)]) -> (tokio::process::Child, String,
     (child, addr, kept)
 }
 
-/// Issue 31 item 3: a store that refuses every write (OOM) under a flood
+/// A store that refuses every write (OOM) under a flood
 /// of 1,200 calls logs its failure once per kind per interval (10 s), not
 /// once per call (it was 1,179 lines of "failing" and as many of
 /// "answering again" in 2.3 s), while every failure is counted by op and
@@ -436,7 +436,7 @@ async fn a_flood_on_a_failing_store_logs_each_kind_of_failure_once_per_interval_
     }
 }
 
-/// Issue 31 item 4, on a real full device: the decision log is a symlink
+/// On a real full device: the decision log is a symlink
 /// to `/dev/full` (every write fails with ENOSPC). Every decision's record
 /// is counted as lost (`no_space`), logged once, and the daemon keeps
 /// deciding and SERVING; when the path names a writable file again, the
@@ -494,7 +494,7 @@ async fn decision_records_on_a_full_disk_are_counted_as_lost_and_resume_when_it_
     assert!(lines.iter().any(|l| l.contains("decision records written again")), "{lines:#?}");
 }
 
-/// Issue 31 item 7: the configuration file deleted, made unreadable, or
+/// The configuration file deleted, made unreadable, or
 /// emptied under a running daemon: each is said once in the log (and again
 /// on SIGHUP while it lasts), counted in `ladder_config_reloads_total` by
 /// result, and shown by GetRollout's `last_reload_error`, while the running
@@ -552,7 +552,7 @@ async fn a_deleted_unreadable_or_emptied_config_file_is_said_counted_and_shown_a
     until_failures(2).await;
     assert_eq!(reloads(&metrics(&admin).await, "missing"), 2.0);
 
-    // Put back as it was (issue 38 item 5): read again and applied, so
+    // Put back as it was: read again and applied, so
     // GetRollout no longer says the file is missing.
     replace("[config_reload]\npoll_ms = 100\n[clarifier]\nmax_options = 4\n");
     let end = Instant::now() + Duration::from_secs(20);
@@ -609,7 +609,7 @@ async fn store_served(client: &mut pb::arbiter_client::ArbiterClient<tonic::tran
     }
 }
 
-/// Issue 38 item 5: an idle daemon (no calls; only the background ping,
+/// An idle daemon (no calls; only the background ping,
 /// once per `breaker_cooldown_ms`, reaches the store) through an outage
 /// of the store long enough for three pings to go unanswered (2 s or more
 /// with the defaults): its breaker is open when the store comes back, so

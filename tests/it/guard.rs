@@ -367,7 +367,7 @@ fn a_daemon_listening_off_loopback_without_a_token_file_warns_naming_the_calls_i
     assert_eq!(exposure(&log), None);
 }
 
-/// Issue 38 item 4: off loopback, any host's `Decide` feeds the
+/// Off loopback, any host's `Decide` feeds the
 /// guardrails under the cohort it labels its turns with. With no cohorts
 /// named the start-up log says so; with cohorts named, or on loopback, it
 /// has nothing to say.

@@ -236,7 +236,7 @@ async fn the_request_holds_only_the_tie_and_the_canonical_input() {
     assert_eq!(*schema_ids, json!(["links-panel-d", "links-panel-e", null]));
 }
 
-/// Issue 36: a reply that reaches the LLM shows it what was asked (the
+/// A reply that reaches the LLM shows it what was asked (the
 /// clarifier of the turn before): the offered ids in the order shown, the
 /// one proposed, and no id of another screen.
 #[tokio::test]
@@ -452,7 +452,7 @@ mod properties {
     }
 }
 
-// ------------------------------------------ a misbehaving provider (issue 20) --
+// ---------------------------------------------- a misbehaving provider --
 
 /// A provider that answers 200 with a chunked body that never ends (and
 /// would hold gigabytes if read whole). Counts the bytes it sent.

@@ -57,8 +57,8 @@ async fn the_independent_corpus_is_decided_as_a_careful_person_would() {
     assert_quality("independent.jsonl", &r);
 }
 
-/// Issue 29: whole conversations (`tests/corpus/dialogues.jsonl`, 88
-/// dialogues of 2-5 turns over 13 domains, written from the spec without
+/// Whole conversations (`tests/corpus/dialogues.jsonl`, 88
+/// dialogues of 2-5 turns over 13 domains, written from the rules without
 /// reading the code): no wrong execute, no clarifier that asks again what
 /// the user just settled where a person would act, and every turn held to
 /// the single-turn gates.
@@ -81,7 +81,7 @@ const CLINC_WRONG_EXECUTES_MAX: usize = 3;
 
 /// Real user language nobody on this project wrote (CLINC150, CC BY 3.0;
 /// `tests/corpus/clinc150/README.md`): 18,200 utterances shown with their
-/// domain's intents as chat options. Spec section 4b: execute only what the
+/// domain's intents as chat options. The principle: execute only what the
 /// input fully accounts for; a wrong execute is the worst outcome.
 #[tokio::test]
 async fn real_user_language_is_almost_never_executed_wrongly() {
@@ -107,7 +107,7 @@ const SGD_ACCEPTS: [&str; 2] = ["confirm_affirm", "offer_select"];
 /// ... executed at least this share of them.
 const SGD_ACCEPTS_EXECUTED_MIN: f64 = 0.95;
 /// An affirmation with a question: executed with the question handed
-/// back as a follow-up (`Decision.follow_up`, spec 4c), at least this
+/// back as a follow-up (`Decision.follow_up`), at least this
 /// share of them.
 const SGD_YES_AND_QUESTION: &str = "confirm_affirm_question";
 const SGD_YES_AND_QUESTION_MIN: f64 = 0.85;
@@ -117,14 +117,14 @@ const SGD_SELECT_DETAILS: &str = "offer_select_details";
 const SGD_SELECT_DETAILS_MIN: f64 = 0.50;
 /// Reported beside the gates.
 const SGD_REPORTED: [&str; 2] = ["confirm_affirm_question", "offer_select_details"];
-/// Issue 36 item 8 (b): on dialogues-b, the clear requests executed,
+/// On dialogues-b, the clear requests executed,
 /// outside this category (paraphrases are the LLM rung's job) ...
 const B_UNGATED_CATEGORY: &str = "paraphrase";
 /// ... at least this share of them;
 const B_CLEAR_EXECUTED_MIN: f64 = 0.85;
 /// and the escapes right at least this share.
 const B_ESCAPES_RIGHT_MIN: f64 = 0.90;
-/// Dialogues fully right, at least (issue 45).
+/// Dialogues fully right, at least.
 const B_FULLY_RIGHT_MIN: usize = 76;
 
 /// A corpus of `tests/corpus/<set>/` with its `exceptions.jsonl`: the
@@ -201,7 +201,7 @@ fn percent(part: usize, whole: usize) -> String {
     format!("{:.1}% ({part} of {whole})", 100.0 * share(part, whole))
 }
 
-/// Issue 36 item 8 (a): real replies to an offer or a confirmation (the
+/// Real replies to an offer or a confirmation (the
 /// Schema-Guided Dialogue dataset, CC BY-SA 4.0; `tests/corpus/sgd/`,
 /// 8,001 lines, read by their dialogue-act annotation): a refusal is never
 /// executed, wrong executes stay under 0.1% of the lines, and a plain "yes"
@@ -258,7 +258,7 @@ async fn replies_to_offers_and_confirmations_are_read_as_a_careful_person_would(
     gates.hold("tests/corpus/sgd", &r, |f| f.verdict == eval::Verdict::WrongExecute);
 }
 
-/// Issue 36 item 8 (b): blind dialogues by another independent author who
+/// Blind dialogues by another independent author who
 /// never read the rules, the code or the other corpora
 /// (`tests/corpus/dialogues-b/`, 84 dialogues, 14 categories): no wrong
 /// execute, no clarifier asking again what was settled where a person
@@ -362,7 +362,7 @@ impl Respond for ByOverlap {
     }
 }
 
-/// Spec section 4b, where the deterministic rungs stop the LLM rung starts:
+/// Where the deterministic rungs stop, the LLM rung starts:
 /// turns the principle refuses are LLM-eligible, so a configured provider
 /// can still act on them through auto-execute's gates and corroboration,
 /// and `ladderd eval` reports what it made of them.
@@ -412,7 +412,7 @@ async fn eval_reports_what_the_llm_makes_of_the_turns_the_principle_refuses() {
     assert_eq!((r.llm.refused, r.llm.reached, r.overall.right_executes), (2, 0, 1));
 }
 
-/// Issue 29 item 3: a dialogue run under a provider (answering by
+/// A dialogue run under a provider (answering by
 /// meaning): the turns that reach the LLM are counted by verdict, with what
 /// corroboration and the gates did, across the dialogue's turns.
 #[tokio::test]

@@ -359,7 +359,7 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     assert_eq!(r.outcome(), O::Clarify);
 
     // Fixed: applied, and the refusal is no longer shown as if it still
-    // stood (issue 38 item 5).
+    // stood.
     write_version("..v4", &format!("{base}[auto_execute]\nenabled = true\n"));
     assert!(
         eventually(|| {
@@ -458,7 +458,7 @@ async fn a_guardrail_breach_trips_auto_execute_until_an_operator_resets_it() {
     assert_eq!(r.outcome(), O::Execute);
 }
 
-/// Issue 38 item 4, end to end: `Decide`'s cohort label is any caller's
+/// End to end: `Decide`'s cohort label is any caller's
 /// to send. With every label a cohort, 150 clarifier-only turns under a
 /// label of their own trip auto-execute off for everyone. With
 /// `guardrails.cohorts` naming the cohorts, the same turns count as

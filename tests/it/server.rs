@@ -378,7 +378,7 @@ async fn bytes_that_are_not_the_request_message_are_invalid_argument_naming_the_
         ("invalid UTF-8, nested", "/ladder.v1.Arbiter/Decide", patched(&nested, b"MARKER", b"\xffMARKE"), "options.candidates"),
         ("a length past the end", "/ladder.v1.Arbiter/Decide", vec![0x0a, 0x05, b'a'], "session_id"),
         ("a wrong wire type", "/ladder.v1.Arbiter/Decide", vec![0x08, 0x01], "session_id"),
-        // Issue 38: these two bytes panicked a worker (the stream was reset).
+        // These two bytes once panicked a worker (the stream was reset).
         ("options as a varint", "/ladder.v1.Arbiter/Decide", vec![0x28, 0x05], "options"),
         ("options as a group", "/ladder.v1.Arbiter/Decide", vec![0x2b, 0x2c], "options"),
         ("a list as a 64-bit value", "/ladder.v1.Arbiter/Enrich", vec![0x21, 0, 0, 0, 0, 0, 0, 0, 0], "evidence"),

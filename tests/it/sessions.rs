@@ -71,7 +71,7 @@ async fn unchanged_evidence_gets_no_llm_call_and_the_budget_ends_the_loop(b: Bac
     assert_eq!(server.received_requests().await.unwrap().len(), 1);
 }
 
-/// Issue 17 item 6: recoverable chat options the LLM asked for, supplied
+/// Recoverable chat options the LLM asked for, supplied
 /// through Enrich, reach its next prompt, and its pick is suggested.
 async fn recoverable_options_supplied_by_enrich_reach_the_next_prompt(b: Backend) {
     let server = MockServer::start().await;
@@ -321,7 +321,7 @@ fn reports_by_reference(session: &str, input: &str) -> pb::DecideRequest {
 
 const OTHER_CONTENT: &str = "options: version \"v1\" of option set \"reports\" is held with other content: send a new version";
 
-/// Issue 38 item 2: a version names one content.
+/// A version names one content.
 async fn a_held_version_sent_again_with_other_content_is_refused_and_the_held_set_stays(b: Backend) {
     let d = TestDaemon::on(b, Config::default()).await;
     let mut c = d.client.clone();
@@ -407,7 +407,7 @@ async fn calls_racing_to_hold_one_version_with_two_contents_hold_one(b: Backend)
     }
 }
 
-/// Issue 38 item 3, what docs/security.md ("Session ids are capabilities")
+/// What docs/security.md ("Session ids are capabilities")
 /// says a `Decide` on someone else's session can read: ids of its own
 /// request only, and which of them the session last had.
 async fn a_decide_on_a_known_session_id_reads_it_only_through_its_own_candidates(b: Backend) {
@@ -486,7 +486,7 @@ async fn open_cycles_share_one_candidate_budget() {
     assert_eq!(r.outcome(), O::Execute);
 }
 
-/// Issue 20 item 9: parallel `Enrich` calls on one cycle never take more
+/// Parallel `Enrich` calls on one cycle never take more
 /// steps or LLM calls than its budget (each step and each call is claimed
 /// in the store before it is used; a late commit cannot lower the counts).
 async fn parallel_enrich_calls_never_exceed_the_cycles_budget(b: Backend) {

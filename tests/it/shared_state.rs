@@ -1,5 +1,5 @@
-//! Several replicas on one Redis (`sessions.backend = "redis"`, spec
-//! section 7b): a turn may land on any replica, and the store's faults
+//! Several replicas on one Redis (`sessions.backend = "redis"`,
+//! docs/replicas.md): a turn may land on any replica, and the store's faults
 //! degrade to the safe side. Each test runs its own `redis-server` (see
 //! `redis_server.rs`) and two daemons on it, as two pods would. The
 //! cross-replica tests run on Redis 7 and on Valkey 8 (`redis::NAME`,
@@ -221,7 +221,7 @@ fn panels_v1(session: &str, swapped: bool) -> pb::DecideRequest {
     r
 }
 
-/// Issue 38 item 2: two replicas racing to hold one version with different
+/// Two replicas racing to hold one version with different
 /// contents hold exactly one (the store's script compares and holds in one
 /// step); the same content from both is held by both.
 async fn two_replicas_racing_to_hold_one_version_hold_exactly_one_content(server: Server) {

@@ -487,7 +487,7 @@ async fn spans_export_over_otlp_http_protobuf_too() {
     }
 }
 
-/// Issue 20 item 6: metrics reach a real OTLP receiver, over gRPC and over
+/// Metrics reach a real OTLP receiver, over gRPC and over
 /// HTTP/protobuf, again and again (the SDK's own reader thread panicked and
 /// never delivered one), and carry `service.instance.id`.
 #[tokio::test(flavor = "multi_thread")]

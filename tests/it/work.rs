@@ -1,4 +1,4 @@
-//! Work per request is bounded (issue 20, item 1): a request whose
+//! Work per request is bounded: a request whose
 //! matching work is over `limits.match_work_max` is refused up front, a
 //! heavy call stops at its deadline, heavy calls run off the worker threads
 //! so health checks and light calls are still served, and SIGTERM exits
@@ -230,7 +230,7 @@ fn max_size_candidate(set: usize, i: usize) -> pb::Candidate {
     }
 }
 
-/// Issue 20 item 2: the pool cache and the open cycles are bounded in
+/// The pool cache and the open cycles are bounded in
 /// bytes, not only in candidates. 60 sessions each send a versioned pool
 /// (kept for reuse) of 150 maximum-size candidates (about 2.8 MiB) whose
 /// turn stays unresolved (its request kept for Enrich): 170 MiB offered to
@@ -362,7 +362,7 @@ async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
     let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
 }
 
-/// Issue 31 item 5: `Extract` is charged against `limits.match_work_max`
+/// `Extract` is charged against `limits.match_work_max`
 /// up front like `Decide` (the report's request, 3.9 MB within every other
 /// limit, took 1.9 s of CPU and ran on past the caller's deadline); the
 /// worst requests within the limits are served, each in its own bounds.

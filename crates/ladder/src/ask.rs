@@ -51,7 +51,7 @@ pub struct AskContinuity {
     pub last_accepted_choice_id: Option<String>,
     pub recently_rejected: Vec<String>,
     pub pending_clarifier: &'static str,
-    /// What was asked, when the turn may be a reply to it (spec section 4c).
+    /// What was asked, when the turn may be a reply to it (docs/replies.md).
     pub asked: Option<AskQuestion>,
 }
 

@@ -1,6 +1,7 @@
-//! Assistant messages (`Clarify`, spec section 8): whatever the LLM drafts,
-//! the message that leaves is short, in the user's language, and respects
-//! the invariant table; otherwise a deterministic template is sent.
+//! Assistant messages (`Clarify`, docs/clarify-and-extract.md): whatever
+//! the LLM drafts, the message that leaves is short, in the user's
+//! language, and respects the invariant table; otherwise a deterministic
+//! template is sent.
 //!
 //! The sequence, [`compose`]: resolve the language -> the LLM's draft (the
 //! daemon makes the call and passes its reply or its failure in) -> enforce
@@ -11,7 +12,7 @@
 //! The rules, as the tests name them:
 //! - language: the chain UI language -> request language -> the query's
 //!   script (more than half of its letters) -> region -> default;
-//! - invariants: the table per message type (spec defaults: CLARIFY blocks
+//! - invariants: the table per message type (by default: CLARIFY blocks
 //!   search with the action the reason names, SUMMARY never blocks and
 //!   suggests NONE, GATE_FAIL blocks with RETRY advised);
 //! - question acceptance C1-C7: C1 present, C2 not empty, C3 at least 5
@@ -50,7 +51,7 @@ pub struct AssistantPolicy {
 }
 
 impl Default for AssistantPolicy {
-    /// The shipped templates, the spec's invariant table.
+    /// The shipped templates, the default invariant table.
     fn default() -> Self {
         AssistantPolicy {
             templates: AssistantTemplates::shipped(),
@@ -286,7 +287,7 @@ pub struct InvariantRule {
     pub action_by_reason: BTreeMap<String, String>,
 }
 
-/// The spec's default invariant table.
+/// The default invariant table, as docs/clarify-and-extract.md lists it.
 pub fn default_invariants() -> BTreeMap<MessageType, InvariantRule> {
     let mut t = BTreeMap::new();
     t.insert(
@@ -346,7 +347,7 @@ pub fn enforce(draft: &mut Draft, rule: &InvariantRule, reason: &str) -> (Vec<St
 
 // ------------------------------------------------- question acceptance --
 
-/// Whether an LLM-suggested clarifying question may be shown (spec 8).
+/// Whether an LLM-suggested clarifying question may be shown (C1-C7).
 pub fn accept_question(
     question: Option<&str>,
     user_text: &str,

@@ -1,6 +1,7 @@
 //! `classify`: the one function that turns what the input names (the
 //! matching rung's `Reading`) into a confidence bucket and an ambiguity
-//! reason (spec sections 4.5 and 4b). No other code decides confidence.
+//! reason (docs/deciding.md: the rungs, the principle). No other code
+//! decides confidence.
 //!
 //! High confidence only when exactly one candidate is meant and nothing in
 //! the input asks to hold back:
@@ -42,8 +43,8 @@ pub struct Classification {
     /// The entry the input names in full but that is high risk: not
     /// executed on this reference; the clarifier asks to confirm it.
     pub confirm: Option<usize>,
-    /// The entry the input named but does not account for (spec section
-    /// 4b): refused, ranked first, up the ladder.
+    /// The entry the input named but does not account for: refused,
+    /// ranked first, up the ladder.
     pub refused: Option<usize>,
 }
 
@@ -81,10 +82,11 @@ fn allowed(kind: MatchKind, p: &MatchParams) -> bool {
     }
 }
 
-/// Whether a high-risk entry may execute on this reference (spec section
-/// 4b): only on its whole label or an alias, word for word (phrasing
-/// aside), or on a position among the options shown (the clarification the
-/// user is answering). Never through a partial, shorthand, badge or typo.
+/// Whether a high-risk entry may execute on this reference
+/// (docs/deciding.md#risk): only on its whole label or an alias, word for
+/// word (phrasing aside), or on a position among the options shown (the
+/// clarification the user is answering). Never through a partial,
+/// shorthand, badge or typo.
 fn risk_allows(pool: &Pool<'_>, r: &crate::matching::Reading, entry: usize, kind: MatchKind, p: &MatchParams) -> bool {
     let e = &pool.entries[entry];
     if !e.cand.is_high_risk(&p.high_risk_kinds) {
@@ -102,7 +104,7 @@ fn risk_allows(pool: &Pool<'_>, r: &crate::matching::Reading, entry: usize, kind
 ///
 /// Every execute passes one rule: **the input accounts for the winner**
 /// (`Reading::accounts_for`: no content word left over, nothing of the
-/// winner that sets it apart left unsaid; spec section 4b), and a
+/// winner that sets it apart left unsaid; docs/deciding.md), and a
 /// high-risk winner is said whole or picked by position (`risk_allows`).
 /// A winner that fails it goes up the ladder (`no_deterministic_match`:
 /// the LLM when configured, else the clarifier, the winner ranked first);

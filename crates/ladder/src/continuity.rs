@@ -1,4 +1,4 @@
-//! Per-session continuity state (spec section 7), the TTL rules that make it
+//! Per-session continuity state (docs/continuity.md), the TTL rules that make it
 //! stale, the updates a decision or an outcome applies to it, the
 //! deterministic continuity resolver, and how `Enrich` evidence joins a
 //! cycle's request.
@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Newest-first action trace length (spec: 5).
+/// Newest-first action trace length: the last 5 actions.
 pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
@@ -173,7 +173,7 @@ pub struct ContinuityState {
     pub active_scope: Option<ScopeRef>,
     pub pending_clarifier_type: PendingClarifier,
     /// What ladderd asked on its last turn (a clarifier or a confirmation),
-    /// which the next turn may answer (spec section 4c); kept through a
+    /// which the next turn may answer (docs/replies.md); kept through a
     /// question the user asks meanwhile, cleared by any other turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<Question>,
@@ -195,7 +195,7 @@ pub struct Ttl {
 }
 
 impl Default for Ttl {
-    /// 3 turns or 10 minutes (spec section 7).
+    /// 3 turns or 10 minutes, whichever ends first.
     fn default() -> Self {
         Ttl { ttl_turns: 3, ttl_seconds: 600 }
     }
@@ -279,13 +279,14 @@ impl ContinuityState {
         self.active_scope == *scope
     }
 
-    /// Refusals stick (issue 31): whether `id` may not be executed by an
-    /// LLM pick or the continuity resolver, because the user refused it
-    /// (`recent_rejected_choice_ids`: RecordOutcome REJECTED or CORRECTED)
-    /// or the session awaits a repair (`pending_clarifier = repair`: then
-    /// no pick is). Read on the state as the ladder sees it (`view`), so
-    /// only within the continuity TTL. The user's own explicit words (a
-    /// deterministic execute) are never refused.
+    /// Refusals stick (docs/llm.md#refusals-stick): whether `id` may not be
+    /// executed by an LLM pick or the continuity resolver, because the user
+    /// refused it (`recent_rejected_choice_ids`: RecordOutcome REJECTED or
+    /// CORRECTED) or the session awaits a repair
+    /// (`pending_clarifier = repair`: then no pick is). Read on the state as
+    /// the ladder sees it (`view`), so only within the continuity TTL. The
+    /// user's own explicit words (a deterministic execute) are never
+    /// refused.
     pub fn refused(&self, id: &str) -> bool {
         self.pending_clarifier_type == PendingClarifier::Repair || self.recent_rejected_choice_ids.iter().any(|r| r == id)
     }
@@ -635,7 +636,7 @@ pub enum Fact {
 /// A run that read nothing decided the same for every state the session
 /// could be in; one that read only facts (`Fact`) decided the same for
 /// every state where they hold. A shared store can then write its change
-/// without reading the session first (spec section 7b, one round trip).
+/// without reading the session first (one round trip, docs/replicas.md).
 #[derive(Clone, Copy)]
 pub struct StateView<'a> {
     state: &'a ContinuityState,
@@ -834,7 +835,7 @@ pub struct DecidedUpdate {
     /// Set for EXECUTE and command escapes.
     pub resolved: Option<ActionEntry>,
     pub cycle: CycleChange,
-    /// What the decision asks the user, if anything (spec section 4c).
+    /// What the decision asks the user, if anything (docs/replies.md).
     #[serde(default, skip_serializing_if = "is_keep")]
     pub question: QuestionChange,
     /// The execute the user just refused ("not that one"), recorded as a
@@ -884,7 +885,7 @@ pub struct OutcomeUpdate {
     pub also_rejected: Option<String>,
 }
 
-/// The continuity resolver (spec section 7): resolves a remaining tie only
+/// The continuity resolver (docs/continuity.md): resolves a remaining tie only
 /// when the input is command-like, the session's option set and scope equal
 /// the request's (fresh state), there is a unique exact/normalized label
 /// winner among the active options, and there is no collision or loop-guard
@@ -899,7 +900,7 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
     }
     // What the request alone settles comes before what the state does, so
     // that a tie continuity could never resolve reads nothing of it (a
-    // shared store then decides it in one round trip, section 7b).
+    // shared store then decides it in one round trip, docs/replicas.md).
     let Some(winner) = label_winner(tie) else { return Err("no_unique_label_winner") };
     let set = req.option_set_id();
     if set.is_empty() || !state.active_set_is(set) {

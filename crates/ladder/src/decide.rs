@@ -50,7 +50,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     draft.canonical = canonical.clone();
     draft.step("ok", format!("{} tokens", words(&canonical).count()));
 
-    // What the input says as a reply, from its words alone (spec 4c).
+    // What the input says as a reply, from its words alone.
     let reading = replies::reading::read(&req.input, lex);
 
     // 2. Hard exclusions: the only early escapes. A cancel that refuses
@@ -120,7 +120,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         return Err(DeadlinePassed);
     };
 
-    // 3b. Replies: the turn read against what was asked (spec 4c).
+    // 3b. Replies: the turn read against what was asked (docs/replies.md).
     draft.begin("reply");
     let hr = &p.matching.high_risk_kinds;
     let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical).until(&stop);
@@ -203,7 +203,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     draft.begin("collision");
     match class.winner {
         // A high-risk option picked by position executes only in reply
-        // to a question that showed it (spec 4b): on a plain screen it is
+        // to a question that showed it: on a plain screen it is
         // confirmed first.
         Some(Winner::Entry(i))
             if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds)
@@ -217,7 +217,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         // A correction with a value changes a detail of what it names
         // ("actually, make it for 1"), and so does a value that differs
         // from one it shows ("one ticket" to "2 tickets"): never an
-        // execute (spec 4c).
+        // execute.
         Some(Winner::Entry(i)) if reading.changes_a_detail() || replies::changes_what_it_shows(&reading, pool.entries[i].cand) => {
             let id = pool.entries[i].cand.id.clone();
             draft.step("changes_a_detail", id.clone());
@@ -253,8 +253,8 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 7. Continuity: may resolve a remaining tie under its strict rules.
     draft.begin("continuity");
     match continuity::resolve(&ctx.state, req, &tie, draft.guard_suggestion()) {
-        // Continuity never executes a high-risk candidate (spec section
-        // 4b): it is offered for confirmation instead.
+        // Continuity never executes a high-risk candidate: it is offered for
+        // confirmation instead.
         Ok(i) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
             let id = pool.entries[i].cand.id.clone();
             draft.step("high_risk", id.clone());
@@ -301,7 +301,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     }
 
     // 7b. An answer to "which one?" by a detail only one offered option
-    //     shows (spec 4c), where the screen left the tie; the same words
+    //     shows, where the screen left the tie; the same words
     //     again (the session's open cycle on this evidence) answer nothing.
     let cx = replies::Context::new(req, &ctx.state, &pool, &index, lex, hr, &canonical).until(&stop);
     let same_words_again = draft.continues_a_cycle();

@@ -49,7 +49,7 @@ pub enum Mode<'a> {
     Enrich(&'a Cycle),
 }
 
-/// A named decision event (spec section 10) with a short detail.
+/// A named decision event (docs/observability.md) with a short detail.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub name: &'static str,
@@ -68,8 +68,7 @@ pub struct Decided {
     pub verdict: Option<Verdict>,
     /// What the LLM port returned (for decision records and replay).
     pub llm_answer: Option<LlmAnswer>,
-    /// The corroborating ask's answer and the ids it showed, when one ran
-    /// (spec section 6b).
+    /// The corroborating ask's answer and the ids it showed, when one ran.
     pub corroboration: Option<SecondAnswer>,
     /// What the loop-guard claim returned, if the ladder claimed it.
     pub guard: Option<GuardClaim>,
@@ -217,7 +216,7 @@ impl Offer {
         Offer { suggested: id, ..self }
     }
 
-    /// A confirmation of the high-risk candidate `id` (spec section 4b):
+    /// A confirmation of the high-risk candidate `id` (docs/deciding.md#risk):
     /// listed first and suggested, with the confirmation question.
     pub(crate) fn confirming(mut self, id: String) -> Self {
         self.order.retain(|o| *o != id);
@@ -327,7 +326,7 @@ impl<'a> Draft<'a> {
         }
     }
 
-    /// A decision event (spec section 10), on the open rung's span.
+    /// A decision event (docs/observability.md), on the open rung's span.
     pub(crate) fn event(&mut self, name: &'static str, detail: String) {
         match &self.open {
             Some((_, _, span)) => tracing::info!(target: "ladder::event", parent: span, detail = %detail, "{name}"),

@@ -1,13 +1,13 @@
-//! Slot extraction (`Extract`, spec section 9). The deterministic baseline
-//! always has the final word: LLM or agent hints are accepted only by the
-//! strict rules here, fill only empty slots, and any error inside a hint
-//! leaves the baseline unchanged.
+//! Slot extraction (`Extract`, docs/clarify-and-extract.md). The
+//! deterministic baseline always has the final word: LLM or agent hints are
+//! accepted only by the strict rules here, fill only empty slots, and any
+//! error inside a hint leaves the baseline unchanged.
 //!
 //! The sequence, all pure: [`baseline`]; for each hint component, [`plan`]
 //! (skip it, or ask it for what its capabilities and the switches allow);
 //! the daemon asks the components that are to be asked, concurrently, and
 //! passes each reply or failure to [`outcome`]; [`settle`] chooses one by
-//! the spec's tuple and applies it.
+//! the lowest `(status, applicable, latency_ms, id)` and applies it.
 //!
 //! The rules, as the tests name them:
 //! - normalization hint N1-N4: N1 present, N2 not empty, N3 at most

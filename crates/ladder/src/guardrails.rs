@@ -1,7 +1,7 @@
-//! Rollout guardrails (spec section 11): per cohort, sliding-window figures
+//! Rollout guardrails (docs/rollout.md): per cohort, sliding-window figures
 //! from the decisions and the `RecordOutcome` feedback, compared with a
 //! baseline (another cohort, or the same cohort's previous window) using
-//! the spec's thresholds. Pure data: the daemon feeds it and acts on the
+//! the configured thresholds. Pure data: the daemon feeds it and acts on the
 //! breaches (a metric, a log line, and optionally tripping auto-execute).
 //!
 //! Replicas that share a store judge one set of windows: each exports its
@@ -14,7 +14,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// The guardrails' settings: the `[guardrails]` section of the
-/// configuration, as it is, with the spec's default thresholds.
+/// configuration, as it is, with the default thresholds docs/rollout.md
+/// gives.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
@@ -706,7 +707,7 @@ mod tests {
         assert_eq!(g.cohorts.keys().collect::<Vec<_>>(), ["new"]);
     }
 
-    /// Named cohorts (issue 38): any caller's labels fill the 64 slots
+    /// Named cohorts: any caller's labels fill the 64 slots
     /// with easy turns first; without names the canary's turns then count
     /// as `other`, among the flood's, and its regression (every turn a
     /// clarifier) is hidden. Named, it keeps its slot and trips; the flood

@@ -80,7 +80,7 @@ pub struct LanguageLexicon {
     pub cardinals: BTreeMap<String, i32>,
     #[serde(default)]
     pub scope_cues: BTreeMap<Scope, Vec<String>>,
-    // Replies (spec section 4c).
+    // Replies (docs/replies.md).
     #[serde(default)]
     pub affirmations: Vec<String>,
     #[serde(default)]
@@ -331,7 +331,7 @@ pub struct Lexicon {
     pub cardinals: HashMap<String, i32>,
     /// (cue tokens, scope), longest first.
     pub scope_cues: Vec<(Vec<String>, Scope)>,
-    /// Replies (spec section 4c): phrases that say yes.
+    /// Replies (docs/replies.md): phrases that say yes.
     pub affirmations: PhraseSet,
     /// Phrases that refuse what was proposed.
     pub refusals: PhraseSet,
@@ -607,7 +607,7 @@ impl Lexicon {
     /// for words of four letters or more, a repeated last letter ("yess"),
     /// or two letters swapped in a word of three ("teh"). `None` when no
     /// word, or more than one, is that close: a guess is never made. The
-    /// spec's rule for typos (fuzzy, never a dictionary of misspellings),
+    /// ladder's rule for typos (fuzzy, never a dictionary of misspellings),
     /// applied to the lexicon's own words.
     pub fn respell(&self, token: &str) -> Option<&str> {
         let n = token.chars().count();

@@ -49,7 +49,7 @@
 //!
 //! # Safety invariants
 //!
-//! The spec's S1–S7 (`spec/ladder.md` section 1), and the tests that prove
+//! Seven invariants, S1–S7, each stated below, and the tests that prove
 //! them: property tests over random pools, inputs, session states and LLM
 //! replies, plus examples, each named with the file it lives in (paths
 //! under `src/`; the end-to-end ones share the harness in `testkit.rs`):
@@ -63,8 +63,8 @@
 //!   passing: `decide/tests.rs`: `s2_default_config_never_lets_the_llm_execute`,
 //!   `auto_execute_needs_every_gate`; `policy.rs`:
 //!   `policy::tests::default_policy_never_lets_the_llm_execute`,
-//!   `policy::tests::gates_in_order`; and only a corroborated pick (spec
-//!   section 6b), `decide/tests.rs`:
+//!   `policy::tests::gates_in_order`; and only a corroborated pick,
+//!   `decide/tests.rs`:
 //!   `an_llm_execute_implies_every_gate_and_a_corroboration`,
 //!   `a_positional_model_never_executes_under_reorder`.
 //! - **S3** Every LLM failure is a clarifier (or `NEED_MORE_INFO`):
@@ -86,7 +86,7 @@
 //!   returns; the service's side (bad input is a clear status, the daemon
 //!   keeps serving) is tested in the daemon (`tests/it/server.rs`).
 //!
-//! Beside them, the rules' own: spec section 4b, **execute only what the
+//! Beside them, the rules' own (docs/deciding.md): **execute only what the
 //! input fully accounts for**, and candidate risk, in
 //! `matching/words/tests.rs` beside the rule (`matching/words.rs`), e.g.
 //! `an_unexplained_word_anywhere_stops_any_execute`,

@@ -1,7 +1,7 @@
-//! The LLM rung (spec section 5) and the policy step after it (rung 9):
+//! The LLM rung (docs/llm.md) and the policy step after it (rung 9):
 //! the one place the LLM is called, for ties the rules could not settle,
 //! once per evidence (the loop guard), within the cycle's budgets; the
-//! corroboration of a pick that passed every other gate (spec section 6b);
+//! corroboration of a pick that passed every other gate;
 //! and the mapping of what it did to a safe decision.
 
 use crate::ask::{AskCandidate, AskContinuity, AskQuestion, LlmAsk, LlmContext};
@@ -43,7 +43,7 @@ pub(crate) enum LlmStep {
 
 wire_enum! {
     "snake_case",
-    /// What the corroboration of a pick found (spec section 6b; the
+    /// What the corroboration of a pick found (the
     /// `ladder.llm.corroboration` attribute and metric label).
     pub enum Corroborated {
         /// The check picked the same candidate: the pick may execute.
@@ -100,7 +100,7 @@ impl LlmStep {
 }
 
 impl Draft<'_> {
-    /// The one LLM call site (spec section 5): checks the budgets and the
+    /// The one LLM call site: checks the budgets and the
     /// evidence, claims the loop guard (S5), asks once, validates the reply.
     pub(crate) async fn llm_rung<P: Ports>(&mut self, ports: &P, tie: &Tie<'_>) -> LlmStep {
         let p = self.ctx.policy;
@@ -184,7 +184,7 @@ impl Draft<'_> {
                 }
                 self.verdict = Some(verdict.clone());
                 span.record("ladder.llm.verdict", verdict.name());
-                // Spec 6b: a pick that passed every other gate is checked
+                // Corroboration: a pick that passed every other gate is checked
                 // before it may execute, within the same attempt.
                 let check = match &verdict {
                     Verdict::Select { choice_id, confidence } if self.gates(tie, choice_id, *confidence).is_ok() => {
@@ -198,7 +198,7 @@ impl Draft<'_> {
     }
 
     /// Every gate a pick must pass to execute: at least
-    /// `llm.confidence_min`, every auto-execute gate (spec section 6), and
+    /// `llm.confidence_min`, every auto-execute gate, and
     /// (S1) a pool entry to execute, never a command. The entry, or the
     /// first gate that fails.
     fn gates(&self, tie: &Tie<'_>, choice_id: &str, confidence: f32) -> Result<usize, &'static str> {
@@ -218,9 +218,9 @@ impl Draft<'_> {
             .and_then(|t| t.entry)
             .filter(|i| tie.pool.entries.get(*i).is_some())
             .ok_or("not_a_pool_entry")?;
-        // An LLM pick never executes a high-risk candidate (spec section
-        // 4b), whatever the gates say: it is offered for confirmation,
-        // auto-execute on or off.
+        // An LLM pick never executes a high-risk candidate, whatever the
+        // gates say: it is offered for confirmation, auto-execute on or
+        // off.
         if tie.pool.entries[entry].cand.is_high_risk(&p.matching.high_risk_kinds) {
             return Err(HIGH_RISK);
         }
@@ -241,7 +241,7 @@ impl Draft<'_> {
         Ok(entry)
     }
 
-    /// Corroborates a pick that passed every other gate (spec section 6b),
+    /// Corroborates a pick that passed every other gate,
     /// as `auto_execute.corroboration` says: the deterministic ranking
     /// first (it costs no call), then a second ask over the same pool,
     /// reordered and relabelled, through `Ports::corroborate`. The second
@@ -292,7 +292,7 @@ impl Draft<'_> {
             .collect();
         let in_pool = |id: &String| candidates.iter().any(|c| &c.id == id);
         let st = self.ctx.state;
-        // What was asked (spec 4c): the app's question, or ladderd's. In
+        // What was asked (docs/replies.md): the app's question, or ladderd's. In
         // `Enrich` the session's question is the one this cycle asked after
         // the input, which the input cannot answer.
         let asked = replies::asked(self.req, &st).filter(|(_, by)| *by == By::App || matches!(self.mode, Mode::Turn)).and_then(|(q, _)| {
@@ -472,7 +472,7 @@ pub fn opaque_label(k: usize) -> String {
     format!("c{}", k + 1)
 }
 
-/// The corroborating ask (spec section 6b): the same pool, input and
+/// The corroborating ask: the same pool, input and
 /// context, the candidates in another order in which no candidate keeps its
 /// place, each under a fresh opaque label (`c1`, `c2`, ... in the new
 /// order) so the model never sees a real id (continuity ids are relabelled
@@ -560,7 +560,7 @@ fn read_second(answer: &LlmAnswer, shown: &[String], pick: &str, p: &Policy) -> 
     }
 }
 
-/// The deterministic check of a pick (spec section 6b): it must be the
+/// The deterministic check of a pick (docs/llm.md): it must be the
 /// deterministic ranking's first candidate (the one the clarifier shows
 /// first without the LLM), and its similarity to the input (`similarity`)
 /// must beat every other candidate of the tie by at least `margin` (a lone

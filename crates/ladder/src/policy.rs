@@ -36,7 +36,7 @@ wire_enum! {
 wire_enum! {
     "snake_case",
     /// How an LLM pick that passed every other auto-execute gate is checked
-    /// before it executes (spec section 6b). A model's self-reported
+    /// before it executes. A model's self-reported
     /// confidence is not evidence: a small real model says 1.0 on wrong picks.
     #[derive(Default)]
     pub enum Corroboration {
@@ -66,7 +66,7 @@ impl Corroboration {
     }
 }
 
-/// The auto-execute gates (spec sections 6 and 6b): the `[auto_execute]`
+/// The auto-execute gates (docs/llm.md): the `[auto_execute]`
 /// section of the configuration, as it is.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -74,9 +74,9 @@ pub struct AutoExecute {
     /// The kill switch. Off by default: the LLM never executes.
     pub enabled: bool,
     pub min_confidence: f32,
-    /// Reasons that may auto-execute; the spec forbids `NEVER_AUTO_EXECUTE`.
+    /// Reasons that may auto-execute; `NEVER_AUTO_EXECUTE` never may.
     pub allowed_reasons: Vec<AmbiguityReason>,
-    /// How a pick that passed every other gate is corroborated (6b).
+    /// How a pick that passed every other gate is corroborated.
     pub corroboration: Corroboration,
     /// `deterministic` / `both`: how far the pick's similarity to the input
     /// must be ahead of every other candidate's (in [0, 1]).
@@ -100,20 +100,20 @@ impl AutoExecute {
     /// execute on the model's word alone.
     pub fn uncorroborated_warning(&self) -> Option<&'static str> {
         (self.enabled && self.corroboration == Corroboration::None).then_some(
-            "auto_execute.corroboration = \"none\": LLM picks execute on the model's self-reported confidence alone, which is not evidence (spec section 6b)",
+            "auto_execute.corroboration = \"none\": LLM picks execute on the model's self-reported confidence alone, which is not evidence (see Corroboration in docs/llm.md)",
         )
     }
 }
 
-/// Enrichment budgets (spec section 7 table): the `[enrichment]` section of
-/// the configuration, as it is (names map 1:1 to the spec's constants).
+/// Enrichment budgets (docs/continuity.md#need_more_info-and-enrich): the
+/// `[enrichment]` section of the configuration, as it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Budgets {
     pub selection_max_enrichment_steps: u32,
     pub selection_max_llm_calls: u32,
     pub semantic_max_enrichment_steps: u32,
-    /// Allows a third semantic step (the spec's "3 behind a flag").
+    /// Allows a third semantic step (two without it).
     pub semantic_extra_step: bool,
     pub semantic_max_llm_calls_per_step: u32,
     pub chat_history_max_turns: usize,
@@ -196,7 +196,7 @@ impl Policy {
     }
 }
 
-/// The corroborating ask of an attempt as it happened (spec section 6b):
+/// The corroborating ask of an attempt as it happened:
 /// what the port returned, and the real ids in the order the ask showed
 /// them (the opaque label `c1` is `shown[0]`, ...), for decision records
 /// and replay.
@@ -301,7 +301,7 @@ pub fn interpret(content: &str, pool_ids: &[&str], max_types: usize) -> Verdict 
     }
 }
 
-/// Inputs of the auto-execute gates (spec section 6).
+/// Inputs of the auto-execute gates (docs/llm.md).
 #[derive(Debug, Clone, Copy)]
 pub struct GateInput {
     pub confidence: f32,

@@ -20,7 +20,7 @@ pub trait Ports: Sync {
     /// Asks the LLM once, within the port's own deadline: the first ask of
     /// an attempt.
     fn arbitrate(&self, ask: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send;
-    /// The corroborating ask of the same attempt (spec section 6b): the
+    /// The corroborating ask of the same attempt: the
     /// same pool, reordered and relabelled. It is no new attempt (no guard
     /// claim, no LLM call counted against the cycle) and gets only what is
     /// left of the first ask's budget: a port with a clock answers

@@ -1,4 +1,4 @@
-//! Refusals stick to their words (spec section 4c, docs/replies.md#refusals-stick):
+//! Refusals stick to their words (docs/replies.md#refusals-stick-to-their-words):
 //! an option the user refused within the continuity TTL (a repair, a
 //! decline of it, or the app's `OUTCOME_KIND_REJECTED`) is never executed
 //! again by the words that chose it, by a yes, a comparison, a position or

@@ -1,5 +1,5 @@
 //! Speculation: planning a `Decide` turn before the session's state is
-//! read, for a store whose read costs a round trip (spec section 7b: one
+//! read, for a store whose read costs a round trip (docs/replicas.md: one
 //! round trip for a deterministic `Decide`, two for an LLM turn).
 //!
 //! [`plan`] runs the ladder without the state and says how the turn

@@ -47,10 +47,11 @@ impl Candidate {
         Candidate { id: id.into(), label: label.into(), ..Default::default() }
     }
 
-    /// Whether a wrong execute of this candidate is costly (spec section
-    /// 4b): marked `RISK_HIGH`, or unmarked with a `kind` the deployment
-    /// lists in `matching.high_risk_kinds` (compared ignoring ASCII case).
-    /// A candidate marked `RISK_NORMAL` is normal whatever its kind.
+    /// Whether a wrong execute of this candidate is costly
+    /// (docs/deciding.md#risk): marked `RISK_HIGH`, or unmarked with a
+    /// `kind` the deployment lists in `matching.high_risk_kinds` (compared
+    /// ignoring ASCII case). A candidate marked `RISK_NORMAL` is normal
+    /// whatever its kind.
     pub fn is_high_risk(&self, high_risk_kinds: &[String]) -> bool {
         match self.risk {
             Risk::High => true,
@@ -76,7 +77,7 @@ wire_enum! {
 
 wire_enum! {
     "snake_case",
-    /// What a screen asks (contract `Asked`, spec section 4c).
+    /// What a screen asks (contract `Asked`, docs/replies.md).
     #[derive(Default)]
     pub enum Asked {
         /// A plain screen.
@@ -115,7 +116,7 @@ pub struct OptionSet {
     /// Pool reuse: the candidates come from the session's cache.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_reference: bool,
-    /// What the screen asks (spec section 4c): the app's own question.
+    /// What the screen asks (docs/replies.md): the app's own question.
     #[serde(default, skip_serializing_if = "Asked::is_plain")]
     pub asked: Asked,
 }
@@ -289,7 +290,7 @@ wire_enum! {
         Cancel,
         NoActiveContext,
         Command,
-        /// The user refused what was proposed (spec section 4c): the app
+        /// The user refused what was proposed: the app
         /// shows other options; `Cancel` abandons the task.
         Declined,
     }
@@ -301,7 +302,7 @@ wire_enum! {
     pub enum Tier {
         Exclusions,
         Scope,
-        /// A reply read against what was asked (spec section 4c).
+        /// A reply read against what was asked (docs/replies.md).
         Reply,
         Deterministic,
         Command,
@@ -313,7 +314,8 @@ wire_enum! {
 
 wire_enum! {
     "snake_case",
-    /// Evidence the app can be asked for (spec section 7 allowlist).
+    /// Evidence the app can be asked for: the only types a
+    /// `NEED_MORE_INFO` names (docs/continuity.md#need_more_info-and-enrich).
     #[derive(PartialOrd, Ord)]
     pub enum EvidenceType {
         ChatActiveOptions,
@@ -337,7 +339,7 @@ pub struct Clarifier {
 
 wire_enum! {
     "snake_case",
-    /// The clarifier a session waits on an answer to (spec section 7).
+    /// The clarifier a session waits on an answer to (docs/continuity.md).
     #[derive(Default)]
     pub enum PendingClarifier {
         #[default]
@@ -345,8 +347,8 @@ wire_enum! {
         SelectionDisambiguation,
         ScopeDisambiguation,
         MissingSlot,
-        /// Asks to confirm a high-risk candidate, listed first (spec
-        /// section 4b).
+        /// Asks to confirm a high-risk candidate, listed first
+        /// (docs/deciding.md#risk).
         Confirmation,
         Repair,
     }
@@ -362,7 +364,7 @@ pub struct LlmReport {
     /// "select", "abstain", "need_more_info", or the failure name.
     pub verdict: String,
     pub shadow: bool,
-    /// Spec section 6b, when a pick that passed every other gate was
+    /// Corroboration, when a pick that passed every other gate was
     /// checked: "agreed", "disagreed", "skipped_no_time" or "failed";
     /// empty when no corroboration ran. (Fields with defaults: records
     /// written before they existed still read.)

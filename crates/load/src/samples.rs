@@ -140,11 +140,11 @@ pub fn pool(n: usize) -> Vec<pb::Candidate> {
     out
 }
 
-/// The costliest `Extract` requests within the default limits (issue 31
-/// item 5), by name: each is just under `limits.match_work_max` (1,000,000:
-/// text words x vocabulary words, each value and synonym its words plus
-/// one, plus 4 per byte of text and vocabulary to canonicalize;
-/// `ladder::extract::work`) and passes every other limit.
+/// The costliest `Extract` requests within the default limits, by name:
+/// each is just under `limits.match_work_max` (1,000,000: text words x
+/// vocabulary words, each value and synonym its words plus one, plus 4 per
+/// byte of text and vocabulary to canonicalize; `ladder::extract::work`)
+/// and passes every other limit.
 ///
 /// - `many-long-forms`: 470 forms of 499 bytes (one word each, accented
 ///   letters that canonicalization folds) against a text of 64 words: the
@@ -174,9 +174,10 @@ pub fn worst_extracts() -> Vec<(&'static str, pb::ExtractRequest)> {
     ]
 }
 
-/// The shape of the report that opened issue 31 item 5: 245 values x 32
-/// forms of 499 bytes against a 4,095-byte text (3.9 MB, every other limit
-/// met), here with words that make every form slide the whole text:
+/// The shape of a request once reported to run `Extract` on past the
+/// caller's deadline: 245 values x 32 forms of 499 bytes against a
+/// 4,095-byte text (3.9 MB, every other limit met), here with words that
+/// make every form slide the whole text:
 /// seconds of CPU unbounded, so the work limit refuses it up front (and,
 /// with the limit raised, the deadline stops it).
 pub fn extract_over_the_work_limit() -> pb::ExtractRequest {

@@ -1,4 +1,4 @@
-//! One table per rule of spec section 8.
+//! One table per rule of `Clarify` (docs/clarify-and-extract.md).
 
 use super::*;
 use proptest::prelude::*;
@@ -197,7 +197,7 @@ fn drafts_parse_from_plain_or_fenced_json() {
 
 const SLOT_FILLING: &str = "fill_slot";
 
-/// The spec defaults plus a region table and one slot-filling intent.
+/// The defaults plus a region table and one slot-filling intent.
 fn policy() -> AssistantPolicy {
     AssistantPolicy {
         slot_filling_intents: vec![SLOT_FILLING.to_string()],
@@ -644,7 +644,8 @@ fn case_strategy() -> impl Strategy<Value = (ClarifyRequest, &'static str, Draft
     })
 }
 
-/// The spec's invariant table, written out: (blocks_search, forced action).
+/// The default invariant table as docs/clarify-and-extract.md lists it,
+/// written out: (blocks_search, forced action).
 fn spec_invariants(kind: MessageType, reason: &str) -> (bool, Option<&'static str>) {
     match (kind, reason) {
         (MessageType::Clarify, "MISSING_LOCATION") => (true, Some("ASK_LOCATION")),

@@ -24,8 +24,8 @@ fn can_you_ope_panel_d_pls_only_ever_picks_links_panel_d() {
     }
     let pool: Vec<String> = panels().candidates.iter().map(|c| c.id.clone()).collect();
     assert!(ids(&d).iter().all(|i| pool.contains(i)), "clarifies only with the set: {:?}", ids(&d));
-    // "ope" is no word of the panel's: the input does not account for it
-    // (spec section 4b), so the typo goes up the ladder, the panel first.
+    // "ope" is no word of the panel's: the input does not account for it,
+    // so the typo goes up the ladder, the panel first.
     assert_eq!((d.outcome, d.handled_by_tier), (Outcome::Clarify, Tier::Fallback));
     assert_eq!(ids(&d).first().map(String::as_str), Some("links-panel-d"));
 }
@@ -308,7 +308,7 @@ fn the_prompt_holds_only_the_tie() {
     assert_eq!(asks[0].canonical_input, "links panel");
 }
 
-/// Issue 36: a reply that reaches the LLM shows it what was asked, ids of
+/// A reply that reaches the LLM shows it what was asked, ids of
 /// the pool only, in the order shown; nothing when nothing was asked.
 #[test]
 fn the_prompt_shows_what_was_asked_of_this_pool_only() {
@@ -434,7 +434,7 @@ proptest! {
         let p = policy_for(&w);
         let first = turn(&p, &fake, &w.req).decision;
         if matches!(first.outcome, Outcome::Execute | Outcome::Escape) {
-            return Ok(()); // a resolution resets the guard, by the spec
+            return Ok(()); // a resolution (execute or escape) resets the guard
         }
         let after_first = fake.calls();
         prop_assert!(after_first <= 1);
@@ -459,7 +459,7 @@ proptest! {
         let cancel_only = matches!(lead, "stop" | "cancel" | "never mind");
         r.input = if cancel_only { lead.to_string() } else { format!("{lead} {}", r.input) };
         // A cancel that a label says whole ("Stop" on a player) is that
-        // option's request (spec section 4c), not a cancel.
+        // option's request, not a cancel.
         let lex = &crate::lexicon::Lexicon::shipped();
         let named = |c: &Candidate| canonicalize(&c.label, lex) == canonicalize(lead, lex);
         prop_assume!(!(cancel_only && r.option_candidates().iter().chain(&r.widget_items).chain(&r.recoverable_chat_options).chain(&r.commands).any(named)));
@@ -528,7 +528,7 @@ fn new_evidence_gets_one_more_llm_call_within_the_budget() {
     assert_eq!(d.decision.fallback_reason, Some(FallbackReason::BudgetExhausted));
 }
 
-/// Issue 17 item 6: evidence supplied for the requested type joins the
+/// Evidence supplied for the requested type joins the
 /// pool of the cycle's next LLM call.
 #[test]
 fn recoverable_options_supplied_by_enrich_join_the_next_llm_call() {
@@ -672,7 +672,7 @@ fn plain(l: &str, lex: &crate::lexicon::Lexicon) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
-    /// Spec 4b: an input that names two distinct candidates never executes,
+    /// An input that names two distinct candidates never executes,
     /// with or without the LLM, whatever the pool.
     #[test]
     fn naming_two_candidates_never_executes((labels, a, b) in distinct_labels(), shape in two_referents(), answer in llm_answer_strategy()) {
@@ -747,7 +747,7 @@ proptest! {
     }
 }
 
-// ------------------------------------------- corroboration (spec 6b) --
+// ------------------------------------------------------- corroboration --
 
 const PICK_E: &str = r#"{"decision":"select","choice_id":"links-panel-e","confidence":0.95}"#;
 
@@ -1021,7 +1021,8 @@ fn second_strategy() -> impl Strategy<Value = Second> {
 }
 
 /// The similarity of the input to the candidate `id` of the request, the
-/// way spec 6b's deterministic check is documented (restated here).
+/// way docs/llm.md documents corroboration's deterministic check
+/// ("The deterministic ranking's score", restated here).
 fn documented_similarity(p: &Policy, r: &DecideRequest, id: &str) -> f32 {
     let canonical = canonicalize(&r.input, &p.lexicon);
     let rest = match scope::find_cue(&canonical, &p.lexicon) {
@@ -1040,7 +1041,7 @@ fn documented_similarity(p: &Policy, r: &DecideRequest, id: &str) -> f32 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 768, ..ProptestConfig::default() })]
 
-    /// Spec 6b under any provider behaviour (any first answer, any second
+    /// Corroboration under any provider behaviour (any first answer, any second
     /// answer or failure, any corroboration setting): an LLM execute
     /// implies every earlier gate and, unless corroboration is "none", two
     /// picks of the same candidate (the second under an opaque label) and/or
@@ -1145,7 +1146,7 @@ proptest! {
     }
 }
 
-// ------------------------------------------------ deadlines (issue 20) --
+// ----------------------------------------------------------- deadlines --
 
 /// A pool and an input that take the matching rungs seconds: 3,000
 /// candidates of 500-byte labels, and 500 different words each one edit
@@ -1233,7 +1234,7 @@ fn the_reply_loops_stop_soon_after_the_deadline_on_a_memoized_pool() {
     assert!(took < std::time::Duration::from_millis(1500), "took {took:?}");
 }
 
-// ------------------------------------------- refusals stick (issue 31) --
+// ------------------------------------------------------ refusals stick --
 
 /// The app records what happened to `id` (`RecordOutcome`).
 fn record(fake: &Fake, id: &str, outcome: ActionOutcome) {
@@ -1259,7 +1260,7 @@ fn auto_on() -> Policy {
     p
 }
 
-/// Issue 31 item 1, the LLM path: the user rejected what the LLM's pick
+/// Refusals stick, the LLM path: the user rejected what the LLM's pick
 /// executed; the same words again (on the same option set, and on a new
 /// one) never execute it again: a clarifier that does not lead with it,
 /// `user_refused`. A later pick of another candidate while the repair is
@@ -1316,7 +1317,7 @@ fn continuity_never_resolves_to_a_candidate_the_user_rejected() {
     assert_ne!(ids(&vetoed).first().map(String::as_str), Some("links-panel-d"), "{:?}", ids(&vetoed));
 }
 
-/// Refusals stick to their words (spec section 4c): the user's own words
+/// Refusals stick to their words: the user's own words
 /// that chose a refused candidate (its exact label, its position) do not
 /// execute it again within the TTL, nor does any pick of the LLM; they are
 /// asked, and the refused candidate is not the suggestion.
@@ -1352,7 +1353,7 @@ fn a_refusal_lasts_as_long_as_the_continuity_context() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
-    /// Issue 31 item 1 over any session state and any LLM answer: a
+    /// Refusals stick, over any session state and any LLM answer: a
     /// candidate the session holds as refused (rejected within the TTL, or
     /// any while a repair is pending) is never executed by the LLM or the
     /// continuity resolver, auto-execute included (an answer the user's

@@ -1,5 +1,6 @@
-//! One table per rule of spec section 9, the sequence plan -> outcome ->
-//! settle end to end, and property tests for what the baseline keeps.
+//! One table per rule of `Extract` (docs/clarify-and-extract.md), the
+//! sequence plan -> outcome -> settle end to end, and property tests for
+//! what the baseline keeps.
 
 use super::*;
 use proptest::prelude::*;
@@ -600,7 +601,8 @@ fn world() -> impl Strategy<Value = (ExtractRequest, Vec<(Component, HintAnswer)
     })
 }
 
-/// The tuple of spec section 9, written out.
+/// The tuple a component is chosen by (docs/clarify-and-extract.md),
+/// written out.
 fn spec_tuple(o: &HintOutcome) -> (u8, u8, u32, String) {
     let status = match o.status {
         HintStatus::Ok => 0,
@@ -720,7 +722,8 @@ proptest! {
         prop_assert_eq!((x.slots, x.decided_by.as_str()), (base, "baseline"));
     }
 
-    /// `choose` is the minimum by the spec's tuple, whatever the order.
+    /// `choose` is the minimum by that tuple (`spec_tuple`), whatever the
+    /// order.
     #[test]
     fn choose_is_the_minimum_by_the_tuple_whatever_the_order(
         (outcomes, shuffled) in outcomes_strategy().prop_flat_map(|v| (Just(v.clone()), Just(v).prop_shuffle())),

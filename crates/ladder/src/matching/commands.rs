@@ -41,7 +41,7 @@ pub(super) fn match_command(
                 || c == bare
                 || (params.joined_words && ct.len() >= 2 && ct.concat() == joined_full);
             // Inside a longer input, the command must account for all of
-            // it, as a candidate must (spec section 4b): "log out" escapes,
+            // it, as a candidate must: "log out" escapes,
             // "log out of the shared account on my phone" does not.
             let contained = ct.len() >= 2
                 && (in_order_with_empty_gaps(&full, &ct, lex) || (params.joined_words && full.contains(&ct.concat().as_str())))

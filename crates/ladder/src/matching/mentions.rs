@@ -218,7 +218,7 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
         // see ew" with "Pad See Ew").
         let label_word = i > 0 && canon.any_word(toks[i], stop);
         // The everyday verbs of choosing an item ("add", "grab") are
-        // phrasing too (spec section 4c) where no label has them and no
+        // phrasing too where no label has them and no
         // option is an action of its own ("add a garlic naan" on a menu;
         // never "add" beside "Delete file").
         let everyday = !after_conjunction && !canon.any_word(toks[i], stop) && !options_act(canon, lex, stop);

@@ -1,5 +1,5 @@
 //! Matching: what the canonical input names in the pool, read the way a
-//! careful person reads it (spec sections 4 and 4b).
+//! careful person reads it (docs/deciding.md).
 //!
 //! [`find`] finds every reference the input makes and the words around them:
 //!
@@ -221,8 +221,8 @@ pub struct Reading {
     pub words: Words,
     /// Entries that could win (those named, and the one the words single
     /// out) and account for the whole input: every content word is theirs
-    /// and nothing of theirs that sets them apart is left unsaid (spec
-    /// section 4b, `Said::accounts_for`). Only these may execute.
+    /// and nothing of theirs that sets them apart is left unsaid
+    /// (`Said::accounts_for`). Only these may execute.
     pub complete: Vec<usize>,
     /// Of `complete`: entries whose whole label, or a whole alias, the
     /// input says (what a high-risk candidate needs).
@@ -362,7 +362,7 @@ pub struct MatchParams {
     /// Candidate `kind` values read as `RISK_HIGH` when a candidate's
     /// `risk` is unspecified (ignoring ASCII case): such a candidate
     /// executes deterministically only on its whole label or an alias, or
-    /// a position in the options shown (spec section 4b).
+    /// a position in the options shown (docs/deciding.md#risk).
     pub high_risk_kinds: Vec<String>,
 }
 
@@ -541,7 +541,8 @@ pub fn find(
             reading.named.push((m.entry, m.kind));
         }
     }
-    // The principle (spec section 4b), for every entry that could win.
+    // The principle, execute only what the input fully accounts for, for
+    // every entry that could win.
     let said = Said { raw, toks: &toks, roles: &roles, described: &described, pool, canon, lex, params, stop };
     said.complete(&mut reading, stop);
 

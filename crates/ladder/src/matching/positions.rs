@@ -172,7 +172,7 @@ pub(super) fn position_mentions(
             i += 1;
             continue;
         }
-        // A quantity or a date is not a position (spec section 4c): "1
+        // A quantity or a date is not a position: "1
         // ticket", "2 people" (a number counting what follows it), "on the
         // 1st", "the 1st of March" (a day), "a second card" (another one).
         if is_quantity_or_date(toks, i, at, end, prefixed, lex) {

@@ -1,5 +1,5 @@
 //! What the words outside any reference single out (`word_evidence`: a
-//! candidate, several, or none), and the principle (spec section 4b):
+//! candidate, several, or none), and the principle (docs/deciding.md):
 //! **execute only what the input fully accounts for** (`Said::accounts_for`:
 //! nothing said is left over, and nothing of the entry that sets it apart
 //! is left unsaid). Also the partial overlaps that rank the clarifier
@@ -279,8 +279,8 @@ impl Said<'_> {
         }
     }
 
-    /// **Execute only what the input fully accounts for** (spec section
-    /// 4b), for one entry the input could mean:
+    /// **Execute only what the input fully accounts for**, for one entry
+    /// the input could mean:
     ///
     /// - nothing said is left over: every content word is the entry's own
     ///   (a word of its label or aliases, exactly, joined, or within the

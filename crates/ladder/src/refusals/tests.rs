@@ -119,7 +119,7 @@ enum Refused {
     Rejected,
 }
 
-/// Spec section 4c: a refused option (by a repair, a decline or
+/// A refused option (by a repair, a decline or
 /// `OUTCOME_KIND_REJECTED`) is never executed again within the
 /// continuity TTL by the words that chose it (its label, its position, a
 /// value it shows), a yes, a comparison or a position, from the session or

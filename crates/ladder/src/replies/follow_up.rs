@@ -1,4 +1,4 @@
-//! A yes with more (spec section 4c, `Decision.follow_up`): a reply that
+//! A yes with more (`Decision.follow_up`, docs/replies.md): a reply that
 //! says yes to the option proposed in a sentence of its own, then asks a
 //! question ("Yes, what's their address?") or makes a request of its own
 //! ("Sounds good. Can you also book a cab there?"), executes the option

@@ -1,4 +1,4 @@
-//! Replies (spec section 4c): a turn read as an answer to what was asked,
+//! Replies (docs/replies.md): a turn read as an answer to what was asked,
 //! before the ladder runs over the screen as a fresh request.
 //!
 //! What was asked comes from the app (`OptionSet.asked`: it asked the user
@@ -24,7 +24,7 @@
 //!   execute.
 //!
 //! Anything else is not a reply ([`Answer::Pass`]): the ladder runs as it
-//! would. The principle of spec section 4b rules every execute: a reply
+//! would. The principle (docs/deciding.md) rules every execute: a reply
 //! accounts for an option only through what was asked, and every word
 //! left must be explained by that option. The room's rooms: `reading`
 //! (the words), `values` (the details), `answer` (this file's rules).
@@ -517,7 +517,7 @@ pub(super) fn all_explained(rest: &[String], phrases: &crate::lexicon::PhraseSet
 }
 
 /// A reply of clauses one of which negates and one names what is wanted
-/// (spec section 4c: "a negation that also names the wanted option"): the
+/// (a negation that also names the wanted option): the
 /// wanted clause is read again without the options the negated clause
 /// names; "the other" there is the one option left of two.
 fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {

@@ -1,4 +1,4 @@
-//! What was asked (spec section 4c): a question the user may answer,
+//! What was asked (docs/replies.md): a question the user may answer,
 //! ladderd's clarifier or confirmation (kept in the session) or the app's
 //! screen (`OptionSet.asked`). Plain data, below the session state: the
 //! state holds one, and the facts a shared store checks read it.

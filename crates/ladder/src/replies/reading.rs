@@ -1,5 +1,5 @@
-//! What a reply says, from its words alone: no session, no pool (spec
-//! section 4c). Each clause of the reply (split at sentence punctuation)
+//! What a reply says, from its words alone: no session, no pool
+//! (docs/replies.md). Each clause of the reply (split at sentence punctuation)
 //! is read phrase by phrase against the lexicon's reply vocabulary: an
 //! affirmation ("yes", "sounds good"), a refusal ("no", "not quite"), a
 //! request for other options ("something else"), an abandon ("forget it",
@@ -98,7 +98,7 @@ pub struct Clause {
 }
 
 impl Reading {
-    /// Whether it changes a detail (spec section 4c): a correction
+    /// Whether it changes a detail: a correction
     /// ("actually", "instead", "make it") with a value ("make it for 1",
     /// "ok, at 7 instead"). Such a turn never executes.
     pub fn changes_a_detail(&self) -> bool {

@@ -1,4 +1,4 @@
-//! Replies end to end (spec section 4c, issue 36 item 7): whole turns
+//! Replies end to end (docs/replies.md): whole turns
 //! through the ladder, a first that makes something asked (ladderd's
 //! confirmation or "which one?", an execute, or the app's screen with
 //! `asked` set) and then the reply. For each kind of reply, one example
@@ -318,7 +318,7 @@ fn a_position_counts_in_the_order_the_question_listed() {
     assert_eq!(said(&s.say("the second one", &reordered(&panels(), &[2, 0, 1]))), "clarify e, p (reply, position)");
 }
 
-/// Issue 45 item 8: ladderd's confirmation listed Close Account first and
+/// Ladderd's confirmation listed Close Account first and
 /// Card Details third; the app re-sends the screen as it was (Close
 /// Account third): "the third one" is asked between the two.
 #[test]
@@ -461,7 +461,7 @@ fn changed_detail() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Issue 36 item 7, affirm: a yes with a changed detail ("yes but for 3
+/// Affirm: a yes with a changed detail ("yes but for 3
 /// people", "ok, at 8 instead", "sure, on saturday") never executes,
 /// whoever proposed the option; the same yes alone does (counted).
 #[test]
@@ -487,7 +487,7 @@ fn a_yes_that_changes_a_detail_never_executes() {
     branches.expect(&[("changed detail", CASES as usize), ("the yes alone executes", CASES as usize * 3 / 4)]);
 }
 
-/// Issue 36 item 7, affirm: a yes to "which one?" over several options
+/// Affirm: a yes to "which one?" over several options
 /// (ladderd's, on the screen re-sent in any order, or the app's) never
 /// executes, whatever came first; it is asked again (counted).
 #[test]
@@ -511,7 +511,7 @@ fn a_yes_to_which_one_over_several_never_executes() {
 const HIGH_RISK: &[&str] =
     &["Delete All Panels", "Close Account", "Pay $120 Now", "Send Message", "Cancel Subscription", "Transfer Funds", "Wipe Device"];
 
-/// Issue 36 item 7, affirm and risk: a yes executes a high-risk option
+/// Affirm and risk: a yes executes a high-risk option
 /// (marked `RISK_HIGH`, or of a kind the deployment lists) on a plain
 /// screen of it only right after ladderd asked about it alone (a
 /// clarifier of kind `confirmation`, the option first, or one that
@@ -588,7 +588,7 @@ const DECLINES: &[&str] = &[
     "other options please",
 ];
 
-/// Issue 36 item 7, decline: a refusal never executes, whatever was
+/// Decline: a refusal never executes, whatever was
 /// asked or proposed (or nothing); when something was, it escapes
 /// `declined` (counted).
 #[test]
@@ -633,7 +633,7 @@ const CANCELS: &[&str] = &[
     "wait, don't do it",
 ];
 
-/// Issue 36 item 7, cancel: an abandon never executes, whatever was asked
+/// Cancel: an abandon never executes, whatever was asked
 /// (or nothing): it escapes `cancel` (read as a reply or at the
 /// exclusions; those the reply rung read are counted).
 #[test]
@@ -698,7 +698,7 @@ const VAGUE: &[&str] = &[
     "the links panel one",
 ];
 
-/// Issue 36 item 7, repair: an option the user refused just after it
+/// Repair: an option the user refused just after it
 /// executed ("not that one", "wrong one", or the app's `RecordOutcome`
 /// REJECTED) never executes on a vague turn (one that does not say its
 /// label or position) within the continuity TTL, on the screen re-sent
@@ -845,7 +845,7 @@ fn a_position_after_which_one(set: &OptionSet, again: &[usize], position: &Said,
     Ok(())
 }
 
-/// Issues 36 and 45, position: after ladderd's "which one?" over some of
+/// Position: after ladderd's "which one?" over some of
 /// the options shown, a position counts in the order the question listed
 /// them, and is asked where the screen the app re-sends (random
 /// permutations) puts another option at that place; out of the question's
@@ -985,7 +985,7 @@ impl Tied {
     }
 }
 
-/// Issue 36 item 7, comparison: "the cheapest", "the earliest", "the
+/// Comparison: "the cheapest", "the earliest", "the
 /// longest" over options two or more of which hold the extreme never
 /// executes (asked again), on the app's "which one?", after ladderd's, or
 /// on a plain screen; with the tie broken (one of them more extreme) it
@@ -1015,7 +1015,7 @@ fn a_comparison_over_a_tie_never_executes() {
 
 const DAYS: [&str; 3] = ["Friday", "Saturday", "Sunday"];
 
-/// Issue 36 item 7, detail: a day or an hour (or both) said of options
+/// Detail: a day or an hour (or both) said of options
 /// that show "Friday 7:00 pm" and the like picks an option only when it
 /// is the one option that shows all it says; two or none showing it, it
 /// executes nothing. After ladderd's "which one?", on the app's, or with
@@ -1078,7 +1078,7 @@ fn a_detail_picks_only_the_one_option_that_shows_it() {
 const SONGS: [&str; 5] = ["Yellow", "Clocks", "Fix You", "Viva la Vida", "Song 2"];
 const AGAIN: &[&str] = &["one more", "again", "another one", "one more please", "same again", "play it again", "do it again", "once more"];
 
-/// Issue 36 item 7, repeat: "one more", "again" executes only the last
+/// Repeat: "one more", "again" executes only the last
 /// execute, on a screen that still shows it (the same option set, or the
 /// same label): never another option, never the same id showing another
 /// label on another screen, never with a value added ("one more for 3
@@ -1146,7 +1146,7 @@ fn a_repetition_executes_only_the_last_execute_as_it_was() {
 // ------------------------------------------- what the properties found --
 //
 // The smallest inputs on which the properties above found the product
-// executing what a person would not (issue 36 item 7), each as an
+// executing what a person would not, each as an
 // example: they fail until the product is fixed.
 
 /// A bare hour is no weekday: "the 6" over Friday and Sunday tables at
@@ -1203,7 +1203,7 @@ fn a_position_counts_in_the_questions_order_on_its_options_reshuffled() {
 }
 
 /// Ladderd's clarifier that offered one high-risk option alone (after
-/// "hello" on its screen) is a yes-or-no question about it (spec 4c): a
+/// "hello" on its screen) is a yes-or-no question about it: a
 /// yes confirms it. A question of another screen leaves this one plain:
 /// the confirmation comes first there.
 #[test]
@@ -1247,7 +1247,7 @@ fn a_yes_with_another_time_executes_nothing() {
     }
 }
 
-/// Issue 36 item 6: answers to "which one?" and yeses in every language of
+/// Answers to "which one?" and yeses in every language of
 /// the lexicon (ordinals with gender, case and the Hebrew article joined
 /// on; a detail; an affirmation), and a refusal.
 #[test]
@@ -1345,7 +1345,7 @@ proptest! {
     }
 }
 
-/// Spec section 4c: a cancel word alone ("cancel", "stop it", "cancel
+/// A cancel word alone ("cancel", "stop it", "cancel
 /// that") while some option's label opens with it may abandon the
 /// conversation as much as ask for that option: those options are asked,
 /// never executed and never escaped; with no such option it is a cancel.
@@ -1435,7 +1435,7 @@ enum Before {
     Asked,
 }
 
-/// Issue 45 items 6 and 8: on generated screens of 2 to 60 options, after
+/// On generated screens of 2 to 60 options, after
 /// any earlier turn, a position executes the option at that place in the
 /// order the user was shown it (the question's, or the screen's when
 /// nothing was asked; "and the 9th one" after an execute still counts on

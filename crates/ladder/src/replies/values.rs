@@ -1,4 +1,4 @@
-//! Values an option shows and a reply names (spec section 4c): prices,
+//! Values an option shows and a reply names (docs/replies.md): prices,
 //! times of day, durations, sizes, years, weekdays, months, days of the
 //! month and counts, read from the raw text (normalization would split
 //! "$9.99" and "7:00 PM"). A value has a dimension and an amount in that
@@ -756,7 +756,7 @@ fn singular(w: &str) -> String {
 
 fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
     // "one ticket", "two hours": a number word is a value wherever a
-    // digit is (spec section 4c), before a unit or a noun it counts.
+    // digit is; before a unit or a noun it counts.
     if let Some(x) = cardinal(w) {
         let before = toks[..i].iter().rev().find(|t| **t != Tok::Space);
         let prev = before.and_then(|t| match t {

@@ -53,7 +53,7 @@ fn ordinal_table() {
     }
 }
 
-/// Spec section 4c: a number or ordinal that is a quantity or a date
+/// A number or ordinal that is a quantity or a date
 /// never chooses a position.
 #[test]
 fn a_quantity_or_a_date_is_no_position() {
@@ -113,7 +113,7 @@ fn a_value_is_no_position() {
     }
 }
 
-/// Spec section 4c: a number with a decimal point, a version or a
+/// A number with a decimal point, a version or a
 /// currency is a value, never a position, and a value two options share
 /// tells nothing apart. Over generated screens of 2 to 60 options whose
 /// labels say no number, and inputs that hold such a number (alone, after
@@ -172,7 +172,7 @@ fn ordinal_word(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-/// Spec section 4b: an ordinal that opens a label ("21st Century
+/// An ordinal that opens a label ("21st Century
 /// Breakdown") and names another option's place ("the 21st one") is read
 /// both ways: both are offered, neither executes. Said whole, the label
 /// executes; where the ordinal's place is the label's own, it executes.

@@ -1,4 +1,4 @@
-//! The words rule, and the principle it serves (spec section 4b):
+//! The words rule, and the principle it serves (docs/deciding.md):
 //! **execute only what the input fully accounts for**, and candidate risk.
 //!
 //! The words table reads through `find` (the matching harness,
@@ -464,7 +464,7 @@ fn says_whole(c: &Candidate, input: &str, lex: &crate::lexicon::Lexicon) -> bool
 proptest! {
     #![proptest_config(ProptestConfig { cases: 384, ..ProptestConfig::default() })]
 
-    /// Risk (spec section 4b): no path executes a high-risk candidate but
+    /// Risk (docs/deciding.md#risk): no path executes a high-risk candidate but
     /// the rules on the user's explicit words: its whole label or an alias,
     /// or a position among the options shown (or, after ladderd's
     /// "which one?", among those it listed). Not continuity, not the LLM
@@ -511,7 +511,7 @@ proptest! {
                 let canonical = canonicalize(&req.input, &policy.lexicon);
                 let position = crate::matching::parse_ordinal(&canonical, &policy.lexicon).is_some()
                     || canonical.split(' ').any(|t| ["first", "second", "third", "fourth", "fifth", "last"].contains(&t));
-                // A reply to ladderd's own question (section 4c: a position
+                // A reply to ladderd's own question (docs/replies.md: a position
                 // in the order it listed, or the label said whole to its
                 // confirmation) is read from the session's question.
                 let answered = lived && d.decided_by == Decider::Continuity && d.handled_by_tier == Tier::Reply;
@@ -531,8 +531,9 @@ proptest! {
 
 // ------------------------------------------------------------ examples --
 
-/// One row per rule of section 4b: the input, the options, and what a
-/// careful person does (the id executed, or `None`: asks).
+/// One row per rule of the principle (docs/deciding.md): the input, the
+/// options, and what a careful person does (the id executed, or `None`:
+/// asks).
 #[test]
 fn each_rule_executes_what_it_should_and_nothing_else() {
     let shopping = ["Shopping list", "Shopping list update", "Reminder", "Calendar", "Timer"];
@@ -589,7 +590,7 @@ fn each_rule_executes_what_it_should_and_nothing_else() {
         // A badge that is also another candidate's position.
         ("2", &songs, None),
         ("song 2", &songs, Some("c2")),
-        // A noun that is also an action, said as the verb (issue 36).
+        // A noun that is also an action, said as the verb.
         ("track my parcel", &parcels, None),
         ("can you track my parcel", &parcels, None),
         ("my parcel", &parcels, Some("c0")),
@@ -671,7 +672,7 @@ fn a_high_risk_candidate_executes_only_on_its_words_or_a_position_it_was_asked_a
         }
     }
     // The same position in reply to the confirmation that listed it first
-    // is the explicit choice (spec 4b).
+    // is the explicit choice.
     let session = Fake::quiet();
     let p = Policy::defaults();
     assert_eq!(executes(&turn(&p, &session, &request("the first one", cands.clone()))), None);

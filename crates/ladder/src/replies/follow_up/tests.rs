@@ -45,7 +45,7 @@ fn proposed(setting: u8) -> (Session, OptionSet) {
     }
 }
 
-/// Spec section 4c, `Decision.follow_up`: a yes in a sentence of its own
+/// `Decision.follow_up`: a yes in a sentence of its own
 /// to a normal-risk option proposed (the app's confirmation, a screen of
 /// one action, ladderd's one-option clarifier), then a question or a
 /// request: the option executes and the rest comes back as typed, of its
@@ -92,7 +92,7 @@ fn a_high_risk_option_is_not_executed_on_a_yes_that_asks_about_it() {
     }
 }
 
-/// Spec section 4c: an acknowledgement ("ok", "alright", "I see") before
+/// An acknowledgement ("ok", "alright", "I see") before
 /// a new search, a request for more or for another value never executes,
 /// whatever was proposed; before a request of its own it does (counted).
 #[test]
@@ -130,7 +130,7 @@ fn number_word(n: u32) -> &'static str {
     ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"][n as usize]
 }
 
-/// Spec section 4c: a number word is a value wherever a digit is. A
+/// A number word is a value wherever a digit is. A
 /// confirmation of m tickets (rooms, people, nights) answered with
 /// another count in words never executes; the same count in words
 /// confirms it (counted).
