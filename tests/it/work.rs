@@ -314,10 +314,12 @@ async fn the_worst_request_shapes_at_once_stay_under_the_documented_peak_rss() {
     // The default limits, but bodies may take as long as they need to
     // arrive: this measures memory, not arrival speed. On a loaded 2-core
     // machine the test's own clients send 48 bodies of up to 4 MiB slower
-    // than the default 1 s (or once 5 s) allows; with two minutes every
+    // than the default 1 s (or once 5 s) allows, and past the call's own
+    // default deadline of 5 s; with two minutes for both, every
     // shape is read whole and held (the harder case for memory), then
     // refused or served. The whole exchange still has a deadline below.
-    let (mut child, addr, _) = spawn_binary(&[("LADDER_SERVER__BODY_TIMEOUT_MS", "120000")]).await;
+    let (mut child, addr, _) =
+        spawn_binary(&[("LADDER_SERVER__BODY_TIMEOUT_MS", "120000"), ("LADDER_SERVER__REQUEST_TIMEOUT_MS", "120000")]).await;
     let pid = child.id().unwrap();
     let addr: std::net::SocketAddr = addr.parse().unwrap();
     let shapes = worst_shapes();

@@ -3,7 +3,7 @@
 //! packed within the token budgets (`llm_rung::pack_context`). Nothing else
 //! ever reaches a prompt.
 
-use super::replies::question::{Question, QuestionKind};
+use super::replies::question::{PendingQuestion, QuestionKind};
 use super::types::{AmbiguityReason, EvidenceType};
 
 /// What the LLM is shown: the bounded pool and nothing else.
@@ -77,7 +77,7 @@ impl AskQuestion {
     /// id of another screen may name something else). `refused`: the ids
     /// the user refused, newest first. `None` when the question offered
     /// nothing of this pool: it asked about other options.
-    pub fn of(q: &Question, candidates: &[AskCandidate], refused: &[&str], cap: usize) -> Option<Self> {
+    pub fn of(q: &PendingQuestion, candidates: &[AskCandidate], refused: &[&str], cap: usize) -> Option<Self> {
         let shown = |id: &str| {
             let label = q.label_of(id);
             candidates.iter().any(|c| c.id == id && (label.is_empty() || c.label == label))
@@ -112,8 +112,8 @@ mod tests {
             .collect()
     }
 
-    fn question(kind: QuestionKind, offered: &[&str], proposed: Option<&str>) -> Question {
-        Question {
+    fn question(kind: QuestionKind, offered: &[&str], proposed: Option<&str>) -> PendingQuestion {
+        PendingQuestion {
             kind,
             offered: offered.iter().map(|s| s.to_string()).collect(),
             proposed: proposed.map(str::to_string),

@@ -487,7 +487,7 @@ pub fn finish(
 
 /// Parses the LLM's reply into a draft (plain or fenced JSON).
 pub fn parse_draft(content: &str) -> Result<Draft, String> {
-    let json = super::reply::extract_json(content).ok_or("no JSON object in the reply")?;
+    let json = super::model_json::extract_json(content).ok_or("no JSON object in the reply")?;
     serde_json::from_str::<Draft>(json).map_err(|e| format!("malformed reply: {e}"))
 }
 

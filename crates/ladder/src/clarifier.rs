@@ -2,7 +2,7 @@
 //! question that goes with them, in the request's language.
 
 use super::classify::Classification;
-use super::matching::{MatchKind, Matches, Query, Reading, Relation, Words};
+use super::matching::{MatchKind, Matches, Query, Referents, Relation, Words};
 use super::scope::Pool;
 use super::types::{AmbiguityReason, Candidate, DecideRequest, Scope};
 use serde::Deserialize;
@@ -12,7 +12,7 @@ pub const SHIPPED: &str = include_str!("clarifier.toml");
 
 /// Which question a clarifier asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ask {
+pub enum Wording {
     Selection,
     Collision,
     NoCandidate,
@@ -68,21 +68,21 @@ impl Templates {
     }
 
     /// The question in `language` ("he-IL" uses "he"), else in `default`.
-    pub fn question(&self, ask: Ask, language: &str, default: &str) -> String {
+    pub fn question(&self, ask: Wording, language: &str, default: &str) -> String {
         let primary = language.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
         let t = self.by_language.get(&primary).or_else(|| self.by_language.get(default)).or_else(|| self.by_language.values().next());
         let Some(t) = t else { return String::new() };
         match ask {
-            Ask::Selection => &t.selection,
-            Ask::Collision => &t.collision,
-            Ask::NoCandidate => &t.no_candidate,
-            Ask::NeedMoreInfo => &t.need_more_info,
-            Ask::Confirmation => t.confirmation.as_ref().unwrap_or(&t.selection),
-            Ask::Scope(Scope::Unspecified) => &t.scope_conflict,
-            Ask::Scope(Scope::Chat) => &t.scope_chat,
-            Ask::Scope(Scope::Widget) => &t.scope_widget,
-            Ask::Scope(Scope::Dashboard) => &t.scope_dashboard,
-            Ask::Scope(Scope::Workspace) => &t.scope_workspace,
+            Wording::Selection => &t.selection,
+            Wording::Collision => &t.collision,
+            Wording::NoCandidate => &t.no_candidate,
+            Wording::NeedMoreInfo => &t.need_more_info,
+            Wording::Confirmation => t.confirmation.as_ref().unwrap_or(&t.selection),
+            Wording::Scope(Scope::Unspecified) => &t.scope_conflict,
+            Wording::Scope(Scope::Chat) => &t.scope_chat,
+            Wording::Scope(Scope::Widget) => &t.scope_widget,
+            Wording::Scope(Scope::Dashboard) => &t.scope_dashboard,
+            Wording::Scope(Scope::Workspace) => &t.scope_workspace,
         }
         .clone()
     }
@@ -112,14 +112,14 @@ impl<'p> Tie<'p> {
     }
 
     /// The question that goes with this tie.
-    pub fn question(&self) -> Ask {
+    pub fn question(&self) -> Wording {
         if self.class.confirm.is_some() {
-            return Ask::Confirmation;
+            return Wording::Confirmation;
         }
         match self.reason {
-            AmbiguityReason::CommandSelectionCollision => Ask::Collision,
-            AmbiguityReason::NoCandidate => Ask::NoCandidate,
-            _ => Ask::Selection,
+            AmbiguityReason::CommandSelectionCollision => Wording::Collision,
+            AmbiguityReason::NoCandidate => Wording::NoCandidate,
+            _ => Wording::Selection,
         }
     }
 }
@@ -226,7 +226,7 @@ fn ordinal_order(pool: &Pool<'_>) -> Vec<usize> {
 /// What a person offers after a negation, a relation or a plural: the
 /// candidates named positively; else the ones not excluded; the neighbours
 /// of a related candidate, then the candidate itself; else the list.
-fn structured(pool: &Pool<'_>, r: &Reading) -> Vec<usize> {
+fn structured(pool: &Pool<'_>, r: &Referents) -> Vec<usize> {
     let list = {
         let mut l = ordinal_order(pool);
         l.extend((0..pool.len()).filter(|i| !l.contains(i)).collect::<Vec<_>>());
@@ -291,10 +291,10 @@ mod tests {
     #[test]
     fn language_falls_back_to_the_default() {
         let t = Templates::shipped();
-        assert_eq!(t.question(Ask::Selection, "en-US", "en"), "Which one did you mean?");
-        assert_eq!(t.question(Ask::Selection, "he", "en"), "לאיזו אפשרות התכוונת?");
-        assert_eq!(t.question(Ask::Selection, "fr", "en"), "Which one did you mean?");
-        assert_eq!(t.question(Ask::Selection, "", "he"), "לאיזו אפשרות התכוונת?");
+        assert_eq!(t.question(Wording::Selection, "en-US", "en"), "Which one did you mean?");
+        assert_eq!(t.question(Wording::Selection, "he", "en"), "לאיזו אפשרות התכוונת?");
+        assert_eq!(t.question(Wording::Selection, "fr", "en"), "Which one did you mean?");
+        assert_eq!(t.question(Wording::Selection, "", "he"), "לאיזו אפשרות התכוונת?");
     }
 
     #[test]
@@ -302,15 +302,15 @@ mod tests {
         let t = Templates::shipped();
         for lang in t.languages() {
             for ask in [
-                Ask::Selection,
-                Ask::Collision,
-                Ask::NoCandidate,
-                Ask::NeedMoreInfo,
-                Ask::Scope(Scope::Chat),
-                Ask::Scope(Scope::Widget),
-                Ask::Scope(Scope::Dashboard),
-                Ask::Scope(Scope::Workspace),
-                Ask::Scope(Scope::Unspecified),
+                Wording::Selection,
+                Wording::Collision,
+                Wording::NoCandidate,
+                Wording::NeedMoreInfo,
+                Wording::Scope(Scope::Chat),
+                Wording::Scope(Scope::Widget),
+                Wording::Scope(Scope::Dashboard),
+                Wording::Scope(Scope::Workspace),
+                Wording::Scope(Scope::Unspecified),
             ] {
                 let q = t.question(ask, lang, "en");
                 assert!(q.ends_with('?') && q.matches('?').count() == 1, "{lang} {ask:?}: {q}");

@@ -1,5 +1,5 @@
 //! `classify`: the one function that turns what the input names (the
-//! matching rung's `Reading`) into a confidence bucket and an ambiguity
+//! matching rung's `Referents`) into a confidence bucket and an ambiguity
 //! reason (docs/deciding.md: the rungs, the principle). No other code
 //! decides confidence.
 //!
@@ -21,8 +21,9 @@
 //! position outside the list, a typo near two words.
 
 use super::matching::{MatchKind, MatchParams, MatchTier, Matches, Words};
+use super::replies::question::PendingQuestion;
 use super::scope::{Pool, Source};
-use super::types::{AmbiguityReason, Bucket};
+use super::types::{AmbiguityReason, Bucket, DecideRequest};
 
 /// What a high-confidence decision points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +88,7 @@ fn allowed(kind: MatchKind, p: &MatchParams) -> bool {
 /// word (phrasing aside), or on a position among the options shown (the
 /// clarification the user is answering). Never through a partial,
 /// shorthand, badge or typo.
-fn risk_allows(pool: &Pool<'_>, r: &crate::matching::Reading, entry: usize, kind: MatchKind, p: &MatchParams) -> bool {
+fn risk_allows(pool: &Pool<'_>, r: &crate::matching::Referents, entry: usize, kind: MatchKind, p: &MatchParams) -> bool {
     let e = &pool.entries[entry];
     if !e.cand.is_high_risk(&p.high_risk_kinds) {
         return true;
@@ -103,7 +104,7 @@ fn risk_allows(pool: &Pool<'_>, r: &crate::matching::Reading, entry: usize, kind
 /// confidence decision.
 ///
 /// Every execute passes one rule: **the input accounts for the winner**
-/// (`Reading::accounts_for`: no content word left over, nothing of the
+/// (`Referents::accounts_for`: no content word left over, nothing of the
 /// winner that sets it apart left unsaid; docs/deciding.md), and a
 /// high-risk winner is said whole or picked by position (`risk_allows`).
 /// A winner that fails it goes up the ladder (`no_deterministic_match`:
@@ -232,6 +233,26 @@ fn decide_deictic(pool: &Pool<'_>, params: &MatchParams) -> Classification {
     } else {
         Classification::high(Winner::Entry(0))
     }
+}
+
+/// A high-risk option picked by position executes only in reply to a
+/// question that showed it: on a plain screen it is confirmed first.
+/// Whether entry `i` (candidate `id`) won by position alone, not by its
+/// whole label, with no question that showed it: the app's "which one?"
+/// screen, or ladderd's own question (`asked`, read from the session
+/// only when the rest leaves it to decide).
+pub(crate) fn by_position_unasked<'q>(
+    matches: &Matches,
+    i: usize,
+    id: &str,
+    req: &DecideRequest,
+    asked: impl FnOnce() -> Option<&'q PendingQuestion>,
+) -> bool {
+    let by_position = matches.hits.iter().any(|h| h.entry == i && h.kind == MatchKind::Ordinal) && !matches.reading.whole.contains(&i);
+    if !by_position || req.options.as_ref().is_some_and(|o| o.asked == crate::types::Asked::Choice) {
+        return false;
+    }
+    !asked().is_some_and(|q| q.offered.iter().any(|o| o == id))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
 
-pub use crate::replies::question::{Question, QuestionChange, QuestionKind};
+pub use crate::replies::question::{PendingQuestion, QuestionChange, QuestionKind};
 pub use crate::types::PendingClarifier;
 
 wire_enum! {
@@ -176,7 +176,7 @@ pub struct ContinuityState {
     /// which the next turn may answer (docs/replies.md); kept through a
     /// question the user asks meanwhile, cleared by any other turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub question: Option<Question>,
+    pub question: Option<PendingQuestion>,
     /// Turns (Decide calls) seen in this session.
     pub turn_count: u64,
     /// Turn and monotonic time at which the continuity context was last set.
@@ -624,11 +624,11 @@ pub enum Fact {
     /// (`ContinuityState::refusal`).
     Refusal { id: String, is: Option<u64> },
     /// The question the session holds (`ContinuityState::question`).
-    Asked(Option<Question>),
+    Asked(Option<PendingQuestion>),
     /// The session's newest execute (`ContinuityState::last_execute`).
     LastExecute(Option<Executed>),
     /// What the session's question makes of a detail answer
-    /// (`Question::detail`): the option these words and values pick.
+    /// (`PendingQuestion::detail`): the option these words and values pick.
     Detail { words: Vec<String>, values: Vec<crate::replies::values::Value>, is: Option<String> },
 }
 
@@ -709,7 +709,7 @@ impl<'a> StateView<'a> {
     }
 
     /// `ContinuityState::question`, noted as a fact.
-    pub fn question(&self) -> Option<&'a Question> {
+    pub fn question(&self) -> Option<&'a PendingQuestion> {
         let q = self.state.question.as_ref();
         if let Some(w) = self.watch {
             w.note(Fact::Asked(q.cloned()));
@@ -718,7 +718,7 @@ impl<'a> StateView<'a> {
     }
 
     /// The option of the session's question a detail answer picks
-    /// (`Question::detail`), noted as a fact.
+    /// (`PendingQuestion::detail`), noted as a fact.
     pub fn question_detail(&self, words: &[String], values: &[crate::replies::values::Value]) -> Option<String> {
         let is = self.state.question.as_ref().and_then(|q| q.detail(words, values)).map(str::to_string);
         if let Some(w) = self.watch {

@@ -16,18 +16,19 @@
 pub use crate::continuity::StateView;
 pub use crate::cost::{DeadlinePassed, work};
 pub use crate::draft::{Ctx, Decided, Event, Mode, guard_key};
+use crate::draft::{reply_decision, unless_refused};
 
 use super::canon::canonicalize;
-use super::clarifier::{Ask as Question, Tie};
-use super::classify::{Evidence, Winner, classify};
+use super::clarifier::{Tie, Wording};
+use super::classify::{Evidence, Winner, by_position_unasked, classify};
 use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Other, PendingClarifier};
 use super::cost::Deadline;
-use super::exclusions::hard_exclusion;
+use super::draft::LlmStep;
+use super::exclusions::{an_action_of_a_label, hard_exclusion, says_a_label};
 use super::intern;
-use super::llm_rung::LlmStep;
+use super::llm_rung;
 use super::matching::{self, Query};
 use super::ports::Ports;
-use super::refusals;
 use super::scope::{self, CueParse, Resolved};
 use super::text::words;
 use super::types::*;
@@ -207,12 +208,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         // confirmed first.
         Some(Winner::Entry(i))
             if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds)
-                && by_position_unasked(&matches, i, &pool.entries[i].cand.id, req, &ctx.state) =>
+                && by_position_unasked(&matches, i, &pool.entries[i].cand.id, req, || ctx.state.question()) =>
         {
             let id = pool.entries[i].cand.id.clone();
-            draft.step("high_risk", format!("{id} picked by position, never asked about: confirm it"));
-            draft.begin("fallback");
-            return Ok(draft.fallback(Offer::among(vec![id.clone()]).confirming(id), None, LlmReport::default()));
+            let why = format!("{id} picked by position, never asked about: confirm it");
+            return Ok(draft.confirm_high_risk(Offer::among(vec![id.clone()]), id, why));
         }
         // A correction with a value changes a detail of what it names
         // ("actually, make it for 1"), and so does a value that differs
@@ -257,9 +257,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         // confirmation instead.
         Ok(i) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
             let id = pool.entries[i].cand.id.clone();
-            draft.step("high_risk", id.clone());
-            draft.begin("fallback");
-            return Ok(draft.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+            return Ok(draft.confirm_high_risk(Offer::of(&tie), id.clone(), id));
         }
         Ok(i) => {
             let e = pool.entries[i];
@@ -276,9 +274,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
             match continuity::the_other(&ctx.state, req, &tie, lex) {
                 Ok(Other::One(i)) if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
                     let id = pool.entries[i].cand.id.clone();
-                    draft.step("high_risk", id.clone());
-                    draft.begin("fallback");
-                    return Ok(draft.fallback(Offer::of(&tie).confirming(id), None, LlmReport::default()));
+                    return Ok(draft.confirm_high_risk(Offer::of(&tie), id.clone(), id));
                 }
                 Ok(Other::One(i)) => {
                     let e = pool.entries[i];
@@ -319,141 +315,13 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
 
     // 8. The LLM rung: the one call site, only for LLM-eligible ties.
     draft.begin("llm");
-    let llm = if class.bucket == Bucket::LowConfidenceLlmEligible { draft.llm_rung(ports, &tie).await } else { LlmStep::NotEligible };
+    let llm =
+        if class.bucket == Bucket::LowConfidenceLlmEligible { llm_rung::run(&mut draft, ports, &tie).await } else { LlmStep::NotEligible };
     draft.step(llm.name(), llm.detail());
 
     // 9. Policy and fallback: turn the verdict into a safe decision.
     draft.begin("fallback");
     Ok(draft.settle(llm, &tie))
-}
-
-/// Whether the canonical input is a candidate's label or alias, whole.
-fn says_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexicon::Lexicon) -> bool {
-    !canonical.is_empty()
-        && req
-            .option_candidates()
-            .iter()
-            .chain(&req.recoverable_chat_options)
-            .chain(&req.widget_items)
-            .chain(&req.commands)
-            .any(|c| std::iter::once(&c.label).chain(&c.aliases).any(|l| canonicalize(l, lex) == canonical))
-}
-
-/// Whether entry `i` (candidate `id`) won by position alone, not by its
-/// whole label, with no question that showed it: the app's "which one?"
-/// screen, or ladderd's own question (read from the session only here).
-fn by_position_unasked(matches: &matching::Matches, i: usize, id: &str, req: &DecideRequest, state: &StateView<'_>) -> bool {
-    let by_position =
-        matches.hits.iter().any(|h| h.entry == i && h.kind == matching::MatchKind::Ordinal) && !matches.reading.whole.contains(&i);
-    if !by_position || req.options.as_ref().is_some_and(|o| o.asked == Asked::Choice) {
-        return false;
-    }
-    !state.question().is_some_and(|q| q.offered.iter().any(|o| o == id))
-}
-
-/// Whether the canonical input opens with an action that opens a
-/// candidate's label ("cancel it" with "Cancel appointment" on screen):
-/// then a cancel may be that request, and the ladder reads it.
-fn an_action_of_a_label(req: &DecideRequest, canonical: &str, lex: &crate::lexicon::Lexicon) -> bool {
-    let first = canonical.split(' ').next().unwrap_or("");
-    lex.actions.contains(first) && req.option_candidates().iter().any(|c| canonicalize(&c.label, lex).split(' ').next() == Some(first))
-}
-
-/// Refusals stick (`refusals`): `run` makes the execute of `entry`,
-/// unless the user refused it within the TTL and this turn's words do not
-/// re-choose it; then the options `fits` (the other entries the words fit,
-/// else the rest of the screen) are asked, or the refusal stands.
-fn unless_refused<'a>(
-    mut draft: Draft<'a>,
-    pool: &scope::Pool<'_>,
-    entry: usize,
-    fits: &[usize],
-    run: impl FnOnce(Draft<'a>) -> Decided,
-) -> Decided {
-    let lex = &draft.ctx.policy.lexicon;
-    let id = pool.entries[entry].cand.id.clone();
-    match refusals::check(&draft.ctx.state, pool, lex, &draft.canonical, entry, fits) {
-        refusals::Verdict::Free => run(draft),
-        refusals::Verdict::Ask(entries) => {
-            let ids: Vec<String> = entries.iter().map(|e| pool.entries[*e].cand.id.clone()).collect();
-            draft.refuse(id.clone());
-            draft.step("refused", format!("{id} was refused: {}", ids.join(",")));
-            draft.begin("fallback");
-            draft.fallback(Offer::among(ids), None, LlmReport::default())
-        }
-        refusals::Verdict::Stands => {
-            draft.step("refused", format!("{id} was refused"));
-            draft.escape(EscapeReason::Declined, None, Tier::Reply)
-        }
-    }
-}
-
-/// The decision a reply came to (step 3b, or a detail answer at 7b).
-/// An execute carries what it did not consume of the turn (`follow_up`).
-fn reply_decision(draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer, follow_up: Option<FollowUp>) -> Decided {
-    let entry = match &answer {
-        Answer::Execute { entry, .. } | Answer::Confirm { entry, .. } => Some(*entry),
-        _ => None,
-    };
-    match entry {
-        Some(entry) => unless_refused(draft, pool, entry, &[], |draft| reply_decision_free(draft, pool, answer, follow_up)),
-        None => reply_decision_free(draft, pool, answer, follow_up),
-    }
-}
-
-fn reply_decision_free(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer, follow_up: Option<FollowUp>) -> Decided {
-    let id = |i: usize| pool.entries[i].cand.id.clone();
-    match answer {
-        Answer::Execute { entry, kind, by } => {
-            let e = pool.entries[entry];
-            // A reply to ladderd's own question is read from the session.
-            let decider = if by == replies::By::Ladder { Decider::Continuity } else { Decider::Deterministic };
-            draft.event("reply_read", format!("{}: {}", kind.as_str(), e.cand.id));
-            draft.step(kind.as_str(), e.cand.id.clone());
-            // An answer read deterministically is a confident execute,
-            // whatever the screen's own match left (a detail read where
-            // the screen tied).
-            let mut decided = draft.execute(e.cand.id.clone(), e.source, decider, Tier::Reply);
-            decided.decision.confidence = Some(Bucket::HighConfidenceExecute);
-            decided.decision.ambiguity_reason = None;
-            decided.decision.follow_up = follow_up;
-            decided
-        }
-        Answer::Confirm { entry, kind } => {
-            draft.step(kind.as_str(), format!("{} is high risk: confirm it", id(entry)));
-            draft.begin("fallback");
-            draft.clarify(
-                Offer::among(vec![id(entry)]).confirming(id(entry)),
-                None,
-                Tier::Reply,
-                Decider::Deterministic,
-                LlmReport::default(),
-            )
-        }
-        Answer::Ask { entries, kind } => {
-            // What the user refused is not asked about again, while
-            // anything else is (`refusals`).
-            let asked: Vec<String> = entries.into_iter().map(id).collect();
-            let (refused, ids): (Vec<String>, Vec<String>) = asked.iter().cloned().partition(|e| draft.ctx.state.refusal(e).is_some());
-            let ids = if ids.is_empty() { asked } else { ids };
-            refused.into_iter().filter(|r| !ids.contains(r)).for_each(|r| draft.refuse(r));
-            draft.step(kind.as_str(), ids.join(","));
-            draft.begin("fallback");
-            let offer = Offer::among(ids);
-            let offer = if kind == replies::ReplyKind::Repair { offer.repairing() } else { offer };
-            draft.clarify(offer, None, Tier::Reply, Decider::Deterministic, LlmReport::default())
-        }
-        Answer::Escape { reason, kind } => {
-            draft.step(kind.as_str(), reason.as_str().to_string());
-            draft.escape(reason, None, Tier::Reply)
-        }
-        // Read again by the ladder (step 3b), never here.
-        Answer::Pass | Answer::Again { .. } => {
-            draft.step("pass", String::new());
-            draft.begin("fallback");
-            draft.clarify(Offer::among(Vec::new()), None, Tier::Reply, Decider::Deterministic, LlmReport::default())
-        }
-    }
 }
 
 /// An `Enrich` call with no enrichment step left: the cycle's clarifier
@@ -468,7 +336,7 @@ pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
     d.loop_cycle_id = Some(cycle.id.clone());
     d.evidence_fingerprint = Some(cycle.fingerprint.clone());
     d.clarifier = Some(Clarifier {
-        question: ctx.policy.templates.question(Question::Selection, language, &ctx.policy.default_language),
+        question: ctx.policy.templates.question(Wording::Selection, language, &ctx.policy.default_language),
         option_ids: cycle.ordering.clone(),
         suggested_id: cycle.suggested_id.clone(),
         kind: PendingClarifier::SelectionDisambiguation,

@@ -4,20 +4,107 @@
 //! rung's result into a `Decision` and the session change it implies, and
 //! what it produces (`Decided`).
 
-use crate::clarifier::{Ask as Question, Tie, display_order};
+use crate::clarifier::{Tie, Wording, display_order};
 use crate::classify::Classification;
+use crate::continuity;
 use crate::continuity::{
     ActionEntry, ActionKind, ActionOutcome, Cycle, CycleChange, DecidedUpdate, Lane, Now, PendingClarifier, QuestionChange, QuestionKind,
     StateView,
 };
 use crate::fingerprint::fingerprint;
 use crate::intern::{PoolMemo, pool_fingerprint};
-use crate::policy::{LlmAnswer, Policy, SecondAnswer, Verdict};
+use crate::policy::{Corroboration, GateInput, LlmAnswer, LlmMode, Policy, SecondAnswer, Verdict, auto_execute_gate};
 use crate::ports::{GuardClaim, TokenCounter};
-use crate::scope::Source;
+use crate::refusals;
+use crate::replies::{self, Answer};
+use crate::scope::{self, Source};
 use crate::types::*;
 use sha2::{Digest, Sha256};
 use std::time::Instant;
+
+/// What the LLM rung did.
+#[derive(Debug, Clone)]
+pub(crate) enum LlmStep {
+    NotEligible,
+    Skipped(FallbackReason),
+    GuardRepeat {
+        ordering: Vec<String>,
+        suggested_id: Option<String>,
+    },
+    Failed {
+        reason: FallbackReason,
+        latency_ms: u32,
+        detail: String,
+    },
+    /// `check`: the corroboration of a pick that passed every other gate
+    /// (`None` when none was due or `auto_execute.corroboration = "none"`).
+    Answered {
+        verdict: Verdict,
+        latency_ms: u32,
+        check: Option<Check>,
+    },
+}
+
+wire_enum! {
+    "snake_case",
+    /// What the corroboration of a pick found (the
+    /// `ladder.llm.corroboration` attribute and metric label).
+    pub enum Corroborated {
+        /// The check picked the same candidate: the pick may execute.
+        Agreed,
+        /// The check picked another candidate (the second ask's pick), or
+        /// the pick is not the deterministic ranking's clear first.
+        Disagreed,
+        /// Too little of the budget was left to ask again.
+        SkippedNoTime,
+        /// The second ask brought no usable pick: an error, a timeout, an
+        /// abstain, an invalid reply, or a pick below `llm.confidence_min`.
+        Failed,
+    }
+}
+
+/// The corroboration of one pick.
+#[derive(Debug, Clone)]
+pub(crate) struct Check {
+    pub(crate) result: Corroborated,
+    /// The candidate the check points to (a real id): the second ask's
+    /// pick, or for the deterministic check the candidate that is first or
+    /// too close. Shown next to the pick when they differ.
+    pub(crate) other: Option<String>,
+    /// The second ask's verdict (or failure); empty when none was due.
+    pub(crate) verdict: String,
+    pub(crate) latency_ms: u32,
+    pub(crate) detail: String,
+}
+
+impl LlmStep {
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            LlmStep::NotEligible => "not_eligible",
+            LlmStep::Skipped(r) => r.as_str(),
+            LlmStep::GuardRepeat { .. } => "loop_guard",
+            LlmStep::Failed { reason, .. } => reason.as_str(),
+            LlmStep::Answered { verdict, .. } => verdict.name(),
+        }
+    }
+    pub(crate) fn detail(&self) -> String {
+        match self {
+            LlmStep::Failed { detail, latency_ms, .. } => format!("{detail} after {latency_ms} ms"),
+            LlmStep::Answered { verdict: Verdict::Invalid { detail }, .. } => detail.clone(),
+            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, latency_ms, check } => {
+                let mut d = format!("{choice_id} at {confidence:.2} in {latency_ms} ms");
+                if let Some(c) = check {
+                    d.push_str(&format!("; corroboration {}: {}", c.result.as_str(), c.detail));
+                }
+                d
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// The gate a high-risk pick fails: it is offered for confirmation.
+pub(crate) const HIGH_RISK: &str = "high_risk";
 
 /// Per-request context.
 #[derive(Clone, Copy)]
@@ -185,7 +272,7 @@ impl CycleDraft {
 pub(crate) struct Offer {
     pub(crate) order: Vec<String>,
     pub(crate) suggested: Option<String>,
-    pub(crate) question: Question,
+    pub(crate) question: Wording,
     /// What the clarifier asks for (the session's pending clarifier).
     pub(crate) kind: PendingClarifier,
 }
@@ -203,7 +290,7 @@ impl Offer {
 
     /// A clarifier over exactly these options, in this order.
     pub(crate) fn among(order: Vec<String>) -> Self {
-        Offer { order, suggested: None, question: Question::Selection, kind: PendingClarifier::SelectionDisambiguation }
+        Offer { order, suggested: None, question: Wording::Selection, kind: PendingClarifier::SelectionDisambiguation }
     }
 
     /// A question after a repair ("not that one"): the session awaits it
@@ -221,7 +308,7 @@ impl Offer {
     pub(crate) fn confirming(mut self, id: String) -> Self {
         self.order.retain(|o| *o != id);
         self.order.insert(0, id.clone());
-        Offer { suggested: Some(id), question: Question::Confirmation, kind: PendingClarifier::Confirmation, ..self }
+        Offer { suggested: Some(id), question: Wording::Confirmation, kind: PendingClarifier::Confirmation, ..self }
     }
 }
 
@@ -406,10 +493,211 @@ impl<'a> Draft<'a> {
         self.unresolved(d, kind)
     }
 
+    /// Policy and fallback (rung 9): turns what the LLM rung did into a
+    /// safe decision. Every failure is the deterministic fallback over the
+    /// tie; a valid pick reorders it, and executes only through every
+    /// auto-execute gate (S2, S3).
+    pub(crate) fn settle(mut self, llm: LlmStep, tie: &Tie<'_>) -> Decided {
+        let p = self.ctx.policy;
+        let offer = Offer::of(tie);
+        let mut report = LlmReport::default();
+        let shadow = p.llm_mode == LlmMode::Shadow;
+        let (latency, called) = match &llm {
+            LlmStep::Answered { latency_ms, .. } | LlmStep::Failed { latency_ms, .. } => (*latency_ms, true),
+            _ => (0, false),
+        };
+        report.called = called;
+        report.latency_ms = latency;
+        report.verdict = llm.name().to_string();
+        report.shadow = shadow && called;
+
+        match llm {
+            LlmStep::NotEligible => self.fallback(offer, None, report),
+            LlmStep::Skipped(r) => self.fallback(offer, Some(r), report),
+            LlmStep::GuardRepeat { ordering: prev, suggested_id } => {
+                report.guard_hit = true;
+                report.suggested_id = suggested_id.clone();
+                // Reuse the previous order while it still names this tie.
+                let order = if !prev.is_empty() && prev.iter().all(|id| offer.order.contains(id)) { prev } else { offer.order };
+                let offer = Offer { order, suggested: suggested_id, question: offer.question, kind: offer.kind };
+                self.fallback(offer, Some(FallbackReason::LoopGuard), report)
+            }
+            LlmStep::Failed { reason: r, detail, .. } => {
+                self.event("llm_arbitration_failed_fallback_clarifier", format!("{}: {detail}", r.as_str()));
+                tracing::debug!(fallback_reason = r.as_str(), detail = %detail, "llm failed; clarifying");
+                self.fallback(offer, Some(r), report)
+            }
+            LlmStep::Answered { .. } if shadow => {
+                if let Some(Verdict::Select { choice_id, confidence }) = &self.verdict {
+                    report.suggested_id = Some(choice_id.clone());
+                    report.confidence = *confidence;
+                }
+                self.event("llm_shadow_verdict", report.verdict.clone());
+                self.fallback(offer, Some(FallbackReason::LlmDisabled), report)
+            }
+            LlmStep::Answered { verdict: Verdict::Invalid { detail }, .. } => {
+                self.event("llm_arbitration_abstained", format!("invalid: {detail}"));
+                self.fallback(offer, Some(FallbackReason::Abstain), report)
+            }
+            LlmStep::Answered { verdict: Verdict::Abstain { confidence }, .. } => {
+                report.confidence = confidence;
+                self.event("llm_arbitration_abstained", String::new());
+                self.fallback(offer, Some(FallbackReason::Abstain), report)
+            }
+            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, check, .. } => {
+                report.suggested_id = Some(choice_id.clone());
+                report.confidence = confidence;
+                self.event("llm_select", format!("{choice_id} at {confidence:.2}"));
+                if confidence < p.llm_confidence_min {
+                    return self.fallback(offer, Some(FallbackReason::LowConfidence), report);
+                }
+                let i = match self.gates(tie, &choice_id, confidence) {
+                    Ok(i) => i,
+                    Err(HIGH_RISK) => {
+                        self.event("llm_select_high_risk", choice_id.clone());
+                        return self.clarify(offer.confirming(choice_id), None, Tier::Llm, Decider::Llm, report);
+                    }
+                    Err(continuity::REFUSED) => {
+                        self.refuse(choice_id);
+                        return self.clarify(offer, Some(FallbackReason::UserRefused), Tier::Llm, Decider::Llm, report);
+                    }
+                    Err(why) => {
+                        tracing::debug!(gate = why, "auto-execute gate failed; clarifying");
+                        return self.clarify(offer.suggesting(Some(choice_id)), None, Tier::Llm, Decider::Llm, report);
+                    }
+                };
+                let how = p.auto_execute.corroboration;
+                // Every pick through the gates was checked unless the
+                // configuration says "none"; a missing check fails closed.
+                let check = match check {
+                    Some(c) => c,
+                    None if how == Corroboration::None => {
+                        self.llm_report = Some(report);
+                        let e = tie.pool.entries[i];
+                        return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
+                    }
+                    None => Check {
+                        result: Corroborated::Failed,
+                        other: None,
+                        verdict: String::new(),
+                        latency_ms: 0,
+                        detail: "not checked".into(),
+                    },
+                };
+                report.corroboration = check.result.as_str().to_string();
+                report.corroboration_method = how.as_str().to_string();
+                report.corroborating_id = check.other.clone();
+                report.corroboration_verdict = check.verdict.clone();
+                report.corroboration_latency_ms = check.latency_ms;
+                if check.result == Corroborated::Agreed {
+                    self.llm_report = Some(report);
+                    let e = tie.pool.entries[i];
+                    return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
+                }
+                // Not corroborated: a clarifier with both picks first.
+                tracing::info!(corroboration = check.result.as_str(), detail = %check.detail, "llm pick not corroborated; clarifying");
+                let mut offer = offer;
+                if let Some(other) = check.other.filter(|o| *o != choice_id) {
+                    offer.order.retain(|id| *id != other);
+                    offer.order.insert(0, other);
+                }
+                self.clarify(offer.suggesting(Some(choice_id)), Some(FallbackReason::NotCorroborated), Tier::Llm, Decider::Llm, report)
+            }
+            LlmStep::Answered { verdict: Verdict::NeedMoreInfo { types, confidence, .. }, .. } => {
+                report.confidence = confidence;
+                self.event("llm_need_more_info", types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(","));
+                // The veto: the continuity resolver runs once.
+                match continuity::resolve(&self.ctx.state, self.req, tie, None) {
+                    Ok(i) if tie.pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
+                        let id = tie.pool.entries[i].cand.id.clone();
+                        self.event("need_more_info_veto_blocked_reason", "high_risk".into());
+                        self.fallback(offer.confirming(id), None, report)
+                    }
+                    Ok(i) => {
+                        let e = tie.pool.entries[i];
+                        self.event("need_more_info_veto_applied", e.cand.id.clone());
+                        self.llm_report = Some(report);
+                        self.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity)
+                    }
+                    Err(why) => {
+                        if why == continuity::REFUSED
+                            && let Some(i) = continuity::label_winner(tie)
+                        {
+                            self.refuse(tie.pool.entries[i].cand.id.clone());
+                        }
+                        self.event("need_more_info_veto_blocked_reason", why.to_string());
+                        if types.is_empty() {
+                            self.fallback(offer, Some(FallbackReason::Abstain), report)
+                        } else if !self.steps_left() {
+                            self.event("continuity_enrichment_budget_exhausted", "no enrichment step left".into());
+                            self.fallback(offer, Some(FallbackReason::BudgetExhausted), report)
+                        } else {
+                            self.need_more_info(offer.order, types, report)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every gate a pick must pass to execute: at least
+    /// `llm.confidence_min`, every auto-execute gate, and
+    /// (S1) a pool entry to execute, never a command. The entry, or the
+    /// first gate that fails.
+    pub(crate) fn gates(&self, tie: &Tie<'_>, choice_id: &str, confidence: f32) -> Result<usize, &'static str> {
+        let p = self.ctx.policy;
+        if confidence < p.llm_confidence_min {
+            return Err("low_confidence");
+        }
+        // Refusals stick: never executed, never suggested (before any gate,
+        // so that no second ask is spent on it either).
+        if self.ctx.state.refused(choice_id) {
+            return Err(continuity::REFUSED);
+        }
+        let entry = tie
+            .items
+            .iter()
+            .find(|t| t.id == choice_id)
+            .and_then(|t| t.entry)
+            .filter(|i| tie.pool.entries.get(*i).is_some())
+            .ok_or("not_a_pool_entry")?;
+        // An LLM pick never executes a high-risk candidate, whatever the
+        // gates say: it is offered for confirmation, auto-execute on or
+        // off.
+        if tie.pool.entries[entry].cand.is_high_risk(&p.matching.high_risk_kinds) {
+            return Err(HIGH_RISK);
+        }
+        let gate = auto_execute_gate(
+            p,
+            GateInput {
+                confidence,
+                reason: tie.reason,
+                guard_repeat: false,
+                question_intent: false,
+                force_clarify_only: self.req.force_clarify_only,
+                tripped: self.ctx.auto_execute_tripped,
+            },
+        );
+        if let Some(why) = gate {
+            return Err(why);
+        }
+        Ok(entry)
+    }
+
     /// The deterministic fallback: a clarifier decided by the rules, with
     /// the reason the LLM did not settle it (if it was asked).
     pub(crate) fn fallback(self, offer: Offer, reason: Option<FallbackReason>, report: LlmReport) -> Decided {
         self.clarify(offer, reason, Tier::Fallback, Decider::Deterministic, report)
+    }
+
+    /// The one high-risk confirmation step: a high-risk option the turn
+    /// reached without the user's own words for it (a position never asked
+    /// about, the continuity resolver, "the other one") is offered for
+    /// confirmation, never executed.
+    pub(crate) fn confirm_high_risk(mut self, offer: Offer, id: String, detail: String) -> Decided {
+        self.step("high_risk", detail);
+        self.begin("fallback");
+        self.fallback(offer.confirming(id), None, LlmReport::default())
     }
 
     pub(crate) fn need_more_info(mut self, order: Vec<String>, types: Vec<EvidenceType>, report: LlmReport) -> Decided {
@@ -419,7 +707,7 @@ impl<'a> Draft<'a> {
         d.needed_evidence_types = types;
         let order = self.refused_last(order);
         d.clarifier = Some(Clarifier {
-            question: p.templates.question(Question::NeedMoreInfo, &self.req.language, &p.default_language),
+            question: p.templates.question(Wording::NeedMoreInfo, &self.req.language, &p.default_language),
             option_ids: display_order(order, None, p.clarifier_max_options),
             suggested_id: None,
             kind: PendingClarifier::SelectionDisambiguation,
@@ -448,7 +736,7 @@ impl<'a> Draft<'a> {
             d.fallback_reason = Some(FallbackReason::BudgetExhausted);
         }
         d.clarifier = Some(Clarifier {
-            question: p.templates.question(Question::Scope(scope), &self.req.language, &p.default_language),
+            question: p.templates.question(Wording::Scope(scope), &self.req.language, &p.default_language),
             option_ids: Vec::new(),
             suggested_id: None,
             kind: PendingClarifier::ScopeDisambiguation,
@@ -606,7 +894,7 @@ impl<'a> Draft<'a> {
                     })
                     .unzip();
                 let (offered, proposed) = (c.option_ids.clone(), c.suggested_id.clone());
-                QuestionChange::Ask(crate::continuity::Question { kind, offered, proposed, shown, labels })
+                QuestionChange::Ask(crate::continuity::PendingQuestion { kind, offered, proposed, shown, labels })
             }
             _ => QuestionChange::Clear,
         };
@@ -647,4 +935,101 @@ pub fn guard_key(canonical: &str, sorted_ids: &[&str], option_set_id: &str, scop
         h.update(s.instance_id.as_bytes());
     }
     hex::encode(&h.finalize()[..16])
+}
+
+/// Refusals stick (`refusals`): `run` makes the execute of `entry`,
+/// unless the user refused it within the TTL and this turn's words do not
+/// re-choose it; then the options `fits` (the other entries the words fit,
+/// else the rest of the screen) are asked, or the refusal stands.
+pub(crate) fn unless_refused<'a>(
+    mut draft: Draft<'a>,
+    pool: &scope::Pool<'_>,
+    entry: usize,
+    fits: &[usize],
+    run: impl FnOnce(Draft<'a>) -> Decided,
+) -> Decided {
+    let lex = &draft.ctx.policy.lexicon;
+    let id = pool.entries[entry].cand.id.clone();
+    match refusals::check(&draft.ctx.state, pool, lex, &draft.canonical, entry, fits) {
+        refusals::Verdict::Free => run(draft),
+        refusals::Verdict::Ask(entries) => {
+            let ids: Vec<String> = entries.iter().map(|e| pool.entries[*e].cand.id.clone()).collect();
+            draft.refuse(id.clone());
+            draft.step("refused", format!("{id} was refused: {}", ids.join(",")));
+            draft.begin("fallback");
+            draft.fallback(Offer::among(ids), None, LlmReport::default())
+        }
+        refusals::Verdict::Stands => {
+            draft.step("refused", format!("{id} was refused"));
+            draft.escape(EscapeReason::Declined, None, Tier::Reply)
+        }
+    }
+}
+
+/// The decision a reply came to (step 3b, or a detail answer at 7b).
+/// An execute carries what it did not consume of the turn (`follow_up`).
+pub(crate) fn reply_decision(draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer, follow_up: Option<FollowUp>) -> Decided {
+    let entry = match &answer {
+        Answer::Execute { entry, .. } | Answer::Confirm { entry, .. } => Some(*entry),
+        _ => None,
+    };
+    match entry {
+        Some(entry) => unless_refused(draft, pool, entry, &[], |draft| reply_decision_free(draft, pool, answer, follow_up)),
+        None => reply_decision_free(draft, pool, answer, follow_up),
+    }
+}
+
+fn reply_decision_free(mut draft: Draft<'_>, pool: &scope::Pool<'_>, answer: Answer, follow_up: Option<FollowUp>) -> Decided {
+    let id = |i: usize| pool.entries[i].cand.id.clone();
+    match answer {
+        Answer::Execute { entry, kind, by } => {
+            let e = pool.entries[entry];
+            // A reply to ladderd's own question is read from the session.
+            let decider = if by == replies::By::Ladder { Decider::Continuity } else { Decider::Deterministic };
+            draft.event("reply_read", format!("{}: {}", kind.as_str(), e.cand.id));
+            draft.step(kind.as_str(), e.cand.id.clone());
+            // An answer read deterministically is a confident execute,
+            // whatever the screen's own match left (a detail read where
+            // the screen tied).
+            let mut decided = draft.execute(e.cand.id.clone(), e.source, decider, Tier::Reply);
+            decided.decision.confidence = Some(Bucket::HighConfidenceExecute);
+            decided.decision.ambiguity_reason = None;
+            decided.decision.follow_up = follow_up;
+            decided
+        }
+        Answer::Confirm { entry, kind } => {
+            draft.step(kind.as_str(), format!("{} is high risk: confirm it", id(entry)));
+            draft.begin("fallback");
+            draft.clarify(
+                Offer::among(vec![id(entry)]).confirming(id(entry)),
+                None,
+                Tier::Reply,
+                Decider::Deterministic,
+                LlmReport::default(),
+            )
+        }
+        Answer::Ask { entries, kind } => {
+            // What the user refused is not asked about again, while
+            // anything else is (`refusals`).
+            let asked: Vec<String> = entries.into_iter().map(id).collect();
+            let (refused, ids): (Vec<String>, Vec<String>) = asked.iter().cloned().partition(|e| draft.ctx.state.refusal(e).is_some());
+            let ids = if ids.is_empty() { asked } else { ids };
+            refused.into_iter().filter(|r| !ids.contains(r)).for_each(|r| draft.refuse(r));
+            draft.step(kind.as_str(), ids.join(","));
+            draft.begin("fallback");
+            let offer = Offer::among(ids);
+            let offer = if kind == replies::ReplyKind::Repair { offer.repairing() } else { offer };
+            draft.clarify(offer, None, Tier::Reply, Decider::Deterministic, LlmReport::default())
+        }
+        Answer::Escape { reason, kind } => {
+            draft.step(kind.as_str(), reason.as_str().to_string());
+            draft.escape(reason, None, Tier::Reply)
+        }
+        // Read again by the ladder (step 3b), never here.
+        Answer::Pass | Answer::Again { .. } => {
+            draft.step("pass", String::new());
+            draft.begin("fallback");
+            draft.clarify(Offer::among(Vec::new()), None, Tier::Reply, Decider::Deterministic, LlmReport::default())
+        }
+    }
 }

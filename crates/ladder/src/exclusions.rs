@@ -2,6 +2,7 @@
 //! are never executed as selections (S6); no candidates at all means there
 //! is nothing to decide.
 
+use super::canon::canonicalize;
 use super::lexicon::Lexicon;
 use super::text::words;
 use super::types::{DecideRequest, EscapeReason};
@@ -104,6 +105,28 @@ fn clause_asks(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
     }
     let ends_with_q = raw.trim_end().ends_with(['?', '\u{FF1F}', '\u{061F}', '\u{037E}']);
     ends_with_q && (toks.is_empty() || lex.selection_verbs.match_at(&toks, 0).is_none())
+}
+
+/// A cancel or a decline yields to a label it says: the input is, whole,
+/// a candidate's label or alias ("Stop" on a player).
+/// Whether the canonical input is a candidate's label or alias, whole.
+pub(crate) fn says_a_label(req: &DecideRequest, canonical: &str, lex: &Lexicon) -> bool {
+    !canonical.is_empty()
+        && req
+            .option_candidates()
+            .iter()
+            .chain(&req.recoverable_chat_options)
+            .chain(&req.widget_items)
+            .chain(&req.commands)
+            .any(|c| std::iter::once(&c.label).chain(&c.aliases).any(|l| canonicalize(l, lex) == canonical))
+}
+
+/// Whether the canonical input opens with an action that opens a
+/// candidate's label ("cancel it" with "Cancel appointment" on screen):
+/// then a cancel may be that request, and the ladder reads it.
+pub(crate) fn an_action_of_a_label(req: &DecideRequest, canonical: &str, lex: &Lexicon) -> bool {
+    let first = canonical.split(' ').next().unwrap_or("");
+    lex.actions.contains(first) && req.option_candidates().iter().any(|c| canonicalize(&c.label, lex).split(' ').next() == Some(first))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! - Text: [`text`] (NFKC, case fold, punctuation; the lowest layer),
 //!   [`lexicon`] (the phrase lists: filler, verbs, question openers,
 //!   cancels, ordinals, scope cues; data, not code), [`canon`]
-//!   (canonicalization = normalize + filler removed), [`reply`] (the JSON
+//!   (canonicalization = normalize + filler removed), [`model_json`] (the JSON
 //!   object in a model's reply).
 //! - The rungs: [`exclusions`] (question, cancel, no context), [`scope`]
 //!   (scope cues and the pool), [`replies`] (a turn read against what was
@@ -146,11 +146,11 @@ pub mod lexicon;
 pub mod llm_rung;
 pub mod matching;
 pub mod memo;
+pub mod model_json;
 pub mod policy;
 pub mod ports;
 pub mod refusals;
 pub mod replies;
-pub mod reply;
 pub mod scope;
 pub mod speculate;
 #[cfg(test)]

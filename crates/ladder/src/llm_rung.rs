@@ -7,465 +7,195 @@
 use crate::ask::{AskCandidate, AskContinuity, AskQuestion, LlmAsk, LlmContext};
 use crate::canon::canonicalize;
 use crate::clarifier::{Tie, TieItem};
-use crate::continuity;
-use crate::draft::{Decided, Draft, Mode, Offer};
+pub use crate::draft::Corroborated;
+use crate::draft::{Check, Draft, LlmStep, Mode};
 use crate::lexicon::Lexicon;
 use crate::policy::{Budgets, Corroboration, Policy, SecondAnswer};
-use crate::policy::{GateInput, LlmAnswer, LlmMode, Verdict, auto_execute_gate, interpret};
+use crate::policy::{LlmAnswer, LlmMode, Verdict, interpret};
 use crate::ports::TokenCounter;
 use crate::ports::{GuardClaim, Ports};
 use crate::replies::{self, By};
 use crate::types::*;
 use sha2::{Digest, Sha256};
 
-/// What the LLM rung did.
-#[derive(Debug, Clone)]
-pub(crate) enum LlmStep {
-    NotEligible,
-    Skipped(FallbackReason),
-    GuardRepeat {
-        ordering: Vec<String>,
-        suggested_id: Option<String>,
-    },
-    Failed {
-        reason: FallbackReason,
-        latency_ms: u32,
-        detail: String,
-    },
-    /// `check`: the corroboration of a pick that passed every other gate
-    /// (`None` when none was due or `auto_execute.corroboration = "none"`).
-    Answered {
-        verdict: Verdict,
-        latency_ms: u32,
-        check: Option<Check>,
-    },
-}
-
-wire_enum! {
-    "snake_case",
-    /// What the corroboration of a pick found (the
-    /// `ladder.llm.corroboration` attribute and metric label).
-    pub enum Corroborated {
-        /// The check picked the same candidate: the pick may execute.
-        Agreed,
-        /// The check picked another candidate (the second ask's pick), or
-        /// the pick is not the deterministic ranking's clear first.
-        Disagreed,
-        /// Too little of the budget was left to ask again.
-        SkippedNoTime,
-        /// The second ask brought no usable pick: an error, a timeout, an
-        /// abstain, an invalid reply, or a pick below `llm.confidence_min`.
-        Failed,
+/// The one LLM call site: checks the budgets and the
+/// evidence, claims the loop guard (S5), asks once, validates the reply.
+pub(crate) async fn run<P: Ports>(draft: &mut Draft<'_>, ports: &P, tie: &Tie<'_>) -> LlmStep {
+    let p = draft.ctx.policy;
+    if p.llm_mode == LlmMode::Off {
+        return LlmStep::Skipped(FallbackReason::LlmDisabled);
     }
-}
-
-/// The corroboration of one pick.
-#[derive(Debug, Clone)]
-pub(crate) struct Check {
-    pub(crate) result: Corroborated,
-    /// The candidate the check points to (a real id): the second ask's
-    /// pick, or for the deterministic check the candidate that is first or
-    /// too close. Shown next to the pick when they differ.
-    pub(crate) other: Option<String>,
-    /// The second ask's verdict (or failure); empty when none was due.
-    pub(crate) verdict: String,
-    pub(crate) latency_ms: u32,
-    pub(crate) detail: String,
-}
-
-impl LlmStep {
-    pub(crate) fn name(&self) -> &'static str {
-        match self {
-            LlmStep::NotEligible => "not_eligible",
-            LlmStep::Skipped(r) => r.as_str(),
-            LlmStep::GuardRepeat { .. } => "loop_guard",
-            LlmStep::Failed { reason, .. } => reason.as_str(),
-            LlmStep::Answered { verdict, .. } => verdict.name(),
-        }
-    }
-    pub(crate) fn detail(&self) -> String {
-        match self {
-            LlmStep::Failed { detail, latency_ms, .. } => format!("{detail} after {latency_ms} ms"),
-            LlmStep::Answered { verdict: Verdict::Invalid { detail }, .. } => detail.clone(),
-            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, latency_ms, check } => {
-                let mut d = format!("{choice_id} at {confidence:.2} in {latency_ms} ms");
-                if let Some(c) = check {
-                    d.push_str(&format!("; corroboration {}: {}", c.result.as_str(), c.detail));
-                }
-                d
+    let Some(cycle) = draft.cycle.clone() else { return LlmStep::Skipped(FallbackReason::LlmDisabled) };
+    match draft.mode {
+        Mode::Enrich(prev) => {
+            let (before, after) = (prev.fingerprint.clone(), cycle.fingerprint.clone());
+            draft.record(|s| {
+                s.record("ladder.fingerprint_before", before.as_str());
+                s.record("ladder.fingerprint_after", after.as_str());
+            });
+            if prev.fingerprint == cycle.fingerprint {
+                draft.event("continuity_enrichment_fingerprint_unchanged", cycle.fingerprint.clone());
+                return LlmStep::Skipped(FallbackReason::NoNewEvidence);
             }
-            _ => String::new(),
-        }
-    }
-}
-
-impl Draft<'_> {
-    /// The one LLM call site: checks the budgets and the
-    /// evidence, claims the loop guard (S5), asks once, validates the reply.
-    pub(crate) async fn llm_rung<P: Ports>(&mut self, ports: &P, tie: &Tie<'_>) -> LlmStep {
-        let p = self.ctx.policy;
-        if p.llm_mode == LlmMode::Off {
-            return LlmStep::Skipped(FallbackReason::LlmDisabled);
-        }
-        let Some(cycle) = self.cycle.clone() else { return LlmStep::Skipped(FallbackReason::LlmDisabled) };
-        match self.mode {
-            Mode::Enrich(prev) => {
-                let (before, after) = (prev.fingerprint.clone(), cycle.fingerprint.clone());
-                self.record(|s| {
-                    s.record("ladder.fingerprint_before", before.as_str());
-                    s.record("ladder.fingerprint_after", after.as_str());
-                });
-                if prev.fingerprint == cycle.fingerprint {
-                    self.event("continuity_enrichment_fingerprint_unchanged", cycle.fingerprint.clone());
-                    return LlmStep::Skipped(FallbackReason::NoNewEvidence);
-                }
-                if cycle.llm_calls >= cycle.max_llm_calls(&p.budgets) {
-                    self.event("continuity_enrichment_budget_exhausted", format!("{} llm calls", cycle.llm_calls));
-                    return LlmStep::Skipped(FallbackReason::BudgetExhausted);
-                }
-                // The snapshot may be stale (another Enrich on this cycle):
-                // the store's count decides, atomically.
-                if !ports.claim_llm_call(&cycle.id, cycle.max_llm_calls(&p.budgets)).await {
-                    self.event("continuity_enrichment_budget_exhausted", "llm call not claimed".to_string());
-                    return LlmStep::Skipped(FallbackReason::BudgetExhausted);
-                }
-                self.event("continuity_enrichment_retry_called", format!("retry {}", cycle.llm_calls));
+            if cycle.llm_calls >= cycle.max_llm_calls(&p.budgets) {
+                draft.event("continuity_enrichment_budget_exhausted", format!("{} llm calls", cycle.llm_calls));
+                return LlmStep::Skipped(FallbackReason::BudgetExhausted);
             }
-            Mode::Turn => {
-                if cycle.llm_calls >= cycle.max_llm_calls(&p.budgets) {
-                    self.event("continuity_enrichment_budget_exhausted", format!("{} llm calls", cycle.llm_calls));
-                    return LlmStep::Skipped(FallbackReason::BudgetExhausted);
-                }
-                let claim = ports.claim_guard(&cycle.guard_key, &cycle.id).await;
-                self.guard = Some(claim.clone());
-                match claim {
-                    GuardClaim::Claimed => {}
-                    GuardClaim::Repeat { ordering, suggested_id } => return LlmStep::GuardRepeat { ordering, suggested_id },
-                    GuardClaim::Unavailable => return LlmStep::Skipped(FallbackReason::StateUnavailable),
-                }
+            // The snapshot may be stale (another Enrich on this cycle):
+            // the store's count decides, atomically.
+            if !ports.claim_llm_call(&cycle.id, cycle.max_llm_calls(&p.budgets)).await {
+                draft.event("continuity_enrichment_budget_exhausted", "llm call not claimed".to_string());
+                return LlmStep::Skipped(FallbackReason::BudgetExhausted);
             }
+            draft.event("continuity_enrichment_retry_called", format!("retry {}", cycle.llm_calls));
         }
-        let ask = self.ask(tie);
-        let max_calls = cycle.max_llm_calls(&p.budgets);
-        if let Some(c) = self.cycle.as_mut() {
-            c.llm_attempted = true;
-            c.llm_calls += 1;
-        }
-        let (retry, left) = (cycle.llm_calls, max_calls.saturating_sub(cycle.llm_calls + 1));
-        let cycle_id = cycle.id.clone();
-        self.record(|s| {
-            s.record("ladder.retry_index", retry);
-            s.record("ladder.budget_remaining", left);
-            s.record("ladder.loop_cycle_id", cycle_id.as_str());
-        });
-        self.event("llm_arbitration_called", format!("{} candidates", ask.candidates.len()));
-        let span = self.open.as_ref().map_or_else(tracing::Span::current, |(_, _, s)| s.clone());
-        let answer = tracing::Instrument::instrument(ports.arbitrate(&ask), span.clone()).await;
-        self.answer = Some(answer.clone());
-        let latency = match &answer {
-            LlmAnswer::Replied { latency_ms, .. } | LlmAnswer::Failed { latency_ms, .. } => *latency_ms,
-            LlmAnswer::Skipped { reason: _ } => 0,
-        };
-        span.record("ladder.llm.latency_ms", latency);
-        match answer {
-            LlmAnswer::Skipped { reason: r } => LlmStep::Skipped(r),
-            LlmAnswer::Failed { reason, latency_ms, detail } => LlmStep::Failed { reason, latency_ms, detail },
-            LlmAnswer::Replied { content, latency_ms } => {
-                let ids: Vec<&str> = ask.candidates.iter().map(|c| c.id.as_str()).collect();
-                let verdict = interpret(&content, &ids, p.budgets.needed_evidence_types_max);
-                if let Verdict::Invalid { detail } = &verdict {
-                    // Per call: the daemon warns once per interval (its events).
-                    tracing::debug!(detail = %detail, "llm reply rejected; treating as abstain");
-                }
-                if let Verdict::NeedMoreInfo { dropped, .. } = &verdict
-                    && !dropped.is_empty()
-                {
-                    tracing::debug!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
-                }
-                self.verdict = Some(verdict.clone());
-                span.record("ladder.llm.verdict", verdict.name());
-                // Corroboration: a pick that passed every other gate is checked
-                // before it may execute, within the same attempt.
-                let check = match &verdict {
-                    Verdict::Select { choice_id, confidence } if self.gates(tie, choice_id, *confidence).is_ok() => {
-                        self.corroborate(ports, tie, &ask, choice_id, &span).await
-                    }
-                    _ => None,
-                };
-                LlmStep::Answered { verdict, latency_ms, check }
+        Mode::Turn => {
+            if cycle.llm_calls >= cycle.max_llm_calls(&p.budgets) {
+                draft.event("continuity_enrichment_budget_exhausted", format!("{} llm calls", cycle.llm_calls));
+                return LlmStep::Skipped(FallbackReason::BudgetExhausted);
+            }
+            let claim = ports.claim_guard(&cycle.guard_key, &cycle.id).await;
+            draft.guard = Some(claim.clone());
+            match claim {
+                GuardClaim::Claimed => {}
+                GuardClaim::Repeat { ordering, suggested_id } => return LlmStep::GuardRepeat { ordering, suggested_id },
+                GuardClaim::Unavailable => return LlmStep::Skipped(FallbackReason::StateUnavailable),
             }
         }
     }
-
-    /// Every gate a pick must pass to execute: at least
-    /// `llm.confidence_min`, every auto-execute gate, and
-    /// (S1) a pool entry to execute, never a command. The entry, or the
-    /// first gate that fails.
-    fn gates(&self, tie: &Tie<'_>, choice_id: &str, confidence: f32) -> Result<usize, &'static str> {
-        let p = self.ctx.policy;
-        if confidence < p.llm_confidence_min {
-            return Err("low_confidence");
-        }
-        // Refusals stick: never executed, never suggested (before any gate,
-        // so that no second ask is spent on it either).
-        if self.ctx.state.refused(choice_id) {
-            return Err(continuity::REFUSED);
-        }
-        let entry = tie
-            .items
-            .iter()
-            .find(|t| t.id == choice_id)
-            .and_then(|t| t.entry)
-            .filter(|i| tie.pool.entries.get(*i).is_some())
-            .ok_or("not_a_pool_entry")?;
-        // An LLM pick never executes a high-risk candidate, whatever the
-        // gates say: it is offered for confirmation, auto-execute on or
-        // off.
-        if tie.pool.entries[entry].cand.is_high_risk(&p.matching.high_risk_kinds) {
-            return Err(HIGH_RISK);
-        }
-        let gate = auto_execute_gate(
-            p,
-            GateInput {
-                confidence,
-                reason: tie.reason,
-                guard_repeat: false,
-                question_intent: false,
-                force_clarify_only: self.req.force_clarify_only,
-                tripped: self.ctx.auto_execute_tripped,
-            },
-        );
-        if let Some(why) = gate {
-            return Err(why);
-        }
-        Ok(entry)
+    let ask = ask(draft, tie);
+    let max_calls = cycle.max_llm_calls(&p.budgets);
+    if let Some(c) = draft.cycle.as_mut() {
+        c.llm_attempted = true;
+        c.llm_calls += 1;
     }
-
-    /// Corroborates a pick that passed every other gate,
-    /// as `auto_execute.corroboration` says: the deterministic ranking
-    /// first (it costs no call), then a second ask over the same pool,
-    /// reordered and relabelled, through `Ports::corroborate`. The second
-    /// ask is part of this attempt: no guard claim, no LLM call counted.
-    /// `None` when the configuration asks for no check.
-    async fn corroborate<P: Ports>(&mut self, ports: &P, tie: &Tie<'_>, ask: &LlmAsk, pick: &str, span: &tracing::Span) -> Option<Check> {
-        let p = self.ctx.policy;
-        let how = p.auto_execute.corroboration;
-        if how == Corroboration::None {
-            return None;
-        }
-        let mut check = Check { result: Corroborated::Agreed, other: None, verdict: String::new(), latency_ms: 0, detail: String::new() };
-        if how.ranks() {
-            check = rank_check(tie, &p.lexicon, pick, p.auto_execute.deterministic_margin);
-        }
-        if how.asks_again() && check.result == Corroborated::Agreed && ask.candidates.len() < 2 {
-            // One candidate has no other order: a second ask could not tell
-            // a pick from a position (or a parrot), so it is not made.
-            check = Check {
-                result: Corroborated::Failed,
-                other: None,
-                verdict: String::new(),
-                latency_ms: 0,
-                detail: "a lone candidate cannot be reordered".into(),
+    let (retry, left) = (cycle.llm_calls, max_calls.saturating_sub(cycle.llm_calls + 1));
+    let cycle_id = cycle.id.clone();
+    draft.record(|s| {
+        s.record("ladder.retry_index", retry);
+        s.record("ladder.budget_remaining", left);
+        s.record("ladder.loop_cycle_id", cycle_id.as_str());
+    });
+    draft.event("llm_arbitration_called", format!("{} candidates", ask.candidates.len()));
+    let span = draft.open.as_ref().map_or_else(tracing::Span::current, |(_, _, s)| s.clone());
+    let answer = tracing::Instrument::instrument(ports.arbitrate(&ask), span.clone()).await;
+    draft.answer = Some(answer.clone());
+    let latency = match &answer {
+        LlmAnswer::Replied { latency_ms, .. } | LlmAnswer::Failed { latency_ms, .. } => *latency_ms,
+        LlmAnswer::Skipped { reason: _ } => 0,
+    };
+    span.record("ladder.llm.latency_ms", latency);
+    match answer {
+        LlmAnswer::Skipped { reason: r } => LlmStep::Skipped(r),
+        LlmAnswer::Failed { reason, latency_ms, detail } => LlmStep::Failed { reason, latency_ms, detail },
+        LlmAnswer::Replied { content, latency_ms } => {
+            let ids: Vec<&str> = ask.candidates.iter().map(|c| c.id.as_str()).collect();
+            let verdict = interpret(&content, &ids, p.budgets.needed_evidence_types_max);
+            if let Verdict::Invalid { detail } = &verdict {
+                // Per call: the daemon warns once per interval (its events).
+                tracing::debug!(detail = %detail, "llm reply rejected; treating as abstain");
+            }
+            if let Verdict::NeedMoreInfo { dropped, .. } = &verdict
+                && !dropped.is_empty()
+            {
+                tracing::debug!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
+            }
+            draft.verdict = Some(verdict.clone());
+            span.record("ladder.llm.verdict", verdict.name());
+            // Corroboration: a pick that passed every other gate is checked
+            // before it may execute, within the same attempt.
+            let check = match &verdict {
+                Verdict::Select { choice_id, confidence } if draft.gates(tie, choice_id, *confidence).is_ok() => {
+                    corroborate(draft, ports, tie, &ask, choice_id, &span).await
+                }
+                _ => None,
             };
-        } else if how.asks_again() && check.result == Corroborated::Agreed {
-            let seed = self.cycle.as_ref().map(|c| format!("{}\u{1f}{}", c.guard_key, c.fingerprint)).unwrap_or_default();
-            let (second, shown) = relabel(ask, seed.as_bytes());
-            let answer = tracing::Instrument::instrument(ports.corroborate(&second), span.clone()).await;
-            check = read_second(&answer, &shown, pick, p);
-            self.second = Some(SecondAnswer { answer, shown });
-        }
-        span.record("ladder.llm.corroboration", check.result.as_str());
-        span.record("ladder.llm.corroboration_latency_ms", check.latency_ms);
-        self.event("llm_corroboration", format!("{} ({}): {}", check.result.as_str(), how.as_str(), check.detail));
-        Some(check)
-    }
-
-    /// What the LLM is shown: the tie (at most `llm.max_candidates`), the
-    /// continuity context limited to its ids, the enriched context.
-    fn ask(&self, tie: &Tie<'_>) -> LlmAsk {
-        let p = self.ctx.policy;
-        let candidates: Vec<AskCandidate> = tie
-            .items
-            .iter()
-            .take(p.llm_max_candidates)
-            .map(|t| AskCandidate { id: t.id.clone(), label: t.label.clone(), kind: t.kind.clone(), hint: t.hint.clone() })
-            .collect();
-        let in_pool = |id: &String| candidates.iter().any(|c| &c.id == id);
-        let st = self.ctx.state;
-        // What was asked (docs/replies.md): the app's question, or ladderd's. In
-        // `Enrich` the session's question is the one this cycle asked after
-        // the input, which the input cannot answer.
-        let asked = replies::asked(self.req, &st).filter(|(_, by)| *by == By::App || matches!(self.mode, Mode::Turn)).and_then(|(q, _)| {
-            let refused: Vec<&str> = self.rejected_execute.iter().chain(&st.recent_rejected_choice_ids).map(String::as_str).collect();
-            AskQuestion::of(&q, &candidates, &refused, p.llm_max_candidates)
-        });
-        let continuity = AskContinuity {
-            last_accepted_choice_id: st.last_accepted_choice_id.clone().filter(in_pool),
-            recently_rejected: st.recent_rejected_choice_ids.iter().filter(|id| in_pool(id)).cloned().collect(),
-            pending_clarifier: st.pending_clarifier_type.as_str(),
-            asked,
-        };
-        let context = self.cycle.as_ref().map(|c| pack_context(&c.history, &c.excerpts, &p.budgets, self.ctx.tokens)).unwrap_or_default();
-        LlmAsk {
-            canonical_input: self.canonical.clone(),
-            reason: tie.reason,
-            candidates,
-            continuity,
-            context,
-            allowed_evidence: EvidenceType::ALL.to_vec(),
-        }
-    }
-
-    /// Policy and fallback (rung 9): turns what the LLM rung did into a
-    /// safe decision. Every failure is the deterministic fallback over the
-    /// tie; a valid pick reorders it, and executes only through every
-    /// auto-execute gate (S2, S3).
-    pub(crate) fn settle(mut self, llm: LlmStep, tie: &Tie<'_>) -> Decided {
-        let p = self.ctx.policy;
-        let offer = Offer::of(tie);
-        let mut report = LlmReport::default();
-        let shadow = p.llm_mode == LlmMode::Shadow;
-        let (latency, called) = match &llm {
-            LlmStep::Answered { latency_ms, .. } | LlmStep::Failed { latency_ms, .. } => (*latency_ms, true),
-            _ => (0, false),
-        };
-        report.called = called;
-        report.latency_ms = latency;
-        report.verdict = llm.name().to_string();
-        report.shadow = shadow && called;
-
-        match llm {
-            LlmStep::NotEligible => self.fallback(offer, None, report),
-            LlmStep::Skipped(r) => self.fallback(offer, Some(r), report),
-            LlmStep::GuardRepeat { ordering: prev, suggested_id } => {
-                report.guard_hit = true;
-                report.suggested_id = suggested_id.clone();
-                // Reuse the previous order while it still names this tie.
-                let order = if !prev.is_empty() && prev.iter().all(|id| offer.order.contains(id)) { prev } else { offer.order };
-                let offer = Offer { order, suggested: suggested_id, question: offer.question, kind: offer.kind };
-                self.fallback(offer, Some(FallbackReason::LoopGuard), report)
-            }
-            LlmStep::Failed { reason: r, detail, .. } => {
-                self.event("llm_arbitration_failed_fallback_clarifier", format!("{}: {detail}", r.as_str()));
-                tracing::debug!(fallback_reason = r.as_str(), detail = %detail, "llm failed; clarifying");
-                self.fallback(offer, Some(r), report)
-            }
-            LlmStep::Answered { .. } if shadow => {
-                if let Some(Verdict::Select { choice_id, confidence }) = &self.verdict {
-                    report.suggested_id = Some(choice_id.clone());
-                    report.confidence = *confidence;
-                }
-                self.event("llm_shadow_verdict", report.verdict.clone());
-                self.fallback(offer, Some(FallbackReason::LlmDisabled), report)
-            }
-            LlmStep::Answered { verdict: Verdict::Invalid { detail }, .. } => {
-                self.event("llm_arbitration_abstained", format!("invalid: {detail}"));
-                self.fallback(offer, Some(FallbackReason::Abstain), report)
-            }
-            LlmStep::Answered { verdict: Verdict::Abstain { confidence }, .. } => {
-                report.confidence = confidence;
-                self.event("llm_arbitration_abstained", String::new());
-                self.fallback(offer, Some(FallbackReason::Abstain), report)
-            }
-            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, check, .. } => {
-                report.suggested_id = Some(choice_id.clone());
-                report.confidence = confidence;
-                self.event("llm_select", format!("{choice_id} at {confidence:.2}"));
-                if confidence < p.llm_confidence_min {
-                    return self.fallback(offer, Some(FallbackReason::LowConfidence), report);
-                }
-                let i = match self.gates(tie, &choice_id, confidence) {
-                    Ok(i) => i,
-                    Err(HIGH_RISK) => {
-                        self.event("llm_select_high_risk", choice_id.clone());
-                        return self.clarify(offer.confirming(choice_id), None, Tier::Llm, Decider::Llm, report);
-                    }
-                    Err(continuity::REFUSED) => {
-                        self.refuse(choice_id);
-                        return self.clarify(offer, Some(FallbackReason::UserRefused), Tier::Llm, Decider::Llm, report);
-                    }
-                    Err(why) => {
-                        tracing::debug!(gate = why, "auto-execute gate failed; clarifying");
-                        return self.clarify(offer.suggesting(Some(choice_id)), None, Tier::Llm, Decider::Llm, report);
-                    }
-                };
-                let how = p.auto_execute.corroboration;
-                // Every pick through the gates was checked unless the
-                // configuration says "none"; a missing check fails closed.
-                let check = match check {
-                    Some(c) => c,
-                    None if how == Corroboration::None => {
-                        self.llm_report = Some(report);
-                        let e = tie.pool.entries[i];
-                        return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
-                    }
-                    None => Check {
-                        result: Corroborated::Failed,
-                        other: None,
-                        verdict: String::new(),
-                        latency_ms: 0,
-                        detail: "not checked".into(),
-                    },
-                };
-                report.corroboration = check.result.as_str().to_string();
-                report.corroboration_method = how.as_str().to_string();
-                report.corroborating_id = check.other.clone();
-                report.corroboration_verdict = check.verdict.clone();
-                report.corroboration_latency_ms = check.latency_ms;
-                if check.result == Corroborated::Agreed {
-                    self.llm_report = Some(report);
-                    let e = tie.pool.entries[i];
-                    return self.execute(e.cand.id.clone(), e.source, Decider::Llm, Tier::Llm);
-                }
-                // Not corroborated: a clarifier with both picks first.
-                tracing::info!(corroboration = check.result.as_str(), detail = %check.detail, "llm pick not corroborated; clarifying");
-                let mut offer = offer;
-                if let Some(other) = check.other.filter(|o| *o != choice_id) {
-                    offer.order.retain(|id| *id != other);
-                    offer.order.insert(0, other);
-                }
-                self.clarify(offer.suggesting(Some(choice_id)), Some(FallbackReason::NotCorroborated), Tier::Llm, Decider::Llm, report)
-            }
-            LlmStep::Answered { verdict: Verdict::NeedMoreInfo { types, confidence, .. }, .. } => {
-                report.confidence = confidence;
-                self.event("llm_need_more_info", types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(","));
-                // The veto: the continuity resolver runs once.
-                match continuity::resolve(&self.ctx.state, self.req, tie, None) {
-                    Ok(i) if tie.pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
-                        let id = tie.pool.entries[i].cand.id.clone();
-                        self.event("need_more_info_veto_blocked_reason", "high_risk".into());
-                        self.fallback(offer.confirming(id), None, report)
-                    }
-                    Ok(i) => {
-                        let e = tie.pool.entries[i];
-                        self.event("need_more_info_veto_applied", e.cand.id.clone());
-                        self.llm_report = Some(report);
-                        self.execute(e.cand.id.clone(), e.source, Decider::Continuity, Tier::Continuity)
-                    }
-                    Err(why) => {
-                        if why == continuity::REFUSED
-                            && let Some(i) = continuity::label_winner(tie)
-                        {
-                            self.refuse(tie.pool.entries[i].cand.id.clone());
-                        }
-                        self.event("need_more_info_veto_blocked_reason", why.to_string());
-                        if types.is_empty() {
-                            self.fallback(offer, Some(FallbackReason::Abstain), report)
-                        } else if !self.steps_left() {
-                            self.event("continuity_enrichment_budget_exhausted", "no enrichment step left".into());
-                            self.fallback(offer, Some(FallbackReason::BudgetExhausted), report)
-                        } else {
-                            self.need_more_info(offer.order, types, report)
-                        }
-                    }
-                }
-            }
+            LlmStep::Answered { verdict, latency_ms, check }
         }
     }
 }
 
-/// The gate a high-risk pick fails: it is offered for confirmation.
-const HIGH_RISK: &str = "high_risk";
+/// Corroborates a pick that passed every other gate,
+/// as `auto_execute.corroboration` says: the deterministic ranking
+/// first (it costs no call), then a second ask over the same pool,
+/// reordered and relabelled, through `Ports::corroborate`. The second
+/// ask is part of this attempt: no guard claim, no LLM call counted.
+/// `None` when the configuration asks for no check.
+async fn corroborate<P: Ports>(
+    draft: &mut Draft<'_>,
+    ports: &P,
+    tie: &Tie<'_>,
+    ask: &LlmAsk,
+    pick: &str,
+    span: &tracing::Span,
+) -> Option<Check> {
+    let p = draft.ctx.policy;
+    let how = p.auto_execute.corroboration;
+    if how == Corroboration::None {
+        return None;
+    }
+    let mut check = Check { result: Corroborated::Agreed, other: None, verdict: String::new(), latency_ms: 0, detail: String::new() };
+    if how.ranks() {
+        check = rank_check(tie, &p.lexicon, pick, p.auto_execute.deterministic_margin);
+    }
+    if how.asks_again() && check.result == Corroborated::Agreed && ask.candidates.len() < 2 {
+        // One candidate has no other order: a second ask could not tell
+        // a pick from a position (or a parrot), so it is not made.
+        check = Check {
+            result: Corroborated::Failed,
+            other: None,
+            verdict: String::new(),
+            latency_ms: 0,
+            detail: "a lone candidate cannot be reordered".into(),
+        };
+    } else if how.asks_again() && check.result == Corroborated::Agreed {
+        let seed = draft.cycle.as_ref().map(|c| format!("{}\u{1f}{}", c.guard_key, c.fingerprint)).unwrap_or_default();
+        let (second, shown) = relabel(ask, seed.as_bytes());
+        let answer = tracing::Instrument::instrument(ports.corroborate(&second), span.clone()).await;
+        check = read_second(&answer, &shown, pick, p);
+        draft.second = Some(SecondAnswer { answer, shown });
+    }
+    span.record("ladder.llm.corroboration", check.result.as_str());
+    span.record("ladder.llm.corroboration_latency_ms", check.latency_ms);
+    draft.event("llm_corroboration", format!("{} ({}): {}", check.result.as_str(), how.as_str(), check.detail));
+    Some(check)
+}
+
+/// What the LLM is shown: the tie (at most `llm.max_candidates`), the
+/// continuity context limited to its ids, the enriched context.
+fn ask(draft: &Draft<'_>, tie: &Tie<'_>) -> LlmAsk {
+    let p = draft.ctx.policy;
+    let candidates: Vec<AskCandidate> = tie
+        .items
+        .iter()
+        .take(p.llm_max_candidates)
+        .map(|t| AskCandidate { id: t.id.clone(), label: t.label.clone(), kind: t.kind.clone(), hint: t.hint.clone() })
+        .collect();
+    let in_pool = |id: &String| candidates.iter().any(|c| &c.id == id);
+    let st = draft.ctx.state;
+    // What was asked (docs/replies.md): the app's question, or ladderd's. In
+    // `Enrich` the session's question is the one this cycle asked after
+    // the input, which the input cannot answer.
+    let asked = replies::asked(draft.req, &st).filter(|(_, by)| *by == By::App || matches!(draft.mode, Mode::Turn)).and_then(|(q, _)| {
+        let refused: Vec<&str> = draft.rejected_execute.iter().chain(&st.recent_rejected_choice_ids).map(String::as_str).collect();
+        AskQuestion::of(&q, &candidates, &refused, p.llm_max_candidates)
+    });
+    let continuity = AskContinuity {
+        last_accepted_choice_id: st.last_accepted_choice_id.clone().filter(in_pool),
+        recently_rejected: st.recent_rejected_choice_ids.iter().filter(|id| in_pool(id)).cloned().collect(),
+        pending_clarifier: st.pending_clarifier_type.as_str(),
+        asked,
+    };
+    let context = draft.cycle.as_ref().map(|c| pack_context(&c.history, &c.excerpts, &p.budgets, draft.ctx.tokens)).unwrap_or_default();
+    LlmAsk {
+        canonical_input: draft.canonical.clone(),
+        reason: tie.reason,
+        candidates,
+        continuity,
+        context,
+        allowed_evidence: EvidenceType::ALL.to_vec(),
+    }
+}
 
 /// The opaque label of the `k`-th candidate (from 0) of a corroborating ask.
 pub fn opaque_label(k: usize) -> String {

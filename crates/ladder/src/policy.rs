@@ -7,7 +7,7 @@ use super::clarifier::Templates;
 use super::continuity::Ttl;
 use super::lexicon::Lexicon;
 use super::matching::MatchParams;
-use super::reply::extract_json;
+use super::model_json::extract_json;
 use super::types::{AmbiguityReason, EvidenceType, FallbackReason};
 use serde::Deserialize;
 

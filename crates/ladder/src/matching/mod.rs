@@ -19,7 +19,7 @@
 //! - **structure**: negations ("not the first", "anything but c"),
 //!   relations ("the one after c"), plurals ("both").
 //!
-//! The result, a [`Reading`], says which candidates are named, excluded or
+//! The result, the [`Referents`], says which candidates are named, excluded or
 //! related, and what the remaining words single out; `classify` turns it
 //! into confidence, the clarifier into the options it offers. Matching
 //! itself decides nothing.
@@ -203,7 +203,7 @@ pub enum Words {
 
 /// What the input says, as a careful person reads it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Reading {
+pub struct Referents {
     /// Pool entries named by a whole label, alias, position or badge, in
     /// input order, each once.
     pub named: Vec<(usize, MatchKind)>,
@@ -229,7 +229,7 @@ pub struct Reading {
     pub whole: Vec<usize>,
 }
 
-impl Reading {
+impl Referents {
     /// Whether the input names, excludes or relates candidates in a way a
     /// person never acts on without asking.
     pub fn never_executes(&self) -> bool {
@@ -257,7 +257,7 @@ pub struct Matches {
     /// the input, most similar first, pool order for equal similarity (they
     /// rank the clarifier when nothing stronger matched).
     pub fuzzy: Option<Vec<usize>>,
-    pub reading: Reading,
+    pub reading: Referents,
 }
 
 impl Matches {
@@ -530,7 +530,7 @@ pub fn find(
     let words = widen_by_shared_forms(words, &toks, &roles, canon, lex, stop);
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
 
-    let mut reading = Reading { out_of_range, words, plural: structure.plural, relation: structure.relation, ..Reading::default() };
+    let mut reading = Referents { out_of_range, words, plural: structure.plural, relation: structure.relation, ..Referents::default() };
     reading.negation = structure.negation_at.is_some();
     for m in &mentions {
         if structure.negation_at.is_some_and(|at| m.span.0 >= at) {

@@ -12,7 +12,7 @@
 
 use super::index::{CanonPool, VOCAB_NEAR_WORDS, VOCAB_SMALL_POOL};
 use super::typo::{NearWord, known_word, lexicon_word, may_be_slip};
-use super::{Hit, MatchKind, MatchParams, MatchTier, Mention, Reading, Role, Words};
+use super::{Hit, MatchKind, MatchParams, MatchTier, Mention, Referents, Role, Words};
 use crate::canon::canonicalize;
 use crate::cost::Deadline;
 use crate::lexicon::Lexicon;
@@ -260,7 +260,7 @@ impl Said<'_> {
     /// one the words single out): each the input accounts for joins
     /// `reading.complete`, and `reading.whole` too when the input says its
     /// whole label or an alias (`says_whole`).
-    pub(super) fn complete(&self, reading: &mut Reading, stop: &Deadline) {
+    pub(super) fn complete(&self, reading: &mut Referents, stop: &Deadline) {
         let mut could_win: Vec<(usize, MatchKind)> = reading.named.clone();
         if let Words::Unique { entry, kind } = reading.words {
             could_win.push((entry, kind));
@@ -457,7 +457,7 @@ impl Said<'_> {
 /// point at.
 pub(super) fn ranking_hits(
     mentions: &[Mention],
-    r: &Reading,
+    r: &Referents,
     toks: &[&str],
     roles: &[Role],
     canon: &CanonPool,

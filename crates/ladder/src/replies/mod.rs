@@ -43,7 +43,7 @@ use crate::scope::{Pool, Source};
 use crate::text::{fold, normalize};
 use crate::types::{Asked, DecideRequest, EscapeReason};
 use follow_up::AfterYes;
-use question::{Question, QuestionKind};
+use question::{PendingQuestion, QuestionKind};
 use reading::Reading;
 use std::borrow::Cow;
 use values::{Dim, Value, values};
@@ -78,7 +78,7 @@ pub enum By {
 /// The question a turn may answer: the app's screen (`OptionSet.asked`),
 /// else the session's (ladderd's clarifier or confirmation). The session's
 /// is read (noted as a fact) only when the screen asks nothing of its own.
-pub fn asked<'a>(req: &DecideRequest, state: &StateView<'a>) -> Option<(Cow<'a, Question>, By)> {
+pub fn asked<'a>(req: &DecideRequest, state: &StateView<'a>) -> Option<(Cow<'a, PendingQuestion>, By)> {
     let o = req.options.as_ref()?;
     let ids = || o.candidates.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
     match o.asked {
@@ -86,14 +86,14 @@ pub fn asked<'a>(req: &DecideRequest, state: &StateView<'a>) -> Option<(Cow<'a, 
             let offered = ids();
             let proposed = offered.first().cloned();
             Some((
-                Cow::Owned(Question { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }),
+                Cow::Owned(PendingQuestion { kind: QuestionKind::Confirmation, offered, proposed, shown: Vec::new(), labels: Vec::new() }),
                 By::App,
             ))
         }
         Asked::Choice => {
             let shown = o.candidates.iter().map(shown_text).collect();
             let labels = o.candidates.iter().map(|c| c.label.clone()).collect();
-            let q = Question { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels };
+            let q = PendingQuestion { kind: QuestionKind::Choice, offered: ids(), proposed: None, shown, labels };
             Some((Cow::Owned(q), By::App))
         }
         Asked::Unspecified => state.question().map(|q| (Cow::Borrowed(q), By::Ladder)),
@@ -158,7 +158,7 @@ pub struct Context<'a, 'p> {
     /// stop early and the caller discards the answer (`entries`).
     pub stop: &'a Deadline,
     /// The question the reply answers, read on first need (`question`).
-    asked: std::cell::OnceCell<Option<(Cow<'a, Question>, By)>>,
+    asked: std::cell::OnceCell<Option<(Cow<'a, PendingQuestion>, By)>>,
 }
 
 impl<'a, 'p> Context<'a, 'p> {
@@ -201,13 +201,13 @@ impl<'a, 'p> Context<'a, 'p> {
     /// The option on screen a question offered as `id`: the same id, and
     /// the same label when the question kept it (an id of another screen
     /// may name something else).
-    fn offered_entry(&self, q: &Question, id: &str) -> Option<usize> {
+    fn offered_entry(&self, q: &PendingQuestion, id: &str) -> Option<usize> {
         let label = q.label_of(id);
         self.entry_of(id).filter(|e| label.is_empty() || self.pool.entries[*e].cand.label == label)
     }
 
     /// The session's question, when the screen asks nothing of its own.
-    fn state_question_if_ladder(&self) -> Option<&Question> {
+    fn state_question_if_ladder(&self) -> Option<&PendingQuestion> {
         match self.req.options.as_ref().map(|o| o.asked) {
             Some(Asked::Choice | Asked::Confirmation) => None,
             _ => self.state.question(),
@@ -231,7 +231,7 @@ impl<'a, 'p> Context<'a, 'p> {
     /// The question a reply answers: the app's screen, else the session's.
     /// The session's is read (noted as a fact) only when asked for, and
     /// once a turn: the app's is built from its screen then.
-    fn question(&self) -> Option<(&Question, By)> {
+    fn question(&self) -> Option<(&PendingQuestion, By)> {
         self.asked.get_or_init(|| asked(self.req, self.state)).as_ref().map(|(q, by)| (q.as_ref(), *by))
     }
 
@@ -481,11 +481,8 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     }
     // "I'd like to see it", "I'll take it": an everyday request of the
     // one option proposed, by pointing at it, is a yes.
-    if !r.verbs.is_empty() && !r.repeats && proposal(cx).is_some() {
+    if !r.verbs.is_empty() && proposal(cx).is_some() {
         return affirm(cx, r);
-    }
-    if r.repeats {
-        return repeat(cx, r);
     }
     Answered::pass()
 }
@@ -1159,7 +1156,7 @@ fn place(n: i32, len: usize) -> Option<usize> {
 
 /// An answer to "which one?" by detail, read where the screen left a tie
 /// or no match: a word or value only one offered option shows picks it
-/// (`Question::detail`, read from the session as a fact, so a shared
+/// (`PendingQuestion::detail`, read from the session as a fact, so a shared
 /// store can still decide the turn in one round trip). The app's own
 /// question is read the same way.
 pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
@@ -1240,7 +1237,7 @@ fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 /// among them as from a list by what they show beside their labels: "the
 /// <detail> one" ("the beatles one", "ok now the blue ones"), not "one
 /// more".
-fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> {
+fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<PendingQuestion> {
     // "The window one", or "window seat" where every label says "seat"
     // and "window" none does (a word beside the labels, as "one" is).
     let common = common_label_words(cx);
@@ -1261,7 +1258,7 @@ fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<Question> 
     // is the ladder's to read, with the principle ("the account one" does
     // not say "Close Account").
     let cands: Vec<&crate::types::Candidate> = options.iter().map(|e| cx.pool.entries[*e].cand).collect();
-    Some(Question {
+    Some(PendingQuestion {
         kind: QuestionKind::Choice,
         offered: cands.iter().map(|c| c.id.clone()).collect(),
         proposed: None,

@@ -20,7 +20,7 @@ wire_enum! {
 
 /// A question the user may answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Question {
+pub struct PendingQuestion {
     pub kind: QuestionKind,
     /// The options offered, in the order shown.
     pub offered: Vec<String>,
@@ -37,7 +37,7 @@ pub struct Question {
     pub labels: Vec<String>,
 }
 
-impl Question {
+impl PendingQuestion {
     /// The one option a yes answers: a confirmation's, or the only one a
     /// question offered.
     pub fn proposal(&self) -> Option<&str> {
@@ -97,7 +97,7 @@ pub enum QuestionChange {
     #[default]
     Keep,
     /// The decision asks this.
-    Ask(Question),
+    Ask(PendingQuestion),
     /// The turn answered or left it.
     Clear,
 }

@@ -62,7 +62,7 @@ export type Candidate = Message<"ladder.v1.Candidate"> & {
      */
     aliases: string[];
     /**
-     * How much a wrong execute of this candidate costs (spec section 4b).
+     * How much a wrong execute of this candidate costs (docs/deciding.md#risk).
      * RISK_HIGH (delete, pay, send, cancel a subscription) executes
      * deterministically only on its exact label or an alias, or a position
      * chosen in reply to the clarifier that listed it; never by continuity,
@@ -373,7 +373,7 @@ export type Decision = Message<"ladder.v1.Decision"> & {
     fallbackReason: FallbackReason;
     /**
      * question_intent, cancel, no_active_context, command, declined (the
-     * user refused what was proposed: show other options; spec section 4c).
+     * user refused what was proposed: show other options; docs/replies.md).
      *
      * @generated from field: string escape_reason = 8;
      */
@@ -1288,7 +1288,7 @@ export declare enum Risk {
  */
 export declare const RiskSchema: GenEnum<Risk>;
 /**
- * What the screen asks (spec section 4c): the app's own question, read
+ * What the screen asks (docs/replies.md): the app's own question, read
  * like ladderd's own clarifier or confirmation. A reply ("yes", "the
  * second one", "the cheaper one") is read against it.
  *

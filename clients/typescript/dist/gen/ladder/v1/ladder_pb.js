@@ -219,7 +219,7 @@ export var Risk;
  */
 export const RiskSchema = /*@__PURE__*/ enumDesc(file_ladder_v1_ladder, 1);
 /**
- * What the screen asks (spec section 4c): the app's own question, read
+ * What the screen asks (docs/replies.md): the app's own question, read
  * like ladderd's own clarifier or confirmation. A reply ("yes", "the
  * second one", "the cheaper one") is read against it.
  *

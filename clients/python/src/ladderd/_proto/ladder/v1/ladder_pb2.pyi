@@ -87,7 +87,7 @@ class _AskedEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Asked.ValueType
     """
 
 class Asked(_Asked, metaclass=_AskedEnumTypeWrapper):
-    """What the screen asks (spec section 4c): the app's own question, read
+    """What the screen asks (docs/replies.md): the app's own question, read
     like ladderd's own clarifier or confirmation. A reply ("yes", "the
     second one", "the cheaper one") is read against it.
     """
@@ -450,7 +450,7 @@ class Candidate(_message.Message):
     kind: _builtins.str
     path: _builtins.str
     risk: Global___Risk.ValueType
-    """How much a wrong execute of this candidate costs (spec section 4b).
+    """How much a wrong execute of this candidate costs (docs/deciding.md#risk).
     RISK_HIGH (delete, pay, send, cancel a subscription) executes
     deterministically only on its exact label or an alias, or a position
     chosen in reply to the clarifier that listed it; never by continuity,
@@ -788,7 +788,7 @@ class Decision(_message.Message):
     fallback_reason: Global___FallbackReason.ValueType
     escape_reason: _builtins.str
     """question_intent, cancel, no_active_context, command, declined (the
-    user refused what was proposed: show other options; spec section 4c).
+    user refused what was proposed: show other options; docs/replies.md).
     """
     handled_by_tier: _builtins.str
     """The rung that ended the run: exclusions, scope, deterministic,
