@@ -3,6 +3,7 @@
 
 mod admin;
 mod assistant;
+mod citations;
 mod clients;
 mod corroboration;
 mod deploy;
