@@ -311,9 +311,9 @@ fn every_docs_page_and_heading_named_exists() {
             for (target, anchor) in pointers(&rel, line) {
                 checked += 1;
                 let path = root.join(&target);
-                let heading_missing = anchor
-                    .as_ref()
-                    .is_some_and(|a| target.extension().is_none_or(|e| e != "md") || !path.is_file() || !anchors(&path).contains(a));
+                let has_heading =
+                    |a: &String| target.extension().is_some_and(|e| e == "md") && path.is_file() && anchors(&path).contains(a);
+                let heading_missing = anchor.as_ref().is_some_and(|a| !has_heading(a));
                 if !path.exists() || heading_missing {
                     let shown = anchor.map_or(target.display().to_string(), |a| format!("{}#{a}", target.display()));
                     broken.push(format!("{}:{}: {shown}", rel.display(), i + 1));
