@@ -1,0 +1,121 @@
+//! "The cheaper one", "the earliest", "the plain one": the one extreme of a value the options show (docs/replies.md).
+
+use super::*;
+
+/// The options a comparison or a detail answer chooses among: the
+/// question's (in its order), else the screen's.
+pub(super) fn considered(cx: &Context<'_, '_>) -> (Vec<usize>, By) {
+    match cx.question() {
+        Some((q, by)) if q.kind == QuestionKind::Choice => {
+            let asked: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
+            if asked.len() > 1 { (asked, by) } else { (cx.options(), By::Screen) }
+        }
+        _ => (cx.options(), By::Screen),
+    }
+}
+
+pub(super) fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
+    let (entries, by) = considered(cx);
+    if entries.len() < 2 || r.asks || (by == By::Screen && entries.len() > SCREEN_READ) {
+        return Answered::pass();
+    }
+    // Words some of them show narrow what is compared ("the new taylor
+    // swift album": the albums, not the single).
+    let narrowing: Vec<&String> = r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
+    let narrowed: Vec<usize> = entries
+        .iter()
+        .copied()
+        .filter(|e| {
+            let own = cx.words_of(*e);
+            narrowing.iter().all(|w| own.contains(w))
+        })
+        .collect();
+    let entries = if narrowed.len() >= 2 && narrowed.len() < entries.len() { narrowed } else { entries };
+    let dim_name = COMPARED.get((code / 2) as usize).copied().unwrap_or("");
+    let most = code % 2 == 1;
+    let dims: &[Dim] = match dim_name {
+        "price" => &[Dim::Price],
+        "clock" => &[Dim::Clock, Dim::Year, Dim::Day],
+        "duration" => &[Dim::Duration],
+        "size" => &[Dim::Bytes, Dim::Length, Dim::Volume, Dim::Mass, Dim::Count],
+        "year" => &[Dim::Year, Dim::Day],
+        "count" => &[Dim::Count],
+        _ => &[],
+    };
+    let shown: Vec<Vec<Value>> = entries.iter().map(|e| cx.values_of(*e)).collect();
+    // The first dimension every option shows.
+    let Some(dim) = dims.iter().copied().find(|d| shown.iter().all(|vals| vals.iter().any(|v| v.dim == *d))) else {
+        return Answered::pass();
+    };
+    // Where every option shows one of it beside its label, that one is
+    // compared: a number in a title ("1989 (Taylor's Version)", "Room
+    // 101") is the title's.
+    let beside: Vec<Vec<Value>> = entries.iter().map(|e| values(&cx.pool.entries[*e].cand.sublabel)).collect();
+    let shown = if beside.iter().all(|vals| vals.iter().filter(|v| v.dim == dim).count() == 1) { beside } else { shown };
+    // Words naming another option than the extreme make it unclear.
+    match values::extreme(&shown, dim, most) {
+        Some(k) => {
+            let entry = entries[k];
+            let others_named = r
+                .rest
+                .iter()
+                .any(|w| !cx.words_of(entry).contains(w) && entries.iter().any(|o| *o != entry && cx.words_of(*o).contains(w)));
+            if others_named {
+                return Answered::pass();
+            }
+            // A comparison describes; a high-risk option is confirmed.
+            if cx.high_risk(entry) {
+                return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Comparison });
+            }
+            Answered::of(Answer::Execute { entry, kind: ReplyKind::Comparison, by })
+        }
+        // A tie is asked again, among those that hold it.
+        None => {
+            let tied: Vec<usize> = values::holding_extreme(&shown, dim, most).into_iter().map(|k| entries[k]).collect();
+            let entries = if tied.len() >= 2 { tied } else { entries };
+            Answered::of(Answer::Ask { entries, kind: ReplyKind::Comparison })
+        }
+    }
+}
+
+/// Words that tell an option is the plain one of its kind ("the original
+/// despacito", "the regular one").
+pub(super) const PLAIN: &[&str] = &["original", "regular", "plain", "normal", "standard", "classic", "basic", "ordinary", "usual"];
+
+/// "The original despacito": among the options (a short screen) that show
+/// the reply's other words, the one whose label every other's holds and
+/// adds to ("Despacito" beside "Despacito - Remix" and "Despacito
+/// (Acoustic)").
+pub(super) fn the_plain_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let plain: Vec<&String> = r.rest.iter().filter(|w| PLAIN.contains(&w.as_str())).collect();
+    if plain.len() != 1 || r.asks || !r.values.is_empty() {
+        return None;
+    }
+    let words: Vec<&String> = r.rest.iter().filter(|w| !PLAIN.contains(&w.as_str()) && !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
+    let options = cx.options();
+    if options.len() > SCREEN_READ {
+        return None;
+    }
+    let kin: Vec<usize> = options.into_iter().filter(|e| words.iter().all(|w| cx.words_of(*e).contains(w))).collect();
+    if kin.len() < 2 {
+        return None;
+    }
+    let label = |e: usize| cx.canon.label_words_of(e).map(str::to_string).collect::<Vec<String>>();
+    let base: Vec<usize> = kin
+        .iter()
+        .copied()
+        .filter(|b| {
+            let mine = label(*b);
+            kin.iter().filter(|o| *o != b).all(|o| {
+                let theirs = label(*o);
+                theirs.len() > mine.len() && mine.iter().all(|w| theirs.contains(w))
+            })
+        })
+        .collect();
+    let [entry] = base[..] else { return None };
+    Some(Answered::of(if cx.high_risk(entry) {
+        Answer::Confirm { entry, kind: ReplyKind::Detail }
+    } else {
+        Answer::Execute { entry, kind: ReplyKind::Detail, by: By::Screen }
+    }))
+}

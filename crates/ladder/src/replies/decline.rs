@@ -1,0 +1,117 @@
+//! A no to what was proposed: a refusal, a request for other options, a self-correction, "I meant X" (docs/replies.md).
+
+use super::*;
+
+pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    // A refusal of something it names ("no chicken curry", "nicht den
+    // ersten") is a negation: the ladder reads it.
+    if r.refuses && r.refusal_has_object && cx.names_something(&r.refusal_object) {
+        return Answered::pass();
+    }
+    let proposed = proposal(cx).map(|(e, _, _)| e);
+    let asked = proposed.is_some() || cx.question().is_some();
+    // "No, make it 7pm instead": a value that only one other option shows
+    // picks it (a high-risk one is confirmed first).
+    if !r.values.is_empty() {
+        let others: Vec<usize> = cx
+            .options()
+            .into_iter()
+            .filter(|e| Some(*e) != proposed)
+            .filter(|e| {
+                let shown = cx.values_of(*e);
+                r.values.iter().all(|v| shown.iter().any(|s| v.names(s)))
+            })
+            .collect();
+        if let [one] = others[..] {
+            return Answered::of(if cx.high_risk(one) {
+                Answer::Confirm { entry: one, kind: ReplyKind::Decline }
+            } else {
+                Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Screen }
+            });
+        }
+    }
+    // "The second... no, the third": a position taken back for another,
+    // to "which one?" (what follows the last refusal).
+    let refusing = |c: &reading::Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| cx.lex.refusals.match_at(&toks, i).is_some())
+    };
+    if let Some(last) = r.clauses.iter().rposition(refusing)
+        && cx.question().is_some()
+    {
+        let tail: Vec<&str> = r.clauses[last + 1..].iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
+        if !tail.is_empty()
+            && let Some(n) = position_said(cx, &tail.join(" "))
+        {
+            return position_n(cx, r, n);
+        }
+    }
+    // A refusal followed by what is wanted instead ("no, make it 5:30",
+    // "no no keep it, just move it to friday", "no, I meant the Rolling
+    // Stones one"): that, without what was refused (what was proposed, or
+    // the execute just had, which the refusal then rejects).
+    if !r.after_refusal.is_empty() && !r.alternatives && cx.names_something(&r.after_refusal) {
+        let text = r.after_refusal.join(" ");
+        let had = if asked { None } else { cx.state.last_execute().and_then(|h| Some((cx.executed_entry(&h)?, h.id))) };
+        let without: Vec<usize> = proposed.into_iter().chain(had.as_ref().map(|(e, _)| *e)).collect();
+        // The one other option whose details say every word of it ("no,
+        // I meant the Rolling Stones one"): that one.
+        let words: Vec<&String> =
+            r.after_refusal.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !THE_ONE.contains(&w.as_str())).collect();
+        let said: Vec<usize> = cx
+            .options()
+            .into_iter()
+            .filter(|e| !without.contains(e) && !words.is_empty())
+            .filter(|e| {
+                let own = cx.words_of(*e);
+                words.iter().all(|w| own.contains(w))
+            })
+            .collect();
+        let rejected = had.map(|(_, id)| id);
+        return match said[..] {
+            // A correction of the session's last execute, read from its memory.
+            [one] if !asked && !cx.high_risk(one) && had_only_in_details(cx, &words, &without) => {
+                Answered::rejecting(Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Ladder }, rejected)
+            }
+            _ => Answered::rejecting(Answer::Again { text, without, kind: ReplyKind::Decline }, rejected),
+        };
+    }
+    // Nothing asked: a refusal on its own ("no thanks", "none of these")
+    // ends the task; one with words of its own ("do they use a different
+    // plug") is read by the ladder as any input is.
+    if !asked {
+        if !r.rest.is_empty() {
+            return Answered::pass();
+        }
+        // Right after an execute still on screen, "nope", "that's wrong"
+        // refuse it (a polite "no thanks" only ends the task): the refusal
+        // sticks to the words that chose it (`refusals`).
+        let thanks = |c: &reading::Clause| {
+            let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+            (0..toks.len()).any(|i| cx.lex.closings.match_at(&toks, i).is_some())
+        };
+        let refused = match cx.state.last_execute() {
+            Some(had) if r.refuses && !r.clauses.iter().any(thanks) => cx.executed_entry(&had).map(|_| had.id),
+            _ => None,
+        };
+        return Answered::rejecting(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline }, refused);
+    }
+    // What it refused is recorded as a rejection is: a vague turn next
+    // does not bring it back.
+    let refused = proposed.filter(|_| r.refuses).map(|e| cx.pool.entries[e].cand.id.clone());
+    Answered::rejecting(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, refused)
+}
+
+/// The reply's own words, read again by the ladder, reply phrasing left out.
+pub(super) fn again(r: &Reading) -> Answered {
+    Answered::of(Answer::Again { text: r.rest.join(" "), without: Vec::new(), kind: ReplyKind::Affirm })
+}
+
+/// Whether the words that pick an option among those but `without` say
+/// something none of those shows: they tell it from what was refused.
+pub(super) fn had_only_in_details(cx: &Context<'_, '_>, words: &[&String], without: &[usize]) -> bool {
+    without.iter().all(|w| {
+        let refused = cx.words_of(*w);
+        words.iter().any(|x| !refused.contains(x))
+    })
+}

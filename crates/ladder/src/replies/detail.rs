@@ -1,0 +1,127 @@
+//! "The saturday one": a word or value only one offered option shows (docs/replies.md).
+
+use super::*;
+
+/// An answer to "which one?" by detail, read where the screen left a tie
+/// or no match: a word or value only one offered option shows picks it
+/// (`PendingQuestion::detail`, read from the session as a fact, so a shared
+/// store can still decide the turn in one round trip). The app's own
+/// question is read the same way.
+pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    if r.asks || r.refuses || r.corrects || r.alternatives || r.abandons {
+        return Answered::pass();
+    }
+    let words: Vec<String> = r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str())).cloned().collect();
+    if words.is_empty() && r.values.is_empty() {
+        return Answered::pass();
+    }
+    let (picked, by) = match cx.req.options.as_ref().map(|o| o.asked) {
+        Some(Asked::Choice) => match cx.question() {
+            Some((q, by)) => (q.detail(&words, &r.values).map(str::to_string), by),
+            None => return Answered::pass(),
+        },
+        Some(Asked::Confirmation) => return Answered::pass(),
+        _ => match cx.state.question_detail(&words, &r.values) {
+            Some(id) => (Some(id), By::Ladder),
+            // With no question asked, "the beatles one", "the friday
+            // ones": the user picks among what the screen shows, as from a
+            // list (the session is read only for such a reply).
+            None => match the_one_of_the_screen(cx, r) {
+                Some(q) if cx.state.question().is_none() => {
+                    // The noun every label shares ("window seat" among
+                    // seats) says "one", nothing that tells them apart.
+                    let common = common_label_words(cx);
+                    let words: Vec<String> = words.into_iter().filter(|w| !common.contains(w)).collect();
+                    (q.detail(&words, &r.values).map(str::to_string), By::Screen)
+                }
+                _ => return Answered::pass(),
+            },
+        },
+    };
+    let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
+    // The same option the question showed (ids of another screen may name
+    // something else), and not one the user refused.
+    let id = &cx.pool.entries[entry].cand.id;
+    if let Some(q) = cx.state_question_if_ladder() {
+        let label = q.label_of(id);
+        if !label.is_empty() && label != cx.pool.entries[entry].cand.label {
+            return Answered::pass();
+        }
+    }
+    if cx.high_risk(entry) {
+        return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
+    }
+    Answered::of(Answer::Execute { entry, kind: ReplyKind::Detail, by })
+}
+
+/// "And the one where I park the car", "now the beatles one": after an
+/// execute, a request that opens with an additive word and picks "the
+/// one" asks for another option than the one just had; it is read again
+/// without it. Not when it points at it ("and turn it off"), names it by a
+/// word only it shows, or repeats it ("and one more").
+pub(super) fn and_the_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let first = r.clauses.first()?;
+    let toks: Vec<&str> = first.words.iter().map(String::as_str).collect();
+    let n = cx.lex.additive_openers.match_at(&toks, 0)?;
+    let words: Vec<&str> = r.clauses.iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
+    let one = words[n..].iter().any(|w| THE_ONE.contains(w));
+    let points = words[n..].iter().any(|w| *w != "one" && cx.lex.deictic.contains(*w));
+    if !one || points || r.repeats || r.is_reply_shaped() || r.asks || r.rest.is_empty() {
+        return None;
+    }
+    let had = cx.executed_entry(&cx.state.last_execute()?)?;
+    // A word only it shows names it ("and the porch one too").
+    let own = cx.words_of(had);
+    let others: Vec<Vec<String>> = cx.options().into_iter().filter(|e| *e != had).map(|e| cx.words_of(e)).collect();
+    if r.rest.iter().any(|w| own.contains(w) && !others.iter().any(|o| o.contains(w))) {
+        return None;
+    }
+    let rest: Vec<&String> = r.rest.iter().filter(|w| !cx.lex.additive_openers.is_phrase(&[w.as_str()])).collect();
+    let text = rest.iter().map(|w| w.as_str()).collect::<Vec<_>>().join(" ");
+    Some(Answered::of(Answer::Again { text, without: vec![had], kind: ReplyKind::Detail }))
+}
+
+/// The screen's options as a question of choice, when the reply picks
+/// among them as from a list by what they show beside their labels: "the
+/// <detail> one" ("the beatles one", "ok now the blue ones"), not "one
+/// more".
+pub(super) fn the_one_of_the_screen(cx: &Context<'_, '_>, r: &Reading) -> Option<PendingQuestion> {
+    // "The window one", or "window seat" where every label says "seat"
+    // and "window" none does (a word beside the labels, as "one" is).
+    let common = common_label_words(cx);
+    let label_word = |w: &String| cx.options().into_iter().any(|e| cx.canon.label_words_of(e).any(|x| x == w));
+    let one = |c: &reading::Clause| {
+        c.words.iter().any(|w| THE_ONE.contains(&w.as_str()))
+            || (c.words.iter().any(|w| common.contains(w)) && c.rest.iter().all(|w| common.contains(w) || !label_word(w)))
+    };
+    let said = |c: &reading::Clause| c.rest.iter().any(|w| !common.contains(w));
+    if r.repeats || !r.clauses.iter().any(|c| one(c) && said(c)) {
+        return None;
+    }
+    let options = cx.options();
+    if options.len() < 2 || options.len() > SCREEN_READ {
+        return None;
+    }
+    // Only what the options show beside their labels: a word of a label
+    // is the ladder's to read, with the principle ("the account one" does
+    // not say "Close Account").
+    let cands: Vec<&crate::types::Candidate> = options.iter().map(|e| cx.pool.entries[*e].cand).collect();
+    Some(PendingQuestion {
+        kind: QuestionKind::Choice,
+        offered: cands.iter().map(|c| c.id.clone()).collect(),
+        proposed: None,
+        shown: cands.iter().map(|c| format!("{} {}", c.sublabel, c.badge)).collect(),
+        labels: cands.iter().map(|c| c.label.clone()).collect(),
+    })
+}
+
+/// The words every option on a short screen has in its label ("seat" in
+/// "Seat 14A", "Seat 14B", "Seat 22C"): the list's own noun.
+pub(super) fn common_label_words(cx: &Context<'_, '_>) -> Vec<String> {
+    let options = cx.options();
+    if options.len() < 2 || options.len() > SCREEN_READ {
+        return Vec::new();
+    }
+    let first: Vec<String> = cx.canon.label_words_of(options[0]).map(str::to_string).collect();
+    first.into_iter().filter(|w| options[1..].iter().all(|e| cx.canon.label_words_of(*e).any(|x| x == w))).collect()
+}

@@ -1,0 +1,51 @@
+//! "Not the pepperoni, the margherita": a clause that negates and one that names what is wanted (docs/replies.md).
+
+use super::*;
+
+/// A reply of clauses one of which negates and one names what is wanted
+/// (a negation that also names the wanted option): the
+/// wanted clause is read again without the options the negated clause
+/// names; "the other" there is the one option left of two.
+pub(super) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let negated: Vec<&reading::Clause> = r.clauses.iter().filter(|c| c.negated).collect();
+    let wanted: Vec<&reading::Clause> = r.clauses.iter().filter(|c| !c.negated && (!c.rest.is_empty() || c.the_other)).collect();
+    let ([neg], [want]) = (&negated[..], &wanted[..]) else { return None };
+    if neg.rest.is_empty() || r.asks || r.abandons {
+        return None;
+    }
+    // The options the negated clause names: each holds all its words.
+    let named: Vec<usize> = cx
+        .options()
+        .into_iter()
+        .filter(|e| {
+            let own = cx.words_of(*e);
+            let shown = cx.values_of(*e);
+            let words: Vec<&String> =
+                neg.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !cx.lex.function_words.contains(*w)).collect();
+            !words.is_empty() && words.iter().all(|w| own.contains(w) || values(w).iter().any(|v| shown.iter().any(|s| v.names(s))))
+        })
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    if want.the_other && want.rest.is_empty() {
+        let rest: Vec<usize> = cx.options().into_iter().filter(|e| !named.contains(e)).collect();
+        return match rest[..] {
+            [one] if cx.high_risk(one) => Some(Answered::of(Answer::Confirm { entry: one, kind: ReplyKind::Detail })),
+            [one] => Some(Answered::of(Answer::Execute { entry: one, kind: ReplyKind::Detail, by: By::Screen })),
+            _ => None,
+        };
+    }
+    Some(Answered::of(Answer::Again { text: want.rest.join(" "), without: named, kind: ReplyKind::Detail }))
+}
+
+/// Whether the reply says, without a negation before it, a word `entry`
+/// shows after one ("no subtitles", "without ice", "non-smoking").
+pub(super) fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
+    let own = cx.words_of(entry);
+    // "non" is the prefix of "non-smoking", no word of its own.
+    let negates = |w: &str| cx.lex.negations.is_phrase(&[w]) || w == "non";
+    let negated: Vec<&String> = own.windows(2).filter(|p| negates(&p[0])).map(|p| &p[1]).collect();
+    !negated.is_empty()
+        && r.clauses.iter().any(|c| c.words.iter().enumerate().any(|(i, w)| negated.contains(&w) && !(i > 0 && negates(&c.words[i - 1]))))
+}

@@ -1,0 +1,104 @@
+//! "The second one": a position in the order the user was shown (docs/replies.md).
+
+use super::*;
+
+/// An answer to "which one?" by position: it counts in the order the
+/// question listed its options, whatever screen the app re-sent. Only
+/// when a question of choice is pending and the reply is a plain position.
+pub(super) fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    if r.asks || r.refuses || r.corrects {
+        return Answered::pass();
+    }
+    let Some(n) = position_said(cx, cx.canonical) else { return Answered::pass() };
+    position_n(cx, r, n)
+}
+
+/// The position `text` (canonical) says, whole: "the 2nd one", "and the
+/// 6th one", "then number 2" (after an opener), "teh thrid one" (its words
+/// as meant).
+pub(super) fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<i32> {
+    let respelled: String = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect::<Vec<_>>().join(" ");
+    let respelled = crate::canon::strip_filler(respelled, cx.lex);
+    let core = {
+        let toks: Vec<&str> = respelled.split(' ').filter(|t| !t.is_empty()).collect();
+        match cx.lex.additive_openers.match_at(&toks, 0) {
+            Some(n) if n < toks.len() => {
+                let skipped: usize = toks[..n].iter().map(|t| t.len() + 1).sum();
+                respelled.get(skipped..).unwrap_or(&respelled)
+            }
+            _ => &respelled,
+        }
+    };
+    crate::matching::parse_ordinal(core, cx.lex)
+}
+
+/// An answer to "which one?" by the position `n` (`position`).
+pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, n: i32) -> Answered {
+    let core = cx.canonical;
+    // A quantity or a date is not a position ("1 ticket", "on the 1st"),
+    // but "the 2nd one" is.
+    let numbered_one = r.clauses.iter().any(|c| {
+        c.words.windows(2).any(|w| {
+            let n = w[0].trim_end_matches(|ch: char| ch.is_ascii_alphabetic());
+            !n.is_empty()
+                && n.chars().all(|ch| ch.is_ascii_digit())
+                && matches!(&w[0][n.len()..], "st" | "nd" | "rd" | "th")
+                && cx.lex.ordinal_suffixes.contains(w[1].as_str())
+        })
+    });
+    // A lone "6th" reads as a day of the month too: said alone, it is the
+    // position the whole input names.
+    if r.values.iter().any(|v| !matches!(v.dim, Dim::Bare | Dim::Day)) && !numbered_one {
+        return Answered::pass();
+    }
+    let Some((q, by)) = cx.question() else { return Answered::pass() };
+    // Two lists the user may count on: the question's, as it listed its
+    // options (docs/calling.md: apps show them in that order), and the
+    // screen the app sent with the reply. Where both put one option at
+    // that place, it is the one; where they put two, the user may mean
+    // either, and both are asked.
+    let listed: Vec<Option<usize>> = q.offered.iter().map(|id| cx.offered_entry(q, id)).collect();
+    let asked: Vec<usize> = listed.iter().flatten().copied().collect();
+    if asked.is_empty() {
+        return Answered::pass();
+    }
+    let screen = cx.options();
+    let by_question = place(n, listed.len()).and_then(|k| listed[k]);
+    let by_screen = place(n, screen.len()).map(|k| screen[k]);
+    let entry = match (by_question, by_screen) {
+        (Some(a), Some(b)) if a != b => return Answered::of(Answer::Ask { entries: vec![a, b], kind: ReplyKind::Position }),
+        (Some(a), _) => a,
+        // A place neither list has is no position ("the 7" of three: a
+        // value, for a detail answer to read).
+        (None, None) if place(n, listed.len().max(screen.len())).is_none() => return Answered::pass(),
+        // The question's place is empty (outside it, or its option gone
+        // from the screen): asked among what it offered, and the screen's.
+        (None, b) => {
+            let mut entries = asked;
+            entries.extend(b.filter(|b| !entries.contains(b)));
+            return Answered::of(Answer::Ask { entries, kind: ReplyKind::Position });
+        }
+    };
+    // A number that is also another offered option's word ("number 2"
+    // with "Pack of 2") is asked between the two.
+    if let Some(num) = core.split(' ').find(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit())) {
+        let also: Vec<usize> = asked.iter().copied().filter(|e| *e != entry && cx.words_of(*e).iter().any(|w| w == num)).collect();
+        if !also.is_empty() {
+            let mut both = also;
+            both.insert(0, entry);
+            return Answered::of(Answer::Ask { entries: both, kind: ReplyKind::Position });
+        }
+    }
+    Answered::of(Answer::Execute { entry, kind: ReplyKind::Position, by })
+}
+
+/// The index a position names in a list of `len` (1-based `n`; negative
+/// from the end; 0 the middle of an odd list).
+pub(super) fn place(n: i32, len: usize) -> Option<usize> {
+    let k = match n {
+        n if n > 0 => (n as usize).checked_sub(1),
+        n if n < 0 => len.checked_sub(n.unsigned_abs() as usize),
+        _ => (len % 2 == 1).then_some(len / 2),
+    };
+    k.filter(|k| *k < len)
+}

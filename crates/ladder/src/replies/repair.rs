@@ -1,0 +1,45 @@
+//! "No, not that one" after an execute: a refusal of it, and the other one or a question over the rest (docs/replies.md).
+
+use super::*;
+
+/// "Not that one", "wrong one", "the other one": the execute just had on
+/// these options is refused. `None` when there is none to refuse.
+pub(super) fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let had = cx.state.last_execute()?;
+    let refused = cx.executed_entry(&had)?;
+    let had = had.id;
+    let rest: Vec<usize> = cx.options().into_iter().filter(|e| *e != refused).collect();
+    if rest.is_empty() {
+        return None;
+    }
+    // Words beyond the repair narrow the rest ("das andere im wohnzimmer").
+    let detail: Vec<&String> = r
+        .rest
+        .iter()
+        .filter(|w| !only_generic(cx, std::slice::from_ref(w)) && !EMPTY_IN_ANSWERS.contains(&w.as_str()))
+        .filter(|w| cx.names_something(std::slice::from_ref(w)))
+        .collect();
+    let narrowed: Vec<usize> = if detail.is_empty() {
+        rest.clone()
+    } else {
+        rest.iter()
+            .copied()
+            .filter(|e| {
+                let words = cx.words_of(*e);
+                detail.iter().all(|w| words.contains(w))
+            })
+            .collect()
+    };
+    let answer = match narrowed[..] {
+        [] => Answer::Ask { entries: rest, kind: ReplyKind::Repair },
+        [one] if r.the_other || !detail.is_empty() => {
+            if cx.high_risk(one) {
+                Answer::Confirm { entry: one, kind: ReplyKind::Repair }
+            } else {
+                Answer::Execute { entry: one, kind: ReplyKind::Repair, by: By::Ladder }
+            }
+        }
+        _ => Answer::Ask { entries: narrowed, kind: ReplyKind::Repair },
+    };
+    Some(Answered::rejecting(answer, Some(had)))
+}
