@@ -17,6 +17,9 @@
 //!    and one holding 1,000,000 sessions; and on the 1,000,000-session store
 //!    touching only 1,000 of them (same structure, warm caches: tells the
 //!    structure's cost from cache misses). Goal: 1M within 10% of 1k.
+//! 4. What a new session costs in a store that is full (at `sessions.max`,
+//!    so each one evicts the least recently used): `apply` of a turn on a
+//!    new id, at 1,000 and at 1,000,000 sessions.
 //!
 //! Under `cargo test --benches` (no `--bench` argument) the sizes shrink so
 //! the target still runs quickly.
@@ -254,6 +257,32 @@ fn store_cost(c: &mut Criterion, stores: &[(u64, u64, &MemoryStore)]) {
     g.finish();
 }
 
+/// `apply(turn)` on a new session id, in stores filled to their bound
+/// (`(max, store)`): each call creates a session and evicts one.
+fn new_session_cost(c: &mut Criterion, stores: &[(u64, &MemoryStore)]) {
+    let mut g = c.benchmark_group("store");
+    g.throughput(Throughput::Elements(1));
+    let update = turn(Some(action("execute", "links-panel-d", "decided")), CycleChange::Keep, PendingClarifier::None);
+    for (max, store) in stores {
+        // New ids, past every id `fill` used.
+        let mut next: u64 = 1 << 40;
+        let evicted = store.evictions();
+        g.bench_function(BenchmarkId::new("new session, full", format!("{max} sessions")), |b| {
+            b.iter_batched(
+                || {
+                    next += 1;
+                    session_id(next)
+                },
+                |id| black_box(block_on(store.apply(&id, update.clone(), NOW, TTL)).expect("never fails")),
+                criterion::BatchSize::SmallInput,
+            )
+        });
+        assert!(store.evictions() > evicted, "each new session evicts one");
+        println!("  held {} sessions at sessions.max = {max}", store.len());
+    }
+    g.finish();
+}
+
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     // The million first, while RSS is still the process's baseline.
@@ -264,5 +293,10 @@ fn main() {
     fill(&small, 0, 1_000, "typical (5 turns, cycle closed)");
     let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5)).configure_from_args();
     store_cost(&mut c, &[(1_000, 1_000, &small), (big_n, big_n, &big), (big_n, 1_000, &big)]);
+    // Filled to their bounds (`small` holds 1,100, `big` a tenth more than
+    // `big_n`): the new sessions now evict.
+    fill(&small, 1_000, 100, "one executed turn");
+    fill(&big, big_n, big_n / 10, "one executed turn");
+    new_session_cost(&mut c, &[(1_100, &small), (big_n + big_n / 10, &big)]);
     c.final_summary();
 }

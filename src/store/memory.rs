@@ -1,15 +1,29 @@
 //! The in-memory session store (`sessions.backend = "memory"`).
 //!
-//! [`MemoryStore`] implements the port (`super::SessionStore`): sessions sharded over a few mutexes, each shard
-//! an LRU list (the `lru` crate). One recency order serves both bounds:
-//! the least recently used session is the one evicted when `sessions.max`
-//! is reached, and also the first to pass the idle TTL, so expiry pops from
-//! the cold end and never scans all sessions. A call checks only its own
-//! session's idle time (a session idle past the TTL is gone for it); a
-//! background task pops idle sessions from the cold ends (mini-redis style:
-//! woken by a timer, stopped by a drop guard), so a call never touches
-//! another session's memory: at 1,000,000 sessions the cold end is not in
-//! the CPU's caches. Locks are never held across an `.await`.
+//! [`MemoryStore`] implements the port (`super::SessionStore`): sessions
+//! sharded over 16 mutexes ([`shard_of`]), each shard an LRU list (the
+//! `lru` crate). One recency order serves both bounds:
+//!
+//! - `sessions.max` is one count for the whole store, not a share per
+//!   shard: no session is evicted while `sessions.max` or fewer are held,
+//!   however their ids hash. A call that creates a session adds it to the
+//!   count (one atomic add: no lock beyond its own shard's); when the count
+//!   is then over the bound, it evicts one session once its shard's lock
+//!   is released: of the 16 shards' least recently used, the one whose
+//!   last use is oldest (the least recently used of all, to the
+//!   millisecond), never the session it just created. Each eviction is
+//!   taken off the count before it is done, so calls racing to create
+//!   sessions evict one each for the sessions over the bound, never one
+//!   more (`make_room`). docs/continuity.md states this bound.
+//! - Idle expiry pops the same cold ends, so it never scans all sessions.
+//!
+//! A call checks only its own session's idle time (a session idle past
+//! the TTL is gone for it); a background task pops idle sessions from the
+//! cold ends (mini-redis style: woken by a timer, stopped by a drop
+//! guard), so a call touches no other session's memory (at 1,000,000
+//! sessions the cold ends are not in the CPU's caches), except a call that
+//! creates a session past `sessions.max`: it reads the 16 cold ends, one
+//! shard's lock at a time. Locks are never held across an `.await`.
 //!
 //! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
 
@@ -19,7 +33,7 @@ use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use lru::LruCache;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// `Held`, counted across threads.
@@ -51,10 +65,22 @@ struct Entry {
 
 struct Shard {
     lru: LruCache<Box<str>, Entry>,
-    cap: usize,
 }
 
 impl Shard {
+    /// The shard's least recently used session other than `spared` (the
+    /// one the evicting call just created): its key, unless it is the
+    /// cold end itself (the common case, popped without a lookup), and its
+    /// last use.
+    fn coldest_but(&self, spared: &str) -> Option<(Option<&str>, u64)> {
+        let mut from_cold = self.lru.iter().rev();
+        match from_cold.next() {
+            Some((k, e)) if **k != *spared => Some((None, e.last_access_ms)),
+            Some(_) => from_cold.next().map(|(k, e)| (Some(&**k), e.last_access_ms)),
+            None => None,
+        }
+    }
+
     /// Drops sessions idle past the TTL, from the cold end. Returns how
     /// many went and what their cycles held.
     fn purge(&mut self, now_ms: u64, idle_ms: u64) -> (usize, Held) {
@@ -76,8 +102,13 @@ impl Shard {
 
 struct Inner {
     shards: Box<[Mutex<Shard>]>,
+    /// `sessions.max`.
+    max: isize,
     idle_ms: u64,
-    len: AtomicUsize,
+    /// Sessions held, less the evictions decided and not yet done
+    /// (`make_room`). Signed: those can take it below the sessions held
+    /// for a moment, and a removal then below zero.
+    len: AtomicIsize,
     evictions: AtomicU64,
     /// What open cycles' requests hold (`Held::of`).
     cycle_held: HeldCounter,
@@ -89,18 +120,29 @@ pub struct MemoryStore {
     inner: Arc<Inner>,
 }
 
-const SHARDS: usize = 16;
+/// How many shards (mutexes) the sessions are spread over.
+pub const SHARDS: usize = 16;
+
+/// The shard a session id's session is kept in (below [`SHARDS`]): an
+/// unkeyed hash of the id, so ids can be made to share a shard. That costs
+/// them only contention on its lock: the bound and the eviction order are
+/// the whole store's.
+pub fn shard_of(id: &str) -> usize {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    h.write(id.as_bytes());
+    (h.finish() as usize) % SHARDS
+}
 
 impl MemoryStore {
     /// A store holding at most `max` sessions, each dropped after `idle` without use.
     pub fn new(max: usize, idle: Duration) -> Self {
-        let shards = SHARDS.min(max.max(1));
-        let per = max.div_ceil(shards).max(1);
         MemoryStore {
             inner: Arc::new(Inner {
-                shards: (0..shards).map(|_| Mutex::new(Shard { lru: LruCache::unbounded(), cap: per })).collect(),
+                shards: (0..SHARDS).map(|_| Mutex::new(Shard { lru: LruCache::unbounded() })).collect(),
+                max: max.clamp(1, isize::MAX as usize) as isize,
                 idle_ms: idle.as_millis() as u64,
-                len: AtomicUsize::new(0),
+                len: AtomicIsize::new(0),
                 evictions: AtomicU64::new(0),
                 cycle_held: HeldCounter::default(),
             }),
@@ -108,10 +150,7 @@ impl MemoryStore {
     }
 
     fn shard(&self, id: &str) -> &Mutex<Shard> {
-        use std::hash::{BuildHasher, Hasher};
-        let mut h = rustc_hash::FxBuildHasher.build_hasher();
-        h.write(id.as_bytes());
-        &self.inner.shards[(h.finish() as usize) % self.inner.shards.len()]
+        &self.inner.shards[shard_of(id)]
     }
 
     fn lock<'a>(&self, m: &'a Mutex<Shard>) -> std::sync::MutexGuard<'a, Shard> {
@@ -140,6 +179,65 @@ impl MemoryStore {
         }
     }
 
+    /// Evicts while more sessions are counted than `sessions.max`, after
+    /// `created` was added (its shard's lock released: no call holds two
+    /// shards' locks). Each eviction is taken off the count before it is
+    /// done, so that calls racing here evict one session each for the
+    /// sessions over the bound, never one more; one that finds nothing to
+    /// evict gives its place back.
+    fn make_room(&self, created: &str) {
+        let (len, max) = (&self.inner.len, self.inner.max);
+        let mut counted = len.load(Ordering::Relaxed);
+        while counted > max {
+            if let Err(now) = len.compare_exchange_weak(counted, counted - 1, Ordering::Relaxed, Ordering::Relaxed) {
+                counted = now;
+                continue;
+            }
+            if !self.evict_coldest(created) {
+                len.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            self.inner.evictions.fetch_add(1, Ordering::Relaxed);
+            counted = len.load(Ordering::Relaxed);
+        }
+    }
+
+    /// Evicts the session whose last use is oldest among the shards' least
+    /// recently used, sparing `created`; says whether it found one. Each
+    /// shard is locked in turn, one at a time, to read its cold end, then
+    /// the chosen one again to pop it (if a call touched it in between,
+    /// that shard's least recently used session now goes: its last use is
+    /// still among the oldest).
+    fn evict_coldest(&self, created: &str) -> bool {
+        // A few tries: racing calls may take the chosen session between
+        // the two locks.
+        for _ in 0..SHARDS {
+            let mut coldest: Option<(usize, u64)> = None;
+            for (i, m) in self.inner.shards.iter().enumerate() {
+                if let Some((_, at)) = self.lock(m).coldest_but(created)
+                    && coldest.is_none_or(|(_, oldest)| at < oldest)
+                {
+                    coldest = Some((i, at));
+                }
+            }
+            let Some((i, _)) = coldest else { return false };
+            let mut s = self.lock(&self.inner.shards[i]);
+            let popped = match s.coldest_but(created) {
+                Some((None, _)) => s.lru.pop_lru().map(|(_, e)| e),
+                Some((Some(key), _)) => {
+                    let key: Box<str> = key.into();
+                    s.lru.pop(&key)
+                }
+                None => None,
+            };
+            if let Some(e) = popped {
+                self.inner.cycle_held.sub(Held::of(&e.state));
+                return true;
+            }
+        }
+        false
+    }
+
     /// Applies `update` to `id` under its shard's lock, creating the
     /// session if needed. With `keep`, also the state before the change
     /// (`None`: there was none) and the state after it, shared: the change
@@ -152,7 +250,7 @@ impl MemoryStore {
         ttl: Ttl,
         keep: bool,
     ) -> (Option<Arc<ContinuityState>>, Applied, Option<Arc<ContinuityState>>) {
-        self.with(id, |s| {
+        let (kept, applied, after, over) = self.with(id, |s| {
             let held = &self.inner.cycle_held;
             match s.lru.get_mut(id) {
                 Some(e) if !self.idle(e, now) => {
@@ -163,7 +261,7 @@ impl MemoryStore {
                     held.add(Held::of(&e.state));
                     held.sub(before);
                     let after = keep.then(|| e.state.clone());
-                    return (kept, applied, after);
+                    return (kept, applied, after, false);
                 }
                 // Idle past the TTL: it starts afresh.
                 Some(_) => self.drop_idle(s, id),
@@ -175,16 +273,13 @@ impl MemoryStore {
             let state = Arc::new(state);
             let after = keep.then(|| state.clone());
             s.lru.push(id.into(), Entry { state, last_access_ms: now.mono_ms });
-            self.inner.len.fetch_add(1, Ordering::Relaxed);
-            while s.lru.len() > s.cap {
-                if let Some((_, e)) = s.lru.pop_lru() {
-                    held.sub(Held::of(&e.state));
-                }
-                self.inner.len.fetch_sub(1, Ordering::Relaxed);
-                self.inner.evictions.fetch_add(1, Ordering::Relaxed);
-            }
-            (None, applied, after)
-        })
+            let counted = self.inner.len.fetch_add(1, Ordering::Relaxed) + 1;
+            (None, applied, after, counted > self.inner.max)
+        });
+        if over {
+            self.make_room(id);
+        }
+        (kept, applied, after)
     }
 
     /// Purges idle sessions in every shard; returns how many went.
@@ -195,7 +290,7 @@ impl MemoryStore {
             total += n;
             self.inner.cycle_held.sub(held);
         }
-        self.inner.len.fetch_sub(total, Ordering::Relaxed);
+        self.inner.len.fetch_sub(total as isize, Ordering::Relaxed);
         total
     }
 
@@ -295,7 +390,7 @@ impl SessionStore for MemoryStore {
     }
 
     fn len(&self) -> usize {
-        self.inner.len.load(Ordering::Relaxed)
+        self.inner.len.load(Ordering::Relaxed).max(0) as usize
     }
 
     fn evictions(&self) -> u64 {
@@ -364,21 +459,119 @@ mod tests {
         drop(guard);
     }
 
+    /// The clock of the tests that order sessions by their last use: one
+    /// call a millisecond.
+    fn at(ms: u64) -> Now {
+        Now { mono_ms: ms, wall_ms: 1_700_000_000_000 + ms as i64 }
+    }
+
+    async fn held(store: &MemoryStore, id: &str, now: Now) -> bool {
+        store.get(id, now).await.unwrap().is_some()
+    }
+
     #[tokio::test]
     async fn the_least_recently_used_session_is_evicted_at_the_bound() {
-        let clock = Clock::default();
-        // One shard per session slot would hide LRU order; use a bound that
-        // is a multiple of the shard count and fill one shard's worth.
         let store = MemoryStore::new(16, Duration::from_secs(600));
-        let ids: Vec<String> = (0..200).map(|i| format!("s{i}")).collect();
-        for id in &ids {
-            store.apply(id, touch(), clock.now(), TTL).await.unwrap();
+        for i in 0..200 {
+            store.apply(&format!("s{i}"), touch(), at(i), TTL).await.unwrap();
+            assert_eq!(store.len(), (i as usize + 1).min(16));
         }
-        assert!(store.len() <= 16, "bounded: {}", store.len());
-        assert_eq!(store.evictions() as usize + store.len(), 200);
-        // Recently used sessions survive; the oldest were evicted.
-        assert!(store.get("s199", clock.now()).await.unwrap().is_some());
-        assert!(store.get("s0", clock.now()).await.unwrap().is_none());
+        assert_eq!(store.evictions(), 184);
+        // The newest 16 are held, whichever shards they are in.
+        for i in 0..200 {
+            assert_eq!(held(&store, &format!("s{i}"), at(1_000)).await, i >= 184, "s{i}");
+        }
+    }
+
+    /// Ids that land in `shard`, `n` of them, named after `prefix`.
+    fn ids_in(shard: usize, prefix: &str, n: usize) -> Vec<String> {
+        (0..).map(|i| format!("{prefix}-{i}")).filter(|id| shard_of(id) == shard).take(n).collect()
+    }
+
+    /// `sessions.max` is the whole store's: 1,000 sessions whose ids
+    /// almost all hash to one shard are held, none evicted (a bound split
+    /// per shard would have evicted all but a sixteenth of them). One more
+    /// evicts one, the least recently used of all, whichever shard it is
+    /// in: not the one created, nor one its shard used less recently.
+    #[tokio::test]
+    async fn sessions_max_sessions_are_held_however_their_ids_hash() {
+        let max = 1_000;
+        let store = MemoryStore::new(max, Duration::from_secs(600));
+        // 990 in shard 0; 10 spread over shards 1 to 5, two each.
+        let mut ids = ids_in(0, "crowded", 990);
+        ids.extend((1..=5).flat_map(|shard| ids_in(shard, "sparse", 2)));
+        assert!(ids.len() == max && ids.iter().filter(|id| shard_of(id) == 0).count() == 990);
+        // Used in this order: the sparse ones first, so the least recently
+        // used of all are not in the shard that is over its sixteenth.
+        ids.rotate_right(10);
+        let mut ms = 0;
+        for id in &ids {
+            ms += 1;
+            store.apply(id, touch(), at(ms), TTL).await.unwrap();
+        }
+        assert_eq!((store.len(), store.evictions()), (max, 0), "none evicted at sessions.max");
+        for id in &ids {
+            ms += 1;
+            assert!(held(&store, id, at(ms)).await, "{id} held");
+        }
+        // The reads kept the order: ids[0] (shard 1) is the least recently
+        // used. A new session in the crowded shard evicts it, not the
+        // crowded shard's own least recently used.
+        assert_eq!(shard_of(&ids[0]), 1);
+        let new = ids_in(0, "crowded", 991).remove(990);
+        ms += 1;
+        store.apply(&new, touch(), at(ms), TTL).await.unwrap();
+        assert_eq!((store.len(), store.evictions()), (max, 1));
+        ms += 1;
+        assert!(!held(&store, &ids[0], at(ms)).await, "the least recently used is evicted");
+        assert!(held(&store, &new, at(ms)).await);
+        // A session used again is no longer the least recently used:
+        // ids[1] is read now, so ids[2] goes next.
+        ms += 1;
+        assert!(held(&store, &ids[1], at(ms)).await);
+        ms += 1;
+        let lone = ids_in(9, "lone", 1).remove(0);
+        store.apply(&lone, touch(), at(ms), TTL).await.unwrap();
+        assert_eq!((store.len(), store.evictions()), (max, 2));
+        // A new session alone in its shard evicts another shard's, never
+        // itself.
+        ms += 1;
+        assert!(held(&store, &lone, at(ms)).await, "the new session is spared");
+        assert!(held(&store, &ids[1], at(ms)).await);
+        assert!(!held(&store, &ids[2], at(ms)).await);
+        for id in &ids[3..] {
+            ms += 1;
+            assert!(held(&store, id, at(ms)).await, "{id} held");
+        }
+    }
+
+    /// Calls creating sessions at once, on several threads: each session
+    /// over the bound is evicted once, and no more, whatever the timing.
+    #[test]
+    fn racing_calls_evict_exactly_the_sessions_over_the_bound() {
+        let max = 500;
+        let store = MemoryStore::new(max, Duration::from_secs(600));
+        let per_thread = 2_000;
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let store = &store;
+                scope.spawn(move || {
+                    for i in 0..per_thread {
+                        futures::executor::block_on(store.apply(&format!("t{t}-{i}"), open_cycle(1), at(i as u64), TTL)).unwrap();
+                    }
+                });
+            }
+        });
+        let created = 4 * per_thread;
+        assert_eq!((store.len(), store.evictions() as usize), (max, created - max));
+        let mut found = 0;
+        for t in 0..4 {
+            for i in 0..per_thread {
+                found += usize::from(futures::executor::block_on(held(&store, &format!("t{t}-{i}"), at(per_thread as u64))));
+            }
+        }
+        assert_eq!(found, max, "the count is the sessions held");
+        assert_eq!(store.cycle_held().candidates, max, "and what the evicted held is given back");
     }
 
     fn open_cycle(candidates: usize) -> Update {

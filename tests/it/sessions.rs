@@ -222,6 +222,49 @@ async fn sessions_are_bounded_least_recently_used_first() {
     assert_eq!(c.get_session(pb::GetSessionRequest { session_id: "s0".into() }).await.unwrap_err().code(), Code::NotFound);
 }
 
+/// `sessions.max` counts the whole daemon's sessions, whatever shard of the
+/// in-memory store their ids hash to (`ladderd::store::memory::shard_of`):
+/// 40 sessions, 36 of them in one shard, are all held; the 41st evicts the
+/// least recently used of all, here alone in another shard
+/// ([Configuration](../../docs/configuration.md), `sessions.max`).
+#[tokio::test]
+async fn sessions_max_sessions_are_held_however_their_ids_hash() {
+    use ladderd::store::memory::shard_of;
+    let mut config = Config::default();
+    config.sessions.max = 40;
+    let d = TestDaemon::start(config).await;
+    let mut c = d.client.clone();
+    let ids_in = |shard: usize, n: usize| -> Vec<String> {
+        (0..).map(|i| format!("user-{shard}-{i}")).filter(|id| shard_of(id) == shard).take(n).collect::<Vec<_>>()
+    };
+    let oldest = ids_in(7, 1).remove(0);
+    let mut others = ids_in(0, 36);
+    others.extend(ids_in(3, 3));
+    let decide = |session: &str| {
+        let mut r = panels_request("links panel");
+        r.session_id = session.into();
+        r
+    };
+    c.decide(decide(&oldest)).await.unwrap();
+    // Last uses a few milliseconds apart: the store orders sessions by the
+    // millisecond of their last use.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    for id in &others {
+        c.decide(decide(id)).await.unwrap();
+    }
+    let store = d.daemon.store();
+    assert_eq!((store.len(), store.evictions()), (40, 0), "none evicted at sessions.max");
+    let newest = ids_in(0, 37).remove(36);
+    c.decide(decide(&newest)).await.unwrap();
+    assert_eq!((store.len(), store.evictions()), (40, 1), "one more evicts one");
+    let get = |id: &str| pb::GetSessionRequest { session_id: id.into() };
+    let evicted = c.get_session(get(&oldest)).await.unwrap_err();
+    assert_eq!(evicted.code(), Code::NotFound, "the least recently used, alone in another shard, is evicted");
+    for id in others.iter().chain([&newest]) {
+        assert!(c.get_session(get(id)).await.is_ok(), "{id} held");
+    }
+}
+
 // ----------------------------------------------------------- pool reuse --
 
 fn versioned(session: &str, input: &str) -> pb::DecideRequest {
