@@ -216,7 +216,7 @@ impl Daemon {
     /// operator reset the rollout since (`sync_rollout` clears first). A
     /// store that does not answer leaves the last windows read.
     pub async fn share_windows(&self) {
-        let epoch = self.rollout.epoch.load(Ordering::Relaxed);
+        let epoch = self.rollout.epoch.load(Ordering::Acquire);
         if epoch < 0 {
             return;
         }
@@ -303,8 +303,12 @@ impl Daemon {
             .rollout(RolloutAction::Reset)
             .await
             .map_err(|e| super::unavailable(e, "retry ResetRollout (the other replicas keep their trip until it is reset)"))?;
-        self.rollout.epoch.store(epoch, Ordering::Relaxed);
-        if self.clear_rollout() {
+        // Cleared before the new epoch is seen: the evaluation loop publishes
+        // only under the epoch it read, so it either publishes under the old
+        // one (refused by the store) or copies windows already cleared.
+        let had = self.clear_rollout();
+        self.rollout.epoch.store(epoch, Ordering::Release);
+        if had {
             tracing::warn!(note = %note, "auto-execute re-enabled by an operator (ResetRollout)");
         }
         Ok(self.rollout())
