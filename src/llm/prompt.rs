@@ -197,7 +197,7 @@ pub fn extraction_body(req: &ExtractRequest, model: &str, max_tokens: u32) -> Va
 mod tests {
     use super::*;
     use ladder::ask::{AskCandidate, AskContinuity, AskQuestion};
-    use ladder::replies::question::QuestionKind;
+    use ladder::question::QuestionKind;
     use ladder::types::AmbiguityReason;
 
     fn ask(input: &str) -> LlmAsk {

@@ -3,8 +3,8 @@
 //! packed within the token budgets (`llm_rung::pack_context`). Nothing else
 //! ever reaches a prompt.
 
-use super::replies::question::{PendingQuestion, QuestionKind};
 use super::types::{AmbiguityReason, EvidenceType};
+use crate::question::{PendingQuestion, QuestionKind};
 
 /// What the LLM is shown: the bounded pool and nothing else.
 #[derive(Debug, Clone, PartialEq)]

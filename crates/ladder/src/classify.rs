@@ -21,9 +21,9 @@
 //! position outside the list, a typo near two words.
 
 use super::matching::{MatchKind, MatchParams, MatchTier, Matches, Words};
-use super::replies::question::PendingQuestion;
 use super::scope::{Pool, Source};
 use super::types::{AmbiguityReason, Bucket, DecideRequest};
+use crate::question::PendingQuestion;
 
 /// What a high-confidence decision points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

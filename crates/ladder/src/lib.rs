@@ -149,6 +149,7 @@ pub mod memo;
 pub mod model_json;
 pub mod policy;
 pub mod ports;
+pub mod question;
 pub mod refusals;
 pub mod replies;
 pub mod scope;
@@ -157,6 +158,7 @@ pub mod speculate;
 mod testkit;
 pub mod text;
 pub mod types;
+pub mod values;
 
 pub use ask::LlmAsk;
 pub use decide::{Ctx, Decided, Mode, decide};

@@ -385,7 +385,7 @@ mod tests {
                 recently_rejected: if n > 0 { vec!["real-0".into()] } else { Vec::new() },
                 pending_clarifier: "selection_disambiguation",
                 asked: (n > 0).then(|| AskQuestion {
-                    kind: crate::replies::question::QuestionKind::Choice,
+                    kind: crate::question::QuestionKind::Choice,
                     offered: (0..n).rev().map(|i| format!("real-{i}")).collect(),
                     proposed: Some(format!("real-{}", n - 1)),
                     refused: vec!["real-0".into()],

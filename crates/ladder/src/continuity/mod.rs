@@ -21,7 +21,7 @@ pub const TRACE_LEN: usize = 5;
 /// Accepted / rejected choice windows.
 pub const CHOICE_WINDOW: usize = 5;
 
-pub use crate::replies::question::{PendingQuestion, QuestionChange, QuestionKind};
+pub use crate::question::{PendingQuestion, QuestionChange, QuestionKind};
 pub use crate::types::PendingClarifier;
 pub use enrich::merge_evidence;
 pub use rung::{Other, REFUSED, label_winner, resolve, the_other};
@@ -400,7 +400,7 @@ pub enum Fact {
     LastExecute(Option<Executed>),
     /// What the session's question makes of a detail answer
     /// (`PendingQuestion::detail`): the option these words and values pick.
-    Detail { words: Vec<String>, values: Vec<crate::replies::values::Value>, is: Option<String> },
+    Detail { words: Vec<String>, values: Vec<crate::values::Value>, is: Option<String> },
 }
 
 /// The session state a run reads, noting what it read (`StateView::watched`).
@@ -490,7 +490,7 @@ impl<'a> StateView<'a> {
 
     /// The option of the session's question a detail answer picks
     /// (`PendingQuestion::detail`), noted as a fact.
-    pub fn question_detail(&self, words: &[String], values: &[crate::replies::values::Value]) -> Option<String> {
+    pub fn question_detail(&self, words: &[String], values: &[crate::values::Value]) -> Option<String> {
         let is = self.state.question.as_ref().and_then(|q| q.detail(words, values)).map(str::to_string);
         if let Some(w) = self.watch {
             w.note(Fact::Detail { words: words.to_vec(), values: values.to_vec(), is: is.clone() });

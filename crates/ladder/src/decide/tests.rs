@@ -312,7 +312,7 @@ fn the_prompt_holds_only_the_tie() {
 /// the pool only, in the order shown; nothing when nothing was asked.
 #[test]
 fn the_prompt_shows_what_was_asked_of_this_pool_only() {
-    use crate::replies::question::QuestionKind;
+    use crate::question::QuestionKind;
     let fake = Fake::replying(&select_json("links-panel-e", 0.9));
     // Turn 1: "links panel" over D, E and F: a clarifier suggesting E.
     let mut first = req("links panel");

@@ -241,7 +241,7 @@ fn is_quantity_or_date(toks: &[&str], i: usize, at: usize, end: usize, prefixed:
         return true;
     }
     let numeric_day = end - at == 1 && numeric_ordinal(toks[at]).is_some_and(|n| n <= 31);
-    let month = |t: Option<&str>| t.is_some_and(crate::replies::values::is_month);
+    let month = |t: Option<&str>| t.is_some_and(crate::values::is_month);
     if numeric_day && (before == Some("on") || month(before) || next == Some("of") && month(toks.get(end + 1).copied()) || month(next)) {
         return true;
     }

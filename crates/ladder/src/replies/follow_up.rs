@@ -16,10 +16,10 @@
 //! the confirmation stays pending. Tests: `follow_up/tests.rs`.
 
 use super::reading::{Clause, Reading};
-use super::values::{is_number_word, values};
 use super::{Answer, Answered, By, Context, ReplyKind, explains};
 use crate::lexicon::PhraseSet;
 use crate::types::{EscapeReason, FollowUp, FollowUpKind};
+use crate::values::{is_number_word, values};
 
 /// What a reply says after its yes to the option proposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -50,19 +50,19 @@ mod detail;
 pub mod follow_up;
 mod negation;
 mod position;
-pub mod question;
 pub mod reading;
 mod repair;
 mod repeat;
-pub mod values;
 
 use crate::continuity::StateView;
 use crate::cost::Deadline;
 use crate::lexicon::{COMPARED, Lexicon};
 use crate::matching::CanonPool;
+use crate::question::{PendingQuestion, QuestionKind};
 use crate::scope::{Pool, Source};
 use crate::text::{fold, normalize};
 use crate::types::{Asked, DecideRequest, EscapeReason};
+use crate::values::{self, Dim, Value, values};
 use affirm::*;
 use cancel::*;
 use comparison::*;
@@ -72,12 +72,10 @@ pub use detail::detail;
 use follow_up::AfterYes;
 use negation::*;
 use position::*;
-use question::{PendingQuestion, QuestionKind};
 use reading::Reading;
 use repair::*;
 use repeat::*;
 use std::borrow::Cow;
-use values::{Dim, Value, values};
 
 wire_enum! {
     "snake_case",

@@ -9,9 +9,9 @@
 //! what may name an option or change a detail. `answer` then reads this
 //! against what was asked. Tests: `reading/tests.rs`.
 
-use super::values::{Value, values};
 use crate::lexicon::{Lexicon, ReplyWord as Kind};
 use crate::text::{fold, normalize};
+use crate::values::{Value, values};
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;

@@ -3,8 +3,8 @@
 //! screen (`OptionSet.asked`). Plain data, below the session state: the
 //! state holds one, and the facts a shared store checks read it.
 
-use super::values::{Value, is_value_word, values};
 use crate::text::{fold, normalize};
+use crate::values::{Value, is_value_word, values};
 use serde::{Deserialize, Serialize};
 
 wire_enum! {
