@@ -252,7 +252,7 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
                 by_reference: o.by_reference,
                 asked: asked("options.asked", o.asked)?,
             };
-            confirms_one(&set)?;
+            crate::daemon::admit::confirms_one(&set)?;
             Ok(set)
         })
         .transpose()?;
@@ -269,19 +269,6 @@ pub fn decide_request_known(m: pb::DecideRequest, l: &Limits, known: Option<Arc<
         language: m.language,
         labels: m.labels.into_iter().collect(),
     })
-}
-
-/// `ASKED_CONFIRMATION` asks the user to confirm the app's one candidate
-/// (docs/replies.md): a yes to more than one would execute one the user
-/// did not hear asked about.
-pub fn confirms_one(set: &d::OptionSet) -> Result<(), Invalid> {
-    if set.asked == d::Asked::Confirmation && set.candidates.get(1).is_some() {
-        return Err(Invalid::bad(
-            "options.asked",
-            format!("ASKED_CONFIRMATION confirms one candidate; options holds {}: use ASKED_CHOICE to ask which", set.candidates.len()),
-        ));
-    }
-    Ok(())
 }
 
 pub fn enrich_request(m: pb::EnrichRequest, l: &Limits) -> Result<EnrichInput, Invalid> {

@@ -1,96 +1,24 @@
-//! Admission: a `Decide` request as the ladder takes it, and what it may
-//! cost. The one daemon stage that touches the memo of option lists
-//! (`Generation::pool_memo`): a list is interned on the bytes it was
-//! decoded from, so calls on the same options share it and are not
-//! checked, converted or even decoded again (intake looks their bytes up,
-//! `look_up`, and leaves a held list's candidates out of the message);
-//! what an interned list costs (its words, non-ASCII bytes and heap bytes)
-//! was counted once, when it was interned.
+//! Admission: what a `Decide` request may cost, and what it may hold.
+//! An option list the memo interned (`grpc::options`) had its costs (its
+//! words, non-ASCII bytes and heap bytes) counted once, when it was
+//! interned: they are read from the memo here, not counted again.
 
 use super::Generation;
-use crate::convert;
-use crate::error::{ApiError, Invalid};
-use crate::pb;
-use ladder::types::DecideRequest;
-use std::sync::Arc;
+use crate::error::Invalid;
+use ladder::types::{Asked, DecideRequest, OptionSet};
 
-/// A Decide request as the ladder takes it: converted, and its options'
-/// list interned on `wire`, the bytes it was decoded from (`wire::options`,
-/// read by intake), so calls on the same options share one list
-/// (`PoolMemo::intern`). Options the memo already holds for those bytes
-/// are not checked or converted again (`convert::decide_request_known`).
-pub fn decide_input(g: &Generation, m: pb::DecideRequest, wire: Option<&[u8]>) -> Result<ladder::types::DecideRequest, ApiError> {
-    let (hash, known) = wire.map_or((0, None), |w| g.pool_memo.interned(w));
-    convert_and_keep(g, m, wire, hash, known)
-}
-
-/// What a generation's memo held for a `Decide` request's options' bytes
-/// when intake looked (`look_up`): the handler takes it from there
-/// (`decide_input_looked`) instead of hashing the bytes again.
-#[derive(Clone)]
-pub struct Looked {
-    generation: Arc<Generation>,
-    hash: u64,
-    list: Option<Arc<Vec<ladder::types::Candidate>>>,
-    /// The message handed on was left without the options' candidates.
-    stripped: bool,
-}
-
-/// Looks the options of the `Decide` message `payload` (at `field`,
-/// `grpc::wire::options_field`) up in `g`'s memo, on their bytes
-/// (`PoolMemo::interned`). When it holds their list, the message without
-/// those candidates (`grpc::wire::without_candidates`) is returned too: it
-/// decodes to the same request with an empty list, without decoding the
-/// bulk of the bytes again, and the handler takes the held list for it.
-pub fn look_up(g: &Arc<Generation>, payload: &[u8], field: &crate::grpc::wire::OptionsField) -> (Looked, Option<Vec<u8>>) {
-    let (hash, list) = g.pool_memo.interned(&payload[field.contents.clone()]);
-    let stripped = list.as_ref().and_then(|_| crate::grpc::wire::without_candidates(payload, field));
-    (Looked { generation: g.clone(), hash, list, stripped: stripped.is_some() }, stripped)
-}
-
-/// `decide_input` for a message intake looked up (`look_up`): under the
-/// generation it looked in, what it found; under another (a reload in
-/// between), the memo of `g` is read as usual, the candidates intake left
-/// out decoded from `wire` first.
-pub fn decide_input_looked(
-    g: &Arc<Generation>,
-    mut m: pb::DecideRequest,
-    wire: Option<&[u8]>,
-    looked: Option<Looked>,
-) -> Result<ladder::types::DecideRequest, ApiError> {
-    match looked {
-        Some(l) if Arc::ptr_eq(&l.generation, g) => convert_and_keep(g, m, wire, l.hash, l.list),
-        Some(l) => {
-            if l.stripped
-                && let (Some(w), Some(o)) = (wire, m.options.as_mut())
-            {
-                use prost::Message;
-                let sent = pb::OptionSet::decode(w).map_err(|e| ApiError::Invalid(Invalid::bad("options", e.to_string())))?;
-                o.candidates = sent.candidates;
-            }
-            decide_input(g, m, wire)
-        }
-        None => decide_input(g, m, wire),
+/// `ASKED_CONFIRMATION` asks the user to confirm the app's one candidate
+/// (docs/replies.md): a yes to more than one would execute one the user
+/// did not hear asked about. Checked when a request is converted, and
+/// again when a set sent by reference is filled in from the store.
+pub fn confirms_one(set: &OptionSet) -> Result<(), Invalid> {
+    if set.asked == Asked::Confirmation && set.candidates.get(1).is_some() {
+        return Err(Invalid::bad(
+            "options.asked",
+            format!("ASKED_CONFIRMATION confirms one candidate; options holds {}: use ASKED_CHOICE to ask which", set.candidates.len()),
+        ));
     }
-}
-
-/// The request converted (`known`: the list `g`'s memo holds for `wire`,
-/// under `hash`), and a list it did not hold kept.
-fn convert_and_keep(
-    g: &Generation,
-    m: pb::DecideRequest,
-    wire: Option<&[u8]>,
-    hash: u64,
-    known: Option<Arc<Vec<ladder::types::Candidate>>>,
-) -> Result<ladder::types::DecideRequest, ApiError> {
-    let fresh = known.is_none();
-    let req = convert::decide_request_known(m, &g.config.limits, known)?;
-    if let (Some(wire), Some(o), true) = (wire, &req.options, fresh)
-        && !o.candidates.is_empty()
-    {
-        g.pool_memo.keep(hash, wire, &o.candidates);
-    }
-    Ok(req)
+    Ok(())
 }
 
 /// The request's matching work, refused with RESOURCE_EXHAUSTED over

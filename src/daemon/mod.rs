@@ -355,7 +355,7 @@ mod tests {
         let wire = ladderd_load::samples::panels_request(session, input).encode_to_vec();
         let req = crate::pb::DecideRequest::decode(&wire[..]).unwrap();
         let options = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).expect("options sent once");
-        crate::daemon::admit::decide_input(g, req, Some(&wire[options])).unwrap()
+        crate::grpc::options::decide_input(g, req, Some(&wire[options]), None).unwrap()
     }
 
     proptest::proptest! {
@@ -401,8 +401,8 @@ mod tests {
                 m.widget_items = widget.into_iter().map(|id| crate::pb::Candidate { id, label: "w".into(), ..Default::default() }).collect();
                 let wire = m.encode_to_vec();
                 let at = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).unwrap();
-                let interned = crate::daemon::admit::decide_input(&g, crate::pb::DecideRequest::decode(&wire[..]).unwrap(), Some(&wire[at]));
-                let own = crate::daemon::admit::decide_input(&g, m, None);
+                let interned = crate::grpc::options::decide_input(&g, crate::pb::DecideRequest::decode(&wire[..]).unwrap(), Some(&wire[at]), None);
+                let own = crate::grpc::options::decide_input(&g, m, None, None);
                 let (interned, own) = match (interned, own) {
                     (Ok(a), Ok(b)) => (a, b),
                     (a, b) => {

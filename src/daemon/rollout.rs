@@ -239,7 +239,11 @@ impl Daemon {
     /// Evaluates the guardrails now: logs and counts new breaches, and trips
     /// auto-execute off when `guardrails.auto_trip` is set.
     pub fn check_guardrails(&self) -> (Vec<CohortReport>, Vec<Breach>) {
-        let g = self.current();
+        self.check_guardrails_in(&self.current())
+    }
+
+    /// `check_guardrails` under the call's generation `g`.
+    fn check_guardrails_in(&self, g: &Generation) -> (Vec<CohortReport>, Vec<Breach>) {
         let c = &g.config.guardrails;
         let remote = lock(&self.rollout.remote).clone();
         let now = self.guardrail_ms(self.clock.now());
@@ -276,9 +280,10 @@ impl Daemon {
         (reports, breaches)
     }
 
-    pub fn rollout(&self) -> RolloutView {
-        let (cohorts, breaches) = self.check_guardrails();
-        let g = self.current();
+    /// The rollout's state (`GetRollout`), judged under the call's
+    /// generation `g`.
+    pub fn rollout(&self, g: &Generation) -> RolloutView {
+        let (cohorts, breaches) = self.check_guardrails_in(g);
         RolloutView {
             config_revision: g.policy.revision.clone(),
             llm_mode: g.policy.llm_mode,
@@ -297,7 +302,7 @@ impl Daemon {
     /// windows start afresh, so only new evidence can trip it again. With a
     /// shared store, every replica: the trip is cleared there, and the
     /// others clear theirs at their next evaluation.
-    pub async fn reset_rollout(&self, note: &str) -> Result<RolloutView, ApiError> {
+    pub async fn reset_rollout(&self, g: &Generation, note: &str) -> Result<RolloutView, ApiError> {
         let (_, epoch) = self
             .store
             .rollout(RolloutAction::Reset)
@@ -311,7 +316,7 @@ impl Daemon {
         if had {
             tracing::warn!(note = %note, "auto-execute re-enabled by an operator (ResetRollout)");
         }
-        Ok(self.rollout())
+        Ok(self.rollout(g))
     }
 
     fn clear_rollout(&self) -> bool {

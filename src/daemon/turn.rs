@@ -359,7 +359,7 @@ impl Daemon {
             if o.scope == Scope::Unspecified {
                 o.scope = scope;
             }
-            crate::convert::confirms_one(o)?;
+            admit::confirms_one(o)?;
             let version = o.version.clone();
             // The held set's ids were unique when it was sent; only the
             // other lists can collide with it now.

@@ -24,17 +24,21 @@
 //!   `server.max_concurrent_requests`: memory in flight is bounded in
 //!   bytes, whatever the shapes of the requests;
 //! - a Decide's options are looked up in the memo of option lists on their
-//!   bytes (`daemon::admit::look_up`): when it holds their list (the same
+//!   bytes (`grpc::options::look_up`): when it holds their list (the same
 //!   screen sent again, by this session or another), the message goes on
 //!   without those candidates (`wire::without_candidates`) and the handler
 //!   takes the held list, so the bulk of the request is decoded once, not
-//!   on every call.
+//!   on every call;
+//! - the configuration generation is taken here, once per call, and handed
+//!   to the handler with the request (`Taken`): the limits that checked
+//!   the message, the memo its options were looked up in and the rules
+//!   that decide it are one generation, whatever reload lands meanwhile.
 //!
 //! Health checks and reflection pass through untouched (their bodies are
 //! tiny or, for reflection, a stream).
 
-use crate::daemon::Daemon;
-use crate::daemon::admit::{self, Looked};
+use super::options::{self, Looked};
+use crate::daemon::{Daemon, Generation};
 use crate::error::ApiError;
 use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
@@ -58,7 +62,7 @@ pub struct IntakeLayer {
     pub max_message_bytes: usize,
     /// The memory budget of the requests in flight.
     pub memory: Arc<MemoryBudget>,
-    /// The limits of the configuration in force.
+    /// Where the configuration generation in force is taken from.
     pub daemon: Arc<Daemon>,
 }
 
@@ -109,6 +113,11 @@ pub struct Intake<S> {
     settings: IntakeLayer,
 }
 
+/// The configuration generation a call is served under, taken by intake
+/// when its body arrived (`Arbiter` handlers read it from the request).
+#[derive(Clone)]
+pub struct Taken(pub Arc<Generation>);
+
 /// The bytes a `Decide` request's options are decoded from
 /// (`wire::options`), for the handler to intern its option list on
 /// (`PoolMemo::intern`): a slice of the message read here, not a copy.
@@ -118,11 +127,11 @@ pub struct OptionsWire(pub Bytes);
 /// What intake hands on with a Decide whose options are sent once, from
 /// its protobuf bytes `payload`: the options' bytes, what the memo of `g`
 /// holds for them, and the message without the candidates of a list it
-/// holds (`admit::look_up`). `None` for another call, or a Decide whose
+/// holds (`options::look_up`). `None` for another call, or a Decide whose
 /// options are absent or sent more than once (`wire::options`).
-pub fn decide_options(g: &Arc<crate::daemon::Generation>, path: &str, payload: &Bytes) -> Option<(OptionsWire, Looked, Option<Vec<u8>>)> {
+pub fn decide_options(g: &Generation, path: &str, payload: &Bytes) -> Option<(OptionsWire, Looked, Option<Vec<u8>>)> {
     let field = super::wire::options_field(path, payload)?;
-    let (looked, stripped) = admit::look_up(g, payload, &field);
+    let (looked, stripped) = options::look_up(g, payload, &field);
     Some((OptionsWire(payload.slice(field.contents)), looked, stripped))
 }
 
@@ -205,6 +214,7 @@ where
                 parts.extensions.insert(looked);
                 parts.extensions.insert(wire);
             }
+            parts.extensions.insert(Taken(g));
             let req = Request::from_parts(parts, Body::new(http_body_util::Full::new(message)));
             let answer = inner.oneshot(req).await;
             // The request is decoded, served and its answer built: its
@@ -353,16 +363,14 @@ mod tests {
 
     /// A Decide whose options' list the memo already holds (the same
     /// screen again) reaches the handler without those candidates, with
-    /// the list intake found (`admit::Looked`): it converts to the very
-    /// request the whole message makes, on the one shared list. Looked up
-    /// under another generation (a reload in between), the candidates left
-    /// out are decoded from the options' bytes.
+    /// the list intake found (`options::Looked`) and the generation it
+    /// looked in (`Taken`): it converts to the very request the whole
+    /// message makes, on the one shared list. A reload after intake does
+    /// not matter: the call is served under the generation intake took.
     #[tokio::test]
     async fn options_the_memo_holds_are_not_decoded_again() {
-        use crate::daemon::admit;
         use prost::Message;
         let daemon = Arc::new(Daemon::new(crate::config::Config::default()).unwrap());
-        let g = daemon.current();
         let layer = IntakeLayer {
             body_timeout: Duration::from_secs(1),
             max_timeout: Duration::from_secs(1),
@@ -370,7 +378,7 @@ mod tests {
             memory: MemoryBudget::new(1 << 20),
             daemon: daemon.clone(),
         };
-        type Seen = (Bytes, Option<OptionsWire>, Option<admit::Looked>);
+        type Seen = (Bytes, Option<OptionsWire>, Option<Looked>, Option<Taken>);
         let seen: Arc<std::sync::Mutex<Vec<Seen>>> = Arc::default();
         let inner = {
             let seen = seen.clone();
@@ -378,9 +386,10 @@ mod tests {
                 let seen = seen.clone();
                 async move {
                     let wire = req.extensions().get::<OptionsWire>().cloned();
-                    let looked = req.extensions().get::<admit::Looked>().cloned();
+                    let looked = req.extensions().get::<Looked>().cloned();
+                    let taken = req.extensions().get::<Taken>().cloned();
                     let body = req.into_body().collect().await.unwrap().to_bytes();
-                    seen.lock().unwrap().push((body, wire, looked));
+                    seen.lock().unwrap().push((body, wire, looked, taken));
                     Ok::<_, BoxError>(Response::new(Body::empty()))
                 }
             })
@@ -405,13 +414,14 @@ mod tests {
             let body = Body::new(http_body_util::Full::new(Bytes::from(framed(&whole))));
             svc.call(Request::builder().uri("/ladder.v1.Arbiter/Decide").body(body).unwrap()).await.unwrap();
             // The handler interns the list on the first call.
-            let (body, wire, looked) = seen.lock().unwrap().last().cloned().unwrap();
+            let (body, wire, looked, taken) = seen.lock().unwrap().last().cloned().unwrap();
             let decoded = pb::DecideRequest::decode(&body[HEADER..]).unwrap();
-            let wire = wire.unwrap();
-            let _ = admit::decide_input_looked(&g, decoded, Some(&wire.0[..]), looked).unwrap();
+            let _ = options::decide_input(&taken.unwrap().0, decoded, Some(&wire.unwrap().0[..]), looked).unwrap();
         }
         let seen = seen.lock().unwrap();
         let (first, second) = (&seen[0], &seen[1]);
+        let g = second.3.clone().expect("the generation is handed on").0;
+        assert!(Arc::ptr_eq(&g, &daemon.current()), "the generation in force when the body arrived");
         assert_eq!(&first.0[HEADER..], &whole[..], "the first time, the message as sent");
         assert!(second.0.len() < whole.len() / 3, "{} of {} bytes", second.0.len(), whole.len());
         let mut expected = m.clone();
@@ -420,15 +430,14 @@ mod tests {
         assert_eq!(stripped, expected, "all but the candidates, as sent");
         let wire = second.1.clone().unwrap();
         assert_eq!(&wire.0[..], &m.options.as_ref().unwrap().encode_to_vec()[..], "the options' bytes as sent");
-        let known = admit::decide_input_looked(&g, stripped.clone(), Some(&wire.0[..]), second.2.clone()).unwrap();
-        let full = admit::decide_input(&g, m.clone(), Some(&wire.0[..])).unwrap();
+        // A reload now: the call still converts under the generation taken.
+        daemon.reload(crate::config::Config::default()).unwrap();
+        assert!(!Arc::ptr_eq(&g, &daemon.current()));
+        let known = options::decide_input(&g, stripped, Some(&wire.0[..]), second.2.clone()).unwrap();
+        let full = options::decide_input(&g, m.clone(), Some(&wire.0[..]), None).unwrap();
         assert_eq!(known, full, "the request the whole message makes");
+        assert_eq!(known.options.as_ref().unwrap().candidates.len(), 20);
         assert!(Arc::ptr_eq(&known.options.unwrap().candidates, &full.options.unwrap().candidates), "on the shared list");
-        // Another generation: its memo holds nothing; the list is decoded.
-        let other = Daemon::new(crate::config::Config::default()).unwrap().current();
-        let decoded = admit::decide_input_looked(&other, stripped, Some(&wire.0[..]), second.2.clone()).unwrap();
-        assert_eq!(decoded, admit::decide_input(&other, m, Some(&wire.0[..])).unwrap());
-        assert_eq!(decoded.options.unwrap().candidates.len(), 20);
     }
 
     /// An Arbiter that answers each call with an empty message; a Decide

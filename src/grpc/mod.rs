@@ -1,7 +1,8 @@
-//! The gRPC adapter: `ladder.v1.Arbiter` handlers. Each loads the
-//! configuration generation once, converts the message at the edge
-//! (`crate::convert`, under that generation's limits), calls the daemon
-//! with the same generation, and converts back; errors become statuses in
+//! The gRPC adapter: `ladder.v1.Arbiter` handlers. Each takes the
+//! configuration generation intake took for the call (`intake::Taken`),
+//! converts the message at the edge (`crate::convert`, under that
+//! generation's limits), calls the daemon with the same generation, and
+//! converts back; errors become statuses in
 //! one place (`crate::error`). The control calls first ask `guard` whether
 //! the caller may make them.
 
@@ -9,12 +10,13 @@ pub mod admin;
 pub mod guard;
 pub mod intake;
 pub mod listener;
+pub mod options;
 pub mod stack;
 pub mod timeout;
 pub mod wire;
 
 use crate::convert;
-use crate::daemon::Daemon;
+use crate::daemon::{Daemon, Generation};
 use crate::error::ApiError;
 use crate::pb;
 use guard::Control;
@@ -65,10 +67,19 @@ fn deadline<T>(r: &Request<T>) -> Option<tokio::time::Instant> {
 }
 
 impl Arbiter {
-    /// The guard of a control call, under the token of the generation in
-    /// force; the generation is returned for the call to use.
-    fn authorize<T>(&self, request: &Request<T>, call: Control) -> Result<Arc<crate::daemon::Generation>, Status> {
-        let g = self.daemon.current();
+    /// The configuration generation the call is served under: the one
+    /// intake took when its body arrived, so that the limits that checked
+    /// it, the memo its options were looked up in and the rules that
+    /// decide it are one generation. A call that did not pass intake (the
+    /// service without the stack) takes the one in force.
+    fn generation<T>(&self, request: &Request<T>) -> Arc<Generation> {
+        request.extensions().get::<intake::Taken>().map_or_else(|| self.daemon.current(), |t| t.0.clone())
+    }
+
+    /// The guard of a control call, under the token of the call's
+    /// generation; the generation is returned for the call to use.
+    fn authorize<T>(&self, request: &Request<T>, call: Control) -> Result<Arc<Generation>, Status> {
+        let g = self.generation(request);
         guard::authorize(request, call, g.admin_token.as_ref())?;
         Ok(g)
     }
@@ -78,17 +89,17 @@ impl Arbiter {
 impl pb::arbiter_server::Arbiter for Arbiter {
     async fn decide(&self, request: Request<pb::DecideRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
-        let g = self.daemon.current();
+        let g = self.generation(&request);
         let wire = request.extensions().get::<intake::OptionsWire>().cloned();
-        let looked = request.extensions().get::<crate::daemon::admit::Looked>().cloned();
-        let req = crate::daemon::admit::decide_input_looked(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]), looked)?;
+        let looked = request.extensions().get::<options::Looked>().cloned();
+        let req = options::decide_input(&g, request.into_inner(), wire.as_ref().map(|w| &w.0[..]), looked)?;
         let d = self.daemon.decide(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
     }
 
     async fn enrich(&self, request: Request<pb::EnrichRequest>) -> Result<Response<pb::Decision>, Status> {
         let deadline = deadline(&request);
-        let g = self.daemon.current();
+        let g = self.generation(&request);
         let req = convert::enrich_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
         let d = self.daemon.enrich(&g, req, deadline).await?;
         Ok(Response::new(d.into()))
@@ -96,7 +107,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
 
     async fn clarify(&self, request: Request<pb::ClarifyRequest>) -> Result<Response<pb::ClarifyResponse>, Status> {
         let deadline = deadline(&request);
-        let g = self.daemon.current();
+        let g = self.generation(&request);
         let req = convert::clarify_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
         let m = self.daemon.clarify(&g, req, deadline).await;
         Ok(Response::new(convert::clarify_response(m, crate::llm::prompt::ASSISTANT_PROMPT_VERSION)))
@@ -104,7 +115,7 @@ impl pb::arbiter_server::Arbiter for Arbiter {
 
     async fn extract(&self, request: Request<pb::ExtractRequest>) -> Result<Response<pb::ExtractResponse>, Status> {
         let deadline = deadline(&request);
-        let g = self.daemon.current();
+        let g = self.generation(&request);
         let req = convert::extract_request(request.into_inner(), &g.config.limits).map_err(ApiError::from)?;
         let x = self.daemon.extract(&g, req, deadline).await?;
         Ok(Response::new(pb::ExtractResponse {
@@ -143,18 +154,18 @@ impl pb::arbiter_server::Arbiter for Arbiter {
         Ok(Response::new(convert::session_to_pb(&id, &s, fresh)))
     }
 
-    async fn get_rollout(&self, _request: Request<pb::GetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
-        Ok(Response::new(convert::rollout_to_pb(self.daemon.rollout())))
+    async fn get_rollout(&self, request: Request<pb::GetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
+        Ok(Response::new(convert::rollout_to_pb(self.daemon.rollout(&self.generation(&request)))))
     }
 
     async fn reset_rollout(&self, request: Request<pb::ResetRolloutRequest>) -> Result<Response<pb::RolloutState>, Status> {
-        self.authorize(&request, Control::ResetRollout)?;
+        let g = self.authorize(&request, Control::ResetRollout)?;
         let note = request.into_inner().note;
         let max = crate::config::fixed::NOTE_MAX_BYTES;
         if note.len() > max {
             return Err(ApiError::from(crate::error::Invalid::TooLong { field: "note".into(), len: note.len(), max }).into());
         }
-        Ok(Response::new(convert::rollout_to_pb(self.daemon.reset_rollout(&note).await?)))
+        Ok(Response::new(convert::rollout_to_pb(self.daemon.reset_rollout(&g, &note).await?)))
     }
 
     async fn reset_session(&self, request: Request<pb::ResetSessionRequest>) -> Result<Response<pb::ResetSessionResponse>, Status> {

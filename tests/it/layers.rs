@@ -1,6 +1,7 @@
 //! The layers hold by construction: the ladder core's dependency tree has no
 //! runtime, transport or I/O crate, and the daemon's has no load tool. A new
-//! dependency that breaks a layer fails here, whatever pulls it in.
+//! dependency that breaks a layer fails here, whatever pulls it in. Within
+//! each crate, no two files and no two top-level folders import each other.
 
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -190,6 +191,54 @@ fn find_cycle(graph: &std::collections::BTreeMap<String, BTreeSet<String>>) -> O
     }
     let mut state = Default::default();
     graph.keys().find_map(|n| visit(n, graph, &mut state, &mut Vec::new()))
+}
+
+/// The graph of a crate's top-level modules (folders, and files at the
+/// top): an edge from one to another when any file under the first names
+/// any file under the second. Two folders whose files lean on each other
+/// are a circle here though no two files are.
+fn folder_graph(files: &std::collections::BTreeMap<String, BTreeSet<String>>) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let top = |m: &str| m.split("::").next().unwrap().to_string();
+    let mut out: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for (from, to) in files {
+        let deps = out.entry(top(from)).or_default();
+        deps.extend(to.iter().map(|t| top(t)).filter(|t| *t != top(from)));
+    }
+    for deps in out.clone().into_values() {
+        for d in deps {
+            out.entry(d).or_default();
+        }
+    }
+    out
+}
+
+#[test]
+fn no_folder_leans_on_a_folder_that_leans_on_it() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for src in [root.join("src"), root.join("crates/ladder/src")] {
+        let folders = folder_graph(&module_graph(&src));
+        assert!(folders.len() > 8, "{}: {:?}", src.display(), folders.keys());
+        assert_eq!(find_cycle(&folders), None, "a circle between top-level modules of {}", src.display());
+    }
+    // The transport sits over the daemon, the daemon never under it.
+    let daemon = folder_graph(&module_graph(&root.join("src")));
+    assert!(daemon["grpc"].contains("daemon") && !daemon["daemon"].contains("grpc"), "{daemon:?}");
+    // Two folders leaning on each other through different files: no file
+    // circle, a folder circle.
+    let dir = std::env::temp_dir().join(format!("ladderd-folders-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["replies", "continuity"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::write(dir.join("lib.rs"), "pub mod replies; pub mod continuity;").unwrap();
+    std::fs::write(dir.join("replies/mod.rs"), "pub mod values; use crate::continuity::state::State;").unwrap();
+    std::fs::write(dir.join("replies/values.rs"), "pub struct Value;").unwrap();
+    std::fs::write(dir.join("continuity/mod.rs"), "pub mod state;").unwrap();
+    std::fs::write(dir.join("continuity/state.rs"), "use crate::replies::values::Value;").unwrap();
+    let files = module_graph(&dir);
+    assert_eq!(find_cycle(&files), None, "{files:?}");
+    assert!(find_cycle(&folder_graph(&files)).is_some(), "{:?}", folder_graph(&files));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -262,7 +262,7 @@ async fn reloads_under_concurrent_calls_never_mix_two_generations() {
     for c in callers {
         decisions.extend(c.await.unwrap());
     }
-    assert_eq!(d.daemon.rollout().config_reloads, u64::from(RELOADS));
+    assert_eq!(d.daemon.rollout(&d.daemon.current()).config_reloads, u64::from(RELOADS));
     let (mut saw_a, mut saw_b) = (0, 0);
     for r in &decisions {
         let llm_report = r.llm.clone().unwrap_or_default();
