@@ -21,6 +21,13 @@
 //!    so each one evicts the least recently used): `apply` of a turn on a
 //!    new id, at 1,000 and at 1,000,000 sessions.
 //!
+//! 5. Bytes per session as the daemon leaves it, made by real `Decide`
+//!    calls on a 100-candidate screen: empty (one executed turn),
+//!    clarified (ladderd's clarifier pending) and replied (an execute, then
+//!    a clarifier). `SESSIONS_MILLION=clarified cargo bench --bench
+//!    sessions` (or `replied`) instead builds 1,000,000 of one shape and
+//!    reports the process's RSS.
+//!
 //! Under `cargo test --benches` (no `--bench` argument) the sizes shrink so
 //! the target still runs quickly.
 
@@ -283,12 +290,99 @@ fn new_session_cost(c: &mut Criterion, stores: &[(u64, &MemoryStore)]) {
     g.finish();
 }
 
+/// The shapes of a session as the daemon leaves it, each made by real
+/// `Decide` calls on the load tool's 100-candidate screen, taken off the
+/// wire as the daemon takes it (its option list interned and shared by
+/// every session, so not counted in any):
+/// - empty: one turn that executed (nothing pending);
+/// - clarified: one turn that ended in ladderd's clarifier (the question
+///   it asked, and the open cycle the loop guard keeps);
+/// - replied: a turn that executed, then one that ended in a clarifier:
+///   the most the reply rung keeps (a last execute and a question).
+const DAEMON_SHAPES: [(&str, &[&str]); 3] = [
+    ("empty (one executed turn)", &["Links Panel D"]),
+    ("clarified (ladderd's clarifier)", &["links panel"]),
+    ("replied (an execute, then a clarifier)", &["Links Panel D", "links panel"]),
+];
+
+/// A daemon with the embedded defaults holding up to `max` sessions, and
+/// a call that decides one turn on it.
+fn daemon_turns(max: usize) -> impl FnMut(&str, &str) -> ladder::types::Outcome {
+    use prost::Message;
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let mut config = ladderd::config::Config::default();
+    config.sessions.max = max;
+    // The guardrails remember the last 100,000 decisions whatever the
+    // sessions: a bounded cost of the daemon's, not a session's.
+    config.guardrails.enabled = false;
+    let daemon = ladderd::daemon::Daemon::new(config).expect("the default configuration");
+    let mut screen = ladderd_load::samples::panels_request("", "");
+    screen.options.as_mut().expect("options").candidates = ladderd_load::samples::pool(100);
+    move |session: &str, input: &str| {
+        let g = daemon.current();
+        let m = ladderd::pb::DecideRequest { session_id: session.into(), input: input.into(), ..screen.clone() };
+        let wire = m.encode_to_vec();
+        let at = ladderd::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).expect("options sent once");
+        let req = ladderd::grpc::options::decide_input(&g, m, Some(&wire[at]), None).expect("a valid request");
+        rt.block_on(daemon.decide(&g, req, None)).expect("decided").outcome
+    }
+}
+
+/// Bytes per session of each daemon shape: live heap bytes / sessions.
+fn daemon_shapes(full: bool) {
+    let n: u64 = if full { 20_000 } else { 100 };
+    println!("bytes per session as the daemon leaves it ({n} sessions of each shape, 100 candidates; live heap bytes / sessions):");
+    for (name, inputs) in DAEMON_SHAPES {
+        let mut turn = daemon_turns(n as usize * 2);
+        // The screen's list interned and its canonical index built.
+        turn("warm-up", inputs[0]);
+        let before = LIVE.load(Ordering::Relaxed);
+        let mut outcomes = std::collections::BTreeSet::new();
+        for i in 0..n {
+            for input in inputs {
+                outcomes.insert(format!("{:?}", turn(&session_id(i), input)));
+            }
+        }
+        let per = (LIVE.load(Ordering::Relaxed) - before) as f64 / n as f64;
+        println!("  {name:<40} {per:>8.0} B  (outcomes {outcomes:?})");
+    }
+}
+
+/// `SESSIONS_MILLION=clarified|replied`: 1,000,000 sessions of that shape
+/// through the daemon, and the process's RSS before and after (the
+/// baseline included: this process holds nothing else).
+fn daemon_million(shape: &str) {
+    let (name, inputs) = DAEMON_SHAPES.iter().find(|(n, _)| n.starts_with(shape)).expect("empty, clarified or replied");
+    let n = 1_000_000u64;
+    let rss0 = rss_kb();
+    let mut turn = daemon_turns(n as usize);
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        for input in *inputs {
+            turn(&session_id(i), input);
+        }
+    }
+    let rss1 = rss_kb();
+    println!(
+        "{n} sessions, {name}: RSS {} MiB -> {} MiB ({:.0} B per session); built in {:.0} s",
+        rss0 / 1024,
+        rss1 / 1024,
+        (rss1 - rss0) as f64 * 1024.0 / n as f64,
+        t.elapsed().as_secs_f64()
+    );
+}
+
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
+    if let Ok(shape) = std::env::var("SESSIONS_MILLION") {
+        daemon_million(&shape);
+        return;
+    }
     // The million first, while RSS is still the process's baseline.
     let big_n: u64 = if full { 1_000_000 } else { 2_000 };
     let big = million(big_n);
     bytes_per_session(full);
+    daemon_shapes(full);
     let small = MemoryStore::new(1_100, Duration::from_secs(1_800));
     fill(&small, 0, 1_000, "typical (5 turns, cycle closed)");
     let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5)).configure_from_args();

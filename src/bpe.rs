@@ -2,9 +2,11 @@
 //! tokenizer (`tiktoken-rs`, `o200k_base`: the encoding of current OpenAI
 //! models; close enough for budgeting other providers' models too).
 //!
-//! Building the tokenizer parses a large rank table (tens of ms), so it is
-//! built once, lazily, and `warm_up` starts that off the startup path:
-//! the daemon reports SERVING without waiting for it.
+//! Building the tokenizer parses a large rank table (tens of ms, and about
+//! 64 MB of heap), so it is built once, lazily, and only when an LLM
+//! provider is configured (the LLM rung is its only user): `warm_up`
+//! starts that off the startup path, at start or at the reload that
+//! configures one, and the daemon reports SERVING without waiting for it.
 
 use ladder::ports::TokenCounter;
 use std::sync::OnceLock;
@@ -26,6 +28,9 @@ fn bpe() -> Option<&'static CoreBPE> {
 /// Builds the tokenizer on a background thread (named, so that its CPU is
 /// told apart from the calls' in `top -H` and `/proc`).
 pub fn warm_up() {
+    if BPE.get().is_some() {
+        return;
+    }
     let spawned = std::thread::Builder::new().name("ladderd-tokenizer".into()).spawn(|| {
         bpe();
     });

@@ -66,6 +66,11 @@ impl Generation {
     pub fn new(config: Config) -> Result<Self, StartError> {
         let policy = config.policy()?;
         let llms = Llms::from_config(&config)?;
+        if llms.main.is_some() {
+            // Only the LLM rung counts tokens: without a provider the
+            // tokenizer's table (about 64 MB) is never built.
+            crate::bpe::warm_up();
+        }
         let admin_token = config.admin.token().map_err(StartError::AdminToken)?;
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
@@ -109,7 +114,6 @@ pub enum StartError {
 
 impl Daemon {
     pub fn new(config: Config) -> Result<Self, StartError> {
-        crate::bpe::warm_up();
         let s = &config.sessions;
         let idle = Duration::from_secs(s.idle_ttl_seconds);
         let (store, pools, clock): (Arc<dyn SessionStore>, Arc<dyn PoolStore>, _) = match s.backend {
