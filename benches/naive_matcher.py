@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The naive matcher BENCHMARKS.md compares ladderd with: what an app developer
-writes in an afternoon. Scores a corpus (tests/corpus/*.jsonl) the way
-`ladderd eval` does, for the comparison table in BENCHMARKS.md.
+"""A naive matcher to compare ladderd with: what an app developer writes in an
+afternoon. Scores a corpus (tests/corpus/*.jsonl) the way `ladderd eval`
+does.
 
     python3 -m venv target/naive && target/naive/bin/pip install rapidfuzz==3.*
     target/naive/bin/python benches/naive_matcher.py tests/corpus/dev.jsonl

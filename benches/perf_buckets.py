@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Shares of a daemon profile by what the CPU was doing (BENCHMARKS.md,
-"Where a call's CPU goes").
+"""Shares of a daemon profile by what the CPU was doing.
 
     perf script -i target/perf.data -F comm,ip,sym > target/perf.txt
     python3 benches/perf_buckets.py target/perf.txt

@@ -210,8 +210,7 @@ fn subscriber(t: &TelemetryConfig, tracer: Option<&SdkTracerProvider>) -> Box<dy
     // Traces: only ladderd's own spans and events. Without an exporter the
     // layer is left out, not added as `None`: an absent `Option` layer is
     // interested in every callsite, so the registry would build every span
-    // the log filter turns off, on every call, for nobody (BENCHMARKS.md,
-    // "Spans", has what a span costs with and without an exporter).
+    // the log filter turns off, on every call, for nobody.
     match tracer {
         Some(p) => Box::new(
             logs.with(
