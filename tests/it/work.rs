@@ -166,14 +166,14 @@ async fn a_flood_of_heavy_calls_never_starves_health_checks_or_light_calls() {
     let probe_channel = connect(addr.parse().unwrap()).await;
     let mut h = HealthClient::new(probe_channel.clone());
     let mut light = pb::arbiter_client::ArbiterClient::new(probe_channel);
-    let mut worst = Duration::ZERO;
+    let mut took = Vec::new();
     for _ in 0..12 {
         let t = Instant::now();
         let r = h.check(HealthCheckRequest { service: String::new() }).await.expect("health answers").into_inner();
         assert_eq!(r.status(), ServingStatus::Serving);
         let d = light.decide(panels_request("links panel d")).await.expect("a light call is served").into_inner();
         assert_eq!(d.outcome(), pb::Outcome::Execute);
-        worst = worst.max(t.elapsed());
+        took.push(t.elapsed());
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -182,10 +182,15 @@ async fn a_flood_of_heavy_calls_never_starves_health_checks_or_light_calls() {
         exceeded += f.await.unwrap();
     }
     assert!(exceeded > 0, "the flood's calls ran into their deadline (they are heavy)");
-    // With the heavy calls on the workers, each probe waited for a whole
-    // heavy call (seconds). Measured p99 is in BENCHMARKS.md ("Hostile
-    // load"); 500 ms leaves room for a loaded CI machine.
-    assert!(worst < Duration::from_millis(500), "a probe and a light call took {worst:?}");
+    // With the heavy calls on the workers, each probe would wait for a
+    // heavy call (up to its 1 s deadline): most probes would take hundreds
+    // of milliseconds. Judged by the median, which a loaded machine's
+    // scheduling moves little, and by the worst against a hang; what a
+    // quiet machine measures is in BENCHMARKS.md.
+    took.sort();
+    let (median, worst) = (took[took.len() / 2], took[took.len() - 1]);
+    assert!(median < Duration::from_millis(300), "a probe and a light call took {median:?} (median): {took:?}");
+    assert!(worst < Duration::from_secs(2), "a probe and a light call took {worst:?}: {took:?}");
     drop(child);
 }
 
