@@ -36,12 +36,10 @@ pub struct Looked {
 /// bulk of the bytes again, and the handler takes the held list for it.
 pub fn look_up(g: &Generation, payload: &[u8], field: &super::wire::OptionsField) -> (Looked, Option<Vec<u8>>) {
     let (hash, list) = g.pool_memo.interned(&payload[field.contents.clone()]);
+    // A held list stands for the candidates whether or not they could be
+    // left out of the message (`convert::decide_request_known`).
     let stripped = list.as_ref().and_then(|_| super::wire::without_candidates(payload, field));
-    match stripped {
-        Some(s) => (Looked { hash, list }, Some(s)),
-        // The candidates stay in the message: converted from there.
-        None => (Looked { hash, list: None }, None),
-    }
+    (Looked { hash, list }, stripped)
 }
 
 /// A Decide request as the ladder takes it: converted, and its options'
