@@ -179,3 +179,31 @@ impl pb::arbiter_server::Arbiter for Arbiter {
 
 #[cfg(test)]
 mod mangled;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A handler serves the call under the generation intake took for it
+    /// (`intake::Taken`), not the one in force when the handler runs: a
+    /// reload between the two never mixes limits. Here the generation
+    /// taken allows 4 bytes of input and the one in force the default.
+    #[tokio::test]
+    async fn a_call_is_served_under_the_generation_intake_took() {
+        let arbiter = Arbiter::new(Arc::new(Daemon::new(crate::config::Config::default()).unwrap()));
+        let mut strict = crate::config::Config::default();
+        strict.limits.input_max_bytes = 4;
+        let taken = Daemon::new(strict).unwrap().current();
+        let call = |taken: Option<Arc<Generation>>| {
+            let mut r = Request::new(pb::DecideRequest { session_id: "s-1".into(), input: "links panel".into(), ..Default::default() });
+            if let Some(g) = taken {
+                r.extensions_mut().insert(intake::Taken(g));
+            }
+            pb::arbiter_server::Arbiter::decide(&arbiter, r)
+        };
+        let refused = call(Some(taken)).await.expect_err("over the taken generation's limit");
+        assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+        assert!(refused.message().contains("input"), "{}", refused.message());
+        call(None).await.expect("within the limit in force");
+    }
+}

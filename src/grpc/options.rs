@@ -66,3 +66,74 @@ pub fn decide_input(g: &Generation, m: pb::DecideRequest, wire: Option<&[u8]>, l
     }
     Ok(req)
 }
+
+#[cfg(test)]
+mod tests {
+    use ladder::types::Candidate;
+
+    proptest::proptest! {
+        /// An option list interned on the bytes it was decoded from is
+        /// always the list those bytes decode to: lists differing in any
+        /// field, sent in any order, each get a list equal to their own,
+        /// and the same bytes the same list. A request whose options the
+        /// memo holds is not checked again, and still gets what it would
+        /// have got: the same request, or the same error (a duplicate id
+        /// across its lists, an empty id).
+        #[test]
+        fn an_interned_list_is_always_the_one_decoded(
+            lists in proptest::collection::vec(
+                proptest::collection::vec(("(a|b|)", "(x|y| ){0,3}", "(|s)", "(|k)", proptest::collection::vec("(x|y)", 0..2), 0i32..3), 1..4),
+                1..5,
+            ),
+            sent in proptest::collection::vec((0usize..5, proptest::option::of("(a0|b1|w)")), 1..12),
+        ) {
+            use prost::Message;
+            let daemon = crate::daemon::Daemon::new(crate::config::Config::default()).unwrap();
+            let g = daemon.current();
+            let mut got: Vec<Option<std::sync::Arc<Vec<Candidate>>>> = vec![None; lists.len()];
+            for (k, widget) in sent {
+                let k = k % lists.len();
+                let mut m = crate::pb::DecideRequest { session_id: "s-1".into(), input: "x".into(), ..Default::default() };
+                m.options = Some(crate::pb::OptionSet {
+                    option_set_id: "set".into(),
+                    candidates: lists[k]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (id, label, sub, kind, aliases, risk))| crate::pb::Candidate {
+                            id: if id.is_empty() { String::new() } else { format!("{id}{i}") },
+                            label: label.clone(),
+                            sublabel: sub.clone(),
+                            kind: kind.clone(),
+                            aliases: aliases.clone(),
+                            risk: *risk,
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                });
+                m.widget_items = widget.into_iter().map(|id| crate::pb::Candidate { id, label: "w".into(), ..Default::default() }).collect();
+                let wire = m.encode_to_vec();
+                let at = crate::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).unwrap();
+                let interned = super::decide_input(&g, crate::pb::DecideRequest::decode(&wire[..]).unwrap(), Some(&wire[at]), None);
+                let own = super::decide_input(&g, m, None, None);
+                let (interned, own) = match (interned, own) {
+                    (Ok(a), Ok(b)) => (a, b),
+                    (a, b) => {
+                        proptest::prop_assert_eq!(format!("{:?}", a.err()), format!("{:?}", b.err()));
+                        continue;
+                    }
+                };
+                proptest::prop_assert_eq!(&interned.widget_items, &own.widget_items);
+                let list = interned.options.unwrap().candidates;
+                proptest::prop_assert_eq!(&*list, &*own.options.unwrap().candidates);
+                // What it costs, counted once when interned, is what it costs.
+                let bytes = list.iter().map(Candidate::approx_bytes).sum::<usize>();
+                proptest::prop_assert_eq!(g.pool_memo.facts(&list), Some((ladder::cost::list_costs(&list), bytes)));
+                if let Some(before) = &got[k] {
+                    proptest::prop_assert!(std::sync::Arc::ptr_eq(before, &list), "the same bytes, the same list");
+                }
+                got[k] = Some(list);
+            }
+        }
+    }
+}

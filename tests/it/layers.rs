@@ -160,6 +160,19 @@ fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// A scratch `src` directory (under the temporary directory, named for
+/// `name` and this process) holding `files`, each a path and its text.
+fn scratch_src(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ladderd-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
 /// A cycle in the graph, if there is one (depth-first search).
 fn find_cycle(graph: &std::collections::BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     fn visit(
@@ -225,16 +238,16 @@ fn no_folder_leans_on_a_folder_that_leans_on_it() {
     assert!(daemon["grpc"].contains("daemon") && !daemon["daemon"].contains("grpc"), "{daemon:?}");
     // Two folders leaning on each other through different files: no file
     // circle, a folder circle.
-    let dir = std::env::temp_dir().join(format!("ladderd-folders-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for d in ["replies", "continuity"] {
-        std::fs::create_dir_all(dir.join(d)).unwrap();
-    }
-    std::fs::write(dir.join("lib.rs"), "pub mod replies; pub mod continuity;").unwrap();
-    std::fs::write(dir.join("replies/mod.rs"), "pub mod values; use crate::continuity::state::State;").unwrap();
-    std::fs::write(dir.join("replies/values.rs"), "pub struct Value;").unwrap();
-    std::fs::write(dir.join("continuity/mod.rs"), "pub mod state;").unwrap();
-    std::fs::write(dir.join("continuity/state.rs"), "use crate::replies::values::Value;").unwrap();
+    let dir = scratch_src(
+        "folders",
+        &[
+            ("lib.rs", "pub mod replies; pub mod continuity;"),
+            ("replies/mod.rs", "pub mod values; use crate::continuity::state::State;"),
+            ("replies/values.rs", "pub struct Value;"),
+            ("continuity/mod.rs", "pub mod state;"),
+            ("continuity/state.rs", "use crate::replies::values::Value;"),
+        ],
+    );
     let files = module_graph(&dir);
     assert_eq!(find_cycle(&files), None, "{files:?}");
     assert!(find_cycle(&folder_graph(&files)).is_some(), "{:?}", folder_graph(&files));
@@ -254,14 +267,16 @@ fn no_module_imports_a_module_that_imports_it_back() {
     assert!(daemon["grpc::stack"].contains("grpc::intake") && daemon["grpc::intake"].contains("grpc::timeout"), "{daemon:?}");
     // The check finds a circle when there is one, between files of one
     // folder too.
-    let dir = std::env::temp_dir().join(format!("ladderd-layers-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("grpc")).unwrap();
-    std::fs::write(dir.join("lib.rs"), "pub mod grpc; pub mod app;").unwrap();
-    std::fs::write(dir.join("app.rs"), "use crate::grpc::stack;").unwrap();
-    std::fs::write(dir.join("grpc/mod.rs"), "pub mod intake; pub mod stack; pub use intake::X;").unwrap();
-    std::fs::write(dir.join("grpc/intake.rs"), "use crate::app; fn f() { super::stack::parse(); }").unwrap();
-    std::fs::write(dir.join("grpc/stack.rs"), "use super::{intake::IntakeLayer, mod_free};\nuse crate::grpc::wire;").unwrap();
+    let dir = scratch_src(
+        "layers",
+        &[
+            ("lib.rs", "pub mod grpc; pub mod app;"),
+            ("app.rs", "use crate::grpc::stack;"),
+            ("grpc/mod.rs", "pub mod intake; pub mod stack; pub use intake::X;"),
+            ("grpc/intake.rs", "use crate::app; fn f() { super::stack::parse(); }"),
+            ("grpc/stack.rs", "use super::{intake::IntakeLayer, mod_free};\nuse crate::grpc::wire;"),
+        ],
+    );
     let graph = module_graph(&dir);
     assert_eq!(graph["grpc::stack"], ["grpc".to_string(), "grpc::intake".to_string()].into(), "{graph:?}");
     assert!(graph["grpc"].is_empty(), "a parent's own children are not its imports: {graph:?}");
