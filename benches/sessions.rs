@@ -4,8 +4,10 @@
 //!
 //! 1. Bytes per session, counted by a global allocator that tracks live
 //!    heap bytes: 10,000 sessions of each shape inserted into a
-//!    `MemoryStore`, (heap after - heap before) / 10,000. Includes the key,
-//!    the LRU node and the hash table slot. Shapes: a session after one
+//!    `MemoryStore` after 8,192 others (so the ones counted are packed, as
+//!    every session past the 4,096 the store keeps open is), (heap after -
+//!    heap before) / 10,000. Includes the key, the LRU node and the hash
+//!    table slot. Shapes: a session after one
 //!    executed turn; a typical one (five turns: a clarifier, its answer, two
 //!    executions and their outcomes); and sessions whose last turn left an
 //!    unresolved cycle open, which keeps its request for `Enrich` (10, 100
@@ -21,12 +23,12 @@
 //!    so each one evicts the least recently used): `apply` of a turn on a
 //!    new id, at 1,000 and at 1,000,000 sessions.
 //!
-//! 5. Bytes per session as the daemon leaves it, made by real `Decide`
-//!    calls on a 100-candidate screen: empty (one executed turn),
+//! 5. Bytes per session as the daemon leaves it (past 8,192 others, as
+//!    in 1), made by real `Decide` calls on a 100-candidate screen: empty (one executed turn),
 //!    clarified (ladderd's clarifier pending) and replied (an execute, then
 //!    a clarifier). `SESSIONS_MILLION=clarified cargo bench --bench
 //!    sessions` (or `replied`) instead builds 1,000,000 of one shape and
-//!    reports the process's RSS.
+//!    reports the process's RSS; `SESSIONS_SHAPES=1` runs only this part.
 //!
 //! Under `cargo test --benches` (no `--bench` argument) the sizes shrink so
 //! the target still runs quickly.
@@ -194,7 +196,10 @@ fn rss_kb() -> u64 {
 
 fn bytes_per_session(full: bool) {
     let n: u64 = if full { 10_000 } else { 200 };
-    println!("bytes per session ({n} sessions of each shape in a MemoryStore; live heap bytes / sessions):");
+    // Past the sessions the store keeps open (4,096): the ones counted
+    // are packed, as every session beyond those is.
+    let open: u64 = if full { 8_192 } else { 0 };
+    println!("bytes per session ({n} sessions of each shape in a MemoryStore past {open}; live heap bytes / sessions):");
     for name in [
         "one executed turn",
         "typical (5 turns, cycle closed)",
@@ -202,11 +207,12 @@ fn bytes_per_session(full: bool) {
         "open cycle, 100 candidates",
         "open cycle, 1,000 candidates",
     ] {
-        let store = MemoryStore::new(n as usize * 2, Duration::from_secs(1_800));
+        let store = MemoryStore::new((open + n) as usize * 2, Duration::from_secs(1_800));
+        fill(&store, n, open, name);
         let before = LIVE.load(Ordering::Relaxed);
         fill(&store, 0, n, name);
         let after = LIVE.load(Ordering::Relaxed);
-        assert_eq!(store.len() as u64, n);
+        assert_eq!(store.len() as u64, open + n);
         let per = (after - before) as f64 / n as f64;
         println!("  {name:<34} {per:>10.0} B  ({:.2} KiB)", per / 1024.0);
         drop(store);
@@ -331,11 +337,22 @@ fn daemon_turns(max: usize) -> impl FnMut(&str, &str) -> ladder::types::Outcome 
 /// Bytes per session of each daemon shape: live heap bytes / sessions.
 fn daemon_shapes(full: bool) {
     let n: u64 = if full { 20_000 } else { 100 };
-    println!("bytes per session as the daemon leaves it ({n} sessions of each shape, 100 candidates; live heap bytes / sessions):");
+    // The store keeps the sessions its shards opened last open (4,096 at
+    // most) and packs the others: made first, so that the sessions
+    // counted are the packed ones every session beyond them costs.
+    let open: u64 = if full { 8_192 } else { 0 };
+    println!(
+        "bytes per session as the daemon leaves it ({n} sessions of each shape past {open}, 100 candidates; live heap bytes / sessions):"
+    );
     for (name, inputs) in DAEMON_SHAPES {
-        let mut turn = daemon_turns(n as usize * 2);
+        let mut turn = daemon_turns((open + n) as usize * 2);
         // The screen's list interned and its canonical index built.
         turn("warm-up", inputs[0]);
+        for i in 0..open {
+            for input in inputs {
+                turn(&session_id(n + i), input);
+            }
+        }
         let before = LIVE.load(Ordering::Relaxed);
         let mut outcomes = std::collections::BTreeSet::new();
         for i in 0..n {
@@ -355,6 +372,7 @@ fn daemon_million(shape: &str) {
     let (name, inputs) = DAEMON_SHAPES.iter().find(|(n, _)| n.starts_with(shape)).expect("empty, clarified or replied");
     let n = 1_000_000u64;
     let rss0 = rss_kb();
+    let live0 = LIVE.load(Ordering::Relaxed);
     let mut turn = daemon_turns(n as usize);
     let t = std::time::Instant::now();
     for i in 0..n {
@@ -364,10 +382,11 @@ fn daemon_million(shape: &str) {
     }
     let rss1 = rss_kb();
     println!(
-        "{n} sessions, {name}: RSS {} MiB -> {} MiB ({:.0} B per session); built in {:.0} s",
+        "{n} sessions, {name}: RSS {} MiB -> {} MiB ({:.0} B per session; live heap {:.0} B per session); built in {:.0} s",
         rss0 / 1024,
         rss1 / 1024,
         (rss1 - rss0) as f64 * 1024.0 / n as f64,
+        (LIVE.load(Ordering::Relaxed) - live0) as f64 / n as f64,
         t.elapsed().as_secs_f64()
     );
 }
@@ -376,6 +395,10 @@ fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     if let Ok(shape) = std::env::var("SESSIONS_MILLION") {
         daemon_million(&shape);
+        return;
+    }
+    if std::env::var_os("SESSIONS_SHAPES").is_some() {
+        daemon_shapes(full);
         return;
     }
     // The million first, while RSS is still the process's baseline.

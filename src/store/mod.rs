@@ -12,6 +12,7 @@
 //!   the `.lua` files in `lua/`, loaded with `include_str!`.
 
 pub mod memory;
+pub mod packed;
 pub mod pools;
 pub mod redis;
 
@@ -132,8 +133,7 @@ pub type Executed<'a> = Option<(&'a str, &'a str)>;
 /// ([`SessionStore::remote`] false) is read first, and implements the rest
 /// as the plain reads and writes they are.
 pub trait SessionStore: Send + Sync + 'static {
-    /// The session's state, if it exists and is not idle-expired. Shared,
-    /// not copied: a reader never pays for the state's size.
+    /// The session's state, if it exists and is not idle-expired.
     fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>>;
     /// Applies an update atomically, creating the session if needed.
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>>;

@@ -1,0 +1,770 @@
+//! A session's state as the in-memory store keeps it: packed into one
+//! byte string (docs/continuity.md#what-a-session-costs-in-memory).
+//!
+//! A [`ContinuityState`] as the ladder works on it is some 600 bytes of
+//! fields, most of them empty, plus a copy of every id, label and shown
+//! text its question and cycle name. Held as it is, a million sessions
+//! took 1.5 GiB. Packed, a session is the bytes its fields say and no
+//! more, and what the screen already holds is not copied:
+//!
+//! - The open cycle's request keeps the screen's option list it was sent
+//!   with, shared with every session sent the same screen (the memo of
+//!   option lists); the packed form keeps that list beside the bytes
+//!   ([`Packed::list`]) and the options the question offered as their
+//!   positions in it. Their ids, labels and shown texts are read back from
+//!   the list.
+//! - Each other text is written once; a later field that says the same
+//!   (an execute's target, the cycle's order, the accepted ids) refers to
+//!   it by its place, and a shown text is written after its label. The
+//!   session's id, the store's key, is never written: the held request's
+//!   copy refers to it.
+//! - The last action, when it is the trace's newest, is a mark.
+//! - Enums are their index, numbers varints, and lowercase hex text (the
+//!   cycle's id, guard key and evidence fingerprint) its bytes.
+//!
+//! The format is this process's own and never leaves it: a shared store
+//! keeps the state's JSON. [`pack`] and [`unpack`] destructure every
+//! struct whole, so a field added to the state does not compile until it
+//! is packed too; `tests` checks that any state comes back as it went in.
+
+use ladder::continuity::{ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, Lane, PendingQuestion, QuestionKind};
+use ladder::types::{Asked, Candidate, DecideRequest, EvidenceType, OptionSet, PendingClarifier, Risk, Scope, ScopeRef};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// A state packed: its bytes, and the option list its open cycle's
+/// request was sent with (shared, not copied).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Packed {
+    pub bytes: Box<[u8]>,
+    pub list: Option<Arc<Vec<Candidate>>>,
+}
+
+impl Packed {
+    /// Whether `other` is the same state (same bytes, same list).
+    pub fn same(&self, other: &Packed) -> bool {
+        self.bytes == other.bytes
+            && match (&self.list, &other.list) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+/// Packed bytes that do not read back: never made by [`pack`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corrupt(&'static str);
+
+impl std::fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "packed session state does not read back: {}", self.0)
+    }
+}
+
+/// The largest buffer a thread keeps between packings.
+const BUFFER_KEPT: usize = 16 * 1024;
+
+thread_local! {
+    /// The buffer `pack` writes in, kept per thread.
+    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Packs `s`, the state of session `id` (the id the store keys it by,
+/// which its held request repeats, is not written).
+pub fn pack(s: &ContinuityState, id: &str) -> Packed {
+    let list = s.cycle.as_ref().and_then(|c| c.request.as_deref()).and_then(|r| r.options.as_ref()).map(|o| o.candidates.clone());
+    let mut w = Writer { out: BUFFER.take(), table: vec![Known::Text(Cow::Borrowed(id))] };
+    // The question's options found in the list: their positions, and
+    // their id, label and shown text as the first texts of the table.
+    let anchored: Vec<usize> = match (&list, &s.question) {
+        (Some(l), Some(q)) if !q.offered.is_empty() => positions(l, &q.offered),
+        _ => Vec::new(),
+    };
+    w.uint(anchored.len() as u64);
+    for &p in &anchored {
+        w.uint(p as u64);
+        if let Some(l) = &list {
+            let c = &l[p];
+            w.table.push(Known::Text(Cow::Borrowed(c.id.as_str())));
+            w.table.push(Known::Text(Cow::Borrowed(c.label.as_str())));
+            w.table.push(Known::Shown(c));
+        }
+    }
+    w.state(s);
+    // One allocation of the packed size: a vector grown and shrunk to
+    // it left the allocator's pages a third empty (441 against 568 bytes
+    // of RSS a session, `SESSIONS_MILLION=replied`). The buffer is kept
+    // for the next, unless a large state grew it.
+    let bytes = Box::from(&w.out[..]);
+    if w.out.capacity() <= BUFFER_KEPT {
+        w.out.clear();
+        BUFFER.set(w.out);
+    }
+    Packed { bytes, list }
+}
+
+/// The state `p` packs, of session `id`.
+pub fn unpack(p: &Packed, id: &str) -> Result<ContinuityState, Corrupt> {
+    let mut r = Reader { at: p.bytes.as_ref(), table: vec![Known::Text(Cow::Borrowed(id))], list: p.list.as_ref() };
+    let n = r.len()?;
+    for _ in 0..n {
+        let pos = r.uint()? as usize;
+        let c = p.list.as_ref().and_then(|l| l.get(pos)).ok_or(Corrupt("an offered option's position"))?;
+        r.table.push(Known::Text(Cow::Borrowed(c.id.as_str())));
+        r.table.push(Known::Text(Cow::Borrowed(c.label.as_str())));
+        r.table.push(Known::Shown(c));
+    }
+    let s = r.state()?;
+    if !r.at.is_empty() {
+        return Err(Corrupt("bytes after the state"));
+    }
+    Ok(s)
+}
+
+/// Where each of `ids` first is in `list` (by id), those found; one pass
+/// over the list, whatever its length.
+fn positions(list: &[Candidate], ids: &[String]) -> Vec<usize> {
+    let mut found: Vec<Option<usize>> = vec![None; ids.len()];
+    let mut left = ids.len();
+    for (p, c) in list.iter().enumerate() {
+        for (k, id) in ids.iter().enumerate() {
+            // Ids of one screen often share their length and start: the
+            // last byte tells most apart before the whole is compared.
+            if found[k].is_none() && c.id.len() == id.len() && c.id.as_bytes().last() == id.as_bytes().last() && c.id == *id {
+                found[k] = Some(p);
+                left -= 1;
+            }
+        }
+        if left == 0 {
+            break;
+        }
+    }
+    found.into_iter().flatten().collect()
+}
+
+/// The enum's index among its variants.
+fn index_of<E: PartialEq>(all: &[E], v: &E) -> u64 {
+    all.iter().position(|x| x == v).unwrap_or(0) as u64
+}
+
+// Text tags: 0 the empty text; 1 a new text (its length and bytes follow,
+// and it joins the table); 2 lowercase hex of even length (its bytes
+// follow); 3 a lowercase UUID (16 bytes follow); 4 a new text that starts
+// with one of the table's (its place, then the rest's length and bytes
+// follow, and it joins the table: a shown text after its label); 5 + k
+// the table's k-th.
+const EMPTY: u64 = 0;
+const NEW: u64 = 1;
+const HEX: u64 = 2;
+const UUID: u64 = 3;
+const PREFIXED: u64 = 4;
+const TABLE: u64 = 5;
+/// The shortest label a shown text is written after (`PREFIXED`).
+const PREFIX_MIN: usize = 4;
+/// How many of the table's first texts a new text is compared with.
+const TABLE_SEARCHED: usize = 64;
+
+/// A text of the table: one written (or read) before, or an anchored
+/// option's shown text, made only when read.
+enum Known<'a> {
+    Text(Cow<'a, str>),
+    Shown(&'a Candidate),
+}
+
+impl Known<'_> {
+    fn is(&self, s: &str) -> bool {
+        match self {
+            Known::Text(t) => t == s,
+            Known::Shown(c) => shows(c, s),
+        }
+    }
+
+    fn text(&self) -> Cow<'_, str> {
+        match self {
+            Known::Text(t) => Cow::Borrowed(t.as_ref()),
+            Known::Shown(c) => Cow::Owned(ladder::replies::shown_text(c)),
+        }
+    }
+}
+
+/// Whether `s` is what `c` shows (`replies::shown_text`), compared in
+/// place: label, sublabel and badge joined by spaces, then each alias
+/// after a space.
+fn shows(c: &Candidate, s: &str) -> bool {
+    let len = c.label.len() + 1 + c.sublabel.len() + 1 + c.badge.len() + c.aliases.iter().map(|a| 1 + a.len()).sum::<usize>();
+    if len != s.len() {
+        return false;
+    }
+    let parts = [c.label.as_str(), &c.sublabel, &c.badge].into_iter().chain(c.aliases.iter().map(String::as_str));
+    let mut rest = s;
+    for (k, part) in parts.enumerate() {
+        if k > 0 {
+            match rest.strip_prefix(' ') {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        match rest.strip_prefix(part) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+struct Writer<'a> {
+    out: Vec<u8>,
+    /// The texts written so far (and the anchored options' texts).
+    table: Vec<Known<'a>>,
+}
+
+impl<'a> Writer<'a> {
+    fn uint(&mut self, mut v: u64) {
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                self.out.push(b);
+                return;
+            }
+            self.out.push(b | 0x80);
+        }
+    }
+
+    fn int(&mut self, v: i64) {
+        self.uint(((v << 1) ^ (v >> 63)) as u64);
+    }
+
+    fn flag(&mut self, b: bool) {
+        self.out.push(b as u8);
+    }
+
+    fn text(&mut self, s: &'a str) {
+        if s.is_empty() {
+            return self.uint(EMPTY);
+        }
+        // Only the first texts are looked through: a request's long lists
+        // of other candidates would make it quadratic.
+        let searched = &self.table[..self.table.len().min(TABLE_SEARCHED)];
+        if let Some(k) = searched.iter().position(|t| t.is(s)) {
+            return self.uint(TABLE + k as u64);
+        }
+        self.uint(NEW);
+        self.uint(s.len() as u64);
+        self.out.extend_from_slice(s.as_bytes());
+        self.table.push(Known::Text(Cow::Borrowed(s)));
+    }
+
+    /// `text`, written after `head` when it starts with it and `head` was
+    /// written before (a shown text after its label).
+    fn text_after(&mut self, s: &'a str, head: Option<&str>) {
+        let searched = &self.table[..self.table.len().min(TABLE_SEARCHED)];
+        let at = head.filter(|h| h.len() >= PREFIX_MIN && s.len() > h.len() && s.starts_with(*h)).and_then(|h| {
+            // Not when `s` itself is known (a table reference is shorter).
+            (!searched.iter().any(|t| t.is(s))).then(|| searched.iter().position(|t| t.is(h)).map(|k| (k, h.len()))).flatten()
+        });
+        let Some((k, len)) = at else { return self.text(s) };
+        let rest = &s[len..];
+        self.uint(PREFIXED);
+        self.uint(k as u64);
+        self.uint(rest.len() as u64);
+        self.out.extend_from_slice(rest.as_bytes());
+        self.table.push(Known::Text(Cow::Borrowed(s)));
+    }
+
+    /// Text that is often lowercase hex: its bytes when it is.
+    fn hex(&mut self, s: &'a str) {
+        if let Some(bytes) = uuid_bytes(s) {
+            self.uint(UUID);
+            self.out.extend_from_slice(&bytes);
+        } else if !s.is_empty() && s.len().is_multiple_of(2) && s.bytes().all(is_lower_hex) {
+            self.uint(HEX);
+            self.uint(s.len() as u64 / 2);
+            self.out.extend(s.as_bytes().chunks(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])));
+        } else {
+            self.text(s);
+        }
+    }
+
+    fn opt_text(&mut self, s: &'a Option<String>) {
+        self.flag(s.is_some());
+        if let Some(s) = s {
+            self.text(s);
+        }
+    }
+
+    fn texts<I: IntoIterator<Item = &'a String>>(&mut self, v: I)
+    where
+        I::IntoIter: ExactSizeIterator,
+    {
+        let v = v.into_iter();
+        self.uint(v.len() as u64);
+        for s in v {
+            self.text(s);
+        }
+    }
+
+    fn scope_ref(&mut self, s: &'a Option<ScopeRef>) {
+        self.flag(s.is_some());
+        if let Some(ScopeRef { scope, instance_id }) = s {
+            self.uint(index_of(Scope::ALL, scope));
+            self.text(instance_id);
+        }
+    }
+
+    fn state(&mut self, s: &'a ContinuityState) {
+        let ContinuityState {
+            last_resolved_action,
+            recent_action_trace,
+            last_accepted_choice_id,
+            recent_accepted_choice_ids,
+            recent_rejected_choice_ids,
+            active_option_set_id,
+            active_scope,
+            pending_clarifier_type,
+            question,
+            turn_count,
+            context_turn,
+            context_at_ms,
+            cycle,
+        } = s;
+        // The question first: its texts are the ones most repeated.
+        self.flag(question.is_some());
+        if let Some(q) = question {
+            self.question(q);
+        }
+        self.uint(recent_action_trace.len() as u64);
+        for a in recent_action_trace {
+            self.action(a);
+        }
+        // The last action is most often the trace's newest: 2 says so.
+        match last_resolved_action {
+            None => self.uint(0),
+            Some(a) if recent_action_trace.front() == Some(a) => self.uint(2),
+            Some(a) => {
+                self.uint(1);
+                self.action(a);
+            }
+        }
+        self.opt_text(last_accepted_choice_id);
+        self.texts(recent_accepted_choice_ids);
+        self.texts(recent_rejected_choice_ids);
+        self.opt_text(active_option_set_id);
+        self.scope_ref(active_scope);
+        self.uint(index_of(PendingClarifier::ALL, pending_clarifier_type));
+        self.uint(*turn_count);
+        self.uint(*context_turn);
+        self.uint(*context_at_ms);
+        self.flag(cycle.is_some());
+        if let Some(c) = cycle {
+            self.cycle(c);
+        }
+    }
+
+    fn question(&mut self, q: &'a PendingQuestion) {
+        let PendingQuestion { kind, offered, proposed, shown, labels } = q;
+        self.uint(index_of(QuestionKind::ALL, kind));
+        self.texts(offered);
+        self.opt_text(proposed);
+        // Labels before the shown texts, which start with them.
+        self.texts(labels);
+        self.uint(shown.len() as u64);
+        for (k, s) in shown.iter().enumerate() {
+            self.text_after(s, labels.get(k).map(String::as_str));
+        }
+    }
+
+    fn action(&mut self, a: &'a ActionEntry) {
+        let ActionEntry { kind, target_ref, source_scope, option_set_id, timestamp_ms, outcome, target_label, chosen_by } = a;
+        self.uint(index_of(ActionKind::ALL, kind));
+        self.text(target_ref);
+        self.uint(index_of(Scope::ALL, source_scope));
+        self.text(option_set_id);
+        self.int(*timestamp_ms);
+        self.uint(index_of(ActionOutcome::ALL, outcome));
+        self.text(target_label);
+        self.uint(*chosen_by);
+    }
+
+    fn cycle(&mut self, c: &'a Cycle) {
+        let Cycle {
+            id,
+            guard_key,
+            llm_attempted,
+            ordering,
+            suggested_id,
+            lane,
+            fingerprint,
+            enrichment_steps,
+            llm_calls,
+            request,
+            excerpts,
+            history,
+            supplied,
+            resolved,
+        } = c;
+        self.hex(id);
+        self.hex(guard_key);
+        self.flag(*llm_attempted);
+        self.texts(ordering);
+        self.opt_text(suggested_id);
+        self.uint(index_of(Lane::ALL, lane));
+        self.hex(fingerprint);
+        self.uint(u64::from(*enrichment_steps));
+        self.uint(u64::from(*llm_calls));
+        self.flag(request.is_some());
+        if let Some(r) = request {
+            self.request(r);
+        }
+        self.texts(excerpts);
+        self.texts(history);
+        self.uint(supplied.len() as u64);
+        for t in supplied {
+            self.uint(index_of(EvidenceType::ALL, t));
+        }
+        self.flag(*resolved);
+    }
+
+    fn request(&mut self, r: &'a DecideRequest) {
+        let DecideRequest {
+            session_id,
+            turn_id,
+            input,
+            active_scope,
+            options,
+            recoverable_chat_options,
+            widget_items,
+            commands,
+            force_clarify_only,
+            language,
+            labels,
+        } = r;
+        self.text(session_id);
+        self.text(turn_id);
+        self.text(input);
+        self.scope_ref(active_scope);
+        self.flag(options.is_some());
+        // The candidates are the list kept beside the bytes (`pack`).
+        if let Some(OptionSet { option_set_id, scope, candidates: _, version, by_reference, asked }) = options {
+            self.text(option_set_id);
+            self.uint(index_of(Scope::ALL, scope));
+            self.text(version);
+            self.flag(*by_reference);
+            self.uint(index_of(Asked::ALL, asked));
+        }
+        for l in [recoverable_chat_options, widget_items, commands] {
+            self.uint(l.len() as u64);
+            for c in l {
+                self.candidate(c);
+            }
+        }
+        self.flag(*force_clarify_only);
+        self.text(language);
+        self.uint(labels.len() as u64);
+        for (k, v) in labels {
+            self.text(k);
+            self.text(v);
+        }
+    }
+
+    fn candidate(&mut self, c: &'a Candidate) {
+        let Candidate { id, label, sublabel, badge, kind, path, aliases, risk } = c;
+        for s in [id, label, sublabel, badge, kind, path] {
+            self.text(s);
+        }
+        self.texts(aliases);
+        self.uint(index_of(Risk::ALL, risk));
+    }
+}
+
+fn is_lower_hex(b: u8) -> bool {
+    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
+}
+
+fn nibble(b: u8) -> u8 {
+    if b.is_ascii_digit() { b - b'0' } else { b - b'a' + 10 }
+}
+
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+const UUID_DASHES: [usize; 4] = [8, 13, 18, 23];
+
+/// The 16 bytes of a lowercase hyphenated UUID (as `uuid` writes one).
+fn uuid_bytes(s: &str) -> Option<[u8; 16]> {
+    let b = s.as_bytes();
+    if b.len() != 36 || UUID_DASHES.iter().any(|&i| b[i] != b'-') {
+        return None;
+    }
+    let mut digits = [0u8; 32];
+    for (d, &c) in digits.iter_mut().zip(b.iter().enumerate().filter(|(i, _)| !UUID_DASHES.contains(i)).map(|(_, c)| c)) {
+        if !is_lower_hex(c) {
+            return None;
+        }
+        *d = c;
+    }
+    let mut out = [0u8; 16];
+    for (o, p) in out.iter_mut().zip(digits.chunks(2)) {
+        *o = nibble(p[0]) << 4 | nibble(p[1]);
+    }
+    Some(out)
+}
+
+fn hex_text(bytes: &[u8], dashes: bool) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2 + 4);
+    for &b in bytes {
+        if dashes && UUID_DASHES.contains(&s.len()) {
+            s.push('-');
+        }
+        s.push(HEX_DIGITS[usize::from(b >> 4)] as char);
+        s.push(HEX_DIGITS[usize::from(b & 15)] as char);
+    }
+    s
+}
+
+struct Reader<'a> {
+    at: &'a [u8],
+    /// The texts read so far, borrowed from the bytes where they are
+    /// whole there (and the anchored options' texts, from the list).
+    table: Vec<Known<'a>>,
+    list: Option<&'a Arc<Vec<Candidate>>>,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Result<u8, Corrupt> {
+        let (&b, rest) = self.at.split_first().ok_or(Corrupt("ends early"))?;
+        self.at = rest;
+        Ok(b)
+    }
+
+    fn bytes(&mut self, n: usize) -> Result<&'a [u8], Corrupt> {
+        if self.at.len() < n {
+            return Err(Corrupt("ends early"));
+        }
+        let (b, rest) = self.at.split_at(n);
+        self.at = rest;
+        Ok(b)
+    }
+
+    fn uint(&mut self) -> Result<u64, Corrupt> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(Corrupt("a number too long"))
+    }
+
+    /// A count: never more than the bytes left (each item takes one).
+    fn len(&mut self) -> Result<usize, Corrupt> {
+        let n = self.uint()?;
+        if n > self.at.len() as u64 {
+            return Err(Corrupt("a count over the bytes left"));
+        }
+        Ok(n as usize)
+    }
+
+    fn int(&mut self) -> Result<i64, Corrupt> {
+        let v = self.uint()?;
+        Ok((v >> 1) as i64 ^ -((v & 1) as i64))
+    }
+
+    fn flag(&mut self) -> Result<bool, Corrupt> {
+        match self.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(Corrupt("a flag")),
+        }
+    }
+
+    fn en<E: Copy>(&mut self, all: &[E]) -> Result<E, Corrupt> {
+        let i = self.uint()?;
+        all.get(i as usize).copied().ok_or(Corrupt("an enum's index"))
+    }
+
+    fn str(&mut self, n: usize) -> Result<&'a str, Corrupt> {
+        std::str::from_utf8(self.bytes(n)?).map_err(|_| Corrupt("text that is not UTF-8"))
+    }
+
+    fn known(&self, k: u64) -> Result<&Known<'a>, Corrupt> {
+        self.table.get(usize::try_from(k).unwrap_or(usize::MAX)).ok_or(Corrupt("a text's place"))
+    }
+
+    fn text(&mut self) -> Result<String, Corrupt> {
+        match self.uint()? {
+            EMPTY => Ok(String::new()),
+            NEW => {
+                let n = self.len()?;
+                let s = self.str(n)?;
+                self.table.push(Known::Text(Cow::Borrowed(s)));
+                Ok(s.to_string())
+            }
+            PREFIXED => {
+                let k = self.uint()?;
+                let n = self.len()?;
+                let rest = self.str(n)?;
+                let s = format!("{}{rest}", self.known(k)?.text());
+                self.table.push(Known::Text(Cow::Owned(s.clone())));
+                Ok(s)
+            }
+            HEX => {
+                let n = self.len()?;
+                Ok(hex_text(self.bytes(n)?, false))
+            }
+            UUID => Ok(hex_text(self.bytes(16)?, true)),
+            k => Ok(self.known(k - TABLE)?.text().into_owned()),
+        }
+    }
+
+    fn opt_text(&mut self) -> Result<Option<String>, Corrupt> {
+        Ok(if self.flag()? { Some(self.text()?) } else { None })
+    }
+
+    fn texts<C: FromIterator<String>>(&mut self) -> Result<C, Corrupt> {
+        let n = self.len()?;
+        (0..n).map(|_| self.text()).collect()
+    }
+
+    fn scope_ref(&mut self) -> Result<Option<ScopeRef>, Corrupt> {
+        Ok(if self.flag()? { Some(ScopeRef { scope: self.en(Scope::ALL)?, instance_id: self.text()? }) } else { None })
+    }
+
+    fn state(&mut self) -> Result<ContinuityState, Corrupt> {
+        let question = if self.flag()? { Some(self.question()?) } else { None };
+        let n = self.len()?;
+        let recent_action_trace: VecDeque<ActionEntry> = (0..n).map(|_| self.action()).collect::<Result<_, _>>()?;
+        let last_resolved_action = match self.uint()? {
+            0 => None,
+            1 => Some(self.action()?),
+            2 => Some(recent_action_trace.front().cloned().ok_or(Corrupt("the trace's newest action"))?),
+            _ => return Err(Corrupt("the last action")),
+        };
+        Ok(ContinuityState {
+            last_resolved_action,
+            recent_action_trace,
+            last_accepted_choice_id: self.opt_text()?,
+            recent_accepted_choice_ids: self.texts()?,
+            recent_rejected_choice_ids: self.texts()?,
+            active_option_set_id: self.opt_text()?,
+            active_scope: self.scope_ref()?,
+            pending_clarifier_type: self.en(PendingClarifier::ALL)?,
+            question,
+            turn_count: self.uint()?,
+            context_turn: self.uint()?,
+            context_at_ms: self.uint()?,
+            cycle: if self.flag()? { Some(self.cycle()?) } else { None },
+        })
+    }
+
+    fn question(&mut self) -> Result<PendingQuestion, Corrupt> {
+        let kind = self.en(QuestionKind::ALL)?;
+        let offered = self.texts()?;
+        let proposed = self.opt_text()?;
+        let labels = self.texts()?;
+        Ok(PendingQuestion { kind, offered, proposed, labels, shown: self.texts()? })
+    }
+
+    fn action(&mut self) -> Result<ActionEntry, Corrupt> {
+        Ok(ActionEntry {
+            kind: self.en(ActionKind::ALL)?,
+            target_ref: self.text()?,
+            source_scope: self.en(Scope::ALL)?,
+            option_set_id: self.text()?,
+            timestamp_ms: self.int()?,
+            outcome: self.en(ActionOutcome::ALL)?,
+            target_label: self.text()?,
+            chosen_by: self.uint()?,
+        })
+    }
+
+    fn u32(&mut self) -> Result<u32, Corrupt> {
+        u32::try_from(self.uint()?).map_err(|_| Corrupt("a count over u32"))
+    }
+
+    fn cycle(&mut self) -> Result<Cycle, Corrupt> {
+        Ok(Cycle {
+            id: self.text()?,
+            guard_key: self.text()?,
+            llm_attempted: self.flag()?,
+            ordering: self.texts()?,
+            suggested_id: self.opt_text()?,
+            lane: self.en(Lane::ALL)?,
+            fingerprint: self.text()?,
+            enrichment_steps: self.u32()?,
+            llm_calls: self.u32()?,
+            request: if self.flag()? { Some(Arc::new(self.request()?)) } else { None },
+            excerpts: self.texts()?,
+            history: self.texts()?,
+            supplied: {
+                let n = self.len()?;
+                (0..n).map(|_| self.en(EvidenceType::ALL)).collect::<Result<_, _>>()?
+            },
+            resolved: self.flag()?,
+        })
+    }
+
+    fn request(&mut self) -> Result<DecideRequest, Corrupt> {
+        let session_id = self.text()?;
+        let turn_id = self.text()?;
+        let input = self.text()?;
+        let active_scope = self.scope_ref()?;
+        let options = if self.flag()? {
+            Some(OptionSet {
+                option_set_id: self.text()?,
+                scope: self.en(Scope::ALL)?,
+                candidates: self.list.cloned().ok_or(Corrupt("the options' list"))?,
+                version: self.text()?,
+                by_reference: self.flag()?,
+                asked: self.en(Asked::ALL)?,
+            })
+        } else {
+            None
+        };
+        let mut lists: [Vec<Candidate>; 3] = Default::default();
+        for l in &mut lists {
+            let n = self.len()?;
+            *l = (0..n).map(|_| self.candidate()).collect::<Result<_, _>>()?;
+        }
+        let [recoverable_chat_options, widget_items, commands] = lists;
+        let force_clarify_only = self.flag()?;
+        let language = self.text()?;
+        let n = self.len()?;
+        let mut labels = BTreeMap::new();
+        for _ in 0..n {
+            let k = self.text()?;
+            labels.insert(k, self.text()?);
+        }
+        Ok(DecideRequest {
+            session_id,
+            turn_id,
+            input,
+            active_scope,
+            options,
+            recoverable_chat_options,
+            widget_items,
+            commands,
+            force_clarify_only,
+            language,
+            labels,
+        })
+    }
+
+    fn candidate(&mut self) -> Result<Candidate, Corrupt> {
+        Ok(Candidate {
+            id: self.text()?,
+            label: self.text()?,
+            sublabel: self.text()?,
+            badge: self.text()?,
+            kind: self.text()?,
+            path: self.text()?,
+            aliases: self.texts()?,
+            risk: self.en(Risk::ALL)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
