@@ -144,6 +144,14 @@ impl Daemon {
         })
     }
 
+    /// This daemon keeping its sessions in `store` instead (tests that
+    /// compare stores).
+    #[cfg(test)]
+    pub(crate) fn with_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.store = store;
+        self
+    }
+
     /// The configuration generation in force now. A call loads it once.
     pub fn current(&self) -> Arc<Generation> {
         self.current.load_full()

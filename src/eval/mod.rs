@@ -561,14 +561,18 @@ pub async fn evaluate_except<L: Into<Line>>(
     lines: impl IntoIterator<Item = L>,
     exceptions: &[Exception],
 ) -> Result<Report, StartError> {
+    // Each line is a session of its own, in this process: never written to
+    // a shared store.
+    config.sessions.backend = crate::config::SessionBackend::Memory;
+    Ok(evaluate_on(&Daemon::new(config)?, lines, exceptions).await)
+}
+
+/// [`evaluate_except`] on `daemon`.
+async fn evaluate_on<L: Into<Line>>(daemon: &Daemon, lines: impl IntoIterator<Item = L>, exceptions: &[Exception]) -> Report {
     // A line or dialogue without an id of its own is named by where it is
     // ("tests/corpus/dialogues.jsonl:1#2", as the report lists it).
     let reason_of = |id: &str| exceptions.iter().find(|e| !id.is_empty() && e.at == id).map(|e| e.reason.clone());
     let reason = |s: &Scored| reason_of(if s.id.is_empty() { &s.at } else { &s.id });
-    // Each line is a session of its own, in this process: never written to
-    // a shared store.
-    config.sessions.backend = crate::config::SessionBackend::Memory;
-    let daemon = Daemon::new(config)?;
     let g = daemon.current();
     let mut scored = Vec::new();
     let mut walked: Vec<(String, dialogues::Walked)> = Vec::new();
@@ -576,7 +580,7 @@ pub async fn evaluate_except<L: Into<Line>>(
         match line.into() {
             Line::Turn(c) => {
                 let Case { at, id, category, request, expect, follow_up } = *c;
-                let (mut s, _) = decide(&daemon, &g, at, category, request, expect).await;
+                let (mut s, _) = decide(daemon, &g, at, category, request, expect).await;
                 s.id = id;
                 s.expect_follow_up = follow_up;
                 scored.push(s);
@@ -588,7 +592,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                     let id = if d.id.is_empty() { String::new() } else { format!("{}#{}", d.id, i + 1) };
                     let key = dialogues::request_key(&t.request);
                     let (session, turn_id) = (t.request.session_id.clone(), t.request.turn_id.clone());
-                    let (mut s, mut last) = decide(&daemon, &g, at.clone(), d.category.clone(), t.request, t.expect).await;
+                    let (mut s, mut last) = decide(daemon, &g, at.clone(), d.category.clone(), t.request, t.expect).await;
                     s.id = id.clone();
                     s.expect_follow_up = t.follow_up.clone();
                     let mut turn = dialogues::Seen {
@@ -612,7 +616,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                                     evidence: e.evidence,
                                     chat_history: Vec::new(),
                                 };
-                                let (mut s, d2) = enrich(&daemon, &g, at, req, e.expect, &d.category).await;
+                                let (mut s, d2) = enrich(daemon, &g, at, req, e.expect, &d.category).await;
                                 s.id = id.clone();
                                 (s, d2)
                             }
@@ -647,7 +651,7 @@ pub async fn evaluate_except<L: Into<Line>>(
                     if let Some(r) = t.record {
                         turn.choice = matches!(r.kind, pb::OutcomeKind::Accepted | pb::OutcomeKind::Executed | pb::OutcomeKind::Corrected)
                             .then(|| r.choice_id.clone());
-                        if let Err(e) = record(&daemon, &g, &session, &turn_id, last.as_ref(), r).await {
+                        if let Err(e) = record(daemon, &g, &session, &turn_id, last.as_ref(), r).await {
                             let got = Got { outcome: "invalid".into(), detail: format!("record_outcome: {e}"), ..Got::default() };
                             let input = scored.last().map(|s: &Scored| s.input.clone()).unwrap_or_default();
                             scored.push(Scored {
@@ -676,7 +680,7 @@ pub async fn evaluate_except<L: Into<Line>>(
         r.dialogues.add(&w);
         r.dialogues_by_category.entry(category).or_default().add(&w);
     }
-    Ok(r)
+    r
 }
 
 /// One `Decide` turn, scored; its decision when the edge let it through.
@@ -982,6 +986,37 @@ pub fn render(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decisions do not depend on how the store keeps a session: the
+    /// dialogue corpora (every turn reads what the turns before left) give
+    /// the same report when every session is packed as soon as its call
+    /// is done (as each is in a store holding more than 4,096) as when
+    /// every session stays open (as each is in one holding fewer).
+    #[tokio::test]
+    async fn dialogues_decide_the_same_on_packed_sessions() {
+        for file in ["tests/corpus/dialogues.jsonl", "tests/corpus/dialogues-b/dialogues.jsonl", "examples/eval/dialogues.jsonl"] {
+            let lines = read(std::path::Path::new(file)).expect("the corpus reads");
+            assert!(lines.iter().any(|l| matches!(l, Line::Dialogue(_))), "{file} holds dialogues");
+            let config = Config::default();
+            let max = config.sessions.max;
+            let idle = std::time::Duration::from_secs(config.sessions.idle_ttl_seconds);
+            let open = Daemon::new(config.clone())
+                .expect("the defaults")
+                .with_store(std::sync::Arc::new(crate::store::MemoryStore::keeping_open(max, idle, 1_000_000)));
+            let packed = Daemon::new(config)
+                .expect("the defaults")
+                .with_store(std::sync::Arc::new(crate::store::MemoryStore::keeping_open(max, idle, 0)));
+            let (a, b) = (evaluate_on(&open, lines.clone(), &[]).await, evaluate_on(&packed, lines, &[]).await);
+            let json = |r: &Report| serde_json::to_string_pretty(r).expect("a report serializes");
+            let (a, b) = (json(&a), json(&b));
+            let first = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+            assert!(
+                a == b,
+                "{file}: the reports differ, first at line {first:?}: {:?}",
+                first.map(|i| (a.lines().nth(i), b.lines().nth(i)))
+            );
+        }
+    }
 
     fn got(outcome: &str, target: &str, offered: &[&str]) -> Got {
         Got {

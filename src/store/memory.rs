@@ -168,11 +168,11 @@ struct Shard {
 }
 
 impl Shard {
-    /// Packs the sessions opened longest ago while more than
-    /// [`OPEN_PER_SHARD`] are open. An id whose session went (evicted,
-    /// expired, removed) or was packed already costs a look-up.
-    fn pack_over(&mut self) {
-        while self.opened.ids.len() > OPEN_PER_SHARD {
+    /// Packs the sessions opened longest ago while more than `open` are
+    /// open. An id whose session went (evicted, expired, removed) or was
+    /// packed already costs a look-up.
+    fn pack_over(&mut self, open: usize) {
+        while self.opened.ids.len() > open {
             let Some(id) = self.opened.ids.pop_front() else { return };
             if let Some(e) = self.lru.peek_mut(id.as_str())
                 && let Form::Open(state) = &e.state
@@ -229,6 +229,8 @@ struct Inner {
     evictions: AtomicU64,
     /// What open cycles' requests hold (`Held::of`).
     cycle_held: HeldCounter,
+    /// Sessions of a shard kept open ([`OPEN_PER_SHARD`]).
+    open_per_shard: usize,
 }
 
 /// The in-memory session store.
@@ -254,6 +256,13 @@ pub fn shard_of(id: &str) -> usize {
 impl MemoryStore {
     /// A store holding at most `max` sessions, each dropped after `idle` without use.
     pub fn new(max: usize, idle: Duration) -> Self {
+        Self::keeping_open(max, idle, OPEN_PER_SHARD)
+    }
+
+    /// [`MemoryStore::new`], keeping `open` sessions of each shard open
+    /// (0: every session packed as soon as its call is done, as each one
+    /// is in a store holding many: tests that compare the two).
+    pub fn keeping_open(max: usize, idle: Duration, open: usize) -> Self {
         MemoryStore {
             inner: Arc::new(Inner {
                 shards: (0..SHARDS).map(|_| Mutex::new(Shard { lru: LruCache::unbounded(), opened: Opened::default() })).collect(),
@@ -262,6 +271,7 @@ impl MemoryStore {
                 len: AtomicIsize::new(0),
                 evictions: AtomicU64::new(0),
                 cycle_held: HeldCounter::default(),
+                open_per_shard: open,
             }),
         }
     }
@@ -380,7 +390,7 @@ impl MemoryStore {
                     e.held = HeldHere::of(state);
                     held.add(e.held.held());
                     held.sub(before);
-                    s.pack_over();
+                    s.pack_over(self.inner.open_per_shard);
                     return (kept, applied, after, false);
                 }
                 // Idle past the TTL: it starts afresh.
@@ -395,7 +405,7 @@ impl MemoryStore {
             held.add(entry.held.held());
             s.lru.push(id.into(), entry);
             s.opened.push(id);
-            s.pack_over();
+            s.pack_over(self.inner.open_per_shard);
             let counted = self.inner.len.fetch_add(1, Ordering::Relaxed) + 1;
             (None, applied, after, counted > self.inner.max)
         });
@@ -459,7 +469,7 @@ impl SessionStore for MemoryStore {
                 Some(e) if !self.idle(e, now) => {
                     e.last_access_ms = now.mono_ms;
                     let state = e.open(id, &mut s.opened).clone();
-                    s.pack_over();
+                    s.pack_over(self.inner.open_per_shard);
                     return Some(state);
                 }
                 Some(_) => {}
@@ -501,7 +511,7 @@ impl SessionStore for MemoryStore {
                 held.add(e.held.held());
                 if was_packed {
                     s.opened.push(id);
-                    s.pack_over();
+                    s.pack_over(self.inner.open_per_shard);
                 }
             }
         });
