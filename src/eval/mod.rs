@@ -242,6 +242,14 @@ pub struct Tally {
     /// executes that left it.
     pub follow_up_expected: usize,
     pub follow_up_right: usize,
+    /// Turns whose expected answer is one option (an execute) that ended
+    /// in a clarifier: how many, of those the ones that offered the
+    /// option, offered it first, and the options they offered, together
+    /// (what the clarifier's ranking is judged by).
+    pub asked_one: usize,
+    pub asked_one_offered: usize,
+    pub asked_one_first: usize,
+    pub asked_one_options: usize,
 }
 
 impl Tally {
@@ -254,6 +262,12 @@ impl Tally {
         if !s.expect_follow_up.is_empty() {
             self.follow_up_expected += 1;
             self.follow_up_right += usize::from(s.verdict == Verdict::RightExecute && s.got.follow_up == s.expect_follow_up);
+        }
+        if let (Expect::Execute(id), "clarify") = (&s.expect, s.got.outcome.as_str()) {
+            self.asked_one += 1;
+            self.asked_one_offered += usize::from(s.got.offered.contains(id));
+            self.asked_one_first += usize::from(s.got.offered.first() == Some(id));
+            self.asked_one_options += s.got.offered.len();
         }
         if s.got.high_risk && s.got.outcome == "execute" {
             self.high_risk_executes += 1;
@@ -867,6 +881,16 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(s, "wrong executes: {}", r.overall.wrong_executes);
     let o = &r.overall;
     let _ = writeln!(s, "high-risk executes: {} ({} wrong)", o.high_risk_executes, o.high_risk_wrong);
+    if o.asked_one > 0 {
+        let _ = writeln!(
+            s,
+            "clarifiers where one option was expected: {}; it was offered in {:.1}%, first in {:.1}%; options offered: {:.2} on average",
+            o.asked_one,
+            100.0 * ratio(o.asked_one_offered, o.asked_one),
+            100.0 * ratio(o.asked_one_first, o.asked_one),
+            ratio(o.asked_one_options, o.asked_one)
+        );
+    }
     if o.follow_up_questions + o.follow_up_requests + o.follow_up_expected > 0 {
         let _ = writeln!(
             s,
@@ -1109,6 +1133,35 @@ mod tests {
         assert_eq!(r.by_category["ordinal"].missed_but_offered, 1);
         assert_eq!(r.failures.len(), 2);
         assert!(render(&r).contains("wrong executes: 1"));
+    }
+
+    /// A clarifier where one option was expected is judged by whether it
+    /// offered the option, first, and how many it offered; other turns
+    /// are not counted there.
+    #[test]
+    fn clarifiers_where_one_option_was_expected_count_the_option_offered_and_first() {
+        let one = |offered: &[&str]| scored(Expect::Execute("a".into()), got("clarify", "", offered), "vague");
+        let r = report(
+            "rev".into(),
+            vec![
+                one(&["b", "a", "c"]),
+                one(&["a", "b"]),
+                one(&["b", "c", "d", "e"]),
+                scored(Expect::Execute("a".into()), got("execute", "a", &[]), "exact"),
+                scored(Expect::Clarify(vec!["a".into(), "b".into()]), got("clarify", "", &["a", "b"]), "vague"),
+            ],
+        );
+        let o = &r.overall;
+        assert_eq!((o.asked_one, o.asked_one_offered, o.asked_one_first, o.asked_one_options), (3, 2, 1, 9));
+        assert!(
+            render(&r).contains(
+                "clarifiers where one option was expected: 3; it was offered in 66.7%, first in 33.3%; options offered: 3.00 on average"
+            ),
+            "{}",
+            render(&r)
+        );
+        let none = report("rev".into(), vec![scored(Expect::Execute("a".into()), got("execute", "a", &[]), "exact")]);
+        assert!(!render(&none).contains("clarifiers where one option"), "no line without such turns");
     }
 
     fn scored(expect: Expect, got: Got, category: &str) -> Scored {
