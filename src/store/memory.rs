@@ -30,8 +30,8 @@
 //! packed (`super::packed`: its bytes, and the option list its open
 //! cycle's request shares with other sessions) after. A call on an open
 //! session costs what it did before packing; a call on a packed one
-//! unpacks it (a microsecond or two) and it is packed again once that
-//! many other sessions of its shard were opened after it. A million
+//! unpacks it (about 5 us more, BENCHMARKS.md) and it is packed again
+//! once that many other sessions of its shard were opened after it. A million
 //! sessions holding a clarifier fit in about 400 MiB that way
 //! (docs/continuity.md), against 1.5 GiB all open.
 //!
