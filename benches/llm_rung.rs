@@ -26,7 +26,9 @@
 //! 3. **Isolation.** Deterministic `Decide("open links panel d")` calls,
 //!    one in flight, on a daemon whose provider hangs: alone, then while 200
 //!    unresolved calls are kept waiting on the provider (`llm.max_concurrency
-//!    = 256` so all 200 really wait, each for `llm.timeout_ms = 2000`). The
+//!    = 256` so all 200 really wait, each for `llm.timeout_ms = 2000`), on
+//!    two connections of their own (100 streams each, the daemon's
+//!    `server.max_streams_per_connection`). The
 //!    companion of the integration test
 //!    `a_hanging_provider_never_touches_deterministic_calls`: LLM traffic
 //!    must not slow deterministic decisions.
@@ -109,7 +111,18 @@ async fn hanging_provider() -> SocketAddr {
 
 struct Daemon {
     client: ArbiterClient<Channel>,
+    addr: std::net::SocketAddr,
     _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// A client on a connection of its own to `addr`.
+async fn connect(addr: std::net::SocketAddr) -> ArbiterClient<Channel> {
+    loop {
+        if let Ok(c) = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
+            return ArbiterClient::new(c);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 async fn daemon(mut config: Config) -> Daemon {
@@ -125,13 +138,7 @@ async fn daemon(mut config: Config) -> Daemon {
         .await
         .expect("serves")
     });
-    let channel = loop {
-        if let Ok(c) = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
-            break c;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    Daemon { client: ArbiterClient::new(channel), _stop: tx }
+    Daemon { client: connect(addr).await, addr, _stop: tx }
 }
 
 /// A daemon whose provider never answers; breaker off, so every
@@ -360,7 +367,13 @@ fn main() {
         deterministic(&d.client, n.min(500), "warm").await;
         let alone = deterministic(&d.client, n, "alone").await;
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let hogs = keep_waiting(&d.client, 200, stop.clone()).await;
+        // Two connections of 100 waiting calls each (the daemon's
+        // `server.max_streams_per_connection`), the deterministic calls on
+        // a third: as an app's pool of connections would spread them.
+        let mut hogs = Vec::new();
+        for _ in 0..2 {
+            hogs.extend(keep_waiting(&connect(d.addr).await, 100, stop.clone()).await);
+        }
         tokio::time::sleep(Duration::from_millis(300)).await;
         let busy = deterministic(&d.client, n, "busy").await;
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
