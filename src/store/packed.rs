@@ -75,7 +75,7 @@ thread_local! {
 /// which its held request repeats, is not written).
 pub fn pack(s: &ContinuityState, id: &str) -> Packed {
     let list = s.cycle.as_ref().and_then(|c| c.request.as_deref()).and_then(|r| r.options.as_ref()).map(|o| o.candidates.clone());
-    let mut w = Writer { out: BUFFER.take(), table: vec![Known::Text(Cow::Borrowed(id))] };
+    let mut w = Writer { out: BUFFER.take(), table: vec![Cow::Borrowed(id)] };
     // The question's options found in the list: their positions, and
     // their id, label and shown text as the first texts of the table.
     let anchored: Vec<usize> = match (&list, &s.question) {
@@ -87,9 +87,7 @@ pub fn pack(s: &ContinuityState, id: &str) -> Packed {
         w.uint(p as u64);
         if let Some(l) = &list {
             let c = &l[p];
-            w.table.push(Known::Text(Cow::Borrowed(c.id.as_str())));
-            w.table.push(Known::Text(Cow::Borrowed(c.label.as_str())));
-            w.table.push(Known::Shown(c));
+            w.table.extend(seeds(c));
         }
     }
     w.state(s);
@@ -107,14 +105,12 @@ pub fn pack(s: &ContinuityState, id: &str) -> Packed {
 
 /// The state `p` packs, of session `id`.
 pub fn unpack(p: &Packed, id: &str) -> Result<ContinuityState, Corrupt> {
-    let mut r = Reader { at: p.bytes.as_ref(), table: vec![Known::Text(Cow::Borrowed(id))], list: p.list.as_ref() };
+    let mut r = Reader { at: p.bytes.as_ref(), table: vec![Cow::Borrowed(id)], list: p.list.as_ref() };
     let n = r.len()?;
     for _ in 0..n {
         let pos = r.uint()? as usize;
         let c = p.list.as_ref().and_then(|l| l.get(pos)).ok_or(Corrupt("an offered option's position"))?;
-        r.table.push(Known::Text(Cow::Borrowed(c.id.as_str())));
-        r.table.push(Known::Text(Cow::Borrowed(c.label.as_str())));
-        r.table.push(Known::Shown(c));
+        r.table.extend(seeds(c));
     }
     let s = r.state()?;
     if !r.at.is_empty() {
@@ -166,71 +162,21 @@ const PREFIX_MIN: usize = 4;
 /// How many of the table's first texts a new text is compared with.
 const TABLE_SEARCHED: usize = 64;
 
-/// A text of the table: one written (or read) before, or an anchored
-/// option's shown text, made only when read.
-enum Known<'a> {
-    Text(Cow<'a, str>),
-    Shown(&'a Candidate),
-}
-
-impl Known<'_> {
-    fn is(&self, s: &str) -> bool {
-        match self {
-            Known::Text(t) => t == s,
-            Known::Shown(c) => shows(c, s),
-        }
-    }
-
-    fn text(&self) -> Cow<'_, str> {
-        match self {
-            Known::Text(t) => Cow::Borrowed(t.as_ref()),
-            Known::Shown(c) => Cow::Owned(ladder::replies::shown_text(c)),
-        }
-    }
-}
-
-/// Whether `s` is what `c` shows (`replies::shown_text`), compared in
-/// place: label, sublabel and badge joined by spaces, then each alias
-/// after a space.
-fn shows(c: &Candidate, s: &str) -> bool {
-    let len = c.label.len() + 1 + c.sublabel.len() + 1 + c.badge.len() + c.aliases.iter().map(|a| 1 + a.len()).sum::<usize>();
-    if len != s.len() {
-        return false;
-    }
-    let parts = [c.label.as_str(), &c.sublabel, &c.badge].into_iter().chain(c.aliases.iter().map(String::as_str));
-    let mut rest = s;
-    for (k, part) in parts.enumerate() {
-        if k > 0 {
-            match rest.strip_prefix(' ') {
-                Some(r) => rest = r,
-                None => return false,
-            }
-        }
-        match rest.strip_prefix(part) {
-            Some(r) => rest = r,
-            None => return false,
-        }
-    }
-    rest.is_empty()
+/// The texts an option found in the list puts in the table, on both
+/// sides: its id, its label and what it shows.
+fn seeds(c: &Candidate) -> [Cow<'_, str>; 3] {
+    [Cow::Borrowed(c.id.as_str()), Cow::Borrowed(c.label.as_str()), Cow::Owned(ladder::replies::shown_text(c))]
 }
 
 struct Writer<'a> {
     out: Vec<u8>,
     /// The texts written so far (and the anchored options' texts).
-    table: Vec<Known<'a>>,
+    table: Vec<Cow<'a, str>>,
 }
 
 impl<'a> Writer<'a> {
-    fn uint(&mut self, mut v: u64) {
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                self.out.push(b);
-                return;
-            }
-            self.out.push(b | 0x80);
-        }
+    fn uint(&mut self, v: u64) {
+        prost::encoding::encode_varint(v, &mut self.out);
     }
 
     fn int(&mut self, v: i64) {
@@ -248,13 +194,13 @@ impl<'a> Writer<'a> {
         // Only the first texts are looked through: a request's long lists
         // of other candidates would make it quadratic.
         let searched = &self.table[..self.table.len().min(TABLE_SEARCHED)];
-        if let Some(k) = searched.iter().position(|t| t.is(s)) {
+        if let Some(k) = searched.iter().position(|t| *t == s) {
             return self.uint(TABLE + k as u64);
         }
         self.uint(NEW);
         self.uint(s.len() as u64);
         self.out.extend_from_slice(s.as_bytes());
-        self.table.push(Known::Text(Cow::Borrowed(s)));
+        self.table.push(Cow::Borrowed(s));
     }
 
     /// `text`, written after `head` when it starts with it and `head` was
@@ -263,7 +209,7 @@ impl<'a> Writer<'a> {
         let searched = &self.table[..self.table.len().min(TABLE_SEARCHED)];
         let at = head.filter(|h| h.len() >= PREFIX_MIN && s.len() > h.len() && s.starts_with(*h)).and_then(|h| {
             // Not when `s` itself is known (a table reference is shorter).
-            (!searched.iter().any(|t| t.is(s))).then(|| searched.iter().position(|t| t.is(h)).map(|k| (k, h.len()))).flatten()
+            (!searched.iter().any(|t| *t == s)).then(|| searched.iter().position(|t| *t == h).map(|k| (k, h.len()))).flatten()
         });
         let Some((k, len)) = at else { return self.text(s) };
         let rest = &s[len..];
@@ -271,18 +217,21 @@ impl<'a> Writer<'a> {
         self.uint(k as u64);
         self.uint(rest.len() as u64);
         self.out.extend_from_slice(rest.as_bytes());
-        self.table.push(Known::Text(Cow::Borrowed(s)));
+        self.table.push(Cow::Borrowed(s));
     }
 
     /// Text that is often lowercase hex: its bytes when it is.
     fn hex(&mut self, s: &'a str) {
-        if let Some(bytes) = uuid_bytes(s) {
+        // Only the text a read writes back the same: lowercase, and a UUID
+        // hyphenated as `uuid` writes it.
+        let lower = !s.is_empty() && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if let Some(u) = uuid::Uuid::try_parse(s).ok().filter(|u| u.hyphenated().encode_lower(&mut uuid::Uuid::encode_buffer()) == s) {
             self.uint(UUID);
-            self.out.extend_from_slice(&bytes);
-        } else if !s.is_empty() && s.len().is_multiple_of(2) && s.bytes().all(is_lower_hex) {
+            self.out.extend_from_slice(u.as_bytes());
+        } else if let Some(bytes) = lower.then(|| hex::decode(s).ok()).flatten() {
             self.uint(HEX);
-            self.uint(s.len() as u64 / 2);
-            self.out.extend(s.as_bytes().chunks(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])));
+            self.uint(bytes.len() as u64);
+            self.out.extend_from_slice(&bytes);
         } else {
             self.text(s);
         }
@@ -479,54 +428,11 @@ impl<'a> Writer<'a> {
     }
 }
 
-fn is_lower_hex(b: u8) -> bool {
-    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
-}
-
-fn nibble(b: u8) -> u8 {
-    if b.is_ascii_digit() { b - b'0' } else { b - b'a' + 10 }
-}
-
-const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
-const UUID_DASHES: [usize; 4] = [8, 13, 18, 23];
-
-/// The 16 bytes of a lowercase hyphenated UUID (as `uuid` writes one).
-fn uuid_bytes(s: &str) -> Option<[u8; 16]> {
-    let b = s.as_bytes();
-    if b.len() != 36 || UUID_DASHES.iter().any(|&i| b[i] != b'-') {
-        return None;
-    }
-    let mut digits = [0u8; 32];
-    for (d, &c) in digits.iter_mut().zip(b.iter().enumerate().filter(|(i, _)| !UUID_DASHES.contains(i)).map(|(_, c)| c)) {
-        if !is_lower_hex(c) {
-            return None;
-        }
-        *d = c;
-    }
-    let mut out = [0u8; 16];
-    for (o, p) in out.iter_mut().zip(digits.chunks(2)) {
-        *o = nibble(p[0]) << 4 | nibble(p[1]);
-    }
-    Some(out)
-}
-
-fn hex_text(bytes: &[u8], dashes: bool) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2 + 4);
-    for &b in bytes {
-        if dashes && UUID_DASHES.contains(&s.len()) {
-            s.push('-');
-        }
-        s.push(HEX_DIGITS[usize::from(b >> 4)] as char);
-        s.push(HEX_DIGITS[usize::from(b & 15)] as char);
-    }
-    s
-}
-
 struct Reader<'a> {
     at: &'a [u8],
     /// The texts read so far, borrowed from the bytes where they are
     /// whole there (and the anchored options' texts, from the list).
-    table: Vec<Known<'a>>,
+    table: Vec<Cow<'a, str>>,
     list: Option<&'a Arc<Vec<Candidate>>>,
 }
 
@@ -547,15 +453,7 @@ impl<'a> Reader<'a> {
     }
 
     fn uint(&mut self) -> Result<u64, Corrupt> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(Corrupt("a number too long"))
+        prost::encoding::decode_varint(&mut self.at).map_err(|_| Corrupt("a number"))
     }
 
     /// A count: never more than the bytes left (each item takes one).
@@ -589,7 +487,7 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(self.bytes(n)?).map_err(|_| Corrupt("text that is not UTF-8"))
     }
 
-    fn known(&self, k: u64) -> Result<&Known<'a>, Corrupt> {
+    fn known(&self, k: u64) -> Result<&Cow<'a, str>, Corrupt> {
         self.table.get(usize::try_from(k).unwrap_or(usize::MAX)).ok_or(Corrupt("a text's place"))
     }
 
@@ -599,23 +497,26 @@ impl<'a> Reader<'a> {
             NEW => {
                 let n = self.len()?;
                 let s = self.str(n)?;
-                self.table.push(Known::Text(Cow::Borrowed(s)));
+                self.table.push(Cow::Borrowed(s));
                 Ok(s.to_string())
             }
             PREFIXED => {
                 let k = self.uint()?;
                 let n = self.len()?;
                 let rest = self.str(n)?;
-                let s = format!("{}{rest}", self.known(k)?.text());
-                self.table.push(Known::Text(Cow::Owned(s.clone())));
+                let s = format!("{}{rest}", self.known(k)?);
+                self.table.push(Cow::Owned(s.clone()));
                 Ok(s)
             }
             HEX => {
                 let n = self.len()?;
-                Ok(hex_text(self.bytes(n)?, false))
+                Ok(hex::encode(self.bytes(n)?))
             }
-            UUID => Ok(hex_text(self.bytes(16)?, true)),
-            k => Ok(self.known(k - TABLE)?.text().into_owned()),
+            UUID => {
+                let bytes = self.bytes(16)?.try_into().map_err(|_| Corrupt("a UUID"))?;
+                Ok(uuid::Uuid::from_bytes(bytes).hyphenated().to_string())
+            }
+            k => Ok(self.known(k - TABLE)?.to_string()),
         }
     }
 
