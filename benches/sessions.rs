@@ -187,6 +187,11 @@ fn fill(store: &MemoryStore, from: u64, n: u64, shape_name: &str) {
     }
 }
 
+/// Twice the sessions a `MemoryStore` keeps open: made before the ones a
+/// figure counts, so that those are packed, as every session past the
+/// open ones is.
+const KEPT_OPEN_TWICE: u64 = 2 * (ladderd::store::memory::OPEN_PER_SHARD * ladderd::store::memory::SHARDS) as u64;
+
 fn rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -196,9 +201,7 @@ fn rss_kb() -> u64 {
 
 fn bytes_per_session(full: bool) {
     let n: u64 = if full { 10_000 } else { 200 };
-    // Past the sessions the store keeps open (4,096): the ones counted
-    // are packed, as every session beyond those is.
-    let open: u64 = if full { 8_192 } else { 0 };
+    let open: u64 = if full { KEPT_OPEN_TWICE } else { 0 };
     println!("bytes per session ({n} sessions of each shape in a MemoryStore past {open}; live heap bytes / sessions):");
     for name in [
         "one executed turn",
@@ -337,10 +340,7 @@ fn daemon_turns(max: usize) -> impl FnMut(&str, &str) -> ladder::types::Outcome 
 /// Bytes per session of each daemon shape: live heap bytes / sessions.
 fn daemon_shapes(full: bool) {
     let n: u64 = if full { 20_000 } else { 100 };
-    // The store keeps the sessions its shards opened last open (4,096 at
-    // most) and packs the others: made first, so that the sessions
-    // counted are the packed ones every session beyond them costs.
-    let open: u64 = if full { 8_192 } else { 0 };
+    let open: u64 = if full { KEPT_OPEN_TWICE } else { 0 };
     println!(
         "bytes per session as the daemon leaves it ({n} sessions of each shape past {open}, 100 candidates; live heap bytes / sessions):"
     );

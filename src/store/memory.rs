@@ -143,22 +143,17 @@ impl Entry {
 /// all): the ones last opened. A session opened earlier is packed when
 /// one more is opened, so a session in use costs no packing, and the
 /// memory the open ones take is bounded whatever the sessions held.
-const OPEN_PER_SHARD: usize = 256;
+pub const OPEN_PER_SHARD: usize = 256;
 
 /// The ids of a shard's open sessions, oldest opened first.
 #[derive(Default)]
 struct Opened {
-    ids: std::collections::VecDeque<String>,
-    /// Buffers of ids packed, reused for the next ids opened.
-    spare: Vec<String>,
+    ids: std::collections::VecDeque<Box<str>>,
 }
 
 impl Opened {
     fn push(&mut self, id: &str) {
-        let mut s = self.spare.pop().unwrap_or_default();
-        s.clear();
-        s.push_str(id);
-        self.ids.push_back(s);
+        self.ids.push_back(id.into());
     }
 }
 
@@ -174,12 +169,11 @@ impl Shard {
     fn pack_over(&mut self, open: usize) {
         while self.opened.ids.len() > open {
             let Some(id) = self.opened.ids.pop_front() else { return };
-            if let Some(e) = self.lru.peek_mut(id.as_str())
+            if let Some(e) = self.lru.peek_mut(&id)
                 && let Form::Open(state) = &e.state
             {
                 e.state = Form::Packed(pack(state, &id));
             }
-            self.opened.spare.push(id);
         }
     }
 }
@@ -262,7 +256,7 @@ impl MemoryStore {
     /// [`MemoryStore::new`], keeping `open` sessions of each shard open
     /// (0: every session packed as soon as its call is done, as each one
     /// is in a store holding many: tests that compare the two).
-    pub fn keeping_open(max: usize, idle: Duration, open: usize) -> Self {
+    pub(crate) fn keeping_open(max: usize, idle: Duration, open: usize) -> Self {
         MemoryStore {
             inner: Arc::new(Inner {
                 shards: (0..SHARDS).map(|_| Mutex::new(Shard { lru: LruCache::unbounded(), opened: Opened::default() })).collect(),
