@@ -129,9 +129,8 @@ fn cycle() -> BoxedStrategy<Cycle> {
         .boxed()
 }
 
-/// A question; `from_list` makes it offer some of the cycle's options
-/// (with their labels and shown texts, or other ones), as a clarifier's
-/// does.
+/// A question of any texts (`state` often makes it offer some of the
+/// cycle's options instead, as ladderd's clarifier does).
 fn question() -> BoxedStrategy<PendingQuestion> {
     (en(QuestionKind::ALL), vec(text(), 0..4), option::of(text()), vec(text(), 0..4), vec(text(), 0..4))
         .prop_map(|(kind, offered, proposed, shown, labels)| PendingQuestion { kind, offered, proposed, shown, labels })
