@@ -60,6 +60,7 @@ pub mod error;
 pub mod eval;
 pub mod grpc;
 pub mod llm;
+pub mod meaning;
 pub mod pb;
 pub mod replay;
 pub mod store;

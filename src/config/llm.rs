@@ -46,7 +46,8 @@ pub struct LlmConfig {
     pub confidence_min: f32,
     pub mode: LlmModeConfig,
     pub response_format: ResponseFormat,
-    /// At most this many candidates are shown to the model.
+    /// At most this many candidates are shown to the model: the closest in
+    /// meaning when the clarifier ranks by meaning (`semantic.*`).
     pub max_candidates: usize,
     /// LLM calls in flight at once; when full the rung is skipped.
     pub max_concurrency: usize,
@@ -74,7 +75,7 @@ impl Default for LlmConfig {
             confidence_min: 0.6,
             mode: LlmModeConfig::Live,
             response_format: ResponseFormat::JsonSchema,
-            max_candidates: 12,
+            max_candidates: 50,
             max_concurrency: 32,
             max_retries: 0,
             breaker_failures: 5,

@@ -13,6 +13,7 @@
 
 mod assistant;
 mod llm;
+mod semantic;
 mod server;
 mod sessions;
 mod telemetry;
@@ -20,6 +21,7 @@ mod validate;
 
 pub use assistant::{AgentConfig, ClarifierConfig, ClarifyConfig, ExtractConfig, LexiconConfig};
 pub use llm::{LlmConfig, LlmModeConfig, ResponseFormat, Secret};
+pub use semantic::SemanticConfig;
 pub use server::{AdminConfig, AdminToken, Limits, ServerConfig, fixed};
 pub use sessions::{RedisConfig, SessionBackend, SessionsConfig};
 pub use telemetry::{ConfigReloadConfig, DecisionLogConfig, LogFormat, Redaction, TelemetryConfig};
@@ -57,6 +59,7 @@ pub struct Config {
     pub matching: MatchParams,
     pub lexicon: LexiconConfig,
     pub clarifier: ClarifierConfig,
+    pub semantic: SemanticConfig,
     pub clarify: ClarifyConfig,
     pub extract: ExtractConfig,
     pub guardrails: GuardrailSettings,
@@ -79,6 +82,7 @@ impl Default for Config {
             matching: MatchParams::default(),
             lexicon: LexiconConfig::default(),
             clarifier: ClarifierConfig::default(),
+            semantic: SemanticConfig::default(),
             clarify: ClarifyConfig::default(),
             extract: ExtractConfig::default(),
             guardrails: GuardrailSettings::default(),
@@ -178,7 +182,7 @@ pub fn from_figment(f: Figment) -> Result<Config, ConfigError> {
                 "listen" => listen, "admin" => admin, "server" => server, "limits" => limits, "llm" => llm,
                 "auto_execute" => auto_execute, "continuity" => continuity, "sessions" => sessions,
                 "enrichment" => enrichment, "matching" => matching, "lexicon" => lexicon,
-                "clarifier" => clarifier, "clarify" => clarify, "extract" => extract, "guardrails" => guardrails,
+                "clarifier" => clarifier, "semantic" => semantic, "clarify" => clarify, "extract" => extract, "guardrails" => guardrails,
                 "config_reload" => config_reload, "telemetry" => telemetry,
             );
             if problems.is_empty() {
@@ -254,6 +258,18 @@ impl Config {
         }
     }
 
+    /// The model the clarifier ranks with: `None` when `semantic.enabled`
+    /// is false; the shipped one unless `semantic.model` names a file.
+    fn meaning(&self) -> Result<Option<ladder::meaning::Meaning>, String> {
+        if !self.semantic.enabled {
+            return Ok(None);
+        }
+        match &self.semantic.model {
+            Some(path) => crate::meaning::load(path).map(Some),
+            None => crate::meaning::shipped().map(Some),
+        }
+    }
+
     pub fn assistant_templates(&self) -> Result<AssistantTemplates, String> {
         match &self.clarify.templates_path {
             Some(path) => {
@@ -313,6 +329,7 @@ impl Config {
             clarifier_max_options: self.clarifier.max_options,
             templates: self.templates().map_err(|e| one("clarifier.templates_path", e))?,
             default_language: self.clarifier.default_language.clone(),
+            meaning: self.meaning().map_err(|e| one("semantic.model", e))?,
             assistant: AssistantPolicy {
                 templates: self.assistant_templates().map_err(|e| one("clarify.templates_path", e))?,
                 invariants: self.clarify.invariants.clone(),

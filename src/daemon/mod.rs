@@ -75,7 +75,9 @@ impl Generation {
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
         }
-        Ok(Generation { config, policy, llms, admin_token, pool_memo: ladder::intern::PoolMemo::new(POOL_MEMO_BYTES) })
+        let pool_memo =
+            ladder::intern::PoolMemo::new(POOL_MEMO_BYTES).counting_vectors(policy.meaning.as_ref().map_or(0, |m| m.model.dim()));
+        Ok(Generation { config, policy, llms, admin_token, pool_memo })
     }
 }
 

@@ -581,6 +581,12 @@ impl Daemon {
         if let Some(r) = d.fallback_reason {
             m.fallbacks.add(1, &[kv("reason", r.as_str())]);
         }
+        if d.clarifier.as_ref().is_some_and(|c| !c.option_ids.is_empty())
+            && let Some(rank) = d.trace.iter().find(|s| s.rung == "rank")
+        {
+            let ranking = if rank.outcome == "meaning" { "meaning" } else { "words" };
+            m.clarifier_rankings.add(1, &[kv("ranking", ranking)]);
+        }
         m.decision_duration.record(elapsed_ms, &[kv("outcome", d.outcome.as_str())]);
         if d.llm.called {
             m.llm_calls.add(1, &[kv("kind", "arbitration"), opentelemetry::KeyValue::new("result", d.llm.verdict.clone())]);

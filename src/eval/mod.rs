@@ -581,6 +581,23 @@ pub async fn evaluate_except<L: Into<Line>>(
     Ok(evaluate_on(&Daemon::new(config)?, lines, exceptions).await)
 }
 
+/// Every single-turn line's decision, scored, in file order (a dialogue's
+/// turns are left out: they depend on what earlier turns showed): two
+/// configurations compared line by line (S8, with the model on and off).
+pub async fn decisions<L: Into<Line>>(mut config: Config, lines: impl IntoIterator<Item = L>) -> Result<Vec<Scored>, StartError> {
+    config.sessions.backend = crate::config::SessionBackend::Memory;
+    let daemon = Daemon::new(config)?;
+    let g = daemon.current();
+    let mut out = Vec::new();
+    for line in lines {
+        if let Line::Turn(c) = line.into() {
+            let Case { at, category, request, expect, .. } = *c;
+            out.push(decide(&daemon, &g, at, category, request, expect).await.0);
+        }
+    }
+    Ok(out)
+}
+
 /// [`evaluate_except`] on `daemon`.
 async fn evaluate_on<L: Into<Line>>(daemon: &Daemon, lines: impl IntoIterator<Item = L>, exceptions: &[Exception]) -> Report {
     // A line or dialogue without an id of its own is named by where it is

@@ -20,6 +20,8 @@ pub struct Metrics {
     pub decisions: Counter<u64>,
     pub ambiguity: Counter<u64>,
     pub fallbacks: Counter<u64>,
+    /// Clarifiers by ranking (`words`, `meaning`).
+    pub clarifier_rankings: Counter<u64>,
     pub decision_duration: Histogram<f64>,
     pub llm_calls: Counter<u64>,
     pub llm_latency: Histogram<f64>,
@@ -39,6 +41,10 @@ impl Metrics {
             decisions: meter.u64_counter("ladder.decisions").with_description("Decisions by outcome, decided_by and tier").build(),
             ambiguity: meter.u64_counter("ladder.ambiguity").with_description("Unresolved decisions by ambiguity reason").build(),
             fallbacks: meter.u64_counter("ladder.fallbacks").with_description("Clarifiers by fallback reason").build(),
+            clarifier_rankings: meter
+                .u64_counter("ladder.clarifier.rankings")
+                .with_description("Clarifiers by how their options were ranked: words, or meaning (docs/meaning.md)")
+                .build(),
             decision_duration: meter
                 .f64_histogram("ladder.decision.duration")
                 .with_unit("ms")

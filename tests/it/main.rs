@@ -13,6 +13,7 @@ mod guard;
 mod helpers;
 mod layers;
 mod llm;
+mod meaning;
 mod quality;
 mod redis_server;
 mod refusals;

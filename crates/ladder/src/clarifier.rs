@@ -3,6 +3,7 @@
 
 use super::classify::Classification;
 use super::matching::{MatchKind, Matches, Query, Referents, Relation, Words};
+use super::meaning::{Ranking, Similar};
 use super::scope::Pool;
 use super::types::{AmbiguityReason, Candidate, DecideRequest, Scope};
 use serde::Deserialize;
@@ -88,6 +89,28 @@ impl Templates {
     }
 }
 
+/// A similarity gap this wide between two neighbours of the meaning
+/// ranking (cosine, on unit vectors) makes the options above it far closer
+/// than the rest: the clarifier offers those (at least two).
+pub const FAR_CLOSER: f32 = 0.25;
+
+/// Whether meaning ranks this unresolved turn's clarifier: where the
+/// words point nowhere (`no_deterministic_match`) and say something of
+/// their own. The words' own ranking stands for a negation, a relation or
+/// a plural; a position outside the list; a confirmation of what the input
+/// names; and a short reference by "one", "it" or "that" ("the red one",
+/// "wrong one": what it means is on the screen, not in its words).
+pub fn ranks_by_meaning(class: &Classification, matches: &Matches, query: &Query, lex: &crate::lexicon::Lexicon) -> bool {
+    let r = &matches.reading;
+    let words: Vec<&str> = crate::text::words(&query.core).collect();
+    let a_reference = words.len() <= 3 && words.iter().any(|w| lex.deictic.contains(*w));
+    class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch) == AmbiguityReason::NoDeterministicMatch
+        && class.confirm.is_none()
+        && !r.never_executes()
+        && !r.out_of_range
+        && !a_reference
+}
+
 /// An unresolved turn: what the rules found, why it did not settle, and
 /// the candidates the clarifier offers (and the LLM is shown), ranked.
 pub struct Tie<'p> {
@@ -97,13 +120,55 @@ pub struct Tie<'p> {
     pub class: Classification,
     pub reason: AmbiguityReason,
     pub items: Vec<TieItem>,
+    /// How `items` were ranked: by words alone, or by words then meaning.
+    pub ranking: Ranking,
+    /// The similarities meaning ranked by (none when by words).
+    pub similar: Similar,
 }
 
 impl<'p> Tie<'p> {
-    pub fn new(pool: &'p Pool<'p>, matches: &'p Matches, query: &'p Query, class: Classification, req: &DecideRequest, cap: usize) -> Self {
+    /// The tie of an unresolved turn, ranked (`rank`); `similar` is the
+    /// input's similarity to each pool entry when the clarifier ranks by
+    /// meaning (docs/meaning.md; S8: it orders and fills, never decides).
+    pub fn new(
+        pool: &'p Pool<'p>,
+        matches: &'p Matches,
+        query: &'p Query,
+        class: Classification,
+        req: &DecideRequest,
+        cap: usize,
+        similar: Similar,
+    ) -> Self {
         let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
-        let items = rank(pool, matches, reason, req, cap);
-        Tie { pool, matches, query, class, reason, items }
+        let items = rank(pool, matches, reason, req, cap, &similar);
+        let ranking = if similar.0.is_some() { Ranking::Meaning } else { Ranking::Words };
+        Tie { pool, matches, query, class, reason, items, ranking, similar }
+    }
+
+    /// The first `n` options with their similarity (`id:score`), for the
+    /// trace: ids and scores only, no user text.
+    pub fn top_similarities(&self, n: usize) -> String {
+        self.items.iter().take(n).filter_map(|t| Some(format!("{}:{:.2}", t.id, self.similar.of(t.entry?)?))).collect::<Vec<_>>().join(",")
+    }
+
+    /// How many of the ranked options the clarifier may offer (before its
+    /// cap, `clarifier.max_options`): all, or two when meaning found one or
+    /// two far closer than every option after them (`FAR_CLOSER`).
+    pub fn offered(&self) -> usize {
+        let n = self.items.len();
+        if self.similar.0.is_none() {
+            return n;
+        }
+        let sims: Vec<Option<f32>> = self.items.iter().map(|t| t.entry.and_then(|e| self.similar.of(e))).collect();
+        for k in 1..n.min(3) {
+            if let (Some(a), Some(b)) = (sims[k - 1], sims[k])
+                && a - b >= FAR_CLOSER
+                && sims[k..].iter().all(|s| s.is_some_and(|s| s <= b))
+            {
+                return k.max(2).min(n);
+            }
+        }
+        n
     }
 
     /// The ranked ids: the clarifier's order before any suggestion.
@@ -141,7 +206,14 @@ pub struct TieItem {
 /// candidates of "a or b", the others of a negation, the neighbours of a
 /// relation, the set the words point at; for a collision the command is part
 /// of the tie.
-pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideRequest, cap: usize) -> Vec<TieItem> {
+///
+/// With similarities (`similar`, given only where nothing is named: a
+/// `no_deterministic_match` without a negation or relation), what the input
+/// names whole (a hit stronger than word overlap) leads, and the pool's
+/// entries closest in meaning fill the open slots, from the whole screen.
+/// Wherever the words point at a set, the set is the clarifier's, as the
+/// words rank it.
+pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideRequest, cap: usize, similar: &Similar) -> Vec<TieItem> {
     let item = |i: usize| {
         let e = pool.entries[i];
         TieItem { id: e.cand.id.clone(), label: e.cand.label.clone(), kind: e.cand.kind.clone(), hint: hint(e.cand), entry: Some(i) }
@@ -153,6 +225,16 @@ pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideR
     };
     let mut out: Vec<TieItem> = if r.never_executes() {
         structured(pool, r).into_iter().map(item).collect()
+    } else if reason == AmbiguityReason::NoDeterministicMatch && similar.0.is_some() {
+        // Nothing named: what the input names whole (a hit stronger than
+        // word overlap) leads, closest in meaning first, and the entries
+        // closest in meaning fill the open slots from the whole screen.
+        let mut order: Vec<usize> = m.hits.iter().filter(|h| h.kind > MatchKind::Containment).map(|h| h.entry).collect();
+        similar.sort(&mut order);
+        order.truncate(cap);
+        let rest = similar.rest(pool.len(), &order);
+        order.extend(rest.into_iter().take(cap - order.len()));
+        order.into_iter().map(item).collect()
     } else {
         match reason {
             AmbiguityReason::NoCandidate => Vec::new(),

@@ -19,7 +19,7 @@ pub use crate::draft::{Ctx, Decided, Event, Mode, guard_key};
 use crate::draft::{reply_decision, unless_refused};
 
 use super::canon::canonicalize;
-use super::clarifier::{Tie, Wording};
+use super::clarifier::{self, Tie, Wording};
 use super::classify::{Evidence, Winner, by_position_unasked, classify};
 use super::continuity::{self, Cycle, CycleChange, DecidedUpdate, Other, PendingClarifier};
 use super::cost::Deadline;
@@ -27,9 +27,11 @@ use super::draft::LlmStep;
 use super::exclusions::{an_action_of_a_label, hard_exclusion, says_a_label};
 use super::intern;
 use super::llm_rung;
-use super::matching::{self, Query};
+use super::matching::{self, CanonPool, Query};
+use super::meaning::Similar;
+use super::policy::Policy;
 use super::ports::Ports;
-use super::scope::{self, CueParse, Resolved};
+use super::scope::{self, CueParse, Pool, Resolved};
 use super::text::words;
 use super::types::*;
 use crate::draft::{Draft, Offer};
@@ -150,12 +152,14 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     }
     let mut pool = pool;
     let mut matched_text = None;
+    let mut meaning_text: Option<String> = None;
     if let Some((text, without)) = again {
         let dropped: Vec<&str> = without.iter().map(|i| pool.entries[*i].cand.id.as_str()).collect();
         let dropped: Vec<String> = dropped.into_iter().map(str::to_string).collect();
         // Positions still count on the list as the user saw it.
         pool.shown_len = Some(pool.ordinal_len());
         pool.entries.retain(|e| !dropped.contains(&e.cand.id));
+        meaning_text = Some(text.clone());
         matched_text = Some(text);
         let Ok(fewer) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else {
             return Err(DeadlinePassed);
@@ -239,7 +243,11 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
         }
         None => {}
     }
-    let tie = Tie::new(&pool, &matches, &query, class, req, p.tie_len());
+    let similar = match clarifier::ranks_by_meaning(&class, &matches, &query, lex) {
+        true => similar(p, req, meaning_text.as_deref().unwrap_or(&req.input), &pool, &index),
+        false => Similar(None),
+    };
+    let tie = Tie::new(&pool, &matches, &query, class, req, p.tie_len(), similar);
     draft.open_cycle(&tie);
     let sources: std::collections::BTreeSet<&str> =
         tie.items.iter().map(|t| t.entry.map_or("commands", |i| pool.entries[i].source.as_str())).collect();
@@ -249,6 +257,10 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     });
     draft.event("deterministic_low_confidence_tie", tie.reason.as_str().to_string());
     draft.step("unresolved", reason_name.to_string());
+    // How the tie was ranked (S8: the order and the options only), with
+    // the first options' similarities: ids and scores, no user text.
+    draft.begin("rank");
+    draft.step(tie.ranking.as_str(), tie.top_similarities(3));
 
     // 7. Continuity: may resolve a remaining tie under its strict rules.
     draft.begin("continuity");
@@ -322,6 +334,17 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // 9. Policy and fallback: turn the verdict into a safe decision.
     draft.begin("fallback");
     Ok(draft.settle(llm, &tie))
+}
+
+/// The input's similarity to each entry of `pool`, when the clarifier
+/// ranks by meaning (docs/meaning.md): a model configured, and a request
+/// in a language it reads. The pool's vectors are kept with its canonical
+/// index (a screen sent again is embedded once). S8: only the clarifier's
+/// options, their order and the LLM's list read them.
+fn similar(p: &Policy, req: &DecideRequest, text: &str, pool: &Pool<'_>, index: &CanonPool) -> Similar {
+    let Some(m) = p.meaning.as_ref().filter(|m| m.reads(&req.language)) else { return Similar(None) };
+    let vectors = index.vectors(|| m.pool_vectors(pool));
+    Similar(m.similarities(text, vectors))
 }
 
 /// An `Enrich` call with no enrichment step left: the cycle's clarifier

@@ -281,7 +281,9 @@ impl Offer {
     /// The tie's ranking and question, with no suggestion; a high-risk
     /// candidate the input names in full is offered for confirmation.
     pub(crate) fn of(tie: &Tie<'_>) -> Self {
-        let offer = Offer { order: tie.ids(), suggested: None, question: tie.question(), kind: PendingClarifier::SelectionDisambiguation };
+        let mut order = tie.ids();
+        order.truncate(tie.offered());
+        let offer = Offer { order, suggested: None, question: tie.question(), kind: PendingClarifier::SelectionDisambiguation };
         match tie.class.confirm {
             Some(e) => offer.confirming(tie.pool.entries[e].cand.id.clone()),
             None => offer,

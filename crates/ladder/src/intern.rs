@@ -86,6 +86,10 @@ pub struct PoolMemo {
     lists: crate::memo::ByteMemo<Arc<Vec<Candidate>>>,
     /// What each interned list costs (`facts`), known by its address.
     facts: crate::memo::ByteMemo<ListFacts>,
+    /// The floats of one entry's vector when the clarifier ranks by
+    /// meaning (0: it does not): a pool's vectors are kept with it and
+    /// counted against the budget (`counting_vectors`).
+    vector_dim: usize,
 }
 
 #[derive(Clone)]
@@ -102,7 +106,20 @@ impl PoolMemo {
             fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
             lists: crate::memo::ByteMemo::new(budget),
             facts: crate::memo::ByteMemo::new(budget / 16),
+            vector_dim: 0,
         }
+    }
+
+    /// The same memo, counting each pool's vectors of `dim` floats per
+    /// entry (the clarifier's ranking by meaning) against its budget.
+    pub fn counting_vectors(self, dim: usize) -> Self {
+        PoolMemo { vector_dim: dim, ..self }
+    }
+
+    /// What a canonical pool costs the budget: its own heap bytes, and its
+    /// vectors when they may be made.
+    fn pool_bytes(&self, canon: &CanonPool) -> usize {
+        canon.heap_bytes() + crate::meaning::PoolVectors::bytes_for(canon.len(), self.vector_dim)
     }
 
     /// An interned list's part of the request's costs
@@ -182,7 +199,7 @@ impl PoolMemo {
                 return ready(canon);
             }
             let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-            self.pools.put_at(list, canon.clone(), canon.heap_bytes());
+            self.pools.put_at(list, canon.clone(), self.pool_bytes(&canon));
             return Ok(canon);
         }
         let key = PoolKey(pool);
@@ -191,7 +208,7 @@ impl PoolMemo {
             return ready(canon);
         }
         let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-        self.pools.put_key(hash, &key, canon.clone(), canon.heap_bytes());
+        self.pools.put_key(hash, &key, canon.clone(), self.pool_bytes(&canon));
         Ok(canon)
     }
 }

@@ -49,7 +49,7 @@
 //!
 //! # Safety invariants
 //!
-//! Seven invariants, S1–S7, each stated below, and the tests that prove
+//! Eight invariants, S1–S8, each stated below, and the tests that prove
 //! them: property tests over random pools, inputs, session states and LLM
 //! replies, plus examples, each named with the file it lives in (paths
 //! under `src/`; the end-to-end ones share the harness in `testkit.rs`):
@@ -85,6 +85,12 @@
 //!   principle's below, runs the whole ladder on random input and it
 //!   returns; the service's side (bad input is a clear status, the daemon
 //!   keeps serving) is tested in the daemon (`tests/it/server.rs`).
+//! - **S8** Meaning never decides: a similarity model (`meaning.rs`)
+//!   changes only which options a clarifier offers and their order, never
+//!   whether a turn executes, clarifies or escapes, nor what it executes:
+//!   `decide/tests.rs`: `s8_meaning_never_decides` (any model: a hash of
+//!   the words); with the shipped model on every single-turn corpus, the
+//!   daemon's `tests/it/meaning.rs`.
 //!
 //! Beside them, the rules' own (docs/deciding.md): **execute only what the
 //! input fully accounts for**, and candidate risk, in
@@ -145,6 +151,7 @@ pub mod intern;
 pub mod lexicon;
 pub mod llm_rung;
 pub mod matching;
+pub mod meaning;
 pub mod memo;
 pub mod model_json;
 pub mod policy;

@@ -164,6 +164,9 @@ pub struct Policy {
     pub clarifier_max_options: usize,
     pub templates: Templates,
     pub default_language: String,
+    /// The model the clarifier ranks by meaning with (docs/meaning.md);
+    /// `None`: word evidence alone.
+    pub meaning: Option<crate::meaning::Meaning>,
     pub assistant: AssistantPolicy,
     /// Revision of the configuration (hash), reported on every decision.
     pub revision: String,
@@ -183,13 +186,14 @@ impl Policy {
             matching: MatchParams::default(),
             llm_mode: LlmMode::Off,
             llm_confidence_min: 0.6,
-            llm_max_candidates: 12,
+            llm_max_candidates: 50,
             auto_execute: AutoExecute::default(),
             ttl: Ttl::default(),
             budgets: Budgets::default(),
             clarifier_max_options: 5,
             templates: Templates::shipped(),
             default_language: "en".into(),
+            meaning: None,
             assistant: AssistantPolicy::default(),
             revision: "defaults".into(),
         }

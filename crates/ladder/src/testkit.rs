@@ -531,3 +531,50 @@ pub(crate) fn check_cases<S: Strategy>(
         panic!("{e}");
     }
 }
+
+/// A stand-in for a sentence-embedding model (S8 needs any model, not a
+/// good one): each word a pseudo-random direction from its hash, a text
+/// the normalized sum of its words'. Words it "knows" are ASCII; a text
+/// without one reads as nothing, as a real model's unknown language does.
+pub(crate) struct HashEmbedder {
+    pub(crate) seed: u64,
+}
+
+impl crate::meaning::Embedder for HashEmbedder {
+    fn dim(&self) -> usize {
+        16
+    }
+
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
+        use std::hash::{BuildHasher, Hasher};
+        out.fill(0.0);
+        for w in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+            let mut h = rustc_hash::FxBuildHasher.build_hasher();
+            h.write_u64(self.seed);
+            h.write(w.to_ascii_lowercase().as_bytes());
+            let mut x = h.finish() | 1;
+            for v in out.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *v += (x % 2001) as f32 / 1000.0 - 1.0;
+            }
+        }
+        let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm == 0.0 {
+            return false;
+        }
+        out.iter_mut().for_each(|v| *v /= norm);
+        true
+    }
+}
+
+/// `p` ranking by meaning with a [`HashEmbedder`] of `seed`.
+pub(crate) fn with_meaning(mut p: Policy, seed: u64) -> Policy {
+    p.meaning = Some(crate::meaning::Meaning {
+        model: std::sync::Arc::new(HashEmbedder { seed }),
+        name: "hash".into(),
+        languages: vec!["en".into()],
+    });
+    p
+}

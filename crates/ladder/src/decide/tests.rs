@@ -172,7 +172,13 @@ fn cancel_and_empty_context_escape() {
 fn trace_lists_the_rungs_in_order() {
     let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("links panel")).decision;
     let rungs: Vec<&str> = d.trace.iter().map(|s| s.rung.as_ref()).collect();
-    assert_eq!(rungs, ["canonicalize", "exclusions", "scope", "reply", "match", "classify", "collision", "continuity", "llm", "fallback"]);
+    assert_eq!(
+        rungs,
+        ["canonicalize", "exclusions", "scope", "reply", "match", "classify", "collision", "rank", "continuity", "llm", "fallback"]
+    );
+    // No model: ranked by words, no similarity reported.
+    let rank = d.trace.iter().find(|s| s.rung == "rank").unwrap();
+    assert_eq!((rank.outcome.as_str(), rank.detail.as_str()), ("words", ""));
     let d = turn(&Policy::defaults(), &Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled }), &req("open links panel d"))
         .decision;
     let rungs: Vec<&str> = d.trace.iter().map(|s| s.rung.as_ref()).collect();
@@ -383,6 +389,28 @@ proptest! {
         for id in ids(&d) {
             let in_tie = resolved_pool_ids(&p, &w.req).contains(&id) || w.req.commands.iter().any(|c| c.id == id);
             prop_assert!(in_tie, "clarifier offered {id}");
+        }
+    }
+
+    /// S8: meaning never decides. With any model (here a hash of the words,
+    /// so any similarities at all), whether a turn executes, clarifies or
+    /// escapes, and what it executes, is what it is without one; only the
+    /// options offered and their order may differ, and they are still the
+    /// pool's (S1). With the LLM off, and with it live (the fake answers
+    /// by id, whatever the order it is shown).
+    #[test]
+    fn s8_meaning_never_decides(w in world(), seed in any::<u64>()) {
+        for base in [Policy::defaults(), policy_for(&w)] {
+            let words = turn(&base, &Fake::new(w.answer.clone()), &w.req).decision;
+            let meant = turn(&with_meaning(base.clone(), seed), &Fake::new(w.answer.clone()), &w.req).decision;
+            prop_assert_eq!(meant.outcome, words.outcome, "{:?}", w.req.input);
+            prop_assert_eq!(&meant.target_id, &words.target_id);
+            prop_assert_eq!(meant.escape_reason, words.escape_reason);
+            prop_assert_eq!(meant.decided_by, words.decided_by);
+            let pool = resolved_pool_ids(&base, &w.req);
+            for id in ids(&meant) {
+                prop_assert!(pool.contains(&id) || w.req.commands.iter().any(|c| c.id == id), "offered {id}");
+            }
         }
     }
 

@@ -53,6 +53,10 @@ pub struct CanonPool {
     /// The distinct words and who has each, built on first need
     /// (`vocab`), kept with the pool (a pool sent again has it ready).
     pub(super) vocab: std::sync::OnceLock<Vocab>,
+    /// The entries' vectors when the clarifier ranks by meaning, made on
+    /// first need (`vectors`), kept with the pool; the memo counts them
+    /// (`PoolMemo::counting_vectors`).
+    vectors: std::sync::OnceLock<crate::meaning::PoolVectors>,
 }
 
 /// The pool's distinct label and alias words, each with the entries that
@@ -226,6 +230,7 @@ impl CanonPool {
             starts: WordStarts { one: [0; 4], two: [0; 64] },
             scratch: Vec::with_capacity(8),
             vocab: std::sync::OnceLock::new(),
+            vectors: std::sync::OnceLock::new(),
         }
     }
 
@@ -249,6 +254,21 @@ impl CanonPool {
             + self.entries.capacity() * std::mem::size_of::<CanonEntry>()
             + (self.aliases.capacity() + self.words.capacity()) * std::mem::size_of::<(usize, usize)>()
             + Vocab::max_bytes(self.words.len())
+    }
+
+    /// The entries' vectors (`meaning::Meaning::pool_vectors`), made by
+    /// `make` on the first call: a pool that comes again is embedded once.
+    pub fn vectors(&self, make: impl FnOnce() -> crate::meaning::PoolVectors) -> &crate::meaning::PoolVectors {
+        self.vectors.get_or_init(make)
+    }
+
+    /// How many entries it has.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// Builds the pool's vocabulary now, if it was not: what a pool that

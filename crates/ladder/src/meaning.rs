@@ -1,0 +1,164 @@
+//! Ranking by meaning (docs/meaning.md): which options an unresolved turn's
+//! clarifier offers, and in what order, when the words leave slots open.
+//!
+//! A sentence-embedding model (the [`Embedder`] port; the daemon ships a
+//! static one, docs/meaning.md) turns the input and each candidate's text
+//! (label, sublabel, aliases, kind) into unit vectors; their dot product
+//! is the similarity. The ranking uses it only after every rule has
+//! spoken: `clarifier::rank` reorders and fills the tie with it, and the
+//! LLM rung is shown the tie in that order.
+//!
+//! **S8: meaning never decides.** Nothing here is evidence for an execute,
+//! a continuity resolution, an auto-execute or a corroboration: the
+//! similarities reach only the clarifier's options, their order, and the
+//! LLM's list. Whether a turn executes, clarifies or escapes, and what it
+//! executes, is the same with the model on and off (`decide/tests.rs` and
+//! `tests/it/quality.rs` check it, by property and on every corpus).
+
+use crate::scope::Pool;
+use crate::types::Candidate;
+use std::sync::Arc;
+
+/// A sentence-embedding model: the unit vector of a text.
+pub trait Embedder: Send + Sync {
+    /// How many floats a vector has.
+    fn dim(&self) -> usize;
+    /// Writes the unit vector of `text` into `out` (`dim()` floats); false
+    /// (and `out` zero) when the model reads nothing in it (no token it
+    /// knows).
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool;
+}
+
+/// The model the clarifier ranks with, and the languages it reads.
+#[derive(Clone)]
+pub struct Meaning {
+    pub model: Arc<dyn Embedder>,
+    /// What it is, for the trace and the docs (`static-minilm-wordnet-256`).
+    pub name: String,
+    /// The request languages it reads (primary subtags, `en`); a request
+    /// in another language keeps the word ranking. A request with no
+    /// language is read.
+    pub languages: Vec<String>,
+}
+
+impl std::fmt::Debug for Meaning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Meaning").field("name", &self.name).field("dim", &self.model.dim()).field("languages", &self.languages).finish()
+    }
+}
+
+impl Meaning {
+    /// Whether it reads a request in `language` (a BCP 47 tag, or empty).
+    pub fn reads(&self, language: &str) -> bool {
+        let primary = language.split(['-', '_']).next().unwrap_or("");
+        primary.is_empty() || self.languages.iter().any(|l| l.eq_ignore_ascii_case(primary))
+    }
+
+    /// The vectors of `pool`'s entries, in pool order.
+    pub fn pool_vectors(&self, pool: &Pool<'_>) -> PoolVectors {
+        let dim = self.model.dim();
+        let mut rows = vec![0.0; dim * pool.len()];
+        let mut text = String::new();
+        for (e, row) in pool.entries.iter().zip(rows.chunks_mut(dim)) {
+            candidate_text(e.cand, &mut text);
+            self.model.embed(&text, row);
+        }
+        PoolVectors { dim, rows }
+    }
+
+    /// The similarity of `input` to each entry of `vectors` (in pool
+    /// order), or `None` when the model reads nothing in the input.
+    pub fn similarities(&self, input: &str, vectors: &PoolVectors) -> Option<Vec<f32>> {
+        let mut v = vec![0.0; vectors.dim];
+        if vectors.dim != self.model.dim() || !self.model.embed(input, &mut v) {
+            return None;
+        }
+        Some(vectors.rows.chunks(vectors.dim).map(|row| dot(row, &v)).collect())
+    }
+}
+
+/// What a candidate means, as one text: its label, sublabel, aliases and
+/// kind (a kind's underscores read as spaces).
+pub fn candidate_text(c: &Candidate, out: &mut String) {
+    out.clear();
+    let kind = c.kind.replace('_', " ");
+    for part in [c.label.as_str(), c.sublabel.as_str()].into_iter().chain(c.aliases.iter().map(String::as_str)).chain([kind.as_str()]) {
+        if part.trim().is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(". ");
+        }
+        out.push_str(part);
+    }
+}
+
+/// The unit vectors of a pool's entries, row `i` for entry `i` (a zero row
+/// for an entry the model reads nothing in). Kept with the pool's
+/// canonical index (`matching::CanonPool::vectors`), so a screen sent
+/// again is embedded once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolVectors {
+    dim: usize,
+    rows: Vec<f32>,
+}
+
+impl PoolVectors {
+    /// Heap bytes of the vectors of `entries` entries of `dim` floats.
+    pub fn bytes_for(entries: usize, dim: usize) -> usize {
+        entries * dim * std::mem::size_of::<f32>()
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// How the clarifier's options were ranked (the trace step's outcome).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    /// By the rules' word evidence alone: no model, a language it does not
+    /// read, or nothing it reads in the input.
+    Words,
+    /// Word evidence first, then meaning.
+    Meaning,
+}
+
+impl Ranking {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ranking::Words => "words",
+            Ranking::Meaning => "meaning",
+        }
+    }
+}
+
+/// Similarities to the input, by pool entry, when the clarifier ranks by
+/// meaning.
+#[derive(Debug, Clone, Default)]
+pub struct Similar(pub Option<Vec<f32>>);
+
+impl Similar {
+    pub fn of(&self, entry: usize) -> Option<f32> {
+        self.0.as_ref().and_then(|s| s.get(entry).copied())
+    }
+
+    /// `entries` most similar first; equal similarities (and no
+    /// similarities at all) keep their order.
+    pub fn sort(&self, entries: &mut [usize]) {
+        if let Some(s) = &self.0 {
+            entries.sort_by(|a, b| s[*b].total_cmp(&s[*a]));
+        }
+    }
+
+    /// Every pool entry but `taken`, most similar first (pool order for
+    /// equal similarity): what fills a clarifier's open slots.
+    pub fn rest(&self, len: usize, taken: &[usize]) -> Vec<usize> {
+        let mut rest: Vec<usize> = (0..len).filter(|i| !taken.contains(i)).collect();
+        self.sort(&mut rest);
+        rest
+    }
+}
+
+#[cfg(test)]
+mod tests;

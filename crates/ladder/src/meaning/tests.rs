@@ -1,0 +1,155 @@
+use super::*;
+use crate::policy::{LlmAnswer, Policy};
+use crate::testkit::{Fake, ids, req, turn};
+use crate::types::{Candidate, FallbackReason, Outcome};
+
+/// A model of a few concepts: each word it knows points along its
+/// concept's axis; a text is the mean of its known words.
+struct Concepts;
+
+const CONCEPTS: &[&[&str]] = &[
+    &["transfer", "move", "send", "wire", "money"],
+    &["balance", "much", "left", "have"],
+    &["card", "lost", "stolen"],
+    &["pin", "code"],
+    &["bill", "pay", "due"],
+    &["statement", "history", "spent"],
+];
+
+impl Embedder for Concepts {
+    fn dim(&self) -> usize {
+        CONCEPTS.len()
+    }
+
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
+        out.fill(0.0);
+        for w in text.split(|c: char| !c.is_alphanumeric()) {
+            if let Some(axis) = CONCEPTS.iter().position(|words| words.contains(&w.to_lowercase().as_str())) {
+                out[axis] += 1.0;
+            }
+        }
+        let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm == 0.0 {
+            return false;
+        }
+        out.iter_mut().for_each(|v| *v /= norm);
+        true
+    }
+}
+
+fn meaning() -> Policy {
+    let mut p = Policy::defaults();
+    p.meaning = Some(Meaning { model: Arc::new(Concepts), name: "concepts".into(), languages: vec!["en".into()] });
+    p
+}
+
+fn bank(input: &str) -> crate::types::DecideRequest {
+    let mut r = req(input);
+    let labels = [
+        ("pin", "Pin change"),
+        ("bill", "Pay bill"),
+        ("card", "Report lost card"),
+        ("hist", "Spending history"),
+        ("bal", "Balance"),
+        ("xfer", "Transfer"),
+    ];
+    r.options.as_mut().unwrap().candidates = labels.iter().map(|(id, l)| Candidate::new(*id, *l)).collect::<Vec<_>>().into();
+    r
+}
+
+fn off() -> Fake {
+    Fake::new(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
+}
+
+fn rank_step(d: &crate::types::Decision) -> (String, String) {
+    let s = d.trace.iter().find(|s| s.rung == "rank").expect("a rank step");
+    (s.outcome.clone(), s.detail.clone())
+}
+
+#[test]
+fn a_paraphrase_is_offered_the_option_it_means_first() {
+    let input = "i'd like to move money between my accounts";
+    let words = turn(&Policy::defaults(), &off(), &bank(input)).decision;
+    let meant = turn(&meaning(), &off(), &bank(input)).decision;
+    assert_eq!((words.outcome, meant.outcome), (Outcome::Clarify, Outcome::Clarify));
+    assert_ne!(ids(&words).first().map(String::as_str), Some("xfer"), "the words alone: {:?}", ids(&words));
+    assert_eq!(ids(&meant).first().map(String::as_str), Some("xfer"), "{:?}", ids(&meant));
+    let (ranking, detail) = rank_step(&meant);
+    assert_eq!(ranking, "meaning");
+    assert!(detail.starts_with("xfer:1.00"), "ids and scores: {detail}");
+    assert!(!detail.contains("money"), "no user text in the trace: {detail}");
+}
+
+#[test]
+fn one_option_far_closer_than_the_rest_is_offered_with_the_next_only() {
+    // "wire" is the transfer concept alone: every other option is at 0.
+    let d = turn(&meaning(), &off(), &bank("wire the funds")).decision;
+    assert_eq!(d.outcome, Outcome::Clarify);
+    assert_eq!(ids(&d).len(), 2, "{:?}", ids(&d));
+    assert_eq!(ids(&d)[0], "xfer");
+}
+
+#[test]
+fn two_options_far_closer_than_the_rest_are_offered_alone() {
+    // Half transfer, half balance; nothing of the rest.
+    let d = turn(&meaning(), &off(), &bank("money to send and what i have left")).decision;
+    let mut offered = ids(&d);
+    offered.sort();
+    assert_eq!(offered, ["bal", "xfer"]);
+}
+
+#[test]
+fn options_that_stay_close_are_all_offered_up_to_the_cap() {
+    // Three concepts alike, a fourth at half: no gap after the first two.
+    let d = turn(&meaning(), &off(), &bank("send money, pay the bill, the pin code and a lost one")).decision;
+    let offered = ids(&d);
+    assert_eq!(offered.len(), 5, "{offered:?}");
+    let mut first = offered[..3].to_vec();
+    first.sort();
+    assert_eq!(first, ["bill", "pin", "xfer"]);
+}
+
+#[test]
+fn a_set_the_words_point_at_keeps_the_words_ranking() {
+    // "links panel" names Links Panel D and E: the words' tie, in the
+    // screen's order, with or without a model.
+    let words = turn(&Policy::defaults(), &off(), &req("links panel")).decision;
+    let meant = turn(&meaning(), &off(), &req("links panel")).decision;
+    assert_eq!(ids(&meant), ids(&words));
+    assert_eq!(rank_step(&meant), ("words".to_string(), String::new()));
+}
+
+#[test]
+fn another_language_or_nothing_the_model_reads_keeps_the_words() {
+    let mut r = bank("i'd like to move money between my accounts");
+    r.language = "he".into();
+    let d = turn(&meaning(), &off(), &r).decision;
+    assert_eq!(rank_step(&d).0, "words");
+    let d = turn(&meaning(), &off(), &bank("zzz qqq")).decision;
+    assert_eq!(d.outcome, Outcome::Clarify);
+    assert_eq!(rank_step(&d).0, "words", "nothing read in the input");
+}
+
+#[test]
+fn candidate_text_joins_label_sublabel_aliases_and_kind() {
+    let mut c = Candidate::new("a", "Transfer");
+    c.sublabel = "between accounts".into();
+    c.aliases = vec!["send money".into(), " ".into()];
+    c.kind = "bank_action".into();
+    let mut text = String::new();
+    candidate_text(&c, &mut text);
+    assert_eq!(text, "Transfer. between accounts. send money. bank action");
+}
+
+#[test]
+fn a_pools_vectors_are_made_once_and_kept_with_it() {
+    let memo = crate::intern::PoolMemo::new(1 << 20).counting_vectors(CONCEPTS.len());
+    let p = meaning();
+    let r = bank("i'd like to move money between my accounts");
+    let first = crate::testkit::turn_with(&p, &off(), &r, Some(&memo)).decision;
+    let (_, bytes) = memo.held();
+    let again = crate::testkit::turn_with(&p, &off(), &r, Some(&memo)).decision;
+    assert_eq!(ids(&first), ids(&again));
+    assert_eq!(memo.held().1, bytes, "nothing new kept");
+    assert!(bytes >= PoolVectors::bytes_for(6, CONCEPTS.len()), "the vectors are counted: {bytes}");
+}
