@@ -232,8 +232,8 @@ pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideR
         let mut order: Vec<usize> = m.hits.iter().filter(|h| h.kind > MatchKind::Containment).map(|h| h.entry).collect();
         similar.sort(&mut order);
         order.truncate(cap);
-        let rest = similar.rest(pool.len(), &order);
-        order.extend(rest.into_iter().take(cap - order.len()));
+        let rest = similar.rest(pool.len(), &order, cap - order.len());
+        order.extend(rest);
         order.into_iter().map(item).collect()
     } else {
         match reason {

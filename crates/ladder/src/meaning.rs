@@ -110,8 +110,18 @@ impl PoolVectors {
     }
 }
 
+/// The dot product, in eight lanes (a single running sum waits on each
+/// addition; eight independent ones vectorize).
 fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let (ca, ra) = a.as_chunks::<8>();
+    let (cb, rb) = b.as_chunks::<8>();
+    let mut lanes = [0.0f32; 8];
+    for (x, y) in ca.iter().zip(cb) {
+        for i in 0..8 {
+            lanes[i] += x[i] * y[i];
+        }
+    }
+    lanes.iter().sum::<f32>() + ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>()
 }
 
 /// How the clarifier's options were ranked (the trace step's outcome).
@@ -151,11 +161,21 @@ impl Similar {
         }
     }
 
-    /// Every pool entry but `taken`, most similar first (pool order for
-    /// equal similarity): what fills a clarifier's open slots.
-    pub fn rest(&self, len: usize, taken: &[usize]) -> Vec<usize> {
+    /// The `n` pool entries but `taken` most similar to the input, most
+    /// similar first (pool order for equal similarity): what fills a
+    /// clarifier's open slots.
+    pub fn rest(&self, len: usize, taken: &[usize], n: usize) -> Vec<usize> {
         let mut rest: Vec<usize> = (0..len).filter(|i| !taken.contains(i)).collect();
+        if let Some(s) = &self.0
+            && n < rest.len()
+        {
+            // The `n` most similar, then only they are sorted.
+            rest.select_nth_unstable_by(n, |a, b| s[*b].total_cmp(&s[*a]).then(a.cmp(b)));
+            rest.truncate(n);
+            rest.sort_unstable();
+        }
         self.sort(&mut rest);
+        rest.truncate(n);
         rest
     }
 }
