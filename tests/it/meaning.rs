@@ -116,8 +116,8 @@ impl Respond for Shown {
 /// docs/meaning.md).
 const LLM_SHOWN_MIN: f64 = 0.82;
 
-/// The LLM is shown the candidates closest in meaning: each CLINC150
-/// validation utterance on a screen of all 150 intents, with
+/// The LLM is shown the candidates closest in meaning: CLINC150
+/// validation utterances on a screen of all 150 intents, with
 /// `llm.max_candidates` = 20: the intent meant is among the 20 it is shown
 /// in at least `LLM_SHOWN_MIN` of the turns that reach it.
 #[tokio::test]
@@ -126,8 +126,15 @@ async fn the_llm_is_shown_the_closest_candidates() {
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/clinc150/train_val.json")).unwrap(),
     )
     .unwrap();
-    let val: Vec<(String, String)> =
-        data["val"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_str().unwrap().to_string())).collect();
+    // Every other validation utterance (1,500: each intent ten times), to
+    // keep the suite quick.
+    let val: Vec<(String, String)> = data["val"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .step_by(2)
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_str().unwrap().to_string()))
+        .collect();
     let intents: std::collections::BTreeSet<&str> = val.iter().map(|(_, i)| i.as_str()).collect();
     assert_eq!(intents.len(), 150);
     let label = |i: &str| {
@@ -161,7 +168,7 @@ async fn the_llm_is_shown_the_closest_candidates() {
     }
     let share = among as f64 / asks.len() as f64;
     eprintln!("{} asks (by size {by_size:?}); the intent among those shown in {:.1}%", asks.len(), 100.0 * share);
-    assert!(asks.len() >= 1_000, "{} asks", asks.len());
+    assert!(asks.len() >= 500, "{} asks", asks.len());
     assert!(by_size.keys().all(|n| *n <= 20), "{by_size:?}");
     assert!(share >= LLM_SHOWN_MIN, "the intent among the 20 shown in {:.1}%", 100.0 * share);
 }
