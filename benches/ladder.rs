@@ -22,20 +22,21 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use futures::executor::block_on;
-use ladder::ask::LlmAsk;
 use ladder::canon::canonicalize;
 use ladder::classify::{Evidence, classify};
 use ladder::continuity::{ContinuityState, Now};
-use ladder::decide::{Ctx, Mode, decide};
+use ladder::decide::{Mode, decide};
 use ladder::intern::{self, PoolMemo};
 use ladder::matching::{self, Query};
-use ladder::policy::{LlmAnswer, Policy};
-use ladder::ports::{GuardClaim, Ports, WordCounter};
+use ladder::policy::Policy;
 use ladder::scope::{self, Resolved};
-use ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Scope, ScopeRef};
-use std::future::Future;
+use ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
 use std::hint::black_box;
 use std::time::Duration;
+use support::{NoPorts, ctx};
+
+#[path = "support/mod.rs"]
+mod support;
 
 // The daemon's allocator (src/main.rs), so the figures are the daemon's.
 #[global_allocator]
@@ -64,22 +65,6 @@ const INPUTS: &[(&str, &str)] =
     &[("exact", "Links Panel D"), ("ordinal", "the second one"), ("unresolved", "links panel"), ("fuzzy", "lnks panle")];
 const SIZES: &[usize] = &[10, 100, 1_000, 10_000];
 
-/// The ladder's ports doing nothing: the guard is always claimed and the
-/// LLM is off.
-struct NoPorts;
-
-impl Ports for NoPorts {
-    fn claim_guard(&self, _: &str, _: &str) -> impl Future<Output = GuardClaim> + Send {
-        std::future::ready(GuardClaim::Claimed)
-    }
-    fn claim_llm_call(&self, _: &str, _: u32) -> impl Future<Output = bool> + Send {
-        std::future::ready(true)
-    }
-    fn arbitrate(&self, _: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
-        std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
-    }
-}
-
 /// canonicalize + scope + match + classify, as `decide` runs them.
 /// With `memo`, the pool's canonical form comes from it (as in the daemon,
 /// where a pool sent again is not canonicalized again).
@@ -101,22 +86,6 @@ fn core(policy: &Policy, req: &DecideRequest, memo: Option<&PoolMemo>) -> usize 
     matches.hits.len() + usize::from(class.winner.is_some())
 }
 
-/// The context a default daemon runs `decide` with: no session state, no
-/// deadline.
-fn ctx<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now) -> Ctx<'a> {
-    Ctx {
-        policy,
-        state: state.into(),
-        now,
-        decision_id: "dec-1",
-        new_cycle_id: "cycle-1",
-        tokens: &WordCounter,
-        auto_execute_tripped: false,
-        deadline: None,
-        pool_memo: None,
-    }
-}
-
 fn bench(c: &mut Criterion) {
     let policy = Policy::defaults();
     let state = ContinuityState::default();
@@ -135,7 +104,7 @@ fn bench(c: &mut Criterion) {
                 }
                 g.bench_with_input(BenchmarkId::new(*name, n), &req, |b, req| {
                     if whole {
-                        let ctx = ctx(&policy, &state, now);
+                        let ctx = ctx(&policy, &state, now, None);
                         b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
                     } else {
                         b.iter(|| black_box(core(&policy, black_box(req), memo)));
@@ -203,7 +172,7 @@ fn hostile(c: &mut Criterion) {
         let work = ladder::decide::work(&req);
         assert!(work <= 1_000_000, "{name}: {work}");
         g.bench_with_input(BenchmarkId::new(name, work), &req, |b, req| {
-            let ctx = ctx(&policy, &state, now);
+            let ctx = ctx(&policy, &state, now, None);
             b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
         });
     }

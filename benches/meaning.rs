@@ -18,18 +18,18 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use futures::executor::block_on;
-use ladder::ask::LlmAsk;
 use ladder::continuity::{ContinuityState, Now};
-use ladder::decide::{Ctx, Mode, decide};
+use ladder::decide::{Mode, decide};
 use ladder::intern::PoolMemo;
-use ladder::policy::{LlmAnswer, Policy};
-use ladder::ports::{GuardClaim, Ports, WordCounter};
-use ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Outcome, Scope, ScopeRef};
+use ladder::types::{Candidate, DecideRequest, OptionSet, Outcome, Scope, ScopeRef};
 use ladderd::config::Config;
-use std::future::Future;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
+use support::{NoPorts, ctx};
+
+#[path = "support/mod.rs"]
+mod support;
 
 // The daemon's allocator (src/main.rs), so the figures are the daemon's.
 #[global_allocator]
@@ -37,20 +37,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const INPUTS: &[(&str, &str)] = &[("unresolved", "links panel"), ("paraphrase", "show me the one about money I put aside")];
 const SIZES: &[usize] = &[77, 100, 1_000];
-
-struct NoPorts;
-
-impl Ports for NoPorts {
-    fn claim_guard(&self, _: &str, _: &str) -> impl Future<Output = GuardClaim> + Send {
-        std::future::ready(GuardClaim::Claimed)
-    }
-    fn claim_llm_call(&self, _: &str, _: u32) -> impl Future<Output = bool> + Send {
-        std::future::ready(true)
-    }
-    fn arbitrate(&self, _: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
-        std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
-    }
-}
 
 fn pool(n: usize, fresh: u64) -> Arc<Vec<Candidate>> {
     let mut p: Vec<Candidate> = ladderd_load::samples::pool(n).into_iter().map(Candidate::from).collect();
@@ -73,20 +59,6 @@ fn request(input: &str, candidates: Arc<Vec<Candidate>>) -> DecideRequest {
     }
 }
 
-fn ctx<'a>(policy: &'a Policy, state: &'a ContinuityState, memo: &'a PoolMemo) -> Ctx<'a> {
-    Ctx {
-        policy,
-        state: state.into(),
-        now: Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 },
-        decision_id: "dec-1",
-        new_cycle_id: "cycle-1",
-        tokens: &WordCounter,
-        auto_execute_tripped: false,
-        deadline: None,
-        pool_memo: Some(memo),
-    }
-}
-
 fn bench(c: &mut Criterion) {
     let meaning = Config::default().policy().expect("the defaults");
     let words = {
@@ -101,7 +73,7 @@ fn bench(c: &mut Criterion) {
         g.sample_size(if fresh { 30 } else { 100 });
         for (ranking, policy) in [("words", &words), ("meaning", &meaning)] {
             let memo = PoolMemo::new(64 << 20).counting_vectors(if policy.meaning.is_some() { dim } else { 0 });
-            let ctx = ctx(policy, &state, &memo);
+            let ctx = ctx(policy, &state, Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 }, Some(&memo));
             for (name, input) in INPUTS {
                 for &n in SIZES {
                     let kept = request(input, pool(n, 0));

@@ -38,18 +38,19 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use futures::executor::block_on;
-use ladder::ask::LlmAsk;
 use ladder::continuity::{ContinuityState, Now, StateView, Ttl, Update};
-use ladder::decide::{Ctx, Mode, decide};
+use ladder::decide::{Mode, decide};
 use ladder::intern::PoolMemo;
-use ladder::policy::{LlmAnswer, Policy};
-use ladder::ports::{GuardClaim, Ports, WordCounter};
+use ladder::policy::Policy;
 use ladder::replies;
 use ladder::scope::{self, Resolved};
-use ladder::types::{Candidate, DecideRequest, FallbackReason, OptionSet, Scope, ScopeRef};
-use std::future::Future;
+use ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
 use std::hint::black_box;
 use std::time::Duration;
+use support::{NoPorts, ctx};
+
+#[path = "support/mod.rs"]
+mod support;
 
 // The daemon's allocator (src/main.rs), so the figures are the daemon's.
 #[global_allocator]
@@ -89,39 +90,9 @@ fn request(turn: &str, input: &str, candidates: Vec<Candidate>) -> DecideRequest
     }
 }
 
-/// The ladder's ports doing nothing: the guard is always claimed and the
-/// LLM is off.
-struct NoPorts;
-
-impl Ports for NoPorts {
-    fn claim_guard(&self, _: &str, _: &str) -> impl Future<Output = GuardClaim> + Send {
-        std::future::ready(GuardClaim::Claimed)
-    }
-    fn claim_llm_call(&self, _: &str, _: u32) -> impl Future<Output = bool> + Send {
-        std::future::ready(true)
-    }
-    fn arbitrate(&self, _: &LlmAsk) -> impl Future<Output = LlmAnswer> + Send {
-        std::future::ready(LlmAnswer::Skipped { reason: FallbackReason::LlmDisabled })
-    }
-}
-
-fn ctx<'a>(policy: &'a Policy, state: &'a ContinuityState, now: Now, memo: &'a PoolMemo) -> Ctx<'a> {
-    Ctx {
-        policy,
-        state: state.into(),
-        now,
-        decision_id: "dec-2",
-        new_cycle_id: "cycle-2",
-        tokens: &WordCounter,
-        auto_execute_tripped: false,
-        deadline: None,
-        pool_memo: Some(memo),
-    }
-}
-
 /// One line on what a case decides, so the figures can be read.
 fn describe(policy: &Policy, state: &ContinuityState, now: Now, memo: &PoolMemo, req: &DecideRequest) -> String {
-    let d = block_on(decide(&ctx(policy, state, now, memo), req, Mode::Turn, &NoPorts)).expect("no deadline").decision;
+    let d = block_on(decide(&ctx(policy, state, now, Some(memo)), req, Mode::Turn, &NoPorts)).expect("no deadline").decision;
     let reply = d.trace.iter().find(|s| s.rung == "reply").map_or(String::new(), |s| s.outcome.clone());
     format!(
         "{:?} {} by {:?}; reply rung: {reply}",
@@ -140,7 +111,7 @@ fn reply(c: &mut Criterion) {
     let t1 = Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 };
     let now = Now { mono_ms: 2_000, wall_ms: 1_700_000_001_000 };
     let mut asked = ContinuityState::default();
-    let first = ctx(&policy, &asked, t1, &memo);
+    let first = ctx(&policy, &asked, t1, Some(&memo));
     let decided = block_on(decide(&first, &request("t1", ASKING, candidates.clone()), Mode::Turn, &NoPorts)).expect("no deadline");
     eprintln!("turn 1 {ASKING:?}: {:?}, asks {:?}", decided.decision.outcome, decided.decision.clarifier.as_ref().map(|c| &c.option_ids));
     asked.apply(Update::Decided(decided.update), t1, Ttl::default());
@@ -156,7 +127,7 @@ fn reply(c: &mut Criterion) {
         for (variant, state) in states {
             eprintln!("{variant}/{name}: {}", describe(&policy, state, now, &memo, &req));
             g.bench_with_input(BenchmarkId::new(variant, name), &req, |b, req| {
-                let ctx = ctx(&policy, state, now, &memo);
+                let ctx = ctx(&policy, state, now, Some(&memo));
                 b.iter(|| black_box(block_on(decide(&ctx, black_box(req), Mode::Turn, &NoPorts)).expect("no deadline")));
             });
         }
