@@ -120,8 +120,6 @@ pub struct Tie<'p> {
     pub class: Classification,
     pub reason: AmbiguityReason,
     pub items: Vec<TieItem>,
-    /// How `items` were ranked: by words alone, or by words then meaning.
-    pub ranking: Ranking,
     /// The similarities meaning ranked by (none when by words).
     pub similar: Similar,
 }
@@ -141,8 +139,12 @@ impl<'p> Tie<'p> {
     ) -> Self {
         let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
         let items = rank(pool, matches, reason, req, cap, &similar);
-        let ranking = if similar.0.is_some() { Ranking::Meaning } else { Ranking::Words };
-        Tie { pool, matches, query, class, reason, items, ranking, similar }
+        Tie { pool, matches, query, class, reason, items, similar }
+    }
+
+    /// How `items` were ranked: by words alone, or by words then meaning.
+    pub fn ranking(&self) -> Ranking {
+        if self.similar.0.is_some() { Ranking::Meaning } else { Ranking::Words }
     }
 
     /// The first `n` options with their similarity (`id:score`), for the

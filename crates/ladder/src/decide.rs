@@ -260,7 +260,7 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     // How the tie was ranked (S8: the order and the options only), with
     // the first options' similarities: ids and scores, no user text.
     draft.begin("rank");
-    draft.step(tie.ranking.as_str(), tie.top_similarities(3));
+    draft.step(tie.ranking().as_str(), tie.top_similarities(3));
 
     // 7. Continuity: may resolve a remaining tie under its strict rules.
     draft.begin("continuity");
