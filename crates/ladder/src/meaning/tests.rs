@@ -141,15 +141,34 @@ fn candidate_text_joins_label_sublabel_aliases_and_kind() {
     assert_eq!(text, "Transfer. between accounts. send money. bank action");
 }
 
+/// [`Concepts`], counting the texts it embeds.
+struct Counted(std::sync::atomic::AtomicUsize);
+
+impl Embedder for Counted {
+    fn dim(&self) -> usize {
+        Concepts.dim()
+    }
+
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Concepts.embed(text, out)
+    }
+}
+
 #[test]
 fn a_pools_vectors_are_made_once_and_kept_with_it() {
-    let memo = crate::intern::PoolMemo::new(1 << 20).counting_vectors(CONCEPTS.len());
-    let p = meaning();
+    let counted = Arc::new(Counted(Default::default()));
+    let mut p = Policy::defaults();
+    p.meaning = Some(Meaning { model: counted.clone(), name: "counted".into(), languages: vec!["en".into()] });
+    let embedded = || counted.0.load(std::sync::atomic::Ordering::Relaxed);
     let r = bank("i'd like to move money between my accounts");
-    let first = crate::testkit::turn_with(&p, &off(), &r, Some(&memo)).decision;
-    let (_, bytes) = memo.held();
-    let again = crate::testkit::turn_with(&p, &off(), &r, Some(&memo)).decision;
+    let (with, without) = (crate::intern::PoolMemo::new(1 << 20).counting_vectors(CONCEPTS.len()), crate::intern::PoolMemo::new(1 << 20));
+    let first = crate::testkit::turn_with(&p, &off(), &r, Some(&with)).decision;
+    assert_eq!(embedded(), 6 + 1, "the six candidates and the input");
+    let again = crate::testkit::turn_with(&p, &off(), &r, Some(&with)).decision;
+    assert_eq!(embedded(), 6 + 2, "the screen again: the input only");
     assert_eq!(ids(&first), ids(&again));
-    assert_eq!(memo.held().1, bytes, "nothing new kept");
-    assert!(bytes >= PoolVectors::bytes_for(6, CONCEPTS.len()), "the vectors are counted: {bytes}");
+    // The memo counts the vectors it may keep with the pool.
+    crate::testkit::turn_with(&p, &off(), &r, Some(&without));
+    assert_eq!(with.held().1 - without.held().1, PoolVectors::bytes_for(6, CONCEPTS.len()));
 }
