@@ -436,6 +436,15 @@ export type Decision = Message<"ladder.v1.Decision"> & {
      * @generated from field: ladder.v1.FollowUp follow_up = 18;
      */
     followUp?: FollowUp | undefined;
+    /**
+     * On an ESCAPE with escape_reason question_intent: the candidates the
+     * question is about, closest first, at most three; empty when none is
+     * close, and on every other outcome. A hint for the app's chat to answer
+     * with, never an execute (spec 4d, S8).
+     *
+     * @generated from field: repeated string about = 19;
+     */
+    about: string[];
 };
 /**
  * Describes the message ladder.v1.Decision.

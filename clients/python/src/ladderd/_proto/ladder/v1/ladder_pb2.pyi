@@ -772,6 +772,7 @@ class Decision(_message.Message):
     CONFIG_REVISION_FIELD_NUMBER: _builtins.int
     POOL_VERSION_FIELD_NUMBER: _builtins.int
     FOLLOW_UP_FIELD_NUMBER: _builtins.int
+    ABOUT_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.str
     outcome: Global___Outcome.ValueType
     target_id: _builtins.str
@@ -824,6 +825,14 @@ class Decision(_message.Message):
         Absent when the decision consumed the whole input (docs/replies.md).
         """
 
+    @_builtins.property
+    def about(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """On an ESCAPE with escape_reason question_intent: the candidates the
+        question is about, closest first, at most three; empty when none is
+        close, and on every other outcome. A hint for the app's chat to answer
+        with, never an execute (spec 4d, S8).
+        """
+
     def __init__(
         self,
         *,
@@ -845,10 +854,11 @@ class Decision(_message.Message):
         config_revision: _builtins.str = ...,
         pool_version: _builtins.str = ...,
         follow_up: Global___FollowUp | None = ...,
+        about: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clarifier", b"clarifier", "follow_up", b"follow_up", "llm", b"llm"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ambiguity_reason", b"ambiguity_reason", "clarifier", b"clarifier", "confidence", b"confidence", "config_revision", b"config_revision", "decided_by", b"decided_by", "decision_id", b"decision_id", "escape_reason", b"escape_reason", "evidence_fingerprint", b"evidence_fingerprint", "fallback_reason", b"fallback_reason", "follow_up", b"follow_up", "handled_by_tier", b"handled_by_tier", "llm", b"llm", "loop_cycle_id", b"loop_cycle_id", "needed_evidence_types", b"needed_evidence_types", "outcome", b"outcome", "pool_version", b"pool_version", "target_id", b"target_id", "trace", b"trace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["about", b"about", "ambiguity_reason", b"ambiguity_reason", "clarifier", b"clarifier", "confidence", b"confidence", "config_revision", b"config_revision", "decided_by", b"decided_by", "decision_id", b"decision_id", "escape_reason", b"escape_reason", "evidence_fingerprint", b"evidence_fingerprint", "fallback_reason", b"fallback_reason", "follow_up", b"follow_up", "handled_by_tier", b"handled_by_tier", "llm", b"llm", "loop_cycle_id", b"loop_cycle_id", "needed_evidence_types", b"needed_evidence_types", "outcome", b"outcome", "pool_version", b"pool_version", "target_id", b"target_id", "trace", b"trace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
