@@ -528,7 +528,7 @@ export type Decision = Message<"ladder.v1.Decision"> & {
    * On an ESCAPE with escape_reason question_intent: the candidates the
    * question is about, closest first, at most three; empty when none is
    * close, and on every other outcome. A hint for the app's chat to answer
-   * with, never an execute (spec 4d, S8).
+   * with, never an execute (S8: meaning never decides).
    *
    * @generated from field: repeated string about = 19;
    */
