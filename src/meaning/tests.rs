@@ -35,21 +35,60 @@ fn a_missing_or_damaged_model_refuses_the_configuration_naming_the_key() {
     std::fs::write(&damaged, &SHIPPED[..SHIPPED.len() / 2]).unwrap();
     let copy = dir.join("copy.safetensors");
     std::fs::write(&copy, SHIPPED).unwrap();
-    for (path, ok) in [(dir.join("missing.safetensors"), false), (damaged, false), (copy, true)] {
+    let fifo = dir.join("fifo.safetensors");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let sparse = dir.join("sparse.safetensors");
+    std::fs::File::create(&sparse).unwrap().set_len(2 << 30).unwrap();
+    let zero = std::path::PathBuf::from("/dev/zero");
+    let refusals = [
+        (dir.join("missing.safetensors"), "No such file"),
+        (damaged, "not a model file"),
+        (fifo, "a FIFO, not a regular file"),
+        (zero, "a character device, not a regular file"),
+        (dir.clone(), "a directory, not a regular file"),
+        (sparse, "2147483648 bytes, over the 67108864 a model file may have"),
+    ];
+    for (path, why) in refusals {
         let mut config = crate::config::Config::default();
         config.semantic.model = Some(path.clone());
-        match config.policy() {
-            Ok(p) => assert!(ok && p.meaning.is_some(), "{} accepted", path.display()),
-            Err(e) => {
-                assert!(!ok, "{}: {e}", path.display());
-                assert_eq!(e.problems[0].0, "semantic.model", "{e}");
-                assert!(e.problems[0].1.contains(&path.display().to_string()), "{e}");
-            }
-        }
+        // Nothing here may wait: a FIFO read would never end.
+        let e = within_a_minute(move || config.policy()).expect_err("refused");
+        assert_eq!(e.problems[0].0, "semantic.model", "{e}");
+        assert!(e.problems[0].1.contains(&path.display().to_string()), "{e}");
+        assert!(e.problems[0].1.contains(why), "{}: {e}", path.display());
     }
+    let mut config = crate::config::Config::default();
+    config.semantic.model = Some(copy);
+    assert!(config.policy().expect("a copy of the shipped model").meaning.is_some());
     let mut off = crate::config::Config::default();
     off.semantic.enabled = false;
     off.semantic.model = Some(dir.join("missing.safetensors"));
     assert!(off.policy().expect("off: the file is never read").meaning.is_none());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `f`'s result, on a thread given a minute: a call that waits forever
+/// fails the test instead of hanging it.
+fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(f()));
+    rx.recv_timeout(std::time::Duration::from_secs(60)).expect("returned, without waiting on the file")
+}
+
+#[test]
+fn a_read_that_does_not_finish_by_its_deadline_is_given_up() {
+    // A pipe whose writer stays open and writes nothing: the read never
+    // ends on its own.
+    let (reader, writer) = std::io::pipe().unwrap();
+    let e = within_a_minute(move || read_within(reader, 1_000, Duration::from_millis(50))).unwrap_err();
+    assert!(e.contains("not read within 0.05 s"), "{e}");
+    // The reading thread ends once its file does.
+    drop(writer);
+}
+
+#[test]
+fn a_read_stops_one_byte_over_its_bound() {
+    let e = read_within(std::io::repeat(7), 1_000, Duration::from_secs(60)).unwrap_err();
+    assert!(e.contains("over the 1000 bytes"), "{e}");
+    assert_eq!(read_within(&[7u8; 1_000][..], 1_000, Duration::from_secs(60)).unwrap().len(), 1_000);
 }
