@@ -7,9 +7,10 @@
 //! a `weights` tensor of one scale per row) and, in its metadata, the
 //! tokenizer (`tokenizer`, a `tokenizer.json`), the model2vec config
 //! (`config`), what it is (`name`), the languages it reads (`languages`,
-//! comma-separated) and `content_sha256`: the SHA-256 of the tensors'
-//! bytes (`embeddings`, then `weights`), the tokenizer and the config,
-//! verified at load. A float table is kept as int8 with a scale per row. The shipped model is
+//! comma-separated) and `content_sha256`: the SHA-256 of every tensor and
+//! every other metadata entry ([`content_sha256`]), verified at load, so
+//! that no byte the daemon reads (a changed `languages` included) goes
+//! unchecked. A float table is kept as int8 with a scale per row. The shipped model is
 //! compiled in (`models/static-minilm-wordnet/`, with its provenance and
 //! the script that rebuilds it), and its whole file is checked against
 //! [`SHIPPED_SHA256`] too. A file that is missing, truncated, of another
@@ -28,7 +29,7 @@ use ladder::meaning::{Embedder, Meaning};
 use model2vec_rs::model::StaticModel;
 use safetensors::SafeTensors;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -38,10 +39,14 @@ use std::time::Duration;
 static SHIPPED: &[u8] = include_bytes!("../models/static-minilm-wordnet/model.safetensors");
 
 /// The SHA-256 of the shipped model's file (models/static-minilm-wordnet/PROVENANCE.md).
-pub const SHIPPED_SHA256: &str = "4308531799874e11b0d5ddfcee86f8824d09faf135197dfca3192a7f29bcfe7c";
+pub const SHIPPED_SHA256: &str = "dfd26a337b42d269466b17f157a2f95d946aefae95a6fc1ed334de2f245a79c9";
 
 /// The format a model file's metadata names.
-pub const FORMAT: &str = "ladderd-static-embedding/1";
+pub const FORMAT: &str = "ladderd-static-embedding/2";
+
+/// The format before `content_sha256` covered the metadata: refused, with
+/// how to repack it.
+const FORMAT_1: &str = "ladderd-static-embedding/1";
 
 /// The shipped model, read once per process (every configuration
 /// generation shares it).
@@ -164,22 +169,22 @@ fn read_within<R: Read + Send + 'static>(r: R, max: u64, deadline: Duration) -> 
 /// The model in `bytes` (a model file), its checksum verified.
 pub fn read(bytes: &[u8]) -> Result<Meaning, String> {
     let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| format!("not a model file (safetensors): {e}"))?;
-    let meta: HashMap<String, String> = header.metadata().clone().unwrap_or_default();
+    let meta: BTreeMap<String, String> = header.metadata().clone().unwrap_or_default().into_iter().collect();
     let field = |k: &str| meta.get(k).ok_or_else(|| format!("not a model file: no `{k}` in its metadata"));
-    if field("format")? != FORMAT {
-        return Err(format!("format {:?}, expected {FORMAT:?}", meta["format"]));
+    match field("format")?.as_str() {
+        FORMAT => {}
+        FORMAT_1 => {
+            return Err(format!(
+                "format {FORMAT_1:?}, whose checksum leaves its metadata out; expected {FORMAT:?}: repack it with \
+                 `models/static-minilm-wordnet/build.sh --repack FILE`"
+            ));
+        }
+        other => return Err(format!("format {other:?}, expected {FORMAT:?}")),
     }
     let (tokenizer, config, name) = (field("tokenizer")?, field("config")?, field("name")?);
     let tensors = SafeTensors::deserialize(bytes).map_err(|e| format!("damaged tensors: {e}"))?;
-    let table = tensors.tensor("embeddings").map_err(|e| format!("no embeddings: {e}"))?;
-    let mut h = Sha256::new();
-    h.update(table.data());
-    if let Ok(scales) = tensors.tensor("weights") {
-        h.update(scales.data());
-    }
-    h.update(tokenizer.as_bytes());
-    h.update(config.as_bytes());
-    let sum = hex::encode(h.finalize());
+    tensors.tensor("embeddings").map_err(|e| format!("no embeddings: {e}"))?;
+    let sum = content_sha256(&tensors, &meta);
     if &sum != field("content_sha256")? {
         return Err(format!("checksum mismatch: the content hashes to {sum}, the file says {}", meta["content_sha256"]));
     }
@@ -188,6 +193,33 @@ pub fn read(bytes: &[u8]) -> Result<Meaning, String> {
         .quantize_int8();
     let languages = field("languages")?.split(',').map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
     Ok(Meaning { model: Arc::new(Static(model)), name: name.clone(), languages })
+}
+
+/// The checksum a model file's `content_sha256` holds: SHA-256 over every
+/// tensor in name order (its name, dtype, shape as comma-separated numbers,
+/// and bytes), then every metadata entry but `content_sha256` in key order
+/// (key, value); each item its length as 8 bytes little-endian, then its
+/// bytes, so that no two files' items run together alike.
+/// `models/static-minilm-wordnet/build.py` (`content_sha256`) writes it.
+pub fn content_sha256(tensors: &SafeTensors<'_>, meta: &BTreeMap<String, String>) -> String {
+    let mut h = Sha256::new();
+    let mut field = |b: &[u8]| {
+        h.update((b.len() as u64).to_le_bytes());
+        h.update(b);
+    };
+    let mut all = tensors.tensors();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, t) in &all {
+        field(name.as_bytes());
+        field(format!("{:?}", t.dtype()).as_bytes());
+        field(t.shape().iter().map(usize::to_string).collect::<Vec<_>>().join(",").as_bytes());
+        field(t.data());
+    }
+    for (k, v) in meta.iter().filter(|(k, _)| *k != "content_sha256") {
+        field(k.as_bytes());
+        field(v.as_bytes());
+    }
+    hex::encode(h.finalize())
 }
 
 /// A model2vec static model as the ladder's [`Embedder`].

@@ -3,6 +3,9 @@
 clarifier's options with (docs/meaning.md). See PROVENANCE.md.
 
     models/static-minilm-wordnet/build.sh      # installs what it needs, then runs this
+    build.py --pack-only                       # writes the file again from the last build's table
+    build.py --repack [FILE]                   # re-checksums a model file (this one by default)
+                                               # in place, its tensors and metadata unchanged
 
 Steps, all on CPU (about 25 minutes on 2 cores):
 
@@ -20,7 +23,8 @@ Steps, all on CPU (about 25 minutes on 2 cores):
 6. Write one safetensors file: the table as int8 with a float scale per
    row (what the daemon keeps in memory), and in its metadata
    the tokenizer, the model2vec config, the languages it reads and a
-   checksum of its content, which the daemon verifies at load.
+   checksum of its content (every tensor and every other metadata entry:
+   `content_sha256`), which the daemon verifies at load.
 
 Nothing here reads ladderd's test corpora: the model is fitted to WordNet
 and the encoder, and judged on CLINC150 by `cargo test` (tests/it/quality.rs).
@@ -34,17 +38,15 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import torch
-from all_minilm_l6_v2 import extract_model
-from model2vec.distill import distill
+from safetensors import safe_open
 from safetensors.numpy import save_file
-from sentence_transformers import SentenceTransformer
-from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 WORK = Path(os.environ.get("BUILD_DIR", "/tmp/ladderd-model-build"))
 WORDNET = Path(os.environ.get("WORDNET_DIR", "/usr/share/wordnet"))
-FORMAT = "ladderd-static-embedding/1"
+# /2: content_sha256 covers the metadata too (/1: the tensors, the
+# tokenizer and the config only, so a changed `languages` was accepted).
+FORMAT = "ladderd-static-embedding/2"
 NAME = "static-minilm-wordnet-256"
 DIM = 256
 SEED = 0
@@ -80,6 +82,13 @@ def wordnet_texts():
 
 
 def main():
+    # The training's packages; packing needs only numpy and safetensors.
+    import torch
+    from all_minilm_l6_v2 import extract_model
+    from model2vec.distill import distill
+    from sentence_transformers import SentenceTransformer
+    from tokenizers import Tokenizer
+
     WORK.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(SEED)
     np.random.seed(SEED)
@@ -157,25 +166,85 @@ def pack(table, tokenizer, config, path):
     scales[scales == 0] = 1.0
     quantized = np.ascontiguousarray(np.round(table / scales[:, None]).astype(np.int8))
     scales = np.ascontiguousarray(scales.astype(np.float32))
-    h = hashlib.sha256()
-    h.update(quantized.tobytes())
-    h.update(scales.tobytes())
-    h.update(tokenizer.encode())
-    h.update(config.encode())
     meta = {
         "format": FORMAT,
         "name": NAME,
         "languages": "en",
         "tokenizer": tokenizer,
         "config": config,
-        "content_sha256": h.hexdigest(),
         "provenance": "models/static-minilm-wordnet/PROVENANCE.md",
     }
-    save_file({"embeddings": quantized, "weights": scales}, str(path), metadata=meta)
+    return write(path, {"embeddings": quantized, "weights": scales}, meta)
+
+
+# safetensors' names of the dtypes a model file holds.
+DTYPES = {np.dtype(np.int8): "I8", np.dtype(np.float16): "F16", np.dtype(np.float32): "F32", np.dtype(np.float64): "F64"}
+
+
+def content_sha256(tensors, meta):
+    """The checksum the daemon verifies (src/meaning.rs, `content_sha256`):
+    SHA-256 over every tensor in name order (its name, dtype, shape as
+    comma-separated numbers, and bytes), then every metadata entry but
+    `content_sha256` in key order (key, value); each item its length as 8
+    bytes little-endian, then its bytes (UTF-8)."""
+    h = hashlib.sha256()
+
+    def field(b):
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+
+    for name in sorted(tensors):
+        a = np.ascontiguousarray(tensors[name])
+        field(name.encode())
+        field(DTYPES[a.dtype].encode())
+        field(",".join(str(d) for d in a.shape).encode())
+        field(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+    for key in sorted(meta):
+        if key != "content_sha256":
+            field(key.encode())
+            field(meta[key].encode())
+    return h.hexdigest()
+
+
+def write(path, tensors, meta):
+    """Writes the model file with its `format` and `content_sha256`;
+    returns the file's SHA-256."""
+    meta = dict(meta, format=FORMAT)
+    meta.pop("content_sha256", None)
+    meta["content_sha256"] = content_sha256(tensors, meta)
+    save_file(tensors, str(path), metadata=meta)
+    sort_metadata(path)
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def sort_metadata(path):
+    """Rewrites the file's header with its metadata in key order:
+    safetensors writes it in a hash map's order, which changes from run to
+    run, so the same content would make another file (and SHA-256)."""
+    b = Path(path).read_bytes()
+    n = int.from_bytes(b[:8], "little")
+    header = json.loads(b[8 : 8 + n])
+    header["__metadata__"] = dict(sorted(header["__metadata__"].items()))
+    text = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
+    if len(text) > n:
+        sys.exit(f"{path}: the header grew from {n} to {len(text)} bytes when sorted")
+    # Padded as safetensors pads it (spaces), the tensors where they were.
+    Path(path).write_bytes(b[:8] + text + b" " * (n - len(text)) + b[8 + n :])
+
+
+def repack(path):
+    """Writes the model file at `path` again, its tensors and metadata as
+    they are, under this format's checksum; returns its SHA-256."""
+    with safe_open(str(path), framework="np") as f:
+        meta = f.metadata() or {}
+        tensors = {k: f.get_tensor(k) for k in f.keys()}
+    return write(path, tensors, meta)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--repack"] and len(sys.argv) <= 3:
+        print(repack(Path(sys.argv[2]) if len(sys.argv) == 3 else HERE / "model.safetensors"))
+        sys.exit(0)
     if sys.argv[1:] == ["--pack-only"]:
         # Rewrites the file from the last build's table (WORK/final.npy).
         base = WORK / "base"

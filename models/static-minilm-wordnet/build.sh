@@ -2,7 +2,9 @@
 # Rebuilds models/static-minilm-wordnet/model.safetensors from packages these
 # machines install (PyPI, Debian), with nothing downloaded from elsewhere.
 # About 25 minutes on 2 cores; prints the new file's SHA-256, which goes in
-# PROVENANCE.md and src/meaning.rs (SHIPPED_SHA256).
+# PROVENANCE.md and src/meaning.rs (SHIPPED_SHA256). Arguments go to
+# build.py: `--pack-only` writes the file again from the last build's table,
+# `--repack [FILE]` re-checksums a model file in place (seconds).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 venv=${VENV:-/tmp/ladderd-model-venv}
@@ -13,4 +15,4 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q -r "$here/requirements.txt"
 fi
-exec "$venv/bin/python" "$here/build.py"
+exec "$venv/bin/python" "$here/build.py" "$@"

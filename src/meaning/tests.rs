@@ -27,6 +27,36 @@ fn a_damaged_model_file_is_refused_with_the_reason() {
     assert!(read(b"{\"hello\": 1}").is_err());
 }
 
+/// The shipped file with `from` replaced by `to` (of the same length) in
+/// its header: a metadata byte changed, the file still well-formed.
+fn shipped_with(from: &str, to: &str) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let header_len = 8 + u64::from_le_bytes(SHIPPED[..8].try_into().unwrap()) as usize;
+    let header = std::str::from_utf8(&SHIPPED[8..header_len]).unwrap();
+    assert_eq!(header.matches(from).count(), 1, "{from} once in the header");
+    let mut out = SHIPPED.to_vec();
+    out[8..header_len].copy_from_slice(header.replace(from, to).as_bytes());
+    out
+}
+
+#[test]
+fn the_checksum_covers_the_metadata_too() {
+    // One byte of a metadata entry the daemon reads (`languages`: "fn"
+    // would rank no English request by meaning) or only carries along.
+    for (from, to) in
+        [(r#""languages":"en""#, r#""languages":"fn""#), ("static-minilm-wordnet/PROVENANCE", "static-minilm-wordnet/PROVENANCF")]
+    {
+        let e = read(&shipped_with(from, to)).unwrap_err();
+        assert!(e.starts_with("checksum mismatch"), "{to}: {e}");
+    }
+    // A file of the format whose checksum left the metadata out.
+    let e = read(&shipped_with(FORMAT, "ladderd-static-embedding/1")).unwrap_err();
+    assert!(e.contains("leaves its metadata out") && e.contains("--repack"), "{e}");
+    // The shipped file as it is reads, and its checksum is the one
+    // build.py's `content_sha256` wrote.
+    assert!(read(SHIPPED).is_ok());
+}
+
 #[test]
 fn a_missing_or_damaged_model_refuses_the_configuration_naming_the_key() {
     let dir = std::env::temp_dir().join(format!("ladderd-model-{}", std::process::id()));
