@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 /// The shipped model's file, compiled in.
@@ -48,25 +48,45 @@ pub const FORMAT: &str = "ladderd-static-embedding/2";
 /// how to repack it.
 const FORMAT_1: &str = "ladderd-static-embedding/1";
 
-/// The shipped model, read once per process (every configuration
-/// generation shares it).
+/// The shipped model, read once while anything holds it: every
+/// configuration generation that uses it shares it, and once none does
+/// (`semantic.model` names another file, or `semantic.enabled` is off) it
+/// is released (its 44 MiB in memory) and read again if a later
+/// generation wants it back.
 pub fn shipped() -> Result<Meaning, String> {
-    static MODEL: OnceLock<Result<Meaning, String>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| {
-            let sum = hex::encode(Sha256::digest(SHIPPED));
-            if sum != SHIPPED_SHA256 {
-                return Err(format!("the shipped model's checksum is {sum}, expected {SHIPPED_SHA256}: the build is damaged"));
-            }
-            read(SHIPPED)
-        })
-        .clone()
+    // Locked while it is read: two generations built at once read it once.
+    let mut held = SHIPPED_HELD.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(h) = held.as_ref()
+        && let Some(model) = h.model.upgrade()
+    {
+        return Ok(Meaning { model, name: h.name.clone(), languages: h.languages.clone() });
+    }
+    let sum = hex::encode(Sha256::digest(SHIPPED));
+    if sum != SHIPPED_SHA256 {
+        return Err(format!("the shipped model's checksum is {sum}, expected {SHIPPED_SHA256}: the build is damaged"));
+    }
+    let m = read(SHIPPED)?;
+    *held = Some(Held { model: Arc::downgrade(&m.model), name: m.name.clone(), languages: m.languages.clone() });
+    Ok(m)
+}
+
+/// Whether the shipped model is in memory now (a generation holds it).
+pub fn shipped_held() -> bool {
+    SHIPPED_HELD.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_some_and(|h| h.model.strong_count() > 0)
+}
+
+/// The shipped model as last read, not kept alive by this.
+static SHIPPED_HELD: Mutex<Option<Held>> = Mutex::new(None);
+
+struct Held {
+    model: Weak<dyn Embedder>,
+    name: String,
+    languages: Vec<String>,
 }
 
 /// The largest model file read: the shipped one is 7.8 MiB (8,182,052
 /// bytes, int8); this leaves room for a float32 table of the same
-/// vocabulary at twice its dimensions (60 MB). What reading one holds at
-/// its peak is about twice its size.
+/// vocabulary at twice its dimensions (60 MB).
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// How long reading a model file may take (the shipped one's size reads

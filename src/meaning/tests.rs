@@ -122,3 +122,45 @@ fn a_read_stops_one_byte_over_its_bound() {
     assert!(e.contains("over the 1000 bytes"), "{e}");
     assert_eq!(read_within(&[7u8; 1_000][..], 1_000, Duration::from_secs(60)).unwrap().len(), 1_000);
 }
+
+/// Set in the process `a_replaced_shipped_model_is_released` runs its
+/// other half in.
+const ALONE: &str = "LADDERD_TEST_MEANING_ALONE";
+const ALONE_TEST: &str = "meaning::tests::alone_a_generation_on_another_model_releases_the_shipped_one";
+
+#[test]
+fn a_replaced_shipped_model_is_released() {
+    // Every other test of this process may hold the shipped model at any
+    // moment: the test runs alone, in a process of its own.
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([ALONE_TEST, "--exact", "--ignored", "--test-threads=1"])
+        .env(ALONE, "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("1 passed"), "{stdout}\n{stderr}");
+}
+
+#[tokio::test]
+#[ignore = "run alone, in a process of its own, by a_replaced_shipped_model_is_released"]
+async fn alone_a_generation_on_another_model_releases_the_shipped_one() {
+    use crate::config::Config;
+    assert_eq!(std::env::var(ALONE).as_deref(), Ok("1"), "run only by a_replaced_shipped_model_is_released");
+    assert!(!shipped_held(), "nothing read it yet");
+    let daemon = crate::daemon::Daemon::new(Config::default()).unwrap();
+    assert!(shipped_held(), "the defaults rank with it");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy.safetensors");
+    std::fs::write(&copy, SHIPPED).unwrap();
+    let mut other = Config::default();
+    other.semantic.model = Some(copy);
+    daemon.reload(other).unwrap();
+    assert!(daemon.current().policy.meaning.is_some());
+    assert!(!shipped_held(), "replaced by another file: released");
+    daemon.reload(Config::default()).unwrap();
+    assert!(shipped_held(), "wanted again: read again");
+    let mut off = Config::default();
+    off.semantic.enabled = false;
+    daemon.reload(off).unwrap();
+    assert!(!shipped_held(), "turned off: released");
+}
