@@ -1,10 +1,12 @@
 //! Command line: `ladderd` serves; `ladderd config` prints the effective
 //! configuration (secrets masked); `ladderd config --check FILE` validates
-//! a file without starting; `ladderd replay` re-runs decision records;
+//! a file, and reads and checks the files it names, as the start does,
+//! without starting; `ladderd replay` re-runs decision records;
 //! `ladderd eval` measures decision quality on labelled turns.
 
 use crate::app::App;
 use crate::config;
+use crate::daemon::StartError;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,8 +28,10 @@ pub enum Command {
     Serve,
     /// Print the effective configuration (secrets masked), or check a file.
     Config {
-        /// Validate this file (with the environment on top): print `ok`
-        /// and exit 0, or every problem and exit 2.
+        /// Validate this file (with the environment on top), and read and
+        /// check the files it names as the start does (the model, the
+        /// lexicon, the templates, the key and token files): print `ok`
+        /// and exit 0, or the problems and exit 2.
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
         /// With `--check`: also print the effective configuration.
@@ -81,7 +85,12 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Config { check, print } => {
             let checking = check.is_some();
             let file = check.or(cli.config);
-            match config::load(file.as_deref()) {
+            // Checking, the files the configuration names are read and
+            // checked as the start would (the model, the lexicon, ...).
+            let checked = config::load(file.as_deref())
+                .map_err(StartError::from)
+                .and_then(|c| if checking { crate::daemon::Generation::check(&c).map(|()| c) } else { Ok(c) });
+            match checked {
                 Ok(_) if checking && !print => {
                     println!("ok");
                     ExitCode::SUCCESS
@@ -91,7 +100,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprint!("ladderd: {e}");
+                    let e = e.to_string();
+                    eprint!("ladderd: {e}{}", if e.ends_with('\n') { "" } else { "\n" });
                     ExitCode::from(EXIT_CONFIG)
                 }
             }

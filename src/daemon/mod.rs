@@ -64,20 +64,34 @@ impl Generation {
     /// Built at start and on every reload: both log it when LLM picks may
     /// execute uncorroborated (`auto_execute.corroboration = "none"`).
     pub fn new(config: Config) -> Result<Self, StartError> {
-        let policy = config.policy()?;
-        let llms = Llms::from_config(&config)?;
+        let (policy, llms, admin_token) = Self::parts(&config)?;
         if llms.main.is_some() {
             // Only the LLM rung counts tokens: without a provider the
             // tokenizer's table (about 64 MB) is never built.
             crate::bpe::warm_up();
         }
-        let admin_token = config.admin.token().map_err(StartError::AdminToken)?;
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
         }
         let pool_memo =
             ladder::intern::PoolMemo::new(POOL_MEMO_BYTES).counting_vectors(policy.meaning.as_ref().map_or(0, |m| m.model.dim()));
         Ok(Generation { config, policy, llms, admin_token, pool_memo })
+    }
+
+    /// Whether a validated configuration would start (`ladderd config
+    /// --check`): every check `new` makes (the files it names read and
+    /// checked: the model, the lexicon, the templates, the key and token
+    /// files), with nothing kept.
+    pub fn check(config: &Config) -> Result<(), StartError> {
+        Self::parts(config).map(drop)
+    }
+
+    /// What a generation is built of, each checked.
+    fn parts(config: &Config) -> Result<(Policy, Llms, Option<crate::config::AdminToken>), StartError> {
+        let policy = config.policy()?;
+        let llms = Llms::from_config(config)?;
+        let admin_token = config.admin.token().map_err(StartError::AdminToken)?;
+        Ok((policy, llms, admin_token))
     }
 }
 

@@ -172,3 +172,57 @@ async fn the_llm_is_shown_the_closest_candidates() {
     assert!(by_size.keys().all(|n| *n <= 20), "{by_size:?}");
     assert!(share >= LLM_SHOWN_MIN, "the intent among the 20 shown in {:.1}%", 100.0 * share);
 }
+
+/// The model files the start refuses, `ladderd config --check` refuses
+/// too, with the same problem naming `semantic.model`, and neither waits
+/// on a FIFO or reads a device.
+#[test]
+fn config_check_refuses_the_model_files_the_start_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let shipped = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("models/static-minilm-wordnet/model.safetensors")).unwrap();
+    std::fs::write(d.join("truncated.safetensors"), &shipped[..shipped.len() / 2]).unwrap();
+    std::fs::write(d.join("copy.safetensors"), &shipped).unwrap();
+    assert!(std::process::Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let run = |model: &Path, args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+            .env_clear()
+            .env("LADDER_LISTEN", "127.0.0.1:0")
+            .env("LADDER_SEMANTIC__MODEL", model)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A wait with a deadline: a start that hangs on the file fails here.
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > end {
+                child.kill().unwrap();
+                panic!("{}: {args:?} still running after 60 s", model.display());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let empty = d.join("ladderd.toml");
+    std::fs::write(&empty, "").unwrap();
+    let check = ["config", "--check", empty.to_str().unwrap()];
+    for (model, why) in [
+        (d.join("missing.safetensors"), "No such file"),
+        (d.join("truncated.safetensors"), "not a model file"),
+        (d.join("fifo"), "a FIFO, not a regular file"),
+        (Path::new("/dev/zero").to_path_buf(), "a character device, not a regular file"),
+    ] {
+        let (checked, _, said) = run(&model, &check);
+        let (started, _, refused) = run(&model, &[]);
+        assert_eq!((checked, started), (Some(2), Some(2)), "{}: {said}\n{refused}", model.display());
+        let line = format!("  semantic.model: {}: ", model.display());
+        let problem = |out: &str| out.lines().find(|l| l.starts_with(&line)).map(str::to_string);
+        assert!(problem(&said).is_some_and(|p| p.contains(why)), "{said}");
+        assert_eq!(problem(&said), problem(&refused), "config --check and the start say the same");
+    }
+    let (code, out, err) = run(&d.join("copy.safetensors"), &check);
+    assert_eq!((code, out.as_str()), (Some(0), "ok\n"), "{err}");
+}
