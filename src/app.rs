@@ -223,7 +223,10 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// is back it is read like a changed file, whatever it holds), and an
 /// empty one (a file truncated to be written again: replace the file
 /// atomically instead, write then rename). A file read in the middle of
-/// being written is applied only once two reads a moment apart agree.
+/// being written is applied only once two reads a moment apart agree. A
+/// configuration is loaded and built off the watcher's task, within
+/// `RELOAD_DEADLINE`: one that takes longer is counted as timed out and
+/// the watcher goes on (`reload_file`).
 async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
     use crate::daemon::ReloadFault;
     let poll = Duration::from_millis(daemon.current().config.config_reload.poll_ms);
@@ -273,11 +276,39 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
             ));
             continue;
         }
-        let loaded = crate::config::load(Some(&path)).map_err(|e| e.to_string());
-        match loaded.and_then(|c| daemon.reload(c).map_err(|e| e.to_string())) {
-            Ok(_) => {}
-            Err(why) => daemon.reload_refused(why.trim_end()),
+        reload_file(&daemon, &path, RELOAD_DEADLINE).await;
+    }
+}
+
+/// How long loading and building a changed configuration may take: its
+/// model file alone may take 10 s (`meaning::READ_DEADLINE`).
+pub const RELOAD_DEADLINE: Duration = Duration::from_secs(30);
+
+/// Loads the configuration at `path` and builds its generation on a
+/// blocking thread, then applies it; refused, it is logged, counted and
+/// shown by `GetRollout`. Not built within `deadline` (a file it names
+/// that does not answer), the same as `timed_out`, and the watcher goes
+/// on: what the build makes later is dropped, never applied.
+async fn reload_file(daemon: &Arc<Daemon>, path: &std::path::Path, deadline: Duration) {
+    let (d, p) = (daemon.clone(), path.to_path_buf());
+    let build = tokio::task::spawn_blocking(move || {
+        let config = crate::config::load(Some(&p)).map_err(|e| e.to_string())?;
+        d.prepare(config).map_err(|e| e.to_string())
+    });
+    match tokio::time::timeout(deadline, build).await {
+        Ok(Ok(Ok(prepared))) => {
+            daemon.apply(prepared);
         }
+        Ok(Ok(Err(why))) => daemon.reload_refused(why.trim_end()),
+        Ok(Err(e)) => daemon.reload_refused(&format!("config: {}: building it failed: {e}", path.display())),
+        Err(_) => daemon.reload_failed(
+            crate::daemon::ReloadFault::TimedOut,
+            &format!(
+                "config: {}: not loaded within {} s (a file it names does not answer?); keeping the running configuration",
+                path.display(),
+                deadline.as_secs_f64()
+            ),
+        ),
     }
 }
 
@@ -413,4 +444,40 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reload whose configuration names a file that never answers (a
+    /// FIFO as the lexicon, read whole until a writer closes it) is given
+    /// up at its deadline, counted and shown, and the next reload applies.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_reload_past_its_deadline_is_given_up_and_the_next_one_applies() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("lexicon.toml");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let file = dir.path().join("ladderd.toml");
+        std::fs::write(&file, format!("[lexicon]\npath = {:?}\n", fifo.display().to_string())).unwrap();
+        let daemon = Arc::new(Daemon::new(Config::default()).unwrap());
+        let revision = daemon.current().policy.revision.clone();
+        let stuck = tokio::time::timeout(Duration::from_secs(60), reload_file(&daemon, &file, Duration::from_millis(200)));
+        stuck.await.expect("given up at its deadline");
+        let g = daemon.current();
+        let r = daemon.rollout(&g);
+        assert_eq!((r.config_reloads, r.config_reload_failures), (0, 1));
+        assert!(r.last_reload_error.contains("not loaded within 0.2 s"), "{}", r.last_reload_error);
+        assert_eq!(g.policy.revision, revision, "the running configuration stays");
+
+        std::fs::write(&file, "[clarifier]\nmax_options = 4\n").unwrap();
+        reload_file(&daemon, &file, Duration::from_secs(60)).await;
+        let g = daemon.current();
+        let r = daemon.rollout(&g);
+        assert_eq!((r.config_reloads, r.config_reload_failures, r.last_reload_error.as_str()), (1, 1, ""));
+        assert_eq!(g.config.clarifier.max_options, 4);
+        // The given-up read ends once a writer opens and closes the FIFO;
+        // what it built is dropped.
+        drop(std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+    }
 }

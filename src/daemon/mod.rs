@@ -18,7 +18,7 @@ pub mod assistant;
 pub mod rollout;
 pub mod turn;
 
-pub use rollout::{ReloadFault, RolloutView, Trip};
+pub use rollout::{Prepared, ReloadFault, RolloutView, Trip};
 pub use turn::{EnrichInput, OutcomeInput};
 
 use crate::config::{Config, Redaction, SessionBackend};

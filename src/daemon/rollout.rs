@@ -361,7 +361,15 @@ impl Daemon {
     /// Applies a new (validated) configuration for the next request, as one
     /// new generation. Keys that only take effect at start keep their
     /// running values; their names are returned.
-    pub fn reload(&self, mut new: Config) -> Result<Vec<&'static str>, StartError> {
+    pub fn reload(&self, new: Config) -> Result<Vec<&'static str>, StartError> {
+        Ok(self.apply(self.prepare(new)?))
+    }
+
+    /// The generation a new (validated) configuration makes, built and
+    /// checked (its files read: this blocks), not in force yet: `apply`
+    /// puts it in force. Keys that only take effect at start keep their
+    /// running values.
+    pub fn prepare(&self, mut new: Config) -> Result<Prepared, StartError> {
         let old = self.current();
         let old = &old.config;
         let mut restart = Vec::new();
@@ -387,7 +395,14 @@ impl Daemon {
             "telemetry.decision_log" => telemetry.decision_log,
             "config_reload" => config_reload,
         );
-        let next = Generation::new(new)?;
+        Ok(Prepared { next: Generation::new(new)?, restart })
+    }
+
+    /// Puts a prepared generation in force for the next request; returns
+    /// the keys that keep their running values until a restart.
+    pub fn apply(&self, prepared: Prepared) -> Vec<&'static str> {
+        let Prepared { next, restart } = prepared;
+        let old = &self.current().config;
         let revision = next.policy.revision.clone();
         let unnamed = next.config.guardrails.enabled && next.config.guardrails.cohorts.is_empty();
         let was_open = old.guardrails.enabled && old.guardrails.cohorts.is_empty();
@@ -401,7 +416,7 @@ impl Daemon {
         }
         self.metrics.config_reloads.add(1, &[opentelemetry::KeyValue::new("result", "applied")]);
         tracing::info!(revision = %revision, restart_required = ?restart, "configuration reloaded");
-        Ok(restart)
+        restart
     }
 
     /// A configuration that could not be applied: the old one stays.
@@ -410,7 +425,8 @@ impl Daemon {
     }
 
     /// A reload that did not happen (the file refused, missing or
-    /// unreadable): counted by result, logged, and shown by `GetRollout`
+    /// unreadable, or not loaded in time): counted by result, logged, and
+    /// shown by `GetRollout`
     /// (`last_reload_error`); the running configuration stays. The watcher
     /// calls it once per fault (and on each SIGHUP while it lasts).
     pub fn reload_failed(&self, fault: ReloadFault, why: &str) {
@@ -421,6 +437,9 @@ impl Daemon {
         match fault {
             ReloadFault::Refused => {
                 tracing::error!(error = %why, revision = %revision, "configuration reload refused; keeping the running configuration")
+            }
+            ReloadFault::TimedOut => {
+                tracing::error!(error = %why, revision = %revision, "configuration reload timed out; keeping the running configuration")
             }
             ReloadFault::Missing | ReloadFault::Unreadable => tracing::error!(
                 error = %why,
@@ -443,6 +462,16 @@ pub enum ReloadFault {
     Missing,
     /// The file is there and cannot be read.
     Unreadable,
+    /// The configuration, or a file it names, was not loaded within the
+    /// reload's deadline (a file that does not answer).
+    TimedOut,
+}
+
+/// A configuration generation built and checked for a reload, not in
+/// force yet (`Daemon::prepare`, `Daemon::apply`).
+pub struct Prepared {
+    next: Generation,
+    restart: Vec<&'static str>,
 }
 
 impl ReloadFault {
@@ -451,6 +480,7 @@ impl ReloadFault {
             ReloadFault::Refused => "refused",
             ReloadFault::Missing => "missing",
             ReloadFault::Unreadable => "unreadable",
+            ReloadFault::TimedOut => "timed_out",
         }
     }
 }

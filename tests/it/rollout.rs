@@ -374,6 +374,57 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     sigterm(&child);
 }
 
+/// A reload onto a model file that would wait forever (a FIFO) or read
+/// forever (`/dev/zero`) is refused by its kind, counted and shown, and
+/// the reloads after it apply; SIGTERM still stops the daemon.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reload_after_a_bad_model_reload_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert!(std::process::Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let cfg = d.join("ladderd.toml");
+    let base = "[config_reload]\npoll_ms = 100\n";
+    // Written whole, then renamed over the file: never read half-way.
+    let write = |text: String| {
+        std::fs::write(d.join("next.toml"), text).unwrap();
+        std::fs::rename(d.join("next.toml"), &cfg).unwrap();
+    };
+    write(base.to_string());
+    let (child, addr, _) = spawn_binary(&[("LADDER_CONFIG", cfg.to_str().unwrap())]).await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    for (n, model) in [d.join("fifo"), PathBuf::from("/dev/zero")].into_iter().enumerate() {
+        write(format!("{base}[semantic]\nmodel = {:?}\n", model.display().to_string()));
+        let failures = n as u64 + 1;
+        let mut cl = c.clone();
+        assert!(
+            eventually(|| {
+                let mut cl = cl.clone();
+                async move { rollout(&mut cl).await.config_reload_failures == failures }
+            })
+            .await,
+            "{}: refused",
+            model.display()
+        );
+        let state = rollout(&mut cl).await;
+        assert!(state.last_reload_error.contains(&format!("semantic.model: {}: a ", model.display())), "{}", state.last_reload_error);
+        assert!(state.last_reload_error.contains("not a regular file"), "{}", state.last_reload_error);
+        assert_eq!(state.config_reloads, 0);
+    }
+    // A good configuration after the bad ones applies.
+    write(format!("{base}[clarifier]\nmax_options = 4\n"));
+    assert!(
+        eventually(|| {
+            let mut c = c.clone();
+            async move { rollout(&mut c).await.config_reloads == 1 }
+        })
+        .await,
+        "applied"
+    );
+    let state = rollout(&mut c).await;
+    assert_eq!((state.config_reload_failures, state.last_reload_error.as_str()), (2, ""));
+    crate::telemetry::stop(child).await;
+}
+
 #[tokio::test]
 async fn shadow_mode_runs_the_llm_but_decides_as_if_it_were_off() {
     let llm = pick_last_provider().await;
