@@ -488,7 +488,7 @@ pub fn finish(
 /// Parses the LLM's reply into a draft (plain or fenced JSON).
 pub fn parse_draft(content: &str) -> Result<Draft, String> {
     let json = super::model_json::extract_json(content).ok_or("no JSON object in the reply")?;
-    serde_json::from_str::<Draft>(json).map_err(|e| format!("malformed reply: {e}"))
+    serde_json::from_str::<Draft>(json).map_err(|e| format!("malformed reply: {}", crate::model_json::parse_error(&e)))
 }
 
 /// The whole `Clarify` sequence after the LLM call: the draft when it

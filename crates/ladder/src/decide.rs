@@ -145,7 +145,12 @@ pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>
     match answered.answer {
         Answer::Pass => draft.step("pass", String::new()),
         Answer::Again { text, without, kind } => {
-            draft.step(kind.as_str(), format!("read again: {text}"));
+            // What was read again, by its size and the options it leaves
+            // out: the trace names rules and ids, never the input's words
+            // (they leave the process in spans and decision records).
+            let left_out: Vec<&str> = without.iter().map(|i| pool.entries[*i].cand.id.as_str()).collect();
+            let without_ids = if left_out.is_empty() { String::new() } else { format!(" without {}", left_out.join(",")) };
+            draft.step(kind.as_str(), format!("read again{without_ids}: {} tokens", words(&text).count()));
             again = Some((text, without));
         }
         answer => return Ok(reply_decision(draft, &pool, answer, answered.follow_up)),

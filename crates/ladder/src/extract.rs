@@ -223,7 +223,7 @@ pub struct HintReply {
 
 pub fn parse_hint(content: &str) -> Result<HintReply, String> {
     let json = super::model_json::extract_json(content).ok_or("no JSON object in the reply")?;
-    serde_json::from_str(json).map_err(|e| format!("malformed reply: {e}"))
+    serde_json::from_str(json).map_err(|e| format!("malformed reply: {}", crate::model_json::parse_error(&e)))
 }
 
 wire_enum! {

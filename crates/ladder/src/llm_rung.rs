@@ -98,7 +98,7 @@ pub(crate) async fn run<P: Ports>(draft: &mut Draft<'_>, ports: &P, tie: &Tie<'_
             if let Verdict::NeedMoreInfo { dropped, .. } = &verdict
                 && !dropped.is_empty()
             {
-                tracing::debug!(dropped = ?dropped, "needed_evidence_types outside the allowlist or over the cap dropped");
+                tracing::debug!(dropped = dropped.len(), "needed_evidence_types outside the allowlist or over the cap dropped");
             }
             draft.verdict = Some(verdict.clone());
             span.record("ladder.llm.verdict", verdict.name());

@@ -1,6 +1,22 @@
 //! Reading a model's reply: the one JSON object in it, whichever way the
 //! provider wrapped it. Every rule that reads an LLM reply (arbitration,
-//! assistant drafts, extraction hints) starts here; it imports nothing.
+//! assistant drafts, extraction hints) starts here; it imports nothing. Its
+//! errors name what is wrong and where, never what the reply says.
+
+/// What is wrong with a reply that does not read as the object expected,
+/// without its words: serde's own message quotes the values it met
+/// (`invalid type: string "..."`), and a model's reply may echo the
+/// user's input, which must not reach a trace, a record or a log.
+pub fn parse_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Io => "unreadable",
+        Category::Syntax => "not JSON",
+        Category::Data => "a field missing or of the wrong type",
+        Category::Eof => "cut short",
+    };
+    format!("{what} at line {} column {}", e.line(), e.column())
+}
 
 /// Extracts a JSON object from the content: the whole message, or the
 /// first fenced block (```json ... ``` or ``` ... ```).

@@ -276,7 +276,7 @@ pub fn interpret(content: &str, pool_ids: &[&str], max_types: usize) -> Verdict 
     };
     let raw: RawReply = match serde_json::from_str(json) {
         Ok(r) => r,
-        Err(e) => return Verdict::Invalid { detail: format!("malformed reply: {e}") },
+        Err(e) => return Verdict::Invalid { detail: format!("malformed reply: {}", crate::model_json::parse_error(&e)) },
     };
     let confidence = match raw.confidence {
         None => 0.0,
@@ -286,7 +286,9 @@ pub fn interpret(content: &str, pool_ids: &[&str], max_types: usize) -> Verdict 
     match raw.decision.as_str() {
         "select" => match raw.choice_id {
             Some(id) if pool_ids.contains(&id.as_str()) => Verdict::Select { choice_id: id, confidence },
-            Some(id) => Verdict::Invalid { detail: format!("choice_id {id:?} is not in the pool") },
+            // The id the model made up is not quoted: a reply may echo the
+            // input (the record keeps the reply, redacted as configured).
+            Some(_) => Verdict::Invalid { detail: "a choice_id that is not in the pool".into() },
             None => Verdict::Invalid { detail: "select without a choice_id".into() },
         },
         "abstain" => Verdict::Abstain { confidence },
@@ -301,7 +303,7 @@ pub fn interpret(content: &str, pool_ids: &[&str], max_types: usize) -> Verdict 
             }
             Verdict::NeedMoreInfo { types, dropped, confidence }
         }
-        other => Verdict::Invalid { detail: format!("unknown decision {other:?}") },
+        _ => Verdict::Invalid { detail: "an unknown decision".into() },
     }
 }
 

@@ -1454,3 +1454,132 @@ proptest! {
         }
     }
 }
+
+// -------------------------------------------------- no input in details --
+
+/// A word no label, id, lexicon entry or rule name holds: where it shows
+/// in a trace, the trace carried the user's words.
+const MARKER: &str = "zorblax";
+
+/// Words that make replies of every kind (yes, no, the other one, another
+/// one, a correction, a second sentence) and matches of every rule, the
+/// marker among them at a random place, or glued to a word (a typo).
+fn marked_input() -> impl Strategy<Value = String> {
+    let words = prop::sample::select(vec![
+        "yes",
+        "sounds good",
+        "no",
+        "not that one",
+        "the other one",
+        "another one",
+        "actually",
+        "instead",
+        "make it",
+        "never mind",
+        "the second one",
+        "cancel",
+        "what is",
+        "?",
+        "and",
+        "can you",
+        "open",
+        "links",
+        "panel",
+        "d",
+        "e",
+        "sales",
+        "report",
+        "summary",
+        "155",
+        "settings",
+        "please",
+        "lnks",
+        "pannel",
+        "from chat",
+        ",",
+        ".",
+    ]);
+    (prop::collection::vec(words, 0..7), any::<prop::sample::Index>(), any::<bool>()).prop_map(|(w, at, glued)| {
+        let mut w: Vec<String> = w.into_iter().map(String::from).collect();
+        let at = at.index(w.len() + 1);
+        match (glued, w.get_mut(at)) {
+            (true, Some(word)) => *word = format!("{word}{MARKER}"),
+            _ => w.insert(at.min(w.len()), MARKER.to_string()),
+        }
+        w.join(" ")
+    })
+}
+
+/// An LLM that answers with the marker where ids, decisions and values go
+/// (a reply that echoes the input), or as usual.
+fn marked_answer() -> impl Strategy<Value = LlmAnswer> {
+    let echo = |content: &str| LlmAnswer::Replied { content: content.replace("{m}", MARKER), latency_ms: 5 };
+    prop_oneof![
+        llm_answer_strategy(),
+        Just(echo(r#"{"decision":"select","choice_id":"{m}","confidence":0.9}"#)),
+        Just(echo(r#"{"decision":"{m}","confidence":0.9}"#)),
+        Just(echo(r#"{"decision":"select","choice_id":"opt-0","confidence":"{m}"}"#)),
+        Just(echo(r#"{"decision":"need_more_info","needed_evidence_types":["{m}"],"confidence":0.3}"#)),
+    ]
+}
+
+/// Trace details and decision events name rules, ids and figures, never
+/// words of the input nor of the LLM's reply: they leave the process in
+/// spans and decision records whatever `redact_input` says. Sessions of
+/// turns on one screen (a high-risk option among them, for confirmations),
+/// each turn with the marker word somewhere, the LLM off, live, or
+/// auto-executing.
+#[test]
+fn trace_details_never_carry_the_inputs_words() {
+    let branches = Branches::default();
+    let screen = (cands("opt", 5), any::<prop::sample::Index>(), any::<bool>());
+    let strategy = (screen, prop::collection::vec(marked_input(), 1..5), marked_answer(), 0u8..3);
+    check_cases(512, file!(), &strategy, |((mut options, risky, confirm), inputs, answer, mode)| {
+        if confirm && !options.is_empty() {
+            let at = risky.index(options.len());
+            options[at].risk = crate::types::Risk::High;
+        }
+        let set = OptionSet { option_set_id: "set".into(), scope: Scope::Chat, candidates: options.into(), ..Default::default() };
+        let mut s = Session::new();
+        s.fake = Fake::new(answer.clone());
+        if mode > 0 {
+            let p = s.policy.to_mut();
+            p.llm_mode = LlmMode::Live;
+            p.auto_execute.enabled = mode == 2;
+            p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec();
+        }
+        for input in &inputs {
+            let req = DecideRequest {
+                session_id: "s".into(),
+                input: input.clone(),
+                active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
+                options: Some(set.clone()),
+                ..Default::default()
+            };
+            let decided = turn(&s.policy, &s.fake, &req);
+            let d = &decided.decision;
+            for step in &d.trace {
+                prop_assert!(!step.detail.contains(MARKER) && !step.outcome.contains(MARKER), "{input:?}: {step:?}");
+                if step.detail.starts_with("read again") {
+                    branches.hit("read again");
+                }
+            }
+            for e in &decided.events {
+                prop_assert!(!e.detail.contains(MARKER), "{input:?}: event {} {:?}", e.name, e.detail);
+                if e.name == "llm_arbitration_abstained" && e.detail.starts_with("invalid") {
+                    branches.hit("invalid reply");
+                }
+            }
+            if d.handled_by_tier == Tier::Reply {
+                branches.hit("reply");
+            }
+            if d.outcome == Outcome::Execute
+                && let Some(id) = &d.target_id
+            {
+                s.record(id, "set", crate::continuity::ActionOutcome::Executed);
+            }
+        }
+        Ok(())
+    });
+    branches.expect(&[("read again", 5), ("invalid reply", 20), ("reply", 20)]);
+}
