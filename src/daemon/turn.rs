@@ -646,7 +646,9 @@ impl Daemon {
 
     /// One decision record: what the ladder saw (request, session state,
     /// LLM answer, guard claim) and what it decided, with user text redacted
-    /// as configured. With `redact_input = "off"` it replays exactly.
+    /// as configured (the input, its canonical form, enrichment excerpts
+    /// and history, the LLM's replies, the follow-up's text). With
+    /// `redact_input = "off"` it replays exactly.
     fn record(&self, mode: Redaction, decided: &Decided, rec: Record<'_>) -> DecisionRecord {
         let text = |s: &str| telemetry::redact(mode, s).unwrap_or_default();
         let mut request = DecideRequest::clone(rec.req);
@@ -669,6 +671,14 @@ impl Daemon {
         let llm_answer = decided.llm_answer.clone().map(redact_answer);
         let corroboration =
             decided.corroboration.clone().map(|s| ladder::policy::SecondAnswer { answer: redact_answer(s.answer), shown: s.shown });
+        // The rest of the user's turn, redacted as the input is (the
+        // caller got it whole); its kind and length stay.
+        let mut decision = decided.decision.clone();
+        let follow_up_chars = decision.follow_up.as_mut().map(|f| {
+            let chars = f.text.chars().count();
+            f.text = text(&f.text);
+            chars
+        });
         DecisionRecord {
             schema: telemetry::records::RECORD_SCHEMA.into(),
             ts_ms: self.clock.now().wall_ms,
@@ -682,7 +692,8 @@ impl Daemon {
             llm_answer,
             corroboration,
             events: decided.events.iter().map(|e| (e.name.to_string(), e.detail.clone())).collect(),
-            decision: decided.decision.clone(),
+            decision,
+            follow_up_chars,
         }
     }
 

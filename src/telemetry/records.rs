@@ -51,7 +51,13 @@ pub struct DecisionRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corroboration: Option<SecondAnswer>,
     pub events: Vec<(String, String)>,
+    /// The decision; its `follow_up.text` redacted as the input is.
     pub decision: Decision,
+    /// The length of the decision's follow-up text, in characters (what
+    /// is left of it under `hash` and `drop`, with its kind); absent
+    /// without a follow-up, and in records written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow_up_chars: Option<usize>,
 }
 
 /// Why a decision record was lost (`ladder_decision_records_dropped_total`).

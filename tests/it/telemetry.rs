@@ -229,66 +229,188 @@ async fn a_decision_through_the_llm_rung_exports_one_span_tree_in_the_callers_tr
     assert!(!receiver.metrics.lock().unwrap().is_empty(), "metrics flushed on shutdown");
 }
 
+/// The word every marked turn carries: no label, id, lexicon entry or
+/// rule name holds it.
+const MARKER: &str = "zorblax";
+
+fn c(id: &str, label: &str, sublabel: &str) -> pb::Candidate {
+    pb::Candidate { sublabel: sublabel.into(), ..cand(id, label) }
+}
+
+fn on(session: &str, input: &str, candidates: Vec<pb::Candidate>, asked: pb::Asked) -> pb::DecideRequest {
+    pb::DecideRequest {
+        session_id: session.into(),
+        input: input.into(),
+        options: Some(pb::OptionSet {
+            option_set_id: format!("{session}-set"),
+            scope: pb::Scope::Chat as i32,
+            candidates,
+            asked: asked as i32,
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// One of each kind of turn, each with user text found nowhere else: the
+/// marker, or (where a rule needs every word accounted for) a misspelling
+/// or the whole phrase. Returns the texts to look for, and what the caller
+/// got (to check it got the follow-up).
+async fn marked_turns(client: &mut pb::arbiter_client::ArbiterClient<tonic::transport::Channel>) -> (Vec<&'static str>, Vec<pb::Decision>) {
+    let panels = || panels_request("").options.unwrap().candidates;
+    let reports = || {
+        let mut v = panels();
+        v.push(c("sales", "Quarterly sales report", ""));
+        v
+    };
+    let cards = || vec![c("freeze", "Freeze card", ""), c("unfreeze", "Unfreeze card", ""), c("lost", "Report card lost", "")];
+    let tables = || vec![c("sat", "Book a table", "Saturday 7 pm"), c("fri", "Book a table", "Friday 8 pm")];
+    let booking = || vec![c("book", "Book a table for 2", "Friday 7:00 pm")];
+    let u = pb::Asked::Unspecified;
+    let turns = [
+        // Through every rung to the LLM, which picks one: a clarifier.
+        on("llm", "links panel zorblax", panels(), u),
+        // A question: escaped at the exclusions.
+        on("question", "what is zorblax?", panels(), u),
+        // A typo only one option is near: executed by the match.
+        on("typo", "quartrly sales reprot", reports(), u),
+        // A yes, then a request of its own: the follow-up.
+        on("follow", "Yes, can you also book me a cab to zorblax street?", booking(), pb::Asked::Confirmation),
+        // A refusal of what was just done, with what is wanted instead:
+        // read again without it.
+        on("reread", "unfreeze card", vec![c("unfreeze", "Unfreeze card", "")], pb::Asked::Confirmation),
+        on("reread", "no, freeze card zorblax", cards(), u),
+        // An answer to "which one?" by a detail one option shows.
+        on("detail", "table", tables(), u),
+        on("detail", "the saturday one", tables(), u),
+    ];
+    let mut got = Vec::new();
+    for r in turns {
+        got.push(client.decide(r).await.unwrap().into_inner());
+    }
+    // The LLM's clarifier opened a cycle: evidence with the marker joins it.
+    client
+        .enrich(pb::EnrichRequest {
+            session_id: "llm".into(),
+            loop_cycle_id: got[0].loop_cycle_id.clone(),
+            evidence: vec![pb::EvidenceBlock {
+                r#type: "active_widget_items".into(),
+                candidates: vec![cand("w-1", "Links Panel Widget")],
+                excerpt: "the widget zorblax showed".into(),
+            }],
+            chat_history: vec!["user: open the zorblax panel".into()],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    client
+        .clarify(pb::ClarifyRequest {
+            session_id: "assistant".into(),
+            r#type: pb::MessageType::Clarify as i32,
+            query: "find zorblax".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    client
+        .extract(pb::ExtractRequest { session_id: "assistant".into(), text: "a zorblax pizza".into(), ..Default::default() })
+        .await
+        .unwrap();
+    (vec![MARKER, "quartrly", "reprot", "the saturday one"], got)
+}
+
+/// Under `hash` and `drop`, the user's text of every kind of turn (every
+/// rung, replies of every kind, a follow-up, a typo, Enrich's evidence,
+/// Clarify, Extract) is in no decision record, span, span event, log line
+/// (at debug) or metric; under `off` it is in the records and spans
+/// (`ladder.input`). In no mode is it in a trace detail or a decision
+/// event. The caller gets the follow-up whole; records keep its kind and
+/// length.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_secret_in_the_input_appears_nowhere_unless_redaction_is_off() {
-    const SECRET: &str = "zx9secretcard4111";
+async fn user_text_of_every_kind_of_turn_appears_nowhere_unless_redaction_is_off() {
     for mode in ["hash", "drop", "off"] {
         let (receiver, endpoint) = Receiver::start().await;
         let llm = provider().await;
         let url = format!("{}/v1", llm.uri());
         let dir = tempfile::tempdir().unwrap();
         let records = dir.path().join("decisions.jsonl");
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
-            .env_clear()
-            .env("LADDER_LISTEN", "127.0.0.1:0")
-            .env("LADDER_TELEMETRY__LOG_FORMAT", "json")
-            .env("LADDER_TELEMETRY__REDACT_INPUT", mode)
-            .env("LADDER_TELEMETRY__DECISION_LOG__PATH", &records)
-            .env("RUST_LOG", "debug")
-            .env("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint)
-            .env("LADDER_LLM__BASE_URL", &url)
-            .env("LADDER_LLM__MODEL", "m")
-            .stderr(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let logs = Arc::new(Mutex::new(String::new()));
-        let (addr_tx, addr_rx) = tokio::sync::oneshot::channel::<String>();
+        let (child, addr, start, mut lines) = spawn_binary_logged(&[
+            ("LADDER_TELEMETRY__REDACT_INPUT", mode),
+            ("LADDER_TELEMETRY__DECISION_LOG__PATH", records.to_str().unwrap()),
+            ("RUST_LOG", "debug"),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+            ("LADDER_LLM__BASE_URL", &url),
+            ("LADDER_LLM__MODEL", "m"),
+        ])
+        .await;
+        let logs = Arc::new(Mutex::new(start.iter().map(|l| format!("{l}\n")).collect::<String>()));
         let sink = logs.clone();
         let reader = tokio::spawn(async move {
-            use tokio::io::AsyncBufReadExt;
-            let mut lines = tokio::io::BufReader::new(stderr).lines();
-            let mut addr_tx = Some(addr_tx);
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(tx) = addr_tx.take_if(|_| line.contains("\"message\":\"serving\"")) {
-                    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
-                    let _ = tx.send(v["fields"]["addr"].as_str().unwrap().to_string());
-                }
-                sink.lock().unwrap().push_str(&line);
-                sink.lock().unwrap().push('\n');
+                let mut l = sink.lock().unwrap();
+                l.push_str(&line);
+                l.push('\n');
             }
         });
-        let addr = tokio::time::timeout(Duration::from_secs(10), addr_rx).await.unwrap().unwrap();
-        // Unresolved, so the input travels through every rung and the LLM.
-        decide_with_traceparent(&addr, &format!("links panel {SECRET}")).await;
+        let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+        let (texts, got) = marked_turns(&mut client).await;
         stop(child).await;
         reader.await.unwrap();
+
+        // Each kind of turn reached the rung it is for.
+        let trace = |d: &pb::Decision| d.trace.iter().map(|s| format!("{}:{}:{}", s.rung, s.outcome, s.detail)).collect::<Vec<_>>();
+        assert_eq!(got[0].decided_by(), pb::Decider::Llm, "{:?}", trace(&got[0]));
+        assert_eq!(got[1].escape_reason, "question_intent");
+        assert!(trace(&got[2]).iter().any(|s| s.contains(":typo:")), "{:?}", trace(&got[2]));
+        let f = got[3].follow_up.clone().expect("a follow-up");
+        assert_eq!(f.text, "can you also book me a cab to zorblax street?", "the caller gets it whole");
+        assert!(trace(&got[5]).iter().any(|s| s.starts_with("reply:decline:read again without unfreeze")), "{:?}", trace(&got[5]));
+        assert!(trace(&got[7]).iter().any(|s| s.starts_with("reply:detail:sat")), "{:?}", trace(&got[7]));
+
         let logs = logs.lock().unwrap().clone();
-        let spans = format!("{:?}", receiver.spans());
+        let spans = receiver.spans();
+        let exported = format!("{spans:?}");
+        let metrics = format!("{:?}", receiver.metrics.lock().unwrap());
         let record = std::fs::read_to_string(&records).unwrap();
-        assert!(!record.is_empty() && !spans.is_empty() && !logs.is_empty(), "{mode}: every output was produced");
-        assert!(!logs.contains(SECRET), "{mode}: the logs never carry user text");
-        if mode == "off" {
-            assert!(spans.contains(SECRET) && record.contains(SECRET), "off: the text is there (positive control)");
-        } else {
-            assert!(!spans.contains(SECRET), "{mode}: secret in spans");
-            assert!(!record.contains(SECRET), "{mode}: secret in the decision record");
+        let recs: Vec<serde_json::Value> = record.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert!(
+            recs.len() >= 9 && spans.len() > 50 && !metrics.is_empty() && logs.lines().count() > 20,
+            "{mode}: every output was produced"
+        );
+        for text in &texts {
+            assert!(!logs.contains(text), "{mode}: {text:?} in the logs");
+            assert!(!metrics.contains(text), "{mode}: {text:?} in the metrics");
+            for s in &spans {
+                let details = s.attrs.get("ladder.detail").into_iter().chain(s.events.iter().flat_map(|(_, a)| a.values()));
+                for d in details {
+                    assert!(!d.contains(text), "{mode}: {text:?} in the span {}'s detail or events: {d:?}", s.name);
+                }
+            }
+            for r in &recs {
+                let details = r["decision"]["trace"].as_array().unwrap().iter().map(|s| s["detail"].to_string());
+                let events = r["events"].as_array().unwrap().iter().map(|e| e.to_string());
+                for d in details.chain(events) {
+                    assert!(!d.contains(text), "{mode}: {text:?} in a record's trace or events: {d}");
+                }
+            }
+            if mode == "off" {
+                assert!(exported.contains(text) && record.contains(text), "off: {text:?} is there (the positive control)");
+            } else {
+                assert!(!exported.contains(text), "{mode}: {text:?} in the spans");
+                assert!(!record.contains(text), "{mode}: {text:?} in a decision record");
+            }
         }
-        let rec: serde_json::Value = serde_json::from_str(record.lines().next().unwrap()).unwrap();
-        assert_eq!(rec["redaction"], mode);
-        assert_eq!(rec["schema"], "ladder.record.v1");
-        assert_eq!(rec["decision"]["outcome"], "clarify");
+        let follow = recs.iter().find(|r| r["request"]["session_id"] == "follow").expect("the follow-up's record");
+        assert_eq!(follow["redaction"], mode);
+        assert_eq!(follow["decision"]["follow_up"]["kind"], "request", "its kind stays");
+        assert_eq!(follow["follow_up_chars"], f.text.chars().count(), "its length stays");
+        let kept = follow["decision"]["follow_up"]["text"].as_str().unwrap();
+        match mode {
+            "off" => assert_eq!(kept, f.text),
+            "hash" => assert!(kept.starts_with("sha256:"), "{kept}"),
+            _ => assert_eq!(kept, ""),
+        }
+        assert_eq!(recs[0]["schema"], "ladder.record.v1");
     }
 }
 
