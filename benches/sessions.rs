@@ -26,9 +26,12 @@
 //! 5. Bytes per session as the daemon leaves it (past 8,192 others, as
 //!    in 1), made by real `Decide` calls on a 100-candidate screen: empty (one executed turn),
 //!    clarified (ladderd's clarifier pending) and replied (an execute, then
-//!    a clarifier). `SESSIONS_MILLION=clarified cargo bench --bench
-//!    sessions` (or `replied`) instead builds 1,000,000 of one shape and
-//!    reports the process's RSS; `SESSIONS_SHAPES=1` runs only this part.
+//!    a clarifier); each without a `turn_id`, and with a UUID one per call
+//!    as the client packages send (the session then keeps its last turn
+//!    for a repeated `Decide`). `SESSIONS_MILLION=clarified cargo bench
+//!    --bench sessions` (or `replied`; with `SESSIONS_TURN_IDS=1`, a
+//!    `turn_id` each) instead builds 1,000,000 of one shape and reports
+//!    the process's RSS; `SESSIONS_SHAPES=1` runs only this part.
 //!
 //! Under `cargo test --benches` (no `--bench` argument) the sizes shrink so
 //! the target still runs quickly.
@@ -315,8 +318,10 @@ const DAEMON_SHAPES: [(&str, &[&str]); 3] = [
 ];
 
 /// A daemon with the embedded defaults holding up to `max` sessions, and
-/// a call that decides one turn on it.
-fn daemon_turns(max: usize) -> impl FnMut(&str, &str) -> ladder::types::Outcome {
+/// a call that decides one turn on it: with a `turn_id` of its own (a
+/// UUID, as the client packages send: the session keeps the turn for a
+/// repeated `Decide`), or none.
+fn daemon_turns(max: usize, turn_ids: bool) -> impl FnMut(&str, &str) -> ladder::types::Outcome {
     use prost::Message;
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let mut config = ladderd::config::Config::default();
@@ -329,7 +334,8 @@ fn daemon_turns(max: usize) -> impl FnMut(&str, &str) -> ladder::types::Outcome 
     screen.options.as_mut().expect("options").candidates = ladderd_load::samples::pool(100);
     move |session: &str, input: &str| {
         let g = daemon.current();
-        let m = ladderd::pb::DecideRequest { session_id: session.into(), input: input.into(), ..screen.clone() };
+        let turn_id = if turn_ids { uuid::Uuid::new_v4().to_string() } else { String::new() };
+        let m = ladderd::pb::DecideRequest { session_id: session.into(), turn_id, input: input.into(), ..screen.clone() };
         let wire = m.encode_to_vec();
         let at = ladderd::grpc::wire::options("/ladder.v1.Arbiter/Decide", &wire).expect("options sent once");
         let req = ladderd::grpc::options::decide_input(&g, m, Some(&wire[at]), None).expect("a valid request");
@@ -344,19 +350,20 @@ fn daemon_shapes(full: bool) {
     println!(
         "bytes per session as the daemon leaves it ({n} sessions of each shape past {open}, 100 candidates; live heap bytes / sessions):"
     );
-    for (name, inputs) in DAEMON_SHAPES {
-        let mut turn = daemon_turns((open + n) as usize * 2);
+    for ((name, inputs), turn_ids) in DAEMON_SHAPES.iter().flat_map(|s| [(s, false), (s, true)]) {
+        let name = format!("{name}{}", if turn_ids { ", a turn_id each" } else { "" });
+        let mut turn = daemon_turns((open + n) as usize * 2, turn_ids);
         // The screen's list interned and its canonical index built.
         turn("warm-up", inputs[0]);
         for i in 0..open {
-            for input in inputs {
+            for input in *inputs {
                 turn(&session_id(n + i), input);
             }
         }
         let before = LIVE.load(Ordering::Relaxed);
         let mut outcomes = std::collections::BTreeSet::new();
         for i in 0..n {
-            for input in inputs {
+            for input in *inputs {
                 outcomes.insert(format!("{:?}", turn(&session_id(i), input)));
             }
         }
@@ -373,7 +380,9 @@ fn daemon_million(shape: &str) {
     let n = 1_000_000u64;
     let rss0 = rss_kb();
     let live0 = LIVE.load(Ordering::Relaxed);
-    let mut turn = daemon_turns(n as usize);
+    let turn_ids = std::env::var_os("SESSIONS_TURN_IDS").is_some();
+    let name = format!("{name}{}", if turn_ids { ", a turn_id each" } else { "" });
+    let mut turn = daemon_turns(n as usize, turn_ids);
     let t = std::time::Instant::now();
     for i in 0..n {
         for input in *inputs {

@@ -112,6 +112,8 @@ pub struct Daemon {
     heavy: tokio::sync::Semaphore,
     /// Sessions whose last change the store did not take.
     refusals: Refusals,
+    /// Repeated turns (`Decide` with the session's last `turn_id`).
+    turns: turn::TurnCounters,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -157,6 +159,7 @@ impl Daemon {
             current: ArcSwap::from_pointee(Generation::new(config)?),
             heavy: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
             refusals: Refusals::default(),
+            turns: turn::TurnCounters::default(),
         })
     }
 

@@ -10,8 +10,8 @@ use crate::store::{Holding, StoreError};
 use crate::telemetry::{self, Call, records::DecisionRecord};
 use ladder::ask::LlmAsk;
 use ladder::continuity::{
-    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, CycleChange, DecidedUpdate, EnrichRefusal, Now, OutcomeUpdate,
-    Update,
+    ActionEntry, ActionKind, ActionOutcome, Applied, ContinuityState, Cycle, CycleChange, DecidedUpdate, EnrichRefusal, LastTurn, Now,
+    OutcomeUpdate, TurnKey, Update,
 };
 use ladder::decide::{self, Ctx, Decided, Mode, StateView};
 use ladder::policy::LlmAnswer;
@@ -44,6 +44,34 @@ pub struct EnrichInput {
 
 /// The state a record is given when nothing will write it.
 static NO_STATE: std::sync::LazyLock<ContinuityState> = std::sync::LazyLock::new(ContinuityState::default);
+
+/// What repeated turns came to: `ladder_turn_replays_total` (a `Decide`
+/// with the session's last `turn_id` and input, answered with that turn's
+/// decision, nothing applied) and `ladder_turn_id_reused_total` (the last
+/// `turn_id` with another input: applied as a new turn).
+#[derive(Debug)]
+pub struct TurnCounters {
+    replays: opentelemetry::metrics::Counter<u64>,
+    reused: opentelemetry::metrics::Counter<u64>,
+}
+
+impl Default for TurnCounters {
+    fn default() -> Self {
+        let meter = opentelemetry::global::meter("ladderd");
+        let replays = meter
+            .u64_counter("ladder.turn.replays")
+            .with_description("Decide calls with the session's last turn_id and input: that turn's decision again, nothing applied")
+            .build();
+        let reused = meter
+            .u64_counter("ladder.turn_id.reused")
+            .with_description("Decide calls with the session's last turn_id and another input: applied as a new turn")
+            .build();
+        // Both series from the start at 0, for a dashboard's rate().
+        replays.add(0, &[]);
+        reused.add(0, &[]);
+        TurnCounters { replays, reused }
+    }
+}
 
 /// A validated `RecordOutcome` request.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,7 +109,8 @@ impl Daemon {
         // Shared with the cycle it may open (for Enrich), never copied.
         let req = Arc::new(req);
         let work = admit::work(g, &req)?;
-        let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None };
+        let key = TurnKey::of(&req.turn_id, &req.input);
+        let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None, key };
         let plan = if self.store.remote() {
             let (empty, other) = (ContinuityState::default(), Ids::new());
             let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
@@ -106,8 +135,24 @@ impl Daemon {
         let req = turn.req.clone();
         let empty = ContinuityState::default();
         let rec = Record { call: Call::Decide, req: &req, state: &empty, cycle: None, started: turn.started, read: false };
+        // A turn with a `turn_id` is read with its write, whatever the
+        // plan: a repeat of the session's last turn must be told from a new
+        // one (still one round trip).
+        let plan = match plan {
+            Plan::Log(decided) if turn.key.is_some() => {
+                let (decision_id, cycle_id) = (decided.decision.decision_id.clone(), turn.ids.cycle.clone());
+                Plan::LogWithRead(vec![Case { decided: *decided, facts: Vec::new(), wide: Vec::new(), decision_id, cycle_id }])
+            }
+            plan => plan,
+        };
         let stored = match plan {
-            Plan::Read => self.read_or_none(&req.session_id, now).await,
+            Plan::Read => {
+                let stored = self.read_or_none(&req.session_id, now).await;
+                if let Some(d) = self.replayed(&turn, stored.as_deref()) {
+                    return Ok(d);
+                }
+                stored
+            }
             // Whatever the state: logged without a read.
             Plan::Log(mut decided) => {
                 decided.decision.pool_version.clone_from(&turn.pool_version);
@@ -126,7 +171,8 @@ impl Daemon {
                         case.decided.decision.pool_version.clone_from(&turn.pool_version);
                         let claim = Update::ClaimGuard { guard_key: key.clone(), cycle_id: cycle };
                         let executed = self.executed_note(g, &case.decided, &req);
-                        let update = std::mem::take(&mut case.decided.update);
+                        let mut update = std::mem::take(&mut case.decided.update);
+                        update.turn = kept_turn(turn.key, &case.decided.decision);
                         let entry = speculate::logged(case.wide.clone(), update, Some(claim));
                         let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
                         (self.store.log_with_read(&req.session_id, entry, note, now, ttl).await, Some(case))
@@ -135,11 +181,19 @@ impl Daemon {
                 };
                 match read {
                     Ok((stored, applied)) => {
-                        if let (Some(case), Some((Applied::Done, _))) = (shown, &applied) {
+                        if let Some(d) = self.replayed(&turn, stored.as_deref()) {
+                            // A claim taken with the read is given back.
+                            if let Some((Applied::GuardClaimed | Applied::GuardRepeat { .. }, after)) = &applied {
+                                self.store.unclaim(&req.session_id, stored.clone(), after);
+                            }
+                            return Ok(d);
+                        }
+                        if let (Some(case), Some((Applied::Done, after))) = (shown, &applied) {
                             let view = ContinuityState::view_shared(stored.clone(), now, ttl);
                             if case.applies_on(&view) {
                                 self.store.fold_if_long(&req.session_id, now, ttl);
                                 let decided = self.case_decision(g, &turn, *case, &view).await?;
+                                self.keep_as_answered(g, &turn, after, &decided.decision).await;
                                 return Ok(self.finish(g, decided, Record { state: &view, read: true, ..rec }));
                             }
                         }
@@ -178,7 +232,8 @@ impl Daemon {
         let executed = cases.iter().find_map(|c| self.executed_note(g, &c.decided, req));
         let (mut entry, mut main_update) = (None, None);
         for case in cases.iter_mut().rev() {
-            let update = self.take_update(g, &mut case.decided, req);
+            let mut update = self.take_update(g, &mut case.decided, req);
+            update.turn = kept_turn(turn.key, &case.decided.decision);
             // The last case's, written on its own if the store does not
             // answer.
             main_update.get_or_insert_with(|| update.clone());
@@ -187,8 +242,14 @@ impl Daemon {
         let note = executed.as_ref().map(|(d, c)| (d.as_str(), c.as_str()));
         let empty = ContinuityState::default();
         let rec = Record { call: Call::Decide, req, state: &empty, cycle: None, started: turn.started, read: false };
-        match self.store.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await {
-            Ok((stored, Some((Applied::Done, _)))) => {
+        let logged = self.store.log_with_read(&req.session_id, entry.unwrap_or(Update::Fold), note, at, ttl).await;
+        if let Ok((stored, _)) = &logged
+            && let Some(d) = self.replayed(turn, stored.as_deref())
+        {
+            return Ok(Ok(d));
+        }
+        match logged {
+            Ok((stored, Some((Applied::Done, after)))) => {
                 // The turn's change is in the store's log.
                 self.refusals.forget(&req.session_id);
                 let before = ContinuityState::view_shared(stored.clone(), at, ttl);
@@ -196,6 +257,7 @@ impl Daemon {
                     Some(case) => {
                         self.store.fold_if_long(&req.session_id, at, ttl);
                         let decided = self.case_decision(g, turn, case, &before).await?;
+                        self.keep_as_answered(g, turn, &after, &decided.decision).await;
                         Ok(Ok(self.finish(g, decided, Record { state: &before, read: true, ..rec })))
                     }
                     // Never: a change applied, so its case holds.
@@ -206,10 +268,12 @@ impl Daemon {
             Err(e) => {
                 tracing::debug!(error = %e, "deciding without the session state");
                 let written = match main_update {
-                    Some(update) => {
-                        self.store.apply_noting(&req.session_id, Update::Decided(update), turn.now, ttl, None).await.map(|_| ())
-                    }
+                    Some(update) => self.store.apply_noting(&req.session_id, Update::Decided(update), turn.now, ttl, None).await,
                     None => Err(e),
+                };
+                let written = match written {
+                    Ok(Applied::Replay(d)) => return Ok(Ok(self.replay(*d))),
+                    w => w.map(|_| ()),
                 };
                 match cases.pop() {
                     Some(mut main) => {
@@ -243,6 +307,56 @@ impl Daemon {
         Ok(again)
     }
 
+    /// The decision of the session's last turn when this `Decide` repeats
+    /// it (its `turn_id` and input: a client retrying after a lost
+    /// answer), answered as it was and applying nothing again
+    /// (docs/calling.md). The last `turn_id` with another input is a new
+    /// turn, counted.
+    fn replayed(&self, turn: &Turn, stored: Option<&ContinuityState>) -> Option<Decision> {
+        let (key, last) = (turn.key?, stored?.last_turn.as_deref()?);
+        if last.key == key {
+            return Some(self.replay(last.decision.clone()));
+        }
+        if last.key.turn == key.turn {
+            self.turns.reused.add(1, &[]);
+            tracing::debug!("a turn_id reused with another input: a new turn");
+        }
+        None
+    }
+
+    /// A repeated turn's answer: its decision as kept, its trace one step
+    /// saying so. Not a decision of its own: counted as a replay, with no
+    /// decision record and no guardrail sample (the first call had them).
+    fn replay(&self, kept: Decision) -> Decision {
+        self.turns.replays.add(1, &[]);
+        let span = tracing::Span::current();
+        span.record("ladder.decision_id", kept.decision_id.as_str());
+        span.record("ladder.outcome", kept.outcome.as_str());
+        let mut d = kept;
+        d.trace = vec![ladder::types::Step {
+            rung: "replay".into(),
+            outcome: "same_turn".into(),
+            detail: "the session's last turn_id and input: that turn's decision, nothing applied again".into(),
+            duration_us: 0,
+        }];
+        d
+    }
+
+    /// A turn's decision once its change was logged is kept with the
+    /// session as the change carried it; when the turn was decided again
+    /// on the state read (`case_decision`) to another answer, the answer
+    /// is kept instead (one more write, for that rare turn only).
+    async fn keep_as_answered(&self, g: &Generation, turn: &Turn, after: &ContinuityState, answered: &Decision) {
+        let Some(kept) = kept_turn(turn.key, answered) else { return };
+        if after.last_turn.as_ref().is_some_and(|l| *l == kept) {
+            return;
+        }
+        let update = DecidedUpdate { keep_pending: true, turn: Some(kept), ..Default::default() };
+        if let Err(e) = self.store.apply(&turn.req.session_id, Update::Decided(update), self.clock.now(), g.policy.ttl).await {
+            tracing::debug!(error = %e, "a turn's decision as answered not kept");
+        }
+    }
+
     /// An execution's decision id and cohort, remembered with the session
     /// for feedback recorded on another replica (when guardrails are on).
     fn executed_note(&self, g: &Generation, decided: &Decided, req: &Arc<DecideRequest>) -> Option<(String, String)> {
@@ -262,7 +376,7 @@ impl Daemon {
     /// Runs the ladder on the session's state as read (`None`: none, or the
     /// store did not answer) and commits the decision.
     async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
-        let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed } = turn;
+        let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed, key: _ } = turn;
         // The state as read, for a claim taken with the read to be undone.
         let before = preclaimed.as_ref().map(|_| stored.clone());
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
@@ -439,7 +553,8 @@ impl Daemon {
             | Applied::GuardClaimed
             | Applied::GuardRepeat { .. }
             | Applied::CallRefused
-            | Applied::Void => {
+            | Applied::Void
+            | Applied::Replay(_) => {
                 return Err(self.unknown_cycle(&input, retry));
             }
         };
@@ -455,7 +570,9 @@ impl Daemon {
     /// Writes the decision's session change, records what happened
     /// (span attributes, metrics, decision record) and returns the decision.
     async fn commit(&self, g: &Generation, session_id: &str, mut decided: Decided, rec: Record<'_>) -> Result<Decision, ApiError> {
-        let update = self.take_update(g, &mut decided, rec.req);
+        let mut update = self.take_update(g, &mut decided, rec.req);
+        let key = if rec.call == Call::Decide { TurnKey::of(&rec.req.turn_id, &rec.req.input) } else { None };
+        update.turn = kept_turn(key, &decided.decision);
         // The decision stands without its session change (a shared store
         // that does not answer): the next turn starts from the state as it
         // was, which is the safe side (a cycle not written cannot be
@@ -467,7 +584,12 @@ impl Daemon {
         let cohort = (d.outcome == Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
         let note = cohort.map(|c| (d.decision_id.as_str(), c));
         let written = if rec.read {
-            self.store.apply_noting(session_id, Update::Decided(update), now, ttl, note).await.map(|_| ())
+            match self.store.apply_noting(session_id, Update::Decided(update), now, ttl, note).await {
+                // The same turn, applied meanwhile by a call racing this
+                // one: its decision is the turn's.
+                Ok(Applied::Replay(kept)) => return Ok(self.replay(*kept)),
+                written => written.map(|_| ()),
+            }
         } else {
             self.store.log_decided(session_id, update, now, ttl, note).await
         };
@@ -662,6 +784,9 @@ impl Daemon {
         };
         let mut state = rec.state.clone();
         state.cycle = state.cycle.as_ref().map(strip);
+        // The session's last turn is not what this one was decided on (and
+        // its decision may carry the user's words: a follow-up).
+        state.last_turn = None;
         let redact_answer = |a: LlmAnswer| match (a, mode) {
             (LlmAnswer::Replied { content, latency_ms }, m) if m != Redaction::Off => {
                 LlmAnswer::Replied { content: telemetry::redact(m, &content).unwrap_or_default(), latency_ms }
@@ -762,6 +887,8 @@ struct Turn {
     started: Instant,
     /// The loop-guard claim taken with the read.
     preclaimed: Option<Preclaimed>,
+    /// The turn's key, when it has a `turn_id`.
+    key: Option<TurnKey>,
 }
 
 /// A loop-guard claim taken with the session's read (`read_claiming`).
@@ -801,6 +928,55 @@ impl Daemon {
 
 fn not_found(id: &str) -> ApiError {
     ApiError::NotFound(format!("session {id:?} not found (expired or never seen)"))
+}
+
+/// The turn as the session keeps it (`ContinuityState::last_turn`): its
+/// key and its decision without the trace; `None` without a `turn_id`.
+fn kept_turn(key: Option<TurnKey>, d: &Decision) -> Option<Box<LastTurn>> {
+    let key = key?;
+    // Named field by field, the trace left out (a field added to
+    // `Decision` does not compile here until it is kept or left out).
+    let Decision {
+        decision_id,
+        outcome,
+        target_id,
+        decided_by,
+        confidence,
+        ambiguity_reason,
+        fallback_reason,
+        escape_reason,
+        handled_by_tier,
+        clarifier,
+        needed_evidence_types,
+        llm,
+        loop_cycle_id,
+        evidence_fingerprint,
+        trace: _,
+        config_revision,
+        pool_version,
+        follow_up,
+    } = d;
+    let decision = Decision {
+        decision_id: decision_id.clone(),
+        outcome: *outcome,
+        target_id: target_id.clone(),
+        decided_by: *decided_by,
+        confidence: *confidence,
+        ambiguity_reason: *ambiguity_reason,
+        fallback_reason: *fallback_reason,
+        escape_reason: *escape_reason,
+        handled_by_tier: *handled_by_tier,
+        clarifier: clarifier.clone(),
+        needed_evidence_types: needed_evidence_types.clone(),
+        llm: llm.clone(),
+        loop_cycle_id: loop_cycle_id.clone(),
+        evidence_fingerprint: evidence_fingerprint.clone(),
+        trace: Vec::new(),
+        config_revision: config_revision.clone(),
+        pool_version: pool_version.clone(),
+        follow_up: follow_up.clone(),
+    };
+    Some(Box::new(LastTurn { key, decision }))
 }
 
 /// What a loop-guard claim's update did, as the ladder's port says it.

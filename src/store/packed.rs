@@ -21,14 +21,24 @@
 //! - The last action, when it is the trace's newest, is a mark.
 //! - Enums are their index, numbers varints, and lowercase hex text (the
 //!   cycle's id, guard key and evidence fingerprint) its bytes.
+//! - The last turn's decision (kept for a repeated `Decide`, without its
+//!   trace) refers to the state's texts like any field, to the cycle's id
+//!   and fingerprint by a mark, and its question and configuration
+//!   revision, which most sessions share, by their place in one table of
+//!   the process ([`common`]).
 //!
 //! The format is this process's own and never leaves it: a shared store
 //! keeps the state's JSON. [`pack`] and [`unpack`] destructure every
 //! struct whole, so a field added to the state does not compile until it
 //! is packed too; `tests` checks that any state comes back as it went in.
 
-use ladder::continuity::{ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, Lane, PendingQuestion, QuestionKind};
-use ladder::types::{Asked, Candidate, DecideRequest, EvidenceType, OptionSet, PendingClarifier, Risk, Scope, ScopeRef};
+use ladder::continuity::{
+    ActionEntry, ActionKind, ActionOutcome, ContinuityState, Cycle, Lane, LastTurn, PendingQuestion, QuestionKind, TurnKey,
+};
+use ladder::types::{
+    AmbiguityReason, Asked, Bucket, Candidate, Clarifier, DecideRequest, Decider, Decision, EscapeReason, EvidenceType, FallbackReason,
+    FollowUp, FollowUpKind, LlmReport, OptionSet, Outcome, PendingClarifier, Risk, Scope, ScopeRef, Step, Tier,
+};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -150,14 +160,65 @@ fn index_of<E: PartialEq>(all: &[E], v: &E) -> u64 {
 // and it joins the table); 2 lowercase hex of even length (its bytes
 // follow); 3 a lowercase UUID (16 bytes follow); 4 a new text that starts
 // with one of the table's (its place, then the rest's length and bytes
-// follow, and it joins the table: a shown text after its label); 5 + k
-// the table's k-th.
+// follow, and it joins the table: a shown text after its label); 5 a text
+// of the process's common table (its place follows: `common`); 6 + k the
+// table's k-th.
 const EMPTY: u64 = 0;
 const NEW: u64 = 1;
 const HEX: u64 = 2;
 const UUID: u64 = 3;
 const PREFIXED: u64 = 4;
-const TABLE: u64 = 5;
+const COMMON: u64 = 5;
+const TABLE: u64 = 6;
+
+/// Texts many sessions share, each written as its place in this table
+/// (a clarifier's question, a configuration's revision: a handful in a
+/// process). At most [`COMMON_MAX`] texts of at most [`COMMON_LEN`]
+/// bytes, kept for the process's life (64 KiB at most): once it is full,
+/// a text not in it is written out.
+pub mod common {
+    use std::collections::HashMap;
+    use std::sync::{LazyLock, RwLock};
+
+    pub const COMMON_MAX: usize = 256;
+    pub const COMMON_LEN: usize = 256;
+
+    #[derive(Default)]
+    struct Table {
+        places: HashMap<&'static str, u32>,
+        texts: Vec<&'static str>,
+    }
+
+    static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(Default::default);
+
+    /// The place of `s`, added if there is room.
+    pub fn place(s: &str) -> Option<u32> {
+        if s.len() > COMMON_LEN {
+            return None;
+        }
+        if let Some(&k) = TABLE.read().unwrap_or_else(|p| p.into_inner()).places.get(s) {
+            return Some(k);
+        }
+        let mut t = TABLE.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(&k) = t.places.get(s) {
+            return Some(k);
+        }
+        if t.texts.len() >= COMMON_MAX {
+            return None;
+        }
+        let kept: &'static str = Box::leak(s.into());
+        let k = t.texts.len() as u32;
+        t.texts.push(kept);
+        t.places.insert(kept, k);
+        Some(k)
+    }
+
+    /// The text at `k`.
+    pub fn text(k: u64) -> Option<&'static str> {
+        let t = TABLE.read().unwrap_or_else(|p| p.into_inner());
+        usize::try_from(k).ok().and_then(|k| t.texts.get(k).copied())
+    }
+}
 /// The shortest label a shown text is written after (`PREFIXED`).
 const PREFIX_MIN: usize = 4;
 /// How many of the table's first texts a new text is compared with.
@@ -238,6 +299,139 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Text that many sessions share: its place in the common table when
+    /// it is there or there is room.
+    fn common(&mut self, s: &'a str) {
+        match (!s.is_empty()).then(|| common::place(s)).flatten() {
+            Some(k) => {
+                self.uint(COMMON);
+                self.uint(u64::from(k));
+            }
+            None => self.text(s),
+        }
+    }
+
+    /// An optional enum: 0 for none, else its index + 1.
+    fn opt_en<E: PartialEq>(&mut self, all: &[E], v: &Option<E>) {
+        self.uint(v.as_ref().map_or(0, |v| index_of(all, v) + 1));
+    }
+
+    /// A text that is most often the cycle's own (`of`): 0 none, 1 the
+    /// cycle's, else 2 and the text.
+    fn of_cycle(&mut self, s: &'a Option<String>, of: Option<&str>) {
+        match s {
+            None => self.uint(0),
+            Some(s) if Some(s.as_str()) == of => self.uint(1),
+            Some(s) => {
+                self.uint(2);
+                self.hex(s);
+            }
+        }
+    }
+
+    fn last_turn(&mut self, t: &'a LastTurn, cycle: Option<&'a Cycle>) {
+        let LastTurn { key, decision } = t;
+        // The key, unless it is the held request's (a turn that opened the
+        // cycle): then a mark.
+        let held = cycle.and_then(|c| c.request.as_deref()).and_then(|r| TurnKey::of(&r.turn_id, &r.input));
+        self.flag(held != Some(*key));
+        if held != Some(*key) {
+            let TurnKey { turn, input } = key;
+            self.out.extend_from_slice(&turn.to_le_bytes());
+            self.out.extend_from_slice(&input.to_le_bytes());
+        }
+        let Decision {
+            decision_id,
+            outcome,
+            target_id,
+            decided_by,
+            confidence,
+            ambiguity_reason,
+            fallback_reason,
+            escape_reason,
+            handled_by_tier,
+            clarifier,
+            needed_evidence_types,
+            llm,
+            loop_cycle_id,
+            evidence_fingerprint,
+            trace,
+            config_revision,
+            pool_version,
+            follow_up,
+        } = decision;
+        self.hex(decision_id);
+        self.uint(index_of(Outcome::ALL, outcome));
+        self.opt_text(target_id);
+        self.uint(index_of(Decider::ALL, decided_by));
+        self.opt_en(Bucket::ALL, confidence);
+        self.opt_en(AmbiguityReason::ALL, ambiguity_reason);
+        self.opt_en(FallbackReason::ALL, fallback_reason);
+        self.opt_en(EscapeReason::ALL, escape_reason);
+        self.uint(index_of(Tier::ALL, handled_by_tier));
+        self.flag(clarifier.is_some());
+        if let Some(Clarifier { question, option_ids, suggested_id, kind }) = clarifier {
+            self.common(question);
+            self.texts(option_ids);
+            self.opt_text(suggested_id);
+            self.uint(index_of(PendingClarifier::ALL, kind));
+        }
+        self.uint(needed_evidence_types.len() as u64);
+        for t in needed_evidence_types {
+            self.uint(index_of(EvidenceType::ALL, t));
+        }
+        let none = *llm == LlmReport::default();
+        self.flag(!none);
+        if !none {
+            self.llm(llm);
+        }
+        self.of_cycle(loop_cycle_id, cycle.map(|c| c.id.as_str()));
+        self.of_cycle(evidence_fingerprint, cycle.map(|c| c.fingerprint.as_str()));
+        self.uint(trace.len() as u64);
+        for Step { rung, outcome, detail, duration_us } in trace {
+            self.text(rung);
+            self.text(outcome);
+            self.text(detail);
+            self.uint(*duration_us);
+        }
+        self.common(config_revision);
+        self.opt_text(pool_version);
+        self.flag(follow_up.is_some());
+        if let Some(FollowUp { kind, text }) = follow_up {
+            self.uint(index_of(FollowUpKind::ALL, kind));
+            self.text(text);
+        }
+    }
+
+    fn llm(&mut self, l: &'a LlmReport) {
+        let LlmReport {
+            called,
+            guard_hit,
+            latency_ms,
+            suggested_id,
+            confidence,
+            verdict,
+            shadow,
+            corroboration,
+            corroboration_method,
+            corroborating_id,
+            corroboration_verdict,
+            corroboration_latency_ms,
+        } = l;
+        self.flag(*called);
+        self.flag(*guard_hit);
+        self.uint(u64::from(*latency_ms));
+        self.opt_text(suggested_id);
+        self.uint(u64::from(confidence.to_bits()));
+        self.common(verdict);
+        self.flag(*shadow);
+        self.common(corroboration);
+        self.common(corroboration_method);
+        self.opt_text(corroborating_id);
+        self.common(corroboration_verdict);
+        self.uint(u64::from(*corroboration_latency_ms));
+    }
+
     fn opt_text(&mut self, s: &'a Option<String>) {
         self.flag(s.is_some());
         if let Some(s) = s {
@@ -279,6 +473,7 @@ impl<'a> Writer<'a> {
             context_turn,
             context_at_ms,
             cycle,
+            last_turn,
         } = s;
         // The question first: its texts are the ones most repeated.
         self.flag(question.is_some());
@@ -310,6 +505,11 @@ impl<'a> Writer<'a> {
         self.flag(cycle.is_some());
         if let Some(c) = cycle {
             self.cycle(c);
+        }
+        // Last: its decision refers to the texts above.
+        self.flag(last_turn.is_some());
+        if let Some(t) = last_turn {
+            self.last_turn(t, cycle.as_ref());
         }
     }
 
@@ -392,7 +592,8 @@ impl<'a> Writer<'a> {
             labels,
         } = r;
         self.text(session_id);
-        self.text(turn_id);
+        // Most often a UUID (the client packages make one per turn).
+        self.hex(turn_id);
         self.text(input);
         self.scope_ref(active_scope);
         self.flag(options.is_some());
@@ -517,8 +718,104 @@ impl<'a> Reader<'a> {
                 let bytes = self.bytes(16)?.try_into().map_err(|_| Corrupt("a UUID"))?;
                 Ok(uuid::Uuid::from_bytes(bytes).hyphenated().to_string())
             }
+            COMMON => Ok(common::text(self.uint()?).ok_or(Corrupt("a common text's place"))?.to_string()),
             k => Ok(self.known(k - TABLE)?.to_string()),
         }
+    }
+
+    fn opt_en<E: Copy>(&mut self, all: &[E]) -> Result<Option<E>, Corrupt> {
+        match self.uint()? {
+            0 => Ok(None),
+            i => all.get(i as usize - 1).copied().map(Some).ok_or(Corrupt("an enum's index")),
+        }
+    }
+
+    fn of_cycle(&mut self, cycle: Option<&Cycle>, of: fn(&Cycle) -> &String) -> Result<Option<String>, Corrupt> {
+        match self.uint()? {
+            0 => Ok(None),
+            1 => Ok(Some(cycle.map(of).cloned().ok_or(Corrupt("the cycle a decision names"))?)),
+            2 => Ok(Some(self.text()?)),
+            _ => Err(Corrupt("a decision's cycle")),
+        }
+    }
+
+    fn fixed<const N: usize>(&mut self) -> Result<[u8; N], Corrupt> {
+        self.bytes(N)?.try_into().map_err(|_| Corrupt("ends early"))
+    }
+
+    fn last_turn(&mut self, cycle: Option<&Cycle>) -> Result<LastTurn, Corrupt> {
+        let key = if self.flag()? {
+            TurnKey { turn: u64::from_le_bytes(self.fixed()?), input: u32::from_le_bytes(self.fixed()?) }
+        } else {
+            let held = cycle.and_then(|c| c.request.as_deref()).ok_or(Corrupt("the request a turn's key is read from"))?;
+            TurnKey::of(&held.turn_id, &held.input).ok_or(Corrupt("a turn's key"))?
+        };
+        let decision_id = self.text()?;
+        let outcome = self.en(Outcome::ALL)?;
+        let target_id = self.opt_text()?;
+        let decided_by = self.en(Decider::ALL)?;
+        let confidence = self.opt_en(Bucket::ALL)?;
+        let ambiguity_reason = self.opt_en(AmbiguityReason::ALL)?;
+        let fallback_reason = self.opt_en(FallbackReason::ALL)?;
+        let escape_reason = self.opt_en(EscapeReason::ALL)?;
+        let handled_by_tier = self.en(Tier::ALL)?;
+        let clarifier = if self.flag()? {
+            Some(Clarifier {
+                question: self.text()?,
+                option_ids: self.texts()?,
+                suggested_id: self.opt_text()?,
+                kind: self.en(PendingClarifier::ALL)?,
+            })
+        } else {
+            None
+        };
+        let n = self.len()?;
+        let needed_evidence_types = (0..n).map(|_| self.en(EvidenceType::ALL)).collect::<Result<_, _>>()?;
+        let llm = if self.flag()? { self.llm()? } else { LlmReport::default() };
+        let loop_cycle_id = self.of_cycle(cycle, |c| &c.id)?;
+        let evidence_fingerprint = self.of_cycle(cycle, |c| &c.fingerprint)?;
+        let n = self.len()?;
+        let trace = (0..n)
+            .map(|_| Ok(Step { rung: self.text()?.into(), outcome: self.text()?, detail: self.text()?, duration_us: self.uint()? }))
+            .collect::<Result<_, Corrupt>>()?;
+        let decision = Decision {
+            decision_id,
+            outcome,
+            target_id,
+            decided_by,
+            confidence,
+            ambiguity_reason,
+            fallback_reason,
+            escape_reason,
+            handled_by_tier,
+            clarifier,
+            needed_evidence_types,
+            llm,
+            loop_cycle_id,
+            evidence_fingerprint,
+            trace,
+            config_revision: self.text()?,
+            pool_version: self.opt_text()?,
+            follow_up: if self.flag()? { Some(FollowUp { kind: self.en(FollowUpKind::ALL)?, text: self.text()? }) } else { None },
+        };
+        Ok(LastTurn { key, decision })
+    }
+
+    fn llm(&mut self) -> Result<LlmReport, Corrupt> {
+        Ok(LlmReport {
+            called: self.flag()?,
+            guard_hit: self.flag()?,
+            latency_ms: self.u32()?,
+            suggested_id: self.opt_text()?,
+            confidence: f32::from_bits(self.u32()?),
+            verdict: self.text()?,
+            shadow: self.flag()?,
+            corroboration: self.text()?,
+            corroboration_method: self.text()?,
+            corroborating_id: self.opt_text()?,
+            corroboration_verdict: self.text()?,
+            corroboration_latency_ms: self.u32()?,
+        })
     }
 
     fn opt_text(&mut self) -> Result<Option<String>, Corrupt> {
@@ -544,20 +841,32 @@ impl<'a> Reader<'a> {
             2 => Some(recent_action_trace.front().cloned().ok_or(Corrupt("the trace's newest action"))?),
             _ => return Err(Corrupt("the last action")),
         };
+        let last_accepted_choice_id = self.opt_text()?;
+        let recent_accepted_choice_ids = self.texts()?;
+        let recent_rejected_choice_ids = self.texts()?;
+        let active_option_set_id = self.opt_text()?;
+        let active_scope = self.scope_ref()?;
+        let pending_clarifier_type = self.en(PendingClarifier::ALL)?;
+        let turn_count = self.uint()?;
+        let context_turn = self.uint()?;
+        let context_at_ms = self.uint()?;
+        let cycle = if self.flag()? { Some(self.cycle()?) } else { None };
+        let last_turn = if self.flag()? { Some(Box::new(self.last_turn(cycle.as_ref())?)) } else { None };
         Ok(ContinuityState {
             last_resolved_action,
             recent_action_trace,
-            last_accepted_choice_id: self.opt_text()?,
-            recent_accepted_choice_ids: self.texts()?,
-            recent_rejected_choice_ids: self.texts()?,
-            active_option_set_id: self.opt_text()?,
-            active_scope: self.scope_ref()?,
-            pending_clarifier_type: self.en(PendingClarifier::ALL)?,
+            last_accepted_choice_id,
+            recent_accepted_choice_ids,
+            recent_rejected_choice_ids,
+            active_option_set_id,
+            active_scope,
+            pending_clarifier_type,
             question,
-            turn_count: self.uint()?,
-            context_turn: self.uint()?,
-            context_at_ms: self.uint()?,
-            cycle: if self.flag()? { Some(self.cycle()?) } else { None },
+            turn_count,
+            context_turn,
+            context_at_ms,
+            cycle,
+            last_turn,
         })
     }
 

@@ -610,6 +610,10 @@ impl RedisStore {
             let loaded_request = base.as_ref().and_then(|b| b.state.cycle.as_ref()).and_then(|c| c.request.clone());
             let mut state = base.map(|b| b.state).unwrap_or_default();
             let applied = state.apply(update.clone(), now, ttl);
+            // A turn the session applied last: nothing to write.
+            if matches!(applied, Applied::Replay(_)) {
+                return Ok(applied);
+            }
             let version = uuid::Uuid::new_v4().simple().to_string();
             let open = state.open_cycle();
             let (mode, request, cycle_id) = match open {

@@ -300,11 +300,17 @@ async fn one_admin_port_serves_prometheus_text_over_http1_and_health_over_grpc()
     let (child, addr, admin, _) = spawn_logged(&[("LADDER_ADMIN__LISTEN", "127.0.0.1:0")]).await;
     let admin = admin.expect("the admin listener is logged with its address");
     let mut client = pb::arbiter_client::ArbiterClient::new(connect(addr).await);
-    client.decide(panels_request("open links panel d")).await.unwrap();
+    let turn = panels_request("open links panel d");
+    client.decide(turn.clone()).await.unwrap();
+    // The same turn again (a retry), then its turn_id with another input.
+    client.decide(turn.clone()).await.unwrap();
+    client.decide(pb::DecideRequest { input: "links panel".into(), ..turn }).await.unwrap();
     let (status, content_type, text) = metrics_text(admin).await;
     assert_eq!(status, reqwest::StatusCode::OK);
     assert!(content_type.starts_with("text/plain; version=0.0.4"), "{content_type}");
     assert!(text.contains("ladder_decisions_total{decided_by=\"deterministic\",outcome=\"execute\",tier=\"deterministic\"} 1"), "{text}");
+    assert!(text.lines().any(|l| l == "ladder_turn_replays_total 1"), "{text}");
+    assert!(text.lines().any(|l| l == "ladder_turn_id_reused_total 1"), "{text}");
     assert_eq!(health(admin, "ladder.v1.Arbiter").await.unwrap(), ServingStatus::Serving);
     // And not on the data port: there, HTTP/1.1 is refused.
     assert!(reqwest::get(format!("http://{addr}/metrics")).await.is_err_and(|e| !e.is_status()), "the data port speaks HTTP/2 only");

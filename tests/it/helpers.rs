@@ -183,7 +183,14 @@ macro_rules! on_every_backend {
 pub(crate) use on_every_backend;
 
 pub fn panels_request(input: &str) -> pb::DecideRequest {
-    ladderd_load::samples::panels_request("session-1", input)
+    pb::DecideRequest { turn_id: next_turn_id(), ..ladderd_load::samples::panels_request("session-1", input) }
+}
+
+/// A turn_id of its own, as the client packages give each `Decide` call
+/// (a request sent again with it is that turn repeated).
+pub fn next_turn_id() -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!("turn-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// A TCP server that accepts connections and never answers: a provider
@@ -391,4 +398,79 @@ pub async fn h2_call(send: &h2::client::SendRequest<bytes::Bytes>, addr: SocketA
     }
     let trailers = answer.trailers().await.expect("trailers").expect("a grpc-status");
     grpc_status(&trailers).expect("a grpc-status")
+}
+
+/// A TCP proxy in front of a daemon that loses one answer: while armed,
+/// the first response it sees (an HTTP/2 HEADERS frame from the daemon on
+/// a stream: the daemon has read the request and answered it) is not
+/// passed on, and both connections are cut, as a network that fails after
+/// the request arrived. Every other byte goes through unchanged.
+pub struct CuttingProxy {
+    pub addr: SocketAddr,
+    armed: Arc<std::sync::atomic::AtomicBool>,
+    /// Answers lost so far.
+    pub cuts: Arc<AtomicUsize>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl CuttingProxy {
+    pub async fn start(upstream: SocketAddr) -> CuttingProxy {
+        use std::sync::atomic::AtomicBool;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (armed, cuts) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
+        let (armed2, cuts2) = (armed.clone(), cuts.clone());
+        let task = tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let (armed, cuts) = (armed2.clone(), cuts2.clone());
+                tokio::spawn(async move {
+                    let Ok(server) = tokio::net::TcpStream::connect(upstream).await else { return };
+                    let (mut client_read, mut client_write) = client.into_split();
+                    let (mut server_read, mut server_write) = server.into_split();
+                    let up = tokio::spawn(async move { tokio::io::copy(&mut client_read, &mut server_write).await });
+                    let _ = Self::down(&mut server_read, &mut client_write, &armed, &cuts).await;
+                    up.abort();
+                });
+            }
+        });
+        CuttingProxy { addr, armed, cuts, task }
+    }
+
+    /// Loses the next answer.
+    pub fn cut_next_answer(&self) {
+        self.armed.store(true, Ordering::SeqCst);
+    }
+
+    /// Passes the daemon's frames on, one at a time; returns once a frame
+    /// is lost (both halves then drop: the connection is cut) or either
+    /// side closes.
+    async fn down(
+        from: &mut tokio::net::tcp::OwnedReadHalf,
+        to: &mut tokio::net::tcp::OwnedWriteHalf,
+        armed: &std::sync::atomic::AtomicBool,
+        cuts: &AtomicUsize,
+    ) -> std::io::Result<()> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        loop {
+            let mut head = [0u8; 9];
+            from.read_exact(&mut head).await?;
+            let len = u32::from_be_bytes([0, head[0], head[1], head[2]]) as usize;
+            let (kind, stream) = (head[3], u32::from_be_bytes([head[5], head[6], head[7], head[8]]) & 0x7fff_ffff);
+            let mut payload = vec![0u8; len];
+            from.read_exact(&mut payload).await?;
+            // HEADERS (type 1) on a stream: an answer.
+            if kind == 1 && stream != 0 && armed.swap(false, Ordering::SeqCst) {
+                cuts.fetch_add(1, Ordering::SeqCst);
+                return Ok(());
+            }
+            to.write_all(&head).await?;
+            to.write_all(&payload).await?;
+        }
+    }
+}
+
+impl Drop for CuttingProxy {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
 }

@@ -340,7 +340,7 @@ fn reports(session: &str, input: &str, swapped: bool) -> pb::DecideRequest {
     let sales = if swapped { cand("action-delete-account", "Sales report") } else { cand("sales-report", "Sales report") };
     pb::DecideRequest {
         session_id: session.into(),
-        turn_id: "turn-1".into(),
+        turn_id: next_turn_id(),
         input: input.into(),
         active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
         options: Some(pb::OptionSet {
@@ -598,6 +598,88 @@ async fn parallel_enrich_calls_never_exceed_the_cycles_budget(b: Backend) {
     }
 }
 
+/// The decision records of `path` (flushed by `close_records`), by turn_id.
+fn recorded(d: &TestDaemon, path: &std::path::Path, turn_id: &str) -> Vec<serde_json::Value> {
+    d.daemon.close_records(std::time::Duration::from_secs(5));
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).filter(|r| r["request"]["turn_id"] == turn_id).collect()
+}
+
+/// A `Decide` whose answer is lost (the connection cut once the daemon
+/// has answered) and sent again with the same turn_id and input, as the
+/// client packages retry it, gets the first answer, and the session
+/// advanced once. The same turn_id with another input is a new turn.
+async fn a_decide_sent_again_after_its_answer_was_lost_gets_the_first_answer_and_advances_once(b: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records.jsonl");
+    let mut config = Config::default();
+    config.telemetry.decision_log.path = Some(records.clone());
+    let d = TestDaemon::on(b, config).await;
+    let proxy = CuttingProxy::start(d.addr).await;
+    let mut c = d.client.clone();
+    let first = c.decide(session_request("lost", "links panel")).await.unwrap().into_inner();
+    assert_eq!(first.outcome(), O::Clarify);
+    let second = session_request("lost", "the second one");
+    proxy.cut_next_answer();
+    let mut through = pb::arbiter_client::ArbiterClient::new(connect(proxy.addr).await);
+    let lost = through.decide(second.clone()).await.unwrap_err();
+    assert_eq!(proxy.cuts.load(std::sync::atomic::Ordering::SeqCst), 1, "{lost:?}");
+    // The retry, on a new connection.
+    let mut through = pb::arbiter_client::ArbiterClient::new(connect(proxy.addr).await);
+    let retried = through.decide(second.clone()).await.unwrap().into_inner();
+    let decided = recorded(&d, &records, &second.turn_id);
+    assert_eq!(decided.len(), 1, "decided once: {decided:?}");
+    let answered = &decided[0]["decision"];
+    assert_eq!(retried.decision_id, answered["decision_id"].as_str().unwrap(), "the first answer");
+    assert_eq!(retried.outcome().as_str_name().to_lowercase(), format!("outcome_{}", answered["outcome"].as_str().unwrap()));
+    assert_eq!(retried.target_id, answered["target_id"].as_str().unwrap_or_default());
+    let kept: Vec<&str> =
+        answered["clarifier"]["option_ids"].as_array().map_or(Vec::new(), |a| a.iter().filter_map(|v| v.as_str()).collect());
+    assert_eq!(retried.clarifier.as_ref().map_or(Vec::new(), |c| c.option_ids.iter().map(String::as_str).collect()), kept);
+    assert_eq!(retried.loop_cycle_id, answered["loop_cycle_id"].as_str().unwrap_or_default());
+    assert_eq!(retried.trace.iter().map(|s| (s.rung.as_str(), s.outcome.as_str())).collect::<Vec<_>>(), [("replay", "same_turn")]);
+    let session = || {
+        let mut c = d.client.clone();
+        async move { c.get_session(pb::GetSessionRequest { session_id: "lost".into() }).await.unwrap().into_inner() }
+    };
+    assert_eq!(session().await.turn_count, 2, "the session advanced once");
+    // The same turn_id with another input: a turn of its own.
+    let other = c.decide(pb::DecideRequest { input: "open links panel d".into(), ..second.clone() }).await.unwrap().into_inner();
+    assert_ne!(other.decision_id, retried.decision_id);
+    assert_eq!((other.outcome(), other.target_id.as_str()), (O::Execute, "links-panel-d"));
+    assert_eq!(session().await.turn_count, 3);
+    // Without a turn_id, the same request twice is two turns.
+    let bare = pb::DecideRequest { turn_id: String::new(), ..session_request("lost", "links panel") };
+    let (x, y) = (c.decide(bare.clone()).await.unwrap().into_inner(), c.decide(bare).await.unwrap().into_inner());
+    assert_ne!(x.decision_id, y.decision_id);
+    assert_eq!(session().await.turn_count, 5);
+}
+
+/// Two calls of one turn at once (a retry racing the call it repeats):
+/// the turn is applied once and both get its decision.
+async fn two_calls_of_one_turn_at_once_apply_it_once_and_answer_alike(b: Backend) {
+    let d = TestDaemon::on(b, Config::default()).await;
+    for round in 0..10 {
+        let session = format!("twice-{round}");
+        d.client.clone().decide(session_request(&session, "links panel")).await.unwrap();
+        let turn = session_request(&session, "the second one");
+        let calls: Vec<_> = (0..2)
+            .map(|_| {
+                let (mut c, turn) = (d.client.clone(), turn.clone());
+                tokio::spawn(async move { c.decide(turn).await.unwrap().into_inner() })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for c in calls {
+            answers.push(c.await.unwrap());
+        }
+        assert_eq!(answers[0].decision_id, answers[1].decision_id, "round {round}");
+        assert_eq!((answers[0].outcome(), &answers[0].target_id), (answers[1].outcome(), &answers[1].target_id), "round {round}");
+        let s = d.client.clone().get_session(pb::GetSessionRequest { session_id: session }).await.unwrap().into_inner();
+        assert_eq!(s.turn_count, 2, "round {round}");
+    }
+}
+
 on_every_backend!(
     need_more_info_then_enrich_executes_and_closes_the_cycle,
     an_unknown_cycle_is_a_failed_precondition,
@@ -615,4 +697,6 @@ on_every_backend!(
     calls_racing_to_hold_one_version_with_two_contents_hold_one,
     a_decide_on_a_known_session_id_reads_it_only_through_its_own_candidates,
     parallel_enrich_calls_never_exceed_the_cycles_budget,
+    a_decide_sent_again_after_its_answer_was_lost_gets_the_first_answer_and_advances_once,
+    two_calls_of_one_turn_at_once_apply_it_once_and_answer_alike,
 );

@@ -114,7 +114,8 @@ async fn a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on(server: 
     assert_ne!(asked.outcome(), O::Execute);
     let calls = llm.received_requests().await.unwrap().len();
     p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await;
-    let d = p.b.client.clone().decide(r).await.unwrap().into_inner();
+    // A turn of its own (its own turn_id).
+    let d = p.b.client.clone().decide(pb::DecideRequest { turn_id: next_turn_id(), ..r }).await.unwrap().into_inner();
     assert_eq!((d.outcome(), d.decided_by(), d.target_id.as_str()), (O::Execute, pb::Decider::Continuity, "links-panel-d"));
     assert_eq!(script_calls(&p.redis).await, 1);
     assert_eq!(llm.received_requests().await.unwrap().len(), calls, "no LLM call");
@@ -179,7 +180,7 @@ async fn an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another(s
     // A sees B's record, and its continuity rung resolves the next turn.
     let seen = a.get_session(pb::GetSessionRequest { session_id: "c1".into() }).await.unwrap().into_inner();
     assert_eq!((seen.last_accepted_choice_id.as_str(), seen.active_option_set_id.as_str()), ("links-panel-d", "set-1"));
-    let second = a.decide(r).await.unwrap().into_inner();
+    let second = a.decide(pb::DecideRequest { turn_id: next_turn_id(), ..r }).await.unwrap().into_inner();
     assert_eq!(
         (second.outcome(), second.target_id.as_str(), second.decided_by()),
         (O::Execute, "links-panel-d", pb::Decider::Continuity),
@@ -451,9 +452,10 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     assert_eq!(a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap_err().code(), Code::NotFound);
 
     // Folds that keep failing let the log grow to 64 changes (here: one
-    // turn's change copied 63 times); the next turn folds it in before
-    // answering: two scripts, the log empty when the call returns.
-    a.decide(req("full", "open links panel d")).await.unwrap();
+    // turn's change copied 63 times, a turn without a turn_id, so that
+    // each copy applies); the next turn folds it in before answering: two
+    // scripts, the log empty when the call returns.
+    a.decide(pb::DecideRequest { turn_id: String::new(), ..req("full", "open links panel d") }).await.unwrap();
     let entry: Vec<String> = p.redis.cmd(&["LRANGE", "ladderd:{full}:log", "0", "0"]).await;
     for _ in 0..63 {
         p.redis.cmd::<i64>(&["RPUSH", "ladderd:{full}:log", &entry[0]]).await;
@@ -859,6 +861,33 @@ async fn a_rediss_url_reaches_the_store_over_tls() {
     drop(child);
 }
 
+/// A turn whose answer was lost on the way from one replica (the
+/// connection cut once it answered) and sent again to the other, with the
+/// same turn_id and input: the first answer, the session advanced once.
+async fn a_turn_sent_again_to_another_replica_after_its_answer_was_lost_is_applied_once(server: Server) {
+    let p = pair(server, Config::default()).await;
+    let proxy = CuttingProxy::start(p.a.addr).await;
+    p.a.client.clone().decide(req("lost", "links panel")).await.unwrap();
+    // A deterministic turn (logged without a read but for its turn_id) and
+    // a reply to the clarifier (read first).
+    for (i, input) in ["open links panel d", "links panel", "the second one"].into_iter().enumerate() {
+        let turn = req("lost", input);
+        proxy.cut_next_answer();
+        let mut through = pb::arbiter_client::ArbiterClient::new(connect(proxy.addr).await);
+        through.decide(turn.clone()).await.unwrap_err();
+        let retried = p.b.client.clone().decide(turn.clone()).await.unwrap().into_inner();
+        assert_eq!(retried.trace.first().map(|s| s.rung.as_str()), Some("replay"), "{input}: the first answer, kept");
+        let again = p.a.client.clone().decide(turn).await.unwrap().into_inner();
+        assert_eq!(
+            (again.decision_id, again.outcome, again.target_id),
+            (retried.decision_id, retried.outcome, retried.target_id),
+            "{input}"
+        );
+        let s = p.b.client.clone().get_session(pb::GetSessionRequest { session_id: "lost".into() }).await.unwrap().into_inner();
+        assert_eq!(s.turn_count, 2 + i as u64, "{input}: the session advanced once");
+    }
+}
+
 /// Runs each test on Redis (`redis::NAME`) and on Valkey (`valkey::NAME`).
 macro_rules! on_both_servers {
     ($($name:ident),* $(,)?) => {
@@ -894,4 +923,5 @@ on_both_servers!(
     a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
     a_deterministic_turn_costs_one_round_trip_on_any_replica,
     an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded,
+    a_turn_sent_again_to_another_replica_after_its_answer_was_lost_is_applied_once,
 );

@@ -909,6 +909,9 @@ impl<'a> Draft<'a> {
             cycle,
             question,
             rejected: self.rejected_execute.take(),
+            // The daemon keeps the turn with its answer (it knows the
+            // request's `turn_id` and the decision as answered).
+            turn: None,
         };
         Decided {
             decision: d,

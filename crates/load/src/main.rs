@@ -40,7 +40,8 @@
 //! Every call's grpc-status is checked: non-OK statuses are counted by code
 //! (unlike h2load, which only sees HTTP 200). Requests are encoded once per
 //! run (protobuf fields may come in any order, so the per-call session id is
-//! written in front of the pre-encoded body): the client spends its time on
+//! written in front of the pre-encoded body, and a turn_id of the call's
+//! own, as a client package sends, after it): the client spends its time on
 //! the wire, not on re-encoding 1,000 candidates, and the same bytes go to
 //! ladderd and to the echo.
 //!
@@ -607,7 +608,7 @@ async fn prime_sessions(ch: &[Channel], p: &Payload, timeout: Duration) -> Resul
                 if n >= sessions {
                     return Ok(());
                 }
-                let call = Call { session_id: format!("load-{n}"), option_set_id: None, body: prime.clone() };
+                let call = Call { session_id: format!("load-{n}"), option_set_id: None, body: prime.clone(), turn: 0 };
                 send(&mut grpc, call, timeout).await.map_err(|s| format!("priming session load-{n}: {:?}: {}", s.code(), s.message()))?;
             }
         });
@@ -619,13 +620,16 @@ async fn prime_sessions(ch: &[Channel], p: &Payload, timeout: Duration) -> Resul
 }
 
 /// One call on the wire: a session id (field 1) and the rest of the
-/// request, already encoded; optionally a later `options` (field 5) whose
+/// request, already encoded, then its own turn_id; optionally a later `options` (field 5) whose
 /// option_set_id overrides the first (protobuf merges repeated embedded
 /// messages; the last scalar wins).
 struct Call {
     session_id: String,
     option_set_id: Option<String>,
     body: Bytes,
+    /// A turn_id of the call's own (field 2, after the body's: the last
+    /// wins), as a client package gives each Decide; 0 for the body's.
+    turn: u64,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -653,6 +657,9 @@ impl Encoder for RawEncoder {
     fn encode(&mut self, call: Call, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
         prost::encoding::string::encode(1, &call.session_id, dst);
         dst.put_slice(&call.body);
+        if call.turn != 0 {
+            prost::encoding::string::encode(2, &format!("load-turn-{}", call.turn), dst);
+        }
         if let Some(id) = call.option_set_id {
             let set = pb::OptionSet { option_set_id: id, scope: pb::Scope::Chat as i32, candidates: Vec::new(), ..Default::default() };
             prost::encoding::message::encode(5, &set, dst);
@@ -700,7 +707,8 @@ fn call_for(p: &Payload, worker: usize, i: u64, stride: u64) -> Call {
     let session_id =
         if p.sessions == 0 { format!("load-u{}", UNIQUE.fetch_add(1, Ordering::Relaxed)) } else { format!("load-{}", n % p.sessions) };
     let option_set_id = p.fresh_option_set.then(|| format!("set-{}", UNIQUE.fetch_add(1, Ordering::Relaxed)));
-    Call { session_id, option_set_id, body: p.bodies[(n % p.bodies.len() as u64) as usize].clone() }
+    let turn = UNIQUE.fetch_add(1, Ordering::Relaxed) + 1;
+    Call { session_id, option_set_id, body: p.bodies[(n % p.bodies.len() as u64) as usize].clone(), turn }
 }
 
 const DECIDE: &str = "/ladder.v1.Arbiter/Decide";

@@ -67,7 +67,11 @@ pub fn panels() -> Vec<pb::Candidate> {
 pub fn panels_request(session_id: &str, input: &str) -> pb::DecideRequest {
     pb::DecideRequest {
         session_id: session_id.into(),
-        turn_id: "turn-1".into(),
+        // None: each call is a turn of its own, as the benches that send
+        // one request again and again mean it (a call with the session's
+        // last turn_id and input would be that turn repeated). The load
+        // tool gives each call its own.
+        turn_id: String::new(),
         input: input.into(),
         active_scope: Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-1".into() }),
         options: Some(pb::OptionSet {

@@ -137,6 +137,112 @@ fn question() -> BoxedStrategy<PendingQuestion> {
         .boxed()
 }
 
+/// A decision of any fields (`state` often makes it name the cycle, as
+/// ladderd's do), kept for a turn.
+fn last_turn() -> BoxedStrategy<LastTurn> {
+    let llm = (
+        (any::<bool>(), any::<bool>(), any::<u32>(), option::of(text()), -1.0f32..2.0, text()),
+        (any::<bool>(), text(), text(), option::of(text()), text(), any::<u32>()),
+    )
+        .prop_map(|((called, guard_hit, latency_ms, suggested_id, confidence, verdict), (shadow, c, cm, ci, cv, cl))| LlmReport {
+            called,
+            guard_hit,
+            latency_ms,
+            suggested_id,
+            confidence,
+            verdict,
+            shadow,
+            corroboration: c,
+            corroboration_method: cm,
+            corroborating_id: ci,
+            corroboration_verdict: cv,
+            corroboration_latency_ms: cl,
+        });
+    let llm = prop_oneof![2 => Just(LlmReport::default()), 1 => llm];
+    let clarifier = option::of(
+        (text(), vec(text(), 0..4), option::of(text()), en(PendingClarifier::ALL))
+            .prop_map(|(question, option_ids, suggested_id, kind)| Clarifier { question, option_ids, suggested_id, kind }),
+    );
+    let step = (text(), text(), text(), any::<u64>()).prop_map(|(r, outcome, detail, duration_us)| Step {
+        rung: r.into(),
+        outcome,
+        detail,
+        duration_us,
+    });
+    let head = (
+        any::<(u64, u32)>(),
+        text(),
+        en(Outcome::ALL),
+        option::of(text()),
+        en(Decider::ALL),
+        option::of(en(Bucket::ALL)),
+        option::of(en(AmbiguityReason::ALL)),
+        option::of(en(FallbackReason::ALL)),
+        option::of(en(EscapeReason::ALL)),
+        en(Tier::ALL),
+    );
+    let tail = (
+        clarifier,
+        vec(en(EvidenceType::ALL), 0..3),
+        llm,
+        (option::of(text()), option::of(text())),
+        vec(step, 0..3),
+        text(),
+        option::of(text()),
+        option::of((en(FollowUpKind::ALL), text()).prop_map(|(kind, text)| FollowUp { kind, text })),
+    );
+    (head, tail)
+        .prop_map(
+            |(
+                (
+                    (turn, input),
+                    decision_id,
+                    outcome,
+                    target_id,
+                    decided_by,
+                    confidence,
+                    ambiguity_reason,
+                    fallback_reason,
+                    escape_reason,
+                    handled_by_tier,
+                ),
+                (
+                    clarifier,
+                    needed_evidence_types,
+                    llm,
+                    (loop_cycle_id, evidence_fingerprint),
+                    trace,
+                    config_revision,
+                    pool_version,
+                    follow_up,
+                ),
+            )| LastTurn {
+                key: TurnKey { turn, input },
+                decision: Decision {
+                    decision_id,
+                    outcome,
+                    target_id,
+                    decided_by,
+                    confidence,
+                    ambiguity_reason,
+                    fallback_reason,
+                    escape_reason,
+                    handled_by_tier,
+                    clarifier,
+                    needed_evidence_types,
+                    llm,
+                    loop_cycle_id,
+                    evidence_fingerprint,
+                    trace,
+                    config_revision,
+                    pool_version,
+                    follow_up,
+                },
+            },
+        )
+        .boxed()
+}
+
 fn state() -> BoxedStrategy<ContinuityState> {
     let a = (
         option::of(action()),
@@ -148,13 +254,29 @@ fn state() -> BoxedStrategy<ContinuityState> {
     );
     let b = (option::of(text()), scope_ref(), en(PendingClarifier::ALL), option::of(question()), any::<[u64; 3]>(), option::of(cycle()));
     let anchor = (any::<bool>(), vec(any::<prop::sample::Index>(), 0..4));
-    (a, b, anchor)
+    let turn = (option::of(last_turn()), any::<(bool, bool)>());
+    (a, b, anchor, turn)
         .prop_map(
             |(
                 (last, trace, last_is_newest, last_accepted_choice_id, recent_accepted_choice_ids, recent_rejected_choice_ids),
                 (active_option_set_id, active_scope, pending_clarifier_type, question, [turn_count, context_turn, context_at_ms], cycle),
                 (keep_shown, picks),
+                (mut last_turn, (names_cycle, names_fingerprint)),
             )| {
+                // Often the decision names the cycle, as ladderd's do.
+                if let (Some(t), Some(c)) = (last_turn.as_mut(), cycle.as_ref()) {
+                    if names_cycle {
+                        t.decision.loop_cycle_id = Some(c.id.clone());
+                    }
+                    if names_fingerprint {
+                        t.decision.evidence_fingerprint = Some(c.fingerprint.clone());
+                        // The turn that opened the cycle: its key is the
+                        // held request's.
+                        if let Some(key) = c.request.as_ref().and_then(|r| TurnKey::of(&r.turn_id, &r.input)) {
+                            t.key = key;
+                        }
+                    }
+                }
                 let mut s = ContinuityState {
                     last_resolved_action: if last_is_newest { trace.front().cloned() } else { last },
                     recent_action_trace: trace,
@@ -169,6 +291,7 @@ fn state() -> BoxedStrategy<ContinuityState> {
                     context_turn,
                     context_at_ms,
                     cycle,
+                    last_turn: last_turn.map(Box::new),
                 };
                 // Often the question offers options of the cycle's list, as
                 // ladderd's own clarifier does.
@@ -291,6 +414,41 @@ fn a_clarified_session_keeps_positions_not_copies_of_the_screen() {
     // field for the rest.
     assert!(!p.bytes.windows(ID.len()).any(|w| w == ID.as_bytes()), "the session's id copied");
     assert!(p.bytes.len() <= 64 + 36 + 64, "{} bytes", p.bytes.len());
+}
+
+/// The same session keeping its turn for a repeated `Decide`: the
+/// clarifier the turn got, as the daemon keeps it (no trace).
+#[test]
+fn a_kept_clarifier_costs_its_id_and_key_and_a_byte_or_two_a_field() {
+    let list = screen();
+    let mut s = clarified(&list);
+    let without = pack(&s, ID).bytes.len();
+    let c = s.cycle.as_ref().unwrap();
+    let mut decision = ladder::types::Decision::new(Outcome::Clarify, Tier::Fallback);
+    decision.decision_id = "c3530cc2-d965-416e-af6a-e561566ab20b".into();
+    decision.decided_by = Decider::Deterministic;
+    decision.confidence = Some(Bucket::LowConfidenceClarifierOnly);
+    decision.ambiguity_reason = Some(AmbiguityReason::MultiMatchNoExactWinner);
+    decision.fallback_reason = Some(FallbackReason::LlmDisabled);
+    decision.clarifier = Some(Clarifier {
+        question: "Which one did you mean?".into(),
+        option_ids: c.ordering.clone(),
+        suggested_id: None,
+        kind: PendingClarifier::SelectionDisambiguation,
+    });
+    decision.loop_cycle_id = Some(c.id.clone());
+    decision.evidence_fingerprint = Some(c.fingerprint.clone());
+    decision.config_revision = "710f414df0eb".into();
+    s.last_turn = Some(Box::new(LastTurn { key: TurnKey::of("turn-1", "links panel").unwrap(), decision }));
+    let p = pack(&s, ID);
+    assert_eq!(unpack(&p, ID).unwrap(), s);
+    // The decision id (16 bytes), the key by a mark (the held request's
+    // turn id and input make it), the question and the revision by their
+    // place in the common table, the options and the cycle by reference,
+    // a byte a field for the rest.
+    let added = p.bytes.len() - without;
+    assert!(added <= 17 + 26, "{added} bytes");
+    assert!(!p.bytes.windows(8).any(|w| w == b"Which on"), "the question is written out");
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use super::clarifier::Tie;
 use super::matching::MatchTier;
 use super::scope::Source;
-use super::types::{AmbiguityReason, Candidate, DecideRequest, EvidenceType, OptionSet, Scope, ScopeRef};
+use super::types::{AmbiguityReason, Candidate, DecideRequest, Decision, EvidenceType, OptionSet, Scope, ScopeRef};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -190,6 +190,53 @@ pub struct ContinuityState {
     pub context_turn: u64,
     pub context_at_ms: u64,
     pub cycle: Option<Cycle>,
+    /// The session's last applied turn, when its `Decide` carried a
+    /// `turn_id`: a `Decide` repeated with that `turn_id` and the same
+    /// input (a client retrying after a lost answer) gets its decision and
+    /// applies nothing again (`DecidedUpdate::turn`). Kept through stale
+    /// context (the ladder never reads it: `view` leaves it out); cleared
+    /// by a turn without a `turn_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_turn: Option<Box<LastTurn>>,
+}
+
+/// A turn as the session keeps it for a repeated `Decide`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LastTurn {
+    pub key: TurnKey,
+    /// The decision the turn got, without its trace.
+    pub decision: Decision,
+}
+
+/// What tells a turn from another: digests of its `turn_id` and of its
+/// input (SHA-256, cut: stable across processes, so a replica tells a
+/// turn another replica applied).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TurnKey {
+    pub turn: u64,
+    pub input: u32,
+}
+
+impl TurnKey {
+    /// The key of a turn; `None` without a `turn_id` (no turn to repeat).
+    pub fn of(turn_id: &str, input: &str) -> Option<TurnKey> {
+        use sha2::{Digest, Sha256};
+        if turn_id.is_empty() {
+            return None;
+        }
+        let digest = |domain: &[u8], s: &str| {
+            let mut h = Sha256::new();
+            h.update(domain);
+            h.update(s.as_bytes());
+            h.finalize()
+        };
+        let t = digest(b"ladder turn id\0", turn_id);
+        let i = digest(b"ladder turn input\0", input);
+        Some(TurnKey {
+            turn: u64::from_le_bytes(t[..8].try_into().unwrap_or_default()),
+            input: u32::from_le_bytes(i[..4].try_into().unwrap_or_default()),
+        })
+    }
 }
 
 /// TTL of the continuity context, whichever comes first: the
@@ -678,6 +725,70 @@ mod tests {
         assert_eq!((now.enrichment_steps, now.llm_calls), (2, 2), "nothing claimed is given back");
         assert_eq!(s.apply(claim(), at(0), TTL), Applied::CallRefused);
         assert_eq!(s.apply(Update::ClaimLlmCall { cycle_id: "other".into(), max: 9 }, at(0), TTL), Applied::CallRefused);
+    }
+
+    /// A turn's change carrying its key (`turn_id`, `input`) and the
+    /// decision answered, a clarifier naming `cycle`.
+    fn keyed(turn_id: &str, input: &str, set: &str) -> Update {
+        let Update::Decided(mut d) = decided(set) else { unreachable!() };
+        let mut decision = crate::types::Decision::new(crate::types::Outcome::Clarify, crate::types::Tier::Fallback);
+        decision.decision_id = format!("decision-{turn_id}-{input}");
+        d.turn = TurnKey::of(turn_id, input).map(|key| Box::new(LastTurn { key, decision }));
+        Update::Decided(d)
+    }
+
+    #[test]
+    fn a_turn_applied_last_applies_nothing_again_and_answers_its_decision() {
+        let mut s = ContinuityState::default();
+        assert_eq!(s.apply(keyed("t1", "links panel", "set-1"), at(0), TTL), Applied::Done);
+        let after_first = s.clone();
+        let Applied::Replay(d) = s.apply(keyed("t1", "links panel", "set-2"), at(0), TTL) else { panic!("applied again") };
+        assert_eq!(d.decision_id, "decision-t1-links panel");
+        assert_eq!(s, after_first, "nothing changed");
+        // Also when the change is logged on facts, and past the TTL.
+        let Update::Decided(d) = keyed("t1", "links panel", "set-3") else { unreachable!() };
+        let logged = Update::DecidedIf { facts: vec![Fact::ActiveSet { set: "x".into(), is: true }], update: d, otherwise: None };
+        assert!(matches!(s.apply(logged, at(TTL.millis() + 1), TTL), Applied::Replay(_)));
+        assert_eq!(s, after_first);
+    }
+
+    #[test]
+    fn another_input_or_another_turn_id_is_a_new_turn() {
+        let mut s = ContinuityState::default();
+        s.apply(keyed("t1", "links panel", "set-1"), at(0), TTL);
+        assert_eq!(s.apply(keyed("t1", "the second one", "set-1"), at(0), TTL), Applied::Done, "the same turn_id, another input");
+        assert_eq!(s.apply(keyed("t2", "the second one", "set-1"), at(0), TTL), Applied::Done);
+        assert_eq!(s.turn_count, 3);
+        // Only the last turn is kept: an older one is a new turn again.
+        assert_eq!(s.apply(keyed("t1", "links panel", "set-1"), at(0), TTL), Applied::Done);
+        assert_eq!(s.turn_count, 4);
+    }
+
+    #[test]
+    fn a_turn_without_a_turn_id_forgets_the_last_one_and_stale_context_does_not() {
+        let mut s = ContinuityState::default();
+        s.apply(keyed("t1", "links panel", "set-1"), at(0), TTL);
+        // Past the TTL the context goes, the last turn stays.
+        s.apply(Update::Fold, at(TTL.millis() + 1), TTL);
+        assert!(s.last_turn.is_some());
+        assert!(s.view(at(TTL.millis() + 1), TTL).last_turn.is_none(), "the ladder never reads it");
+        assert!(matches!(s.apply(keyed("t1", "links panel", "set-1"), at(0), TTL), Applied::Replay(_)));
+        s.apply(bare_turn(), at(0), TTL);
+        assert_eq!(s.last_turn, None);
+        assert_eq!(s.apply(keyed("t1", "links panel", "set-1"), at(0), TTL), Applied::Done);
+        assert_eq!(TurnKey::of("", "links panel"), None, "no turn_id, no key");
+    }
+
+    #[test]
+    fn a_logged_turn_that_continues_the_sessions_cycle_keeps_that_cycles_id() {
+        let mut s = ContinuityState::default();
+        s.apply(Update::ClaimGuard { guard_key: "k".into(), cycle_id: "open".into() }, at(0), TTL);
+        let Update::Decided(mut d) = keyed("t2", "links panel", "set-1") else { unreachable!() };
+        d.cycle = CycleChange::Open(Box::new(Cycle::new("new", "k")));
+        d.turn.as_mut().unwrap().decision.loop_cycle_id = Some("new".into());
+        s.apply(Update::DecidedIf { facts: vec![], update: d, otherwise: None }, at(0), TTL);
+        assert_eq!(s.cycle.as_ref().unwrap().id, "open");
+        assert_eq!(s.last_turn.unwrap().decision.loop_cycle_id.as_deref(), Some("open"));
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub enum Applied {
     CallRefused,
     /// A `DecidedIf` whose facts were not true: nothing changed.
     Void,
+    /// A turn the session applied last (`DecidedUpdate::turn`, the same
+    /// key): nothing changed; the decision it got.
+    Replay(Box<Decision>),
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -109,6 +112,14 @@ pub struct DecidedUpdate {
     /// `RecordOutcome` REJECTED is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rejected: Option<String>,
+    /// The turn this change is, when its `Decide` carried a `turn_id`:
+    /// applied, it becomes the session's `last_turn`; a change of the
+    /// turn the session applied last (the same key) applies nothing
+    /// (`Applied::Replay`). A new turn without one clears `last_turn`.
+    /// On a change that is not a new turn, the kept decision of that turn
+    /// as the daemon answered it (a turn decided again on the state read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Box<LastTurn>>,
 }
 
 fn is_keep(q: &QuestionChange) -> bool {
@@ -155,6 +166,17 @@ pub struct OutcomeUpdate {
 impl ContinuityState {
     /// Applies an update atomically (the store calls this under its lock).
     pub fn apply(&mut self, update: Update, now: Now, ttl: Ttl) -> Applied {
+        // A turn applied already (a repeated `Decide`): nothing changes,
+        // whatever its facts or the state's age.
+        let turn = match &update {
+            Update::Decided(d) | Update::DecidedIf { update: d, .. } if d.new_turn => d.turn.as_ref().map(|t| t.key),
+            _ => None,
+        };
+        if let (Some(key), Some(last)) = (turn, &self.last_turn)
+            && last.key == key
+        {
+            return Applied::Replay(Box::new(last.decision.clone()));
+        }
         let update = match update {
             Update::DecidedIf { facts, mut update, otherwise } => {
                 // Judged on the state as the ladder would have read it now.
@@ -178,13 +200,31 @@ impl ContinuityState {
                     c.lane = open.lane;
                     c.llm_attempted = open.llm_attempted;
                 }
+                // The decision kept for the turn names the session's cycle
+                // it continues, or closes (an execute on the evidence of
+                // the open cycle: `DecidedUpdate::continuing`), as the
+                // ladder's decision on the state does.
+                let on_open = match &update.cycle {
+                    CycleChange::Open(c) => view.cycle_keyed(&c.guard_key),
+                    CycleChange::Close => facts.iter().find_map(|f| match f {
+                        Fact::NoOtherSuggestion { key, .. } => view.cycle_keyed(key),
+                        _ => None,
+                    }),
+                    CycleChange::Keep => None,
+                };
+                if let (Some(open), Some(kept)) = (on_open, update.turn.as_mut())
+                    && kept.decision.loop_cycle_id.is_some()
+                {
+                    kept.decision.loop_cycle_id = Some(open.id.clone());
+                }
                 Update::Decided(update)
             }
             u => u,
         };
         if !self.is_fresh(now, ttl) && !matches!(update, Update::Reset) {
-            // Expired context never leaks into the next turn.
-            *self = ContinuityState { turn_count: self.turn_count, ..Default::default() };
+            // Expired context never leaks into the next turn (the last
+            // turn is not context: a repeat of it is still that turn).
+            *self = ContinuityState { turn_count: self.turn_count, last_turn: self.last_turn.take(), ..Default::default() };
         }
         match update {
             Update::ClaimGuard { guard_key, cycle_id } => {
@@ -205,6 +245,11 @@ impl ContinuityState {
                 let refresh = d.options_context.is_some() || d.resolved.is_some() || matches!(d.cycle, CycleChange::Open(_));
                 if d.new_turn {
                     self.turn_count += 1;
+                    self.last_turn = d.turn;
+                } else if let Some(kept) = d.turn
+                    && self.last_turn.as_ref().is_some_and(|l| l.key == kept.key)
+                {
+                    self.last_turn = Some(kept);
                 }
                 if let Some((set_id, scope)) = d.options_context {
                     self.active_option_set_id = Some(set_id).filter(|s| !s.is_empty());
