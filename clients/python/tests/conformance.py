@@ -7,6 +7,8 @@ import asyncio
 import copy
 import json
 import os
+import socket
+import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +101,93 @@ def script_fake(fake: FakeLadderd, case: Dict[str, Any], turns: List[Dict[str, A
 
 
 def _equal_to(want: Any) -> Callable[[Any], bool]:
-    return lambda got: bool(got == want)
+    return lambda got: bool(as_sent(got, want) == want)
+
+
+def as_sent(got: Any, sent: Any) -> Any:
+    """The request `got` as the case wrote it: without the turn_id the
+    client gives a Decide that has none."""
+    if getattr(sent, "turn_id", None) == "" and getattr(got, "turn_id", ""):
+        bare = type(got)()
+        bare.CopyFrom(got)
+        bare.turn_id = ""
+        return bare
+    return got
+
+
+class LosingProxy:
+    """A TCP proxy in front of a target that loses one answer: once armed,
+    the first response it sees (an HTTP/2 HEADERS frame on a stream: the
+    target has read the request and answered) is not passed on, and both
+    connections are cut, as a network that fails after the request
+    arrived. Everything else goes through unchanged."""
+
+    def __init__(self, upstream: str) -> None:
+        host, _, port = upstream.rpartition(":")
+        self.upstream = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        self.armed = threading.Event()
+        self.cuts = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.upstream)
+            threading.Thread(target=self._up, args=(client, server), daemon=True).start()
+            threading.Thread(target=self._down, args=(server, client), daemon=True).start()
+
+    @staticmethod
+    def _up(client: socket.socket, server: socket.socket) -> None:
+        try:
+            while data := client.recv(65536):
+                server.sendall(data)
+        except OSError:
+            pass
+        finally:
+            LosingProxy._close(client, server)
+
+    def _down(self, server: socket.socket, client: socket.socket) -> None:
+        try:
+            while True:
+                head = self._exactly(server, 9)
+                payload = self._exactly(server, int.from_bytes(head[:3], "big"))
+                stream = int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+                if head[3] == 1 and stream and self.armed.is_set():
+                    self.armed.clear()
+                    self.cuts += 1
+                    return
+                client.sendall(head + payload)
+        except OSError:
+            pass
+        finally:
+            LosingProxy._close(client, server)
+
+    @staticmethod
+    def _exactly(s: socket.socket, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            chunk = s.recv(n - len(out))
+            if not chunk:
+                raise OSError("closed")
+            out += chunk
+        return out
+
+    @staticmethod
+    def _close(*socks: socket.socket) -> None:
+        for s in socks:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
 
 
 def run_case(case: Dict[str, Any], target: Target, flavor: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,16 +203,38 @@ def run_case(case: Dict[str, Any], target: Target, flavor: str, monkeypatch: pyt
         script_fake(target.fake, case, turns, requests)
         seen_before = len(target.fake.calls)
     timeout = case["timeout_ms"] / 1000 if "timeout_ms" in case else ladderd.DEFAULT_TIMEOUT_S
+    # The case's own call loses its first answer on the way back.
+    proxy = LosingProxy(target.address) if case.get("lose_first_answer") else None
+    address = proxy.address if proxy else target.address
+    attempts = case.get("max_attempts", ladderd.DEFAULT_MAX_ATTEMPTS)
+
+    def arm(i: int) -> None:
+        if proxy is not None and turns[i] is case:
+            proxy.armed.set()
 
     async def call_async() -> List[Any]:
-        async with AsyncClient(target.address) as client:
-            return [await _one(getattr(client, case["call"])(r, timeout=timeout, traceparent=TRACEPARENT)) for r in requests]
+        out = []
+        async with AsyncClient(address, max_attempts=attempts) as client:
+            for i, r in enumerate(requests):
+                arm(i)
+                out.append(await _one(getattr(client, case["call"])(r, timeout=timeout, traceparent=TRACEPARENT)))
+            return out
 
     def call_sync() -> List[Any]:
-        with Client(target.address) as client:
-            return [_sync_one(lambda r=r: getattr(client, case["call"])(r, timeout=timeout, traceparent=TRACEPARENT)) for r in requests]
+        out = []
+        with Client(address, max_attempts=attempts) as client:
+            for i, r in enumerate(requests):
+                arm(i)
+                out.append(_sync_one(lambda r=r: getattr(client, case["call"])(r, timeout=timeout, traceparent=TRACEPARENT)))
+            return out
 
-    results = asyncio.run(call_async()) if flavor == "async" else call_sync()
+    try:
+        results = asyncio.run(call_async()) if flavor == "async" else call_sync()
+    finally:
+        if proxy is not None:
+            proxy.close()
+    if proxy is not None:
+        assert proxy.cuts == 1, f"{case['name']}: the answer was not lost ({proxy.cuts} cuts)"
 
     for turn, result in zip(turns, results):
         expect = turn.get("expect", {})
@@ -145,9 +255,22 @@ def run_case(case: Dict[str, Any], target: Target, flavor: str, monkeypatch: pyt
         mismatch = subset_mismatch(want, as_json(result))
         assert mismatch is None, f"{case['name']}: {mismatch}\n{as_json(result)}"
 
+    if "turn_count" in case["expect"]:
+        with Client(target.address, admin_token=target.admin_token) as client:
+            state = client.get_session(session_id=requests[-1].session_id)
+        assert state.turn_count == case["expect"]["turn_count"], f"{case['name']}: the session advanced {state.turn_count} turns"
+
     if target.fake is not None:
         got = target.fake.calls[seen_before:]
-        assert [c.request for c in got] == requests[: len(got)], f"{case['name']}: the fake got other requests than were sent"
+        if "turn_count" in case["expect"]:
+            got = [c for c in got if c.method == case["call"]]
+        sent = requests + [requests[-1]] * (len(got) - len(requests))
+        assert [as_sent(c.request, r) for c, r in zip(got, sent)] == sent[: len(got)], f"{case['name']}: the fake got other requests than were sent"
+        if case["call"] == "decide":
+            ids = [c.request.turn_id for c in got]
+            assert all(ids), f"{case['name']}: a Decide went without a turn_id"
+            assert len(set(ids[: len(turns)])) == min(len(ids), len(turns)), f"{case['name']}: two calls shared a turn_id: {ids}"
+            assert set(ids[len(turns) :]) <= {ids[len(turns) - 1]}, f"{case['name']}: a retry with another turn_id: {ids}"
         assert all(c.metadata.get("traceparent") == TRACEPARENT for c in got), f"{case['name']}: traceparent not passed"
         # At most: a request the client gave up on while sending may never reach the fake.
         if "attempts" in case["expect"]:

@@ -1,8 +1,11 @@
-"""Fixtures: the real daemon (the binary $LADDERD_BIN, started here) and the
-fake. Without $LADDERD_BIN the daemon's cases are skipped, and without
-$LADDERD_TEST_OFF_LOOPBACK_HOST (an address of this host that is not
-loopback) so are the control calls refused without the token; with
-$LADDERD_CONFORMANCE_STRICT=1 (cargo test sets it) a skip is a failure."""
+"""Fixtures: the real daemon and the fake. The daemon is the one at
+$LADDERD_ADDRESS when it is set (a daemon you already run: the suite starts
+none, and writes nothing), else the binary $LADDERD_BIN, started here.
+Without either the daemon's cases are skipped; the control calls refused
+without the token need the suite's own daemon on an address of this host
+that is not loopback ($LADDERD_BIN and $LADDERD_TEST_OFF_LOOPBACK_HOST),
+and are skipped otherwise. With $LADDERD_CONFORMANCE_STRICT=1 (cargo test
+sets it) a skip is a failure."""
 
 from __future__ import annotations
 
@@ -31,19 +34,31 @@ def unavailable(why: str) -> None:
 class Daemon:
     """The ladderd binary on `host`:0, its address read from its log."""
 
+    process: Optional["subprocess.Popen[str]"]
+    log: "list[str]"
+    address: str
+
+    @classmethod
+    def running_at(cls, address: str) -> "Daemon":
+        """A daemon someone else runs: nothing to start or stop."""
+        d = cls.__new__(cls)
+        d.process, d.log, d.address = None, [], address
+        return d
+
     def __init__(self, binary: str, host: str, token_file: Optional[Path]) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("LADDER")}
         env.update(LADDER_LISTEN=f"{host}:0", LADDER_TELEMETRY__LOG_FORMAT="json")
         if token_file is not None:
             env["LADDER_ADMIN__TOKEN_FILE"] = str(token_file)
-        self.process = subprocess.Popen([binary], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.log: list[str] = []
+        process = subprocess.Popen([binary], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.process = process
+        self.log = []
         found = threading.Event()
         self.address = ""
 
         def read() -> None:
-            assert self.process.stderr is not None
-            for line in self.process.stderr:
+            assert process.stderr is not None
+            for line in process.stderr:
                 self.log.append(line)
                 if not found.is_set():
                     try:
@@ -60,6 +75,8 @@ class Daemon:
             raise RuntimeError(f"{binary} did not log its serving address:\n{''.join(self.log)}")
 
     def stop(self) -> None:
+        if self.process is None:
+            return
         self.process.terminate()
         try:
             self.process.wait(10)
@@ -69,9 +86,16 @@ class Daemon:
 
 @pytest.fixture(scope="session")
 def daemon() -> Iterator[Daemon]:
+    running = os.environ.get("LADDERD_ADDRESS")
+    if running:
+        yield Daemon.running_at(running)
+        return
     binary = os.environ.get("LADDERD_BIN")
     if not binary:
-        unavailable("LADDERD_BIN is not set: build the daemon (cargo build) and point LADDERD_BIN at target/debug/ladderd")
+        unavailable(
+            "neither LADDERD_ADDRESS (a daemon you run) nor LADDERD_BIN (the binary, started here: cargo build, "
+            "then target/debug/ladderd) is set"
+        )
     d = Daemon(str(binary), "127.0.0.1", None)
     yield d
     d.stop()
@@ -88,7 +112,7 @@ def daemon_off_loopback(admin_token: str) -> Iterator[Daemon]:
     host = os.environ.get("LADDERD_TEST_OFF_LOOPBACK_HOST")
     if not binary or not host:
         unavailable(
-            "a control call refused without the token needs the daemon (LADDERD_BIN) on an address of this host "
+            "a control call refused without the token needs the suite's own daemon (LADDERD_BIN) on an address of this host "
             "that is not loopback (LADDERD_TEST_OFF_LOOPBACK_HOST); cargo test runs the suite in a network namespace that has one"
         )
     with tempfile.TemporaryDirectory() as tmp:

@@ -142,14 +142,44 @@ def test_fields_as_keywords_build_the_same_request_as_a_message(fake: FakeLadder
         with pytest.raises(TypeError):
             client.decide(session_id="s", not_a_field=1)  # type: ignore[call-arg]
     first, second = fake.requests("decide")
+    # Each its own turn_id (the client's), else the same request.
+    assert first.turn_id != second.turn_id
+    first.turn_id = second.turn_id = ""
     assert first == second and first.options.candidates[0].risk == pb.RISK_HIGH
+
+
+def test_a_decide_gets_a_turn_id_of_its_own_that_its_retries_reuse(fake: FakeLadderd) -> None:
+    fake.script("decide", DOWN)
+    fake.script("decide", EXECUTE)
+    request = pb.DecideRequest(session_id="s", input="a")
+    with Client(fake.address) as client:
+        client.decide(request)
+        client.decide(request)
+        client.decide(session_id="s", turn_id="the-apps-own", input="a")
+    ids = [r.turn_id for r in fake.requests("decide")]
+    assert ids[0] and ids[1] == ids[0], "the retry reuses the call's turn_id"
+    assert ids[2] not in ("", ids[0]), "the next call gets another"
+    assert ids[3] == "the-apps-own"
+    assert request.turn_id == "", "the app's message is left as it was"
+
+
+def test_the_fake_answers_a_repeated_turn_as_it_did_and_counts_it_once(fake: FakeLadderd) -> None:
+    fake.script("decide", EXECUTE)
+    with Client(fake.address) as client:
+        first = client.decide(session_id="s", turn_id="t1", input="a")
+        again = client.decide(session_id="s", turn_id="t1", input="a")
+        other = client.decide(session_id="s", turn_id="t1", input="b")
+        assert (again, other.outcome) == (first, pb.OUTCOME_ESCAPE), "another input: a new turn, answered by default"
+        assert client.get_session(session_id="s").turn_count == 2
 
 
 def test_wait_until_ready_waits_for_serving_not_for_an_open_port(fake: FakeLadderd) -> None:
     fake.set_serving(False)
     with Client(fake.address) as client:
+        # Long enough for a probe's answer however slow the first connection
+        # (each probe waits 0.5 s at most, then the next one goes).
         with pytest.raises(UnavailableError, match="NOT_SERVING"):
-            client.wait_until_ready(timeout=0.3)
+            client.wait_until_ready(timeout=1.5)
         fake.set_serving(True)
         client.wait_until_ready(timeout=2)
 

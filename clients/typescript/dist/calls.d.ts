@@ -3,6 +3,8 @@ export declare const DEFAULT_ADDRESS = "127.0.0.1:50151";
 export declare const DEFAULT_TIMEOUT_MS = 1500;
 export declare const DEFAULT_MAX_ATTEMPTS = 3;
 export declare const FIRST_BACKOFF_MS = 50;
+/** How long one readiness probe waits for the health service's answer. */
+export declare const PROBE_TIMEOUT_MS = 500;
 export declare const ADDRESS_ENV = "LADDERD_ADDRESS";
 export declare const TOKEN_ENV = "LADDERD_ADMIN_TOKEN";
 /** The daemon's own variable for its token file (admin.token_file): an app
@@ -83,7 +85,13 @@ export declare function resolveAddress(address?: string): string;
  * whitespace ignored). Undefined: control calls go without a token, which
  * the daemon accepts from loopback only. */
 export declare function resolveToken(adminToken?: string): string | undefined;
-export declare function shouldRetry(method: Method, err: LadderError, attempt: number, maxAttempts: number): boolean;
+/** A Decide without a turnId, with a fresh one (a UUID) that this call's
+ * retries reuse. The app's request is left as it was (a copy carries the
+ * id): a request sent again for the next turn gets a new one. */
+export declare function withTurnId<R>(method: Method, request: R): R;
+/** Whether to try again: a call safe to repeat (a Decide with its turnId),
+ * after UNAVAILABLE or the load-shedding refusal. */
+export declare function shouldRetry(method: Method, request: unknown, err: LadderError, attempt: number, maxAttempts: number): boolean;
 /** The pause before attempt `attempt + 1`: 50 ms doubling, plus up to as
  * much again at random (so shed callers do not come back together). */
 export declare function backoffMs(attempt: number): number;

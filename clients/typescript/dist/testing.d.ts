@@ -45,6 +45,8 @@ export declare class FakeLadderd {
     address: string;
     private readonly scripts;
     private readonly sessions;
+    /** Each session's last Decide with a turnId: its turnId and input, and its answer. */
+    private readonly lastTurns;
     private readonly open;
     private server;
     private serving;

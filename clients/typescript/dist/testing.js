@@ -16,7 +16,9 @@
 //
 // It keeps the daemon's rules an app's code can trip over: `sessionId` is
 // required where the daemon requires it (INVALID_ARGUMENT "session_id:
-// required"), health says SERVING (or what `setServing` says), and with
+// required"), a Decide with the session's last `turnId` and input gets that
+// turn's answer again (a retry after a lost answer: nothing is scripted or
+// counted again), health says SERVING (or what `setServing` says), and with
 // `adminToken` set it refuses the control calls without that token, as a
 // daemon does for a caller off loopback. It decides nothing: script what
 // your test needs.
@@ -56,6 +58,8 @@ export class FakeLadderd {
     address = '';
     scripts = new Map();
     sessions = new Map();
+    /** Each session's last Decide with a turnId: its turnId and input, and its answer. */
+    lastTurns = new Map();
     open = new Set();
     server;
     serving = true;
@@ -134,11 +138,18 @@ export class FakeLadderd {
         const metadata = {};
         context.requestHeader.forEach((value, key) => (metadata[key] = value));
         this.calls.push({ method, request, metadata });
-        const scripted = this.take(method, request);
         const rpc = RPCS[method];
+        const decide = method === 'decide' ? request : undefined;
+        const turn = decide?.turnId ? JSON.stringify([decide.turnId, decide.input]) : undefined;
+        if (decide && turn === undefined)
+            this.lastTurns.delete(decide.sessionId);
+        const last = decide && turn !== undefined ? this.lastTurns.get(decide.sessionId) : undefined;
         const refused = this.guard(rpc.name, rpc.control, context.requestHeader.get('authorization'));
         if (refused)
             throw refused;
+        if (last && last.turn === turn)
+            return last.answer;
+        const scripted = this.take(method, request);
         if (SESSION_REQUIRED.has(method) && !request.sessionId) {
             throw new ConnectError('session_id: required', Code.InvalidArgument);
         }
@@ -151,7 +162,13 @@ export class FakeLadderd {
             answer = this.fallback(method, request);
         if (answer instanceof Refusal)
             throw new ConnectError(answer.message, answer.code);
-        return create(rpc.response, answer);
+        const response = create(rpc.response, answer);
+        // A turn of the session, whatever answered it (a repeat is not one).
+        if (decide)
+            this.session(decide.sessionId).turns++;
+        if (decide && turn !== undefined)
+            this.lastTurns.set(decide.sessionId, { turn, answer: response });
+        return response;
     }
     guard(name, control, presented) {
         const token = this.options.adminToken;
@@ -179,7 +196,8 @@ export class FakeLadderd {
         switch (method) {
             case 'decide':
             case 'enrich': {
-                this.session(request.sessionId).turns++;
+                if (method === 'enrich')
+                    this.session(request.sessionId).turns++;
                 let pools;
                 if (method === 'decide') {
                     const r = request;
@@ -222,8 +240,11 @@ export class FakeLadderd {
                 const s = this.sessions.get(id);
                 return s ? state(id, s) : notFound(id);
             }
-            case 'resetSession':
-                return { existed: this.sessions.delete(request.sessionId) };
+            case 'resetSession': {
+                const id = request.sessionId;
+                this.lastTurns.delete(id);
+                return { existed: this.sessions.delete(id) };
+            }
             default:
                 return { configRevision: 'fake', llmMode: 'off' };
         }

@@ -6,13 +6,18 @@
 //    daemon's own fallback clarifier arrives before the client gives up. The
 //    timeout covers the whole call, retries and their pauses included;
 //  * a call is retried only when it is safe to repeat (`repeatable`), and
-//    only after UNAVAILABLE or the daemon's load-shedding refusal
-//    (OverloadedError): up to `maxAttempts` attempts in all, pausing 50 ms,
-//    then 100 ms, ... with jitter, never past the timeout. DEADLINE_EXCEEDED
-//    is never retried;
+//    only after UNAVAILABLE (a lost connection included) or the daemon's
+//    load-shedding refusal (OverloadedError): up to `maxAttempts` attempts
+//    in all, pausing 50 ms, then 100 ms, ... with jitter, never past the
+//    timeout. DEADLINE_EXCEEDED is never retried;
+//  * a Decide without a `turnId` gets a fresh one (a UUID) per call, which
+//    its retries reuse: the daemon applies a turn once per (session_id,
+//    turn_id), so a retry after a lost answer gets the first answer and
+//    applies nothing again. Decide is retried only with a `turnId`;
 //  * the admin token goes only with the control calls (`control`), as
 //    `authorization: Bearer <token>`; a `traceparent` goes with any call.
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   ClarifyRequestSchema,
@@ -38,6 +43,8 @@ export const DEFAULT_ADDRESS = '127.0.0.1:50151';
 export const DEFAULT_TIMEOUT_MS = 1500;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 export const FIRST_BACKOFF_MS = 50;
+/** How long one readiness probe waits for the health service's answer. */
+export const PROBE_TIMEOUT_MS = 500;
 export const ADDRESS_ENV = 'LADDERD_ADDRESS';
 export const TOKEN_ENV = 'LADDERD_ADMIN_TOKEN';
 /** The daemon's own variable for its token file (admin.token_file): an app
@@ -49,8 +56,8 @@ export const SERVICE = 'ladder.v1.Arbiter';
 // repeat spends another, or finds the cycle gone); RecordOutcome counts an
 // outcome in the session and the guardrails' windows (a repeat counts it
 // twice). Every other call reads, or sets a state a repeat sets again:
-// Decide decides the turn from the request and the session, and a repeat
-// of one whose answer was lost counts one turn more.
+// Decide with its turn_id (the app's, else the client's: `withTurnId`) is
+// answered once per turn, a repeat getting the first answer.
 /** Each call: its RPC name, messages, whether it is a control call (served
  * off loopback only with the admin token) and whether it is retried. */
 export const RPCS = {
@@ -100,8 +107,19 @@ export function resolveToken(adminToken?: string): string | undefined {
   }
 }
 
-export function shouldRetry(method: Method, err: LadderError, attempt: number, maxAttempts: number): boolean {
-  return RPCS[method].repeatable && attempt < maxAttempts && (err instanceof UnavailableError || err instanceof OverloadedError);
+/** A Decide without a turnId, with a fresh one (a UUID) that this call's
+ * retries reuse. The app's request is left as it was (a copy carries the
+ * id): a request sent again for the next turn gets a new one. */
+export function withTurnId<R>(method: Method, request: R): R {
+  if (method !== 'decide' || (request as { turnId?: string }).turnId) return request;
+  return { ...request, turnId: randomUUID() };
+}
+
+/** Whether to try again: a call safe to repeat (a Decide with its turnId),
+ * after UNAVAILABLE or the load-shedding refusal. */
+export function shouldRetry(method: Method, request: unknown, err: LadderError, attempt: number, maxAttempts: number): boolean {
+  const keyed = method !== 'decide' || Boolean((request as { turnId?: string }).turnId);
+  return RPCS[method].repeatable && keyed && attempt < maxAttempts && (err instanceof UnavailableError || err instanceof OverloadedError);
 }
 
 /** The pause before attempt `attempt + 1`: 50 ms doubling, plus up to as

@@ -8,12 +8,14 @@ import { Arbiter } from './gen/ladder/v1/ladder_pb.js';
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_TIMEOUT_MS,
+  PROBE_TIMEOUT_MS,
   RPCS,
   SERVICE,
   backoffMs,
   resolveAddress,
   resolveToken,
   shouldRetry,
+  withTurnId,
   type Method,
 } from './calls.js';
 import { LadderError, UnavailableError, errorFrom } from './errors.js';
@@ -101,7 +103,7 @@ export class Client {
         throw new UnavailableError('Health/Check', Code.Unavailable, `ladderd at ${this.address} is not serving after ${timeoutMs} ms (${last})`);
       }
       try {
-        const answer = await this.health.check({ service: SERVICE }, { timeoutMs: Math.min(remaining, 1000) });
+        const answer = await this.health.check({ service: SERVICE }, { timeoutMs: Math.min(remaining, PROBE_TIMEOUT_MS) });
         if (answer.status === HealthCheckResponse_ServingStatus.SERVING) return;
         last = HealthCheckResponse_ServingStatus[answer.status] ?? String(answer.status);
       } catch (e) {
@@ -168,14 +170,22 @@ export class Client {
       request: RequestOf<M>,
       options: { timeoutMs: number; signal?: AbortSignal; headers: Headers },
     ) => Promise<ResponseOf<M>>;
+    const sent = withTurnId(method, request);
     for (let attempt = 1; ; attempt++) {
       let err: LadderError;
       try {
-        return await invoke(request, { timeoutMs: Math.max(deadline - Date.now(), 1), signal: options.signal, headers });
+        return await invoke(sent, { timeoutMs: Math.max(deadline - Date.now(), 1), signal: options.signal, headers });
       } catch (e) {
         err = errorFrom(rpc.name, e);
       }
-      if (!shouldRetry(method, err, attempt, this.maxAttempts)) throw err;
+      // A stream the connection's loss closed (Connect reports it as
+      // CANCELLED, "http/2 stream closed"), neither aborted by the app nor
+      // past the deadline: the daemon is unreachable for now, as gRPC's
+      // UNAVAILABLE says it in Python.
+      if (err.code === Code.Canceled && !options.signal?.aborted && Date.now() < deadline) {
+        err = new UnavailableError(rpc.name, Code.Unavailable, `the connection was lost before the answer came (${err.details})`);
+      }
+      if (!shouldRetry(method, sent, err, attempt, this.maxAttempts)) throw err;
       const pause = backoffMs(attempt);
       if (Date.now() + pause >= deadline) throw err;
       await sleep(pause, options.signal).catch(() => {

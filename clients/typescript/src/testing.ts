@@ -16,7 +16,9 @@
 //
 // It keeps the daemon's rules an app's code can trip over: `sessionId` is
 // required where the daemon requires it (INVALID_ARGUMENT "session_id:
-// required"), health says SERVING (or what `setServing` says), and with
+// required"), a Decide with the session's last `turnId` and input gets that
+// turn's answer again (a retry after a lost answer: nothing is scripted or
+// counted again), health says SERVING (or what `setServing` says), and with
 // `adminToken` set it refuses the control calls without that token, as a
 // daemon does for a caller off loopback. It decides nothing: script what
 // your test needs.
@@ -117,6 +119,8 @@ export class FakeLadderd {
   address = '';
   private readonly scripts = new Map<Method, Scripted[]>();
   private readonly sessions = new Map<string, Session>();
+  /** Each session's last Decide with a turnId: its turnId and input, and its answer. */
+  private readonly lastTurns = new Map<string, { turn: string; answer: unknown }>();
   private readonly open = new Set<http2.ServerHttp2Session>();
   private server: http2.Http2Server | undefined;
   private serving = true;
@@ -196,10 +200,15 @@ export class FakeLadderd {
     const metadata: Record<string, string> = {};
     context.requestHeader.forEach((value, key) => (metadata[key] = value));
     this.calls.push({ method, request, metadata });
-    const scripted = this.take(method, request);
     const rpc = RPCS[method];
+    const decide = method === 'decide' ? (request as DecideRequest) : undefined;
+    const turn = decide?.turnId ? JSON.stringify([decide.turnId, decide.input]) : undefined;
+    if (decide && turn === undefined) this.lastTurns.delete(decide.sessionId);
+    const last = decide && turn !== undefined ? this.lastTurns.get(decide.sessionId) : undefined;
     const refused = this.guard(rpc.name, rpc.control, context.requestHeader.get('authorization'));
     if (refused) throw refused;
+    if (last && last.turn === turn) return last.answer as Response<M>;
+    const scripted = this.take(method, request);
     if (SESSION_REQUIRED.has(method) && !(request as { sessionId: string }).sessionId) {
       throw new ConnectError('session_id: required', Code.InvalidArgument);
     }
@@ -208,7 +217,11 @@ export class FakeLadderd {
     if (typeof answer === 'function') answer = answer(request);
     if (answer === undefined) answer = this.fallback(method, request);
     if (answer instanceof Refusal) throw new ConnectError(answer.message, answer.code);
-    return create(rpc.response, answer as never) as Response<M>;
+    const response = create(rpc.response, answer as never) as Response<M>;
+    // A turn of the session, whatever answered it (a repeat is not one).
+    if (decide) this.session(decide.sessionId).turns++;
+    if (decide && turn !== undefined) this.lastTurns.set(decide.sessionId, { turn, answer: response });
+    return response;
   }
 
   private guard(name: string, control: boolean, presented: string | null): ConnectError | undefined {
@@ -239,7 +252,7 @@ export class FakeLadderd {
     switch (method) {
       case 'decide':
       case 'enrich': {
-        this.session((request as { sessionId: string }).sessionId).turns++;
+        if (method === 'enrich') this.session((request as { sessionId: string }).sessionId).turns++;
         let pools: Candidate[][];
         if (method === 'decide') {
           const r = request as DecideRequest;
@@ -278,8 +291,11 @@ export class FakeLadderd {
         const s = this.sessions.get(id);
         return s ? state(id, s) : notFound(id);
       }
-      case 'resetSession':
-        return { existed: this.sessions.delete((request as { sessionId: string }).sessionId) };
+      case 'resetSession': {
+        const id = (request as { sessionId: string }).sessionId;
+        this.lastTurns.delete(id);
+        return { existed: this.sessions.delete(id) };
+      }
       default:
         return { configRevision: 'fake', llmMode: 'off' };
     }

@@ -160,10 +160,41 @@ test('traceparent and extra metadata are passed through', async () => {
   client.close();
 });
 
+test('a decide gets a turnId of its own that its retries reuse', async () => {
+  fake.script('decide', new Refusal('UNAVAILABLE', 'the session store did not answer; retry'));
+  fake.script('decide', { outcome: Outcome.EXECUTE, targetId: 'a' });
+  const seen = fake.requests('decide').length;
+  const request = { sessionId: 's', input: 'a' };
+  const client = new Client({ address: fake.address });
+  await client.decide(request);
+  await client.decide(request);
+  await client.decide({ sessionId: 's', turnId: 'the-apps-own', input: 'a' });
+  client.close();
+  const ids = fake.requests('decide').slice(seen).map((r) => r.turnId);
+  assert.ok(ids[0] && ids[1] === ids[0], 'the retry reuses the call’s turnId');
+  assert.ok(ids[2] && ids[2] !== ids[0], 'the next call gets another');
+  assert.equal(ids[3], 'the-apps-own');
+  assert.equal((request as { turnId?: string }).turnId, undefined, 'the app’s request is left as it was');
+});
+
+test('the fake answers a repeated turn as it did and counts it once', async () => {
+  fake.script('decide', { outcome: Outcome.EXECUTE, targetId: 'a' });
+  const client = new Client({ address: fake.address });
+  const first = await client.decide({ sessionId: 'repeated', turnId: 't1', input: 'a' });
+  const again = await client.decide({ sessionId: 'repeated', turnId: 't1', input: 'a' });
+  const other = await client.decide({ sessionId: 'repeated', turnId: 't1', input: 'b' });
+  assert.deepEqual(again, first);
+  assert.equal(other.outcome, Outcome.ESCAPE, 'another input: a new turn, answered by default');
+  assert.equal((await client.getSession({ sessionId: 'repeated' })).turnCount, 2n);
+  client.close();
+});
+
 test('waitUntilReady waits for SERVING, not for an open port', async () => {
   fake.setServing(false);
   const client = new Client({ address: fake.address });
-  await assert.rejects(client.waitUntilReady(300), (e: unknown) => e instanceof UnavailableError && e.details.includes('NOT_SERVING'));
+  // Long enough for a probe's answer however slow the first connection (each
+  // probe waits 500 ms at most, then the next one goes).
+  await assert.rejects(client.waitUntilReady(1500), (e: unknown) => e instanceof UnavailableError && e.details.includes('NOT_SERVING'));
   fake.setServing(true);
   await client.waitUntilReady(2000);
   client.close();

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ interface Expect {
   response?: Record<string, JsonValue>;
   error?: { code: string; class: string; field?: string; message?: string; message_contains?: string };
   attempts?: number;
+  turn_count?: number;
 }
 interface Turn {
   request: Record<string, JsonValue>;
@@ -32,6 +34,8 @@ interface Case extends Turn {
   off_loopback?: boolean;
   admin_token?: 'none' | 'environment';
   pending_on_daemon?: string;
+  lose_first_answer?: boolean;
+  max_attempts?: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -78,6 +82,69 @@ interface Target {
   fake?: FakeLadderd;
 }
 
+/** The request `got` as the case wrote it: without the turnId the client
+ * gives a Decide that has none. */
+function asSent<T>(got: T, sent: T): T {
+  const g = got as { turnId?: string };
+  if ((sent as { turnId?: string }).turnId === '' && g.turnId) return { ...got, turnId: '' };
+  return got;
+}
+
+/** A TCP proxy in front of a target that loses one answer: once armed, the
+ * first response it sees (an HTTP/2 HEADERS frame on a stream: the target
+ * has read the request and answered) is not passed on, and both
+ * connections are cut, as a network that fails after the request arrived.
+ * Everything else goes through unchanged. */
+class LosingProxy {
+  armed = false;
+  cuts = 0;
+  private constructor(
+    private readonly server: Server,
+    readonly address: string,
+  ) {}
+
+  static async start(upstream: string): Promise<LosingProxy> {
+    const at = upstream.lastIndexOf(':');
+    const [host, port] = [upstream.slice(0, at), Number(upstream.slice(at + 1))];
+    let proxy: LosingProxy | undefined;
+    const server = createServer((client: Socket) => {
+      const target = connect(port, host);
+      const cut = () => {
+        client.destroy();
+        target.destroy();
+      };
+      client.on('error', cut).on('close', cut);
+      target.on('error', cut).on('close', cut);
+      client.pipe(target);
+      let pending = Buffer.alloc(0);
+      target.on('data', (chunk: Buffer) => {
+        pending = Buffer.concat([pending, chunk]);
+        while (pending.length >= 9) {
+          const size = 9 + pending.readUIntBE(0, 3);
+          if (pending.length < size) return;
+          const stream = pending.readUInt32BE(5) & 0x7fffffff;
+          if (pending[3] === 1 && stream !== 0 && proxy!.armed) {
+            proxy!.armed = false;
+            proxy!.cuts++;
+            cut();
+            return;
+          }
+          client.write(pending.subarray(0, size));
+          pending = pending.subarray(size);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port: local } = server.address() as { port: number };
+    proxy = new LosingProxy(server, `127.0.0.1:${local}`);
+    return proxy;
+  }
+
+  close(): void {
+    this.server.close();
+  }
+}
+
 async function runCase(t: TestContext, c: Case, target: Target): Promise<void> {
   const method = methodOf(c.call);
   const rpc = RPCS[method];
@@ -94,19 +161,22 @@ async function runCase(t: TestContext, c: Case, target: Target): Promise<void> {
       const response = turn.expect?.response;
       target.fake!.script(method, response === undefined ? undefined : (fromJson(rpc.response, response) as never), {
         delayMs: turn === c ? (c.fake?.delay_ms ?? 0) : 0,
-        when: (r) => equals(rpc.request, r as never, requests[i] as never),
+        when: (r) => equals(rpc.request, asSent(r, requests[i]) as never, requests[i] as never),
       });
     });
   }
   delete process.env.LADDERD_ADMIN_TOKEN;
   delete process.env.LADDER_ADMIN__TOKEN_FILE;
   if (c.admin_token === 'environment') process.env.LADDERD_ADMIN_TOKEN = ADMIN_TOKEN;
-  const client = new Client({ address: target.address });
+  // The case's own call loses its first answer on the way back.
+  const proxy = c.lose_first_answer ? await LosingProxy.start(target.address) : undefined;
+  const client = new Client({ address: proxy?.address ?? target.address, maxAttempts: c.max_attempts });
   delete process.env.LADDERD_ADMIN_TOKEN;
   const call = client[method].bind(client) as (r: unknown, o: object) => Promise<unknown>;
   try {
     for (const [i, turn] of turns.entries()) {
       let result: unknown;
+      if (proxy && turn === c) proxy.armed = true;
       try {
         result = await call(requests[i], { timeoutMs: c.timeout_ms, traceparent: TRACEPARENT });
       } catch (e) {
@@ -137,10 +207,29 @@ async function runCase(t: TestContext, c: Case, target: Target): Promise<void> {
     }
   } finally {
     client.close();
+    proxy?.close();
+  }
+  if (proxy) assert.equal(proxy.cuts, 1, `${c.name}: the answer was not lost`);
+  if (c.expect.turn_count !== undefined) {
+    const control = new Client({ address: target.address });
+    try {
+      const state = await control.getSession({ sessionId: (requests.at(-1) as { sessionId: string }).sessionId });
+      assert.equal(Number(state.turnCount), c.expect.turn_count, `${c.name}: the session advanced ${state.turnCount} turns`);
+    } finally {
+      control.close();
+    }
   }
   if (target.fake) {
-    const got = target.fake.calls.slice(seenBefore);
-    got.forEach((call, i) => assert.ok(equals(rpc.request, call.request as never, requests[i] as never), `${c.name}: the fake got another request`));
+    let got = target.fake.calls.slice(seenBefore);
+    if (c.expect.turn_count !== undefined) got = got.filter((call) => call.method === method);
+    const sent = got.map((_, i) => requests[Math.min(i, requests.length - 1)]);
+    got.forEach((call, i) => assert.ok(equals(rpc.request, asSent(call.request, sent[i]) as never, sent[i] as never), `${c.name}: the fake got another request`));
+    if (method === 'decide') {
+      const ids = got.map((call) => (call.request as { turnId: string }).turnId);
+      assert.ok(ids.every(Boolean), `${c.name}: a Decide went without a turnId`);
+      assert.equal(new Set(ids.slice(0, turns.length)).size, Math.min(ids.length, turns.length), `${c.name}: two calls shared a turnId: ${ids}`);
+      assert.ok(ids.slice(turns.length).every((id) => id === ids[turns.length - 1]), `${c.name}: a retry with another turnId: ${ids}`);
+    }
     assert.ok(got.every((call) => call.metadata.traceparent === TRACEPARENT), `${c.name}: traceparent not passed`);
     // At most: a request the client gave up on while sending may never reach the fake.
     if (c.expect.attempts !== undefined) assert.ok(got.length <= turns.length - 1 + c.expect.attempts, `${c.name}: ${got.length} calls`);
@@ -154,12 +243,16 @@ function unavailable(t: TestContext, why: string): boolean {
 }
 
 describe('against the daemon', () => {
+  // A daemon you run ($LADDERD_ADDRESS: the suite starts none), else the
+  // binary $LADDERD_BIN, started here.
+  const running = process.env.LADDERD_ADDRESS;
   const binary = process.env.LADDERD_BIN;
   const host = process.env.LADDERD_TEST_OFF_LOOPBACK_HOST;
   let daemon: Daemon | undefined;
   let offLoopback: Daemon | undefined;
   before(async () => {
-    if (binary) daemon = await Daemon.start(binary, '127.0.0.1');
+    if (running) daemon = Daemon.runningAt(running);
+    else if (binary) daemon = await Daemon.start(binary, '127.0.0.1');
     if (binary && host) offLoopback = await Daemon.start(binary, host, ADMIN_TOKEN);
   });
   after(() => {
@@ -173,8 +266,8 @@ describe('against the daemon', () => {
         unavailable(
           t,
           c.off_loopback
-            ? 'needs the daemon (LADDERD_BIN) on an address of this host that is not loopback (LADDERD_TEST_OFF_LOOPBACK_HOST); cargo test runs the suite in a network namespace that has one'
-            : 'LADDERD_BIN is not set: build the daemon (cargo build) and point LADDERD_BIN at target/debug/ladderd',
+            ? 'needs the suite’s own daemon (LADDERD_BIN) on an address of this host that is not loopback (LADDERD_TEST_OFF_LOOPBACK_HOST); cargo test runs the suite in a network namespace that has one'
+            : 'neither LADDERD_ADDRESS (a daemon you run) nor LADDERD_BIN (the binary, started here: cargo build, then target/debug/ladderd) is set',
         );
         return;
       }

@@ -1,9 +1,11 @@
-// The real daemon for the tests: the binary $LADDERD_BIN on host:0, its
-// address read from its log. Without $LADDERD_BIN the daemon's cases are
-// skipped, and without $LADDERD_TEST_OFF_LOOPBACK_HOST (an address of this
-// host that is not loopback) so are the control calls refused without the
-// token; with $LADDERD_CONFORMANCE_STRICT=1 (cargo test sets it) a skip is
-// a failure.
+// The real daemon for the tests: the one at $LADDERD_ADDRESS when it is set
+// (a daemon you already run: the suite starts none), else the binary
+// $LADDERD_BIN on host:0, its address read from its log. Without either the
+// daemon's cases are skipped; the control calls refused without the token
+// need the suite's own daemon on an address of this host that is not
+// loopback ($LADDERD_BIN and $LADDERD_TEST_OFF_LOOPBACK_HOST) and are
+// skipped otherwise. With $LADDERD_CONFORMANCE_STRICT=1 (cargo test sets it)
+// a skip is a failure.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,8 +18,13 @@ export const STRICT = process.env.LADDERD_CONFORMANCE_STRICT === '1';
 export class Daemon {
   private constructor(
     readonly address: string,
-    private readonly child: ChildProcess,
+    private readonly child?: ChildProcess,
   ) {}
+
+  /** A daemon someone else runs: nothing to start or stop. */
+  static runningAt(address: string): Daemon {
+    return new Daemon(address);
+  }
 
   static async start(binary: string, host: string, adminToken?: string): Promise<Daemon> {
     const env: Record<string, string> = {};
@@ -51,6 +58,6 @@ export class Daemon {
   }
 
   stop(): void {
-    this.child.kill('SIGTERM');
+    this.child?.kill('SIGTERM');
   }
 }

@@ -102,7 +102,7 @@ class AsyncClient:
             if remaining <= 0:
                 raise UnavailableError("Health/Check", grpc.StatusCode.UNAVAILABLE, f"ladderd at {self.address} is not serving after {timeout} s ({last})")
             try:
-                answer = await health(health_pb2.HealthCheckRequest(service=_calls.SERVICE), timeout=min(remaining, 1.0))
+                answer = await health(health_pb2.HealthCheckRequest(service=_calls.SERVICE), timeout=min(remaining, _calls.PROBE_TIMEOUT_S))
                 if answer.status == health_pb2.HealthCheckResponse.SERVING:
                     return
                 last = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
@@ -248,7 +248,7 @@ class AsyncClient:
     ) -> Any:
         stubs = self._connect()
         rpc = _calls.RPCS[attr]
-        message = _calls.build_request(rpc, request, fields)
+        message = _calls.with_turn_id(rpc, _calls.build_request(rpc, request, fields))
         md = _calls.metadata(rpc, self._token, traceparent, extra)
         budget = self._timeout if timeout is None else timeout
         deadline = time.monotonic() + budget
@@ -259,7 +259,7 @@ class AsyncClient:
                 return await stubs[attr](message, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             except grpc.aio.AioRpcError as raw:
                 err = _calls.error_of(rpc, raw.code(), raw.details(), deadline)
-            if not _calls.should_retry(rpc, err, attempt, self._max_attempts):
+            if not _calls.should_retry(rpc, message, err, attempt, self._max_attempts):
                 raise err
             pause = _calls.backoff(attempt)
             if time.monotonic() + pause >= deadline:

@@ -7,9 +7,14 @@ The rules (docs/calling.md, "Deadlines, retries and readiness"):
   daemon's own fallback clarifier arrives before the client gives up. The
   timeout covers the whole call, retries and their pauses included;
 * a call is retried only when it is safe to repeat (REPEATABLE), and only
-  after UNAVAILABLE or the daemon's load-shedding refusal (OverloadedError):
-  up to `max_attempts` attempts in all, pausing 50 ms, then 100 ms, ... with
-  jitter, never past the timeout. DEADLINE_EXCEEDED is never retried;
+  after UNAVAILABLE (a lost connection included) or the daemon's
+  load-shedding refusal (OverloadedError): up to `max_attempts` attempts in
+  all, pausing 50 ms, then 100 ms, ... with jitter, never past the timeout.
+  DEADLINE_EXCEEDED is never retried;
+* a Decide without a `turn_id` gets a fresh one (a UUID) per call, which
+  its retries reuse: the daemon applies a turn once per (session_id,
+  turn_id), so a retry after a lost answer gets the first answer and
+  applies nothing again. Decide is retried only with a `turn_id`;
 * the admin token goes only with the control calls (CONTROL), as
   `authorization: Bearer <token>`; a `traceparent` goes with any call.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 import os
 import random
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
@@ -32,6 +38,8 @@ DEFAULT_ADDRESS = "127.0.0.1:50151"
 DEFAULT_TIMEOUT_S = 1.5
 DEFAULT_MAX_ATTEMPTS = 3
 FIRST_BACKOFF_S = 0.05
+# How long one readiness probe waits for the health service's answer.
+PROBE_TIMEOUT_S = 0.5
 ADDRESS_ENV = "LADDERD_ADDRESS"
 TOKEN_ENV = "LADDERD_ADMIN_TOKEN"
 # The daemon's own variable for its token file (admin.token_file): an app
@@ -56,8 +64,8 @@ class Rpc:
 # repeat spends another, or finds the cycle gone); RecordOutcome counts an
 # outcome in the session and the guardrails' windows (a repeat counts it
 # twice). Every other call reads, or sets a state a repeat sets again:
-# Decide decides the turn from the request and the session, and a repeat
-# of one whose answer was lost counts one turn more.
+# Decide with its turn_id (the app's, else the client's: `with_turn_id`) is
+# answered once per turn, a repeat getting the first answer.
 RPCS = {
     "decide": Rpc("Decide", pb.DecideRequest, pb.Decision, control=False, repeatable=True),
     "enrich": Rpc("Enrich", pb.EnrichRequest, pb.Decision, control=False, repeatable=False),
@@ -112,6 +120,18 @@ def build_request(rpc: Rpc, request: Optional[Message], fields: Mapping[str, Any
     return built
 
 
+def with_turn_id(rpc: Rpc, message: Message) -> Message:
+    """A Decide without a turn_id, with a fresh one (a UUID) that this
+    call's retries reuse. The app's message is left as it was (a copy
+    carries the id): a message sent again for the next turn gets a new one."""
+    if not isinstance(message, pb.DecideRequest) or message.turn_id:
+        return message
+    sent = pb.DecideRequest()
+    sent.CopyFrom(message)
+    sent.turn_id = str(uuid.uuid4())
+    return sent
+
+
 def metadata(
     rpc: Rpc, token: Optional[str], traceparent: Optional[str], extra: Optional[Sequence[Tuple[str, str]]]
 ) -> Optional[Tuple[Tuple[str, str], ...]]:
@@ -132,9 +152,12 @@ def error_of(rpc: Rpc, code: grpc.StatusCode, details: Optional[str], deadline: 
     return _errors.error_for(rpc.name, code, details or "")
 
 
-def should_retry(rpc: Rpc, err: _errors.LadderError, attempt: int, max_attempts: int) -> bool:
+def should_retry(rpc: Rpc, message: Message, err: _errors.LadderError, attempt: int, max_attempts: int) -> bool:
+    """Whether to try again: a call safe to repeat (a Decide with its
+    turn_id), after UNAVAILABLE or the load-shedding refusal."""
     return (
         rpc.repeatable
+        and (not isinstance(message, pb.DecideRequest) or bool(message.turn_id))
         and attempt < max_attempts
         and isinstance(err, (_errors.UnavailableError, _errors.OverloadedError))
     )

@@ -92,7 +92,7 @@ class Client:
             if remaining <= 0:
                 raise UnavailableError("Health/Check", grpc.StatusCode.UNAVAILABLE, f"ladderd at {self.address} is not serving after {timeout} s ({last})")
             try:
-                answer = self._health(health_pb2.HealthCheckRequest(service=_calls.SERVICE), timeout=min(remaining, 1.0))
+                answer = self._health(health_pb2.HealthCheckRequest(service=_calls.SERVICE), timeout=min(remaining, _calls.PROBE_TIMEOUT_S))
                 if answer.status == health_pb2.HealthCheckResponse.SERVING:
                     return
                 last = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
@@ -237,7 +237,7 @@ class Client:
         extra: Optional[Sequence[Tuple[str, str]]],
     ) -> Any:
         rpc = _calls.RPCS[attr]
-        message = _calls.build_request(rpc, request, fields)
+        message = _calls.with_turn_id(rpc, _calls.build_request(rpc, request, fields))
         md = _calls.metadata(rpc, self._token, traceparent, extra)
         budget = self._timeout if timeout is None else timeout
         deadline = time.monotonic() + budget
@@ -248,7 +248,7 @@ class Client:
                 return self._stubs[attr](message, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             except grpc.RpcError as raw:
                 err = _calls.error_of(rpc, raw.code(), raw.details(), deadline)
-            if not _calls.should_retry(rpc, err, attempt, self._max_attempts):
+            if not _calls.should_retry(rpc, message, err, attempt, self._max_attempts):
                 raise err
             pause = _calls.backoff(attempt)
             if time.monotonic() + pause >= deadline:

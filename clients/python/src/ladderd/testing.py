@@ -15,7 +15,9 @@ cannot settle a turn.
 
 It keeps the daemon's rules an app's code can trip over: `session_id` is
 required where the daemon requires it (INVALID_ARGUMENT "session_id:
-required"), health says SERVING (or what `set_serving` says), and with
+required"), a Decide with the session's last `turn_id` and input gets that
+turn's answer again (a retry after a lost answer: nothing is scripted or
+counted again), health says SERVING (or what `set_serving` says), and with
 `admin_token` set it refuses the control calls without that token, as a
 daemon does for a caller off loopback. It decides nothing: script what your
 test needs.
@@ -103,6 +105,8 @@ class FakeLadderd:
         self._lock = threading.Lock()
         self._scripts: Dict[str, List[_Scripted]] = {name: [] for name in RPCS}
         self._sessions: Dict[str, _Session] = {}
+        # Each session's last Decide with a turn_id: (turn_id, input) and its answer.
+        self._last_turns: Dict[str, Tuple[Tuple[str, str], Message]] = {}
         self._serving = True
         self._server: Optional[grpc.Server] = None
         self.calls: List[Call] = []
@@ -193,8 +197,14 @@ class FakeLadderd:
 
         def handle(request: Any, context: grpc.ServicerContext) -> Any:
             md: Dict[str, str] = {k: v for k, v in context.invocation_metadata() if isinstance(v, str)}
+            turn = (request.turn_id, request.input) if method == "decide" and request.turn_id else None
             with self._lock:
                 self.calls.append(Call(method, request, md))
+                if method == "decide" and turn is None:
+                    self._last_turns.pop(request.session_id, None)
+                last = self._last_turns.get(request.session_id) if turn else None
+                if last is not None and last[0] == turn and self._guard(rpc.name, rpc.control, md) is None:
+                    return last[1]
                 scripted = self._take(method, request)
             refusal = self._guard(rpc.name, rpc.control, md)
             if refusal is None and method in _SESSION_REQUIRED and not request.session_id:
@@ -211,9 +221,14 @@ class FakeLadderd:
             if isinstance(answer, Refusal):
                 context.abort(answer.status, answer.message)
                 raise AssertionError("abort raises")
-            if isinstance(answer, Message):
-                return answer
-            return json_format.ParseDict(dict(answer), rpc.response())
+            message = answer if isinstance(answer, Message) else json_format.ParseDict(dict(answer), rpc.response())
+            if method == "decide":
+                # A turn of the session, whatever answered it (a repeat is not one).
+                self._session(request.session_id).turns += 1
+            if turn is not None:
+                with self._lock:
+                    self._last_turns[request.session_id] = (turn, message)
+            return message
 
         return handle
 
@@ -249,8 +264,8 @@ class FakeLadderd:
 
     def _default(self, method: str, request: Any) -> Union[Message, Refusal]:
         if method in ("decide", "enrich"):
-            session = self._session(request.session_id)
-            session.turns += 1
+            if method == "enrich":
+                self._session(request.session_id).turns += 1
             if method == "decide":
                 pools: Sequence[Any] = [request.options.candidates, request.recoverable_chat_options, request.widget_items]
             else:
@@ -294,6 +309,7 @@ class FakeLadderd:
         if method == "reset_session":
             with self._lock:
                 existed = self._sessions.pop(request.session_id, None) is not None
+                self._last_turns.pop(request.session_id, None)
             return pb.ResetSessionResponse(existed=existed)
         return pb.RolloutState(config_revision="fake", llm_mode="off")
 
