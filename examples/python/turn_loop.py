@@ -8,7 +8,9 @@ Decide -> EXECUTE: act, then RecordOutcome(EXECUTED); with a follow_up
           (a yes that also asked or requested something), the rest is
           the user's next turn: answer the question, Decide the request
        -> CLARIFY: show the question and options; the user's pick is
-          RecordOutcome(ACCEPTED)
+          RecordOutcome(ACCEPTED); an answer in words is the next turn's
+          Decide, sent with the clarifier's options, in its order, as the
+          screen (so "the second one" is the clarifier's second)
        -> ESCAPE: hand the turn to the app's own router (a question, a
           cancel, a command), or, `declined`, show something else
        -> NEED_MORE_INFO: Enrich with the evidence asked for, then act on
@@ -72,6 +74,8 @@ class DemoApp:
     def __init__(self, screen: Screen, user_picks: bool = True):
         self.screen = screen
         self.log: List[str] = []
+        # What the last clarifier showed: the next turn's screen.
+        self.asked: Optional[pb.OptionSet] = None
         # Whether the simulated user picks an option of a question at once;
         # in a conversation the user answers in words on the next turn.
         self.user_picks = user_picks
@@ -147,7 +151,10 @@ def handle_turn(client: Client, app: DemoApp, session_id: str, text: str) -> Tur
                     traceparent=traceparent,
                 )
             except FailedPreconditionError:
-                # The cycle expired, was replaced or resolved: start the turn over.
+                # The cycle expired, was replaced or resolved: start the turn
+                # over, under a new turn_id (the same one would get the first
+                # answer again: a Decide is applied once per turn_id).
+                request.turn_id = str(uuid.uuid4())
                 decision = client.decide(request, traceparent=traceparent)
             turn.outcomes.append(pb.Outcome.Name(decision.outcome))
         turn.decision = decision
@@ -178,6 +185,9 @@ def handle_turn(client: Client, app: DemoApp, session_id: str, text: str) -> Tur
             # (RISK_HIGH) and was not said in so many words; act on it only
             # when the user confirms it.
             picked = app.ask(decision.clarifier.question, list(decision.clarifier.option_ids))
+            # The user sees the clarifier's options, in its order: that is the
+            # screen the answer in words comes with ("the second one").
+            app.asked = clarifier_screen(app.screen, decision.clarifier)
             if picked is not None:
                 turn.session = client.record_outcome(
                     session_id=session_id,
@@ -216,6 +226,18 @@ def handle_turn(client: Client, app: DemoApp, session_id: str, text: str) -> Tur
         turn.error = err
         app.route(f"ladderd error {err.code_name}", text)
     return turn
+
+
+def clarifier_screen(screen: Screen, clarifier: pb.Clarifier) -> pb.OptionSet:
+    """The options a clarifier shows, in its order, as the screen of the
+    turn that answers it: the candidates of its option_ids, found among
+    what the app sent."""
+    sent = list(screen.options.candidates) if screen.options else []
+    by_id = {c.id: c for c in sent + list(screen.widget_items)}
+    base = screen.options or pb.OptionSet(option_set_id="clarifier", scope=pb.SCOPE_CHAT)
+    return pb.OptionSet(
+        option_set_id=base.option_set_id, scope=base.scope, candidates=[by_id[i] for i in clarifier.option_ids if i in by_id]
+    )
 
 
 # ------------------------------------------------------------ scenarios --
@@ -316,7 +338,9 @@ class Reply:
     """One turn of the conversation: what the user says to the screen."""
 
     name: str
-    options: pb.OptionSet
+    # The screen the reply comes with; None: the last clarifier's options,
+    # in its order (what the user was shown).
+    options: Optional[pb.OptionSet]
     text: str
     outcome: str
     # The kind of reply the decision's trace shows (handled_by_tier "reply").
@@ -332,11 +356,11 @@ CONVERSATION = [
     # ladderd asks "which one?" (its question is kept in the session) ...
     Reply("which_one", TABLES, "book a table for 2", "OUTCOME_CLARIFY", option_ids=["fri-6pm", "fri-7pm", "sat-8pm"]),
     # ... answered by a detail only one of them shows.
-    Reply("detail", TABLES, "the saturday one", "OUTCOME_EXECUTE", kind="detail", target_id="sat-8pm"),
+    Reply("detail", None, "the saturday one", "OUTCOME_EXECUTE", kind="detail", target_id="sat-8pm"),
     # The execute refused: ladderd records it as rejected and asks again
     # among the others.
     Reply("not_that_one", TABLES, "no, not that one", "OUTCOME_CLARIFY", kind="repair", option_ids=["fri-6pm", "fri-7pm"]),
-    Reply("detail_again", TABLES, "the 7 pm one", "OUTCOME_EXECUTE", kind="detail", target_id="fri-7pm"),
+    Reply("detail_again", None, "the 7 pm one", "OUTCOME_EXECUTE", kind="detail", target_id="fri-7pm"),
     # The app's own confirmations: one declined, one answered "yes".
     Reply("declined", WINE, "no thanks", "OUTCOME_ESCAPE", kind="decline", escape_reason="declined"),
     Reply("yes", DEPOSIT, "yes", "OUTCOME_EXECUTE", kind="affirm", target_id="pay-deposit"),
@@ -350,6 +374,11 @@ CONVERSATION = [
         target_id="add-parking",
         follow_up="is it covered?",
     ),
+    # A clarifier answered by position: the second of the options it
+    # showed, in its order (the screen re-sent as it was would put another
+    # option second, and both would be asked).
+    Reply("which_panel", PANELS, "links panel", "OUTCOME_CLARIFY", option_ids=["links-panel-d", "links-panel-e"]),
+    Reply("position", None, "the second one", "OUTCOME_EXECUTE", kind="position", target_id="links-panel-e"),
 ]
 
 
@@ -468,7 +497,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         session_id = f"py-{run_id}-conversation"
         app = DemoApp(Screen(), user_picks=False)
         for r in CONVERSATION:
-            app.screen = Screen(options=r.options)
+            app.screen = Screen(options=r.options if r.options is not None else app.asked)
             app.log = []
             turn = handle_turn(client, app, session_id, r.text)
             problems = check_reply(r, turn)

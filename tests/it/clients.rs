@@ -366,14 +366,19 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
         ("confirm", "OUTCOME_CLARIFY", ""),
         ("need_more_info", "OUTCOME_NEED_MORE_INFO -> OUTCOME_EXECUTE", ""),
         // The conversation, on one session: a "which one?" answered by a
-        // detail, a "no, not that one", and the app's own confirmations
-        // (OptionSet.asked) declined and answered "yes".
+        // detail (the clarifier's options sent as the screen), a "no, not
+        // that one", and the app's own confirmations (OptionSet.asked)
+        // declined and answered "yes".
         ("which_one", "OUTCOME_CLARIFY", ""),
         ("detail", "OUTCOME_EXECUTE", "detail"),
         ("not_that_one", "OUTCOME_CLARIFY", "repair"),
         ("detail_again", "OUTCOME_EXECUTE", "detail"),
         ("declined", "OUTCOME_ESCAPE", "decline"),
         ("yes", "OUTCOME_EXECUTE", "affirm"),
+        // A clarifier answered by position, its options sent as the screen
+        // in its order.
+        ("which_panel", "OUTCOME_CLARIFY", ""),
+        ("position", "OUTCOME_EXECUTE", "position"),
     ];
     for (scenario, outcomes, reply) in expected {
         let line = out
@@ -390,7 +395,7 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
     for code in ["INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "NOT_FOUND"] {
         assert!(out.lines().any(|l| l.trim_start().starts_with(&format!("{code}: "))), "{client}: {code} not handled:\n{out}");
     }
-    assert!(out.contains("turn loop: 13 of 13 scenarios as expected"), "{client}:\n{out}");
+    assert!(out.contains("turn loop: 15 of 15 scenarios as expected"), "{client}:\n{out}");
 }
 
 /// The sample output in the example's README (its `text` block) is what

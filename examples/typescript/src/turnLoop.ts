@@ -8,7 +8,9 @@
 //           (a yes that also asked or requested something), the rest is
 //           the user's next turn: answer the question, Decide the request
 //        -> CLARIFY: show the question and options; the user's pick is
-//           RecordOutcome(ACCEPTED)
+//           RecordOutcome(ACCEPTED); an answer in words is the next turn's
+//           Decide, sent with the clarifier's options, in its order, as the
+//           screen (so "the second one" is the clarifier's second)
 //        -> ESCAPE: hand the turn to the app's own router (a question, a
 //           cancel, a command), or, `declined`, show something else
 //        -> NEED_MORE_INFO: Enrich with the evidence asked for, then act on
@@ -74,6 +76,8 @@ interface Screen {
 /** Stands in for the app server: it records what it would do. */
 class DemoApp {
   log: string[] = [];
+  /** What the last clarifier showed: the next turn's screen. */
+  asked: OptionSet | undefined;
 
   /**
    * `userPicks`: whether the simulated user picks an option of a question at
@@ -152,8 +156,10 @@ async function handleTurn(client: Client, app: DemoApp, sessionId: string, text:
         decision = await client.enrich({ sessionId, turnId, loopCycleId: decision.loopCycleId, evidence }, call);
       } catch (err) {
         if (!(err instanceof FailedPreconditionError)) throw err;
-        // The cycle expired, was replaced or resolved: start the turn over.
-        decision = await client.decide(request, call);
+        // The cycle expired, was replaced or resolved: start the turn over,
+        // under a new turnId (the same one would get the first answer
+        // again: a Decide is applied once per turnId).
+        decision = await client.decide({ ...request, turnId: randomUUID() }, call);
       }
       turn.outcomes.push(outcomeName(decision.outcome));
     }
@@ -188,6 +194,9 @@ async function handleTurn(client: Client, app: DemoApp, sessionId: string, text:
         // (RISK_HIGH) and was not said in so many words; act on it only
         // when the user confirms it.
         const picked = app.ask(decision.clarifier?.question ?? '', decision.clarifier?.optionIds ?? []);
+        // The user sees the clarifier's options, in its order: that is the
+        // screen the answer in words comes with ("the second one").
+        app.asked = clarifierScreen(app.screen, decision.clarifier?.optionIds ?? []);
         if (picked !== undefined) {
           turn.session = (
             await client.recordOutcome(
@@ -235,6 +244,18 @@ async function handleTurn(client: Client, app: DemoApp, sessionId: string, text:
     app.route(`ladderd error ${err.codeName}`, text);
   }
   return turn;
+}
+
+/** The options a clarifier shows, in its order, as the screen of the turn
+ * that answers it: the candidates of its optionIds, found among what the app
+ * sent. */
+function clarifierScreen(screen: Screen, optionIds: string[]): OptionSet {
+  const byId = new Map([...(screen.options?.candidates ?? []), ...(screen.widgetItems ?? [])].map((c) => [c.id, c]));
+  return {
+    optionSetId: screen.options?.optionSetId ?? 'clarifier',
+    scope: screen.options?.scope ?? Scope.CHAT,
+    candidates: optionIds.flatMap((id) => byId.get(id) ?? []),
+  };
 }
 
 // ------------------------------------------------------------ scenarios --
@@ -341,7 +362,9 @@ const PARKING: OptionSet = {
 /** One turn of the conversation: what the user says to the screen. */
 interface Reply {
   name: string;
-  options: OptionSet;
+  /** The screen the reply comes with; undefined: the last clarifier's
+   * options, in its order (what the user was shown). */
+  options: OptionSet | undefined;
   text: string;
   outcome: string;
   /** The kind of reply the decision's trace shows (handledByTier "reply"). */
@@ -363,7 +386,7 @@ const CONVERSATION: Reply[] = [
     optionIds: ['fri-6pm', 'fri-7pm', 'sat-8pm'],
   },
   // ... answered by a detail only one of them shows.
-  { name: 'detail', options: TABLES, text: 'the saturday one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'sat-8pm' },
+  { name: 'detail', options: undefined, text: 'the saturday one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'sat-8pm' },
   // The execute refused: ladderd records it as rejected and asks again
   // among the others.
   {
@@ -374,7 +397,7 @@ const CONVERSATION: Reply[] = [
     kind: 'repair',
     optionIds: ['fri-6pm', 'fri-7pm'],
   },
-  { name: 'detail_again', options: TABLES, text: 'the 7 pm one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'fri-7pm' },
+  { name: 'detail_again', options: undefined, text: 'the 7 pm one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'fri-7pm' },
   // The app's own confirmations: one declined, one answered "yes".
   { name: 'declined', options: WINE, text: 'no thanks', outcome: 'OUTCOME_ESCAPE', kind: 'decline', escapeReason: 'declined' },
   { name: 'yes', options: DEPOSIT, text: 'yes', outcome: 'OUTCOME_EXECUTE', kind: 'affirm', targetId: 'pay-deposit' },
@@ -388,6 +411,17 @@ const CONVERSATION: Reply[] = [
     targetId: 'add-parking',
     followUp: 'is it covered?',
   },
+  // A clarifier answered by position: the second of the options it showed,
+  // in its order (the screen re-sent as it was would put another option
+  // second, and both would be asked).
+  {
+    name: 'which_panel',
+    options: PANELS,
+    text: 'links panel',
+    outcome: 'OUTCOME_CLARIFY',
+    optionIds: ['links-panel-d', 'links-panel-e'],
+  },
+  { name: 'position', options: undefined, text: 'the second one', outcome: 'OUTCOME_EXECUTE', kind: 'position', targetId: 'links-panel-e' },
 ];
 
 /** The kind of reply the trace shows, when the reply rung decided. */
@@ -505,7 +539,7 @@ async function main(): Promise<number> {
     const sessionId = `ts-${runId}-conversation`;
     const app = new DemoApp({}, false);
     for (const r of CONVERSATION) {
-      app.screen = { options: r.options };
+      app.screen = { options: r.options ?? app.asked };
       app.log = [];
       const turn = await handleTurn(client, app, sessionId, r.text);
       const kind = turn.decision ? replyKind(turn.decision) : '';
