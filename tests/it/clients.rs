@@ -17,6 +17,15 @@
 //! Installs are done once and redone only when what they install changes
 //! (the pinned requirements, the wheel, the lock file, the tarball). Both
 //! tests fail, never skip, when python3 or node is missing.
+//!
+//! Python runs on the highest version the machine has (the whole suite)
+//! and on the lowest that `requires-python` allows (with the floor pins);
+//! a version below it, when the machine has one, must fail to install the
+//! floor pins (so the floor is no lower than what installs). The machine's
+//! versions are `python3` and those pyenv holds. Each package then runs its
+//! conformance cases once more the way an app's developer would against a
+//! daemon they run: `LADDERD_ADDRESS` set, from a copy of the tests that
+//! must be left as it was (nothing written into the checkout).
 
 use crate::helpers::TestDaemon;
 use std::path::{Path, PathBuf};
@@ -40,6 +49,12 @@ async fn the_python_package_installs_from_its_wheel_and_passes_its_suite_and_the
     let work = Path::new(SCRATCH).join("clients-python");
     std::fs::create_dir_all(&work).unwrap();
     let _lock = InstallLock::acquire(work.join("install.lock")).await;
+    let pyproject: toml::Table = std::fs::read_to_string(package.join("pyproject.toml")).unwrap().parse().unwrap();
+    let floor_minor = requires_python_minor(&pyproject);
+    let machine = pythons().await;
+    let highest = machine.last().expect("python3").clone();
+    let lowest = machine.iter().find(|(minor, _)| *minor >= floor_minor).expect("a Python requires-python allows").clone();
+    eprintln!("Pythons on this machine: {:?}; the suite runs on 3.{} and 3.{}", machine, highest.0, lowest.0);
 
     // A virtualenv with the pinned development tools (the test runner, the
     // type checker, the code generator, the wheel builder), made afresh
@@ -48,10 +63,11 @@ async fn the_python_package_installs_from_its_wheel_and_passes_its_suite_and_the
     let python = venv.join("bin/python");
     let requirements = std::fs::read_to_string(package.join("requirements-dev.txt")).unwrap();
     let stamp = venv.join("ladder-requirements.txt");
-    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(requirements.as_str()) {
-        run(Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv), INSTALL_LIMIT).await;
+    let wanted = format!("{}\n{requirements}", highest.1.display());
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        run(Command::new(&highest.1).args(["-m", "venv", "--clear"]).arg(&venv), INSTALL_LIMIT).await;
         run(pip(&python).arg("-r").arg(package.join("requirements-dev.txt")), INSTALL_LIMIT).await;
-        std::fs::write(&stamp, &requirements).unwrap();
+        std::fs::write(&stamp, &wanted).unwrap();
     }
 
     // The wheel, built from the sources (hatchling builds the same bytes
@@ -60,9 +76,20 @@ async fn the_python_package_installs_from_its_wheel_and_passes_its_suite_and_the
     let wheels = work.join("wheel");
     let _ = std::fs::remove_dir_all(&wheels);
     let mut build = Command::new(&python);
-    build.args(["-m", "build", "--wheel", "--no-isolation", "--outdir"]).arg(&wheels).arg(&package);
+    build.args(["-m", "build", "--wheel", "--sdist", "--no-isolation", "--outdir"]).arg(&wheels).arg(&package);
     run(&mut build, RUN_LIMIT).await;
     let wheel = only_file(&wheels, ".whl");
+    // The licence ships in both.
+    let sdist = only_file(&wheels, ".tar.gz");
+    let mut shipped = Command::new(&python);
+    shipped.arg("-c").arg(SHIPPED_LICENCES).arg(&wheel).arg(&sdist);
+    let licences = run(&mut shipped, RUN_LIMIT).await;
+    let licence = std::fs::read_to_string(Path::new(ROOT).join("LICENSE")).unwrap();
+    assert_eq!(
+        licences.split("\0").filter(|l| !l.trim().is_empty()).collect::<Vec<_>>(),
+        [licence.as_str(), licence.as_str()],
+        "LICENSE in the wheel and the sdist"
+    );
     let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(name, format!("ladderd-{}-py3-none-any.whl", env!("CARGO_PKG_VERSION")), "the wheel carries the daemon's version");
     let installed = venv.join("ladder-wheel.sha256");
@@ -106,15 +133,46 @@ async fn the_python_package_installs_from_its_wheel_and_passes_its_suite_and_the
     );
     assert_eq!(count(summary, "xfailed"), pending, "the cases pending on the daemon, and only they, are expected to fail:\n{out}");
 
-    // The suite again with the lowest versions pyproject.toml allows.
+    // The suite again with the lowest versions pyproject.toml allows, on
+    // the lowest Python it allows.
     let floor = work.join("floor");
     let floor_python = floor.join("bin/python");
     let pins = std::fs::read_to_string(package.join("requirements-floor.txt")).unwrap();
     let stamp = floor.join("ladder-requirements.txt");
-    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(pins.as_str()) {
-        run(Command::new("python3").args(["-m", "venv", "--clear"]).arg(&floor), INSTALL_LIMIT).await;
+    let wanted = format!("{}\n{pins}", lowest.1.display());
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        run(Command::new(&lowest.1).args(["-m", "venv", "--clear"]).arg(&floor), INSTALL_LIMIT).await;
         run(pip(&floor_python).arg("-r").arg(package.join("requirements-floor.txt")), INSTALL_LIMIT).await;
-        std::fs::write(&stamp, &pins).unwrap();
+        std::fs::write(&stamp, &wanted).unwrap();
+    }
+    // Below the floor, the floor pins do not install: requires-python is
+    // no lower than what installs.
+    if let Some((minor, below)) = machine.iter().rev().find(|(minor, _)| *minor < floor_minor) {
+        let stamp = work.join("below-floor.txt");
+        let wanted = format!("{}\n{pins}", below.display());
+        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+            let mut dry = Command::new(below);
+            dry.args([
+                "-m",
+                "pip",
+                "install",
+                "--dry-run",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-input",
+                "--ignore-installed",
+                "-r",
+            ])
+            .arg(package.join("requirements-floor.txt"))
+            .stdin(Stdio::null());
+            let out = tokio::time::timeout(INSTALL_LIMIT, dry.output()).await.unwrap().unwrap();
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !out.status.success() && said.contains("Requires-Python"),
+                "the floor pins install on 3.{minor}: lower requires-python\n{said}"
+            );
+            std::fs::write(&stamp, &wanted).unwrap();
+        }
     }
     run(pip(&floor_python).args(["--force-reinstall", "--no-deps"]).arg(&wheel), INSTALL_LIMIT).await;
     let mut pytest = in_a_network_namespace(&floor_python);
@@ -129,6 +187,26 @@ async fn the_python_package_installs_from_its_wheel_and_passes_its_suite_and_the
     let summary = out.lines().last().unwrap_or_default();
     assert!(count(summary, "passed") > 70 && count(summary, "failed") + count(summary, "skipped") == 0, "{summary}");
     assert_eq!(count(summary, "xfailed"), pending, "{summary}");
+
+    // The conformance cases against a daemon someone runs, from a copy of
+    // the tests that nothing may write into: the suite starts no daemon.
+    let d = TestDaemon::default().await;
+    let copy = read_only_copy(&work, &[("clients/python/tests", "tests"), ("clients/conformance", "conformance")]);
+    let before = listing(&copy);
+    let mut pytest = Command::new(&python);
+    pytest
+        .args(["-B", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_conformance.py", "-k", "against_the_daemon"])
+        .current_dir(&copy)
+        .env("LADDERD_ADDRESS", d.addr.to_string())
+        .env("LADDERD_CONFORMANCE_CASES", copy.join("conformance/cases.json"))
+        .env_remove("LADDERD_BIN")
+        .env_remove("LADDERD_CONFORMANCE_STRICT");
+    let out = run(&mut pytest, RUN_LIMIT).await;
+    let summary = out.lines().last().unwrap_or_default();
+    let (cases, off_loopback) = conformance_cases();
+    assert_eq!(count(summary, "passed") + count(summary, "xfailed"), (cases - off_loopback) * 2, "{summary}");
+    assert_eq!(count(summary, "skipped"), off_loopback * 2, "the cases that need the suite's own daemon: {summary}");
+    assert_eq!(listing(&copy), before, "the suite wrote into the tests' directory");
 
     // The example, an app of the package.
     let d = TestDaemon::default().await;
@@ -171,6 +249,8 @@ async fn the_typescript_package_installs_from_its_tarball_and_passes_its_suite_a
     let tarball = only_file(&packed, ".tgz");
     let name = tarball.file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(name, format!("ladderd-{}.tgz", env!("CARGO_PKG_VERSION")), "the tarball carries the daemon's version");
+    let shipped = run(Command::new("tar").args(["-xzOf"]).arg(&tarball).arg("package/LICENSE"), RUN_LIMIT).await;
+    assert_eq!(shipped, std::fs::read_to_string(Path::new(ROOT).join("LICENSE")).unwrap(), "LICENSE in the tarball");
     let app = work.join("app");
     let digest = format!("{}\n{}", sha256_of(&tarball), APP_MANIFEST);
     let installed = app.join("node_modules/.ladder-installed");
@@ -221,6 +301,29 @@ async fn the_typescript_package_installs_from_its_tarball_and_passes_its_suite_a
     assert_eq!((total("fail"), total("skipped"), total("cancelled")), (0, 0, 0), "{out}");
     assert!(total("pass") > 40, "{out}");
     assert_eq!(total("todo"), pending_cases(), "the cases pending on the daemon, and only they, are left to do:\n{out}");
+
+    // The conformance cases against a daemon someone runs, with the cases
+    // from a copy nothing may write into: the suite starts no daemon.
+    let d = TestDaemon::default().await;
+    let copy = read_only_copy(&work, &[("clients/conformance", "conformance")]);
+    let before = listing(&copy);
+    let mut suite = Command::new("node");
+    suite
+        .current_dir(&app)
+        .args(["--test", "--test-name-pattern=against the daemon", "dist/conformance.test.js"])
+        .env("LADDERD_ADDRESS", d.addr.to_string())
+        .env("LADDERD_CONFORMANCE_CASES", copy.join("conformance/cases.json"))
+        .env_remove("LADDERD_BIN")
+        .env_remove("LADDERD_CONFORMANCE_STRICT");
+    let out = run(&mut suite, RUN_LIMIT).await;
+    let total = |what: &str| -> usize {
+        let line = out.lines().find(|l| l.starts_with(&format!("# {what} "))).unwrap_or_else(|| panic!("no `# {what}` line:\n{out}"));
+        line[what.len() + 3..].trim().parse().unwrap()
+    };
+    let (cases, off_loopback) = conformance_cases();
+    assert_eq!(total("fail"), 0, "{out}");
+    assert_eq!(total("pass") + total("todo"), cases - off_loopback, "the cases that need the suite's own daemon are skipped:\n{out}");
+    assert_eq!(listing(&copy), before, "the suite wrote into the cases' directory");
 
     let d = TestDaemon::default().await;
     let mut turn_loop = Command::new("node");
@@ -284,6 +387,55 @@ fn the_python_floor_pins_are_the_floors_pyproject_allows() {
 }
 
 #[test]
+fn the_licence_is_at_the_root_and_each_package_carries_it_unchanged() {
+    let licence = std::fs::read_to_string(Path::new(ROOT).join("LICENSE")).unwrap();
+    assert!(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"), "LICENSE is the Apache-2.0 text");
+    for copy in ["clients/python/LICENSE", "clients/typescript/LICENSE"] {
+        assert_eq!(std::fs::read_to_string(Path::new(ROOT).join(copy)).unwrap(), licence, "{copy} is not the root's LICENSE");
+    }
+    let package: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(ROOT).join("clients/typescript/package.json")).unwrap()).unwrap();
+    assert!(package["files"].as_array().unwrap().iter().any(|f| f == "LICENSE"), "package.json files");
+}
+
+/// A package's README is read where the package is installed, away from
+/// the repository: it links nothing by a path it does not carry.
+#[test]
+fn the_package_readmes_link_only_what_they_carry() {
+    for readme in ["clients/python/README.md", "clients/typescript/README.md"] {
+        let text = std::fs::read_to_string(Path::new(ROOT).join(readme)).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let target: String = text[i + 2..].chars().take_while(|c| *c != ')').collect();
+            assert!(
+                target.starts_with('#') || target.starts_with("https://"),
+                "{readme} links {target:?}, which the package does not carry"
+            );
+        }
+    }
+}
+
+/// Every package the TypeScript package's lock holds runs on the Node
+/// versions its `engines` names: no install on the lowest of them warns
+/// EBADENGINE.
+#[test]
+fn the_typescript_engines_are_what_every_locked_dependency_runs_on() {
+    let read = |f: &str| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(Path::new(ROOT).join(f)).unwrap()).unwrap() };
+    let floor = |range: &str| -> Vec<u32> {
+        let v = range.trim().strip_prefix(">=").unwrap_or_else(|| panic!("engines.node {range:?}: expected >=N[.N[.N]]"));
+        v.split('.').map(|n| n.parse().unwrap()).collect()
+    };
+    let ours = floor(read("clients/typescript/package.json")["engines"]["node"].as_str().unwrap());
+    for (name, p) in read("clients/typescript/package-lock.json")["packages"].as_object().unwrap() {
+        if name.is_empty() || p["optional"] == true {
+            continue;
+        }
+        if let Some(range) = p["engines"]["node"].as_str() {
+            assert!(floor(range) <= ours, "{name} needs Node {range}, engines says >={ours:?}");
+        }
+    }
+}
+
+#[test]
 fn both_readmes_share_one_table_of_options() {
     let table = |dir: &str| {
         let readme = std::fs::read_to_string(Path::new(ROOT).join(dir).join("README.md")).unwrap();
@@ -295,6 +447,94 @@ fn both_readmes_share_one_table_of_options() {
     for default in ["127.0.0.1:50151", "1.5 s", "| 3 ", "LADDERD_ADDRESS", "LADDERD_ADMIN_TOKEN", "LADDER_ADMIN__TOKEN_FILE"] {
         assert!(python.contains(default), "the options table does not say {default}:\n{python}");
     }
+}
+
+/// Python's `-c` program that prints the LICENSE of a wheel and of an sdist
+/// (argv 1 and 2), each followed by a NUL.
+const SHIPPED_LICENCES: &str = r#"
+import sys, tarfile, zipfile
+with zipfile.ZipFile(sys.argv[1]) as w:
+    names = [n for n in w.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    sys.stdout.write(w.read(names[0]).decode() if names else "")
+sys.stdout.write("\0")
+with tarfile.open(sys.argv[2]) as t:
+    names = [n for n in t.getnames() if n.count("/") == 1 and n.endswith("/LICENSE")]
+    sys.stdout.write(t.extractfile(names[0]).read().decode() if names else "")
+sys.stdout.write("\0")
+"#;
+
+/// The Pythons of this machine, by minor version (3.N), lowest first:
+/// `python3`, and every version pyenv holds (`$(pyenv root)/versions`).
+async fn pythons() -> Vec<(u32, PathBuf)> {
+    let mut candidates = vec![PathBuf::from("python3")];
+    if let Ok(out) = Command::new("pyenv").arg("root").stderr(Stdio::null()).output().await
+        && out.status.success()
+    {
+        let root = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        for entry in std::fs::read_dir(root.join("versions")).into_iter().flatten().flatten() {
+            candidates.push(entry.path().join("bin/python3"));
+        }
+    }
+    let mut found = std::collections::BTreeMap::new();
+    for python in candidates {
+        let out = Command::new(&python).args(["-c", "import sys, venv; print(sys.version_info[0], sys.version_info[1])"]).output().await;
+        if let Ok(out) = out
+            && out.status.success()
+            && let Some(("3", minor)) = String::from_utf8_lossy(&out.stdout).trim().split_once(' ')
+            && let Ok(minor) = minor.parse::<u32>()
+        {
+            found.entry(minor).or_insert(python);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// The minor version `requires-python` (">=3.N") names.
+fn requires_python_minor(pyproject: &toml::Table) -> u32 {
+    let spec = pyproject["project"]["requires-python"].as_str().unwrap();
+    spec.strip_prefix(">=3.").and_then(|m| m.parse().ok()).unwrap_or_else(|| panic!("requires-python {spec:?}: expected >=3.N"))
+}
+
+/// `dirs` of the repository (repository path, name) copied afresh under
+/// `work/read-only`: what a suite run there may read and never write
+/// (root writes anywhere: `listing` before and after tells).
+fn read_only_copy(work: &Path, dirs: &[(&str, &str)]) -> PathBuf {
+    let copy = work.join("read-only");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    for (from, to) in dirs {
+        let status = std::process::Command::new("cp").arg("-R").arg(Path::new(ROOT).join(from)).arg(copy.join(to)).status().unwrap();
+        assert!(status.success(), "cp -R {from}");
+    }
+    copy
+}
+
+/// Every file and directory under `dir`, with its size and modification
+/// time.
+fn listing(dir: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::metadata(&path).unwrap();
+            if meta.is_dir() {
+                stack.push(path.clone());
+            }
+            out.push((path, meta.len(), meta.modified().unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The conformance cases, and how many of them need the suite's own
+/// daemon off loopback.
+fn conformance_cases() -> (usize, usize) {
+    let cases: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(ROOT).join("clients/conformance/cases.json")).unwrap()).unwrap();
+    let cases = cases["cases"].as_array().unwrap();
+    (cases.len(), cases.iter().filter(|c| c["off_loopback"] == true).count())
 }
 
 /// How many conformance cases the daemon of this version is not expected
