@@ -510,7 +510,7 @@ impl Daemon {
         let started = Instant::now();
         let policy = &g.policy;
         let now = self.clock.now();
-        let retry = "retry the Enrich call; if it keeps failing, call Decide again";
+        let retry = "retry the Enrich call; if it keeps failing, call Decide again with a new turn_id";
         let Some(state) = self.store.get(&input.session_id, now).await.map_err(|e| unavailable(e, retry))? else {
             return Err(self.unknown_cycle(&input, retry));
         };
@@ -544,7 +544,7 @@ impl Daemon {
             }
             Applied::EnrichRefused(EnrichRefusal::NotResumable) => {
                 return Err(ApiError::FailedPrecondition(format!(
-                    "loop_cycle_id {:?} cannot be resumed: its candidates were over sessions.max_cycle_candidates, or sessions.cycle_candidates_budget was spent when it opened; call Decide again with the evidence",
+                    "loop_cycle_id {:?} cannot be resumed: its candidates were over sessions.max_cycle_candidates, or sessions.cycle_candidates_budget was spent when it opened; call Decide again with the evidence (and a new turn_id)",
                     input.loop_cycle_id
                 )));
             }
@@ -919,7 +919,7 @@ impl Daemon {
     fn unknown_cycle(&self, input: &EnrichInput, retry: &str) -> ApiError {
         self.refusals.explain(&input.session_id, retry).unwrap_or_else(|| {
             ApiError::FailedPrecondition(format!(
-                "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again",
+                "unknown loop_cycle_id {:?} for session {:?}: it expired, was replaced by a newer cycle, or never existed; call Decide again with a new turn_id",
                 input.loop_cycle_id, input.session_id
             ))
         })

@@ -745,7 +745,7 @@ impl<'a> Reader<'a> {
 
     fn last_turn(&mut self, cycle: Option<&Cycle>) -> Result<LastTurn, Corrupt> {
         let key = if self.flag()? {
-            TurnKey { turn: u64::from_le_bytes(self.fixed()?), input: u32::from_le_bytes(self.fixed()?) }
+            TurnKey { turn: u32::from_le_bytes(self.fixed()?), input: u32::from_le_bytes(self.fixed()?) }
         } else {
             let held = cycle.and_then(|c| c.request.as_deref()).ok_or(Corrupt("the request a turn's key is read from"))?;
             TurnKey::of(&held.turn_id, &held.input).ok_or(Corrupt("a turn's key"))?

@@ -170,7 +170,7 @@ fn last_turn() -> BoxedStrategy<LastTurn> {
         duration_us,
     });
     let head = (
-        any::<(u64, u32)>(),
+        any::<(u32, u32)>(),
         text(),
         en(Outcome::ALL),
         option::of(text()),

@@ -209,11 +209,12 @@ pub struct LastTurn {
 }
 
 /// What tells a turn from another: digests of its `turn_id` and of its
-/// input (SHA-256, cut: stable across processes, so a replica tells a
-/// turn another replica applied).
+/// input (SHA-256, cut to 32 bits each: stable across processes, so a
+/// replica tells a turn another replica applied). A repeat needs both to
+/// match (64 bits); the `turn_id` alone only tells a reused one, counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TurnKey {
-    pub turn: u64,
+    pub turn: u32,
     pub input: u32,
 }
 
@@ -233,7 +234,7 @@ impl TurnKey {
         let t = digest(b"ladder turn id\0", turn_id);
         let i = digest(b"ladder turn input\0", input);
         Some(TurnKey {
-            turn: u64::from_le_bytes(t[..8].try_into().unwrap_or_default()),
+            turn: u32::from_le_bytes(t[..4].try_into().unwrap_or_default()),
             input: u32::from_le_bytes(i[..4].try_into().unwrap_or_default()),
         })
     }
