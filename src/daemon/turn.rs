@@ -995,7 +995,10 @@ struct Ids {
 
 impl Ids {
     fn new() -> Self {
-        Ids { decision: uuid::Uuid::new_v4().to_string(), cycle: uuid::Uuid::new_v4().to_string() }
+        // The cycle's id is made from the decision's: a session keeping the
+        // decision (a turn for a repeated Decide) packs one as a mark.
+        let decision = uuid::Uuid::new_v4();
+        Ids { decision: decision.to_string(), cycle: crate::store::packed::cycle_id_of(decision).to_string() }
     }
 }
 

@@ -230,6 +230,75 @@ fn seeds(c: &Candidate) -> [Cow<'_, str>; 3] {
     [Cow::Borrowed(c.id.as_str()), Cow::Borrowed(c.label.as_str()), Cow::Owned(ladder::replies::shown_text(c))]
 }
 
+/// Small fields packed as one number, in mixed radix: `put(v, n)` with
+/// `v < n`, the first put the least significant (so the fields most
+/// often set come first, and the number stays a few bytes).
+#[derive(Debug)]
+struct Mixed {
+    value: u64,
+    scale: u64,
+}
+
+impl Default for Mixed {
+    fn default() -> Self {
+        Mixed { value: 0, scale: 1 }
+    }
+}
+
+impl Mixed {
+    fn put(&mut self, v: u64, n: usize) {
+        self.value += v * self.scale;
+        self.scale *= n as u64;
+    }
+
+    /// An optional enum: 0 for none, else its index + 1.
+    fn opt<E: PartialEq>(&mut self, all: &[E], v: &Option<E>) {
+        self.put(v.as_ref().map_or(0, |v| index_of(all, v) + 1), all.len() + 1);
+    }
+}
+
+/// `Mixed` read back, in the order it was put.
+struct Unmixed(u64);
+
+impl Unmixed {
+    fn take(&mut self, n: u64) -> u64 {
+        let v = self.0 % n;
+        self.0 /= n;
+        v
+    }
+
+    fn en<E: Copy>(&mut self, all: &[E]) -> Result<E, Corrupt> {
+        let i = self.take(all.len() as u64);
+        all.get(i as usize).copied().ok_or(Corrupt("an enum's index"))
+    }
+
+    fn opt<E: Copy>(&mut self, all: &[E]) -> Result<Option<E>, Corrupt> {
+        match self.take(all.len() as u64 + 1) {
+            0 => Ok(None),
+            i => all.get(i as usize - 1).copied().map(Some).ok_or(Corrupt("an enum's index")),
+        }
+    }
+}
+
+/// The bits [`cycle_id_of`] flips: none of a UUID's version or variant.
+const PAIRED: u128 = u128::from_be_bytes([0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0, 0x5a, 0, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a]);
+
+/// The id of the cycle a decision may open, made from the decision's id
+/// (`daemon::turn::Ids`): the same UUID with some bits flipped (a version
+/// 4 UUID still, as unguessable as the decision id, which the app gets
+/// with it). A session keeping a decision that names the cycle it opened
+/// then packs the decision's id as a mark; the other way round too.
+pub fn cycle_id_of(decision_id: uuid::Uuid) -> uuid::Uuid {
+    uuid::Uuid::from_u128(decision_id.as_u128() ^ PAIRED)
+}
+
+/// The decision id a cycle id was made from (or the cycle id a decision id
+/// makes), as `uuid` writes it; `None` for an id that is no UUID.
+fn paired_id(id: &str) -> Option<String> {
+    let u = uuid::Uuid::try_parse(id).ok()?;
+    Some(cycle_id_of(u).hyphenated().to_string())
+}
+
 struct Writer<'a> {
     out: Vec<u8>,
     /// The texts written so far (and the anchored options' texts).
@@ -311,35 +380,10 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// An optional enum: 0 for none, else its index + 1.
-    fn opt_en<E: PartialEq>(&mut self, all: &[E], v: &Option<E>) {
-        self.uint(v.as_ref().map_or(0, |v| index_of(all, v) + 1));
-    }
-
-    /// A text that is most often the cycle's own (`of`): 0 none, 1 the
-    /// cycle's, else 2 and the text.
-    fn of_cycle(&mut self, s: &'a Option<String>, of: Option<&str>) {
-        match s {
-            None => self.uint(0),
-            Some(s) if Some(s.as_str()) == of => self.uint(1),
-            Some(s) => {
-                self.uint(2);
-                self.hex(s);
-            }
-        }
-    }
-
+    /// The last turn: its small fields as one number (`Mixed`), then the
+    /// texts the number says are there.
     fn last_turn(&mut self, t: &'a LastTurn, cycle: Option<&'a Cycle>) {
         let LastTurn { key, decision } = t;
-        // The key, unless it is the held request's (a turn that opened the
-        // cycle): then a mark.
-        let held = cycle.and_then(|c| c.request.as_deref()).and_then(|r| TurnKey::of(&r.turn_id, &r.input));
-        self.flag(held != Some(*key));
-        if held != Some(*key) {
-            let TurnKey { turn, input } = key;
-            self.out.extend_from_slice(&turn.to_le_bytes());
-            self.out.extend_from_slice(&input.to_le_bytes());
-        }
         let Decision {
             decision_id,
             outcome,
@@ -360,45 +404,86 @@ impl<'a> Writer<'a> {
             pool_version,
             follow_up,
         } = decision;
-        self.hex(decision_id);
-        self.uint(index_of(Outcome::ALL, outcome));
-        self.opt_text(target_id);
-        self.uint(index_of(Decider::ALL, decided_by));
-        self.opt_en(Bucket::ALL, confidence);
-        self.opt_en(AmbiguityReason::ALL, ambiguity_reason);
-        self.opt_en(FallbackReason::ALL, fallback_reason);
-        self.opt_en(EscapeReason::ALL, escape_reason);
-        self.uint(index_of(Tier::ALL, handled_by_tier));
-        self.flag(clarifier.is_some());
-        if let Some(Clarifier { question, option_ids, suggested_id, kind }) = clarifier {
+        // The key, when the held request makes it (the turn opened the
+        // cycle); the decision id, when the cycle's id is made from it
+        // (`cycle_id_of`).
+        let held_key = cycle.and_then(|c| c.request.as_deref()).and_then(|r| TurnKey::of(&r.turn_id, &r.input)) == Some(*key);
+        let own_id = cycle.is_some_and(|c| paired_id(&c.id).as_deref() == Some(decision_id.as_str()));
+        let of_cycle = |s: &Option<String>, of: Option<&str>| match s {
+            None => 0,
+            Some(s) if Some(s.as_str()) == of => 1,
+            Some(_) => 2,
+        };
+        let (loop_mark, fingerprint_mark) =
+            (of_cycle(loop_cycle_id, cycle.map(|c| c.id.as_str())), of_cycle(evidence_fingerprint, cycle.map(|c| c.fingerprint.as_str())));
+        let none = *llm == LlmReport::default();
+        let mut m = Mixed::default();
+        m.put(u64::from(held_key), 2);
+        m.put(u64::from(own_id), 2);
+        m.put(index_of(Outcome::ALL, outcome), Outcome::ALL.len());
+        m.put(index_of(Decider::ALL, decided_by), Decider::ALL.len());
+        m.opt(Bucket::ALL, confidence);
+        m.opt(AmbiguityReason::ALL, ambiguity_reason);
+        m.opt(FallbackReason::ALL, fallback_reason);
+        m.put(index_of(Tier::ALL, handled_by_tier), Tier::ALL.len());
+        m.put(u64::from(target_id.is_some()), 2);
+        m.put(clarifier.as_ref().map_or(0, |c| index_of(PendingClarifier::ALL, &c.kind) + 1), PendingClarifier::ALL.len() + 1);
+        m.put(loop_mark, 3);
+        m.put(fingerprint_mark, 3);
+        m.put(u64::from(clarifier.as_ref().is_some_and(|c| c.suggested_id.is_some())), 2);
+        m.opt(EscapeReason::ALL, escape_reason);
+        m.put(u64::from(!needed_evidence_types.is_empty()), 2);
+        m.put(u64::from(!none), 2);
+        m.put(u64::from(!trace.is_empty()), 2);
+        m.put(u64::from(pool_version.is_some()), 2);
+        m.opt(FollowUpKind::ALL, &follow_up.as_ref().map(|f| f.kind));
+        self.uint(m.value);
+        if !held_key {
+            let TurnKey { turn, input } = key;
+            self.out.extend_from_slice(&turn.to_le_bytes());
+            self.out.extend_from_slice(&input.to_le_bytes());
+        }
+        if !own_id {
+            self.hex(decision_id);
+        }
+        if let Some(t) = target_id {
+            self.text(t);
+        }
+        if let Some(Clarifier { question, option_ids, suggested_id, kind: _ }) = clarifier {
             self.common(question);
             self.texts(option_ids);
-            self.opt_text(suggested_id);
-            self.uint(index_of(PendingClarifier::ALL, kind));
+            if let Some(s) = suggested_id {
+                self.text(s);
+            }
         }
-        self.uint(needed_evidence_types.len() as u64);
-        for t in needed_evidence_types {
-            self.uint(index_of(EvidenceType::ALL, t));
+        if !needed_evidence_types.is_empty() {
+            self.uint(needed_evidence_types.len() as u64);
+            for t in needed_evidence_types {
+                self.uint(index_of(EvidenceType::ALL, t));
+            }
         }
-        let none = *llm == LlmReport::default();
-        self.flag(!none);
         if !none {
             self.llm(llm);
         }
-        self.of_cycle(loop_cycle_id, cycle.map(|c| c.id.as_str()));
-        self.of_cycle(evidence_fingerprint, cycle.map(|c| c.fingerprint.as_str()));
-        self.uint(trace.len() as u64);
-        for Step { rung, outcome, detail, duration_us } in trace {
-            self.text(rung);
-            self.text(outcome);
-            self.text(detail);
-            self.uint(*duration_us);
+        for (mark, s) in [(loop_mark, loop_cycle_id), (fingerprint_mark, evidence_fingerprint)] {
+            if let (2, Some(s)) = (mark, s) {
+                self.hex(s);
+            }
+        }
+        if !trace.is_empty() {
+            self.uint(trace.len() as u64);
+            for Step { rung, outcome, detail, duration_us } in trace {
+                self.text(rung);
+                self.text(outcome);
+                self.text(detail);
+                self.uint(*duration_us);
+            }
         }
         self.common(config_revision);
-        self.opt_text(pool_version);
-        self.flag(follow_up.is_some());
-        if let Some(FollowUp { kind, text }) = follow_up {
-            self.uint(index_of(FollowUpKind::ALL, kind));
+        if let Some(p) = pool_version {
+            self.text(p);
+        }
+        if let Some(FollowUp { kind: _, text }) = follow_up {
             self.text(text);
         }
     }
@@ -723,61 +808,79 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn opt_en<E: Copy>(&mut self, all: &[E]) -> Result<Option<E>, Corrupt> {
-        match self.uint()? {
-            0 => Ok(None),
-            i => all.get(i as usize - 1).copied().map(Some).ok_or(Corrupt("an enum's index")),
-        }
-    }
-
-    fn of_cycle(&mut self, cycle: Option<&Cycle>, of: fn(&Cycle) -> &String) -> Result<Option<String>, Corrupt> {
-        match self.uint()? {
-            0 => Ok(None),
-            1 => Ok(Some(cycle.map(of).cloned().ok_or(Corrupt("the cycle a decision names"))?)),
-            2 => Ok(Some(self.text()?)),
-            _ => Err(Corrupt("a decision's cycle")),
-        }
-    }
-
     fn fixed<const N: usize>(&mut self) -> Result<[u8; N], Corrupt> {
         self.bytes(N)?.try_into().map_err(|_| Corrupt("ends early"))
     }
 
     fn last_turn(&mut self, cycle: Option<&Cycle>) -> Result<LastTurn, Corrupt> {
-        let key = if self.flag()? {
-            TurnKey { turn: u32::from_le_bytes(self.fixed()?), input: u32::from_le_bytes(self.fixed()?) }
-        } else {
+        let mut m = Unmixed(self.uint()?);
+        let held_key = m.take(2) == 1;
+        let own_id = m.take(2) == 1;
+        let outcome = m.en(Outcome::ALL)?;
+        let decided_by = m.en(Decider::ALL)?;
+        let confidence = m.opt(Bucket::ALL)?;
+        let ambiguity_reason = m.opt(AmbiguityReason::ALL)?;
+        let fallback_reason = m.opt(FallbackReason::ALL)?;
+        let handled_by_tier = m.en(Tier::ALL)?;
+        let has_target = m.take(2) == 1;
+        let kind = m.opt(PendingClarifier::ALL)?;
+        let (loop_mark, fingerprint_mark) = (m.take(3), m.take(3));
+        let has_suggested = m.take(2) == 1;
+        let escape_reason = m.opt(EscapeReason::ALL)?;
+        let has_needed = m.take(2) == 1;
+        let has_llm = m.take(2) == 1;
+        let has_trace = m.take(2) == 1;
+        let has_pool = m.take(2) == 1;
+        let follow = m.opt(FollowUpKind::ALL)?;
+        if m.0 != 0 {
+            return Err(Corrupt("a turn's fields"));
+        }
+        let key = if held_key {
             let held = cycle.and_then(|c| c.request.as_deref()).ok_or(Corrupt("the request a turn's key is read from"))?;
             TurnKey::of(&held.turn_id, &held.input).ok_or(Corrupt("a turn's key"))?
+        } else {
+            TurnKey { turn: u32::from_le_bytes(self.fixed()?), input: u32::from_le_bytes(self.fixed()?) }
         };
-        let decision_id = self.text()?;
-        let outcome = self.en(Outcome::ALL)?;
-        let target_id = self.opt_text()?;
-        let decided_by = self.en(Decider::ALL)?;
-        let confidence = self.opt_en(Bucket::ALL)?;
-        let ambiguity_reason = self.opt_en(AmbiguityReason::ALL)?;
-        let fallback_reason = self.opt_en(FallbackReason::ALL)?;
-        let escape_reason = self.opt_en(EscapeReason::ALL)?;
-        let handled_by_tier = self.en(Tier::ALL)?;
-        let clarifier = if self.flag()? {
-            Some(Clarifier {
+        let decision_id = if own_id {
+            cycle.and_then(|c| paired_id(&c.id)).ok_or(Corrupt("the cycle a decision id is made from"))?
+        } else {
+            self.text()?
+        };
+        let target_id = if has_target { Some(self.text()?) } else { None };
+        let clarifier = match kind {
+            Some(kind) => Some(Clarifier {
                 question: self.text()?,
                 option_ids: self.texts()?,
-                suggested_id: self.opt_text()?,
-                kind: self.en(PendingClarifier::ALL)?,
-            })
-        } else {
-            None
+                suggested_id: if has_suggested { Some(self.text()?) } else { None },
+                kind,
+            }),
+            None if has_suggested => return Err(Corrupt("a suggestion without a clarifier")),
+            None => None,
         };
-        let n = self.len()?;
-        let needed_evidence_types = (0..n).map(|_| self.en(EvidenceType::ALL)).collect::<Result<_, _>>()?;
-        let llm = if self.flag()? { self.llm()? } else { LlmReport::default() };
-        let loop_cycle_id = self.of_cycle(cycle, |c| &c.id)?;
-        let evidence_fingerprint = self.of_cycle(cycle, |c| &c.fingerprint)?;
-        let n = self.len()?;
-        let trace = (0..n)
-            .map(|_| Ok(Step { rung: self.text()?.into(), outcome: self.text()?, detail: self.text()?, duration_us: self.uint()? }))
-            .collect::<Result<_, Corrupt>>()?;
+        let needed_evidence_types = if has_needed {
+            let n = self.len()?;
+            (0..n).map(|_| self.en(EvidenceType::ALL)).collect::<Result<_, _>>()?
+        } else {
+            Vec::new()
+        };
+        let llm = if has_llm { self.llm()? } else { LlmReport::default() };
+        let mut of_cycle = |mark: u64, of: Option<&String>| -> Result<Option<String>, Corrupt> {
+            match mark {
+                0 => Ok(None),
+                1 => Ok(Some(of.cloned().ok_or(Corrupt("the cycle a decision names"))?)),
+                _ => Ok(Some(self.text()?)),
+            }
+        };
+        let loop_cycle_id = of_cycle(loop_mark, cycle.map(|c| &c.id))?;
+        let evidence_fingerprint = of_cycle(fingerprint_mark, cycle.map(|c| &c.fingerprint))?;
+        let trace = if has_trace {
+            let n = self.len()?;
+            (0..n)
+                .map(|_| Ok(Step { rung: self.text()?.into(), outcome: self.text()?, detail: self.text()?, duration_us: self.uint()? }))
+                .collect::<Result<_, Corrupt>>()?
+        } else {
+            Vec::new()
+        };
         let decision = Decision {
             decision_id,
             outcome,
@@ -795,8 +898,11 @@ impl<'a> Reader<'a> {
             evidence_fingerprint,
             trace,
             config_revision: self.text()?,
-            pool_version: self.opt_text()?,
-            follow_up: if self.flag()? { Some(FollowUp { kind: self.en(FollowUpKind::ALL)?, text: self.text()? }) } else { None },
+            pool_version: if has_pool { Some(self.text()?) } else { None },
+            follow_up: match follow {
+                Some(kind) => Some(FollowUp { kind, text: self.text()? }),
+                None => None,
+            },
         };
         Ok(LastTurn { key, decision })
     }

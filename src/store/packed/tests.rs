@@ -267,6 +267,10 @@ fn state() -> BoxedStrategy<ContinuityState> {
                 if let (Some(t), Some(c)) = (last_turn.as_mut(), cycle.as_ref()) {
                     if names_cycle {
                         t.decision.loop_cycle_id = Some(c.id.clone());
+                        // The cycle it opened: its id made from the decision's.
+                        if let Ok(u) = uuid::Uuid::try_parse(&c.id) {
+                            t.decision.decision_id = cycle_id_of(u).to_string();
+                        }
                     }
                     if names_fingerprint {
                         t.decision.evidence_fingerprint = Some(c.fingerprint.clone());
@@ -425,7 +429,8 @@ fn a_kept_clarifier_costs_its_id_and_key_and_a_byte_or_two_a_field() {
     let without = pack(&s, ID).bytes.len();
     let c = s.cycle.as_ref().unwrap();
     let mut decision = ladder::types::Decision::new(Outcome::Clarify, Tier::Fallback);
-    decision.decision_id = "c3530cc2-d965-416e-af6a-e561566ab20b".into();
+    // The daemon makes the cycle's id from the decision's.
+    decision.decision_id = cycle_id_of(uuid::Uuid::try_parse(&c.id).unwrap()).to_string();
     decision.decided_by = Decider::Deterministic;
     decision.confidence = Some(Bucket::LowConfidenceClarifierOnly);
     decision.ambiguity_reason = Some(AmbiguityReason::MultiMatchNoExactWinner);
@@ -442,13 +447,19 @@ fn a_kept_clarifier_costs_its_id_and_key_and_a_byte_or_two_a_field() {
     s.last_turn = Some(Box::new(LastTurn { key: TurnKey::of("turn-1", "links panel").unwrap(), decision }));
     let p = pack(&s, ID);
     assert_eq!(unpack(&p, ID).unwrap(), s);
-    // The decision id (16 bytes), the key by a mark (the held request's
-    // turn id and input make it), the question and the revision by their
-    // place in the common table, the options and the cycle by reference,
-    // a byte a field for the rest.
+    // Its small fields as one number (4 bytes), the key and the decision
+    // id by a mark (the held request's turn id and input make the one, the
+    // cycle's id the other), the question and the revision by their place
+    // in the common table (2 bytes each), the options by reference (a byte
+    // each, and their count).
     let added = p.bytes.len() - without;
-    assert!(added <= 17 + 26, "{added} bytes");
+    assert!(added <= 12, "{added} bytes");
     assert!(!p.bytes.windows(8).any(|w| w == b"Which on"), "the question is written out");
+    // A decision id not made with the cycle's: its 16 bytes more.
+    s.last_turn.as_mut().unwrap().decision.decision_id = "c3530cc2-d965-416e-af6a-e561566ab20b".into();
+    let p = pack(&s, ID);
+    assert_eq!(unpack(&p, ID).unwrap(), s);
+    assert!(p.bytes.len() - without <= 12 + 17, "{} bytes", p.bytes.len() - without);
 }
 
 #[test]
