@@ -21,11 +21,15 @@
 //! - The last action, when it is the trace's newest, is a mark.
 //! - Enums are their index, numbers varints, and lowercase hex text (the
 //!   cycle's id, guard key and evidence fingerprint) its bytes.
-//! - The last turn's decision (kept for a repeated `Decide`, without its
-//!   trace) refers to the state's texts like any field, to the cycle's id
-//!   and fingerprint by a mark, and its question and configuration
-//!   revision, which most sessions share, by their place in one table of
-//!   the process ([`common`]).
+//! - The last turn (kept for a repeated `Decide`: its key and its decision
+//!   without the trace) writes its enums, flags and marks as one number
+//!   in mixed radix; its key is a mark when the held request makes it,
+//!   its decision id when the cycle's id is made from it
+//!   ([`cycle_id_of`]), the cycle's id and fingerprint marks too; its
+//!   question and configuration revision, which most sessions share, are
+//!   their place in one table of the process ([`common`]); the rest
+//!   refers to the state's texts like any field. 12 bytes for ladderd's
+//!   clarifier.
 //!
 //! The format is this process's own and never leaves it: a shared store
 //! keeps the state's JSON. [`pack`] and [`unpack`] destructure every
