@@ -177,7 +177,7 @@ const TABLE: u64 = 6;
 
 /// Texts many sessions share, each written as its place in this table
 /// (a clarifier's question, a configuration's revision: a handful in a
-/// process). At most [`COMMON_MAX`] texts of at most [`COMMON_LEN`]
+/// process). At most [`common::COMMON_MAX`] texts of at most [`common::COMMON_LEN`]
 /// bytes, kept for the process's life (64 KiB at most): once it is full,
 /// a text not in it is written out.
 pub mod common {
