@@ -281,7 +281,7 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
 }
 
 /// How long loading and building a changed configuration may take: its
-/// model file alone may take 10 s (`meaning::READ_DEADLINE`).
+/// model file alone may take 10 s (`files::MODEL`).
 pub const RELOAD_DEADLINE: Duration = Duration::from_secs(30);
 
 /// Loads the configuration at `path` and builds its generation on a

@@ -38,7 +38,9 @@
 //!   with the rollout trip shared by every replica in Redis / Valkey
 //!   (`store::redis`, its Lua scripts in `src/store/lua/`).
 //! - [`config`]: figment layers and validation; sections that are the
-//!   core's settings use the core's types.
+//!   core's settings use the core's types. [`files`]: the one reader of
+//!   the files a configuration names, and of the configuration file
+//!   (regular files only, bounded by kind, within a deadline).
 //! - [`telemetry`]: logging (panics included, `telemetry::panics`),
 //!   tracing and metrics export, redaction, and the decision-record schema
 //!   (`telemetry::records`). [`bpe`]: the BPE
@@ -58,6 +60,7 @@ pub mod convert;
 pub mod daemon;
 pub mod error;
 pub mod eval;
+pub mod files;
 pub mod grpc;
 pub mod llm;
 pub mod meaning;

@@ -17,23 +17,19 @@
 //! format or whose checksum does not match is refused: the daemon does not
 //! start (or a reload is refused) with a message naming `semantic.model`.
 //!
-//! A model file is read only from a regular file, of at most
-//! [`MAX_FILE_BYTES`], within [`READ_DEADLINE`]: a FIFO, a device, a
-//! socket or a directory is refused by its kind before anything is read
-//! (a FIFO would wait for a writer forever, `/dev/zero` never ends), a
-//! larger file by its size (a sparse file of gigabytes would be read
-//! whole), and a read that does not finish in time (a stalled network
-//! file system) is given up.
+//! A model file is read as every file a configuration names is
+//! ([`crate::files`]): only from a regular file, of at most 64 MiB
+//! ([`crate::files::MODEL`]), within 10 s; a FIFO, a device, a socket or a
+//! directory is refused by its kind before anything is read, a larger file
+//! by its size.
 
 use ladder::meaning::{Embedder, Meaning};
 use model2vec_rs::model::StaticModel;
 use safetensors::SafeTensors;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
 
 /// The shipped model's file, compiled in.
 static SHIPPED: &[u8] = include_bytes!("../models/static-minilm-wordnet/model.safetensors");
@@ -84,106 +80,11 @@ struct Held {
     languages: Vec<String>,
 }
 
-/// The largest model file read: the shipped one is 7.8 MiB (8,182,052
-/// bytes, int8); this leaves room for a float32 table of the same
-/// vocabulary at twice its dimensions (60 MB).
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
-
-/// How long reading a model file may take (the shipped one's size reads
-/// in milliseconds from a local disk).
-pub const READ_DEADLINE: Duration = Duration::from_secs(10);
-
-/// The model in the file at `path`.
+/// The model in the file at `path`, read as every file a configuration
+/// names is ([`crate::files`], kind [`crate::files::MODEL`]).
 pub fn load(path: &Path) -> Result<Meaning, String> {
-    let bytes = read_file(path, MAX_FILE_BYTES, READ_DEADLINE).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::files::read(path, &crate::files::MODEL).map_err(|e| format!("{}: {e}", path.display()))?;
     read(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// The bytes of the regular file at `path` (symbolic links followed), of at
-/// most `max` bytes, read within `deadline`.
-fn read_file(path: &Path, max: u64, deadline: Duration) -> Result<Vec<u8>, String> {
-    // Its kind first, from the path alone: opening a FIFO, even without
-    // reading it, can wait for a writer.
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    regular(&meta, max)?;
-    let file = open_without_waiting(path).map_err(|e| e.to_string())?;
-    // Again on what was opened: the path may have been replaced meanwhile.
-    regular(&file.metadata().map_err(|e| e.to_string())?, max)?;
-    read_within(file, max, deadline)
-}
-
-/// Refuses anything but a regular file of at most `max` bytes.
-fn regular(meta: &std::fs::Metadata, max: u64) -> Result<(), String> {
-    let kind = kind(&meta.file_type());
-    if kind != "regular file" {
-        return Err(format!("a {kind}, not a regular file: a model is read only from a file"));
-    }
-    if meta.len() > max {
-        return Err(format!("{} bytes, over the {max} a model file may have", meta.len()));
-    }
-    Ok(())
-}
-
-fn kind(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "FIFO";
-        }
-        if t.is_char_device() {
-            return "character device";
-        }
-        if t.is_block_device() {
-            return "block device";
-        }
-        if t.is_socket() {
-            return "socket";
-        }
-    }
-    if t.is_dir() {
-        "directory"
-    } else if t.is_file() {
-        "regular file"
-    } else {
-        "special file"
-    }
-}
-
-/// Opens `path` for reading; on Unix without waiting (`O_NONBLOCK`, which
-/// changes nothing for a regular file), should it have become a FIFO since
-/// it was looked at.
-fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK);
-    }
-    o.open(path)
-}
-
-/// At most `max` bytes of `r` (more is an error), read on a thread of its
-/// own and given up after `deadline`: the caller never waits longer. A
-/// read given up goes on until its file answers, and what it read is
-/// dropped.
-fn read_within<R: Read + Send + 'static>(r: R, max: u64, deadline: Duration) -> Result<Vec<u8>, String> {
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    std::thread::Builder::new()
-        .name("ladderd-model-read".into())
-        .spawn(move || {
-            let mut bytes = Vec::new();
-            let read = r.take(max + 1).read_to_end(&mut bytes).map(|_| bytes);
-            let _ = tx.send(read);
-        })
-        .map_err(|e| format!("cannot start reading: {e}"))?;
-    match rx.recv_timeout(deadline) {
-        Ok(Ok(bytes)) if bytes.len() as u64 > max => Err(format!("over the {max} bytes a model file may have")),
-        Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err(format!("not read within {} s", deadline.as_secs_f64())),
-    }
 }
 
 /// The model in `bytes` (a model file), its checksum verified.
