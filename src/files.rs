@@ -59,7 +59,12 @@ pub const MODEL: Kind = Kind { what: "a model file", max: 64 << 20, deadline: Du
 
 /// Every kind, with the keys that name a file of it (`config`: the
 /// configuration file).
-pub const KINDS: &[(&Kind, &[&str])] = &[(&MODEL, &["semantic.model"])];
+pub const KINDS: &[(&Kind, &[&str])] = &[
+    (&LEXICON, &["lexicon.path"]),
+    (&TEMPLATES, &["clarifier.templates_path", "clarify.templates_path"]),
+    (&SECRET, &["admin.token_file", "llm.api_key_file", "extract.agents", "sessions.redis.url_file", "sessions.redis.password_file"]),
+    (&MODEL, &["semantic.model"]),
+];
 
 /// Why a file was not read. Never carries what the file holds.
 #[derive(Debug, thiserror::Error)]

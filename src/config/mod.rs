@@ -26,6 +26,7 @@ pub use server::{AdminConfig, AdminToken, Limits, ServerConfig, fixed};
 pub use sessions::{RedisConfig, SessionBackend, SessionsConfig};
 pub use telemetry::{ConfigReloadConfig, DecisionLogConfig, LogFormat, Redaction, TelemetryConfig};
 
+use crate::files;
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use ladder::assistant::{AssistantPolicy, AssistantTemplates};
@@ -242,18 +243,21 @@ fn origin(f: &Figment, key: &str) -> Option<String> {
 impl Config {
     fn lexicon(&self) -> Result<Lexicon, String> {
         let text = match &self.lexicon.path {
-            Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            Some(path) => files::read_text_at(path, &files::LEXICON)?,
             None => SHIPPED.to_string(),
         };
         Lexicon::from_toml(&text, &self.lexicon.languages).map_err(|e| e.to_string())
     }
 
+    /// The key a lexicon that cannot be built is reported under (as
+    /// `validate` does).
+    fn lexicon_key(&self) -> &'static str {
+        if self.lexicon.path.is_some() { "lexicon.path" } else { "lexicon.languages" }
+    }
+
     fn templates(&self) -> Result<Templates, String> {
         match &self.clarifier.templates_path {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                Templates::from_toml(&text)
-            }
+            Some(path) => Templates::from_toml(&files::read_text_at(path, &files::TEMPLATES)?),
             None => Ok(Templates::shipped()),
         }
     }
@@ -272,10 +276,7 @@ impl Config {
 
     pub fn assistant_templates(&self) -> Result<AssistantTemplates, String> {
         match &self.clarify.templates_path {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                AssistantTemplates::from_toml(&text)
-            }
+            Some(path) => AssistantTemplates::from_toml(&files::read_text_at(path, &files::TEMPLATES)?),
             None => Ok(AssistantTemplates::shipped()),
         }
     }
@@ -314,7 +315,7 @@ impl Config {
     pub fn policy(&self) -> Result<Policy, ConfigError> {
         let one = |k: &str, e: String| ConfigError { problems: vec![(k.to_string(), e)] };
         Ok(Policy {
-            lexicon: self.lexicon().map_err(|e| one("lexicon", e))?,
+            lexicon: self.lexicon().map_err(|e| one(self.lexicon_key(), e))?,
             matching: self.matching.clone(),
             llm_mode: match (&self.llm.base_url, self.llm.mode) {
                 (None, _) => LlmMode::Off,

@@ -106,7 +106,7 @@ impl AdminConfig {
     /// names the file, never its content.
     pub fn token(&self) -> Result<Option<AdminToken>, String> {
         let Some(path) = &self.token_file else { return Ok(None) };
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::files::read_text_at(path, &crate::files::SECRET)?;
         AdminToken::parse(&text).map(Some).map_err(|why| format!("{}: {why}", path.display()))
     }
 }

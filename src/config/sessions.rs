@@ -121,10 +121,10 @@ impl RedisConfig {
                 p.push(("sessions.redis.url_file", "set sessions.redis.url or sessions.redis.url_file, not both".to_string()));
                 None
             }
-            Some(f) => match std::fs::read_to_string(f) {
+            Some(f) => match crate::files::read_text_at(f, &crate::files::SECRET) {
                 Ok(u) => Some(u.trim().to_string()),
                 Err(e) => {
-                    p.push(("sessions.redis.url_file", format!("{}: {e}", f.display())));
+                    p.push(("sessions.redis.url_file", e));
                     None
                 }
             },
@@ -153,10 +153,12 @@ impl RedisConfig {
                 Err(e) => p.push((key, format!("not a URL ({e}); expected redis://host:port or rediss://host:port"))),
             },
         }
+        // Read here as the store will read it at start: a file that is not
+        // a regular one, or too large, is refused before the store reads it.
         if let Some(f) = &self.password_file
-            && !f.is_file()
+            && let Err(e) = crate::files::read_text_at(f, &crate::files::SECRET)
         {
-            p.push(("sessions.redis.password_file", format!("{} is not a readable file", f.display())));
+            p.push(("sessions.redis.password_file", e));
         }
         if self.key_prefix.contains(['{', '}']) {
             // Braces would change the hash tag that keeps a session on one

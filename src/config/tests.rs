@@ -312,3 +312,51 @@ fn typo_max_edits_is_range_checked_like_the_other_matching_keys() {
         Ok(())
     });
 }
+
+/// Every key that names a file refuses one that is not a regular file
+/// (a FIFO that would wait for a writer, `/dev/zero` that never ends) or
+/// is over its kind's bound, naming the key and the path, without
+/// waiting; and the same files given as regular ones pass.
+#[test]
+fn every_key_naming_a_file_refuses_a_fifo_a_device_and_an_oversized_file_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fifo = d.join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let big = d.join("big");
+    std::fs::File::create(&big).unwrap().set_len(crate::files::LEXICON.max + 1).unwrap();
+    type Put = fn(&mut Config, std::path::PathBuf);
+    let set: [(&str, Put); 8] = [
+        ("lexicon.path", |c, p| c.lexicon.path = Some(p)),
+        ("clarifier.templates_path", |c, p| c.clarifier.templates_path = Some(p)),
+        ("clarify.templates_path", |c, p| c.clarify.templates_path = Some(p)),
+        ("llm.api_key_file", |c, p| c.llm.api_key_file = Some(p)),
+        ("extract.agents[0].api_key_file", |c, p| {
+            c.llm.base_url = Some("http://127.0.0.1:9/v1".into());
+            c.llm.model = Some("m".into());
+            c.extract.agents = vec![AgentConfig { id: "a".into(), api_key_file: Some(p), ..AgentConfig::default() }];
+        }),
+        ("admin.token_file", |c, p| c.admin.token_file = Some(p)),
+        ("sessions.redis.url_file", |c, p| c.sessions.redis.url_file = Some(p)),
+        ("sessions.redis.password_file", |c, p| {
+            c.sessions.redis.url = Some(Secret("redis://cache:6379".into()));
+            c.sessions.redis.password_file = Some(p)
+        }),
+    ];
+    for (key, put) in set {
+        for (path, why) in [
+            (fifo.clone(), "a FIFO, not a regular file".to_string()),
+            ("/dev/zero".into(), "a character device, not a regular file".to_string()),
+            (big.clone(), format!("{} bytes, over the ", crate::files::LEXICON.max + 1)),
+        ] {
+            let mut c = Config::default();
+            put(&mut c, path.clone());
+            // On a thread given a minute: a read of the FIFO would never end.
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || tx.send(c.validate().and_then(|()| c.policy().map(drop))));
+            let err = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("no wait on the file").expect_err("refused");
+            let problem = err.problems.iter().find(|(k, _)| k == key).unwrap_or_else(|| panic!("{key} not named: {err}"));
+            assert!(problem.1.starts_with(&format!("{}: {why}", path.display())), "{key}: {err}");
+        }
+    }
+}

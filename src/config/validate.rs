@@ -86,9 +86,9 @@ impl Config {
             bad("llm.api_key_file", "set llm.api_key or llm.api_key_file, not both".into());
         }
         if let Some(f) = &llm.api_key_file
-            && !f.is_file()
+            && let Err(e) = crate::files::read_text_at(f, &crate::files::SECRET)
         {
-            bad("llm.api_key_file", format!("{} is not a readable file", f.display()));
+            bad("llm.api_key_file", e);
         }
         if !(1..=60_000).contains(&llm.timeout_ms) {
             bad("llm.timeout_ms", "must be between 1 and 60000".into());
@@ -157,7 +157,7 @@ impl Config {
             );
         }
         if let Err(e) = self.lexicon() {
-            bad(if self.lexicon.path.is_some() { "lexicon.path" } else { "lexicon.languages" }, e);
+            bad(self.lexicon_key(), e);
         }
         match self.templates() {
             Err(e) => bad("clarifier.templates_path", e),
@@ -284,6 +284,11 @@ impl Config {
             }
             if !(1..=60_000).contains(&a.timeout_ms) {
                 bad(&k("timeout_ms"), "must be between 1 and 60000".into());
+            }
+            if let Some(f) = &a.api_key_file
+                && let Err(e) = crate::files::read_text_at(f, &crate::files::SECRET)
+            {
+                bad(&k("api_key_file"), e);
             }
         }
         if p.is_empty() { Ok(()) } else { Err(ConfigError { problems: p }) }

@@ -77,8 +77,10 @@ pub struct LlmClient {
 pub enum BuildError {
     #[error("llm.base_url: {0}")]
     Url(String),
-    #[error("llm.api_key_file: {0}")]
-    KeyFile(String),
+    /// The key file (`llm.api_key_file`, or an agent's
+    /// `extract.agents[i].api_key_file`) could not be read.
+    #[error("{key}: {why}")]
+    KeyFile { key: String, why: String },
     #[error("llm: cannot build the HTTP client: {0}")]
     Http(String),
 }
@@ -86,13 +88,19 @@ pub enum BuildError {
 impl LlmClient {
     /// `None` when no provider is configured (the rung is off).
     pub fn from_config(c: &LlmConfig) -> Result<Option<Self>, BuildError> {
+        Self::keyed(c, "llm.api_key_file")
+    }
+
+    /// As `from_config`, a key file that cannot be read named `key_file`.
+    fn keyed(c: &LlmConfig, key_file: &str) -> Result<Option<Self>, BuildError> {
         let Some(base) = &c.base_url else { return Ok(None) };
         let base = if base.ends_with('/') { base.clone() } else { format!("{base}/") };
         let url = reqwest::Url::parse(&base).and_then(|u| u.join("chat/completions")).map_err(|e| BuildError::Url(e.to_string()))?;
         let api_key = match (&c.api_key, &c.api_key_file) {
             (Some(k), _) => Some(k.clone()),
             (None, Some(path)) => {
-                let k = std::fs::read_to_string(path).map_err(|e| BuildError::KeyFile(format!("{}: {e}", path.display())))?;
+                let k = crate::files::read_text_at(path, &crate::files::SECRET)
+                    .map_err(|why| BuildError::KeyFile { key: key_file.to_string(), why })?;
                 Some(Secret(k.trim().to_string()))
             }
             (None, None) => None,
@@ -360,7 +368,7 @@ impl Llms {
         let main = LlmClient::from_config(&c.llm)?.map(Arc::new);
         let hint = LlmClient::from_config(&LlmConfig { timeout_ms: c.extract.hint_timeout_ms, ..c.llm.clone() })?.map(Arc::new);
         let mut agents = Vec::new();
-        for a in &c.extract.agents {
+        for (i, a) in c.extract.agents.iter().enumerate() {
             let cfg = LlmConfig {
                 base_url: a.base_url.clone().or_else(|| c.llm.base_url.clone()),
                 model: a.model.clone().or_else(|| c.llm.model.clone()),
@@ -369,7 +377,8 @@ impl Llms {
                 timeout_ms: a.timeout_ms,
                 ..c.llm.clone()
             };
-            if let Some(client) = LlmClient::from_config(&cfg)? {
+            let key_file = if a.api_key_file.is_some() { format!("extract.agents[{i}].api_key_file") } else { "llm.api_key_file".into() };
+            if let Some(client) = LlmClient::keyed(&cfg, &key_file)? {
                 agents.push((a.clone(), Arc::new(client)));
             }
         }
@@ -394,6 +403,26 @@ mod tests {
         assert_eq!(r.content, "abc");
         assert!(parse_completion(b"<html>").is_err());
         assert!(parse_completion(br#"{"choices":[]}"#).is_err());
+    }
+
+    /// A key file that cannot be read is named by the key that named it:
+    /// an agent's own, or `llm.api_key_file` the agent inherits.
+    #[test]
+    fn a_key_file_that_cannot_be_read_is_named_by_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let (good, gone) = (dir.path().join("key"), dir.path().join("gone"));
+        std::fs::write(&good, "sk-test\n").unwrap();
+        let mut c = Config::default();
+        c.llm.base_url = Some("http://127.0.0.1:9/v1".into());
+        c.llm.model = Some("m".into());
+        c.llm.api_key_file = Some(good);
+        c.extract.agents = vec![AgentConfig { id: "a".into(), api_key_file: Some(gone.clone()), ..AgentConfig::default() }];
+        let e = Llms::from_config(&c).err().expect("refused").to_string();
+        assert!(e.starts_with(&format!("extract.agents[0].api_key_file: {}: ", gone.display())), "{e}");
+        c.extract.agents[0].api_key_file = None;
+        c.llm.api_key_file = Some(gone.clone());
+        let e = Llms::from_config(&c).err().expect("refused").to_string();
+        assert!(e.starts_with(&format!("llm.api_key_file: {}: ", gone.display())), "{e}");
     }
 
     fn client(timeout_ms: u64, margin_ms: u64) -> LlmClient {
