@@ -8,6 +8,7 @@
 
 use crate::config::Config;
 use crate::daemon::{Daemon, StartError};
+use crate::files::FileError;
 use crate::grpc::Arbiter;
 use crate::grpc::listener::Connections;
 use crate::grpc::stack::StackStats;
@@ -223,16 +224,19 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// is back it is read like a changed file, whatever it holds), and an
 /// empty one (a file truncated to be written again: replace the file
 /// atomically instead, write then rename). A file read in the middle of
-/// being written is applied only once two reads a moment apart agree. A
-/// configuration is loaded and built off the watcher's task, within
-/// `RELOAD_DEADLINE`: one that takes longer is counted as timed out and
-/// the watcher goes on (`reload_file`).
+/// being written is applied only once two reads a moment apart agree. The
+/// file is read as at start (`files::CONFIG`: a regular file of at most
+/// 1 MiB, within 5 s; a FIFO or a device put in its place is unreadable,
+/// a read that stalls timed out) off the watcher's task, and the
+/// configuration it holds is built off it too, within `RELOAD_DEADLINE`:
+/// one that takes longer is counted as timed out and the watcher goes on
+/// (`reload_file`).
 async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
     use crate::daemon::ReloadFault;
     let poll = Duration::from_millis(daemon.current().config.config_reload.poll_ms);
     #[cfg(unix)]
     let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
-    let mut last = tokio::fs::read(&path).await.ok().map(|b| digest(&b));
+    let mut last = read_config(&path).await.ok().map(|b| digest(&b));
     // The fault being reported now (said once; SIGHUP says it again).
     let mut fault: Option<String> = None;
     loop {
@@ -249,7 +253,11 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
         let bytes = match read_settled(&path).await {
             Ok(b) => b,
             Err(e) => {
-                let kind = if e.kind() == std::io::ErrorKind::NotFound { ReloadFault::Missing } else { ReloadFault::Unreadable };
+                let kind = match e {
+                    _ if e.is_missing() => ReloadFault::Missing,
+                    FileError::TimedOut(_) => ReloadFault::TimedOut,
+                    _ => ReloadFault::Unreadable,
+                };
                 let why = format!("config: {}: {e}", path.display());
                 if forced || fault.as_deref() != Some(why.as_str()) {
                     daemon.reload_failed(kind, &why);
@@ -276,7 +284,7 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
             ));
             continue;
         }
-        reload_file(&daemon, &path, RELOAD_DEADLINE).await;
+        reload_file(&daemon, &path, bytes, RELOAD_DEADLINE).await;
     }
 }
 
@@ -284,17 +292,32 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
 /// model file alone may take 10 s (`files::MODEL`).
 pub const RELOAD_DEADLINE: Duration = Duration::from_secs(30);
 
-/// Loads the configuration at `path` and builds its generation on a
-/// blocking thread, then applies it; refused, it is logged, counted and
-/// shown by `GetRollout`. Not built within `deadline` (a file it names
-/// that does not answer), the same as `timed_out`, and the watcher goes
-/// on: what the build makes later is dropped, never applied.
-async fn reload_file(daemon: &Arc<Daemon>, path: &std::path::Path, deadline: Duration) {
+/// Loads the configuration in `bytes` (the file at `path`, as the watcher
+/// read it) and builds its generation on a blocking thread, then applies
+/// it; refused, it is logged, counted and shown by `GetRollout`. Not built
+/// within `deadline` (a file it names that does not answer), the same as
+/// `timed_out`, and the watcher goes on: what the build makes later is
+/// dropped, never applied.
+async fn reload_file(daemon: &Arc<Daemon>, path: &std::path::Path, bytes: Vec<u8>, deadline: Duration) {
     let (d, p) = (daemon.clone(), path.to_path_buf());
-    let build = tokio::task::spawn_blocking(move || {
-        let config = crate::config::load(Some(&p)).map_err(|e| e.to_string())?;
+    reload_within(daemon, path, deadline, move || {
+        let text = String::from_utf8(bytes).map_err(|_| format!("config: {}: {}", p.display(), FileError::NotText))?;
+        let config = crate::config::parse(&p, &text).map_err(|e| e.to_string())?;
         d.prepare(config).map_err(|e| e.to_string())
-    });
+    })
+    .await
+}
+
+/// Runs `build` (a configuration's generation made and checked: it
+/// blocks) on a blocking thread, and applies what it makes within
+/// `deadline`; what it makes later is dropped.
+async fn reload_within(
+    daemon: &Arc<Daemon>,
+    path: &std::path::Path,
+    deadline: Duration,
+    build: impl FnOnce() -> Result<crate::daemon::Prepared, String> + Send + 'static,
+) {
+    let build = tokio::task::spawn_blocking(build);
     match tokio::time::timeout(deadline, build).await {
         Ok(Ok(Ok(prepared))) => {
             daemon.apply(prepared);
@@ -316,12 +339,16 @@ async fn reload_file(daemon: &Arc<Daemon>, path: &std::path::Path, deadline: Dur
 /// 50 ms apart; again while it changes, for up to a second): a file being
 /// written in place is not read half-way. During a ConfigMap swap the path
 /// can be missing for an instant: one more read after the pause decides.
-async fn read_settled(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+/// A read that timed out is not tried again: the next poll will.
+async fn read_settled(path: &std::path::Path) -> Result<Vec<u8>, FileError> {
     let pause = Duration::from_millis(50);
-    let mut first = tokio::fs::read(path).await;
+    let mut first = read_config(path).await;
     for _ in 0..20 {
+        if matches!(first, Err(FileError::TimedOut(_))) {
+            return first;
+        }
         tokio::time::sleep(pause).await;
-        let again = tokio::fs::read(path).await;
+        let again = read_config(path).await;
         match (&first, &again) {
             (Ok(a), Ok(b)) if a == b => return again,
             (Err(_), Err(_)) => return again,
@@ -329,6 +356,15 @@ async fn read_settled(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
         }
     }
     first
+}
+
+/// The configuration file's bytes, read as at start (`files::CONFIG`), on
+/// a blocking thread: the watcher's task waits for it, never on the file.
+async fn read_config(path: &std::path::Path) -> Result<Vec<u8>, FileError> {
+    let p = path.to_path_buf();
+    tokio::task::spawn_blocking(move || crate::files::read(&p, &crate::files::CONFIG))
+        .await
+        .unwrap_or_else(|e| Err(FileError::Io(std::io::Error::other(e.to_string()))))
 }
 
 /// Evaluates the rollout guardrails on a timer.
@@ -450,20 +486,26 @@ fn gauges(daemon: &Arc<Daemon>, stack: &Arc<StackStats>, telemetry: Option<&Tele
 mod tests {
     use super::*;
 
-    /// A reload whose configuration names a file that never answers (a
-    /// FIFO as the lexicon, read whole until a writer closes it) is given
-    /// up at its deadline, counted and shown, and the next reload applies.
+    /// A reload whose build never answers (every file it reads has a
+    /// deadline of its own; this is the watcher's backstop for what they
+    /// miss) is given up at its deadline, counted and shown, and the next
+    /// reload applies; what the stuck build makes later is dropped.
     #[tokio::test(flavor = "multi_thread")]
     async fn a_reload_past_its_deadline_is_given_up_and_the_next_one_applies() {
         let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("lexicon.toml");
-        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
         let file = dir.path().join("ladderd.toml");
-        std::fs::write(&file, format!("[lexicon]\npath = {:?}\n", fifo.display().to_string())).unwrap();
+        std::fs::write(&file, "[clarifier]\nmax_options = 3\n").unwrap();
         let daemon = Arc::new(Daemon::new(Config::default()).unwrap());
         let revision = daemon.current().policy.revision.clone();
-        let stuck = tokio::time::timeout(Duration::from_secs(60), reload_file(&daemon, &file, Duration::from_millis(200)));
-        stuck.await.expect("given up at its deadline");
+        let (release, stuck_until) = std::sync::mpsc::channel::<()>();
+        let (finished, done) = std::sync::mpsc::channel::<()>();
+        let built = daemon.prepare(crate::config::load(Some(&file)).unwrap()).map_err(|e| e.to_string());
+        let stuck = reload_within(&daemon, &file, Duration::from_millis(200), move || {
+            let _ = stuck_until.recv();
+            let _ = finished.send(());
+            built
+        });
+        tokio::time::timeout(Duration::from_secs(60), stuck).await.expect("given up at its deadline");
         let g = daemon.current();
         let r = daemon.rollout(&g);
         assert_eq!((r.config_reloads, r.config_reload_failures), (0, 1));
@@ -471,13 +513,15 @@ mod tests {
         assert_eq!(g.policy.revision, revision, "the running configuration stays");
 
         std::fs::write(&file, "[clarifier]\nmax_options = 4\n").unwrap();
-        reload_file(&daemon, &file, Duration::from_secs(60)).await;
+        reload_file(&daemon, &file, std::fs::read(&file).unwrap(), Duration::from_secs(60)).await;
         let g = daemon.current();
         let r = daemon.rollout(&g);
         assert_eq!((r.config_reloads, r.config_reload_failures, r.last_reload_error.as_str()), (1, 1, ""));
         assert_eq!(g.config.clarifier.max_options, 4);
-        // The given-up read ends once a writer opens and closes the FIFO;
-        // what it built is dropped.
-        drop(std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+        // The given-up build ends; what it made (max_options 3) is never
+        // applied.
+        drop(release);
+        tokio::task::spawn_blocking(move || done.recv_timeout(Duration::from_secs(60))).await.unwrap().expect("the build ended");
+        assert_eq!(daemon.current().config.clarifier.max_options, 4);
     }
 }

@@ -34,8 +34,8 @@ pub struct Kind {
 pub const TEXT_DEADLINE: Duration = Duration::from_secs(5);
 
 /// The configuration file (`--config`, `LADDER_CONFIG`), at start and in
-/// the reload watcher: a commented configuration of every key is about
-/// 20 KiB.
+/// the reload watcher: every key with its default, as `ladderd config`
+/// prints them, is 3.4 KiB.
 pub const CONFIG: Kind = Kind { what: "a configuration file", max: 1 << 20, deadline: TEXT_DEADLINE };
 
 /// `lexicon.path`: the shipped lexicon is 45 KiB; room for every phrase
@@ -60,6 +60,7 @@ pub const MODEL: Kind = Kind { what: "a model file", max: 64 << 20, deadline: Du
 /// Every kind, with the keys that name a file of it (`config`: the
 /// configuration file).
 pub const KINDS: &[(&Kind, &[&str])] = &[
+    (&CONFIG, &["config"]),
     (&LEXICON, &["lexicon.path"]),
     (&TEMPLATES, &["clarifier.templates_path", "clarify.templates_path"]),
     (&SECRET, &["admin.token_file", "llm.api_key_file", "extract.agents", "sessions.redis.url_file", "sessions.redis.password_file"]),

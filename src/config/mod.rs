@@ -111,31 +111,56 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// The layered figment: defaults < file < environment.
-pub fn figment(file: Option<&Path>) -> Figment {
+/// The layered figment: defaults < the file (its path, and its text as
+/// read once) < environment.
+pub fn figment(file: Option<(&Path, &str)>) -> Figment {
     let mut f = Figment::from(Serialized::defaults(Config::default()));
-    if let Some(path) = file {
-        f = f.merge(Toml::file_exact(path));
+    if let Some((path, text)) = file {
+        f = f.merge(TomlText { path, text });
     }
     f.merge(Env::prefixed("LADDER_").ignore(&["CONFIG"]).split("__"))
 }
 
-/// Extracts and validates. `file` comes from `--config` or `LADDER_CONFIG`.
-pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
-    if let Some(p) = file {
-        if !p.is_file() {
-            return Err(ConfigError { problems: vec![("config".into(), format!("file {} not found", p.display()))] });
-        }
-        // A syntax error is the whole file's: said once, with the file
-        // (figment would repeat it for every section it reads).
-        let text =
-            std::fs::read_to_string(p).map_err(|e| ConfigError { problems: vec![("config".into(), format!("{}: {e}", p.display()))] })?;
-        if let Err(e) = text.parse::<toml::Table>() {
-            let why = e.to_string().trim_end().replace('\n', "\n    ");
-            return Err(ConfigError { problems: vec![("config".into(), format!("{}: TOML syntax error: {why}", p.display()))] });
-        }
+/// The configuration file's text, read once by the caller, as figment's
+/// TOML file provider gives it: its values name the file they came from.
+struct TomlText<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl figment::Provider for TomlText<'_> {
+    fn metadata(&self) -> figment::Metadata {
+        figment::Metadata::from("TOML file", self.path)
     }
-    from_figment(figment(file))
+
+    fn data(&self) -> Result<figment::value::Map<figment::Profile, figment::value::Dict>, figment::Error> {
+        Toml::string(self.text).data()
+    }
+}
+
+/// Extracts and validates. `file` comes from `--config` or `LADDER_CONFIG`,
+/// read as every file a configuration names is (`files::CONFIG`: a regular
+/// file of at most 1 MiB, within 5 s), under the key `config`.
+pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+    let Some(p) = file else { return from_figment(figment(None)) };
+    let text = files::read_text(p, &files::CONFIG).map_err(|e| {
+        let why = if e.is_missing() { format!("file {} not found", p.display()) } else { format!("{}: {e}", p.display()) };
+        ConfigError { problems: vec![("config".into(), why)] }
+    })?;
+    parse(p, &text)
+}
+
+/// The configuration in `text`, the content of the file at `path` (read
+/// by the caller: `load` at start, the watcher on a reload), extracted
+/// and validated with the environment on top.
+pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    // A syntax error is the whole file's: said once, with the file
+    // (figment would repeat it for every section it reads).
+    if let Err(e) = text.parse::<toml::Table>() {
+        let why = e.to_string().trim_end().replace('\n', "\n    ");
+        return Err(ConfigError { problems: vec![("config".into(), format!("{}: TOML syntax error: {why}", path.display()))] });
+    }
+    from_figment(figment(Some((path, text))))
 }
 
 /// The problems of one section that did not extract, field by field: each

@@ -35,7 +35,7 @@ fn file_then_env_layering() {
         jail.create_file("ladderd.toml", "listen = \"127.0.0.1:6000\"\n[llm]\ntimeout_ms = 500\nconfidence_min = 0.7\n")?;
         jail.set_env("LADDER_LLM__TIMEOUT_MS", "900");
         jail.set_env("LADDER_CONFIG", "ignored-by-the-figment.toml");
-        let c = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap();
+        let c = load(Some(Path::new("ladderd.toml"))).unwrap();
         assert_eq!(c.listen, "127.0.0.1:6000", "file over defaults");
         assert_eq!(c.llm.timeout_ms, 900, "env over file");
         assert_eq!(c.llm.confidence_min, 0.7);
@@ -141,7 +141,7 @@ fn type_errors_and_unknown_keys_name_the_key() {
     });
     Jail::expect_with(|jail| {
         jail.create_file("ladderd.toml", "[llm]\ntimeout = 5\n")?;
-        let err = from_figment(figment(Some(Path::new("ladderd.toml")))).unwrap_err();
+        let err = load(Some(Path::new("ladderd.toml"))).unwrap_err();
         assert!(err.to_string().contains("timeout"), "{err}");
         Ok(())
     });

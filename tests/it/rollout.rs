@@ -425,6 +425,79 @@ async fn a_reload_after_a_bad_model_reload_applies() {
     crate::telemetry::stop(child).await;
 }
 
+/// A reload onto a FIFO or `/dev/zero` as the lexicon, as the LLM's key
+/// file, or as the configuration file itself is refused at once, naming
+/// the key and the path, counted and shown; the watcher goes on, and a
+/// good configuration after all of them applies. SIGTERM still stops the
+/// daemon.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reload_onto_a_fifo_or_a_device_is_refused_naming_the_key_and_the_next_one_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fifo = d.join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let zero = PathBuf::from("/dev/zero");
+    let cfg = d.join("ladderd.toml");
+    let base = "[config_reload]\npoll_ms = 100\n";
+    // Written whole, then renamed over the file: never read half-way.
+    let write = |text: String| {
+        std::fs::write(d.join("next.toml"), text).unwrap();
+        std::fs::rename(d.join("next.toml"), &cfg).unwrap();
+    };
+    write(base.to_string());
+    let (child, addr, _) = spawn_binary(&[("LADDER_CONFIG", cfg.to_str().unwrap())]).await;
+    let mut c = pb::arbiter_client::ArbiterClient::new(connect(addr.parse().unwrap()).await);
+    let revision = rollout(&mut c).await.config_revision;
+    let llm = "[llm]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n";
+    let bad = [(&fifo, "a FIFO, not a regular file"), (&zero, "a character device, not a regular file")];
+    let cases = bad.iter().flat_map(|(p, w)| [("lexicon.path", *p, *w), ("llm.api_key_file", *p, *w), ("config", *p, *w)]);
+    for (n, (key, path, why)) in cases.enumerate() {
+        let name = format!("{}", path.display());
+        match key {
+            "lexicon.path" => write(format!("{base}[lexicon]\npath = {name:?}\n")),
+            "llm.api_key_file" => write(format!("{base}{llm}api_key_file = {name:?}\n")),
+            // The configuration file itself replaced by a link to the
+            // FIFO or the device.
+            _ => {
+                let _ = std::fs::remove_file(d.join("next.toml"));
+                std::os::unix::fs::symlink(path, d.join("next.toml")).unwrap();
+                std::fs::rename(d.join("next.toml"), &cfg).unwrap();
+            }
+        }
+        let failures = n as u64 + 1;
+        assert!(
+            eventually(|| {
+                let mut c = c.clone();
+                async move { rollout(&mut c).await.config_reload_failures == failures }
+            })
+            .await,
+            "{key} = {name}: refused"
+        );
+        let state = rollout(&mut c).await;
+        let at = if key == "config" { cfg.display().to_string() } else { name.clone() };
+        assert!(state.last_reload_error.contains(&format!("{key}: {at}: {why}")), "{key}: {}", state.last_reload_error);
+        assert_eq!(
+            (state.config_reloads, state.config_revision.as_str()),
+            (0, revision.as_str()),
+            "{key}: the running configuration stays"
+        );
+    }
+    // A good configuration after the bad ones applies.
+    write(format!("{base}[clarifier]\nmax_options = 4\n"));
+    assert!(
+        eventually(|| {
+            let mut c = c.clone();
+            async move { rollout(&mut c).await.config_reloads == 1 }
+        })
+        .await,
+        "applied"
+    );
+    let state = rollout(&mut c).await;
+    assert_eq!((state.config_reload_failures, state.last_reload_error.as_str()), (6, ""));
+    assert_ne!(state.config_revision, revision);
+    crate::telemetry::stop(child).await;
+}
+
 #[tokio::test]
 async fn shadow_mode_runs_the_llm_but_decides_as_if_it_were_off() {
     let llm = pick_last_provider().await;

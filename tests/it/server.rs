@@ -4,6 +4,7 @@
 use crate::helpers::*;
 use ladderd::config::Config;
 use ladderd::pb;
+use std::path::Path;
 use std::time::{Duration, Instant};
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -235,6 +236,60 @@ async fn an_invalid_config_exits_2_naming_every_key() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("config: file /nonexistent/ladderd.toml not found"));
+}
+
+/// A FIFO (which would wait for a writer forever) or `/dev/zero` (which
+/// never ends) as the lexicon, the LLM's key file or the configuration
+/// file itself: the start and `config --check` each exit 2 at once, with
+/// the same problem naming the key and the path.
+#[test]
+fn a_fifo_or_a_device_named_by_the_configuration_stops_the_start_with_exit_2_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fifo = d.join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let good = d.join("ladderd.toml");
+    std::fs::write(&good, "").unwrap();
+    let run = |envs: &[(&str, &Path)], args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"))
+            .env_clear()
+            .env("LADDER_LISTEN", "127.0.0.1:0")
+            .env("LADDER_LLM__BASE_URL", "http://127.0.0.1:9/v1")
+            .env("LADDER_LLM__MODEL", "m")
+            .envs(envs.iter().copied())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A wait with a deadline: a start that hangs on the file fails here.
+        let end = Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if Instant::now() > end {
+                child.kill().unwrap();
+                panic!("{envs:?} {args:?}: still running after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let zero = Path::new("/dev/zero");
+    for (bad, why) in [(fifo.as_path(), "a FIFO, not a regular file"), (zero, "a character device, not a regular file")] {
+        let line = |key: &str| format!("  {key}: {}: {why}", bad.display());
+        for (key, env) in [("lexicon.path", "LADDER_LEXICON__PATH"), ("llm.api_key_file", "LADDER_LLM__API_KEY_FILE")] {
+            let (started, refused) = run(&[(env, bad)], &[]);
+            let (checked, said) = run(&[(env, bad)], &["config", "--check", good.to_str().unwrap()]);
+            assert_eq!((started, checked), (Some(2), Some(2)), "{key}: {refused}\n{said}");
+            assert!(refused.lines().any(|l| l == line(key)), "{key}: {refused}");
+            assert!(said.lines().any(|l| l == line(key)), "{key}: {said}");
+        }
+        let (started, refused) = run(&[("LADDER_CONFIG", bad)], &[]);
+        let (checked, said) = run(&[], &["config", "--check", bad.to_str().unwrap()]);
+        assert_eq!((started, checked), (Some(2), Some(2)), "config: {refused}\n{said}");
+        assert!(refused.lines().any(|l| l == line("config")), "{refused}");
+        assert!(said.lines().any(|l| l == line("config")), "{said}");
+    }
 }
 
 #[tokio::test]
