@@ -118,7 +118,10 @@ impl App {
         let App { listener, daemon, health, health_service, admin, _gauges, watch, stack: stats, connections } = self;
         let mut background = tokio::task::JoinSet::new();
         if let Some(path) = watch {
-            background.spawn(watch_config(daemon.clone(), path));
+            // What the file holds now, read before the port is said to
+            // serve: a change made once it serves is one the watcher sees.
+            let last = read_config(&path).await.ok().map(|b| digest(&b));
+            background.spawn(watch_config(daemon.clone(), path, last));
         }
         background.spawn(evaluate_guardrails(daemon.clone()));
         let generation = daemon.current();
@@ -230,13 +233,13 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
 /// a read that stalls timed out) off the watcher's task, and the
 /// configuration it holds is built off it too, within `RELOAD_DEADLINE`:
 /// one that takes longer is counted as timed out and the watcher goes on
-/// (`reload_file`).
-async fn watch_config(daemon: Arc<Daemon>, path: PathBuf) {
+/// (`reload_file`). `last`: the digest of the file as it was when the
+/// daemon began to serve.
+async fn watch_config(daemon: Arc<Daemon>, path: PathBuf, mut last: Option<[u8; 32]>) {
     use crate::daemon::ReloadFault;
     let poll = Duration::from_millis(daemon.current().config.config_reload.poll_ms);
     #[cfg(unix)]
     let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
-    let mut last = read_config(&path).await.ok().map(|b| digest(&b));
     // The fault being reported now (said once; SIGHUP says it again).
     let mut fault: Option<String> = None;
     loop {
