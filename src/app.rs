@@ -258,7 +258,7 @@ async fn watch_config(daemon: Arc<Daemon>, path: PathBuf, mut last: Option<[u8; 
             Err(e) => {
                 let kind = match e {
                     _ if e.is_missing() => ReloadFault::Missing,
-                    FileError::TimedOut(_) => ReloadFault::TimedOut,
+                    FileError::TimedOut(_) | FileError::Stalled(_) => ReloadFault::TimedOut,
                     _ => ReloadFault::Unreadable,
                 };
                 let why = format!("config: {}: {e}", path.display());
@@ -342,12 +342,13 @@ async fn reload_within(
 /// 50 ms apart; again while it changes, for up to a second): a file being
 /// written in place is not read half-way. During a ConfigMap swap the path
 /// can be missing for an instant: one more read after the pause decides.
-/// A read that timed out is not tried again: the next poll will.
+/// A read that timed out (or was not tried: `files::MAX_STALLED`) is not
+/// tried again: the next poll will.
 async fn read_settled(path: &std::path::Path) -> Result<Vec<u8>, FileError> {
     let pause = Duration::from_millis(50);
     let mut first = read_config(path).await;
     for _ in 0..20 {
-        if matches!(first, Err(FileError::TimedOut(_))) {
+        if matches!(first, Err(FileError::TimedOut(_) | FileError::Stalled(_))) {
             return first;
         }
         tokio::time::sleep(pause).await;

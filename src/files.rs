@@ -17,6 +17,8 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// A kind of file: what it is called, the most bytes it may have, and how
@@ -83,6 +85,10 @@ pub enum FileError {
     /// of its own, until the file answers, and what it reads is dropped.
     #[error("not read within {} s", .0.as_secs_f64())]
     TimedOut(Duration),
+    /// Not tried: [`MAX_STALLED`] reads given up earlier still hang (a
+    /// file system that does not answer), each holding a thread.
+    #[error("not read: {0} reads given up earlier still wait on the file system")]
+    Stalled(usize),
     /// A text file whose bytes are not UTF-8.
     #[error("not UTF-8 text")]
     NotText,
@@ -202,18 +208,66 @@ fn bounded(r: impl Read, kind: &Kind) -> Result<Vec<u8>, FileError> {
     Ok(bytes)
 }
 
+/// How many reads given up at their deadline may still hang, each on a
+/// thread of its own, before no new read is tried: a file system that
+/// never answers, polled by the reload watcher every second, would
+/// otherwise hold one more thread every few seconds for as long as it
+/// lasts. Reads that finish in time are not counted: any number may run
+/// at once.
+pub const MAX_STALLED: usize = 8;
+
+/// The reads given up at their deadline whose threads still wait.
+static STALLED: AtomicUsize = AtomicUsize::new(0);
+
 /// `f`'s result, run on a thread of its own and given up after
 /// `deadline`: the caller never waits longer (looking at the file, opening
 /// it and reading it may each stall on a network file system). A read
 /// given up goes on until its file answers; what it makes is dropped.
 fn within<T: Send + 'static>(deadline: Duration, f: impl FnOnce() -> Result<T, FileError> + Send + 'static) -> Result<T, FileError> {
+    within_counted(&STALLED, deadline, f)
+}
+
+/// [`within`], the reads given up whose threads still wait counted in
+/// `stalled`: while [`MAX_STALLED`] do, no new one is started.
+fn within_counted<T: Send + 'static>(
+    stalled: &'static AtomicUsize,
+    deadline: Duration,
+    f: impl FnOnce() -> Result<T, FileError> + Send + 'static,
+) -> Result<T, FileError> {
+    let now = stalled.load(Ordering::Acquire);
+    if now >= MAX_STALLED {
+        return Err(FileError::Stalled(now));
+    }
+    // Whichever of the caller (giving up) and the thread (ending, a panic
+    // included) comes second sees the flag set: a read is counted only if
+    // it was given up first, and uncounted when its thread ends.
+    struct Ends {
+        given_up: Arc<AtomicBool>,
+        stalled: &'static AtomicUsize,
+    }
+    impl Drop for Ends {
+        fn drop(&mut self) {
+            if self.given_up.swap(true, Ordering::AcqRel) {
+                self.stalled.fetch_sub(1, Ordering::AcqRel);
+            }
+        }
+    }
+    let given_up = Arc::new(AtomicBool::new(false));
+    let ends = Ends { given_up: given_up.clone(), stalled };
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::Builder::new().name("ladderd-file-read".into()).spawn(move || {
-        let _ = tx.send(f());
+        let read = f();
+        drop(ends);
+        let _ = tx.send(read);
     })?;
     match rx.recv_timeout(deadline) {
         Ok(read) => read,
-        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(FileError::TimedOut(deadline)),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            if !given_up.swap(true, Ordering::AcqRel) {
+                stalled.fetch_add(1, Ordering::AcqRel);
+            }
+            Err(FileError::TimedOut(deadline))
+        }
         Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(FileError::Io(std::io::Error::other("the read stopped"))),
     }
 }

@@ -85,6 +85,49 @@ fn a_read_that_does_not_finish_by_its_deadline_is_given_up() {
     drop(writer);
 }
 
+/// Reads given up that still hang are bounded: past `MAX_STALLED` of them,
+/// no new reading thread is started, and reads resume once they end.
+#[test]
+fn past_max_stalled_hanging_reads_no_new_one_is_started() {
+    static STALLED: AtomicUsize = AtomicUsize::new(0);
+    let kind = Kind { deadline: Duration::from_millis(20), ..SECRET };
+    let mut writers = Vec::new();
+    for _ in 0..MAX_STALLED {
+        let (reader, writer) = std::io::pipe().unwrap();
+        writers.push(writer);
+        let e = within_a_minute(move || within_counted(&STALLED, kind.deadline, move || bounded(reader, &kind))).unwrap_err();
+        assert!(matches!(e, FileError::TimedOut(_)), "{e}");
+    }
+    let e = within_counted(&STALLED, kind.deadline, || Ok(())).unwrap_err();
+    assert_eq!(e.to_string(), format!("not read: {MAX_STALLED} reads given up earlier still wait on the file system"));
+    // The hanging reads end with their files: reads are tried again.
+    drop(writers);
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    while STALLED.load(Ordering::Acquire) > 0 {
+        assert!(std::time::Instant::now() < end, "the given-up reads never ended");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(within_counted(&STALLED, Duration::from_secs(60), || Ok(())).is_ok());
+    // A given-up read that ends in a panic is no longer counted either;
+    // reads that finish in time are never counted.
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let e = within_counted::<()>(&STALLED, Duration::from_millis(20), move || {
+        let _ = wait.recv();
+        panic!("in the reading thread")
+    });
+    assert!(matches!(e, Err(FileError::TimedOut(_))));
+    assert_eq!(STALLED.load(Ordering::Acquire), 1);
+    drop(release);
+    while STALLED.load(Ordering::Acquire) > 0 {
+        assert!(std::time::Instant::now() < end, "a panicked read stays counted");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for _ in 0..2 * MAX_STALLED {
+        assert!(within_counted(&STALLED, Duration::from_secs(60), || Ok(())).is_ok());
+    }
+    assert_eq!(STALLED.load(Ordering::Acquire), 0);
+}
+
 #[test]
 fn a_read_stops_one_byte_over_its_bound() {
     let kind = Kind { max: 1_000, ..SECRET };
@@ -123,4 +166,6 @@ fn docs_state_each_kinds_bound_at_its_keys() {
             assert!(line.contains(&bound), "{key}: docs/configuration.md does not say {bound:?}:\n{line}");
         }
     }
+    let joined = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(joined.contains(&format!("while {MAX_STALLED} such reads still wait")), "MAX_STALLED");
 }
