@@ -347,3 +347,69 @@ pub fn decide_request(v: &Value) -> Result<pb::DecideRequest, String> {
         labels,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::unknown_exceptions;
+
+    #[test]
+    fn lines_read_in_proto_json_names_or_the_originals() {
+        let camel = serde_json::json!({"input": "the second one", "category": "ordinal",
+            "options": {"optionSetId": "s", "scope": "SCOPE_CHAT", "candidates": [{"id": "a", "label": "A"}, {"id": "b", "label": "B", "aliases": ["bee"]}]},
+            "activeScope": {"scope": "SCOPE_CHAT", "instanceId": "c1"}, "widgetItems": [{"id": "w", "label": "W"}],
+            "expect": {"execute": "b"}});
+        let snake = serde_json::json!({"input": "the second one", "category": "ordinal",
+            "options": {"option_set_id": "s", "scope": 1, "candidates": [{"id": "a", "label": "A"}, {"id": "b", "label": "B", "aliases": ["bee"]}]},
+            "active_scope": {"scope": "SCOPE_CHAT", "instance_id": "c1"}, "widget_items": [{"id": "w", "label": "W"}],
+            "expect": {"execute": "b"}});
+        let a = case("f:1", &camel).unwrap();
+        let b = case("f:1", &snake).unwrap();
+        assert_eq!(a.request, b.request);
+        assert_eq!(a.expect, Expect::Execute("b".into()));
+        let o = a.request.options.unwrap();
+        assert_eq!((o.option_set_id.as_str(), o.scope, o.candidates[1].aliases.clone()), ("s", pb::Scope::Chat as i32, vec!["bee".into()]));
+        assert_eq!(a.request.active_scope.unwrap().instance_id, "c1");
+        assert_eq!(a.request.widget_items.len(), 1);
+        assert!(!a.request.session_id.is_empty(), "each line gets a session of its own");
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        for (line, want) in [
+            (serde_json::json!({"input": "x"}), "expect must be"),
+            (serde_json::json!({"input": "x", "expect": {"pick": "a"}}), "expect.pick"),
+            (serde_json::json!({"input": "x", "expect": {"clarify": "a"}}), "list of ids"),
+            (serde_json::json!({"input": 3, "expect": {"execute": "a"}}), "input must be a string"),
+            (serde_json::json!({"input": "x", "options": {"scope": "SCOPE_MOON"}, "expect": {"execute": "a"}}), "not a Scope"),
+        ] {
+            let err = case("f:1", &line).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn exceptions_name_turns_by_line_id_and_dialogue_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("exceptions.jsonl");
+        std::fs::write(&path, "# judged wrong\n{\"at\": \"t1\", \"reason\": \"r1\"}\n\n{\"at\": \"d1#2\", \"reason\": \"r2\"}\n").unwrap();
+        let ex = read_exceptions(&path).unwrap();
+        assert_eq!(ex, vec![Exception { at: "t1".into(), reason: "r1".into() }, Exception { at: "d1#2".into(), reason: "r2".into() }]);
+        let turn = serde_json::json!({"id": "t1", "input": "x", "expect": {"execute": "a"}});
+        let talk = serde_json::json!({"id": "d1", "dialogue": [{"input": "x", "expect": {"execute": "a"}}, {"input": "y", "expect": {"execute": "a"}}]});
+        let lines = vec![Line::from(case("f:1", &turn).unwrap()), Line::from(dialogue("f:2", &talk).unwrap())];
+        assert!(unknown_exceptions(&lines, &ex).is_empty());
+        let stale = [Exception { at: "d1#3".into(), reason: "r".into() }, Exception { at: "t2".into(), reason: "r".into() }];
+        assert_eq!(unknown_exceptions(&lines, &stale).len(), 2);
+        for (text, want) in [
+            ("{\"at\": \"t1\"}", "reason"),
+            ("{\"at\": \" \", \"reason\": \"r\"}", "reason"),
+            ("{\"at\": \"t1\", \"reason\": \"r\"}\n{\"at\": \"t1\", \"reason\": \"s\"}", "twice"),
+            ("at t1", "not JSON"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = read_exceptions(&path).unwrap_err();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+}
