@@ -42,61 +42,6 @@ fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// Regenerates `tests/fixtures/decision-records.jsonl`:
-/// `cargo test --test it regenerate_the_replay_fixture -- --ignored`.
-#[tokio::test]
-#[ignore]
-async fn regenerate_the_replay_fixture() {
-    let llm = pick_last_provider().await;
-    let out = fixtures().join("decision-records.jsonl");
-    let _ = std::fs::remove_file(&out);
-    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
-    c.telemetry.redact_input = ladderd::config::Redaction::Off;
-    c.telemetry.decision_log.path = Some(out.clone());
-    let mut d = TestDaemon::start(c).await;
-    let mut client = d.client.clone();
-    for (i, input) in [
-        "open links panel d",
-        "the second one",
-        "links panel",
-        "the thing for team e",
-        "what is links panel d?",
-        "lnks pnel",
-        "never mind",
-        "the thing for team d",
-    ]
-    .iter()
-    .enumerate()
-    {
-        client.decide(req(&format!("s{i}"), input)).await.unwrap();
-    }
-    // A loop-guard repeat in one session.
-    client.decide(req("s2", "links panel")).await.unwrap();
-    // NEED_MORE_INFO for a chat scope, then Enrich.
-    let mut scope = req("s9", "open panel d from chat");
-    scope.options = None;
-    scope.widget_items = vec![cand("w-1", "Panel D")];
-    let first = client.decide(scope).await.unwrap().into_inner();
-    let evidence = pb::EvidenceBlock {
-        r#type: "chat_recoverable_options".into(),
-        candidates: vec![cand("chat-d", "Links Panel D"), cand("chat-e", "Links Panel E")],
-        excerpt: String::new(),
-    };
-    client
-        .enrich(pb::EnrichRequest {
-            session_id: "s9".into(),
-            loop_cycle_id: first.loop_cycle_id,
-            evidence: vec![evidence],
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    d.shutdown();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let n = std::fs::read_to_string(&out).unwrap().lines().count();
-    assert_eq!(n, 11, "one record per decision");
-}
-
 fn replay(config: Option<&Path>, json: bool) -> (String, std::process::ExitStatus) {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ladderd"));
     cmd.env_clear().arg("replay").arg("--records").arg(fixtures().join("decision-records.jsonl"));
