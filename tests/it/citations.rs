@@ -24,37 +24,26 @@
 //! `docs/<page>.md`, and every relative link of a Markdown file, exists,
 //! with the heading its `#anchor` names.
 //!
-//! Read: the text files under [`ROOTS`] (Rust, TOML, Markdown, protobuf,
-//! Python, TypeScript, shell, YAML, and the corpora's `exceptions.jsonl`
-//! reasons; not the corpora themselves, which are data), skipping build
-//! output, installed dependencies and `proptest-regressions`.
+//! Read: every text file of the repository, whatever folder it is in
+//! (Rust, TOML, Markdown, protobuf, Python, TypeScript, shell, YAML, a
+//! script without an extension, and the corpora's `exceptions.jsonl`
+//! reasons; not the corpora themselves, which are data), skipping
+//! version control, build output, installed dependencies, caches and
+//! `proptest-regressions` ([`SKIP_DIRS`]).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// What is read, from the repository root: files, and directories walked
-/// whole.
-const ROOTS: &[&str] = &[
-    "README.md",
-    "BENCHMARKS.md",
-    "Cargo.toml",
-    "build.rs",
-    "rustfmt.toml",
-    "benches",
-    "crates",
-    "deploy",
-    "docs",
-    "examples",
-    "proto",
-    "src",
-    "tests",
-];
-
 /// Directories never read: build output, installed dependencies, caches,
-/// and generated regression seeds.
+/// and generated regression seeds; and any whose name starts with a dot
+/// (version control, tools' caches: `.git`, `.pytest_cache`, `.venv`)
+/// but the repository's own, [`DOT_DIRS`].
 const SKIP_DIRS: &[&str] = &["target", "node_modules", "__pycache__", "venv", "proptest-regressions"];
+
+/// The directories named with a dot that hold the repository's own files.
+const DOT_DIRS: &[&str] = &[".cargo", ".ci"];
 
 /// The extensions of the files read (besides `*exceptions.jsonl`).
 const TEXT: &[&str] = &["rs", "toml", "md", "proto", "py", "ts", "sh", "yaml", "yml"];
@@ -66,7 +55,8 @@ fn files() -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             if path.is_dir() {
-                if !name.starts_with('.') && !SKIP_DIRS.contains(&name.as_str()) {
+                let skip = SKIP_DIRS.contains(&name.as_str()) || (name.starts_with('.') && !DOT_DIRS.contains(&name.as_str()));
+                if !skip {
                     walk(&path, out);
                 }
             } else if is_text(&path) {
@@ -76,18 +66,15 @@ fn files() -> Vec<PathBuf> {
     }
     fn is_text(path: &Path) -> bool {
         let name = path.file_name().unwrap().to_string_lossy();
-        name.ends_with("exceptions.jsonl") || path.extension().is_some_and(|e| TEXT.contains(&e.to_string_lossy().as_ref()))
+        match path.extension() {
+            Some(e) => name.ends_with("exceptions.jsonl") || TEXT.contains(&e.to_string_lossy().as_ref()),
+            // A script: `.ci/run`.
+            None => std::fs::read(path).is_ok_and(|b| b.starts_with(b"#!")),
+        }
     }
     let root = Path::new(ROOT);
     let mut out = Vec::new();
-    for r in ROOTS {
-        let path = root.join(r);
-        if path.is_dir() {
-            walk(&path, &mut out);
-        } else if path.exists() {
-            out.push(path);
-        }
-    }
+    walk(root, &mut out);
     let mut rel: Vec<PathBuf> = out.into_iter().map(|p| p.strip_prefix(root).unwrap().to_path_buf()).collect();
     rel.sort();
     rel
@@ -214,6 +201,11 @@ fn the_citation_reader_flags_citations_and_spares_urls_and_code() {
 fn the_repository_cites_nothing_it_does_not_hold() {
     let files = files();
     assert!(files.len() > 100, "{} files read", files.len());
+    // Every folder that holds code or docs is read, the client packages'
+    // and the models' included.
+    for dir in [".ci", "benches", "clients", "crates", "deploy", "docs", "examples", "models", "proto", "src", "tests"] {
+        assert!(files.iter().any(|f| f.starts_with(dir)), "nothing read under {dir}/");
+    }
     let mut found = Vec::new();
     for rel in &files {
         let text = std::fs::read_to_string(Path::new(ROOT).join(rel)).unwrap();
