@@ -7,7 +7,7 @@ use ladderd::config::Config;
 use ladderd::pb;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -79,7 +79,7 @@ async fn the_admin_port_serves_health_and_nothing_of_the_arbiter() {
 #[tokio::test(flavor = "multi_thread")]
 async fn health_on_the_admin_port_is_not_serving_while_the_daemon_drains() {
     // A call in flight (the provider hangs) keeps the drain going.
-    let (url, _provider) = hanging_provider().await;
+    let (url, accepted) = hanging_provider().await;
     let mut c = with_admin(with_llm(&url, 3_000));
     c.server.drain_grace_ms = 2_000;
     let mut d = TestDaemon::start(c).await;
@@ -89,12 +89,11 @@ async fn health_on_the_admin_port_is_not_serving_while_the_daemon_drains() {
     assert_eq!(watch.message().await.unwrap().unwrap().status(), ServingStatus::Serving);
     let mut client = d.client.clone();
     let in_flight = tokio::spawn(async move { client.decide(panels_request("links panel")).await });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    wait_until(Duration::from_secs(10), "the call never reached the provider", || accepted.load(Ordering::Relaxed) >= 1).await;
     d.shutdown();
     let next = tokio::time::timeout(Duration::from_secs(2), watch.message()).await.expect("an update").unwrap().unwrap();
     assert_eq!(next.status(), ServingStatus::NotServing);
     // A probe arriving during the drain, on a new connection: NOT_SERVING.
-    tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!in_flight.is_finished(), "still draining");
     for service in ["", "ladder.v1.Arbiter"] {
         assert_eq!(health(admin, service).await.unwrap(), ServingStatus::NotServing, "{service:?}");
@@ -109,6 +108,8 @@ async fn a_flood_at_the_admin_port_leaves_the_data_port_and_a_new_prober_served(
     let admin = d.admin.unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let mut flood = tokio::task::JoinSet::new();
+    // Stalled streams opened, and complete checks sent, so far.
+    let (stalled, checks) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     // 200 idle connections, over ten times what the admin port holds.
     let mut idle = Vec::new();
     for _ in 0..200 {
@@ -119,7 +120,7 @@ async fn a_flood_at_the_admin_port_leaves_the_data_port_and_a_new_prober_served(
     // Connections whose health checks never finish their bodies, every
     // stream they may open, replaced as they are cut.
     for _ in 0..8 {
-        let stop = stop.clone();
+        let (stop, stalled) = (stop.clone(), stalled.clone());
         flood.spawn(async move {
             while !stop.load(Ordering::Relaxed) {
                 let Ok(Ok(tcp)) = tokio::time::timeout(Duration::from_secs(1), tokio::net::TcpStream::connect(admin)).await else {
@@ -134,6 +135,7 @@ async fn a_flood_at_the_admin_port_leaves_the_data_port_and_a_new_prober_served(
                         break;
                     };
                     let _ = body.send_data(vec![0, 0, 0, 0, 100, 0x0a].into(), false);
+                    stalled.fetch_add(1, Ordering::Relaxed);
                     held.push((response, body));
                 }
                 tokio::time::sleep(Duration::from_millis(300)).await;
@@ -142,7 +144,7 @@ async fn a_flood_at_the_admin_port_leaves_the_data_port_and_a_new_prober_served(
     }
     // And a storm of complete health checks.
     for _ in 0..4 {
-        let stop = stop.clone();
+        let (stop, checks) = (stop.clone(), checks.clone());
         flood.spawn(async move {
             let Ok(Ok(ch)) = tokio::time::timeout(
                 Duration::from_secs(2),
@@ -155,10 +157,14 @@ async fn a_flood_at_the_admin_port_leaves_the_data_port_and_a_new_prober_served(
             let mut h = HealthClient::new(ch);
             while !stop.load(Ordering::Relaxed) {
                 let _ = h.check(HealthCheckRequest { service: String::new() }).await;
+                checks.fetch_add(1, Ordering::Relaxed);
             }
         });
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    wait_until(Duration::from_secs(10), "the flood never got under way", || {
+        stalled.load(Ordering::Relaxed) >= 8 && checks.load(Ordering::Relaxed) >= 4
+    })
+    .await;
     for _ in 0..10 {
         app_is_served(d.addr, Duration::from_secs(3)).await;
         probe_is_served(admin, Duration::from_secs(3)).await;
@@ -170,7 +176,7 @@ async fn a_flood_at_the_admin_port_leaves_the_data_port_and_a_new_prober_served(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_at_the_data_port_leaves_the_admin_port_served() {
-    let (url, _provider) = hanging_provider().await;
+    let (url, accepted) = hanging_provider().await;
     let mut c = with_admin(with_llm(&url, 3_000));
     c.server.max_concurrent_requests = 4;
     c.server.max_connections = 64;
@@ -215,7 +221,11 @@ async fn a_flood_at_the_data_port_leaves_the_admin_port_served() {
             }
         });
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Every slot held at the provider, and calls shed past them.
+    wait_until(Duration::from_secs(10), "the data port was never full", || {
+        accepted.load(Ordering::Relaxed) >= 4 && shed.load(Ordering::Relaxed) > 0
+    })
+    .await;
     for _ in 0..10 {
         probe_is_served(admin, Duration::from_secs(3)).await;
     }

@@ -187,6 +187,9 @@ async fn a_store_outage_costs_one_timeout_not_one_per_call() {
         let r = probe.get_session(pb::GetSessionRequest { session_id: "nobody".into() }).await;
         !matches!(r, Err(s) if s.code() == Code::Unavailable)
     };
+    // The load runs a second on a store that answers before the first
+    // fault, and half a second between faults (no wait for something: the
+    // load's own time, which the count of calls below counts on).
     tokio::time::sleep(Duration::from_millis(1_000)).await;
     // A loaded machine can miss the 50 ms store timeout at first (the
     // breaker then opens for a while): wait for the store to serve.

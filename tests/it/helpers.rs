@@ -210,6 +210,17 @@ pub async fn hanging_provider() -> (String, Arc<AtomicUsize>) {
     (format!("http://{addr}/v1"), accepted)
 }
 
+/// Waits until `done` holds, checking every 10 ms, for at most `limit`;
+/// fails saying `what` never happened. What a test waits for, it polls:
+/// a fixed sleep is too short on a loaded machine and too long elsewhere.
+pub async fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let end = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < end, "{what} (waited {limit:?})");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// A config with the LLM rung pointed at `base_url`.
 pub fn with_llm(base_url: &str, timeout_ms: u64) -> Config {
     let mut c = Config::default();

@@ -343,7 +343,7 @@ async fn a_full_llm_concurrency_bound_skips_instead_of_queueing() {
 
 #[tokio::test]
 async fn a_hanging_provider_never_touches_deterministic_calls() {
-    let (url, _hang) = hanging_provider().await;
+    let (url, accepted) = hanging_provider().await;
     let d = TestDaemon::start(with_llm(&url, 1_500)).await;
     let unresolved: Vec<_> = (0..200)
         .map(|i| {
@@ -353,7 +353,10 @@ async fn a_hanging_provider_never_touches_deterministic_calls() {
             tokio::spawn(async move { c.decide(r).await })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The provider holds as many as the LLM rung may send at once.
+    let most = Config::default().llm.max_concurrency;
+    wait_until(Duration::from_secs(10), "the unresolved calls never filled the LLM's slots", || accepted.load(Ordering::Relaxed) >= most)
+        .await;
     let mut worst = Duration::ZERO;
     for i in 0..50 {
         let mut r = panels_request("open links panel d");

@@ -180,7 +180,7 @@ async fn every_call_validates_its_session_id() {
 
 #[tokio::test]
 async fn over_the_concurrency_limit_requests_are_shed_but_health_checks_are_not() {
-    let (url, _provider) = hanging_provider().await;
+    let (url, accepted) = hanging_provider().await;
     let mut config = with_llm(&url, 3_000);
     config.server.max_concurrent_requests = 2;
     let d = TestDaemon::start(config).await;
@@ -193,7 +193,11 @@ async fn over_the_concurrency_limit_requests_are_shed_but_health_checks_are_not(
             tokio::spawn(async move { c.decide(r).await })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Both hold their slot once the provider holds them.
+    wait_until(Duration::from_secs(10), "the two turns never reached the provider", || {
+        accepted.load(std::sync::atomic::Ordering::Relaxed) >= 2
+    })
+    .await;
     let s = d.client.clone().decide(panels_request("open links panel d")).await.unwrap_err();
     assert_eq!(s.code(), Code::ResourceExhausted);
     assert!(s.message().contains("server.max_concurrent_requests"), "{}", s.message());
@@ -326,7 +330,12 @@ async fn sigterm_lets_a_slow_call_finish_then_exits_0() {
     let channel = connect(addr.parse().unwrap()).await;
     let mut client = pb::arbiter_client::ArbiterClient::new(channel);
     let call = tokio::spawn(async move { client.decide(panels_request("links panel")).await });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // In flight: the provider has it (and answers 600 ms later).
+    let end = Instant::now() + Duration::from_secs(10);
+    while provider.received_requests().await.unwrap_or_default().is_empty() {
+        assert!(Instant::now() < end, "the call never reached the provider");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     sigterm(&child);
     let decision = call.await.unwrap().expect("the in-flight call completes").into_inner();
     assert_eq!(decision.fallback_reason(), pb::FallbackReason::Abstain, "it got the provider's answer");
@@ -512,9 +521,10 @@ async fn streams_whose_bodies_never_complete_hold_no_slot_and_time_out_fast() {
     // the first bytes of a body that never ends. Each stall answered is
     // replaced at once, for as long as the test runs.
     let first_answer = std::sync::Arc::new(std::sync::Mutex::new(None::<(Duration, i32, String)>));
+    let stalled = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut attackers = Vec::new();
     for _ in 0..3 {
-        let (addr, stop, first_answer) = (d.addr, stop.clone(), first_answer.clone());
+        let (addr, stop, first_answer, stalled) = (d.addr, stop.clone(), first_answer.clone(), stalled.clone());
         attackers.push(tokio::spawn(async move {
             let send = h2_client(addr, None).await;
             let mut streams = tokio::task::JoinSet::new();
@@ -537,6 +547,7 @@ async fn streams_whose_bodies_never_complete_hold_no_slot_and_time_out_fast() {
                 let mut partial = vec![0, 0, 0, 0x03, 0xe8];
                 partial.extend_from_slice(&[0x0a, 0x08, b's', b'e', b's', b's', b'i', b'o', b'n', b'1']);
                 let _ = body.send_data(partial.into(), false);
+                stalled.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let first_answer = first_answer.clone();
                 streams.spawn(async move {
                     let sent = Instant::now();
@@ -552,14 +563,19 @@ async fn streams_whose_bodies_never_complete_hold_no_slot_and_time_out_fast() {
             streams.abort_all();
         }));
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Every stream the three connections may open is stalled.
+    wait_until(Duration::from_secs(10), "the attackers never stalled 300 streams", || {
+        stalled.load(std::sync::atomic::Ordering::Relaxed) >= 300
+    })
+    .await;
     // Bounds: on an idle machine each call takes a few ms; 3 s leaves room
     // for a loaded 2-core CI machine while staying under the 5 s deadline
     // the stalled calls would hold slots for without the body timeout.
     for _ in 0..10 {
         well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
     }
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Served still once stalled streams are cut and replaced.
+    wait_until(Duration::from_secs(5), "no stalled stream was answered", || first_answer.lock().unwrap().is_some()).await;
     well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for a in attackers {
@@ -603,10 +619,15 @@ async fn a_client_that_grants_no_window_can_hold_only_its_stream_limit_of_answer
             held
         })
     };
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let limit = Config::default().server.max_streams_per_connection as usize;
+    // Every stream the connection may open is answered (past the limit,
+    // sooner still).
+    wait_until(Duration::from_secs(10), "the pipelined calls were never all answered", || {
+        answered.load(std::sync::atomic::Ordering::Relaxed) >= limit
+    })
+    .await;
     well_behaved_client_is_served(d.addr, Duration::from_secs(3)).await;
     let held = answered.load(std::sync::atomic::Ordering::Relaxed);
-    let limit = Config::default().server.max_streams_per_connection as usize;
     // Each answer's headers need no window; its body waits for one. The
     // daemon holds at most one answer per open stream: the client's h2
     // queues the requests past the advertised limit on its own side (they
