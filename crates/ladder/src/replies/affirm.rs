@@ -37,6 +37,40 @@ pub(super) fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
     }
 }
 
+/// "Yes", "ok", "do it", "thanks" right after an execute, with nothing
+/// asked since, on a screen that shows that one option alone (the app sent
+/// its screen again): an acknowledgement of what was just done, never a
+/// yes to doing it again. The turn is handed back (`cancel`), as a closing
+/// with nothing asked is; an app that wants it done again asks with
+/// `ASKED_CONFIRMATION`. Saying it again ("yes, delete all panels") is a
+/// request of its own, the ladder's to read.
+pub(super) fn acknowledges_the_execute(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let yes_shaped = r.affirms || r.closes || (points(cx, r) && (!r.verbs.is_empty() || does_something(r)));
+    let says_more = !r.rest.is_empty()
+        || !r.values.is_empty()
+        || r.refuses
+        || r.abandons
+        || r.alternatives
+        || r.asks
+        || r.repeats
+        || r.not_that
+        || r.the_other
+        || r.comparison.is_some();
+    if !yes_shaped || says_more || cx.pool.len() != 1 {
+        return None;
+    }
+    let one = cx.option_entries().next()?;
+    // Something asked of this screen since (the app's question, or
+    // ladderd's about an option it shows) is answered as asked.
+    let asked = cx.question().is_some_and(|(q, _)| q.offered.iter().any(|id| cx.offered_entry(q, id).is_some()));
+    // An execute the user refused since is the refusal's to read.
+    let had = cx.state.last_execute()?;
+    if asked || cx.executed_entry(&had) != Some(one) || cx.state.rejected(&had.id) {
+        return None;
+    }
+    Some(Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel }))
+}
+
 pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // A yes in sentences of its own, then a question or a request of the
     // user's own: executed, the rest handed back (`follow_up`).

@@ -34,7 +34,8 @@
 //! over `reading` (the reply's words), `values` (the details an option
 //! shows) and `question` (what was asked). [`answer`] is the one ordered
 //! table of which kind is tried first, each step saying why it comes
-//! where it does: a negation that names what is wanted, "and the one
+//! where it does: a yes right after an execute (an acknowledgement, never
+//! a yes to doing it again), a negation that names what is wanted, "and the one
 //! where..." after an execute, the plain one, a closing, a thanks before
 //! a request, the shapes that are no reply (a position, a request that
 //! points at the one proposed), a label the reply says (the ladder's),
@@ -395,6 +396,12 @@ const THE_ONE: &[&str] = &["one", "ones", "celui", "celle", "ceux", "celles"];
 /// user refused is never executed again by a reply: the sequence checks
 /// every execute (`refusals`).
 pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    // "Yes", "ok", "thanks" right after an execute, nothing asked since,
+    // on a screen of that option alone: it acknowledges what was done,
+    // never asks for it again.
+    if let Some(a) = acknowledges_the_execute(cx, r) {
+        return a;
+    }
     // "Not the pepperoni, the margherita", "and a coke, not diet", "pas
     // celui de 9h, l'autre": a clause that negates and one that names what
     // is wanted.

@@ -253,6 +253,23 @@ fn affirm_with_a_changed_detail_or_to_several_options_executes_nothing() {
     assert_eq!(said(&s.say("yes", &delete())), "execute del (reply, affirm)");
 }
 
+/// Issue 52: the app sends its one-option screen again after an execute;
+/// a yes then acknowledges what was done, it never runs it again. An app
+/// that wants it again asks (`ASKED_CONFIRMATION`).
+#[test]
+fn a_yes_right_after_an_execute_acknowledges_it() {
+    let s = Session::new();
+    assert_eq!(said(&s.say("delete all panels please", &delete())), "execute del (deterministic, -)");
+    assert_eq!(said(&s.say("yes", &delete())), "escape cancel (reply, cancel)");
+    assert_eq!(said(&s.say("yes", &delete())), "escape cancel (reply, cancel)");
+    assert_eq!(said(&s.say("do it", &delete())), "escape cancel (reply, cancel)");
+    assert_eq!(said(&s.say("yes", &asking(delete(), Asked::Confirmation))), "execute del (reply, affirm)");
+    // Not right after it: a yes to a plain one-option screen is as before.
+    let s = Session::new();
+    s.say("open links panel d", &panels());
+    assert_eq!(said(&s.say("ok", &booking())), "execute book (reply, affirm)");
+}
+
 #[test]
 fn decline_with_what_is_wanted_instead_executes_that() {
     let s = Session::new();
@@ -563,6 +580,84 @@ fn a_yes_executes_a_high_risk_option_only_after_its_confirmation() {
         Ok(())
     });
     branches.expect(&[("executes after its confirmation", CASES as usize / 4)]);
+}
+
+/// Labels of one option an execute is had on, of every risk.
+const EXECUTED: &[&str] = &[
+    "Delete All Panels",
+    "Close Account",
+    "Pay $120 Now",
+    "Send Message",
+    "Book a table for 2",
+    "Play Bohemian Rhapsody",
+    "Add to cart",
+    "Reorder coffee beans",
+];
+
+/// What a person says right after an execute to acknowledge it.
+const AFTER_AN_EXECUTE: &[&str] =
+    &["yes", "ok", "do it", "yes please", "okay", "sure", "yep do it", "go ahead", "great", "thanks", "perfect"];
+
+/// Affirm after an execute (issue 52): "yes", "ok", "do it" right after
+/// an execute, with nothing asked since, never propose nor execute the
+/// option just executed: over generated screens (the option alone, or
+/// among others; high risk or not; chosen by its label, or by a yes to
+/// its confirmation), the app sends the screen again (the same option set,
+/// or another with the same option alone) and the user acknowledges up
+/// to three times. Counted: the acknowledgements read, and the app's
+/// `ASKED_CONFIRMATION` afterwards that executes it.
+#[test]
+fn a_yes_after_an_execute_never_proposes_or_runs_it_again() {
+    let branches = Branches::default();
+    let cases = (one_of(EXECUTED), any::<bool>(), any::<bool>(), 0u8..3, prop::collection::vec(one_of(AFTER_AN_EXECUTE), 1..=3));
+    check_cases(CASES, file!(), &cases, |(label, risky, among_others, again, yeses)| {
+        let s = Session::new();
+        let option = if risky { high("x", &label) } else { Candidate::new("x", &label) };
+        let others = [Candidate::new("o1", "Links Panel D"), Candidate::new("o2", "Team Settings")];
+        let first = if among_others {
+            screen("first", vec![others[0].clone(), option.clone(), others[1].clone()])
+        } else {
+            screen("first", vec![option.clone()])
+        };
+        // Chosen by its label, or (alone) by a yes to its confirmation.
+        let d = if among_others || !risky {
+            s.say(&format!("{label} please"), &first)
+        } else {
+            s.say("yes", &first);
+            s.say("yes", &first)
+        };
+        prop_assert!(said(&d).starts_with("execute x "), "{:?}: {}", label, said(&d));
+        let shown = match again {
+            0 => first.clone(),
+            1 => screen("again", vec![option.clone()]),
+            _ => screen("first", vec![option.clone()]),
+        };
+        for yes in &yeses {
+            let d = s.say(yes, &shown);
+            let proposes = d.clarifier.as_ref().is_some_and(|c| {
+                c.option_ids == ["x"]
+                    || (c.kind == crate::continuity::PendingClarifier::Confirmation
+                        && c.option_ids.first().map(String::as_str) == Some("x"))
+            });
+            prop_assert!(
+                d.outcome != Outcome::Execute && !proposes,
+                "{:?} then {:?} on {:?}: {}",
+                label,
+                yes,
+                shown.option_set_id,
+                said(&d)
+            );
+            if kind(&d) == Some("cancel") {
+                branches.hit("acknowledged");
+            }
+        }
+        // The app asks to do it again: the yes to that is a yes.
+        let d = s.say("yes", &asking(screen("again", vec![option]), Asked::Confirmation));
+        prop_assert_eq!(said(&d), "execute x (reply, affirm)");
+        branches.hit("asked again by the app");
+        Ok(())
+    });
+    branches.expect(&[("acknowledged", CASES as usize / 2), ("asked again by the app", CASES as usize)]);
 }
 
 const DECLINES: &[&str] = &[
