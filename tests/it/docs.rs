@@ -280,6 +280,7 @@ fn example_pool(name: &str) -> serde_json::Value {
             ("cap", "Ball Cap"),
             ("football", "Football"),
         ],
+        "files" => &[("rf", "report_final.pdf"), ("rf3", "report_final_v3.pdf"), ("nt", "notes.txt")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

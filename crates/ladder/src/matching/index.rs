@@ -429,6 +429,22 @@ impl CanonPool {
             && (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
     }
 
+    /// Whether the labels say `b` only beside `a`: some entry has both,
+    /// and every entry with `b` has `a` too ("century" of "21st Century
+    /// Breakdown"; not "report" among reports, one of which says "first").
+    pub(super) fn only_with(&self, a: &str, b: &str, stop: &Deadline) -> bool {
+        let mut any = false;
+        for idx in 0..self.entries.len() {
+            if self.label_words_of(idx).any(|w| w == b) {
+                if !self.label_words_of(idx).any(|w| w == a) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any && !stop.passed_now()
+    }
+
     /// The entries (ascending) that have any of `words` among their label
     /// and alias words, from the vocabulary; `None` when it is not built
     /// (the caller reads every entry).

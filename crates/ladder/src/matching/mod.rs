@@ -468,8 +468,21 @@ pub fn find(
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
-    // playlist", "the fourth report") count within it.
-    let subset = match &words {
+    // playlist", "the fourth report") count within it; a position's own
+    // word that labels also say ("final" of "the final one" with
+    // "report_final.pdf") singles out no subset to count in.
+    let own_words;
+    let subset_words = if positions.iter().any(|p| p.also_word) {
+        let mut without = roles.clone();
+        for p in positions.iter().filter(|p| p.also_word) {
+            without[p.span.0..p.span.1].iter_mut().filter(|r| **r == Role::Content).for_each(|r| *r = Role::Empty);
+        }
+        own_words = word_evidence(&toks, &without, canon, lex, params, stop);
+        &own_words
+    } else {
+        &words
+    };
+    let subset = match subset_words {
         Words::Shared { entries, typo: false } if entries.len() >= 2 => Some(entries.as_slice()),
         _ => None,
     };

@@ -192,17 +192,18 @@ pub(super) fn position_mentions(
         let n = if params.extended_positions || !extended_position(n) { n } else { i32::MIN };
         if toks[at..at + len].iter().any(|t| canon.any_word(t, stop)) {
             // After a word of the same label ("song 2") the number is that
-            // label's; alone it may be either. So is an ordinal that opens
-            // a label ("the 21st one" with "21st Century Breakdown" fifth),
-            // unless the next word goes on with that label ("21st
-            // century").
+            // label's; alone it may be either. So is an ordinal that is a
+            // word of a label, anywhere in it ("the 21st one" with "21st
+            // Century Breakdown" fifth, "the final one" with
+            // "report_final.pdf"), unless the next word goes on with that
+            // label alone ("21st century"; not "the first report" among
+            // reports, the list's own noun).
             let of_a_label = |a: &str, b: &str| canon.any_entry_has_both(a, b, stop);
             let after_own = i > 0 && of_a_label(toks[i - 1], toks[at]);
             let bare = len == 1 && is_number(toks[at]) && !after_own;
-            let ordinal = len == 1
-                && !is_number(toks[at])
+            let ordinal = !toks[at..end].iter().any(|t| is_number(t))
                 && !after_own
-                && !toks.get(end).is_some_and(|next| !lex.ordinal_suffixes.contains(*next) && of_a_label(toks[at], next));
+                && !toks.get(end).is_some_and(|next| !lex.ordinal_suffixes.contains(*next) && canon.only_with(toks[end - 1], next, stop));
             if bare || ordinal {
                 let list_noun = toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t));
                 out.push(Position { span: (i, if list_noun { end + 1 } else { end }), n, also_word: true });

@@ -41,9 +41,9 @@ pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     {
         let tail: Vec<&str> = r.clauses[last + 1..].iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
         if !tail.is_empty()
-            && let Some(n) = position_said(cx, &tail.join(" "))
+            && let Some(said) = position_said(cx, &tail.join(" "))
         {
-            return position_n(cx, r, n);
+            return position_n(cx, r, &said);
         }
     }
     // A refusal followed by what is wanted instead ("no, make it 5:30",

@@ -31,7 +31,7 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
                     // The noun every label shares ("window seat" among
                     // seats) says "one", nothing that tells them apart.
                     let common = common_label_words(cx);
-                    let words: Vec<String> = words.into_iter().filter(|w| !common.contains(w)).collect();
+                    let words: Vec<String> = words.iter().filter(|w| !common.contains(w)).cloned().collect();
                     (q.detail(&words, &r.values).map(str::to_string), By::Screen)
                 }
                 _ => return Answered::pass(),
@@ -39,6 +39,12 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         },
     };
     let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
+    // A word of the answer that is also a position naming another option
+    // ("first" of "the first report" with "Roadmap report first" second):
+    // both readings, never a pick.
+    if words.iter().any(|w| places_another(cx, w, entry)) {
+        return Answered::pass();
+    }
     // The same option the question showed (ids of another screen may name
     // something else), and not one the user refused.
     let id = &cx.pool.entries[entry].cand.id;
@@ -124,4 +130,21 @@ pub(super) fn common_label_words(cx: &Context<'_, '_>) -> Vec<String> {
     }
     let first: Vec<String> = cx.canon.label_words_of(options[0]).map(str::to_string).collect();
     first.into_iter().filter(|w| options[1..].iter().all(|e| cx.canon.label_words_of(*e).any(|x| x == w))).collect()
+}
+
+/// Whether the word `w` ("first", "last": a position word, not a number)
+/// is a position that puts another option than `entry` at its place, in
+/// the order of the question asked (when there is one) or of the screen.
+fn places_another(cx: &Context<'_, '_>, w: &str, entry: usize) -> bool {
+    if !w.chars().all(char::is_alphabetic) {
+        return false;
+    }
+    let Some(n) = crate::matching::parse_ordinal(w, cx.lex) else { return false };
+    let listed: Vec<Option<usize>> = match cx.question() {
+        Some((q, _)) => q.offered.iter().map(|id| cx.offered_entry(q, id)).collect(),
+        None => cx.options().into_iter().map(Some).collect(),
+    };
+    let screen = cx.options();
+    let at = |list: &[Option<usize>]| super::position::place(n, list.len()).and_then(|k| list[k]);
+    [at(&listed), at(&screen.into_iter().map(Some).collect::<Vec<_>>())].into_iter().flatten().any(|e| e != entry)
 }

@@ -9,14 +9,21 @@ pub(super) fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects {
         return Answered::pass();
     }
-    let Some(n) = position_said(cx, cx.canonical) else { return Answered::pass() };
-    position_n(cx, r, n)
+    let Some(said) = position_said(cx, cx.canonical) else { return Answered::pass() };
+    position_n(cx, r, &said)
+}
+
+/// A position a reply says: the place, and the words that say it (list
+/// nouns and "number", "option" left out: "final" of "the final one").
+pub(super) struct Said {
+    pub(super) n: i32,
+    pub(super) words: Vec<String>,
 }
 
 /// The position `text` (canonical) says, whole: "the 2nd one", "and the
 /// 6th one", "then number 2" (after an opener), "teh thrid one" (its words
 /// as meant).
-pub(super) fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<i32> {
+pub(super) fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<Said> {
     let respelled: String = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect::<Vec<_>>().join(" ");
     let respelled = crate::canon::strip_filler(respelled, cx.lex);
     let core = {
@@ -29,12 +36,16 @@ pub(super) fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<i32> {
             _ => &respelled,
         }
     };
-    crate::matching::parse_ordinal(core, cx.lex)
+    let n = crate::matching::parse_ordinal(core, cx.lex)?;
+    let list_word =
+        |t: &&str| cx.lex.ordinal_prefixes.contains(*t) || cx.lex.ordinal_suffixes.contains(*t) || cx.lex.function_words.contains(*t);
+    let words = core.split(' ').filter(|t| !t.is_empty()).filter(|t| !list_word(t)).map(str::to_string).collect();
+    Some(Said { n, words })
 }
 
 /// An answer to "which one?" by the position `n` (`position`).
-pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, n: i32) -> Answered {
-    let core = cx.canonical;
+pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, said: &Said) -> Answered {
+    let n = said.n;
     // A quantity or a date is not a position ("1 ticket", "on the 1st"),
     // but "the 2nd one" is.
     let numbered_one = r.clauses.iter().any(|c| {
@@ -79,15 +90,15 @@ pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, n: i32) -> Answered 
             return Answered::of(Answer::Ask { entries, kind: ReplyKind::Position });
         }
     };
-    // A number that is also another offered option's word ("number 2"
-    // with "Pack of 2") is asked between the two.
-    if let Some(num) = core.split(' ').find(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit())) {
-        let also: Vec<usize> = asked.iter().copied().filter(|e| *e != entry && cx.words_of(*e).iter().any(|w| w == num)).collect();
-        if !also.is_empty() {
-            let mut both = also;
-            both.insert(0, entry);
-            return Answered::of(Answer::Ask { entries: both, kind: ReplyKind::Position });
-        }
+    // A word of the position that is also another offered option's word
+    // ("number 2" with "Pack of 2", "the final one" with
+    // "report_final.pdf"): both readings are asked.
+    let also: Vec<usize> =
+        asked.iter().copied().filter(|e| *e != entry && cx.words_of(*e).iter().any(|w| said.words.contains(w))).collect();
+    if !also.is_empty() {
+        let mut both = also;
+        both.insert(0, entry);
+        return Answered::of(Answer::Ask { entries: both, kind: ReplyKind::Position });
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Position, by })
 }

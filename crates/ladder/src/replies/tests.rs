@@ -270,6 +270,20 @@ fn a_yes_right_after_an_execute_acknowledges_it() {
     assert_eq!(said(&s.say("ok", &booking())), "execute book (reply, affirm)");
 }
 
+/// Issue 56: "final" is a position and a word of two labels: both
+/// readings are asked, on the app's "which one?" as on a plain screen.
+#[test]
+fn a_position_word_two_labels_say_is_asked() {
+    let files = screen(
+        "files",
+        vec![Candidate::new("rf", "report_final.pdf"), Candidate::new("rf3", "report_final_v3.pdf"), Candidate::new("nt", "notes.txt")],
+    );
+    let d = Session::new().say("the final one", &asking(files.clone(), Asked::Choice));
+    assert_eq!(said(&d), "clarify nt, rf, rf3 (reply, position)");
+    assert_eq!(said(&Session::new().say("the final one", &files)), "clarify nt, rf, rf3 (fallback, -)");
+    assert_eq!(said(&Session::new().say("the last one", &asking(files, Asked::Choice))), "execute nt (reply, position)");
+}
+
 #[test]
 fn decline_with_what_is_wanted_instead_executes_that() {
     let s = Session::new();
@@ -658,6 +672,80 @@ fn a_yes_after_an_execute_never_proposes_or_runs_it_again() {
         Ok(())
     });
     branches.expect(&[("acknowledged", CASES as usize / 2), ("asked again by the app", CASES as usize)]);
+}
+
+/// Words of a position that are words of labels too (issue 56).
+const POSITION_WORDS: &[(&str, i32)] =
+    &[("first", 1), ("second", 2), ("third", 3), ("last", -1), ("final", -1), ("top", 1), ("bottom", -1), ("middle", 0)];
+
+const REPORT_NAMES: &[&str] = &["Budget", "Roadmap", "Minutes", "Agenda", "Invoice", "Forecast", "Summary"];
+
+/// Position words (issue 56): where the word of a position ("final" of
+/// "the final one") is also a word of a label anywhere in it
+/// ("report_final.pdf", "Budget report (final)"), the position and the
+/// word name two options, and neither executes: on a plain screen, on the
+/// app's "which one?" (`ASKED_CHOICE`) and on ladderd's. Over generated
+/// screens of 3 to 5 reports, one or two of them holding the word, never
+/// the one at the place the position names. Counted: both readings
+/// offered, and the same position on the screen without the word, which
+/// executes the option at that place.
+#[test]
+fn a_position_word_that_is_also_a_label_word_never_executes() {
+    let branches = Branches::default();
+    let cases = (
+        prop::sample::select(POSITION_WORDS),
+        (3usize..=5).prop_flat_map(|n| (Just(n), 0..n, prop::option::of(0..n))),
+        one_of(&["{name} report {w}", "report_{w}_{name}.pdf", "{name} report ({w})", "{w} {name} report"]),
+        one_of(&["the {w} one", "{w} one", "the {w}", "{w}", "the {w} report"]),
+        0u8..3,
+    );
+    check_cases(CASES, file!(), &cases, |((w, n), (len, a, b), form, input, setting)| {
+        let len = if n == 0 && len % 2 == 0 { len + 1 } else { len };
+        let at = match n {
+            0 => len / 2,
+            n if n > 0 => (n - 1) as usize,
+            n => len - n.unsigned_abs() as usize,
+        };
+        // The labels that hold the word: never the one at that place.
+        let marked: Vec<usize> = [Some(a), b].into_iter().flatten().map(|k| if k % len == at { (at + 1) % len } else { k % len }).collect();
+        let label = |k: usize, with: bool| {
+            let name = REPORT_NAMES[k];
+            if with { form.replace("{w}", w).replace("{name}", name) } else { format!("{name} report") }
+        };
+        let options = |with: bool| -> Vec<Candidate> {
+            (0..len).map(|k| Candidate::new(format!("r{k}"), label(k, with && marked.contains(&k)))).collect()
+        };
+        let input = input.replace("{w}", w);
+        let s = Session::new();
+        let set = screen("reports", options(true));
+        let set = match setting {
+            0 => set,
+            1 => asking(set, Asked::Choice),
+            _ => {
+                let d = s.say("report", &set);
+                prop_assert_eq!(d.outcome, Outcome::Clarify, "{}", said(&d));
+                set
+            }
+        };
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} ({}): {}", input, set.candidates, setting, said(&d));
+        let offered = d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default();
+        if offered.contains(&format!("r{at}")) && marked.iter().any(|k| offered.contains(&format!("r{k}"))) {
+            branches.hit("both offered");
+        }
+        // Without the word in any label, the position executes its place.
+        if input != w && !input.ends_with("report") {
+            let s = Session::new();
+            let plain = screen("plain", options(false));
+            let plain = if setting == 1 { asking(plain, Asked::Choice) } else { plain };
+            let d = s.say(&input, &plain);
+            if d.target_id == Some(format!("r{at}")) {
+                branches.hit("the position alone executes");
+            }
+        }
+        Ok(())
+    });
+    branches.expect(&[("both offered", CASES as usize / 2), ("the position alone executes", CASES as usize / 4)]);
 }
 
 const DECLINES: &[&str] = &[
