@@ -281,6 +281,13 @@ fn example_pool(name: &str) -> serde_json::Value {
             ("football", "Football"),
         ],
         "files" => &[("rf", "report_final.pdf"), ("rf3", "report_final_v3.pdf"), ("nt", "notes.txt")],
+        "zones" => &[
+            ("pst", "(GMT-08:00) Pacific Time"),
+            ("lon", "(GMT+00:00) London"),
+            ("par", "(GMT+01:00) Paris"),
+            ("ber", "(GMT+01:00) Berlin"),
+            ("ath", "(GMT+02:00) Athens"),
+        ],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

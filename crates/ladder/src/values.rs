@@ -47,6 +47,9 @@ pub enum Dim {
     Count,
     /// A number with nothing to say what it counts ("the 7", "number 16").
     Bare,
+    /// A number written with a sign, alone or in a code ("+2", "utc-3",
+    /// "GMT+05:30" is 5.5): an offset or a code, named only with its sign.
+    Signed,
 }
 
 /// A value found in a text.
@@ -79,7 +82,11 @@ impl Value {
             (Dim::Bare, Dim::Price) => self.amount * 100.0 == shown.amount,
             // A weekday or a month is said by its name, never by a number
             // ("the 6" is no Sunday, "the 5" no May).
-            (Dim::Bare, Dim::Bytes | Dim::Length | Dim::Volume | Dim::Mass | Dim::Duration | Dim::Weekday | Dim::Month) => false,
+            // Nor is an offset or a code said without its sign ("the 2" is
+            // neither "UTC+2" nor "UTC-2").
+            (Dim::Bare, Dim::Bytes | Dim::Length | Dim::Volume | Dim::Mass | Dim::Duration | Dim::Weekday | Dim::Month | Dim::Signed) => {
+                false
+            }
             (Dim::Bare, _) => self.amount == shown.amount,
             (Dim::Count, Dim::Count) => self.amount == shown.amount && (self.unit.is_empty() || self.unit == shown.unit),
             (a, b) => a == b && self.amount == shown.amount,
@@ -574,6 +581,18 @@ fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
 }
 
 fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
+    // "+2", "utc-3", "(GMT+05:30)": the sign right before the digits, no
+    // number before the sign ("2-3" is a range).
+    if i > 0
+        && let Tok::Sym(sign @ ('+' | '-' | '\u{2212}')) = toks[i - 1]
+        && !(i > 1 && matches!(toks[i - 2], Tok::Num(_)))
+    {
+        let amount = match n.split_once(':') {
+            Some((h, m)) => h.parse::<f64>().ok()? + m.parse::<f64>().ok()? / 60.0,
+            None => n.replace(',', ".").parse::<f64>().ok()?,
+        };
+        return Some((Value::new(Dim::Signed, if sign == '+' { amount } else { -amount }), 1));
+    }
     // "7:00", "12:30 PM", "9:00 Uhr".
     if let Some((h, m)) = n.split_once(':') {
         let (h, m): (f64, f64) = (h.parse().ok()?, m.parse().ok()?);

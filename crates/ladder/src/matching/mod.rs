@@ -66,7 +66,7 @@ mod words;
 
 pub use index::CanonPool;
 pub use mentions::in_the_labels_words;
-pub use positions::parse_ordinal;
+pub use positions::{parse_ordinal, value_digits};
 
 use super::lexicon::Lexicon;
 use super::scope::Pool;
@@ -75,7 +75,7 @@ use super::types::Candidate;
 use crate::cost::{Deadline, DeadlinePassed};
 use commands::match_command;
 use mentions::{RawInput, label_mentions, mark_empty_words, mark_verb_uses, read_structure, unless_only_phrasing};
-use positions::{badge_mentions, position_mentions, resolve_position, value_digits};
+use positions::{badge_mentions, position_mentions, resolve_position, signed_mentions};
 use words::{Said, ranking_hits, widen_by_shared_forms, word_evidence};
 
 wire_enum! {
@@ -462,7 +462,9 @@ pub fn find(
     let mut out_of_range = false;
     let values = value_digits(raw);
     let positions = position_mentions(&toks, &mut roles, canon, lex, params, &values, stop);
-    let badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
+    let mut badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
+    let (signed, unshown) = signed_mentions(raw, &toks, &mut roles, pool, stop);
+    badges.extend(signed);
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
@@ -556,7 +558,7 @@ pub fn find(
     }
     // The principle, execute only what the input fully accounts for, for
     // every entry that could win.
-    let said = Said { raw, toks: &toks, roles: &roles, described: &described, pool, canon, lex, params, stop };
+    let said = Said { raw, toks: &toks, roles: &roles, described: &described, unshown: &unshown, pool, canon, lex, params, stop };
     said.complete(&mut reading, stop);
 
     if stop.passed_now() {

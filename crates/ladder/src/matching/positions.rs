@@ -79,9 +79,11 @@ fn ordinal_here(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Optio
 /// The digit runs of `raw` that belong to a value, never a position: a
 /// number with a decimal point or a separator ("2.7", "3.2.1", "1,500"),
 /// a version ("v2", "v2.7"), an amount of money ("$2.50", "2,50 €", "20
-/// EUR") or a share ("50%"). Canonical text splits such a number ("2.7"
-/// reads "2 7"); these are its pieces, as canonicalization writes them.
-pub(crate) fn value_digits(raw: &str) -> Vec<&str> {
+/// EUR"), a share ("50%"), or a number written with a sign, alone or in a
+/// code ("+2", "-3", "utc+1", "GMT+01:00", "+44": `signed_at`). Canonical
+/// text splits such a number ("2.7" reads "2 7"); these are its pieces,
+/// as canonicalization writes them.
+pub fn value_digits(raw: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let b = raw.as_bytes();
     let mut i = 0;
@@ -91,8 +93,12 @@ pub(crate) fn value_digits(raw: &str) -> Vec<&str> {
             continue;
         }
         let start = i;
+        let signed = signed_at(raw, start).is_some();
         let mut separated = false;
-        while i < b.len() && (b[i].is_ascii_digit() || (matches!(b[i], b'.' | b',') && b.get(i + 1).is_some_and(u8::is_ascii_digit))) {
+        while i < b.len()
+            && (b[i].is_ascii_digit()
+                || (matches!(b[i], b'.' | b',') || (signed && b[i] == b':')) && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
             separated |= !b[i].is_ascii_digit();
             i += 1;
         }
@@ -105,11 +111,103 @@ pub(crate) fn value_digits(raw: &str) -> Vec<&str> {
                 after.get(..code.len()).is_some_and(|head| head.eq_ignore_ascii_case(code))
                     && !after[code.len()..].chars().next().is_some_and(char::is_alphanumeric)
             });
-        if separated || version || money {
-            out.extend(raw[start..i].split(['.', ',']).filter(|d| !d.is_empty()));
+        if separated || version || money || signed {
+            out.extend(raw[start..i].split(['.', ',', ':']).filter(|d| !d.is_empty()));
         }
     }
     out
+}
+
+/// Whether the digits at byte `start` of `raw` are written with a sign
+/// ("+2", "-3", "utc+1", "(GMT-08:00)", "+44"): the sign right before
+/// them, and no digit before the sign ("2-3" is a range, "2024-05-01" a
+/// date). The sign: -1 or 1.
+pub(crate) fn signed_at(raw: &str, start: usize) -> Option<f64> {
+    let before = &raw[..start];
+    let sign = before.chars().next_back()?;
+    let factor = match sign {
+        '+' => 1.0,
+        '-' | '\u{2212}' => -1.0,
+        _ => return None,
+    };
+    let prior = before[..before.len() - sign.len_utf8()].chars().next_back();
+    (!prior.is_some_and(|c| c.is_ascii_digit())).then_some(factor)
+}
+
+/// A number written with a sign (`signed_at`): its amount ("+05:30" is
+/// 5.5, "utc-3" -3) and its digit pieces as canonical text writes them.
+pub(crate) struct Signed<'a> {
+    pub(crate) amount: f64,
+    pub(crate) pieces: Vec<&'a str>,
+}
+
+/// The numbers of `text` written with a sign, in order.
+pub(crate) fn signed_numbers(text: &str) -> Vec<Signed<'_>> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_digit() || (matches!(b[i], b'.' | b':') && b.get(i + 1).is_some_and(u8::is_ascii_digit))) {
+            i += 1;
+        }
+        let Some(sign) = signed_at(text, start) else { continue };
+        let run = &text[start..i];
+        let amount = match run.split_once(':') {
+            Some((h, m)) => h.parse::<f64>().ok().zip(m.parse::<f64>().ok()).map(|(h, m)| h + m / 60.0),
+            None => run.parse::<f64>().ok(),
+        };
+        if let Some(amount) = amount {
+            out.push(Signed { amount: sign * amount, pieces: run.split(['.', ':']).filter(|d| !d.is_empty()).collect() });
+        }
+    }
+    out
+}
+
+/// Numbers written with a sign name the options that show them with that
+/// sign ("gmt+2" the option showing "GMT+02:00", never "UTC-2" nor "Room
+/// 2"): each such option is named (a badge: a value the label shows), and
+/// where several show it they are asked among. The pieces of a signed
+/// number no option shows are returned: no option accounts for them.
+pub(super) fn signed_mentions<'r>(
+    raw: &'r str,
+    toks: &[&str],
+    roles: &mut [Role],
+    pool: &Pool<'_>,
+    stop: &Deadline,
+) -> (Vec<Mention>, Vec<&'r str>) {
+    let said = signed_numbers(raw);
+    let (mut out, mut unshown) = (Vec::new(), Vec::new());
+    if said.is_empty() {
+        return (out, unshown);
+    }
+    let shows = |idx: usize, amount: f64| {
+        let c = pool.entries[idx].cand;
+        [c.label.as_str(), c.sublabel.as_str()]
+            .into_iter()
+            .chain(c.aliases.iter().map(String::as_str))
+            .any(|text| signed_numbers(text).iter().any(|s| s.amount == amount))
+    };
+    for number in &said {
+        let at: Vec<usize> = (0..toks.len()).filter(|k| roles[*k] == Role::Content && number.pieces.contains(&toks[*k])).collect();
+        if at.is_empty() {
+            continue;
+        }
+        let owners: Vec<usize> = (0..pool.len()).take_while(|_| !stop.passed()).filter(|idx| shows(*idx, number.amount)).collect();
+        if owners.is_empty() {
+            unshown.extend(number.pieces.iter().copied());
+            continue;
+        }
+        for k in &at {
+            roles[*k] = Role::Reference;
+            out.extend(owners.iter().map(|entry| Mention { span: (*k, *k + 1), entry: *entry, kind: MatchKind::Badge }));
+        }
+    }
+    (out, unshown)
 }
 
 fn is_currency_sign(c: char) -> bool {

@@ -248,6 +248,10 @@ pub(super) struct Said<'a> {
     pub(super) roles: &'a [Role],
     /// Generic nouns read as describing what is named ("the third song").
     pub(super) described: &'a [usize],
+    /// The digits of numbers written with a sign that no option shows with
+    /// that sign ("utc-2" where only "UTC+2" is shown): no option accounts
+    /// for them (`positions::signed_mentions`).
+    pub(super) unshown: &'a [&'a str],
     pub(super) pool: &'a Pool<'a>,
     pub(super) canon: &'a CanonPool,
     pub(super) lex: &'a Lexicon,
@@ -304,6 +308,7 @@ impl Said<'_> {
         let describes = |t: &str| kind == MatchKind::Ordinal || self.describes(entry, t, &extra);
         for (i, t) in self.toks.iter().enumerate() {
             let left_over = match self.roles[i] {
+                Role::Content if self.unshown.contains(t) => true,
                 Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && describes(t)),
                 // An action asked for: only the entry's own word says it.
                 Role::Verb => !own(t),

@@ -46,6 +46,11 @@ pub(super) fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<Said> {
 /// An answer to "which one?" by the position `n` (`position`).
 pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, said: &Said) -> Answered {
     let n = said.n;
+    // A number that is a value ("+1", "utc-3", "$2", "2.7") is no place.
+    let values = crate::matching::value_digits(&cx.req.input);
+    if said.words.iter().any(|w| values.contains(&w.as_str())) {
+        return Answered::pass();
+    }
     // A quantity or a date is not a position ("1 ticket", "on the 1st"),
     // but "the 2nd one" is.
     let numbered_one = r.clauses.iter().any(|c| {

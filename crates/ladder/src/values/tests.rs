@@ -43,6 +43,22 @@ fn times_of_day_in_every_common_form() {
 }
 
 #[test]
+fn a_number_with_a_sign_is_an_offset_named_only_with_its_sign() {
+    for (text, amount) in
+        [("+2", 2.0), ("utc-3", -3.0), ("(GMT+05:30)", 5.5), ("GMT-08:00", -8.0), ("+44", 44.0), ("covid-19", -19.0), ("\u{2212}4", -4.0)]
+    {
+        assert_eq!(one(text), (Dim::Signed, amount), "{text}");
+    }
+    // A range or a date is no sign.
+    assert!(values("2-3 people").iter().all(|v| v.dim != Dim::Signed));
+    assert!(values("10:00-11:00").iter().all(|v| v.dim != Dim::Signed));
+    let shown = values("Athens (UTC+2)");
+    assert!(values("utc+2")[0].names(&shown[0]));
+    assert!(!values("utc-2")[0].names(&shown[0]));
+    assert!(!values("the 2")[0].names(&shown[0]), "a bare number is said without its sign");
+}
+
+#[test]
 fn durations_sizes_and_years() {
     assert_eq!(one("58 min"), (Dim::Duration, 58.0));
     assert_eq!(one("1h 5m"), (Dim::Duration, 65.0));

@@ -103,6 +103,15 @@ fn a_value_is_no_position() {
         ("2é", vec![]),
         ("2€", vec!["2"]),
         ("2 usdt", vec![]),
+        ("gmt+2", vec!["2"]),
+        ("utc-3", vec!["3"]),
+        ("+44", vec!["44"]),
+        ("-3", vec!["3"]),
+        ("UTC+01:00", vec!["01", "00"]),
+        ("covid-19", vec!["19"]),
+        ("2-3", vec![]),
+        ("2024-05-01", vec![]),
+        ("the 2nd - the 3rd", vec![]),
     ] {
         assert_eq!(value_digits(raw), want, "{raw:?}");
     }
@@ -198,4 +207,122 @@ fn an_ordinal_that_opens_a_label_is_read_both_ways() {
     let mut cands: Vec<Candidate> = (0..25).map(|k| Candidate::new(format!("c{k}"), format!("Album {}", k + 1))).collect();
     cands[20] = Candidate::new("c20", "21st Century Breakdown");
     assert_eq!(executes("the 21st one", &cands).as_deref(), Some("c20"));
+}
+
+fn zones() -> Vec<Candidate> {
+    labelled(&["(GMT-08:00) Pacific Time", "(GMT+00:00) London", "(GMT+01:00) Paris", "(GMT+02:00) Athens", "(GMT-03:00) Sao Paulo"])
+}
+
+/// Issue 56: "gmt+2" executed the second zone of the list. A number with a
+/// sign is a value: it names the option that shows it with that sign,
+/// asks among several that do, and names nothing else.
+#[test]
+fn a_signed_number_names_the_option_that_shows_it() {
+    let zones = zones();
+    assert_eq!(executes("gmt+2", &zones).as_deref(), Some("c3"));
+    assert_eq!(executes("-3", &zones).as_deref(), Some("c4"));
+    assert_eq!(executes("gmt+1", &zones).as_deref(), Some("c2"));
+    assert_eq!(executes("gmt+3", &zones), None, "no option shows +3");
+    assert_eq!(executes("+1", &labelled(&["Room 1", "Room 2", "Room 3"])), None);
+    let two = labelled(&["Berlin (UTC+1)", "Paris (UTC+1)", "Athens (UTC+2)", "Sao Paulo (UTC-3)"]);
+    assert_eq!(executes("utc+1", &two), None, "two options show +1");
+    assert_eq!(executes("utc+3", &two), None, "only -3 is shown");
+    assert_eq!(executes("utc-3", &two).as_deref(), Some("c3"));
+}
+
+/// Signed numbers, offsets and codes (issue 56) never choose a position.
+/// Over generated screens of 2 to 12 options, each a zone showing an
+/// offset (in one of three forms) or a city alone, and inputs that say a
+/// number with a sign ("+2", "utc-3", "GMT+05:00", "set it to gmt -4"),
+/// on a plain screen, the app's "which one?" and ladderd's: an execute
+/// targets an option that shows that very value with that sign, and only
+/// when no other option shows it too (or the input's code, "utc", tells it
+/// from the others, or it is the only one of those ladderd offered). Counted: executes of the one option
+/// that shows it, questions among several, and the same place said as a
+/// position ("the 2nd one"), which executes the option there.
+#[test]
+fn a_signed_number_an_offset_or_a_code_never_chooses_a_position() {
+    use crate::testkit::{Branches, Session, check_cases};
+    use crate::types::{Asked, OptionSet, Outcome, Scope};
+    use proptest::prelude::*;
+    const CITIES: &[&str] = &["Lisbon", "Madrid", "Rome", "Cairo", "Dubai", "Delhi", "Tokyo", "Lima", "Quito", "Oslo", "Kyiv", "Perth"];
+    let branches = Branches::default();
+    let zone = (prop::option::weighted(0.8, -6i32..=6), 0u8..3);
+    let cases = (
+        prop::collection::vec(zone, 2..=12),
+        -6i32..=6,
+        prop::sample::select(vec![
+            "{s}{n}",
+            "utc{s}{n}",
+            "gmt{s}{n}",
+            "GMT{s}0{n}:00",
+            "set it to gmt {s}{n}",
+            "the utc{s}{n} one",
+            "{s}{n} please",
+        ]),
+        0u8..3,
+    );
+    check_cases(crate::testkit::cases(128), file!(), &cases, |(zones, said, form, setting)| {
+        let label = |k: usize, (offset, style): (Option<i32>, u8)| match offset {
+            None => format!("{} time", CITIES[k]),
+            Some(o) => {
+                let sign = if o < 0 { '-' } else { '+' };
+                match style {
+                    0 => format!("(GMT{sign}{:02}:00) {} time", o.abs(), CITIES[k]),
+                    1 => format!("{} time (UTC{sign}{})", CITIES[k], o.abs()),
+                    _ => format!("{} time, UTC{sign}{}", CITIES[k], o.abs()),
+                }
+            }
+        };
+        let cands: Vec<Candidate> = zones.iter().enumerate().map(|(k, z)| Candidate::new(format!("c{k}"), label(k, *z))).collect();
+        let sign = if said < 0 { "-" } else { "+" };
+        let input = form.replace("{s}", sign).replace("{n}", &said.abs().to_string());
+        let showing: Vec<String> = zones.iter().enumerate().filter(|(_, z)| z.0 == Some(said)).map(|(k, _)| format!("c{k}")).collect();
+        let set = OptionSet { option_set_id: "zones".into(), scope: Scope::Chat, candidates: cands.clone().into(), ..Default::default() };
+        let s = Session::new();
+        let mut offered = Vec::new();
+        let set = match setting {
+            0 => set,
+            1 => OptionSet { asked: Asked::Choice, ..set },
+            _ => {
+                // An answer to ladderd's "which one?" is read among what it
+                // offered.
+                offered = s.say("time", &set).clarifier.map(|c| c.option_ids).unwrap_or_default();
+                set
+            }
+        };
+        let d = s.say(&input, &set);
+        if d.outcome == Outcome::Execute {
+            let id = d.target_id.clone().unwrap_or_default();
+            // Of several that show it, only one the input's code ("utc",
+            // "gmt") tells apart.
+            let code = ["utc", "gmt"].into_iter().find(|c| input.to_lowercase().contains(c));
+            let told_apart: Vec<&String> = showing
+                .iter()
+                .filter(|c| code.is_some_and(|code| cands.iter().any(|x| x.id == **c && x.label.to_lowercase().contains(code))))
+                .collect();
+            let among_offered: Vec<&String> = showing.iter().filter(|c| offered.contains(c)).collect();
+            prop_assert!(
+                showing == [id.clone()] || told_apart == [&id] || among_offered == [&id],
+                "{:?} over {:?} ({}): executed {} (showing {:?})",
+                input,
+                set.candidates,
+                setting,
+                id,
+                showing
+            );
+            branches.hit("the one option that shows it");
+        } else if showing.len() > 1 {
+            branches.hit("asked among several");
+        }
+        let n = said.unsigned_abs() as usize;
+        if (1..=cands.len()).contains(&n)
+            && setting == 0
+            && executes(&format!("the {} one", ordinal_word(n as u32)), &cands) == Some(format!("c{}", n - 1))
+        {
+            branches.hit("the place said as a position executes");
+        }
+        Ok(())
+    });
+    branches.expect(&[("the one option that shows it", 16), ("asked among several", 4), ("the place said as a position executes", 16)]);
 }
