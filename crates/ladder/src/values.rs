@@ -103,6 +103,16 @@ impl Value {
     }
 }
 
+/// Whether counts said ("3 kids") say less than the counts an option shows
+/// ("Group (3 kids + 1 adult)"): a count said is of a noun the option
+/// counts, and the option shows a count none said names. A quantity of
+/// that noun is not the bundle around it.
+pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
+    let counts = |v: &&Value| v.dim == Dim::Count;
+    let of_its_noun = said.iter().filter(counts).any(|s| shown.iter().filter(counts).any(|v| v.unit == s.unit));
+    of_its_noun && shown.iter().filter(counts).any(|v| !said.iter().any(|s| s.names(v)))
+}
+
 /// Whether `w`, a word of a reply, is a word its value of dimension `dim`
 /// is said in: a number, a unit of the dimension ("inch", "gb", "min"),
 /// "am" or "pm" of a time, a weekday or month name.
@@ -582,10 +592,13 @@ fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
 
 fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
     // "+2", "utc-3", "(GMT+05:30)": the sign right before the digits, no
-    // number before the sign ("2-3" is a range).
+    // number before the sign ("2-3" is a range). A plus before what it
+    // counts adds it ("3 kids +1 adult").
+    let counts_a_noun = || word_at(toks, i + 1).is_some_and(|(_, w)| number(n).and_then(|x| counted_by(x, w)).is_some());
     if i > 0
         && let Tok::Sym(sign @ ('+' | '-' | '\u{2212}')) = toks[i - 1]
         && !(i > 1 && matches!(toks[i - 2], Tok::Num(_)))
+        && !(sign == '+' && counts_a_noun())
     {
         let amount = match n.split_once(':') {
             Some((h, m)) => h.parse::<f64>().ok()? + m.parse::<f64>().ok()? / 60.0,

@@ -558,7 +558,19 @@ pub fn find(
     }
     // The principle, execute only what the input fully accounts for, for
     // every entry that could win.
-    let said = Said { raw, toks: &toks, roles: &roles, described: &described, unshown: &unshown, pool, canon, lex, params, stop };
+    let said = Said {
+        raw,
+        toks: &toks,
+        roles: &roles,
+        described: &described,
+        unshown: &unshown,
+        counts: Default::default(),
+        pool,
+        canon,
+        lex,
+        params,
+        stop,
+    };
     said.complete(&mut reading, stop);
 
     if stop.passed_now() {

@@ -18,6 +18,7 @@ use crate::cost::Deadline;
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::text::words;
+use crate::values::Dim;
 use rustc_hash::FxHashMap;
 
 /// What the content words single out. A generic noun no label contains
@@ -252,6 +253,8 @@ pub(super) struct Said<'a> {
     /// that sign ("utc-2" where only "UTC+2" is shown): no option accounts
     /// for them (`positions::signed_mentions`).
     pub(super) unshown: &'a [&'a str],
+    /// The counts the input says ("3 kids"), read on first need.
+    pub(super) counts: std::cell::OnceCell<Vec<crate::values::Value>>,
     pub(super) pool: &'a Pool<'a>,
     pub(super) canon: &'a CanonPool,
     pub(super) lex: &'a Lexicon,
@@ -322,8 +325,27 @@ impl Said<'_> {
         if kind != MatchKind::Ordinal && self.filler_unsaid(entry) {
             return false;
         }
+        if self.counts_unsaid(entry) {
+            return false;
+        }
         let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
         by_name || !(self.action_unsaid(entry, stop) || self.state_unsaid(entry, stop))
+    }
+
+    /// Whether the input says how many of something the entry counts too
+    /// ("3 kids") and the entry shows a count the input does not say: a
+    /// bundle that says more ("Group (3 kids + 1 adult)": its "1 adult" is
+    /// unsaid). A quantity names the option of its noun, never a bundle
+    /// around it.
+    fn counts_unsaid(&self, entry: usize) -> bool {
+        let said = self.counts.get_or_init(|| crate::values::values(self.raw).into_iter().filter(|v| v.dim == Dim::Count).collect());
+        if said.is_empty() {
+            return false;
+        }
+        let c = self.pool.entries[entry].cand;
+        let shown: Vec<crate::values::Value> =
+            crate::values::values(&c.label).into_iter().chain(crate::values::values(&c.sublabel)).filter(|v| v.dim == Dim::Count).collect();
+        crate::values::says_less(said, &shown)
     }
 
     /// Whether the entry's label holds a word that canonical text drops as

@@ -59,6 +59,19 @@ fn a_number_with_a_sign_is_an_offset_named_only_with_its_sign() {
 }
 
 #[test]
+fn a_quantity_says_less_than_a_bundle_of_its_noun() {
+    let counts = |t: &str| values(t).into_iter().filter(|v| v.dim == Dim::Count).collect::<Vec<_>>();
+    let group = counts("Group (3 kids + 1 adult)");
+    assert_eq!(group.len(), 2, "{group:?}");
+    assert!(says_less(&counts("3 kids"), &group));
+    assert!(says_less(&counts("three kids please"), &group));
+    assert!(!says_less(&counts("3 kids and 1 adult"), &group));
+    assert!(!says_less(&counts("2 seniors"), &group), "another noun: not a quantity of this bundle");
+    assert!(!says_less(&counts("open #4815 from the chat"), &counts("#4815 Refund not received")));
+    assert!(!says_less(&counts("2 tickets"), &counts("2 tickets · Friday")));
+}
+
+#[test]
 fn durations_sizes_and_years() {
     assert_eq!(one("58 min"), (Dim::Duration, 58.0));
     assert_eq!(one("1h 5m"), (Dim::Duration, 65.0));

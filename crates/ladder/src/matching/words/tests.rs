@@ -787,3 +787,84 @@ fn the_other_one_of_two_is_the_one_not_just_had() {
     // A fresh session has had nothing.
     assert_eq!(executes(&decide_once(&request("the other one", two))), None);
 }
+
+/// Issue 56: "3 kids" among "Kid", "Adult" and "Group (3 kids + 1
+/// adult)" executed the group. A quantity names the option of its noun,
+/// never a bundle whose label says more than the input; the bundle said
+/// whole, or by its own word, is still that bundle.
+#[test]
+fn a_quantity_never_executes_a_bundle_that_says_more() {
+    use crate::testkit::Session;
+    let fares = vec![Candidate::new("kid", "Kid"), Candidate::new("adult", "Adult"), Candidate::new("grp", "Group (3 kids + 1 adult)")];
+    let set = OptionSet { option_set_id: "fares".into(), scope: Scope::Chat, candidates: fares.clone().into(), ..Default::default() };
+    let choice = OptionSet { asked: Asked::Choice, ..set.clone() };
+    for input in ["3 kids", "three kids", "3 kids please", "kids"] {
+        for on in [&set, &choice] {
+            let d = Session::new().say(input, on);
+            assert_ne!(d.target_id.as_deref(), Some("grp"), "{input:?} on {:?}", on.asked);
+            assert_eq!(d.outcome, Outcome::Clarify, "{input:?} on {:?}", on.asked);
+            assert!(offered(&d).contains(&"kid".to_string()), "{input:?}: {:?}", offered(&d));
+        }
+    }
+    assert_eq!(executes(&decide_once(&request("the group", fares.clone()))), Some("grp"));
+    let family = vec![Candidate::new("fam", "Family pass (2 adults + 2 kids)"), Candidate::new("single", "Single pass")];
+    assert_eq!(executes(&decide_once(&request("2 adults and 2 kids", family.clone()))), Some("fam"));
+    assert_eq!(executes(&decide_once(&request("2 kids", family))), None);
+}
+
+/// A quantity never executes a bundle whose label says more (issue 56).
+/// Over generated screens of single fares ("Kid", "Senior ticket") and
+/// bundles that show two counts ("Group (3 kids + 1 adult)", "Family
+/// pass: 2 adults, 2 kids"), an input that says some of a bundle's counts
+/// but not all ("3 kids", "three kids please", "i need 2 adults"), on a
+/// plain screen, the app's "which one?" and ladderd's, never executes a
+/// bundle. Counted: the same bundle said with all its counts, alone on
+/// screen with a single fare of another noun, executes.
+#[test]
+fn a_quantity_never_executes_a_bundle_whose_label_says_more() {
+    use crate::testkit::{Branches, Session, check_cases};
+    const NOUNS: &[(&str, &str)] = &[("kid", "kids"), ("adult", "adults"), ("senior", "seniors"), ("student", "students")];
+    const WORDS: &[&str] = &["", "one", "two", "three", "four", "five"];
+    let branches = Branches::default();
+    let cases = (
+        (0usize..4, 0usize..4).prop_filter("two nouns", |(a, b)| a != b),
+        (1u32..=5, 1u32..=5),
+        prop::sample::select(vec!["Group ({a} {A} + {b} {B})", "Family pass: {a} {A}, {b} {B}", "{a} {A} & {b} {B} bundle"]),
+        prop::sample::select(vec!["{a} {A}", "{wa} {A} please", "i need {a} {A}", "{a} {A} tickets", "{a} {A}, thanks"]),
+        any::<bool>(),
+        0u8..3,
+    );
+    check_cases(crate::testkit::cases(128), file!(), &cases, |((x, y), (a, b), form, input, single_x, setting)| {
+        let (nx, ny) = (NOUNS[x], NOUNS[y]);
+        let plural = |n: u32, noun: (&'static str, &'static str)| if n == 1 { noun.0 } else { noun.1 };
+        let bundle =
+            form.replace("{a}", &a.to_string()).replace("{A}", plural(a, nx)).replace("{b}", &b.to_string()).replace("{B}", plural(b, ny));
+        let capital = |w: &str| w[..1].to_uppercase() + &w[1..];
+        let mut cands = vec![Candidate::new("bundle", bundle.as_str())];
+        if single_x {
+            cands.push(Candidate::new("single", capital(nx.0)));
+        }
+        cands.push(Candidate::new("other", format!("{} ticket", capital(ny.0))));
+        let said = input.replace("{a}", &a.to_string()).replace("{wa}", WORDS[a as usize]).replace("{A}", plural(a, nx));
+        let set = OptionSet { option_set_id: "fares".into(), scope: Scope::Chat, candidates: cands.clone().into(), ..Default::default() };
+        let s = Session::new();
+        let set = match setting {
+            0 => set,
+            1 => OptionSet { asked: Asked::Choice, ..set },
+            _ => {
+                s.say("ticket", &set);
+                set
+            }
+        };
+        let d = s.say(&said, &set);
+        prop_assert_ne!(d.target_id.as_deref(), Some("bundle"), "{:?} over {:?} ({})", said, cands, setting);
+        // Said with all its counts, the bundle is that bundle.
+        let whole = format!("{a} {} and {b} {}", plural(a, nx), plural(b, ny));
+        let alone = vec![Candidate::new("bundle", bundle.as_str()), Candidate::new("pass", "Season pass")];
+        if executes(&decide_once(&request(&whole, alone))) == Some("bundle") {
+            branches.hit("said whole, the bundle executes");
+        }
+        Ok(())
+    });
+    branches.expect(&[("said whole, the bundle executes", 64)]);
+}
