@@ -74,6 +74,11 @@ impl Value {
     /// version" names 1968, "the 16" names 16-inch and 16GB alike).
     pub fn names(&self, shown: &Value) -> bool {
         match (self.dim, shown.dim) {
+            // A time said on a twelve-hour clock without am or pm ("half
+            // past six", "nine o'clock") is either half of the day.
+            (Dim::Clock, Dim::Clock) if self.unit == TWELVE_HOURS => {
+                self.amount == shown.amount || (self.amount < 720.0 && self.amount + 720.0 == shown.amount)
+            }
             (Dim::Bare, Dim::Clock) => {
                 let h = self.amount;
                 let at = shown.amount / 60.0;
@@ -99,6 +104,16 @@ impl Value {
     pub fn conflicts(&self, shown: &[Value]) -> bool {
         let same_kind = |v: &&Value| v.dim == self.dim && (self.dim != Dim::Count || v.unit == self.unit);
         let of_kind: Vec<&Value> = shown.iter().filter(same_kind).collect();
+        // A time within the span of the times an option shows ("free from
+        // 6:30 pm · to 7 pm", "quarter to 7") is no other time.
+        if self.dim == Dim::Clock && of_kind.len() >= 2 {
+            let lo = of_kind.iter().map(|v| v.amount).fold(f64::INFINITY, f64::min);
+            let hi = of_kind.iter().map(|v| v.amount).fold(f64::NEG_INFINITY, f64::max);
+            let inside = |a: f64| lo <= a && a <= hi;
+            if inside(self.amount) || (self.unit == TWELVE_HOURS && inside(self.amount + 720.0)) {
+                return false;
+            }
+        }
         !of_kind.is_empty() && !of_kind.iter().any(|v| self.names(v))
     }
 }
@@ -117,11 +132,11 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
 /// is said in: a number, a unit of the dimension ("inch", "gb", "min"),
 /// "am" or "pm" of a time, a weekday or month name.
 pub fn is_value_word(w: &str, dim: Dim) -> bool {
-    if w.chars().any(|c| c.is_ascii_digit()) {
+    if w.chars().any(|c| c.is_ascii_digit()) || (!matches!(dim, Dim::Weekday | Dim::Month) && is_number_word(w)) {
         return true;
     }
     match dim {
-        Dim::Clock => matches!(w, "am" | "pm" | "h" | "uhr" | "noon" | "midnight"),
+        Dim::Clock => matches!(w, "am" | "pm" | "h" | "uhr" | "noon" | "midnight" | "half" | "quarter" | "past" | "oclock" | "o'clock"),
         Dim::Weekday => weekday(w).is_some(),
         Dim::Month | Dim::Day => month(w).is_some() || matches!(w, "st" | "nd" | "rd" | "th"),
         Dim::Count | Dim::Bare | Dim::Year => false,
@@ -131,29 +146,31 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
 
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
-    // Without a digit or a currency sign, every value is a word alone (a
-    // month's or a weekday's name, "noon"): ASCII text is read word by
-    // word, without tokens (most turns name no value).
-    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$') {
+    // Numbers said in words are read as their digits are.
+    let spelled = spelled::spelled_numbers(text);
+    // Without a digit, a currency sign or a number word, every value is a
+    // word alone (a month's or a weekday's name, "noon"): ASCII text is
+    // read word by word, without tokens (most turns name no value).
+    if spelled.is_empty() && text.is_ascii() && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$') {
         return word_values(text);
     }
-    scanned_values(text)
+    scanned_values(text, &spelled)
 }
 
-/// `values` of ASCII text with no digit and no currency sign: its words
-/// (a letter, then letters and apostrophes, as `scan` reads them), each
-/// read by `read_word` with nothing after it (no number can follow).
+/// The unit of a time of day said without am or pm on a twelve-hour
+/// clock ("half past six"): it names that time in either half of the day.
+const TWELVE_HOURS: &str = "12h";
+
+/// `values` of ASCII text with no digit, no currency sign and no number
+/// word: its words (a letter, then letters and apostrophes, as `scan`
+/// reads them), each read by `read_word` with nothing after it (no number
+/// can follow).
 fn word_values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
-    let mut prev: Option<(usize, usize)> = None;
     while i < bytes.len() {
         if !bytes[i].is_ascii_alphabetic() {
-            // A word after punctuation opens a clause ("yes, one ticket").
-            if bytes[i] != b' ' {
-                prev = None;
-            }
             i += 1;
             continue;
         }
@@ -163,49 +180,13 @@ fn word_values(text: &str) -> Vec<Value> {
         }
         // No name in the tables is longer: a longer word is none of them.
         let mut lower = [0u8; LONGEST_NAME];
-        let Some(buf) = lower.get_mut(..i - start) else {
-            prev = Some((start, i));
-            continue;
-        };
+        let Some(buf) = lower.get_mut(..i - start) else { continue };
         buf.copy_from_slice(&bytes[start..i]);
         buf.make_ascii_lowercase();
         let Ok(w) = std::str::from_utf8(buf) else { continue };
-        if let Some(x) = cardinal(w) {
-            let before = prev.map(|(a, b): (usize, usize)| String::from_utf8_lossy(&bytes[a..b]).to_ascii_lowercase());
-            prev = Some((start, i));
-            if (x != 1.0 || one_counts(before.as_deref(), before.is_none()))
-                && let Some((next, end)) = next_word(bytes, i)
-                && let Some(v) = counted_by(x, &next)
-            {
-                // The word it counts is read with it ("one noon" is no noon).
-                out.push(v);
-                prev = Some((end - next.len(), end));
-                i = end;
-            }
-            continue;
-        }
         out.extend(read_word(&[], 0, w).map(|(v, _)| v));
-        prev = Some((start, i));
     }
     out
-}
-
-/// The word after byte `i` of ASCII `bytes`, lower case (`word_values`'s
-/// words), when only spaces come between.
-fn next_word(bytes: &[u8], mut i: usize) -> Option<(String, usize)> {
-    while i < bytes.len() && bytes[i] == b' ' {
-        i += 1;
-    }
-    // A word opens with a letter, as `scan` reads it ("one 'tue" counts
-    // nothing: the apostrophe stands between).
-    if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
-        return None;
-    }
-    let start = i;
-    while i < bytes.len() && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'\'') {
-        i += 1;
-    }
-    Some((String::from_utf8_lossy(&bytes[start..i]).to_ascii_lowercase(), i))
 }
 
 /// The longest name `word_values` looks up (a month's, a weekday's, a
@@ -224,9 +205,9 @@ const LONE_CLOCKS: &[(&str, f64)] = &[
     ("mitternacht", 0.0),
 ];
 
-/// `values`, token by token.
-fn scanned_values(text: &str) -> Vec<Value> {
-    let toks = scan(text);
+/// `values`, token by token (`spelled`: the number words' spans).
+fn scanned_values(text: &str, spelled: &[(usize, usize, spelled::Spelled)]) -> Vec<Value> {
+    let toks = scan(text, spelled);
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -292,15 +273,21 @@ enum Tok<'a> {
     /// Whitespace between two pieces (so "7 pm" and "7pm" can both be read,
     /// and "1 2" is not "12").
     Space,
+    /// A number said in words ("twenty-one", "nine").
+    Spelled(spelled::Spelled),
 }
 
-fn scan(text: &str) -> Vec<Tok<'_>> {
+fn scan<'a>(text: &'a str, spelled: &[(usize, usize, spelled::Spelled)]) -> Vec<Tok<'a>> {
     // At most a piece and a space per two bytes, most texts far fewer.
     let mut out = Vec::with_capacity(text.len() / 2 + 1);
     let bytes = text.as_bytes();
     let mut chars = text.char_indices().peekable();
+    let mut numbers = spelled.iter().peekable();
     while let Some(&(start, c)) = chars.peek() {
-        if c.is_ascii_digit() {
+        if let Some((_, end, s)) = numbers.next_if(|(at, _, _)| *at == start) {
+            out.push(Tok::Spelled(*s));
+            while chars.next_if(|(j, _)| j < end).is_some() {}
+        } else if c.is_ascii_digit() {
             // Digits, and a separator with a digit after it ("9.99",
             // "1,850", "7:30"): all ASCII, one byte each.
             let mut end = start;
@@ -371,9 +358,119 @@ fn read_at(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
             Some((Value::new(Dim::Price, cents), j + 1 - i))
         }
         Tok::Num(n) => read_number(toks, i, n),
-        Tok::Word(w) => read_word(toks, i, w),
+        Tok::Word(w) => read_time_words(toks, i, w).or_else(|| read_word(toks, i, w)),
+        Tok::Spelled(s) => read_spelled(toks, i, *s),
         _ => None,
     }
+}
+
+/// A number said in words, read as its digits are ("nine pm", "twenty
+/// dollars", "three kids", "at nine"); an ordinal only as a day of the
+/// month where a date is said ("on the second", "the twelfth of May",
+/// "may second"); a word that is another word as often ("one", "un",
+/// "once") only where it counts what follows ("just one ticket").
+fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Option<(Value, usize)> {
+    let prev = |k: usize| toks[..k].iter().rposition(|t| *t != Tok::Space);
+    let word_before = |k: usize| {
+        prev(k).and_then(|j| match &toks[j] {
+            Tok::Word(w) => Some((j, w.as_ref())),
+            _ => None,
+        })
+    };
+    if s.ordinal {
+        if !(1.0..=31.0).contains(&s.value) {
+            return None;
+        }
+        // "on the second", "for the twelfth", "may second", "the 3rd of
+        // may"; never "a second" (another one).
+        let before = word_before(i);
+        let before_the = before.filter(|(_, w)| ARTICLES.contains(w)).and_then(|(j, _)| word_before(j));
+        let after = word_at(toks, i + 1);
+        let month_after = after.is_some_and(|(_, w)| month(w).is_some())
+            || after.is_some_and(|(j, w)| matches!(w, "of" | "de") && word_at(toks, j + 1).is_some_and(|(_, m)| month(m).is_some()));
+        let dated = before.is_some_and(|(_, w)| month(w).is_some())
+            || before_the.or(before).is_some_and(|(_, w)| DATED.contains(&w))
+            || month_after;
+        return dated.then(|| (Value::new(Dim::Day, s.value), 1));
+    }
+    let digits = format!("{}", s.value);
+    // "At one" is a time, as "at 1" is.
+    let at_a_time = word_before(i).is_some_and(|(_, w)| AT.contains(&w));
+    if s.counting && !at_a_time {
+        // First, or after punctuation: a clause opens with it.
+        let before = prev(i).map(|j| &toks[j]);
+        let prev_word = match before {
+            Some(Tok::Word(p)) => Some(p.as_ref()),
+            _ => None,
+        };
+        if s.value == 1.0 && !one_counts(prev_word, before.is_none() || matches!(before, Some(Tok::Sym(_)))) {
+            return None;
+        }
+        let (j, next) = word_at(toks, i + 1)?;
+        return counted_by(s.value, next).map(|v| (v, j + 1 - i));
+    }
+    // "nine thirty pm", "at six fifteen": the hour and its minutes.
+    if let Some((j, Tok::Spelled(m))) = next_solid(toks, i + 1)
+        && !m.ordinal
+        && (1.0..=12.0).contains(&s.value)
+        && (10.0..60.0).contains(&m.value)
+    {
+        match meridiem(toks, j + 1) {
+            Some((k, mer)) => return Some((Value::new(Dim::Clock, clock(s.value, m.value, Some(mer))?), k + 1 - i)),
+            None if at_a_time => return Some((twelve_hours(s.value, m.value)?, j + 1 - i)),
+            None => {}
+        }
+    }
+    // "nine o'clock".
+    if let Some((j, "o'clock" | "oclock")) = word_at(toks, i + 1)
+        && (1.0..=12.0).contains(&s.value)
+    {
+        return Some((twelve_hours(s.value, 0.0)?, j + 1 - i));
+    }
+    read_number(toks, i, &digits)
+}
+
+/// Words before a time of day ("at one", "um eins"): French "à" folds to
+/// the English article "a", and is left out.
+const AT: &[&str] = &["at", "um"];
+
+/// Words before a day of the month said as an ordinal ("on the second",
+/// "for the twelfth", "el primero", "le premier", "am ersten").
+const DATED: &[&str] = &["on", "for", "by", "until", "from", "el", "le", "am", "zum", "bis"];
+
+/// Articles between such a word and the ordinal.
+const ARTICLES: &[&str] = &["the", "el", "la", "le", "der", "den", "dem"];
+
+/// A time on a twelve-hour clock, either half of the day (`TWELVE_HOURS`).
+fn twelve_hours(h: f64, m: f64) -> Option<Value> {
+    let mut v = Value::new(Dim::Clock, clock(h, m, None)?);
+    v.unit = TWELVE_HOURS.into();
+    Some(v)
+}
+
+/// "Half past six", "quarter past seven", "quarter to eight" (in words or
+/// digits): a time on a twelve-hour clock.
+fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    let past = match w {
+        "half" => 30.0,
+        "quarter" => 15.0,
+        _ => return None,
+    };
+    let (j, how) = word_at(toks, i + 1)?;
+    let (k, hour) = match next_solid(toks, j + 1)? {
+        (k, Tok::Spelled(s)) if !s.ordinal => (k, s.value),
+        (k, Tok::Num(n)) => (k, number(n)?),
+        _ => return None,
+    };
+    if !(1.0..=12.0).contains(&hour) || hour.fract() != 0.0 {
+        return None;
+    }
+    let v = match how {
+        "past" | "after" => twelve_hours(hour, past)?,
+        "to" | "before" if past == 15.0 => twelve_hours(if hour == 1.0 { 12.0 } else { hour - 1.0 }, 45.0)?,
+        _ => return None,
+    };
+    Some((v, k + 1 - i))
 }
 
 fn currency(c: char) -> bool {
@@ -679,60 +776,6 @@ fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
     Some((Value::new(Dim::Bare, x), 1))
 }
 
-/// Number words (one to twelve, and the tens to fifty) of the lexicon's
-/// languages, accents folded.
-const CARDINALS: &[(&str, u8)] = &[
-    ("one", 1),
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("six", 6),
-    ("seven", 7),
-    ("eight", 8),
-    ("nine", 9),
-    ("ten", 10),
-    ("eleven", 11),
-    ("twelve", 12),
-    ("twenty", 20),
-    ("thirty", 30),
-    ("forty", 40),
-    ("fifty", 50),
-    ("uno", 1),
-    ("una", 1),
-    ("dos", 2),
-    ("tres", 3),
-    ("cuatro", 4),
-    ("cinco", 5),
-    ("seis", 6),
-    ("siete", 7),
-    ("ocho", 8),
-    ("nueve", 9),
-    ("diez", 10),
-    ("un", 1),
-    ("une", 1),
-    ("deux", 2),
-    ("trois", 3),
-    ("quatre", 4),
-    ("cinq", 5),
-    ("sept", 7),
-    ("huit", 8),
-    ("neuf", 9),
-    ("dix", 10),
-    ("ein", 1),
-    ("eine", 1),
-    ("einen", 1),
-    ("zwei", 2),
-    ("drei", 3),
-    ("vier", 4),
-    ("funf", 5),
-    ("sechs", 6),
-    ("sieben", 7),
-    ("acht", 8),
-    ("neun", 9),
-    ("zehn", 10),
-];
-
 /// "One" is an article and a pronoun as often as a number ("that one
 /// looks good", "the one near me"): it counts what follows it only at the
 /// start of a text, or after a word that asks for an amount ("just one
@@ -745,14 +788,11 @@ fn one_counts(prev: Option<&str>, first: bool) -> bool {
     first || prev.is_some_and(|p| AMOUNT.contains(&p))
 }
 
-/// Whether `w` (normalized) says a number: digits, or a number word.
+/// Whether `w` (normalized) says a number: digits, or a number word
+/// (`spelled`: "nine", "zwanzig", "one"; not a word that is another word
+/// as often, "once", "elf").
 pub fn is_number_word(w: &str) -> bool {
-    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())) || cardinal(w).is_some()
-}
-
-fn cardinal(w: &str) -> Option<f64> {
-    static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(CARDINALS));
-    BY_NAME.get(w).map(|n| f64::from(*n))
+    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())) || spelled::is_cardinal_word(w)
 }
 
 /// The value a number `x` says before `next`: a unit's ("two hours"), or
@@ -787,21 +827,6 @@ fn singular(w: &str) -> String {
 }
 
 fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
-    // "one ticket", "two hours": a number word is a value wherever a
-    // digit is; before a unit or a noun it counts.
-    if let Some(x) = cardinal(w) {
-        let before = toks[..i].iter().rev().find(|t| **t != Tok::Space);
-        let prev = before.and_then(|t| match t {
-            Tok::Word(p) => Some(p.as_ref()),
-            _ => None,
-        });
-        // First, or after punctuation: a clause opens with it.
-        if x == 1.0 && !one_counts(prev, prev.is_none()) {
-            return None;
-        }
-        let (j, next) = word_at(toks, i + 1)?;
-        return counted_by(x, next).map(|v| (v, j + 1 - i));
-    }
     if month(w).is_some() {
         // "March 14th", "Mar 2": the day; a month alone is the month.
         if let Some((j, Tok::Num(n))) = next_solid(toks, i + 1)
@@ -825,6 +850,8 @@ fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
     }
     LONE_CLOCKS.iter().find(|(name, _)| *name == w).map(|&(_, minutes)| (Value::new(Dim::Clock, minutes), 1))
 }
+
+mod spelled;
 
 #[cfg(test)]
 mod tests;

@@ -284,6 +284,21 @@ fn a_position_word_two_labels_say_is_asked() {
     assert_eq!(said(&Session::new().say("the last one", &asking(files, Asked::Choice))), "execute nt (reply, position)");
 }
 
+/// Issue 56: to the app's confirmation of a table at 7:00 pm, another
+/// time said in words is a change, never a yes; the same time in words
+/// is the yes it is in digits.
+#[test]
+fn a_changed_time_in_words_is_no_yes() {
+    let confirm = asking(booking(), Asked::Confirmation);
+    for input in
+        ["Could you book it at nine pm instead?", "yes, at half past six", "yes but at nine", "ok, for the twelfth", "book it for eight"]
+    {
+        let d = Session::new().say(input, &confirm);
+        assert_ne!(d.outcome, Outcome::Execute, "{input:?}: {}", said(&d));
+    }
+    assert_eq!(said(&Session::new().say("yes at seven pm", &confirm)), "execute book (reply, affirm)");
+}
+
 #[test]
 fn decline_with_what_is_wanted_instead_executes_that() {
     let s = Session::new();
@@ -516,6 +531,91 @@ fn a_yes_that_changes_a_detail_never_executes() {
         Ok(())
     });
     branches.expect(&[("changed detail", CASES as usize), ("the yes alone executes", CASES as usize * 3 / 4)]);
+}
+
+/// Number words of the generated replies (the values below).
+const NUMBER_WORDS: &[&str] = &[
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// Ordinal words of days.
+const DAY_WORDS: &[&str] = &["first", "second", "third", "fourth", "fifth", "sixth", "twelfth", "twentieth", "twenty-first", "thirtieth"];
+
+/// A value said in words that the proposed option does not show, or that
+/// differs from what it shows (booking shows 2, Friday, 7:00 pm): a time,
+/// a date, an amount, a count, in the lexicon's languages.
+fn changed_detail_in_words() -> impl Strategy<Value = String> {
+    let hour = |not: u32| prop::sample::select((1..=11u32).filter(move |h| *h != not && *h != 2).collect::<Vec<_>>());
+    prop_oneof![
+        hour(7).prop_map(|h| format!("at {} pm", NUMBER_WORDS[h as usize])),
+        hour(7).prop_map(|h| format!("at {}", NUMBER_WORDS[h as usize])),
+        hour(7).prop_map(|h| format!("for {} o'clock", NUMBER_WORDS[h as usize])),
+        (1..=12usize).prop_map(|h| format!("at half past {}", NUMBER_WORDS[h])),
+        (1..=12usize).prop_map(|h| format!("at quarter to {}", NUMBER_WORDS[h])),
+        hour(7).prop_map(|h| format!("at {} thirty pm", NUMBER_WORDS[h as usize])),
+        (3..=12usize).prop_map(|n| format!("for {} people", NUMBER_WORDS[n])),
+        (3..=9usize).prop_map(|n| format!("{} tickets", NUMBER_WORDS[n])),
+        one_of(DAY_WORDS).prop_map(|d| format!("on the {d}")),
+        one_of(DAY_WORDS).prop_map(|d| format!("for the {d}")),
+        (5..=20usize).prop_map(|n| format!("for {} dollars", NUMBER_WORDS[n])),
+        one_of(&["a las nueve", "para tres personas", "à huit heures", "pour trois personnes", "um neun Uhr", "für drei Personen"]),
+    ]
+}
+
+/// Affirm (issue 56): a value said in words is a value like its digits,
+/// and one that differs from what the option shows is a change, never a
+/// yes ("Could you book it at nine pm instead?" to a confirmation of 7:00
+/// pm; "yes, at half past six", "ok, for the twelfth", "sure, for twenty
+/// dollars"), whoever proposed the option and however the yes and the
+/// value are joined. Counted: the same yes with the value the option shows,
+/// in words ("at seven pm"), executes it.
+#[test]
+fn a_value_in_words_that_differs_never_confirms() {
+    let branches = Branches::default();
+    let cases = (
+        prop::sample::select(&PROPOSING[..]),
+        one_of(YESES),
+        one_of(&[" ", ", ", " but ", ". ", " - "]),
+        changed_detail_in_words(),
+        one_of(&["", " instead"]),
+    );
+    check_cases(CASES, file!(), &cases, |(asking, yes, join, detail, tail)| {
+        let (s, set, _) = asking.set_up();
+        let input = format!("{yes}{join}{detail}{tail}");
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?} came to {}", asking, input, said(&d));
+        branches.hit("changed in words");
+        if matches!(asking, Asking::AppConfirmation | Asking::PlainOne) {
+            let (s, set, proposed) = asking.set_up();
+            let same = s.say(&format!("{yes}{join}at seven pm"), &set);
+            if same.outcome == Outcome::Execute {
+                prop_assert_eq!(same.target_id.as_deref(), proposed);
+                branches.hit("the value it shows, in words, executes");
+            }
+        }
+        Ok(())
+    });
+    branches.expect(&[("changed in words", CASES as usize), ("the value it shows, in words, executes", CASES as usize / 4)]);
 }
 
 /// Affirm: a yes to "which one?" over several options

@@ -71,6 +71,64 @@ fn a_quantity_says_less_than_a_bundle_of_its_noun() {
     assert!(!says_less(&counts("2 tickets"), &counts("2 tickets · Friday")));
 }
 
+/// Numbers said in words are the values their digits are (issue 56), in
+/// the lexicon's languages `text2num` reads.
+#[test]
+fn numbers_in_words_are_values_like_their_digits() {
+    let twelve = |minutes: f64| Value { dim: Dim::Clock, amount: minutes, unit: TWELVE_HOURS.into() };
+    let table: &[(&str, Vec<Value>)] = &[
+        ("nine pm", vec![Value { dim: Dim::Clock, amount: 21.0 * 60.0, unit: "hour".into() }]),
+        ("at nine", vec![Value::new(Dim::Bare, 9.0)]),
+        ("for eight", vec![Value::new(Dim::Bare, 8.0)]),
+        ("twenty dollars", vec![Value::new(Dim::Price, 2000.0)]),
+        ("twenty-one", vec![Value::new(Dim::Bare, 21.0)]),
+        ("one hundred and five euros", vec![Value::new(Dim::Price, 10500.0)]),
+        ("three kids", vec![Value { dim: Dim::Count, amount: 3.0, unit: "kid".into() }]),
+        ("half past six", vec![twelve(6.0 * 60.0 + 30.0)]),
+        ("quarter to eight", vec![twelve(7.0 * 60.0 + 45.0)]),
+        ("quarter past 7", vec![twelve(7.0 * 60.0 + 15.0)]),
+        ("nine o'clock", vec![twelve(9.0 * 60.0)]),
+        ("at nine thirty", vec![twelve(9.0 * 60.0 + 30.0)]),
+        ("nine thirty pm", vec![Value::new(Dim::Clock, 21.0 * 60.0 + 30.0)]),
+        ("at one", vec![Value::new(Dim::Bare, 1.0)]),
+        ("on the twelfth", vec![Value::new(Dim::Day, 12.0)]),
+        ("for the second", vec![Value::new(Dim::Day, 2.0)]),
+        ("the twelfth of may", vec![Value::new(Dim::Day, 12.0)]),
+        ("may second", vec![Value::new(Dim::Day, 2.0)]),
+        ("veinte euros", vec![Value::new(Dim::Price, 2000.0)]),
+        ("veintidós personas", vec![Value { dim: Dim::Count, amount: 22.0, unit: "persona".into() }]),
+        ("vingt et un euros", vec![Value::new(Dim::Price, 2100.0)]),
+        ("quatre-vingt-dix minutes", vec![Value::new(Dim::Duration, 90.0)]),
+        ("einundzwanzig Uhr", vec![Value::new(Dim::Clock, 21.0 * 60.0)]),
+        ("zwölf Euro", vec![Value::new(Dim::Price, 1200.0)]),
+        ("just one ticket", vec![Value { dim: Dim::Count, amount: 1.0, unit: "ticket".into() }]),
+        // A place, another one, or a word that is also a number elsewhere.
+        ("the second one", vec![]),
+        ("the first song", vec![]),
+        ("wait a second", vec![]),
+        ("that one", vec![]),
+        ("one more", vec![]),
+        ("once a week", vec![]),
+        ("a one-way flight", vec![]),
+        ("an elf", vec![]),
+        ("null and void", vec![]),
+        ("o", vec![]),
+    ];
+    for (text, want) in table {
+        assert_eq!(&values(text), want, "{text:?}");
+    }
+    for w in ["nine", "twenty", "zwanzig", "funf", "one", "veinte", "2"] {
+        assert!(is_number_word(w), "{w}");
+    }
+    for w in ["once", "elf", "second", "twelfth", "o", "and", "nine pm", ""] {
+        assert!(!is_number_word(w), "{w}");
+    }
+    let seven = values("Friday 7:00 pm");
+    assert!(values("half past seven")[0].conflicts(&seven));
+    assert!(!values("seven o'clock")[0].conflicts(&seven), "either half of the day");
+    assert!(!values("quarter to 7")[0].conflicts(&values("6:30 pm · 7 pm")), "within the span shown");
+}
+
 #[test]
 fn durations_sizes_and_years() {
     assert_eq!(one("58 min"), (Dim::Duration, 58.0));
@@ -211,6 +269,24 @@ proptest! {
         ][..]), 0..12),
     ) {
         let text: String = parts.concat();
-        prop_assert_eq!(values(&text), scanned_values(&text), "{:?}", text);
+        prop_assert_eq!(values(&text), scanned_values(&text, &spelled::spelled_numbers(&text)), "{:?}", text);
     }
+}
+
+/// The memo of which words open a number (`spelled::opens`) never changes
+/// a verdict: over more words than it keeps, every verdict is the one the
+/// languages give, before and after it starts again.
+#[test]
+fn the_number_word_memo_never_changes_a_verdict() {
+    let words: Vec<String> = ["nine", "twenty", "zwanzig", "veinte", "vingt", "hello", "once", "table", "o"]
+        .iter()
+        .map(|w| w.to_string())
+        .chain((0..spelled::KEPT + 10).map(|k| format!("w{k}")))
+        .collect();
+    for round in 0..2 {
+        for w in &words {
+            assert_eq!(spelled::opens(w), spelled::reads_alone(w), "{w:?} in round {round}");
+        }
+    }
+    assert!(spelled::opens("nine") && !spelled::opens("table"));
 }
