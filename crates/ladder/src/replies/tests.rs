@@ -253,9 +253,9 @@ fn affirm_with_a_changed_detail_or_to_several_options_executes_nothing() {
     assert_eq!(said(&s.say("yes", &delete())), "execute del (reply, affirm)");
 }
 
-/// Issue 52: the app sends its one-option screen again after an execute;
-/// a yes then acknowledges what was done, it never runs it again. An app
-/// that wants it again asks (`ASKED_CONFIRMATION`).
+/// The app sends its one-option screen again after an execute; a yes
+/// then acknowledges what was done, it never runs it again. An app that
+/// wants it again asks (`ASKED_CONFIRMATION`).
 #[test]
 fn a_yes_right_after_an_execute_acknowledges_it() {
     let s = Session::new();
@@ -270,7 +270,7 @@ fn a_yes_right_after_an_execute_acknowledges_it() {
     assert_eq!(said(&s.say("ok", &booking())), "execute book (reply, affirm)");
 }
 
-/// Issue 56: "final" is a position and a word of two labels: both
+/// "final" is a position and a word of two labels: both
 /// readings are asked, on the app's "which one?" as on a plain screen.
 #[test]
 fn a_position_word_two_labels_say_is_asked() {
@@ -284,7 +284,7 @@ fn a_position_word_two_labels_say_is_asked() {
     assert_eq!(said(&Session::new().say("the last one", &asking(files, Asked::Choice))), "execute nt (reply, position)");
 }
 
-/// Issue 56: to the app's confirmation of a table at 7:00 pm, another
+/// To the app's confirmation of a table at 7:00 pm, another
 /// time said in words is a change, never a yes; the same time in words
 /// is the yes it is in digits.
 #[test]
@@ -582,7 +582,7 @@ fn changed_detail_in_words() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Affirm (issue 56): a value said in words is a value like its digits,
+/// Affirm: a value said in words is a value like its digits,
 /// and one that differs from what the option shows is a change, never a
 /// yes ("Could you book it at nine pm instead?" to a confirmation of 7:00
 /// pm; "yes, at half past six", "ok, for the twelfth", "sure, for twenty
@@ -712,7 +712,7 @@ const EXECUTED: &[&str] = &[
 const AFTER_AN_EXECUTE: &[&str] =
     &["yes", "ok", "do it", "yes please", "okay", "sure", "yep do it", "go ahead", "great", "thanks", "perfect"];
 
-/// Affirm after an execute (issue 52): "yes", "ok", "do it" right after
+/// Affirm after an execute: "yes", "ok", "do it" right after
 /// an execute, with nothing asked since, never propose nor execute the
 /// option just executed: over generated screens (the option alone, or
 /// among others; high risk or not; chosen by its label, or by a yes to
@@ -774,13 +774,13 @@ fn a_yes_after_an_execute_never_proposes_or_runs_it_again() {
     branches.expect(&[("acknowledged", CASES as usize / 2), ("asked again by the app", CASES as usize)]);
 }
 
-/// Words of a position that are words of labels too (issue 56).
+/// Words of a position that are words of labels too.
 const POSITION_WORDS: &[(&str, i32)] =
     &[("first", 1), ("second", 2), ("third", 3), ("last", -1), ("final", -1), ("top", 1), ("bottom", -1), ("middle", 0)];
 
 const REPORT_NAMES: &[&str] = &["Budget", "Roadmap", "Minutes", "Agenda", "Invoice", "Forecast", "Summary"];
 
-/// Position words (issue 56): where the word of a position ("final" of
+/// Position words: where the word of a position ("final" of
 /// "the final one") is also a word of a label anywhere in it
 /// ("report_final.pdf", "Budget report (final)"), the position and the
 /// word name two options, and neither executes: on a plain screen, on the

@@ -71,7 +71,7 @@ fn a_quantity_says_less_than_a_bundle_of_its_noun() {
     assert!(!says_less(&counts("2 tickets"), &counts("2 tickets · Friday")));
 }
 
-/// Numbers said in words are the values their digits are (issue 56), in
+/// Numbers said in words are the values their digits are, in
 /// the lexicon's languages `text2num` reads.
 #[test]
 fn numbers_in_words_are_values_like_their_digits() {

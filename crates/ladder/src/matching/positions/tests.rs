@@ -213,8 +213,8 @@ fn zones() -> Vec<Candidate> {
     labelled(&["(GMT-08:00) Pacific Time", "(GMT+00:00) London", "(GMT+01:00) Paris", "(GMT+02:00) Athens", "(GMT-03:00) Sao Paulo"])
 }
 
-/// Issue 56: "gmt+2" executed the second zone of the list. A number with a
-/// sign is a value: it names the option that shows it with that sign,
+/// "gmt+2" is no position (never the second zone of the list): a number
+/// with a sign is a value: it names the option that shows it with that sign,
 /// asks among several that do, and names nothing else.
 #[test]
 fn a_signed_number_names_the_option_that_shows_it() {
@@ -230,7 +230,7 @@ fn a_signed_number_names_the_option_that_shows_it() {
     assert_eq!(executes("utc-3", &two).as_deref(), Some("c3"));
 }
 
-/// Signed numbers, offsets and codes (issue 56) never choose a position.
+/// Signed numbers, offsets and codes never choose a position.
 /// Over generated screens of 2 to 12 options, each a zone showing an
 /// offset (in one of three forms) or a city alone, and inputs that say a
 /// number with a sign ("+2", "utc-3", "GMT+05:00", "set it to gmt -4"),

@@ -788,8 +788,8 @@ fn the_other_one_of_two_is_the_one_not_just_had() {
     assert_eq!(executes(&decide_once(&request("the other one", two))), None);
 }
 
-/// Issue 56: "3 kids" among "Kid", "Adult" and "Group (3 kids + 1
-/// adult)" executed the group. A quantity names the option of its noun,
+/// "3 kids" among "Kid", "Adult" and "Group (3 kids + 1 adult)" never
+/// executes the group: a quantity names the option of its noun,
 /// never a bundle whose label says more than the input; the bundle said
 /// whole, or by its own word, is still that bundle.
 #[test]
@@ -812,7 +812,7 @@ fn a_quantity_never_executes_a_bundle_that_says_more() {
     assert_eq!(executes(&decide_once(&request("2 kids", family))), None);
 }
 
-/// A quantity never executes a bundle whose label says more (issue 56).
+/// A quantity never executes a bundle whose label says more.
 /// Over generated screens of single fares ("Kid", "Senior ticket") and
 /// bundles that show two counts ("Group (3 kids + 1 adult)", "Family
 /// pass: 2 adults, 2 kids"), an input that says some of a bundle's counts
