@@ -498,8 +498,9 @@ impl<'a> Draft<'a> {
     /// Policy and fallback (rung 9): turns what the LLM rung did into a
     /// safe decision. Every failure is the deterministic fallback over the
     /// tie; a valid pick reorders it, and executes only through every
-    /// auto-execute gate (S2, S3).
-    pub(crate) fn settle(mut self, llm: LlmStep, tie: &Tie<'_>) -> Decided {
+    /// auto-execute gate (S2, S3). `resolved` is what the continuity
+    /// resolver made of the tie.
+    pub(crate) fn settle(mut self, llm: LlmStep, tie: &Tie<'_>, resolved: continuity::Resolution) -> Decided {
         let p = self.ctx.policy;
         let offer = Offer::of(tie);
         let mut report = LlmReport::default();
@@ -608,8 +609,9 @@ impl<'a> Draft<'a> {
             LlmStep::Answered { verdict: Verdict::NeedMoreInfo { types, confidence, .. }, .. } => {
                 report.confidence = confidence;
                 self.event("llm_need_more_info", types.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(","));
-                // The veto: the continuity resolver runs once.
-                match continuity::resolve(&self.ctx.state, self.req, tie, None) {
+                // The veto: the continuity resolver's answer (the
+                // continuity rung's, before the loop guard's say).
+                match resolved {
                     Ok(i) if tie.pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds) => {
                         let id = tie.pool.entries[i].cand.id.clone();
                         self.event("need_more_info_veto_blocked_reason", "high_risk".into());
@@ -923,6 +925,44 @@ impl<'a> Draft<'a> {
             corroboration: self.second,
             guard: self.guard,
         }
+    }
+}
+
+/// An `Enrich` call with no enrichment step left: the cycle's clarifier
+/// again, with `budget_exhausted`.
+pub fn budget_exhausted(ctx: &Ctx<'_>, cycle: &Cycle) -> Decided {
+    let language = cycle.request.as_deref().map_or("", |r| r.language.as_str());
+    let mut d = Decision::new(Outcome::Clarify, Tier::Fallback);
+    d.decision_id = ctx.decision_id.to_string();
+    d.config_revision = ctx.policy.revision.clone();
+    d.decided_by = Decider::Deterministic;
+    d.fallback_reason = Some(FallbackReason::BudgetExhausted);
+    d.loop_cycle_id = Some(cycle.id.clone());
+    d.evidence_fingerprint = Some(cycle.fingerprint.clone());
+    d.clarifier = Some(Clarifier {
+        question: ctx.policy.templates.question(Wording::Selection, language, &ctx.policy.default_language),
+        option_ids: cycle.ordering.clone(),
+        suggested_id: cycle.suggested_id.clone(),
+        kind: PendingClarifier::SelectionDisambiguation,
+    });
+    d.trace.push(Step { rung: "fallback".into(), outcome: "clarify".into(), detail: "budget_exhausted".into(), duration_us: 0 });
+    Decided {
+        decision: d,
+        update: DecidedUpdate {
+            new_turn: false,
+            options_context: None,
+            pending: PendingClarifier::SelectionDisambiguation,
+            keep_pending: false,
+            resolved: None,
+            cycle: CycleChange::Keep,
+            ..Default::default()
+        },
+        events: vec![Event { name: "continuity_enrichment_budget_exhausted", detail: format!("{} steps", cycle.enrichment_steps) }],
+        canonical_input: String::new(),
+        verdict: None,
+        llm_answer: None,
+        corroboration: None,
+        guard: None,
     }
 }
 

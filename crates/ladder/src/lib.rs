@@ -159,6 +159,7 @@ pub mod ports;
 pub mod question;
 pub mod refusals;
 pub mod replies;
+mod rungs;
 pub mod scope;
 pub mod speculate;
 #[cfg(test)]

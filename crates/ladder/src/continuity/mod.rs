@@ -24,7 +24,7 @@ pub const CHOICE_WINDOW: usize = 5;
 pub use crate::question::{PendingQuestion, QuestionChange, QuestionKind};
 pub use crate::types::PendingClarifier;
 pub use enrich::merge_evidence;
-pub use rung::{Other, REFUSED, label_winner, resolve, the_other};
+pub use rung::{Other, REFUSED, Resolution, guarded, label_winner, resolve, the_other};
 pub use update::{Applied, CycleChange, DecidedUpdate, EnrichRefusal, OutcomeUpdate, Update};
 
 mod enrich;

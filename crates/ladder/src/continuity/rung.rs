@@ -8,7 +8,10 @@ use super::*;
 /// the request's (fresh state), there is a unique exact/normalized label
 /// winner among the active options, and there is no collision or loop-guard
 /// conflict. Returns the pool entry, or why it did not resolve.
-pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_suggestion: Option<&str>) -> Result<usize, &'static str> {
+///
+/// Run once per turn: the continuity rung reads it through the loop guard
+/// (`guarded`), the LLM's veto (`Draft::settle`) as it is.
+pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>) -> Resolution {
     let (pool, m, q) = (tie.pool, tie.matches, tie.query);
     if q.core == q.full {
         return Err("not_command_like");
@@ -27,14 +30,30 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>, guard_
     if !state.active_scope_is(&req.active_scope) {
         return Err("scope_changed");
     }
-    if guard_suggestion.is_some_and(|s| s != pool.entries[winner].cand.id) {
-        return Err("loop_guard_conflict");
-    }
     // Refusals stick: a winner the user refused is not resolved to.
     if state.refused(&pool.entries[winner].cand.id) {
         return Err(REFUSED);
     }
     Ok(winner)
+}
+
+/// What the continuity resolver came to: the pool entry, or why it did
+/// not resolve.
+pub type Resolution = Result<usize, &'static str>;
+
+/// `resolve`'s answer under the loop guard: a winner other than the
+/// suggestion an earlier LLM attempt made for the same evidence
+/// (`guard_suggestion`) is a conflict, refused or not.
+pub fn guarded(resolved: Resolution, tie: &Tie<'_>, guard_suggestion: Option<&str>) -> Resolution {
+    let winner = match resolved {
+        Ok(winner) => winner,
+        Err(REFUSED) => label_winner(tie).ok_or(REFUSED)?,
+        Err(why) => return Err(why),
+    };
+    if guard_suggestion.is_some_and(|s| s != tie.pool.entries[winner].cand.id) {
+        return Err("loop_guard_conflict");
+    }
+    resolved
 }
 
 /// What "the other one" or "not that one" leaves.

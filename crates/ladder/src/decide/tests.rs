@@ -4,10 +4,14 @@
 
 use super::*;
 use crate::ask::LlmAsk;
+use crate::canon::canonicalize;
 use crate::continuity::{ActionEntry, ActionKind, ActionOutcome, ContinuityState, Now, OutcomeUpdate, Update};
+use crate::matching::Query;
 use crate::policy::{Corroboration, LlmAnswer, LlmMode, Policy};
 use crate::ports::WordCounter;
+use crate::scope::{self, CueParse};
 use crate::testkit::*;
+use crate::types::*;
 use futures::executor::block_on;
 use proptest::prelude::*;
 
