@@ -5,9 +5,10 @@
 //!
 //! # Layout
 //!
-//! The sequence, [`decide::decide`], lists the rungs in order; each rung's
-//! rules live in their own module. Lower modules never import higher ones
-//! (a test in the daemon checks there is no import circle).
+//! The sequence, [`decide::decide`], lists the rungs in order, each a
+//! function of `rungs`; each rung's rules live in their own module. Lower
+//! modules never import higher ones (a test in the daemon checks there is
+//! no import circle).
 //!
 //! - Text: [`text`] (NFKC, case fold, punctuation; the lowest layer),
 //!   [`lexicon`] (the phrase lists: filler, verbs, question openers,
@@ -16,9 +17,10 @@
 //!   object in a model's reply).
 //! - The rungs: [`exclusions`] (question, cancel, no context), [`scope`]
 //!   (scope cues and the pool), [`replies`] (a turn read against what was
-//!   asked: `reading`, what a reply says from its words; `values`, the
-//!   values an option shows and a reply names; `question`, what was
-//!   asked), [`matching`] (what the input names: one
+//!   asked: `TABLE`, the ordered rows of one room per reply kind, each
+//!   room's tests beside it; `reading`, what a reply says from its words;
+//!   `values`, the values an option shows and a reply names; `question`,
+//!   what was asked), [`matching`] (what the input names: one
 //!   file per rule, its tests beside it: `mentions` (labels, aliases, the
 //!   input's structure), `positions` (ordinals, badges), `words` (word
 //!   evidence and the principle), `typo` (near words, fuzzy), `commands`,

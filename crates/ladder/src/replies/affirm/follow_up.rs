@@ -15,9 +15,9 @@
 //! executed on a yes that asks about it: the question is handed back and
 //! the confirmation stays pending. Tests: `follow_up/tests.rs`.
 
-use super::reading::{Clause, Reading};
-use super::{Answer, Answered, By, Context, ReplyKind, explains};
 use crate::lexicon::PhraseSet;
+use crate::replies::reading::{Clause, Reading};
+use crate::replies::{Answer, Answered, By, Context, ReplyKind, explains};
 use crate::types::{EscapeReason, FollowUp, FollowUpKind};
 use crate::values::{is_number_word, values};
 
@@ -277,7 +277,7 @@ pub(super) fn answer(
     if values(yes).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
         return Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
     }
-    if super::says_what_it_negates(cx, entry, r) {
+    if crate::replies::says_what_it_negates(cx, entry, r) {
         return Answered::pass();
     }
     if cx.high_risk(entry) && !confirmed {

@@ -1,6 +1,11 @@
-//! A yes to what was proposed: an affirmation, an acknowledgement, a closing, a request that points at the one option proposed (docs/replies.md).
+//! A yes to what was proposed: an affirmation, a closing, a thanks
+//! before a request, a request that points at the one option proposed
+//! (docs/replies.md); with `follow_up`, the half of a turn after a yes.
 
 use super::*;
+use follow_up::AfterYes;
+
+mod follow_up;
 
 /// The option a yes answers, who proposed it, and whether the question
 /// was a yes-or-no about that very option (what a yes to a high-risk
@@ -35,40 +40,6 @@ pub(super) fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
         None if cx.pool.len() == 1 => cx.option_entries().next().map(|one| (one, By::Screen, false)),
         None => None,
     }
-}
-
-/// "Yes", "ok", "do it", "thanks" right after an execute, with nothing
-/// asked since, on a screen that shows that one option alone (the app sent
-/// its screen again): an acknowledgement of what was just done, never a
-/// yes to doing it again. The turn is handed back (`cancel`), as a closing
-/// with nothing asked is; an app that wants it done again asks with
-/// `ASKED_CONFIRMATION`. Saying it again ("yes, delete all panels") is a
-/// request of its own, the ladder's to read.
-pub(super) fn acknowledges_the_execute(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    let yes_shaped = r.affirms || r.closes || (points(cx, r) && (!r.verbs.is_empty() || does_something(r)));
-    let says_more = !r.rest.is_empty()
-        || !r.values.is_empty()
-        || r.refuses
-        || r.abandons
-        || r.alternatives
-        || r.asks
-        || r.repeats
-        || r.not_that
-        || r.the_other
-        || r.comparison.is_some();
-    if !yes_shaped || says_more || cx.pool.len() != 1 {
-        return None;
-    }
-    let one = cx.option_entries().next()?;
-    // Something asked of this screen since (the app's question, or
-    // ladderd's about an option it shows) is answered as asked.
-    let asked = cx.question().is_some_and(|(q, _)| q.offered.iter().any(|id| cx.offered_entry(q, id).is_some()));
-    // An execute the user refused since is the refusal's to read.
-    let had = cx.state.last_execute()?;
-    if asked || cx.executed_entry(&had) != Some(one) || cx.state.rejected(&had.id) {
-        return None;
-    }
-    Some(Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel }))
 }
 
 pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
@@ -107,9 +78,7 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             // "Sounds good, gimme the veggie one": what it names, read again.
             None if !r.rest.is_empty() && !r.corrects => again(r),
             // "Great, thanks, bye" with nothing asked: the end of the task.
-            None if r.closes && r.values.is_empty() => {
-                Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel })
-            }
+            None if r.closes && r.values.is_empty() => ends_the_task(),
             None => Answered::pass(),
         };
     };
@@ -143,16 +112,79 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     Answered::of(Answer::Execute { entry, kind: kind_of_reply, by })
 }
 
-/// A reply that only closes ("thanks", "that's all"): an acknowledgement
-/// of the option proposed (a high-risk one is confirmed first: thanks is
-/// no explicit yes), the end of the task when nothing was asked.
-pub(super) fn closing(cx: &Context<'_, '_>) -> Answered {
-    match proposal(cx) {
-        Some((entry, _, _)) if cx.high_risk(entry) => Answered::of(Answer::Confirm { entry, kind: ReplyKind::Affirm }),
-        Some((entry, by, _)) => Answered::of(Answer::Execute { entry, kind: ReplyKind::Affirm, by }),
-        None if cx.question().is_none() => Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel }),
-        None => Answered::pass(),
+/// A reply that only closes ("thanks", "that's all"), to an option
+/// proposed: an acknowledgement of it (a high-risk one is confirmed
+/// first: thanks is no explicit yes). With nothing proposed, the cancel
+/// room's (`closing_with_nothing_proposed`).
+pub(super) fn closing(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.closes || !r.clauses.is_empty() {
+        return None;
     }
+    let (entry, by, _) = proposal(cx)?;
+    Some(Answered::of(if cx.high_risk(entry) {
+        Answer::Confirm { entry, kind: ReplyKind::Affirm }
+    } else {
+        Answer::Execute { entry, kind: ReplyKind::Affirm, by }
+    }))
+}
+
+/// "Thanks. I need a cab there.": the thanks acknowledges what was
+/// proposed, and the rest is the user's next turn (`follow_up`).
+pub(super) fn thanks_then_a_request(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.closes_first || r.affirms || r.is_reply_shaped() || proposal(cx).is_none() {
+        return None;
+    }
+    let a = affirm(cx, r);
+    (matches!(a.answer, Answer::Execute { .. }) && a.follow_up.is_some()).then_some(a)
+}
+
+/// A turn that says nothing a reply says, and no position (the row
+/// before): an everyday request that points at the one option proposed
+/// ("I'd like to see it", "book it", "I would like to go there") is a yes
+/// to it, and so is one that names nothing but the next step on it
+/// ("make a reservation", "book a table"). Anything else is the ladder's.
+pub(super) fn a_request_of_the_proposal(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if r.is_reply_shaped() || r.repeats || r.affirms {
+        return None;
+    }
+    // The session is read only for such a request (a shared store
+    // decides the rest without it).
+    let requests = !r.verbs.is_empty() || (r.rest.is_empty() && does_something(r));
+    let next_step = || {
+        !r.verbs.is_empty()
+            && !r.rest.is_empty()
+            && all_explained(&r.rest, &cx.lex.next_step, |w| cx.lex.generic_nouns.contains(w) || EMPTY_IN_ANSWERS.contains(&w))
+            && proposal(cx).is_some_and(|(p, _, _)| {
+                // Words another option shows name that one ("open account"
+                // with "Account" on screen).
+                !cx.options().into_iter().any(|e| e != p && cx.words_of(e).iter().any(|w| r.rest.contains(w)))
+            })
+    };
+    Some(if requests && (points(cx, r) || next_step()) && proposal(cx).is_some() { affirm(cx, r) } else { Answered::pass() })
+}
+
+/// "Yes cancel it" to a question about "Cancel gym membership": a yes
+/// with the option's own verb is a yes, not an abandon.
+pub(super) fn a_yes_with_its_verb(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let asked = r.abandons && r.affirms && proposal(cx).is_some_and(|(e, by, _)| by != By::Screen && cx.says_the_verb_of(e, r));
+    asked.then(|| affirm(cx, r))
+}
+
+/// A yes ("yes", "sounds good", "perfect, book it").
+pub(super) fn a_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    r.affirms.then(|| affirm(cx, r))
+}
+
+/// A request of the one option proposed, in a reply no row before
+/// answered: one that says "the other" or "not that" where there was no
+/// execute to repair ("I'd like the other one").
+pub(super) fn a_request(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    (!r.verbs.is_empty() && proposal(cx).is_some()).then(|| affirm(cx, r))
+}
+
+/// The reply's own words, read again by the ladder, reply phrasing left out.
+pub(super) fn again(r: &Reading) -> Answered {
+    Answered::of(Answer::Again { text: r.rest.join(" "), without: Vec::new(), kind: ReplyKind::Affirm })
 }
 
 /// Whether the reply points at what was shown: a deictic word ("it",
@@ -169,3 +201,6 @@ pub(super) const DOING: &[&str] =
 pub(super) fn does_something(r: &Reading) -> bool {
     r.clauses.iter().flat_map(|c| &c.words).any(|w| DOING.contains(&w.as_str()))
 }
+
+#[cfg(test)]
+mod tests;

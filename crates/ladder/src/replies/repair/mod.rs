@@ -5,6 +5,11 @@ use super::*;
 /// "Not that one", "wrong one", "the other one": the execute just had on
 /// these options is refused. `None` when there is none to refuse.
 pub(super) fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    // Repairs come before declines: "no, not that one" refuses the execute
+    // just had.
+    if !(r.not_that || r.the_other || (r.refuses && only_generic(cx, &r.rest) && !r.rest.is_empty())) {
+        return None;
+    }
     let had = cx.state.last_execute()?;
     let refused = cx.executed_entry(&had)?;
     let had = had.id;
@@ -43,3 +48,6 @@ pub(super) fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     };
     Some(Answered::rejecting(answer, Some(had)))
 }
+
+#[cfg(test)]
+mod tests;

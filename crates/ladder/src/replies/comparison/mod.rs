@@ -1,4 +1,4 @@
-//! "The cheaper one", "the earliest", "the plain one": the one extreme of a value the options show (docs/replies.md).
+//! "The cheaper one", "the earliest": the one extreme of a value the options show (docs/replies.md).
 
 use super::*;
 
@@ -14,7 +14,14 @@ pub(super) fn considered(cx: &Context<'_, '_>) -> (Vec<usize>, By) {
     }
 }
 
-pub(super) fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
+/// A comparison (`Reading::comparison`): the one extreme of a value the
+/// options show, or those that tie on it asked again.
+pub(super) fn compare(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let code = r.comparison?;
+    Some(comparing(cx, r, code))
+}
+
+fn comparing(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
     let (entries, by) = considered(cx);
     if entries.len() < 2 || r.asks || (by == By::Screen && entries.len() > SCREEN_READ) {
         return Answered::pass();
@@ -78,44 +85,5 @@ pub(super) fn compare(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered 
     }
 }
 
-/// Words that tell an option is the plain one of its kind ("the original
-/// despacito", "the regular one").
-pub(super) const PLAIN: &[&str] = &["original", "regular", "plain", "normal", "standard", "classic", "basic", "ordinary", "usual"];
-
-/// "The original despacito": among the options (a short screen) that show
-/// the reply's other words, the one whose label every other's holds and
-/// adds to ("Despacito" beside "Despacito - Remix" and "Despacito
-/// (Acoustic)").
-pub(super) fn the_plain_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    let plain: Vec<&String> = r.rest.iter().filter(|w| PLAIN.contains(&w.as_str())).collect();
-    if plain.len() != 1 || r.asks || !r.values.is_empty() {
-        return None;
-    }
-    let words: Vec<&String> = r.rest.iter().filter(|w| !PLAIN.contains(&w.as_str()) && !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
-    let options = cx.options();
-    if options.len() > SCREEN_READ {
-        return None;
-    }
-    let kin: Vec<usize> = options.into_iter().filter(|e| words.iter().all(|w| cx.words_of(*e).contains(w))).collect();
-    if kin.len() < 2 {
-        return None;
-    }
-    let label = |e: usize| cx.canon.label_words_of(e).map(str::to_string).collect::<Vec<String>>();
-    let base: Vec<usize> = kin
-        .iter()
-        .copied()
-        .filter(|b| {
-            let mine = label(*b);
-            kin.iter().filter(|o| *o != b).all(|o| {
-                let theirs = label(*o);
-                theirs.len() > mine.len() && mine.iter().all(|w| theirs.contains(w))
-            })
-        })
-        .collect();
-    let [entry] = base[..] else { return None };
-    Some(Answered::of(if cx.high_risk(entry) {
-        Answer::Confirm { entry, kind: ReplyKind::Detail }
-    } else {
-        Answer::Execute { entry, kind: ReplyKind::Detail, by: By::Screen }
-    }))
-}
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,24 @@
 
 use super::*;
 
-pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+/// A refusal or a request for other options (`Reading::refuses`,
+/// `Reading::alternatives`).
+pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    (r.refuses || r.alternatives).then(|| declining(cx, r))
+}
+
+/// "No wait, I'd rather see other dates": what follows an abandon that
+/// names nothing itself is read again; "never mind the reply" abandons
+/// what it names (`cancel`). Not where the abandon word opens an option's
+/// label (the cancel room asks).
+pub(super) fn what_follows_an_abandon(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.abandons || cx.abandon_is_an_action() || r.abandon_has_object || !cx.names_something(&r.after_abandon) {
+        return None;
+    }
+    Some(Answered::of(Answer::Again { text: r.after_abandon.join(" "), without: Vec::new(), kind: ReplyKind::Decline }))
+}
+
+fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // A refusal of something it names ("no chicken curry", "nicht den
     // ersten") is a negation: the ladder reads it.
     if r.refuses && r.refusal_has_object && cx.names_something(&r.refusal_object) {
@@ -102,11 +119,6 @@ pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     Answered::rejecting(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, refused)
 }
 
-/// The reply's own words, read again by the ladder, reply phrasing left out.
-pub(super) fn again(r: &Reading) -> Answered {
-    Answered::of(Answer::Again { text: r.rest.join(" "), without: Vec::new(), kind: ReplyKind::Affirm })
-}
-
 /// Whether the words that pick an option among those but `without` say
 /// something none of those shows: they tell it from what was refused.
 pub(super) fn had_only_in_details(cx: &Context<'_, '_>, words: &[&String], without: &[usize]) -> bool {
@@ -115,3 +127,6 @@ pub(super) fn had_only_in_details(cx: &Context<'_, '_>, words: &[&String], witho
         words.iter().any(|x| !refused.contains(x))
     })
 }
+
+#[cfg(test)]
+mod tests;

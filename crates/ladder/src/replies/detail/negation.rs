@@ -6,7 +6,7 @@ use super::*;
 /// (a negation that also names the wanted option): the
 /// wanted clause is read again without the options the negated clause
 /// names; "the other" there is the one option left of two.
-pub(super) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+pub(in crate::replies) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let negated: Vec<&reading::Clause> = r.clauses.iter().filter(|c| c.negated).collect();
     let wanted: Vec<&reading::Clause> = r.clauses.iter().filter(|c| !c.negated && (!c.rest.is_empty() || c.the_other)).collect();
     let ([neg], [want]) = (&negated[..], &wanted[..]) else { return None };
@@ -41,7 +41,7 @@ pub(super) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<A
 
 /// Whether the reply says, without a negation before it, a word `entry`
 /// shows after one ("no subtitles", "without ice", "non-smoking").
-pub(super) fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
+pub(in crate::replies) fn says_what_it_negates(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
     let own = cx.words_of(entry);
     // "non" is the prefix of "non-smoking", no word of its own.
     let negates = |w: &str| cx.lex.negations.is_phrase(&[w]) || w == "non";

@@ -5,6 +5,17 @@ use super::*;
 /// An answer to "which one?" by position: it counts in the order the
 /// question listed its options, whatever screen the app re-sent. Only
 /// when a question of choice is pending and the reply is a plain position.
+/// A position, in a turn that says nothing a reply says ("the second",
+/// "number 3"): it may still answer "which one?". Else the affirm room's
+/// `a_request_of_the_proposal` reads it.
+pub(super) fn a_position(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if r.is_reply_shaped() || r.repeats || r.affirms {
+        return None;
+    }
+    let a = position(cx, r);
+    (a.answer != Answer::Pass).then_some(a)
+}
+
 pub(super) fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects {
         return Answered::pass();
@@ -118,3 +129,6 @@ pub(super) fn place(n: i32, len: usize) -> Option<usize> {
     };
     k.filter(|k| *k < len)
 }
+
+#[cfg(test)]
+mod tests;

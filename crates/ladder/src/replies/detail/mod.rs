@@ -1,6 +1,13 @@
-//! "The saturday one": a word or value only one offered option shows (docs/replies.md).
+//! "The saturday one": a word or value only one offered option shows;
+//! "and the one where..." after an execute; a negation that names what is
+//! wanted (`negation`); "the plain one" (`plain`) (docs/replies.md).
 
 use super::*;
+pub(super) use negation::*;
+pub(super) use plain::*;
+
+mod negation;
+mod plain;
 
 /// An answer to "which one?" by detail, read where the screen left a tie
 /// or no match: a word or value only one offered option shows picks it
@@ -148,3 +155,6 @@ fn places_another(cx: &Context<'_, '_>, w: &str, entry: usize) -> bool {
     let at = |list: &[Option<usize>]| super::position::place(n, list.len()).and_then(|k| list[k]);
     [at(&listed), at(&screen.into_iter().map(Some).collect::<Vec<_>>())].into_iter().flatten().any(|e| e != entry)
 }
+
+#[cfg(test)]
+mod tests;

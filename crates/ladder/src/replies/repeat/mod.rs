@@ -5,7 +5,13 @@ use super::*;
 /// "One more", "again": the execute just had, again, when it is on screen
 /// and the reply names nothing else; with nothing had, "log another glass
 /// of water" asks for the one option whose words it says.
-pub(super) fn repeat(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+/// "Do it again", "yes, one more": a repetition of the last execute,
+/// whatever yes it says (`Reading::repeats`).
+pub(super) fn repeat(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    r.repeats.then(|| repeating(cx, r))
+}
+
+fn repeating(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // Who it is for changes nothing of it ("one more for my sister"), nor
     // does the "and" it opens with, nor a sentence of its own that names
     // nothing on screen ("still can't hear it, more").
@@ -68,3 +74,6 @@ pub(super) fn beneficiaries(r: &Reading) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,87 @@
+//! "Cancel", "stop", "never mind": a reply that abandons; said alone where
+//! an option's label starts with it, it is asked. A yes right after an
+//! execute, or a closing with nothing asked, ends the task too
+//! (docs/replies.md).
+
+use super::*;
+
+/// An abandon word in the reply (`Reading::abandons`): asked among the
+/// options that open with it, a request of its own the ladder reads, or a
+/// cancel of the conversation (what follows it, read again, is the
+/// decline room's: `what_follows_an_abandon`).
+pub(super) fn cancel(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    r.abandons.then(|| abandon(cx, r))
+}
+
+fn abandon(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+    // "Cancel", "stop" where an option's label starts so: that request
+    // may be meant. Said alone ("cancel it", "stop that") it may as
+    // well abandon the conversation: those options are asked, never
+    // executed or escaped. Said with more, the ladder reads it.
+    if cx.abandon_is_an_action() {
+        return match cx.opening_with_the_verb(r) {
+            Some(entries) => Answered::of(Answer::Ask { entries, kind: ReplyKind::Cancel }),
+            None => Answered::pass(),
+        };
+    }
+    // "Stop a payment on my account", "abort the upload": what it
+    // abandons is named, and nothing shown is it; a request of its own
+    // (the ladder reads it).
+    if r.abandon_has_object && !cx.names_something(&r.abandon_object) && !only_generic(cx, &r.abandon_object) {
+        return Answered::pass();
+    }
+    ends_the_task()
+}
+
+/// The end of the task: the turn handed back (`cancel`).
+pub(super) fn ends_the_task() -> Answered {
+    Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel })
+}
+
+/// A reply that only closes ("thanks", "that's all") with nothing
+/// proposed (the affirm room's `closing` has read it first): with nothing
+/// asked it ends the task; to a question it is no answer, and nothing
+/// else reads it.
+pub(super) fn closing_with_nothing_proposed(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.closes || !r.clauses.is_empty() {
+        return None;
+    }
+    Some(if cx.question().is_none() { ends_the_task() } else { Answered::pass() })
+}
+
+/// "Yes", "ok", "do it", "thanks" right after an execute, with nothing
+/// asked since, on a screen that shows that one option alone (the app sent
+/// its screen again): an acknowledgement of what was just done, never a
+/// yes to doing it again. The turn is handed back (`cancel`), as a closing
+/// with nothing asked is; an app that wants it done again asks with
+/// `ASKED_CONFIRMATION`. Saying it again ("yes, delete all panels") is a
+/// request of its own, the ladder's to read.
+pub(super) fn acknowledges_the_execute(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    let yes_shaped = r.affirms || r.closes || (points(cx, r) && (!r.verbs.is_empty() || does_something(r)));
+    let says_more = !r.rest.is_empty()
+        || !r.values.is_empty()
+        || r.refuses
+        || r.abandons
+        || r.alternatives
+        || r.asks
+        || r.repeats
+        || r.not_that
+        || r.the_other
+        || r.comparison.is_some();
+    if !yes_shaped || says_more || cx.pool.len() != 1 {
+        return None;
+    }
+    let one = cx.option_entries().next()?;
+    // Something asked of this screen since (the app's question, or
+    // ladderd's about an option it shows) is answered as asked.
+    let asked = cx.question().is_some_and(|(q, _)| q.offered.iter().any(|id| cx.offered_entry(q, id).is_some()));
+    // An execute the user refused since is the refusal's to read.
+    let had = cx.state.last_execute()?;
+    if asked || cx.executed_entry(&had) != Some(one) || cx.state.rejected(&had.id) {
+        return None;
+    }
+    Some(ends_the_task())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,210 @@
+//! The cancel room end to end: an abandon, a closing with nothing
+//! asked, a yes right after an execute hand the turn back, and never
+//! execute (each property counts the branch it checks).
+
+use crate::replies::testing::*;
+use crate::testkit::{Branches, Session, check_cases};
+use crate::types::*;
+use proptest::prelude::*;
+
+/// The app sends its one-option screen again after an execute;
+/// a yes then acknowledges what was done, it never runs it again. An app
+/// that wants it again asks (`ASKED_CONFIRMATION`).
+#[test]
+fn a_yes_right_after_an_execute_acknowledges_it() {
+    let s = Session::new();
+    assert_eq!(said(&s.say("delete all panels please", &delete())), "execute del (deterministic, -)");
+    assert_eq!(said(&s.say("yes", &delete())), "escape cancel (reply, cancel)");
+    assert_eq!(said(&s.say("yes", &delete())), "escape cancel (reply, cancel)");
+    assert_eq!(said(&s.say("do it", &delete())), "escape cancel (reply, cancel)");
+    assert_eq!(said(&s.say("yes", &asking(delete(), Asked::Confirmation))), "execute del (reply, affirm)");
+    // Not right after it: a yes to a plain one-option screen is as before.
+    let s = Session::new();
+    s.say("open links panel d", &panels());
+    assert_eq!(said(&s.say("ok", &booking())), "execute book (reply, affirm)");
+}
+
+#[test]
+fn a_cancel_word_that_is_a_label_is_that_request() {
+    assert_eq!(said(&Session::new().say("skip", &player())), "execute skip (deterministic, -)");
+}
+
+#[test]
+fn cancel_escapes_cancel() {
+    let confirm = asking(booking(), Asked::Confirmation);
+    assert_eq!(said(&Session::new().say("hold on, don't", &confirm)), "escape cancel (reply, cancel)");
+    assert_eq!(said(&Session::new().say("never mind, later", &confirm)), "escape cancel (reply, cancel)");
+}
+
+/// Labels of one option an execute is had on, of every risk.
+const EXECUTED: &[&str] = &[
+    "Delete All Panels",
+    "Close Account",
+    "Pay $120 Now",
+    "Send Message",
+    "Book a table for 2",
+    "Play Bohemian Rhapsody",
+    "Add to cart",
+    "Reorder coffee beans",
+];
+
+/// What a person says right after an execute to acknowledge it.
+const AFTER_AN_EXECUTE: &[&str] =
+    &["yes", "ok", "do it", "yes please", "okay", "sure", "yep do it", "go ahead", "great", "thanks", "perfect"];
+
+/// Affirm after an execute: "yes", "ok", "do it" right after
+/// an execute, with nothing asked since, never propose nor execute the
+/// option just executed: over generated screens (the option alone, or
+/// among others; high risk or not; chosen by its label, or by a yes to
+/// its confirmation), the app sends the screen again (the same option set,
+/// or another with the same option alone) and the user acknowledges up
+/// to three times. Counted: the acknowledgements read, and the app's
+/// `ASKED_CONFIRMATION` afterwards that executes it.
+#[test]
+fn a_yes_after_an_execute_never_proposes_or_runs_it_again() {
+    let branches = Branches::default();
+    let cases = (one_of(EXECUTED), any::<bool>(), any::<bool>(), 0u8..3, prop::collection::vec(one_of(AFTER_AN_EXECUTE), 1..=3));
+    check_cases(CASES, file!(), &cases, |(label, risky, among_others, again, yeses)| {
+        let s = Session::new();
+        let option = if risky { high("x", &label) } else { Candidate::new("x", &label) };
+        let others = [Candidate::new("o1", "Links Panel D"), Candidate::new("o2", "Team Settings")];
+        let first = if among_others {
+            screen("first", vec![others[0].clone(), option.clone(), others[1].clone()])
+        } else {
+            screen("first", vec![option.clone()])
+        };
+        // Chosen by its label, or (alone) by a yes to its confirmation.
+        let d = if among_others || !risky {
+            s.say(&format!("{label} please"), &first)
+        } else {
+            s.say("yes", &first);
+            s.say("yes", &first)
+        };
+        prop_assert!(said(&d).starts_with("execute x "), "{:?}: {}", label, said(&d));
+        let shown = match again {
+            0 => first.clone(),
+            1 => screen("again", vec![option.clone()]),
+            _ => screen("first", vec![option.clone()]),
+        };
+        for yes in &yeses {
+            let d = s.say(yes, &shown);
+            let proposes = d.clarifier.as_ref().is_some_and(|c| {
+                c.option_ids == ["x"]
+                    || (c.kind == crate::continuity::PendingClarifier::Confirmation
+                        && c.option_ids.first().map(String::as_str) == Some("x"))
+            });
+            prop_assert!(
+                d.outcome != Outcome::Execute && !proposes,
+                "{:?} then {:?} on {:?}: {}",
+                label,
+                yes,
+                shown.option_set_id,
+                said(&d)
+            );
+            if kind(&d) == Some("cancel") {
+                branches.hit("acknowledged");
+            }
+        }
+        // The app asks to do it again: the yes to that is a yes.
+        let d = s.say("yes", &asking(screen("again", vec![option]), Asked::Confirmation));
+        prop_assert_eq!(said(&d), "execute x (reply, affirm)");
+        branches.hit("asked again by the app");
+        Ok(())
+    });
+    branches.expect(&[("acknowledged", CASES as usize / 2), ("asked again by the app", CASES as usize)]);
+}
+
+const CANCELS: &[&str] = &[
+    "forget it",
+    "never mind",
+    "nevermind",
+    "hold on, don't",
+    "never mind, later",
+    "nvm",
+    "scratch that",
+    "i changed my mind",
+    "leave it",
+    "not now",
+    "maybe later",
+    "hold off",
+    "forget about it",
+    "ugh never mind",
+    "ok never mind",
+    "no, stop",
+    "nah, forget it",
+    "wait, don't do it",
+];
+
+/// Cancel: an abandon never executes, whatever was asked
+/// (or nothing): it escapes `cancel` (read as a reply or at the
+/// exclusions; those the reply rung read are counted).
+#[test]
+fn a_cancel_never_executes() {
+    let branches = Branches::default();
+    let cases = (prop::sample::select(&Asking::ALL[..]), one_of(CANCELS), one_of(&["", ".", "!"]));
+    check_cases(CASES, file!(), &cases, |(asking, cancel, after)| {
+        let (s, set, _) = asking.set_up();
+        let input = format!("{cancel}{after}");
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?} came to {}", asking, input, said(&d));
+        prop_assert_eq!(d.escape_reason, Some(EscapeReason::Cancel), "{:?}: {:?} came to {}", asking, input, said(&d));
+        if d.handled_by_tier == Tier::Reply {
+            branches.hit("read as a reply");
+        }
+        Ok(())
+    });
+    branches.expect(&[("read as a reply", CASES as usize / 3)]);
+}
+
+/// A cancel word alone ("cancel", "stop it", "cancel
+/// that") while some option's label opens with it may abandon the
+/// conversation as much as ask for that option: those options are asked,
+/// never executed and never escaped; with no such option it is a cancel.
+/// Over generated screens of 2 to 8 options, the words the lexicon holds
+/// both as an abandon and as an action, with what may come around them.
+#[test]
+fn a_cancel_word_alone_never_executes_an_option_it_opens() {
+    let lex = crate::testkit::lexicon();
+    let mut verbs: Vec<String> = lex.actions.iter().filter(|w| w.is_ascii() && lex.abandons.is_phrase(&[w.as_str()])).cloned().collect();
+    verbs.sort();
+    assert!(verbs.len() >= 3, "{verbs:?}");
+    const OBJECTS: &[&str] = &["subscription", "recording", "booking", "dentist appointment", "order", "upload", "timer", "membership"];
+    let branches = Branches::default();
+    let cases = (
+        prop::sample::select(verbs),
+        prop::collection::vec((prop::sample::select(OBJECTS), any::<bool>()), 2..=8),
+        prop::sample::select(vec!["{v}", "{v} it", "{v} that", "please {v}", "{v} please", "{V}!", "ok {v}"]),
+        any::<bool>(),
+    );
+    check_cases(CASES, file!(), &cases, |(verb, items, form, risky)| {
+        let cands: Vec<Candidate> = items
+            .iter()
+            .enumerate()
+            .map(|(i, (object, opens))| {
+                let label = if *opens { format!("{} {object}", capitalized(&verb)) } else { format!("Show {object}") };
+                Candidate { risk: if risky { Risk::High } else { Risk::Unspecified }, ..Candidate::new(format!("o{i}"), label) }
+            })
+            .collect();
+        let opening: Vec<String> = cands.iter().filter(|c| c.label.starts_with(&capitalized(&verb))).map(|c| c.id.clone()).collect();
+        let input = form.replace("{v}", &verb).replace("{V}", &capitalized(&verb));
+        let d = Session::new().say(&input, &screen("s", cands));
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {}", input, said(&d));
+        if opening.is_empty() {
+            if input != format!("ok {verb}") {
+                prop_assert_eq!(d.escape_reason, Some(EscapeReason::Cancel), "{:?}: {}", input, said(&d));
+                branches.hit("no option opens with it: a cancel");
+            }
+        } else {
+            prop_assert_eq!(d.outcome, Outcome::Clarify, "{:?}: {}", input, said(&d));
+            let mut offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
+            offered.sort();
+            let mut want = opening.clone();
+            want.sort();
+            want.truncate(offered.len().max(1));
+            prop_assert!(want.iter().all(|w| offered.contains(w)), "{:?}: offered {:?}, opening {:?}", input, offered, opening);
+            branches.hit("asked among the options it opens");
+        }
+        Ok(())
+    });
+    branches.expect(&[("no option opens with it: a cancel", 5), ("asked among the options it opens", 50)]);
+}

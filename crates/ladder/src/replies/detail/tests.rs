@@ -1,0 +1,105 @@
+//! The detail room end to end: a word or value only one offered option
+//! shows picks it, and nothing else.
+
+use crate::replies::testing::*;
+use crate::testkit::{Branches, Session, check_cases};
+use crate::types::*;
+use proptest::prelude::*;
+
+#[test]
+fn a_detail_only_one_offered_option_shows_picks_it() {
+    let s = Session::new();
+    s.say("table for 2", &times());
+    assert_eq!(said(&s.say("the saturday one", &times())), "execute t8 (reply, detail)");
+    assert_eq!(said(&Session::new().say("black", &asking(shirts(), Asked::Choice))), "execute black (reply, detail)");
+}
+
+#[test]
+fn a_detail_two_offered_options_show_is_asked_again() {
+    let s = Session::new();
+    s.say("table for 2", &times());
+    let d = s.say("the friday one", &times());
+    assert_eq!(d.outcome, Outcome::Clarify, "{}", said(&d));
+}
+
+const DAYS: [&str; 3] = ["Friday", "Saturday", "Sunday"];
+
+/// Detail: a day or an hour (or both) said of options
+/// that show "Friday 7:00 pm" and the like picks an option only when it
+/// is the one option that shows all it says; two or none showing it, it
+/// executes nothing. After ladderd's "which one?", on the app's, or with
+/// nothing asked ("the saturday one"). Counted: picks, and details two
+/// or more options show.
+#[test]
+fn a_detail_picks_only_the_one_option_that_shows_it() {
+    let branches = Branches::default();
+    let options = prop::collection::vec((0usize..3, 5u32..=9), 2..=4);
+    let said_of = (prop::option::of(0usize..3), prop::option::of(5u32..=9), 0u8..4)
+        .prop_filter("says something", |(d, h, _)| d.is_some() || h.is_some());
+    let cases = (options, said_of, 0u8..3);
+    check_cases(CASES * 2, file!(), &cases, |(options, (day, hour, form), asked_by)| {
+        let all: Vec<Candidate> =
+            options.iter().enumerate().map(|(i, (d, h))| c(&format!("o{i}"), "Table for 2", &format!("{} {h}:00 pm", DAYS[*d]))).collect();
+        let set = screen("tables", all);
+        let day_word = day.map(|d| DAYS[d].to_lowercase());
+        let input = match (&day_word, hour, form) {
+            (Some(d), None, 0 | 1) => format!("the {d} one"),
+            (Some(d), None, _) => d.clone(),
+            (None, Some(h), 0) => format!("the {h}"),
+            (None, Some(h), 1) => format!("the {h} pm one"),
+            (None, Some(h), _) => format!("the one at {h} pm"),
+            (Some(d), Some(h), 0 | 1) => format!("{d} at {h}"),
+            (Some(d), Some(h), _) => format!("the {d} {h} pm one"),
+            (None, None, _) => unreachable!(),
+        };
+        let fits: Vec<usize> =
+            (0..options.len()).filter(|i| day.is_none_or(|d| options[*i].0 == d) && hour.is_none_or(|h| options[*i].1 == h)).collect();
+        let s = Session::new();
+        let d = match asked_by {
+            0 => s.say(&input, &asking(set, Asked::Choice)),
+            1 => {
+                let first = s.say("table for 2", &set);
+                prop_assert_eq!(first.clarifier.as_ref().map_or(0, |c| c.option_ids.len()), options.len(), "{}", said(&first));
+                s.say(&input, &set)
+            }
+            _ => s.say(&input, &set),
+        };
+        let why = format!("{options:?} ({asked_by}): {input:?} came to {}", said(&d));
+        match fits[..] {
+            [one] => {
+                if d.outcome == Outcome::Execute {
+                    prop_assert_eq!(d.target_id.clone(), Some(format!("o{one}")), "{}", why);
+                    branches.hit("picks the one");
+                }
+            }
+            _ => {
+                prop_assert_ne!(d.outcome, Outcome::Execute, "{}", why);
+                if fits.len() > 1 {
+                    branches.hit("two or more show it");
+                }
+            }
+        }
+        Ok(())
+    });
+    branches.expect(&[("picks the one", CASES as usize / 4), ("two or more show it", CASES as usize / 8)]);
+}
+
+/// A bare hour is no weekday: "the 6" over Friday and Sunday tables at
+/// 5:00 pm names neither (it picked Sunday, the sixth day counted from
+/// Monday at 0); "saturday at 5" names no table at Saturday 6:00 pm.
+#[test]
+fn a_bare_hour_is_no_weekday() {
+    let tables = |a: &str, b: &str| screen("tables", vec![c("o0", "Table for 2", a), c("o1", "Table for 2", b)]);
+    for (set, input) in [
+        (tables("Friday 5:00 pm", "Sunday 5:00 pm"), "the 6"),
+        (tables("Friday 6:00 pm", "Saturday 6:00 pm"), "the 5"),
+        (tables("Friday 5:00 pm", "Saturday 6:00 pm"), "saturday at 5"),
+    ] {
+        let d = Session::new().say(input, &asking(set.clone(), Asked::Choice));
+        assert_ne!(d.outcome, Outcome::Execute, "the app's question, {input:?}: {}", said(&d));
+        let s = Session::new();
+        s.say("table for 2", &set);
+        let d = s.say(input, &set);
+        assert_ne!(d.outcome, Outcome::Execute, "ladderd's question, {input:?}: {}", said(&d));
+    }
+}

@@ -1,0 +1,131 @@
+//! The repair room end to end: "not that one" refuses the execute just
+//! had, and a refused option never executes on a vague turn.
+
+use crate::continuity::ActionOutcome;
+use crate::replies::testing::*;
+use crate::testkit::{Branches, Session, check_cases};
+use crate::types::*;
+use proptest::prelude::*;
+
+#[test]
+fn repair_the_other_one_of_two_executes_it() {
+    let s = Session::new();
+    assert_eq!(said(&s.say("open links panel d", &pair())), "execute d (deterministic, -)");
+    let d = s.say("no, the other one", &pair());
+    assert_eq!(said(&d), "execute e (reply, repair)");
+}
+
+#[test]
+fn repair_of_one_of_three_asks_and_the_refused_one_never_executes_on_a_vague_turn() {
+    let s = Session::new();
+    s.say("open links panel d", &panels());
+    let d = s.say("not that one", &panels());
+    assert_eq!(said(&d), "clarify p, e (reply, repair)");
+    assert_eq!(d.clarifier.as_ref().map(|c| c.kind), Some(crate::continuity::PendingClarifier::Repair));
+    for vague in ["links panel", "one more", "yes"] {
+        let d = s.say(vague, &panels());
+        assert_ne!(d.target_id.as_deref(), Some("d"), "{vague:?}: {}", said(&d));
+    }
+}
+
+/// A screen of 2 to 5 Links Panels and 0 to 2 others, in a random order.
+fn a_links_screen() -> impl Strategy<Value = (usize, usize, Vec<usize>)> {
+    (2usize..=5, 0usize..=2).prop_flat_map(|(k, others)| (Just(k), Just(others), order(k + others)))
+}
+
+const REFUSALS: &[&str] =
+    &["not that one", "wrong one", "no, not that one", "no not that one", "that's the wrong one", "no, the other one"];
+
+const VAGUE: &[&str] = &[
+    "links panel",
+    "the links panel",
+    "panel",
+    "the panel",
+    "links",
+    "one more",
+    "again",
+    "same again",
+    "yes",
+    "ok",
+    "sounds good",
+    "that one",
+    "open it",
+    "the one",
+    "do it",
+    "yes that one",
+    "open the links panel",
+    "the other one",
+    "the links panel one",
+];
+
+/// Repair: an option the user refused just after it
+/// executed ("not that one", "wrong one", or the app's `RecordOutcome`
+/// REJECTED) never executes on a vague turn (one that does not say its
+/// label or position) within the continuity TTL, on the screen re-sent
+/// in any order (and as another option set). Counted: the repair read, and the first vague turn that
+/// would have executed it without the refusal.
+#[test]
+fn a_refused_option_never_executes_on_a_vague_turn() {
+    let branches = Branches::default();
+    let cases = (
+        a_links_screen(),
+        any::<prop::sample::Index>(),
+        prop::option::of(one_of(REFUSALS)),
+        prop::collection::vec((one_of(VAGUE), any::<prop::sample::Index>()), 1..=3),
+    );
+    check_cases(CASES, file!(), &cases, |((k, others, first_order), pick, refusal, vague)| {
+        let set = links_panels(k, others, &first_order);
+        let letter = LETTERS[pick.index(k)];
+        let refused = letter.to_lowercase();
+        let n = k + others;
+        let shuffled = |i: &prop::sample::Index| {
+            let mut o: Vec<usize> = (0..n).collect();
+            o.rotate_left(i.index(n));
+            if i.index(2) == 1 {
+                o.reverse();
+            }
+            // The app may re-send it as another option set.
+            let id = if i.index(3) == 2 { "links-again" } else { "links" };
+            OptionSet { option_set_id: id.into(), ..reordered(&set, &o) }
+        };
+        let lived = |refuse: bool| {
+            let s = Session::new();
+            let d = s.say(&format!("open links panel {letter}"), &set);
+            assert_eq!(d.target_id.as_deref(), Some(refused.as_str()), "{}", said(&d));
+            if refuse {
+                match &refusal {
+                    Some(phrase) => {
+                        let d = s.say(phrase, &set);
+                        assert_eq!(kind(&d), Some("repair"), "{phrase:?} came to {}", said(&d));
+                        assert_ne!(d.target_id.as_deref(), Some(refused.as_str()));
+                    }
+                    None => s.record(&refused, "links", ActionOutcome::Rejected),
+                }
+            }
+            s
+        };
+        let s = lived(true);
+        branches.hit("refused");
+        for (input, i) in &vague {
+            let d = s.say(input, &shuffled(i));
+            prop_assert_ne!(
+                d.target_id.as_deref(),
+                Some(refused.as_str()),
+                "refused {} ({:?}) on {:?}: {:?} came to {}",
+                refused,
+                refusal,
+                set.candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+                input,
+                said(&d)
+            );
+        }
+        // Without the refusal, the same first turn executes it sometimes:
+        // the refusal is what stops it.
+        let (input, i) = &vague[0];
+        if lived(false).say(input, &shuffled(i)).target_id.as_deref() == Some(refused.as_str()) {
+            branches.hit("would have executed it");
+        }
+        Ok(())
+    });
+    branches.expect(&[("refused", CASES as usize), ("would have executed it", CASES as usize / 16)]);
+}
