@@ -6,7 +6,7 @@ use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;
 
-/// Issue 56: "final" is a position and a word of two labels: both
+/// "final" is a position and a word of two labels: both
 /// readings are asked, on the app's "which one?" as on a plain screen.
 #[test]
 fn a_position_word_two_labels_say_is_asked() {
