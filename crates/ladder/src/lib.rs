@@ -26,12 +26,15 @@
 //!   evidence and the principle), `typo` (near words, fuzzy), `commands`,
 //!   and `index`, the pool's canonical index), [`classify`] (the one confidence
 //!   function), [`clarifier`] (the tie, its ranking, display order and
-//!   question templates), [`continuity`] (session state, TTLs, updates, the
-//!   continuity resolver, `Enrich` evidence), [`llm_rung`] (the one LLM call
-//!   site, and the policy step that maps its verdict to a decision),
+//!   question templates), [`meaning`] (ranking by meaning: the input's
+//!   similarity to each option, which orders a clarifier and never decides), [`continuity`] (session state, TTLs, updates, the
+//!   continuity resolver, `Enrich` evidence, what a run reads of the
+//!   state), [`llm_rung`] (`run`, the one LLM call site, and `settle`, the
+//!   policy step that maps its verdict to a decision),
 //!   [`fingerprint`] (the evidence fingerprint).
-//! - One decision: [`mod@decide`] (the sequence), [`draft`] (its inputs, working state
-//!   and decision constructors), [`cost`] (a request's matching work,
+//! - One decision: [`mod@decide`] (the sequence), `rungs` (each rung, a
+//!   function), [`draft`] (its inputs, working state and decision
+//!   constructors), [`cost`] (a request's matching work,
 //!   and the caller's deadline the long loops check), [`ports`] (the effects it needs from
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,

@@ -1,14 +1,13 @@
-//! The LLM rung (docs/llm.md) and the policy step after it (rung 9):
-//! the one place the LLM is called, for ties the rules could not settle,
-//! once per evidence (the loop guard), within the cycle's budgets; the
-//! corroboration of a pick that passed every other gate;
-//! and the mapping of what it did to a safe decision.
+//! The LLM rung (rung 8, docs/llm.md) and the policy step after it
+//! (rung 9, `settle`): the one place the LLM is called, for ties the
+//! rules could not settle, once per evidence (the loop guard), within the
+//! cycle's budgets; the corroboration of a pick that passed every other
+//! gate; and the mapping of what it did to a safe decision.
 
 use crate::ask::{AskCandidate, AskContinuity, AskQuestion, LlmAsk, LlmContext};
 use crate::canon::canonicalize;
 use crate::clarifier::{Tie, TieItem};
-pub use crate::draft::Corroborated;
-use crate::draft::{Check, Draft, LlmStep, Mode};
+use crate::draft::{Draft, Mode};
 use crate::lexicon::Lexicon;
 use crate::policy::{Budgets, Corroboration, Policy, SecondAnswer};
 use crate::policy::{LlmAnswer, LlmMode, Verdict, interpret};
@@ -17,6 +16,89 @@ use crate::ports::{GuardClaim, Ports};
 use crate::replies::{self, By};
 use crate::types::*;
 use sha2::{Digest, Sha256};
+
+mod settle;
+
+/// What the LLM rung did.
+#[derive(Debug, Clone)]
+pub(crate) enum LlmStep {
+    NotEligible,
+    Skipped(FallbackReason),
+    GuardRepeat {
+        ordering: Vec<String>,
+        suggested_id: Option<String>,
+    },
+    Failed {
+        reason: FallbackReason,
+        latency_ms: u32,
+        detail: String,
+    },
+    /// `check`: the corroboration of a pick that passed every other gate
+    /// (`None` when none was due or `auto_execute.corroboration = "none"`).
+    Answered {
+        verdict: Verdict,
+        latency_ms: u32,
+        check: Option<Check>,
+    },
+}
+
+wire_enum! {
+    "snake_case",
+    /// What the corroboration of a pick found (the
+    /// `ladder.llm.corroboration` attribute and metric label).
+    pub enum Corroborated {
+        /// The check picked the same candidate: the pick may execute.
+        Agreed,
+        /// The check picked another candidate (the second ask's pick), or
+        /// the pick is not the deterministic ranking's clear first.
+        Disagreed,
+        /// Too little of the budget was left to ask again.
+        SkippedNoTime,
+        /// The second ask brought no usable pick: an error, a timeout, an
+        /// abstain, an invalid reply, or a pick below `llm.confidence_min`.
+        Failed,
+    }
+}
+
+/// The corroboration of one pick.
+#[derive(Debug, Clone)]
+pub(crate) struct Check {
+    pub(crate) result: Corroborated,
+    /// The candidate the check points to (a real id): the second ask's
+    /// pick, or for the deterministic check the candidate that is first or
+    /// too close. Shown next to the pick when they differ.
+    pub(crate) other: Option<String>,
+    /// The second ask's verdict (or failure); empty when none was due.
+    pub(crate) verdict: String,
+    pub(crate) latency_ms: u32,
+    pub(crate) detail: String,
+}
+
+impl LlmStep {
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            LlmStep::NotEligible => "not_eligible",
+            LlmStep::Skipped(r) => r.as_str(),
+            LlmStep::GuardRepeat { .. } => "loop_guard",
+            LlmStep::Failed { reason, .. } => reason.as_str(),
+            LlmStep::Answered { verdict, .. } => verdict.name(),
+        }
+    }
+    pub(crate) fn detail(&self) -> String {
+        match self {
+            LlmStep::Failed { detail, latency_ms, .. } => format!("{detail} after {latency_ms} ms"),
+            LlmStep::Answered { verdict: Verdict::Invalid { detail }, .. } => detail.clone(),
+            LlmStep::Answered { verdict: Verdict::Select { choice_id, confidence }, latency_ms, check } => {
+                let mut d = format!("{choice_id} at {confidence:.2} in {latency_ms} ms");
+                if let Some(c) = check {
+                    d.push_str(&format!("; corroboration {}: {}", c.result.as_str(), c.detail));
+                }
+                d
+            }
+            _ => String::new(),
+        }
+    }
+}
 
 /// The one LLM call site: checks the budgets and the
 /// evidence, claims the loop guard (S5), asks once, validates the reply.
