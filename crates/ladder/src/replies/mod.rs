@@ -39,8 +39,6 @@ mod position;
 pub mod reading;
 mod repair;
 mod repeat;
-#[cfg(test)]
-mod testing;
 
 use crate::continuity::StateView;
 use crate::cost::Deadline;
@@ -278,4 +276,4 @@ pub fn shown_text(c: &crate::types::Candidate) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

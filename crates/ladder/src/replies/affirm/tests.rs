@@ -2,7 +2,7 @@
 //! and never an option that a detail, a question or a second option
 //! leaves open (each property counts the branch it checks).
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

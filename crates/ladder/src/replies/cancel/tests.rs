@@ -2,7 +2,7 @@
 //! asked, a yes right after an execute hand the turn back, and never
 //! execute (each property counts the branch it checks).
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

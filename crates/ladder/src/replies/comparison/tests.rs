@@ -1,7 +1,7 @@
 //! The comparison room end to end: the one extreme of a value the
 //! options show, a tie asked again.
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

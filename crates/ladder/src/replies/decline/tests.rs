@@ -1,7 +1,7 @@
 //! The decline room end to end: a no never executes what was proposed;
 //! what it names instead is read again.
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The detail room end to end: a word or value only one offered option
 //! shows picks it, and nothing else.
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The position room end to end: a position counts in the order the
 //! question listed, never on a reshuffled screen.
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! had, and a refused option never executes on a vague turn.
 
 use crate::continuity::ActionOutcome;
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The repeat room end to end: "one more" repeats the last execute as it
 //! was, and nothing else.
 
-use crate::replies::testing::*;
+use crate::replies::tests::*;
 use crate::testkit::{Branches, Session, check_cases};
 use crate::types::*;
 use proptest::prelude::*;
