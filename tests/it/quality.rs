@@ -461,3 +461,94 @@ async fn the_worked_dialogue_example_runs_as_the_docs_show() {
     let strip = |s: &str| s.lines().filter(|l| !l.starts_with("evaluated ")).map(str::trim_end).collect::<Vec<_>>().join("\n");
     assert_eq!(strip(shown).trim(), strip(&text).trim(), "docs/evaluation.md's dialogue report drifted; paste the new one");
 }
+
+/// dialogues-c's targets (issue 56): the clear requests executed, of the
+/// scored turns ...
+const C_CLEAR_EXECUTED_TARGET: f64 = 0.90;
+/// ... the escapes right, of 39 ...
+const C_ESCAPES_RIGHT_TARGET: usize = 36;
+/// ... and the dialogues fully right on their scored turns, of 100.
+const C_FULLY_RIGHT_TARGET: usize = 85;
+/// What holds today, gated so that it never falls back while the rules
+/// grow toward the targets (each a figure of the scored turns).
+const C_CLEAR_EXECUTED_MIN: usize = 91;
+const C_ESCAPES_RIGHT_MIN: usize = 33;
+const C_FULLY_RIGHT_MIN: usize = 60;
+
+/// A third blind set of dialogues by another independent author
+/// (`tests/corpus/dialogues-c/`, 100 dialogues, 258 turns): its
+/// `scoring.json` names the turns a careful person could answer otherwise
+/// (`debatable`) and those that need world knowledge (`knowledge`, the
+/// LLM's job), left out of every figure here. No wrong execute on the
+/// scored turns; the clear requests executed, the escapes right and the
+/// dialogues fully right never below what holds today, reported beside
+/// the issue's targets.
+#[tokio::test]
+async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/dialogues-c");
+    let scoring: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("scoring.json")).unwrap()).unwrap();
+    let left_out: std::collections::BTreeSet<String> = ["debatable", "knowledge"]
+        .iter()
+        .flat_map(|k| scoring[k].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()))
+        .collect();
+    let lines = eval::read(&dir.join("dialogues.jsonl")).unwrap();
+    let unknown = eval::unknown_exceptions(
+        &lines,
+        &left_out.iter().map(|at| eval::Exception { at: at.clone(), reason: "scored".into() }).collect::<Vec<_>>(),
+    )
+    .iter()
+    .map(|e| e.at.clone())
+    .collect::<Vec<_>>();
+    assert!(unknown.is_empty(), "scoring.json names no turn of the corpus: {unknown:?}");
+    // Each dialogue's scored turns, and what each expects.
+    let mut scored: Vec<(String, Vec<(String, eval::Expect)>)> = Vec::new();
+    for line in &lines {
+        let eval::Line::Dialogue(d) = line else { panic!("dialogues-c holds dialogues only") };
+        let turns = d.turns.iter().enumerate().map(|(k, t)| (format!("{}#{}", d.id, k + 1), t.expect.clone()));
+        scored.push((d.id.clone(), turns.filter(|(id, _)| !left_out.contains(id)).collect()));
+    }
+    let r = evaluate_set("dialogues-c", "dialogues.jsonl").await;
+    assert_eq!((r.dialogues.dialogues, r.overall.invalid), (100, 0), "{}", eval::render(&r));
+    let not_right: std::collections::BTreeMap<&str, &eval::Scored> = r.failures.iter().map(|f| (f.id.as_str(), f)).collect();
+    let set_aside: std::collections::BTreeSet<&str> = r.set_aside.iter().map(|a| a.turn.id.as_str()).collect();
+    let (mut clear, mut executed, mut escapes, mut escaped, mut wrong, mut fully_right) = (0, 0, 0, 0, 0, 0);
+    for (_, turns) in &scored {
+        let turns: Vec<&(String, eval::Expect)> = turns.iter().filter(|(id, _)| !set_aside.contains(id.as_str())).collect();
+        for (id, expect) in &turns {
+            let failed = not_right.get(id.as_str());
+            match expect {
+                eval::Expect::Execute(_) => (clear, executed) = (clear + 1, executed + usize::from(failed.is_none())),
+                eval::Expect::Escape(_) => (escapes, escaped) = (escapes + 1, escaped + usize::from(failed.is_none())),
+                _ => {}
+            }
+            wrong += usize::from(failed.is_some_and(|f| f.verdict == eval::Verdict::WrongExecute));
+        }
+        fully_right += usize::from(turns.iter().all(|(id, _)| !not_right.contains_key(id.as_str())));
+    }
+    let mut gates = Gates::default();
+    gates.check("wrong executes, scored turns", wrong.to_string(), "0", wrong == 0);
+    gates.check(
+        "clear requests executed, scored turns",
+        percent(executed, clear),
+        &format!(">= {C_CLEAR_EXECUTED_MIN}"),
+        executed >= C_CLEAR_EXECUTED_MIN,
+    );
+    gates.report("... issue 56's target", format!(">= {:.0}%", 100.0 * C_CLEAR_EXECUTED_TARGET));
+    gates.check(
+        "escapes right, scored turns",
+        format!("{escaped} of {escapes}"),
+        &format!(">= {C_ESCAPES_RIGHT_MIN}"),
+        escaped >= C_ESCAPES_RIGHT_MIN,
+    );
+    gates.report("... issue 56's target", format!(">= {C_ESCAPES_RIGHT_TARGET}"));
+    gates.check(
+        "dialogues fully right, scored turns",
+        format!("{fully_right} of 100"),
+        &format!(">= {C_FULLY_RIGHT_MIN}"),
+        fully_right >= C_FULLY_RIGHT_MIN,
+    );
+    gates.report("... issue 56's target", format!(">= {C_FULLY_RIGHT_TARGET}"));
+    gates.report("wrong executes, every turn", r.wrong_executes().to_string());
+    gates.report("dialogues fully right, every turn", r.dialogues.fully_right.to_string());
+    gates.hold("tests/corpus/dialogues-c", &r, |f| !left_out.contains(&f.id));
+}
