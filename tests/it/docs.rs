@@ -290,6 +290,9 @@ fn example_pool(name: &str) -> serde_json::Value {
             ("ber", "(GMT+01:00) Berlin"),
             ("ath", "(GMT+02:00) Athens"),
         ],
+        "invites" => &[("acc", "Accept"), ("dec", "Decline"), ("new", "Propose new time")],
+        "places" => &[("home", "Home"), ("work", "Work"), ("gym", "Gym")],
+        "rooms" => &[("hv", "Harbour View Room"), ("city", "City Room")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

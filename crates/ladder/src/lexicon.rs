@@ -70,6 +70,21 @@ pub struct LanguageLexicon {
     pub verb_nouns: Vec<String>,
     #[serde(default)]
     pub verb_leads: Vec<String>,
+    /// An everyday verb and the items it is the everyday way to choose
+    /// ("book" a room, a table, a flight): said of such an item, the verb
+    /// is request phrasing (spec 4b).
+    #[serde(default)]
+    pub verb_fits: BTreeMap<String, Vec<String>>,
+    /// Verbs that set something to a value ("set", "change", "switch"),
+    /// and the words that link the thing set to the value ("to").
+    #[serde(default)]
+    pub setting_verbs: Vec<String>,
+    #[serde(default)]
+    pub setting_links: Vec<String>,
+    /// Actions that answer what the screen holds ("accept", "decline",
+    /// "join"): an option that is one of them alone takes its object.
+    #[serde(default)]
+    pub responses: Vec<String>,
     #[serde(default)]
     pub ordinal_prefixes: Vec<String>,
     #[serde(default)]
@@ -324,6 +339,15 @@ pub struct Lexicon {
     /// Words after which a `verb_nouns` word is the request's verb ("to",
     /// "can you", "please"); the first word is one too.
     pub verb_leads: PhraseSet,
+    /// An everyday verb (normalized) and the item nouns it fits.
+    pub verb_fits: HashMap<String, HashSet<String>>,
+    /// "set", "change", "switch": the verb of "set the pickup to work".
+    pub setting_verbs: PhraseSet,
+    /// "to": between the thing set and the value it is set to.
+    pub setting_links: HashSet<String>,
+    /// "accept", "decline", "join": an option that is one of these alone
+    /// ("Accept") is said with what it acts on ("accept Lee's invite").
+    pub responses: HashSet<String>,
     pub ordinal_prefixes: HashSet<String>,
     pub ordinal_suffixes: HashSet<String>,
     /// Position phrases (1-based; negative from the end; 0 the middle).
@@ -515,6 +539,18 @@ impl Lexicon {
             states: words(all(|l| &l.states)),
             verb_nouns: words(all(|l| &l.verb_nouns)),
             verb_leads: PhraseSet::build(&all(|l| &l.verb_leads)),
+            verb_fits: {
+                let mut fits: HashMap<String, HashSet<String>> = HashMap::default();
+                for l in langs {
+                    for (verb, nouns) in &l.verb_fits {
+                        fits.entry(norm(verb)).or_default().extend(nouns.iter().map(|n| norm(n)).filter(|n| !n.is_empty()));
+                    }
+                }
+                fits
+            },
+            setting_verbs: PhraseSet::build(&all(|l| &l.setting_verbs)),
+            setting_links: words(all(|l| &l.setting_links)),
+            responses: words(all(|l| &l.responses)),
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
             ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),
             ordinals: PhraseSet::build_valued(ordinals),

@@ -265,6 +265,18 @@ pub(crate) fn classify<'a>(mut draft: Draft<'a>, replied: &Replied<'_>, matched:
         (_, Some(e)) => format!("{reason_name}; {} is high risk: confirm it", pool.entries[e].cand.id),
         _ => reason_name.to_string(),
     };
+    // The words a rule read as said for the winner, and which rule.
+    let by = match class.winner {
+        Some(Winner::Entry(e)) => matched.matches.reading.accounted_by(e),
+        _ => String::new(),
+    };
+    let detail = if by.is_empty() {
+        detail
+    } else if detail.is_empty() {
+        by
+    } else {
+        format!("{detail}; {by}")
+    };
     draft.step(class.bucket.as_str(), detail);
     Ok(Continue((draft, class)))
 }

@@ -7,9 +7,11 @@
 
 use super::index::CanonPool;
 use super::index::is_number;
-use super::{MatchKind, MatchParams, Mention, Relation, Role};
+use super::{Licence, MatchKind, MatchParams, Mention, Relation, Role};
 use crate::cost::Deadline;
 use crate::lexicon::{Lexicon, PhraseSet};
+use crate::scope::Pool;
+use crate::text::words;
 use rustc_hash::FxHashMap;
 
 /// The raw input, compared case-insensitively with every label of the
@@ -243,6 +245,130 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
     }
 }
 
+/// What the rules that read a word for some entries only are given: the
+/// pool, its index, the lexicon and the switches.
+pub(super) struct Screen<'a> {
+    pub(super) pool: &'a Pool<'a>,
+    pub(super) canon: &'a CanonPool,
+    pub(super) lex: &'a Lexicon,
+    pub(super) params: &'a MatchParams,
+    pub(super) stop: &'a Deadline,
+}
+
+impl Screen<'_> {
+    fn high_risk(&self, entry: usize) -> bool {
+        self.pool.entries[entry].cand.is_high_risk(&self.params.high_risk_kinds)
+    }
+
+    /// The canonical words of the entry's label, sublabel and kind.
+    fn shown_words(&self, entry: usize) -> Vec<String> {
+        let c = self.pool.entries[entry].cand;
+        let mut out: Vec<String> = self.canon.label_words_of(entry).map(str::to_owned).collect();
+        for text in [&c.sublabel, &c.kind] {
+            if !text.trim().is_empty() {
+                out.extend(words(&crate::canon::canonicalize(text, self.lex)).map(str::to_owned));
+            }
+        }
+        out
+    }
+
+    /// Whether `t` is a word any candidate shows (label, alias, sublabel,
+    /// kind): such a word names that candidate, never the screen's subject.
+    fn any_shows(&self, t: &str) -> bool {
+        self.canon.any_word(t, self.stop) || (0..self.pool.len()).any(|e| self.shown_words(e).iter().any(|w| w == t))
+    }
+
+    /// Whether `t` may be the object a verb acts on, the screen's subject
+    /// that no option says ("pickup", "lee's invite"): a word no candidate
+    /// shows, that asks for nothing of its own (no verb of choosing, number
+    /// or cancel word; no action either, unless `nouns`: after a bare
+    /// action, "the invite" is its object).
+    fn free_object(&self, t: &str, nouns: bool) -> bool {
+        let lex = self.lex;
+        !self.any_shows(t)
+            && (nouns || !lex.actions.contains(t) && !lex.verb_nouns.contains(t))
+            && !lex.selection_verbs.is_phrase(&[t])
+            && !lex.everyday_verbs.is_phrase(&[t])
+            && !lex.cancel_vocabulary.contains(t)
+            && !t.chars().any(|c| c.is_ascii_digit())
+            && !crate::values::is_number_word(t)
+    }
+
+    /// The entries `verb` is the everyday way to choose (the lexicon's
+    /// `verb_fits`: "book" a room), high-risk ones aside.
+    fn fitting(&self, verb: &str) -> Vec<usize> {
+        let Some(nouns) = self.lex.verb_fits.get(verb) else { return Vec::new() };
+        let fits = |w: &str| nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| nouns.contains(s));
+        (0..self.pool.len()).filter(|e| !self.high_risk(*e) && self.shown_words(*e).iter().any(|w| fits(w))).collect()
+    }
+}
+
+/// The everyday verb, read as a careful person reads it (spec 4b): the
+/// words a verb frame accounts for, for the one option named whole in it.
+/// Each such word becomes phrasing (`Role::Empty`) and a [`Licence`] for
+/// that option alone; a high-risk option takes none (its label whole,
+/// nothing else).
+///
+/// - **set ... to**: "set the pickup to work", "change the theme to dark":
+///   a setting verb, the thing set, a link word, then the option named
+///   whole, and nothing after; the thing set is words no option shows.
+/// - **a bare action and its object**: "accept Lee's invite", "decline the
+///   invite" where the option is an action that answers what the screen
+///   holds, alone ("Accept", "Join now": the lexicon's `responses`):
+///   what follows is what it acts on, when no option shows any of it and it
+///   asks for nothing of its own (no second verb, no "and").
+pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention], screen: &Screen<'_>) -> Vec<Licence> {
+    let lex = screen.lex;
+    let mut out = Vec::new();
+    let whole: Vec<&Mention> = mentions.iter().filter(|m| m.kind.tier() == super::MatchTier::Label).collect();
+    let [m] = whole[..] else { return out };
+    if screen.high_risk(m.entry) || mentions.iter().any(|o| o.entry != m.entry) {
+        return out;
+    }
+    let grant = |out: &mut Vec<Licence>, roles: &mut [Role], k: usize, rule: &'static str| {
+        if roles[k] == Role::Content {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: toks[k].to_string(), entries: vec![m.entry], rule });
+        }
+    };
+    let (start, end) = m.span;
+    let first = roles.iter().position(|r| *r != Role::Empty).unwrap_or(0);
+    let rest_empty = roles[end..].iter().all(|r| *r == Role::Empty);
+    // Set ... to <option>.
+    if rest_empty && start >= 2 && lex.setting_links.contains(toks[start - 1]) {
+        if let Some(n) = lex.setting_verbs.match_at(toks, first).filter(|n| first + n < start) {
+            let between = first + n..start - 1;
+            let free =
+                between.clone().all(|k| roles[k] == Role::Empty || (roles[k] == Role::Content && screen.free_object(toks[k], false)));
+            if free {
+                for k in first..first + n {
+                    grant(&mut out, roles, k, "set_to");
+                }
+                for k in between {
+                    grant(&mut out, roles, k, "set_to");
+                }
+            }
+        }
+        return out;
+    }
+    // <a bare action> <its object>.
+    let label: Vec<&str> = screen.canon.label_words_of(m.entry).collect();
+    // The label's action is the request's verb: no other verb before it,
+    // and no word that is as often the item ("Order", "Report": a noun).
+    let bare_action = !label.is_empty() && label.len() <= 2 && lex.responses.contains(label[0]) && !lex.verb_nouns.contains(label[0]);
+    let verb_before = (0..start).any(|k| lex.selection_verbs.match_at(toks, k).is_some() || lex.everyday_verbs.match_at(toks, k).is_some());
+    if bare_action && start == first && !verb_before && end < toks.len() {
+        let joins = (end..toks.len()).any(|k| roles[k] == Role::Empty && lex.conjunctions.is_phrase(&[toks[k]]));
+        let free = (end..toks.len()).all(|k| roles[k] != Role::Content || screen.free_object(toks[k], true));
+        if !joins && free {
+            for k in end..toks.len() {
+                grant(&mut out, roles, k, "action_object");
+            }
+        }
+    }
+    out
+}
+
 /// A word that is a generic noun in one sense and an action in another
 /// ("track", "book", "order": the lexicon's `verb_nouns`), said as the
 /// request's verb (the first word, or after one of `verb_leads`: "to",
@@ -255,7 +381,12 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
 /// and then (`named`, when what is named is itself an action) only for a
 /// verb that is not the everyday way to choose an item: "track my order"
 /// is not "Order", but "order the pad thai" is "Pad Thai".
-pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], lex: &Lexicon, named: bool) -> bool {
+///
+/// With nothing named, the everyday verb for choosing such an item ("book"
+/// a room: the lexicon's `verb_fits`) is phrasing for the options it fits
+/// (a [`Licence`] for those), never a word of its own.
+pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, named: bool, licences: &mut Vec<Licence>) -> bool {
+    let lex = screen.lex;
     let mut any = false;
     for i in 0..toks.len() {
         if roles[i] == Role::Reference || !lex.verb_nouns.contains(toks[i]) {
@@ -266,6 +397,12 @@ pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], lex: &Lexicon, n
             continue;
         }
         if i == 0 || (0..i).any(|j| lex.verb_leads.match_at(toks, j) == Some(i - j)) {
+            let fitting = if named { Vec::new() } else { screen.fitting(toks[i]) };
+            if !fitting.is_empty() {
+                roles[i] = Role::Empty;
+                licences.push(Licence { tok: i, word: toks[i].to_string(), entries: fitting, rule: "verb_fits" });
+                continue;
+            }
             roles[i] = Role::Verb;
             any = true;
         }

@@ -74,7 +74,7 @@ use super::text::words;
 use super::types::Candidate;
 use crate::cost::{Deadline, DeadlinePassed};
 use commands::match_command;
-use mentions::{RawInput, label_mentions, mark_empty_words, mark_verb_uses, read_structure, unless_only_phrasing};
+use mentions::{RawInput, Screen, label_mentions, mark_empty_words, mark_verb_uses, read_structure, unless_only_phrasing, verb_frames};
 use positions::{badge_mentions, position_mentions, resolve_position, signed_mentions};
 use words::{Said, ranking_hits, widen_by_shared_forms, word_evidence};
 
@@ -201,6 +201,21 @@ pub enum Words {
     Unexplained,
 }
 
+/// A word of the input that a rule reads as said for some entries only
+/// (spec 4b, "what a careful person counts as said"): the everyday verb
+/// that fits the option, the thing a setting verb sets, the object of an
+/// option that is a bare action. For any other entry it is left over.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Licence {
+    /// Input token index.
+    pub tok: usize,
+    pub word: String,
+    /// The entries it is said for (pool order).
+    pub entries: Vec<usize>,
+    /// The rule, as the trace names it.
+    pub rule: &'static str,
+}
+
 /// What the input says, as a careful person reads it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Referents {
@@ -227,6 +242,8 @@ pub struct Referents {
     /// Of `complete`: entries whose whole label, or a whole alias, the
     /// input says (what a high-risk candidate needs).
     pub whole: Vec<usize>,
+    /// The words a rule reads as said for some entries only ([`Licence`]).
+    pub licences: Vec<Licence>,
 }
 
 impl Referents {
@@ -239,6 +256,21 @@ impl Referents {
     /// Whether the input accounts for this entry and nothing else.
     pub fn accounts_for(&self, entry: usize) -> bool {
         self.complete.contains(&entry)
+    }
+
+    /// Which rule accounted for each word a rule read for `entry` (the
+    /// `classify` step's detail): `word=rule`, in input order.
+    pub fn accounted_by(&self, entry: usize) -> String {
+        let mut out = String::new();
+        for l in self.licences.iter().filter(|l| l.entries.contains(&entry)) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&l.word);
+            out.push('=');
+            out.push_str(l.rule);
+        }
+        out
     }
 
     /// The distinct entries named.
@@ -467,6 +499,8 @@ pub fn find(
     badges.extend(signed);
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
+    let screen = Screen { pool, canon, lex, params, stop };
+    let mut licences = verb_frames(&toks, &mut roles, &mentions, &screen);
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
@@ -511,7 +545,11 @@ pub fn find(
     let words = if mentions.is_empty() {
         // Nothing named: a noun that is also an action, said as the
         // request's verb, asks for that action ("track my parcel").
-        if mark_verb_uses(&toks, &mut roles, lex, false) { word_evidence(&toks, &roles, canon, lex, params, stop) } else { words }
+        if mark_verb_uses(&toks, &mut roles, &screen, false, &mut licences) {
+            word_evidence(&toks, &roles, canon, lex, params, stop)
+        } else {
+            words
+        }
     } else {
         // Something is named that is itself an action ("Order", "Report
         // fraud"), or that another option says more of ("Order" and
@@ -528,7 +566,7 @@ pub fn find(
                 })
         };
         if mentions.iter().any(|m| acts_or_extended(m.entry)) {
-            mark_verb_uses(&toks, &mut roles, lex, true);
+            mark_verb_uses(&toks, &mut roles, &screen, true, &mut licences);
         }
         for (i, t) in toks.iter().enumerate() {
             if roles[i] == Role::Content && lex.generic_nouns.contains(*t) {
@@ -545,7 +583,8 @@ pub fn find(
     let words = widen_by_shared_forms(words, &toks, &roles, canon, lex, stop);
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
 
-    let mut reading = Referents { out_of_range, words, plural: structure.plural, relation: structure.relation, ..Referents::default() };
+    let mut reading =
+        Referents { out_of_range, words, plural: structure.plural, relation: structure.relation, licences, ..Referents::default() };
     reading.negation = structure.negation_at.is_some();
     for m in &mentions {
         if structure.negation_at.is_some_and(|at| m.span.0 >= at) {
@@ -558,12 +597,14 @@ pub fn find(
     }
     // The principle, execute only what the input fully accounts for, for
     // every entry that could win.
+    let licences = reading.licences.clone();
     let said = Said {
         raw,
         toks: &toks,
         roles: &roles,
         described: &described,
         unshown: &unshown,
+        licences: &licences,
         counts: Default::default(),
         pool,
         canon,

@@ -253,6 +253,9 @@ pub(super) struct Said<'a> {
     /// that sign ("utc-2" where only "UTC+2" is shown): no option accounts
     /// for them (`positions::signed_mentions`).
     pub(super) unshown: &'a [&'a str],
+    /// Words a rule reads as said for some entries only: left over for
+    /// every other entry.
+    pub(super) licences: &'a [super::Licence],
     /// The counts the input says ("3 kids"), read on first need.
     pub(super) counts: std::cell::OnceCell<Vec<crate::values::Value>>,
     pub(super) pool: &'a Pool<'a>,
@@ -310,6 +313,12 @@ impl Said<'_> {
         // list's kind ("the third song", "the second article").
         let describes = |t: &str| kind == MatchKind::Ordinal || self.describes(entry, t, &extra);
         for (i, t) in self.toks.iter().enumerate() {
+            if let Some(l) = self.licences.iter().find(|l| l.tok == i) {
+                if !l.entries.contains(&entry) {
+                    return false;
+                }
+                continue;
+            }
             let left_over = match self.roles[i] {
                 Role::Content if self.unshown.contains(t) => true,
                 Role::Content => !(own(t) || self.lex.generic_nouns.contains(*t) && describes(t)),

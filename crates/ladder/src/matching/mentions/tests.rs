@@ -149,7 +149,10 @@ fn a_verb_use_is_the_first_word_or_after_a_lead() {
     }
     let toks = ["i", "need", "to", "track", "the", "order"];
     let mut roles = vec![Role::Content; toks.len()];
-    assert!(mark_verb_uses(&toks, &mut roles, &lex, false));
+    let (p, params, stop) = (super::super::tests::pool(&cands), MatchParams::default(), Deadline::default());
+    let canon = CanonPool::build(&p, &lex, &stop).unwrap();
+    let screen = Screen { pool: &p, canon: &canon, lex: &lex, params: &params, stop: &stop };
+    assert!(mark_verb_uses(&toks, &mut roles, &screen, false, &mut Vec::new()));
     assert_eq!(roles[3], Role::Verb, "after \"to\"");
     assert_eq!(roles[5], Role::Content, "\"order\" after \"the\" is the noun");
     // "Order the second one" names its item: the verb stays phrasing.
@@ -205,4 +208,95 @@ fn a_noun_said_as_the_verb_before_a_whole_label_asks_for_its_action() {
     let shop = labelled(&["Order", "Order status", "Returns"]);
     assert_eq!(executes("track my order", &shop), None);
     assert_eq!(executes("my order", &shop).as_deref(), Some("c0"));
+}
+
+/// The everyday verb is request phrasing only where it fits what the
+/// option does (spec 4b): "accept Lee's invite" for "Accept", "set the
+/// pickup to work" for "Work", "book the harbour view room" for a room.
+/// Tried against what a person never acts on: an object another option
+/// shows, a second request, a negation, two options named, a word no
+/// option has, a high-risk option without its exact label, a verb that
+/// fits no option. The plain frame executes (counted: not vacuous).
+#[test]
+fn the_everyday_verb_never_says_more_than_the_option_does() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    use std::cell::Cell;
+    let high = |c: Candidate| Candidate { risk: crate::types::Risk::High, ..c };
+    let strategy = (
+        prop::sample::select(vec!["accept", "decline", "join", "snooze"]),
+        prop::sample::select(vec!["invite", "reminder", "invitation", "offer"]),
+        prop::sample::select(vec!["pickup", "destination", "start point"]),
+        prop::sample::select(vec!["home", "work", "gym"]),
+        prop::sample::select(vec!["harbour", "garden", "city"]),
+        0usize..7,
+    );
+    let (tried, plain) = (Cell::new(0), Cell::new(0));
+    let mut runner = TestRunner::new(Config { cases: 96, ..Config::default() });
+    runner
+        .run(&strategy, |(action, object, setting, place, view, spoiler)| {
+            let actions = vec![Candidate::new("a", action), Candidate::new("o", "Propose new time"), Candidate::new("m", "Mute")];
+            let places = labelled(&["Home", "Work", "Gym"]);
+            let rooms = vec![Candidate::new("r", format!("{view} view room")), Candidate::new("s", "Standard room")];
+            let bad: Vec<(String, &[Candidate])> = match spoiler {
+                // An object another option shows names that one too.
+                0 => vec![(format!("{action} the new time"), &actions), (format!("set the gym to {place}"), &places)],
+                // A second request.
+                1 => vec![
+                    (format!("{action} the {object} and delete it"), &actions),
+                    (format!("set the {setting} to {place} and then call me"), &places),
+                ],
+                // A negation.
+                2 => vec![(format!("don't {action} the {object}"), &actions), (format!("never set the {setting} to {place}"), &places)],
+                // Two options named.
+                3 => vec![(format!("set the {setting} to {place} or home"), &places), (format!("{action} or mute the {object}"), &actions)],
+                // A word no option has, in place of the option's own.
+                4 => vec![(format!("book the spa {view} room"), &rooms), (format!("set the {setting} to school"), &places)],
+                // A verb that fits no option.
+                5 => vec![(format!("track the {view} view"), &rooms)],
+                _ => vec![],
+            };
+            for (input, cands) in &bad {
+                tried.set(tried.get() + 1);
+                prop_assert_ne!(executes(input, cands).unwrap_or_default(), cands[0].id.clone(), "{:?} executed", input);
+                if spoiler == 2 || spoiler == 3 {
+                    prop_assert_eq!(executes(input, cands), None, "{:?} executed", input);
+                }
+            }
+            // A high-risk option: its label whole, nothing else.
+            let risky = vec![high(Candidate::new("a", action)), actions[1].clone(), actions[2].clone()];
+            prop_assert_eq!(executes(&format!("{action} the {object}"), &risky), None);
+            prop_assert_eq!(executes(action, &risky).unwrap_or_default(), "a");
+            let risky_rooms = vec![high(rooms[0].clone()), rooms[1].clone()];
+            prop_assert_eq!(executes(&format!("book the {view} view"), &risky_rooms), None);
+            // The plain frames execute.
+            for (input, cands, want) in [
+                (format!("{action} the {object}"), &actions, "a"),
+                (
+                    format!("set the {setting} to {place}"),
+                    &places,
+                    ["c0", "c1", "c2"][["home", "work", "gym"].iter().position(|p| *p == place).unwrap()],
+                ),
+                (format!("book the {view} view room"), &rooms, "r"),
+            ] {
+                plain.set(plain.get() + 1);
+                prop_assert_eq!(executes(&input, cands).unwrap_or_default(), want, "{:?}", input);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(tried.get() > 0 && plain.get() > 0);
+}
+
+/// The trace names the rule that read each word: "pickup=set_to".
+#[test]
+fn the_classify_step_names_the_rule_that_read_each_word() {
+    let d = crate::testkit::turn(
+        &crate::policy::Policy::defaults(),
+        &crate::testkit::Fake::quiet(),
+        &request("set the pickup to work", &labelled(&["Home", "Work", "Gym"])),
+    )
+    .decision;
+    let step = d.trace.iter().find(|s| s.rung == "classify").unwrap();
+    assert_eq!(step.detail, "set=set_to pickup=set_to", "{:?}", d.trace);
 }
