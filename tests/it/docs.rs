@@ -293,6 +293,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "invites" => &[("acc", "Accept"), ("dec", "Decline"), ("new", "Propose new time")],
         "places" => &[("home", "Home"), ("work", "Work"), ("gym", "Gym")],
         "rooms" => &[("hv", "Harbour View Room"), ("city", "City Room")],
+        "support" => &[("refund", "Request a refund"), ("track", "Track parcel"), ("addr", "Change address")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

@@ -338,7 +338,7 @@ impl Said<'_> {
             return false;
         }
         let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
-        by_name || !(self.action_unsaid(entry, stop) || self.state_unsaid(entry, stop))
+        by_name || !((self.action_unsaid(entry, stop) && !self.object_alone(entry)) || self.state_unsaid(entry, stop))
     }
 
     /// Whether the input says how many of something the entry counts too
@@ -458,6 +458,46 @@ impl Said<'_> {
             .take(1)
             .filter(|w| self.lex.actions.contains(*w) && !self.says(w))
             .any(|a| self.others_lack(entry, a, stop))
+    }
+
+    /// Whether the input names the entry by its object alone, which is
+    /// enough (spec 4b): the input says the whole object (every label word
+    /// after the action) and no verb of its own, no other candidate shows
+    /// any word the input says (its label, aliases, sublabel or kind), and
+    /// the entry is not high risk. "a refund please" says "Request a refund" beside "Track
+    /// parcel"; "account" never says "Close Account" beside "Account
+    /// settings", which shares it.
+    fn object_alone(&self, entry: usize) -> bool {
+        if self.pool.entries[entry].cand.is_high_risk(&self.params.high_risk_kinds) {
+            return false;
+        }
+        let lex = self.lex;
+        // The input asks for no action of its own ("start my playlist" is
+        // not "Update playlist", "stop" no "Change AI name") ...
+        let verb = |t: &str| {
+            lex.actions.contains(t)
+                || lex.selection_verbs.is_phrase(&[t])
+                || lex.everyday_verbs.is_phrase(&[t])
+                || lex.cancel_vocabulary.contains(t)
+                || lex.verb_nouns.contains(t)
+        };
+        if self.toks.iter().any(|t| verb(t) && !self.canon.label_words_of(entry).any(|w| w == *t)) {
+            return false;
+        }
+        // ... and says the whole object: every word of the label after its
+        // action ("ai" is not "Change AI name").
+        if !self.canon.label_words_of(entry).skip(1).all(|w| lex.function_words.contains(w) || self.toks.contains(&w)) {
+            return false;
+        }
+        let said: Vec<&str> =
+            self.toks.iter().zip(self.roles).filter(|(_, r)| matches!(r, Role::Content | Role::Verb)).map(|(t, _)| *t).collect();
+        !said.is_empty()
+            && (0..self.pool.len()).filter(|o| *o != entry).all(|o| {
+                let extra = self.extra_words(o);
+                !said.iter().any(|t| {
+                    self.canon.label_words_of(o).chain(self.canon.alias_words_of(o)).any(|w| w == *t) || extra.iter().any(|w| w == t)
+                })
+            })
     }
 
     /// A state word of the entry's label ("blocked" in "Pin blocked"),

@@ -316,21 +316,28 @@ proptest! {
     }
 
     /// The object alone does not name a candidate whose action it leaves
-    /// unsaid when other candidates lack that action: "account" is not
-    /// "Close Account".
+    /// unsaid when another candidate shows the object with another action
+    /// ("account" is not "Close Account" beside "Account settings"), nor a
+    /// high-risk candidate (spec 4b).
     #[test]
     fn an_unsaid_action_that_matters_is_asked(
         action in prop::sample::select(vec!["close", "delete", "freeze", "pay", "cancel", "send", "transfer", "report", "block", "reset"]),
         object in prop::sample::select(vec!["account", "invoice", "ticket", "savings", "budget", "playlist"]),
         others in prop::collection::vec(prop::sample::select(vec!["weather summary", "river garden", "jazz coffee", "hotel review"]), 1..=3),
         form in prop::sample::select(vec!["{o}", "the {o} one", "open {o}", "{o} please"]),
+        shared in prop::sample::select(vec!["{o} settings", "view {o}", "{o} history"]),
     ) {
-        let mut cands = vec![Candidate::new("x", format!("{action} {object}"))];
+        let mut cands = vec![Candidate::new("x", format!("{action} {object}")), Candidate::new("y", shared.replace("{o}", object))];
         for (i, l) in others.iter().enumerate() {
             cands.push(Candidate::new(format!("o{i}"), *l));
         }
         let input = form.replace("{o}", object);
         let d = decide_once(&request(&input, cands.clone()));
+        prop_assert_ne!(executes(&d), Some("x"), "{:?} executes {:?}", input, d.target_id);
+        // High risk, alone with its object: asked too.
+        let mut risky = vec![Candidate { risk: Risk::High, ..cands[0].clone() }];
+        risky.extend(cands[2..].iter().cloned());
+        let d = decide_once(&request(&input, risky.clone()));
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executes {:?}", input, d.target_id);
         // Said with its action, it executes.
         let d = decide_once(&request(&format!("{action} {object}"), cands.clone()));
@@ -570,7 +577,8 @@ fn each_rule_executes_what_it_should_and_nothing_else() {
         ("i'll be leaving now", &["Meaning of life", "Fun fact", "Tell joke"], None),
         ("tranfer", &banking, Some("c2")),
         // A shorthand or partial that leaves the winner's action unsaid.
-        ("account", &cards, None),
+        ("account", &["Close Account", "Account settings", "Statements"], None),
+        ("a refund please", &["Request a refund", "Track parcel", "Change address"], Some("c0")),
         ("statements", &cards, Some("c3")),
         ("card", &cards, None),
         ("start my playlist", &["Update playlist", "Next song", "Play music"], None),
@@ -867,4 +875,57 @@ fn a_quantity_never_executes_a_bundle_whose_label_says_more() {
         Ok(())
     });
     branches.expect(&[("said whole, the bundle executes", 64)]);
+}
+
+/// The object alone says an option whose action it leaves unsaid (spec
+/// 4b: "a refund please" for "Request a refund"), only where nothing else
+/// on screen shows it. Tried against an object another option shares, a
+/// verb of the user's own, a high-risk option, a negation, a word no
+/// option has, and an object said in part: none executes. The object alone
+/// on a plain screen executes (counted: not vacuous).
+#[test]
+fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
+    use proptest::test_runner::{Config, TestRunner};
+    use std::cell::Cell;
+    let strategy = (
+        prop::sample::select(vec!["request", "send", "schedule", "renew", "cancel", "upgrade"]),
+        prop::sample::select(vec!["refund", "replacement", "pickup", "subscription", "visit"]),
+        prop::sample::select(vec!["change", "view", "track", "close"]),
+        prop::sample::select(vec!["", "a ", "the ", "my "]),
+        0usize..6,
+    );
+    let plain = Cell::new(0);
+    let mut runner = TestRunner::new(Config { cases: 96, ..Config::default() });
+    runner
+        .run(&strategy, |(action, object, other, det, spoiler)| {
+            let screen = |first: Candidate| vec![first, Candidate::new("t", "Track parcel"), Candidate::new("h", "Help center")];
+            let mine = Candidate::new("x", format!("{action} {object}"));
+            let input = format!("{det}{object} please");
+            let (tried, cands): (String, Vec<Candidate>) = match spoiler {
+                // Another option shows the object with another action.
+                0 => (
+                    input.clone(),
+                    vec![mine.clone(), Candidate::new("y", format!("{other} {object}")), Candidate::new("h", "Help center")],
+                ),
+                // A verb of the user's own.
+                1 => (format!("start {det}{object}"), screen(mine.clone())),
+                // High risk.
+                2 => (input.clone(), screen(Candidate { risk: Risk::High, ..mine.clone() })),
+                // A negation.
+                3 => (format!("no {object}"), screen(mine.clone())),
+                // A word no option has.
+                4 => (format!("{det}{object} for grandma"), screen(mine.clone())),
+                // The object said in part.
+                _ => (input.clone(), screen(Candidate::new("x", format!("{action} {object} label")))),
+            };
+            let d = decide_once(&request(&tried, cands));
+            prop_assert_ne!(executes(&d), Some("x"), "{:?} executed", tried);
+            let d = decide_once(&request(&input, screen(mine)));
+            if executes(&d) == Some("x") {
+                plain.set(plain.get() + 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(plain.get() >= 48, "the object alone executed {} times of 96", plain.get());
 }
