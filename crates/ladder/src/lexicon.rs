@@ -85,6 +85,11 @@ pub struct LanguageLexicon {
     /// "join"): an option that is one of them alone takes its object.
     #[serde(default)]
     pub responses: Vec<String>,
+    /// Sizes by their name ("small", "medium", "large", "xl"): the words and
+    /// letters said for each ("medium" = "m" = "med"), so a size word says
+    /// an option labelled with another form of it (spec 4b).
+    #[serde(default)]
+    pub sizes: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     pub ordinal_prefixes: Vec<String>,
     #[serde(default)]
@@ -348,6 +353,9 @@ pub struct Lexicon {
     /// "accept", "decline", "join": an option that is one of these alone
     /// ("Accept") is said with what it acts on ("accept Lee's invite").
     pub responses: HashSet<String>,
+    /// A size's word or letter (normalized) and the size it is ("m" and
+    /// "mediano" are "medium").
+    pub sizes: HashMap<String, String>,
     pub ordinal_prefixes: HashSet<String>,
     pub ordinal_suffixes: HashSet<String>,
     /// Position phrases (1-based; negative from the end; 0 the middle).
@@ -551,6 +559,17 @@ impl Lexicon {
             setting_verbs: PhraseSet::build(&all(|l| &l.setting_verbs)),
             setting_links: words(all(|l| &l.setting_links)),
             responses: words(all(|l| &l.responses)),
+            sizes: {
+                let mut sizes: HashMap<String, String> = HashMap::default();
+                for l in langs {
+                    for (size, forms) in &l.sizes {
+                        for f in forms.iter().map(|f| norm(f)).filter(|f| !f.is_empty()) {
+                            sizes.entry(f).or_insert_with(|| size.clone());
+                        }
+                    }
+                }
+                sizes
+            },
             ordinal_prefixes: words(all(|l| &l.ordinal_prefixes)),
             ordinal_suffixes: words(all(|l| &l.ordinal_suffixes)),
             ordinals: PhraseSet::build_valued(ordinals),

@@ -94,7 +94,23 @@ impl Value {
             }
             (Dim::Bare, _) => self.amount == shown.amount,
             (Dim::Count, Dim::Count) => self.amount == shown.amount && (self.unit.is_empty() || self.unit == shown.unit),
+            // A day said with its month names that day of that month only
+            // ("Aug 4th" is "Mon 4 Aug", never "Thu 4 Sep"); said alone ("the
+            // 4th") or shown alone, the day of any month.
+            (Dim::Day, Dim::Day) => {
+                self.amount == shown.amount && (self.unit.is_empty() || shown.unit.is_empty() || self.unit == shown.unit)
+            }
             (a, b) => a == b && self.amount == shown.amount,
+        }
+    }
+
+    /// Where the value stands among values of its dimension: its amount,
+    /// and for a day with its month, the month first ("28 May" before "4
+    /// Jun").
+    fn rank(&self) -> f64 {
+        match (self.dim, self.unit.parse::<f64>()) {
+            (Dim::Day, Ok(month)) => month * 100.0 + self.amount,
+            _ => self.amount,
         }
     }
 
@@ -205,9 +221,31 @@ const LONE_CLOCKS: &[(&str, f64)] = &[
     ("mitternacht", 0.0),
 ];
 
+/// The values in `text`, in order, each with the bytes of `text` it is
+/// said in ("Aug 4th" in "book Aug 4th": 5..12): what the matching rung
+/// reads a value said another way by (`matching::value_words`).
+pub fn values_at(text: &str) -> Vec<(Value, std::ops::Range<usize>)> {
+    let spelled = spelled::spelled_numbers(text);
+    let mut spans = Vec::new();
+    let toks = scan(text, &spelled, Some(&mut spans));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match read_at(&toks, i) {
+            Some((v, used)) => {
+                let end = (i + used.max(1) - 1).min(toks.len() - 1);
+                out.push((v, spans[i].0..spans[end].1));
+                i += used.max(1);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
 /// `values`, token by token (`spelled`: the number words' spans).
 fn scanned_values(text: &str, spelled: &[(usize, usize, spelled::Spelled)]) -> Vec<Value> {
-    let toks = scan(text, spelled);
+    let toks = scan(text, spelled, None);
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -222,6 +260,20 @@ fn scanned_values(text: &str, spelled: &[(usize, usize, spelled::Spelled)]) -> V
     out
 }
 
+/// Whether the values of `dim` the options show can be ordered: days of
+/// the month all with their month or all without ("28 May" is before "4
+/// Jun"; "the 28th" and "4 Jun" cannot be told apart).
+fn comparable(shown: &[Vec<Value>], dim: Dim) -> bool {
+    if dim != Dim::Day {
+        return true;
+    }
+    let mut dated = shown.iter().flatten().filter(|v| v.dim == Dim::Day).map(|v| v.unit.is_empty());
+    match dated.next() {
+        Some(first) => dated.all(|d| d == first),
+        None => true,
+    }
+}
+
 /// Which option holds the one extreme of `dim` (`most`: the largest,
 /// else the smallest) among `shown`, the values of each option in
 /// order. `None` when an option shows no value of that dimension, or two
@@ -229,16 +281,20 @@ fn scanned_values(text: &str, spelled: &[(usize, usize, spelled::Spelled)]) -> V
 pub fn extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Option<usize> {
     let mut best: Option<(usize, f64)> = None;
     let mut tied = false;
+    if !comparable(shown, dim) {
+        return None;
+    }
     for (i, vals) in shown.iter().enumerate() {
         // One value of the dimension per option; two (a price and a
         // discount) make it unclear which one is compared.
         let mut of_dim = vals.iter().filter(|v| v.dim == dim);
         let (Some(v), None) = (of_dim.next(), of_dim.next()) else { return None };
+        let at = v.rank();
         match best {
-            None => best = Some((i, v.amount)),
-            Some((_, b)) if v.amount == b => tied = true,
-            Some((_, b)) if (v.amount > b) == most => {
-                best = Some((i, v.amount));
+            None => best = Some((i, at)),
+            Some((_, b)) if at == b => tied = true,
+            Some((_, b)) if (at > b) == most => {
+                best = Some((i, at));
                 tied = false;
             }
             Some(_) => {}
@@ -252,10 +308,13 @@ pub fn extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Option<usize> {
 /// some option shows none or two.
 pub fn holding_extreme(shown: &[Vec<Value>], dim: Dim, most: bool) -> Vec<usize> {
     let mut amounts = Vec::with_capacity(shown.len());
+    if !comparable(shown, dim) {
+        return Vec::new();
+    }
     for vals in shown {
         let mut of_dim = vals.iter().filter(|v| v.dim == dim);
         let (Some(v), None) = (of_dim.next(), of_dim.next()) else { return Vec::new() };
-        amounts.push(v.amount);
+        amounts.push(v.rank());
     }
     let pick = |a: f64, b: f64| if most { a.max(b) } else { a.min(b) };
     let Some(best) = amounts.iter().copied().reduce(pick) else { return Vec::new() };
@@ -277,13 +336,39 @@ enum Tok<'a> {
     Spelled(spelled::Spelled),
 }
 
-fn scan<'a>(text: &'a str, spelled: &[(usize, usize, spelled::Spelled)]) -> Vec<Tok<'a>> {
+/// The pieces of `text`; with `spans`, each piece's bytes too (pushed in
+/// step with the pieces).
+fn scan<'a>(text: &'a str, spelled: &[(usize, usize, spelled::Spelled)], mut spans: Option<&mut Vec<(usize, usize)>>) -> Vec<Tok<'a>> {
     // At most a piece and a space per two bytes, most texts far fewer.
     let mut out = Vec::with_capacity(text.len() / 2 + 1);
     let bytes = text.as_bytes();
     let mut chars = text.char_indices().peekable();
     let mut numbers = spelled.iter().peekable();
     while let Some(&(start, c)) = chars.peek() {
+        let before = out.len();
+        scan_one(&mut out, &mut chars, &mut numbers, text, bytes, start, c);
+        if let Some(spans) = spans.as_deref_mut()
+            && out.len() > before
+        {
+            let end = chars.peek().map_or(text.len(), |(j, _)| *j);
+            spans.push((start, end));
+        }
+    }
+    out
+}
+
+/// One piece of `scan`, from byte `start` (its first character `c`).
+#[allow(clippy::too_many_arguments)]
+fn scan_one<'a>(
+    out: &mut Vec<Tok<'a>>,
+    chars: &mut std::iter::Peekable<std::str::CharIndices<'a>>,
+    numbers: &mut std::iter::Peekable<std::slice::Iter<'_, (usize, usize, spelled::Spelled)>>,
+    text: &'a str,
+    bytes: &[u8],
+    start: usize,
+    c: char,
+) {
+    {
         if let Some((_, end, s)) = numbers.next_if(|(at, _, _)| *at == start) {
             out.push(Tok::Spelled(*s));
             while chars.next_if(|(j, _)| j < end).is_some() {}
@@ -326,7 +411,6 @@ fn scan<'a>(text: &'a str, spelled: &[(usize, usize, spelled::Spelled)]) -> Vec<
             chars.next();
         }
     }
-    out
 }
 
 fn strip_accents(w: String) -> String {
@@ -391,7 +475,8 @@ fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Option<(Value, u
         let dated = before.is_some_and(|(_, w)| month(w).is_some())
             || before_the.or(before).is_some_and(|(_, w)| DATED.contains(&w))
             || month_after;
-        return dated.then(|| (Value::new(Dim::Day, s.value), 1));
+        let of_month = self::month_after(toks, i + 1).map(|(_, m)| m).or_else(|| before.and_then(|(_, w)| month(w)));
+        return dated.then(|| (self::dated(s.value, of_month), 1));
     }
     let digits = format!("{}", s.value);
     // "At one" is a time, as "at 1" is.
@@ -687,6 +772,19 @@ fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
     }
 }
 
+/// After a time without am or pm, the end of its span ("–3:00 PM", "-
+/// 4pm"): the end's am or pm, and the end in minutes.
+fn range_meridiem(toks: &[Tok], i: usize) -> Option<(&'static str, f64)> {
+    let (j, Tok::Sym('-' | '\u{2013}' | '\u{2014}')) = next_solid(toks, i)? else { return None };
+    let (k, Tok::Num(n)) = next_solid(toks, j + 1)? else { return None };
+    let (_, mer) = meridiem(toks, k + 1)?;
+    let (h, m) = match n.split_once(':') {
+        Some((h, m)) => (h.parse().ok()?, m.parse().ok()?),
+        None => (n.parse().ok()?, 0.0),
+    };
+    Some((mer, clock(h, m, Some(mer))?))
+}
+
 fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
     // "+2", "utc-3", "(GMT+05:30)": the sign right before the digits, no
     // number before the sign ("2-3" is a range). A plus before what it
@@ -708,7 +806,14 @@ fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
         let (h, m): (f64, f64) = (h.parse().ok()?, m.parse().ok()?);
         let (end, mer) = match meridiem(toks, i + 1) {
             Some((j, mer)) => (j, Some(mer)),
-            None => (i, None),
+            // "2:00–3:00 PM": the start of a span takes the end's half of
+            // the day, when it is not later than the end then.
+            None => (
+                i,
+                range_meridiem(toks, i + 1)
+                    .filter(|(mer, until)| clock(h, m, Some(mer)).is_some_and(|at| at <= *until))
+                    .map(|(mer, _)| mer),
+            ),
         };
         return Some((Value::new(Dim::Clock, clock(h, m, mer)?), end + 1 - i));
     }
@@ -764,9 +869,19 @@ fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
         if let Some((dim, f)) = unit(w) {
             return Some((Value::new(dim, x * f), j + 1 - i));
         }
-        // "March 14th" is read from the month; "14th of March", "the 1st".
+        // "March 14th" is read from the month; "14th of March", "4 Aug",
+        // "the 1st": a day, with its month where one follows.
         if let Some(day) = ordinal_day(x, w) {
-            return Some((Value::new(Dim::Day, day), j + 1 - i));
+            return Some(match month_after(toks, j + 1) {
+                Some((k, m)) => (dated(day, Some(m)), k + 1 - i),
+                None => (Value::new(Dim::Day, day), j + 1 - i),
+            });
+        }
+        if x.fract() == 0.0
+            && (1.0..=31.0).contains(&x)
+            && let Some((k, m)) = month_after(toks, i + 1)
+        {
+            return Some((dated(x, Some(m)), k + 1 - i));
         }
         // "2 people", "4 tickets": a count of its noun.
         if let Some(v) = counted_by(x, w).filter(|v| v.dim == Dim::Count) {
@@ -826,6 +941,30 @@ fn singular(w: &str) -> String {
     }
 }
 
+/// A day of the month, with its month when said (`unit`: the month's
+/// number, "8" for August).
+fn dated(day: f64, month: Option<u8>) -> Value {
+    let mut v = Value::new(Dim::Day, day);
+    if let Some(m) = month {
+        v.unit = m.to_string();
+    }
+    v
+}
+
+/// A month named from token `i` ("Aug", "of May", "de mayo"): the index of
+/// its word, and its number.
+fn month_after(toks: &[Tok], i: usize) -> Option<(usize, u8)> {
+    let (j, w) = word_at(toks, i)?;
+    if let Some(m) = month(w) {
+        return Some((j, m));
+    }
+    if matches!(w, "of" | "de") {
+        let (k, w) = word_at(toks, j + 1)?;
+        return month(w).map(|m| (k, m));
+    }
+    None
+}
+
 fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
     if month(w).is_some() {
         // "March 14th", "Mar 2": the day; a month alone is the month.
@@ -836,7 +975,7 @@ fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
                 Some((k, s)) if ordinal_day(d, s).is_some() => k,
                 _ => j,
             };
-            return Some((Value::new(Dim::Day, d), end + 1 - i));
+            return Some((dated(d, month(w)), end + 1 - i));
         }
         // "mar" alone is too often another word ("mar" is Tuesday in
         // Spanish and French abbreviations): only full names stand alone.
@@ -845,7 +984,9 @@ fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
         }
         return None;
     }
-    if let Some(d) = weekday(w) {
+    // "Thursday's 3pm": a weekday's possessive is the weekday.
+    let day = w.strip_suffix("'s").or_else(|| w.strip_suffix("\u{2019}s")).unwrap_or(w);
+    if let Some(d) = weekday(day) {
         return Some((Value::new(Dim::Weekday, f64::from(d)), 1));
     }
     LONE_CLOCKS.iter().find(|(name, _)| *name == w).map(|&(_, minutes)| (Value::new(Dim::Clock, minutes), 1))

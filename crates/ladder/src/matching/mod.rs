@@ -43,6 +43,8 @@
 //!   (`Said::accounts_for`: only what the input fully accounts for may
 //!   execute) and the partial overlaps that rank the clarifier; its tests
 //!   hold the principle's property tests, run end to end through `decide`;
+//! - `value_words`: a value said another way ("Aug 4th" for "Mon 4 Aug",
+//!   "medium" for "M"), said for the options that show it;
 //! - `typo`: words within the edit bound, the fuzzy rung, the bag bound;
 //! - `commands`: a known command, named whole;
 //! - `index`: the pool's canonical index ([`CanonPool`]: labels, aliases,
@@ -62,6 +64,7 @@ mod index;
 mod mentions;
 mod positions;
 mod typo;
+mod value_words;
 mod words;
 
 pub use index::CanonPool;
@@ -500,7 +503,9 @@ pub fn find(
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
     let screen = Screen { pool, canon, lex, params, stop };
-    let mut licences = verb_frames(&toks, &mut roles, &mentions, &screen);
+    let read_as_positions: Vec<(usize, usize)> = positions.iter().map(|p| p.span).collect();
+    let mut licences = value_words::value_licences(raw, &toks, &mut roles, &read_as_positions, &screen);
+    licences.extend(verb_frames(&toks, &mut roles, &mentions, &screen));
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz
@@ -581,6 +586,7 @@ pub fn find(
         }
     };
     let words = widen_by_shared_forms(words, &toks, &roles, canon, lex, stop);
+    let words = value_words::narrow(words, &licences, !mentions.is_empty());
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
 
     let mut reading =

@@ -344,6 +344,11 @@ fn is_quantity_or_date(toks: &[&str], i: usize, at: usize, end: usize, prefixed:
     if numeric_day && (before == Some("on") || month(before) || next == Some("of") && month(toks.get(end + 1).copied()) || month(next)) {
         return true;
     }
+    // A plain number beside a month is its day ("august 2", "2 aug").
+    let plain_day = end - at == 1 && is_number(toks[at]) && toks[at].parse::<u32>().is_ok_and(|n| (1..=31).contains(&n));
+    if plain_day && (month(before) || month(next)) {
+        return true;
+    }
     before.is_some_and(|b| INDEFINITE.contains(&b)) && next.is_some_and(|t| t.chars().any(char::is_alphabetic))
 }
 

@@ -93,8 +93,8 @@ fn numbers_in_words_are_values_like_their_digits() {
         ("at one", vec![Value::new(Dim::Bare, 1.0)]),
         ("on the twelfth", vec![Value::new(Dim::Day, 12.0)]),
         ("for the second", vec![Value::new(Dim::Day, 2.0)]),
-        ("the twelfth of may", vec![Value::new(Dim::Day, 12.0)]),
-        ("may second", vec![Value::new(Dim::Day, 2.0)]),
+        ("the twelfth of may", vec![dated(12.0, 5)]),
+        ("may second", vec![dated(2.0, 5)]),
         ("veinte euros", vec![Value::new(Dim::Price, 2000.0)]),
         ("veintidós personas", vec![Value { dim: Dim::Count, amount: 22.0, unit: "persona".into() }]),
         ("vingt et un euros", vec![Value::new(Dim::Price, 2100.0)]),
@@ -152,13 +152,63 @@ fn days_weekdays_months_and_counts() {
     assert_eq!(one("mercredi"), (Dim::Weekday, 2.0));
     assert_eq!(one("March 1st"), (Dim::Day, 1.0));
     assert_eq!(one("the 1st"), (Dim::Day, 1.0));
-    assert_eq!(values("14th of March")[0], Value::new(Dim::Day, 14.0));
+    assert_eq!(values("14th of March")[0], dated(14.0, 3));
     assert_eq!(one("September"), (Dim::Month, 9.0));
     let v = values("2 people");
     assert_eq!((v[0].dim, v[0].amount, v[0].unit.as_str()), (Dim::Count, 2.0, "person"));
     let v = values("1 tickets");
     assert_eq!((v[0].dim, v[0].unit.as_str()), (Dim::Count, "ticket"));
     assert_eq!(one("the 7"), (Dim::Bare, 7.0));
+}
+
+fn dated(day: f64, month: u8) -> Value {
+    Value { dim: Dim::Day, amount: day, unit: month.to_string() }
+}
+
+/// A date is its day and month read together, in every common order: "Aug
+/// 4th" names "Mon 4 Aug" and no other month's 4th; a day said alone ("the
+/// 4th") names that day of any month.
+#[test]
+fn a_date_is_its_day_and_month_together() {
+    for (text, day, month) in [
+        ("Aug 4th", 4.0, 8),
+        ("Mon 4 Aug", 4.0, 8),
+        ("the 3rd of May", 3.0, 5),
+        ("Sat 3 May · 11:00", 3.0, 5),
+        ("July 2nd", 2.0, 7),
+        ("Tue 2 Jul · 3:00 PM", 2.0, 7),
+        ("12 de mayo", 12.0, 5),
+    ] {
+        let v = values(text);
+        assert!(v.contains(&dated(day, month)), "{text:?}: {v:?}");
+    }
+    let aug4 = &values("Aug 4th")[0];
+    assert!(aug4.names(&values("Mon 4 Aug")[1]));
+    assert!(!aug4.names(&values("Thu 4 Sep")[1]), "another month's 4th");
+    assert!(!aug4.names(&values("Tue 5 Aug")[1]), "another day of August");
+    assert!(values("the 4th")[0].names(&values("Thu 4 Sep")[1]), "a day alone names it in any month");
+}
+
+/// The start of a span said with one am or pm takes the end's ("2:00–3:00
+/// PM" starts at 2 PM), and a weekday's possessive is the weekday.
+#[test]
+fn a_span_shares_its_half_of_the_day_and_a_weekday_its_possessive() {
+    let v = values("Thu 13 Jun · 3:00–3:45 PM");
+    assert!(v.contains(&Value::new(Dim::Clock, 15.0 * 60.0)), "{v:?}");
+    let v = values("11:00–1:00 PM");
+    assert!(v.contains(&Value::new(Dim::Clock, 11.0 * 60.0)), "a start after the end in that half keeps its own: {v:?}");
+    assert_eq!(one("Thursday's"), (Dim::Weekday, 3.0));
+}
+
+/// `values_at` reads what `values` reads, each value with the bytes it is
+/// said in.
+#[test]
+fn values_at_gives_each_value_its_bytes() {
+    let text = "join Thursday's 3pm on Aug 4th";
+    let at = values_at(text);
+    assert_eq!(at.iter().map(|(v, _)| v.clone()).collect::<Vec<_>>(), values(text));
+    let said: Vec<&str> = at.iter().map(|(_, r)| &text[r.clone()]).collect();
+    assert_eq!(said, ["Thursday's", "3pm", "Aug 4th"]);
 }
 
 #[test]
@@ -182,6 +232,10 @@ fn a_comparison_picks_the_one_extreme_and_asks_on_a_tie() {
     assert_eq!(extreme(&of(&["1.2 GB", "850 MB", "990 MB"]), Dim::Bytes, true), Some(0));
     assert_eq!(extreme(&of(&["Episode 1 · 58 min", "Episode 2 · 1h 5m"]), Dim::Duration, false), Some(0));
     assert_eq!(extreme(&of(&["via Madrid · 7h40 · 289 €", "10h15 · 412 €", "23h05 · 305 €"]), Dim::Price, false), Some(0));
+    // Dates by their month first.
+    assert_eq!(extreme(&of(&["Opened 28 May", "Opened 4 Jun"]), Dim::Day, false), Some(0));
+    assert_eq!(extreme(&of(&["Opened 28 May", "Opened 4 Jun"]), Dim::Day, true), Some(1));
+    assert_eq!(extreme(&of(&["the 28th", "Opened 4 Jun"]), Dim::Day, false), None, "a day without its month beside one with it");
     // A tie, or an option without the value: ask.
     assert_eq!(extreme(&of(&["$3.49", "$3.49", "$3.99"]), Dim::Price, false), None);
     assert_eq!(extreme(&of(&["$3.49", "Sweet potato fries"]), Dim::Price, false), None);

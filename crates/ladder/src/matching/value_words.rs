@@ -1,0 +1,185 @@
+//! A value said another way (spec 4b; issue 56, class 2): "Aug 4th" for
+//! "Mon 4 Aug", "wednesday" for "Wed 10 Sep", "tues" for "Tuesday ·
+//! 10:00", "for 9" for "Room 2A · 09:00-10:00", "Thursday's 3pm" for "Thu
+//! 13 Jun · 3:00–3:45 PM", "medium" for "M" among S, M and L.
+//!
+//! A value the input says (`values::values_at`: a date with its day and
+//! month read together, a weekday, a time, a price, a plain number) is
+//! said for the options that show it, in any common form
+//! (`values::Value::names`), and for no other: a [`Licence`] for those
+//! (rule `value`), its words phrasing for them. The end of a span ("to
+//! 3:45") names nothing: a time names where the span starts. A value that
+//! differs from every option's ("Aug 5th" beside "4 Aug" and "6 Aug")
+//! names none and stays what it was, a word left over, so it is asked. A
+//! size word (the lexicon's `sizes`, in the languages it knows) says an
+//! option labelled only with its letter or another word for it (rule
+//! `size`), where two or more options are sizes.
+//!
+//! The value's options narrow what the other words single out
+//! (`narrow`); a plain number that is also a word an option shows ("9"
+//! with "Room 9") is said for that option too, so the two are asked.
+//!
+//! Tests: `value_words/tests.rs`.
+
+use super::mentions::Screen;
+use super::{Licence, MatchKind, Role, Words};
+use crate::values::{Dim, Value, values_at};
+
+/// The words of each value the input says that options show, as
+/// [`Licence`]s for those options (`Role::Empty` from then on), and the
+/// size words said of options that are sizes. A value whose words are
+/// read as a position too (`positions`: "the 21st one") is left to that
+/// rule, which reads it both ways.
+pub(super) fn value_licences(
+    raw: &str,
+    toks: &[&str],
+    roles: &mut [Role],
+    positions: &[(usize, usize)],
+    screen: &Screen<'_>,
+) -> Vec<Licence> {
+    let mut out = Vec::new();
+    if !roles.contains(&Role::Content) {
+        return out;
+    }
+    let said = values_at(raw);
+    let sizes = toks.iter().zip(roles.iter()).any(|(t, r)| *r == Role::Content && screen.lex.sizes.contains_key(*t));
+    if said.is_empty() && !sizes {
+        return out;
+    }
+    let mut shown: Vec<Option<Vec<Value>>> = vec![None; screen.pool.len()];
+    let mut cursor = 0;
+    for (v, range) in said {
+        if matches!(v.dim, Dim::Count | Dim::Signed) {
+            continue;
+        }
+        let words = crate::text::normalize(&raw[range]);
+        let words = crate::text::fold(&words);
+        let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
+        let Some(at) = run_at(toks, &words, cursor) else { continue };
+        cursor = at + words.len();
+        let span = at..at + words.len();
+        let positional = positions.iter().any(|(a, b)| *a < span.end && span.start < *b);
+        if positional || span.clone().any(|k| roles[k] == Role::Reference) || !span.clone().any(|k| roles[k] == Role::Content) {
+            continue;
+        }
+        let mut entries: Vec<usize> = (0..screen.pool.len())
+            .filter(|e| shown[*e].get_or_insert_with(|| shown_values(screen, *e)).iter().any(|s| v.names(s)))
+            .collect();
+        if entries.is_empty() || screen.stop.passed_now() {
+            continue;
+        }
+        // A plain number is also the word an option shows ("9" with "Room
+        // 9"): said for that option too.
+        if v.dim == Dim::Bare {
+            for k in span.clone() {
+                entries.extend((0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == toks[k])));
+            }
+            entries.sort_unstable();
+            entries.dedup();
+        }
+        for k in span {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: toks[k].to_string(), entries: entries.clone(), rule: "value" });
+        }
+    }
+    if sizes {
+        size_licences(toks, roles, screen, &mut out);
+    }
+    out
+}
+
+/// Where `words` run in `toks`, from `from` on.
+fn run_at(toks: &[&str], words: &[&str], from: usize) -> Option<usize> {
+    if words.is_empty() || words.len() > toks.len() {
+        return None;
+    }
+    (from..=toks.len() - words.len()).find(|&i| toks[i..i + words.len()] == *words)
+}
+
+/// The values an option shows (label and sublabel) that may name it: the
+/// end of a span ("–3:45 PM", "to 7 pm") names nothing.
+fn shown_values(screen: &Screen<'_>, entry: usize) -> Vec<Value> {
+    let c = screen.pool.entries[entry].cand;
+    let mut out = Vec::new();
+    for text in [&c.label, &c.sublabel] {
+        for (v, range) in values_at(text) {
+            let before = text[..range.start].trim_end();
+            let ends_span = before.ends_with(['-', '\u{2013}', '\u{2014}'])
+                && before[..before.len() - before.chars().next_back().map_or(0, char::len_utf8)]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric);
+            let until = before.rsplit(' ').next().is_some_and(|w| matches!(w.to_lowercase().as_str(), "to" | "until" | "till"));
+            if !(ends_span || until) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// A size word ("medium", "large", "mediano") said of the options that
+/// are sizes: those labelled only with a form of the same size ("M",
+/// "Medium"), where two or more options are sizes.
+fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &mut Vec<Licence>) {
+    let sizes = &screen.lex.sizes;
+    let size_of = |e: usize| {
+        let mut words = screen.canon.label_words_of(e);
+        match (words.next(), words.next()) {
+            (Some(w), None) => sizes.get(w),
+            _ => None,
+        }
+    };
+    let of_size: Vec<Option<&String>> = (0..screen.pool.len()).map(size_of).collect();
+    if of_size.iter().flatten().count() < 2 {
+        return;
+    }
+    for (k, t) in toks.iter().enumerate() {
+        let Some(size) = sizes.get(*t).filter(|_| roles[k] == Role::Content) else { continue };
+        let entries: Vec<usize> = (0..of_size.len()).filter(|e| of_size[*e] == Some(size)).collect();
+        if !entries.is_empty() {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: t.to_string(), entries, rule: "size" });
+        }
+    }
+}
+
+/// What the words single out, narrowed by the options the values said
+/// show (`value_licences`): with nothing else said, the one option
+/// every value names; with words that several options share, those of
+/// them the values name. Words that point at another option than the
+/// values do are split between them (asked).
+pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
+    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size")).map(|l| &l.entries);
+    let Some(first) = sets.next() else { return words };
+    let mut common = first.clone();
+    let mut union = first.clone();
+    for s in sets {
+        common.retain(|e| s.contains(e));
+        union.extend(s.iter().copied());
+    }
+    union.sort_unstable();
+    union.dedup();
+    let single = |mut among: Vec<usize>, typo: bool| match among.len() {
+        0 => Words::Split(union.clone()),
+        1 => Words::Unique { entry: among.remove(0), kind: if typo { MatchKind::Typo } else { MatchKind::Partial } },
+        _ => Words::Shared { entries: among, typo },
+    };
+    match words {
+        Words::None if named => Words::None,
+        Words::None => single(common, false),
+        Words::Unique { entry, kind } if common.contains(&entry) => Words::Unique { entry, kind },
+        Words::Unique { entry, .. } => {
+            let mut both = union.clone();
+            both.push(entry);
+            both.sort_unstable();
+            both.dedup();
+            Words::Split(both)
+        }
+        Words::Shared { entries, typo } => single(entries.into_iter().filter(|e| common.contains(e)).collect(), typo),
+        w => w,
+    }
+}
+
+#[cfg(test)]
+mod tests;
