@@ -72,7 +72,7 @@ pub struct LanguageLexicon {
     pub verb_leads: Vec<String>,
     /// An everyday verb and the items it is the everyday way to choose
     /// ("book" a room, a table, a flight): said of such an item, the verb
-    /// is request phrasing (spec 4b).
+    /// is request phrasing.
     #[serde(default)]
     pub verb_fits: BTreeMap<String, Vec<String>>,
     /// Verbs that set something to a value ("set", "change", "switch"),
@@ -87,7 +87,7 @@ pub struct LanguageLexicon {
     pub responses: Vec<String>,
     /// Sizes by their name ("small", "medium", "large", "xl"): the words and
     /// letters said for each ("medium" = "m" = "med"), so a size word says
-    /// an option labelled with another form of it (spec 4b).
+    /// an option labelled with another form of it.
     #[serde(default)]
     pub sizes: BTreeMap<String, Vec<String>>,
     #[serde(default)]

@@ -303,7 +303,7 @@ impl Screen<'_> {
     }
 }
 
-/// The everyday verb, read as a careful person reads it (spec 4b): the
+/// The everyday verb, read as a careful person reads it: the
 /// words a verb frame accounts for, for the one option named whole in it.
 /// Each such word becomes phrasing (`Role::Empty`) and a [`Licence`] for
 /// that option alone; a high-risk option takes none (its label whole,

@@ -205,7 +205,7 @@ pub enum Words {
 }
 
 /// A word of the input that a rule reads as said for some entries only
-/// (spec 4b, "what a careful person counts as said"): the everyday verb
+/// (docs/deciding.md#the-principle-execute-only-what-the-input-fully-accounts-for): the everyday verb
 /// that fits the option, the thing a setting verb sets, the object of an
 /// option that is a bare action. For any other entry it is left over.
 #[derive(Debug, Clone, PartialEq)]

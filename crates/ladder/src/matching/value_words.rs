@@ -1,4 +1,4 @@
-//! A value said another way (spec 4b; issue 56, class 2): "Aug 4th" for
+//! A value said another way: "Aug 4th" for
 //! "Mon 4 Aug", "wednesday" for "Wed 10 Sep", "tues" for "Tuesday ·
 //! 10:00", "for 9" for "Room 2A · 09:00-10:00", "Thursday's 3pm" for "Thu
 //! 13 Jun · 3:00–3:45 PM", "medium" for "M" among S, M and L.

@@ -211,7 +211,7 @@ fn a_noun_said_as_the_verb_before_a_whole_label_asks_for_its_action() {
 }
 
 /// The everyday verb is request phrasing only where it fits what the
-/// option does (spec 4b): "accept Lee's invite" for "Accept", "set the
+/// option does: "accept Lee's invite" for "Accept", "set the
 /// pickup to work" for "Work", "book the harbour view room" for a room.
 /// Tried against what a person never acts on: an object another option
 /// shows, a second request, a negation, two options named, a word no

@@ -134,7 +134,7 @@ proptest! {
     }
 
     /// A high-risk option is never executed by its value alone: its label
-    /// whole, nothing else (spec 4b).
+    /// whole, nothing else.
     #[test]
     fn a_value_never_executes_a_high_risk_option(day in 1u8..=28, form in prop::sample::select(vec!["Aug {d}", "the {d}th of August"])) {
         let cands = vec![

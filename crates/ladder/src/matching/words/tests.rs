@@ -318,7 +318,7 @@ proptest! {
     /// The object alone does not name a candidate whose action it leaves
     /// unsaid when another candidate shows the object with another action
     /// ("account" is not "Close Account" beside "Account settings"), nor a
-    /// high-risk candidate (spec 4b).
+    /// high-risk candidate.
     #[test]
     fn an_unsaid_action_that_matters_is_asked(
         action in prop::sample::select(vec!["close", "delete", "freeze", "pay", "cancel", "send", "transfer", "report", "block", "reset"]),
