@@ -462,7 +462,7 @@ async fn the_worked_dialogue_example_runs_as_the_docs_show() {
     assert_eq!(strip(shown).trim(), strip(&text).trim(), "docs/evaluation.md's dialogue report drifted; paste the new one");
 }
 
-/// dialogues-c's targets (issue 56): the clear requests executed, of the
+/// dialogues-c's targets: the clear requests executed, of the
 /// scored turns ...
 const C_CLEAR_EXECUTED_TARGET: f64 = 0.90;
 /// ... the escapes right, of 39 ...
@@ -533,21 +533,21 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
         &format!(">= {C_CLEAR_EXECUTED_MIN}"),
         executed >= C_CLEAR_EXECUTED_MIN,
     );
-    gates.report("... issue 56's target", format!(">= {:.0}%", 100.0 * C_CLEAR_EXECUTED_TARGET));
+    gates.report("... target", format!(">= {:.0}%", 100.0 * C_CLEAR_EXECUTED_TARGET));
     gates.check(
         "escapes right, scored turns",
         format!("{escaped} of {escapes}"),
         &format!(">= {C_ESCAPES_RIGHT_MIN}"),
         escaped >= C_ESCAPES_RIGHT_MIN,
     );
-    gates.report("... issue 56's target", format!(">= {C_ESCAPES_RIGHT_TARGET}"));
+    gates.report("... target", format!(">= {C_ESCAPES_RIGHT_TARGET}"));
     gates.check(
         "dialogues fully right, scored turns",
         format!("{fully_right} of 100"),
         &format!(">= {C_FULLY_RIGHT_MIN}"),
         fully_right >= C_FULLY_RIGHT_MIN,
     );
-    gates.report("... issue 56's target", format!(">= {C_FULLY_RIGHT_TARGET}"));
+    gates.report("... target", format!(">= {C_FULLY_RIGHT_TARGET}"));
     gates.report("wrong executes, every turn", r.wrong_executes().to_string());
     gates.report("dialogues fully right, every turn", r.dialogues.fully_right.to_string());
     gates.hold("tests/corpus/dialogues-c", &r, |f| !left_out.contains(&f.id));

@@ -461,7 +461,7 @@ impl Said<'_> {
     }
 
     /// Whether the input names the entry by its object alone, which is
-    /// enough (spec 4b): the input says the whole object (every label word
+    /// enough: the input says the whole object (every label word
     /// after the action) and no verb of its own, no other candidate shows
     /// any word the input says (its label, aliases, sublabel or kind), and
     /// the entry is not high risk. "a refund please" says "Request a refund" beside "Track

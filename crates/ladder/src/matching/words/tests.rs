@@ -877,8 +877,8 @@ fn a_quantity_never_executes_a_bundle_whose_label_says_more() {
     branches.expect(&[("said whole, the bundle executes", 64)]);
 }
 
-/// The object alone says an option whose action it leaves unsaid (spec
-/// 4b: "a refund please" for "Request a refund"), only where nothing else
+/// The object alone says an option whose action it leaves unsaid ("a refund please"
+/// for "Request a refund"), only where nothing else
 /// on screen shows it. Tried against an object another option shares, a
 /// verb of the user's own, a high-risk option, a negation, a word no
 /// option has, and an object said in part: none executes. The object alone
