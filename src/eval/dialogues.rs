@@ -3,7 +3,7 @@
 //! many turns each action took, and how often a turn was answered with a
 //! question.
 
-use super::{Got, Verdict};
+use super::{Got, Grade};
 use crate::pb;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -19,7 +19,7 @@ pub(super) struct Seen {
     pub(super) input: String,
     pub(super) key: String,
     pub(super) got: Got,
-    pub(super) verdicts: Vec<Verdict>,
+    pub(super) verdicts: Vec<Grade>,
     pub(super) choice: Option<String>,
     /// An exception set the turn aside (its expectation judged wrong): it
     /// still moves the conversation on, but counts for nothing.
@@ -84,16 +84,16 @@ pub(super) fn walk(turns: &[Seen]) -> Walked {
     let mut since = 0;
     for t in turns {
         since += 1;
-        let judged: &[Verdict] = if t.excepted { &[] } else { &t.verdicts };
-        w.right &= judged.iter().all(|v| matches!(v, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk));
-        w.wrong_executes += judged.iter().filter(|v| **v == Verdict::WrongExecute).count();
+        let judged: &[Grade] = if t.excepted { &[] } else { &t.verdicts };
+        w.right &= judged.iter().all(|v| matches!(v, Grade::RightExecute | Grade::ClarifyOk | Grade::EscapeOk));
+        w.wrong_executes += judged.iter().filter(|v| **v == Grade::WrongExecute).count();
         let outcome = t.got.outcome.as_str();
         if matches!(outcome, "clarify" | "need_more_info") {
             w.clarifier_turns += 1;
             let offer: BTreeSet<&str> = t.got.offered.iter().map(String::as_str).collect();
             if chosen.contains(&offer) || resolved.contains(t.key.as_str()) {
                 w.repeated_clarifiers += 1;
-                w.repeated_unexpected += usize::from(!t.excepted && !t.verdicts.contains(&Verdict::ClarifyOk));
+                w.repeated_unexpected += usize::from(!t.excepted && !t.verdicts.contains(&Grade::ClarifyOk));
                 w.repeated.push((t.at.clone(), t.input.clone()));
             }
             open.push(offer);
@@ -106,7 +106,7 @@ pub(super) fn walk(turns: &[Seen]) -> Walked {
         }
         if outcome == "execute" {
             resolved.insert(t.key.as_str());
-            if t.verdicts.contains(&Verdict::RightExecute) {
+            if t.verdicts.contains(&Grade::RightExecute) {
                 w.resolution.push(since);
             }
             since = 0;
@@ -189,7 +189,7 @@ fn quantile(sorted: &[usize], q: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn turn(key: &str, outcome: &str, target: &str, offered: &[&str], verdict: Verdict, choice: Option<&str>) -> Seen {
+    fn turn(key: &str, outcome: &str, target: &str, offered: &[&str], verdict: Grade, choice: Option<&str>) -> Seen {
         Seen {
             at: String::new(),
             input: String::new(),
@@ -209,17 +209,17 @@ mod tests {
     #[test]
     fn a_clarifier_over_options_already_chosen_among_is_repeated() {
         let w = walk(&[
-            turn("links panel", "clarify", "", &["d", "e"], Verdict::ClarifyOk, None),
-            turn("the second one", "execute", "e", &[], Verdict::RightExecute, None),
-            turn("links panel", "clarify", "", &["d", "e"], Verdict::ClarifyOk, None),
+            turn("links panel", "clarify", "", &["d", "e"], Grade::ClarifyOk, None),
+            turn("the second one", "execute", "e", &[], Grade::RightExecute, None),
+            turn("links panel", "clarify", "", &["d", "e"], Grade::ClarifyOk, None),
         ]);
         assert_eq!((w.repeated_clarifiers, w.clarifier_turns, w.resolution.clone()), (1, 2, vec![2]));
         assert!(w.right, "each turn was right; the repeat is counted apart");
         assert_eq!(w.repeated_unexpected, 0, "the corpus expected that question");
         let w = walk(&[
-            turn("links panel", "clarify", "", &["d", "e"], Verdict::ClarifyOk, None),
-            turn("the second one", "execute", "e", &[], Verdict::RightExecute, None),
-            turn("the other one", "clarify", "", &["e", "d"], Verdict::MissedExecute, None),
+            turn("links panel", "clarify", "", &["d", "e"], Grade::ClarifyOk, None),
+            turn("the second one", "execute", "e", &[], Grade::RightExecute, None),
+            turn("the other one", "clarify", "", &["e", "d"], Grade::MissedExecute, None),
         ]);
         assert_eq!((w.repeated_clarifiers, w.repeated_unexpected), (1, 1));
     }
@@ -227,14 +227,14 @@ mod tests {
     #[test]
     fn a_recorded_pick_settles_the_clarifier_too() {
         let w = walk(&[
-            turn("a", "clarify", "", &["x", "y"], Verdict::ClarifyOk, Some("y")),
-            turn("b", "clarify", "", &["y", "x"], Verdict::ClarifyOk, None),
+            turn("a", "clarify", "", &["x", "y"], Grade::ClarifyOk, Some("y")),
+            turn("b", "clarify", "", &["y", "x"], Grade::ClarifyOk, None),
         ]);
         assert_eq!(w.repeated_clarifiers, 1);
         // Options not chosen among may be offered again.
         let w = walk(&[
-            turn("a", "clarify", "", &["x", "y"], Verdict::ClarifyOk, None),
-            turn("b", "clarify", "", &["x", "y"], Verdict::ClarifyOk, None),
+            turn("a", "clarify", "", &["x", "y"], Grade::ClarifyOk, None),
+            turn("b", "clarify", "", &["x", "y"], Grade::ClarifyOk, None),
         ]);
         assert_eq!(w.repeated_clarifiers, 0);
     }
@@ -242,9 +242,9 @@ mod tests {
     #[test]
     fn the_same_request_again_after_it_executed_must_not_be_asked() {
         let w = walk(&[
-            turn("open d|set|d,e", "execute", "d", &[], Verdict::RightExecute, None),
-            turn("open d|set|d,e", "clarify", "", &["d"], Verdict::ClarifyOk, None),
-            turn("open d|set2|d,f", "clarify", "", &["d"], Verdict::ClarifyOk, None),
+            turn("open d|set|d,e", "execute", "d", &[], Grade::RightExecute, None),
+            turn("open d|set|d,e", "clarify", "", &["d"], Grade::ClarifyOk, None),
+            turn("open d|set2|d,f", "clarify", "", &["d"], Grade::ClarifyOk, None),
         ]);
         assert_eq!(w.repeated_clarifiers, 1, "on another option set it is another request");
     }
@@ -252,16 +252,16 @@ mod tests {
     #[test]
     fn turns_to_resolution_count_from_the_last_action() {
         let w = walk(&[
-            turn("x", "escape", "", &[], Verdict::EscapeOk, None),
-            turn("a", "clarify", "", &["p", "q"], Verdict::ClarifyOk, None),
-            turn("b", "clarify", "", &["p", "q"], Verdict::ClarifyOk, None),
-            turn("c", "execute", "p", &[], Verdict::RightExecute, None),
-            turn("d", "execute", "q", &[], Verdict::WrongExecute, None),
+            turn("x", "escape", "", &[], Grade::EscapeOk, None),
+            turn("a", "clarify", "", &["p", "q"], Grade::ClarifyOk, None),
+            turn("b", "clarify", "", &["p", "q"], Grade::ClarifyOk, None),
+            turn("c", "execute", "p", &[], Grade::RightExecute, None),
+            turn("d", "execute", "q", &[], Grade::WrongExecute, None),
         ]);
         assert_eq!((w.resolution.clone(), w.wrong_executes, w.right), (vec![3], 1, false));
         let mut t = DialogueTally::default();
         t.add(&w);
-        t.add(&walk(&[turn("e", "execute", "p", &[], Verdict::RightExecute, None)]));
+        t.add(&walk(&[turn("e", "execute", "p", &[], Grade::RightExecute, None)]));
         assert_eq!((t.turns_to_resolution_median, t.turns_to_resolution_p90, t.with_wrong_execute), (1.0, 3.0, 1));
         assert_eq!(t.clarifier_rate(), 2.0 / 6.0);
     }
@@ -273,18 +273,18 @@ mod tests {
             t
         };
         let turns = [
-            turn("kitchen light on", "execute", "kitchen", &[], Verdict::RightExecute, None),
-            set_aside(turn("no not that one", "clarify", "", &["island"], Verdict::MissedExecute, None)),
-            turn("the island one", "execute", "island", &[], Verdict::RightExecute, None),
+            turn("kitchen light on", "execute", "kitchen", &[], Grade::RightExecute, None),
+            set_aside(turn("no not that one", "clarify", "", &["island"], Grade::MissedExecute, None)),
+            turn("the island one", "execute", "island", &[], Grade::RightExecute, None),
         ];
         let w = walk(&turns);
         assert!(w.right, "the set-aside miss does not spoil the dialogue");
         assert_eq!(w.resolution, vec![1, 2], "it still counts as a turn towards the next action");
         let w = walk(&[
-            turn("links panel", "clarify", "", &["d", "e"], Verdict::ClarifyOk, None),
-            turn("the second one", "execute", "e", &[], Verdict::RightExecute, None),
-            set_aside(turn("the other one", "execute", "e", &[], Verdict::WrongExecute, None)),
-            set_aside(turn("links panel", "clarify", "", &["d", "e"], Verdict::MissedExecute, None)),
+            turn("links panel", "clarify", "", &["d", "e"], Grade::ClarifyOk, None),
+            turn("the second one", "execute", "e", &[], Grade::RightExecute, None),
+            set_aside(turn("the other one", "execute", "e", &[], Grade::WrongExecute, None)),
+            set_aside(turn("links panel", "clarify", "", &["d", "e"], Grade::MissedExecute, None)),
         ]);
         assert_eq!((w.right, w.wrong_executes), (true, 0));
         assert_eq!((w.repeated_clarifiers, w.repeated_unexpected), (1, 0), "counted as asked again, not as continuity's failure");

@@ -45,4 +45,4 @@ pub use read::{case, decide_request, dialogue, read, read_clinc150, read_excepti
 pub use render::render;
 pub use report::{LlmTally, Report, SetAside, Shares, Tally, report};
 pub use run::{decisions, evaluate, evaluate_except};
-pub use score::{Got, LlmSeen, Scored, Verdict, score};
+pub use score::{Got, Grade, LlmSeen, Scored, score};

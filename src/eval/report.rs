@@ -12,7 +12,7 @@
 
 use super::corpus::Expect;
 use super::dialogues::DialogueTally;
-use super::score::{Scored, Verdict};
+use super::score::{Grade, Scored};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -63,7 +63,7 @@ impl Tally {
         }
         if !s.expect_follow_up.is_empty() {
             self.follow_up_expected += 1;
-            self.follow_up_right += usize::from(s.verdict == Verdict::RightExecute && s.got.follow_up == s.expect_follow_up);
+            self.follow_up_right += usize::from(s.verdict == Grade::RightExecute && s.got.follow_up == s.expect_follow_up);
         }
         if let (Expect::Execute(id), "clarify") = (&s.expect, s.got.outcome.as_str()) {
             self.asked_one += 1;
@@ -73,24 +73,24 @@ impl Tally {
         }
         if s.got.high_risk && s.got.outcome == "execute" {
             self.high_risk_executes += 1;
-            self.high_risk_wrong += usize::from(s.verdict == Verdict::WrongExecute);
+            self.high_risk_wrong += usize::from(s.verdict == Grade::WrongExecute);
         }
         match s.verdict {
-            Verdict::RightExecute => self.right_executes += 1,
-            Verdict::WrongExecute => self.wrong_executes += 1,
-            Verdict::MissedExecute => {
+            Grade::RightExecute => self.right_executes += 1,
+            Grade::WrongExecute => self.wrong_executes += 1,
+            Grade::MissedExecute => {
                 self.missed_executes += 1;
                 self.missed_but_offered += usize::from(s.offered_expected == Some(true));
             }
-            Verdict::ClarifyOk => {
+            Grade::ClarifyOk => {
                 self.clarify_ok += 1;
                 self.clarify_offered += usize::from(s.offered_expected == Some(true));
             }
-            Verdict::ClarifyMissed => self.clarify_missed += 1,
-            Verdict::EscapeOk => self.escape_ok += 1,
-            Verdict::EscapeWrong => self.escape_wrong += 1,
-            Verdict::EscapeMissed => self.escape_missed += 1,
-            Verdict::Invalid => self.invalid += 1,
+            Grade::ClarifyMissed => self.clarify_missed += 1,
+            Grade::EscapeOk => self.escape_ok += 1,
+            Grade::EscapeWrong => self.escape_wrong += 1,
+            Grade::EscapeMissed => self.escape_missed += 1,
+            Grade::Invalid => self.invalid += 1,
         }
     }
 
@@ -182,8 +182,8 @@ impl LlmTally {
             let right = expected == Some(l.picked.as_str());
             if l.executed {
                 self.executed += 1;
-                self.executed_right += usize::from(right && s.verdict == Verdict::RightExecute);
-                self.executed_wrong += usize::from(s.verdict == Verdict::WrongExecute);
+                self.executed_right += usize::from(right && s.verdict == Grade::RightExecute);
+                self.executed_wrong += usize::from(s.verdict == Grade::WrongExecute);
             } else if l.corroboration.is_empty() || l.corroboration == "agreed" {
                 self.kept_to_clarifier += 1;
             } else {
@@ -191,7 +191,7 @@ impl LlmTally {
             }
             if s.got.refused && right {
                 self.refused_picked_right += 1;
-                self.refused_resolved += usize::from(l.executed && s.verdict == Verdict::RightExecute);
+                self.refused_resolved += usize::from(l.executed && s.verdict == Grade::RightExecute);
             }
         }
     }
@@ -262,15 +262,15 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
         match (&s.expect, s.verdict) {
             (Expect::Execute(_), v) => {
                 shares.expected_execute += 1;
-                executed += usize::from(v == Verdict::RightExecute);
+                executed += usize::from(v == Grade::RightExecute);
             }
             (Expect::Clarify(_) | Expect::NeedMoreInfo(_), v) => {
                 shares.expected_clarify += 1;
-                clarified += usize::from(v == Verdict::ClarifyOk);
+                clarified += usize::from(v == Grade::ClarifyOk);
             }
             (Expect::Escape(_), v) => {
                 shares.expected_escape += 1;
-                escaped += usize::from(v == Verdict::EscapeOk);
+                escaped += usize::from(v == Grade::EscapeOk);
             }
         }
     }
@@ -282,7 +282,7 @@ pub fn report(config_revision: String, scored: Vec<Scored>) -> Report {
     let follow_up_missed = |s: &Scored| !s.expect_follow_up.is_empty() && s.got.follow_up != s.expect_follow_up;
     let failures = scored
         .into_iter()
-        .filter(|s| !matches!(s.verdict, Verdict::RightExecute | Verdict::ClarifyOk | Verdict::EscapeOk) || follow_up_missed(s))
+        .filter(|s| !matches!(s.verdict, Grade::RightExecute | Grade::ClarifyOk | Grade::EscapeOk) || follow_up_missed(s))
         .collect();
     Report {
         config_revision,

@@ -6,7 +6,7 @@
 use super::corpus::{Case, Exception, Expect, Line, RecordStep};
 use super::dialogues;
 use super::report::{Report, SetAside, report};
-use super::score::{Got, Scored, Verdict, got, score};
+use super::score::{Got, Grade, Scored, got, score};
 use crate::config::Config;
 use crate::convert;
 use crate::daemon::{Daemon, Generation, StartError};
@@ -144,7 +144,7 @@ async fn evaluate_on<L: Into<Line>>(daemon: &Daemon, lines: impl IntoIterator<It
                                 expect: Expect::Clarify(Vec::new()),
                                 expect_follow_up: String::new(),
                                 got,
-                                verdict: Verdict::Invalid,
+                                verdict: Grade::Invalid,
                                 offered_expected: None,
                             });
                         }
@@ -315,7 +315,7 @@ mod tests {
         let why = [Exception { at: "t2".into(), reason: "the user named alpha".into() }];
         let r = evaluate_except(Config::default(), lines(), &why).await.unwrap();
         assert_eq!((r.overall.turns, r.wrong_executes(), r.failures.len()), (1, 0, 0));
-        assert_eq!((r.set_aside.len(), r.set_aside[0].turn.id.as_str(), r.set_aside[0].turn.verdict), (1, "t2", Verdict::WrongExecute));
+        assert_eq!((r.set_aside.len(), r.set_aside[0].turn.id.as_str(), r.set_aside[0].turn.verdict), (1, "t2", Grade::WrongExecute));
         let text = render(&r);
         assert!(text.contains("set aside, the expectation judged wrong (counted nowhere above): 1"), "{text}");
         assert!(

@@ -1,6 +1,6 @@
 //! One turn judged: what the ladder did, read off its decision as scoring
 //! needs it ([`Got`], from [`got`]), against what a person expects
-//! ([`score`]: a [`Verdict`]). Pure. What a turn shows that a new figure
+//! ([`score`]: a [`Grade`]). Pure. What a turn shows that a new figure
 //! needs (a field of `Got`) is read off the decision here; adding turns up
 //! is [`report`](super::report)'s.
 
@@ -59,7 +59,7 @@ pub struct LlmSeen {
 /// How one turn scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum Grade {
     /// Executed the expected candidate.
     RightExecute,
     /// Executed something else, or executed where a person would ask or
@@ -95,43 +95,43 @@ pub struct Scored {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub expect_follow_up: String,
     pub got: Got,
-    pub verdict: Verdict,
+    pub verdict: Grade,
     /// For an expected execute that was missed, or an expected clarify:
     /// whether the clarifier offered every expected id.
     pub offered_expected: Option<bool>,
 }
 
 /// Scores one turn.
-pub fn score(expect: &Expect, got: &Got) -> (Verdict, Option<bool>) {
+pub fn score(expect: &Expect, got: &Got) -> (Grade, Option<bool>) {
     let offered = |ids: &[String]| ids.iter().all(|id| got.offered.contains(id));
     let asked = matches!(got.outcome.as_str(), "clarify" | "need_more_info");
     if got.outcome == "invalid" {
-        return (Verdict::Invalid, None);
+        return (Grade::Invalid, None);
     }
     match expect {
         Expect::Execute(id) => match got.outcome.as_str() {
-            "execute" if got.target_id == *id => (Verdict::RightExecute, None),
-            "execute" => (Verdict::WrongExecute, None),
-            _ => (Verdict::MissedExecute, Some(asked && offered(std::slice::from_ref(id)))),
+            "execute" if got.target_id == *id => (Grade::RightExecute, None),
+            "execute" => (Grade::WrongExecute, None),
+            _ => (Grade::MissedExecute, Some(asked && offered(std::slice::from_ref(id)))),
         },
         Expect::Clarify(ids) => match got.outcome.as_str() {
-            "execute" => (Verdict::WrongExecute, None),
-            "escape" => (Verdict::ClarifyMissed, None),
-            _ => (Verdict::ClarifyOk, Some(offered(ids))),
+            "execute" => (Grade::WrongExecute, None),
+            "escape" => (Grade::ClarifyMissed, None),
+            _ => (Grade::ClarifyOk, Some(offered(ids))),
         },
         Expect::Escape(reason) => match got.outcome.as_str() {
-            "execute" => (Verdict::WrongExecute, None),
-            "escape" if got.escape_reason == *reason => (Verdict::EscapeOk, None),
-            "escape" => (Verdict::EscapeWrong, None),
-            _ => (Verdict::EscapeMissed, None),
+            "execute" => (Grade::WrongExecute, None),
+            "escape" if got.escape_reason == *reason => (Grade::EscapeOk, None),
+            "escape" => (Grade::EscapeWrong, None),
+            _ => (Grade::EscapeMissed, None),
         },
         // A clarifier instead is not wrong: `offered_expected` says whether
         // the evidence asked for was the expected.
         Expect::NeedMoreInfo(types) => match got.outcome.as_str() {
-            "execute" => (Verdict::WrongExecute, None),
-            "escape" => (Verdict::ClarifyMissed, None),
-            "need_more_info" => (Verdict::ClarifyOk, Some(types.iter().all(|t| got.needed.contains(t)))),
-            _ => (Verdict::ClarifyOk, Some(false)),
+            "execute" => (Grade::WrongExecute, None),
+            "escape" => (Grade::ClarifyMissed, None),
+            "need_more_info" => (Grade::ClarifyOk, Some(types.iter().all(|t| got.needed.contains(t)))),
+            _ => (Grade::ClarifyOk, Some(false)),
         },
     }
 }
@@ -221,20 +221,20 @@ pub(super) mod tests {
         let cl = |ids: &[&str]| Expect::Clarify(ids.iter().map(|s| s.to_string()).collect());
         let es = |r: &str| Expect::Escape(r.into());
         let table = [
-            (ex("a"), got("execute", "a", &[]), Verdict::RightExecute, None),
-            (ex("a"), got("execute", "b", &[]), Verdict::WrongExecute, None),
-            (ex("a"), got("clarify", "", &["b", "a"]), Verdict::MissedExecute, Some(true)),
-            (ex("a"), got("clarify", "", &["b"]), Verdict::MissedExecute, Some(false)),
-            (ex("a"), got("escape", "cancel", &[]), Verdict::MissedExecute, Some(false)),
-            (cl(&["a", "b"]), got("clarify", "", &["b", "a", "c"]), Verdict::ClarifyOk, Some(true)),
-            (cl(&["a", "b"]), got("need_more_info", "", &["a"]), Verdict::ClarifyOk, Some(false)),
-            (cl(&["a"]), got("execute", "a", &[]), Verdict::WrongExecute, None),
-            (cl(&["a"]), got("escape", "command", &[]), Verdict::ClarifyMissed, None),
-            (es("cancel"), got("escape", "cancel", &[]), Verdict::EscapeOk, None),
-            (es("cancel"), got("escape", "question_intent", &[]), Verdict::EscapeWrong, None),
-            (es("cancel"), got("clarify", "", &["a"]), Verdict::EscapeMissed, None),
-            (es("question_intent"), got("execute", "a", &[]), Verdict::WrongExecute, None),
-            (ex("a"), got("invalid", "", &[]), Verdict::Invalid, None),
+            (ex("a"), got("execute", "a", &[]), Grade::RightExecute, None),
+            (ex("a"), got("execute", "b", &[]), Grade::WrongExecute, None),
+            (ex("a"), got("clarify", "", &["b", "a"]), Grade::MissedExecute, Some(true)),
+            (ex("a"), got("clarify", "", &["b"]), Grade::MissedExecute, Some(false)),
+            (ex("a"), got("escape", "cancel", &[]), Grade::MissedExecute, Some(false)),
+            (cl(&["a", "b"]), got("clarify", "", &["b", "a", "c"]), Grade::ClarifyOk, Some(true)),
+            (cl(&["a", "b"]), got("need_more_info", "", &["a"]), Grade::ClarifyOk, Some(false)),
+            (cl(&["a"]), got("execute", "a", &[]), Grade::WrongExecute, None),
+            (cl(&["a"]), got("escape", "command", &[]), Grade::ClarifyMissed, None),
+            (es("cancel"), got("escape", "cancel", &[]), Grade::EscapeOk, None),
+            (es("cancel"), got("escape", "question_intent", &[]), Grade::EscapeWrong, None),
+            (es("cancel"), got("clarify", "", &["a"]), Grade::EscapeMissed, None),
+            (es("question_intent"), got("execute", "a", &[]), Grade::WrongExecute, None),
+            (ex("a"), got("invalid", "", &[]), Grade::Invalid, None),
         ];
         for (expect, got, verdict, offered) in table {
             assert_eq!(score(&expect, &got), (verdict, offered), "{expect:?} vs {got:?}");

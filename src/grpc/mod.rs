@@ -20,7 +20,7 @@ use crate::daemon::{Daemon, Generation};
 use crate::error::ApiError;
 use crate::pb;
 use guard::Control;
-use stack::Deadline;
+use stack::CallDeadline;
 use std::future::Future;
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
@@ -63,7 +63,7 @@ impl Arbiter {
 }
 
 fn deadline<T>(r: &Request<T>) -> Option<tokio::time::Instant> {
-    r.extensions().get::<Deadline>().map(|d| d.0)
+    r.extensions().get::<CallDeadline>().map(|d| d.0)
 }
 
 impl Arbiter {

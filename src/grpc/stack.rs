@@ -31,7 +31,7 @@
 //! 6. `deadline`: innermost, so it times only admitted work. It honours
 //!    the client's `grpc-timeout`, capped by `server.request_timeout_ms`,
 //!    and hands the deadline to the handler (the LLM rung stops in time to
-//!    build the clarifier) through the `Deadline` request extension.
+//!    build the clarifier) through the `CallDeadline` request extension.
 //!
 //! Below the stack, HTTP/2 itself: each connection may open at most
 //! `server.max_streams_per_connection` streams (advertised in SETTINGS),
@@ -56,7 +56,7 @@ use tower::{BoxError, Layer, Service, ServiceBuilder};
 
 /// When the current request must be answered by (a request extension).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Deadline(pub Instant);
+pub struct CallDeadline(pub Instant);
 
 /// Counters the stack keeps (read by metrics).
 #[derive(Debug, Default)]
@@ -506,7 +506,7 @@ where
         let asked = req.headers().get("grpc-timeout").and_then(|v| v.to_str().ok()).and_then(super::timeout::parse_grpc_timeout);
         let budget = asked.map_or(self.max, |t| t.min(self.max));
         let deadline = Instant::now() + budget;
-        req.extensions_mut().insert(Deadline(deadline));
+        req.extensions_mut().insert(CallDeadline(deadline));
         let fut = self.inner.call(req);
         let stats = self.stats.clone();
         Box::pin(async move {

@@ -38,7 +38,7 @@
 //! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
 
 use super::packed::{Packed, pack, unpack};
-use super::{Clock, Executed, Held, ReadAppended, SessionStore, StoreError};
+use super::{Clock, CohortNote, Held, ReadAppended, SessionStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use lru::LruCache;
@@ -485,7 +485,7 @@ impl SessionStore for MemoryStore {
         &'a self,
         id: &'a str,
         entry: Update,
-        _executed: Executed<'a>,
+        _executed: CohortNote<'a>,
         now: Now,
         ttl: Ttl,
     ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {

@@ -119,7 +119,7 @@ pub type ReadAppended = (Option<Arc<ContinuityState>>, Appended);
 /// An executed decision's id and cohort, remembered with the session so
 /// that an outcome recorded on another replica is attributed to the cohort
 /// that decided it.
-pub type Executed<'a> = Option<(&'a str, &'a str)>;
+pub type CohortNote<'a> = Option<(&'a str, &'a str)>;
 
 /// A place to keep sessions: the port the daemon's one `Decide` path
 /// speaks. Methods are async so a shared backend (Redis) can implement
@@ -178,7 +178,7 @@ pub trait SessionStore: Send + Sync + 'static {
         update: Update,
         now: Now,
         ttl: Ttl,
-        _executed: Executed<'a>,
+        _executed: CohortNote<'a>,
     ) -> BoxFuture<'a, Result<Applied, StoreError>> {
         self.apply(id, update, now, ttl)
     }
@@ -190,7 +190,7 @@ pub trait SessionStore: Send + Sync + 'static {
         update: DecidedUpdate,
         now: Now,
         ttl: Ttl,
-        executed: Executed<'a>,
+        executed: CohortNote<'a>,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         let applied = self.apply_noting(id, Update::Decided(update), now, ttl, executed);
         Box::pin(async move { applied.await.map(|_| ()) })
@@ -202,7 +202,7 @@ pub trait SessionStore: Send + Sync + 'static {
         &'a self,
         id: &'a str,
         entry: Update,
-        executed: Executed<'a>,
+        executed: CohortNote<'a>,
         now: Now,
         ttl: Ttl,
     ) -> BoxFuture<'a, Result<ReadAppended, StoreError>>;

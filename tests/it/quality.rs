@@ -255,7 +255,7 @@ async fn replies_to_offers_and_confirmations_are_read_as_a_careful_person_would(
         gates.report(&format!("{c}: wrong executes"), t.wrong_executes.to_string());
         gates.report(&format!("{c}: follow-ups (question, request)"), format!("{}, {}", t.follow_up_questions, t.follow_up_requests));
     }
-    gates.hold("tests/corpus/sgd", &r, |f| f.verdict == eval::Verdict::WrongExecute);
+    gates.hold("tests/corpus/sgd", &r, |f| f.verdict == eval::Grade::WrongExecute);
 }
 
 /// Blind dialogues by another independent author who

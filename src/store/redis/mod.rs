@@ -59,7 +59,7 @@ mod sessions;
 pub use connection::StoreHealth;
 pub use sessions::{LOG_FOLD, LOG_MAX};
 
-use super::{Executed, FailureKind, Held, ReadAppended, RolloutAction, SessionStore, StoreError};
+use super::{CohortNote, FailureKind, Held, ReadAppended, RolloutAction, SessionStore, StoreError};
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
 use connection::{Conns, probe_loop};
@@ -261,7 +261,7 @@ impl SessionStore for RedisStore {
         update: Update,
         now: Now,
         ttl: Ttl,
-        executed: Executed<'a>,
+        executed: CohortNote<'a>,
     ) -> BoxFuture<'a, Result<Applied, StoreError>> {
         Box::pin(self.cas_noting(id, update, now, ttl, executed))
     }
@@ -272,7 +272,7 @@ impl SessionStore for RedisStore {
         update: DecidedUpdate,
         now: Now,
         ttl: Ttl,
-        executed: Executed<'a>,
+        executed: CohortNote<'a>,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(self.append_decided(id, update, now, ttl, executed))
     }
@@ -281,7 +281,7 @@ impl SessionStore for RedisStore {
         &'a self,
         id: &'a str,
         entry: Update,
-        executed: Executed<'a>,
+        executed: CohortNote<'a>,
         now: Now,
         ttl: Ttl,
     ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
