@@ -7,7 +7,8 @@ clarifier's options with (docs/meaning.md). See PROVENANCE.md.
     build.py --repack [FILE]                   # re-checksums a model file (this one by default)
                                                # in place, its tensors and metadata unchanged
 
-Steps, all on CPU (about 25 minutes on 2 cores):
+Steps, all on CPU (about 25 minutes on 2 cores; build.sh's installs into
+an empty venv bring it to about 35; see PROVENANCE.md):
 
 1. Distil a static table from the sentence encoder all-MiniLM-L6-v2 with
    model2vec (one vector per token of its vocabulary, PCA to 256 floats).
