@@ -74,7 +74,10 @@ impl Daemon {
         let work = admit::work(g, &req)?;
         let key = TurnKey::of(&req.turn_id, &req.input);
         let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None, key };
-        let plan = if self.store.remote() {
+        // Built with `--cfg ladder_plain_turns` (measuring only), a remote
+        // store is read first too: read, then compare-and-set, the protocol
+        // the plan saves a round trip over (BENCHMARKS.md, "Shared state").
+        let plan = if self.store.remote() && !cfg!(ladder_plain_turns) {
             let (empty, other) = (ContinuityState::default(), Ids::new());
             let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
             self.drive(work, deadline, speculate::plan(&ctx, (&other.decision, &other.cycle), &turn.req)).await?
