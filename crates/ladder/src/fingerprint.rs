@@ -11,7 +11,10 @@
 //!
 //! The candidates' part sorts first in the document, so `FingerprintMemo`
 //! keeps the hash state after it for a pool that comes again: the rest
-//! (excerpts, option set, scope) is all such a turn hashes.
+//! (excerpts, option set, scope) is all such a turn hashes. Each
+//! candidate's normalized fields ([`Signed`]) depend on its text alone, so
+//! a memo keeps them for a label that comes again on a new screen
+//! (`intern::LabelMemo`), and the document is written the same with them.
 
 use super::text::normalize_into;
 use super::types::{Candidate, ScopeRef};
@@ -36,16 +39,59 @@ fn write_canonical<'a, W: Write>(
     candidates: impl IntoIterator<Item = &'a Candidate>,
     excerpts: &[String],
 ) -> std::io::Result<()> {
-    write_pool(out, candidates)?;
+    write_pool(out, candidates.into_iter().map(|c| (c, None)))?;
     write_rest(out, scope, option_set_id, excerpts)
 }
 
+/// A candidate's fields the document holds normalized (badge, label,
+/// sublabel), normalized and written as JSON strings, as `write_pool`
+/// writes them: what the document takes from a candidate's text rather
+/// than from its ids, kept by a memo for a label that comes again
+/// (`intern::LabelMemo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signed {
+    /// The three JSON strings one after another.
+    json: Box<str>,
+    /// Where the badge's ends and the label's ends.
+    ends: [usize; 2],
+}
+
+impl Signed {
+    pub fn of(c: &Candidate) -> Self {
+        let mut out = Vec::new();
+        let mut norm = String::new();
+        let mut ends = [0; 2];
+        for (i, v) in [&c.badge, &c.label, &c.sublabel].into_iter().enumerate() {
+            norm.clear();
+            normalize_into(v, &mut norm);
+            // Writing to a Vec cannot fail.
+            let _ = json_str(&mut out, &norm);
+            if i < 2 {
+                ends[i] = out.len();
+            }
+        }
+        Signed { json: String::from_utf8(out).unwrap_or_default().into_boxed_str(), ends }
+    }
+
+    /// Its badge, label and sublabel, as JSON strings.
+    fn parts(&self) -> [&str; 3] {
+        let [b, l] = self.ends;
+        [&self.json[..b], &self.json[b..l], &self.json[l..]]
+    }
+
+    /// What it holds on the heap (bytes), for a memo's budget.
+    pub fn heap_bytes(&self) -> usize {
+        self.json.len()
+    }
+}
+
 /// The document's first part, which only the pool makes: its candidate
-/// ids and signatures (the keys sort before every other).
-fn write_pool<'a, W: Write>(out: &mut W, candidates: impl IntoIterator<Item = &'a Candidate>) -> std::io::Result<()> {
-    let mut cands: Vec<&Candidate> = candidates.into_iter().collect();
-    cands.sort_by(|a, b| a.id.cmp(&b.id));
-    cands.dedup_by(|a, b| a.id == b.id);
+/// ids and signatures (the keys sort before every other). A candidate's
+/// normalized fields are `Signed::of` it, given or made here.
+fn write_pool<'a, W: Write>(out: &mut W, candidates: impl IntoIterator<Item = (&'a Candidate, Option<&'a Signed>)>) -> std::io::Result<()> {
+    let mut cands: Vec<(&Candidate, Option<&Signed>)> = candidates.into_iter().collect();
+    cands.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+    cands.dedup_by(|a, b| a.0.id == b.0.id);
     let s = |out: &mut W, v: &str| json_str(out, v);
     // Normalized text goes through one reused buffer.
     let mut norm = String::new();
@@ -55,26 +101,36 @@ fn write_pool<'a, W: Write>(out: &mut W, candidates: impl IntoIterator<Item = &'
         json_str(out, &norm)
     };
     out.write_all(b"{\"candidate_ids\":[")?;
-    for (i, c) in cands.iter().enumerate() {
+    for (i, (c, _)) in cands.iter().enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
         s(out, &c.id)?;
     }
     out.write_all(b"],\"candidates\":[")?;
-    for (i, c) in cands.iter().enumerate() {
+    for (i, (c, signed)) in cands.iter().enumerate() {
+        let [badge, label, sublabel] = signed.map_or([""; 3], |s| s.parts());
         out.write_all(if i > 0 { b",{\"badge\":" } else { b"{\"badge\":" })?;
-        n(out, &c.badge)?;
+        match signed {
+            Some(_) => out.write_all(badge.as_bytes())?,
+            None => n(out, &c.badge)?,
+        }
         out.write_all(b",\"id\":")?;
         s(out, &c.id)?;
         out.write_all(b",\"kind\":")?;
         s(out, &c.kind)?;
         out.write_all(b",\"label\":")?;
-        n(out, &c.label)?;
+        match signed {
+            Some(_) => out.write_all(label.as_bytes())?,
+            None => n(out, &c.label)?,
+        }
         out.write_all(b",\"path\":")?;
         s(out, &c.path)?;
         out.write_all(b",\"sublabel\":")?;
-        n(out, &c.sublabel)?;
+        match signed {
+            Some(_) => out.write_all(sublabel.as_bytes())?,
+            None => n(out, &c.sublabel)?,
+        }
         out.write_all(b"}")?;
     }
     out.write_all(b"]")
@@ -110,7 +166,10 @@ fn write_rest<W: Write>(out: &mut W, scope: Option<&ScopeRef>, option_set_id: &s
 /// or control characters (nearly all) is written as is; the rest through
 /// serde_json.
 fn json_str<W: Write>(out: &mut W, v: &str) -> std::io::Result<()> {
-    if v.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    // Every byte tested, without stopping at the first that fails: a loop
+    // the compiler runs sixteen bytes at a time (ids and kinds of every
+    // candidate go through it).
+    if v.bytes().fold(true, |plain, b| plain & (b >= 0x20) & (b != b'"') & (b != b'\\')) {
         out.write_all(b"\"")?;
         out.write_all(v.as_bytes())?;
         out.write_all(b"\"")
@@ -140,7 +199,7 @@ pub fn fingerprint<'a>(
     candidates: impl IntoIterator<Item = &'a Candidate>,
     excerpts: &[String],
 ) -> String {
-    finish(pool_state(candidates), scope, option_set_id, excerpts)
+    finish(&pool_state(candidates.into_iter().map(|c| (c, None))), scope, option_set_id, excerpts)
 }
 
 /// Feeds what is written to a SHA-256 state.
@@ -170,14 +229,19 @@ fn hashed(state: Sha256, write: impl FnOnce(&mut std::io::BufWriter<Hashing>) ->
 }
 
 /// The hash state after the pool's part of the document: what a memo of
-/// fingerprints (`FingerprintMemo`) keeps for a pool that comes again.
-fn pool_state<'a>(candidates: impl IntoIterator<Item = &'a Candidate>) -> Sha256 {
-    hashed(Sha256::new(), |h| write_pool(h, candidates))
+/// fingerprints (`FingerprintMemo`) keeps for a pool that comes again. Each
+/// candidate's normalized fields are the `Signed` given with it (`Signed::of`
+/// it), else made here.
+#[derive(Clone)]
+pub struct PoolState(Sha256);
+
+pub fn pool_state<'a>(candidates: impl IntoIterator<Item = (&'a Candidate, Option<&'a Signed>)>) -> PoolState {
+    PoolState(hashed(Sha256::new(), |h| write_pool(h, candidates)))
 }
 
 /// The fingerprint from the pool's hash state and the rest of the evidence.
-fn finish(state: Sha256, scope: Option<&ScopeRef>, option_set_id: &str, excerpts: &[String]) -> String {
-    hex::encode(hashed(state, |h| write_rest(h, scope, option_set_id, excerpts)).finalize())
+pub fn finish(state: &PoolState, scope: Option<&ScopeRef>, option_set_id: &str, excerpts: &[String]) -> String {
+    hex::encode(hashed(state.0.clone(), |h| write_rest(h, scope, option_set_id, excerpts)).finalize())
 }
 
 /// The hash states of the pools' part of recent fingerprints, least
@@ -190,7 +254,7 @@ fn finish(state: Sha256, scope: Option<&ScopeRef>, option_set_id: &str, excerpts
 /// every case.
 #[derive(Debug)]
 pub struct FingerprintMemo {
-    states: crate::memo::ByteMemo<Sha256>,
+    states: crate::memo::ByteMemo<PoolState>,
 }
 
 impl FingerprintMemo {
@@ -208,21 +272,10 @@ impl FingerprintMemo {
     /// `fingerprint(scope, option_set_id, candidates, excerpts)`, the
     /// pool's part from the memo when the same pool was hashed before.
     pub fn fingerprint(&self, scope: Option<&ScopeRef>, option_set_id: &str, candidates: &[&Candidate], excerpts: &[String]) -> String {
-        let key = Signature(candidates);
-        let state = match self.states.get_key(&key) {
-            (_, Some(state)) => state,
-            (hash, None) => {
-                let state = pool_state(candidates.iter().copied());
-                self.states.put_key(hash, &key, state.clone(), 0);
-                state
-            }
-        };
-        finish(state, scope, option_set_id, excerpts)
+        self.fingerprint_with(scope, option_set_id, candidates, excerpts, || pool_state(candidates.iter().map(|c| (*c, None))))
     }
 
-    /// `fingerprint` of a pool that is `list` whole and in order, where
-    /// someone else holds `list` too (`intern::whole_list`): known by
-    /// its address, not read.
+    /// `fingerprint_of_list_with`, the pool's part hashed here.
     pub fn fingerprint_of_list(
         &self,
         scope: Option<&ScopeRef>,
@@ -230,15 +283,52 @@ impl FingerprintMemo {
         list: &Arc<Vec<Candidate>>,
         excerpts: &[String],
     ) -> String {
+        self.fingerprint_of_list_with(scope, option_set_id, list, excerpts, || pool_state(list.iter().map(|c| (c, None))))
+    }
+
+    /// `fingerprint`, the pool's part, when the memo does not hold it,
+    /// from `signed`: `pool_state` of the candidates, each with its
+    /// `Signed` when known (the same state either way); then kept.
+    pub fn fingerprint_with(
+        &self,
+        scope: Option<&ScopeRef>,
+        option_set_id: &str,
+        candidates: &[&Candidate],
+        excerpts: &[String],
+        signed: impl FnOnce() -> PoolState,
+    ) -> String {
+        let key = Signature(candidates);
+        let state = match self.states.get_key(&key) {
+            (_, Some(state)) => state,
+            (hash, None) => {
+                let state = signed();
+                self.states.put_key(hash, &key, state.clone(), 0);
+                state
+            }
+        };
+        finish(&state, scope, option_set_id, excerpts)
+    }
+
+    /// `fingerprint_with` of a pool that is `list` whole and in order,
+    /// where someone else holds `list` too (`intern::whole_list`): known
+    /// by its address, not read.
+    pub fn fingerprint_of_list_with(
+        &self,
+        scope: Option<&ScopeRef>,
+        option_set_id: &str,
+        list: &Arc<Vec<Candidate>>,
+        excerpts: &[String],
+        signed: impl FnOnce() -> PoolState,
+    ) -> String {
         let state = match self.states.get_at(list) {
             Some(state) => state,
             None => {
-                let state = pool_state(list.iter());
+                let state = signed();
                 self.states.put_at(list, state.clone(), 0);
                 state
             }
         };
-        finish(state, scope, option_set_id, excerpts)
+        finish(&state, scope, option_set_id, excerpts)
     }
 }
 

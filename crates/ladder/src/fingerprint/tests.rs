@@ -138,3 +138,24 @@ fn the_memo_keeps_to_its_budget() {
     assert_eq!(memo.fingerprint(None, "s", &refs, &[]), fingerprint(None, "s", &big, &[]));
     assert_eq!(memo.held(), before, "a pool over an eighth of the budget is not kept");
 }
+
+proptest::proptest! {
+    /// A candidate's normalized fields made apart (`Signed`, what the label
+    /// memo keeps) write the same document as those made in place: the
+    /// same fingerprint, for any text (quotes, backslashes, control
+    /// characters, accents), some candidates with them and some without.
+    #[test]
+    fn normalized_fields_made_apart_give_the_same_fingerprint(
+        cands in proptest::collection::vec(("[a-c]{1,2}", "\\PC{0,12}", "(|\"|\\\\|\u{1}|é|Q2)", "\\PC{0,6}", "(|k)"), 0..6),
+        given in proptest::collection::vec(proptest::bool::ANY, 6),
+    ) {
+        let cands: Vec<Candidate> = cands
+            .into_iter()
+            .map(|(id, label, badge, sublabel, kind)| Candidate { badge, sublabel, kind, ..Candidate::new(id, label) })
+            .collect();
+        let signed: Vec<Signed> = cands.iter().map(Signed::of).collect();
+        let with = pool_state(cands.iter().zip(&signed).zip(&given).map(|((c, s), g)| (c, g.then_some(s))));
+        let want = fingerprint(None, "set", &cands, &[]);
+        proptest::prop_assert_eq!(finish(&with, None, "set", &[]), want);
+    }
+}
