@@ -3,10 +3,13 @@
 //! of each, which bytes label words start with, and (on first need) the
 //! vocabulary of distinct words and who has each. Every rule reads the
 //! pool through it; none re-canonicalizes. A memo may keep it for a pool
-//! that comes again (`crate::intern`); matching never does.
+//! that comes again, and each candidate's part of it ([`CanonLabel`]) for
+//! a label that comes again on another screen (`crate::intern`); matching
+//! never does.
 //!
 //! Tests: `index/tests.rs` (the vocabulary and the cheap tests agree with
-//! scanning the pool; a derived badge; a label's joined length).
+//! scanning the pool; a derived badge; a label's joined length; a pool
+//! put together from its candidates' parts is the pool built whole).
 
 use super::MatchKind;
 use crate::canon::{canonicalize_into, canonicalize_words_into};
@@ -161,6 +164,7 @@ impl Vocab {
 /// Bit sets of the first byte of one-byte words and of the first two bytes
 /// of longer words (hashed into 4,096 bits: a shared bit only costs a
 /// scan, never a miss).
+#[derive(Debug, PartialEq)]
 struct WordStarts {
     one: [u64; 4],
     two: [u64; 64],
@@ -196,6 +200,57 @@ impl WordStarts {
     }
 }
 
+/// One candidate's part of a canonical pool: what `CanonPool::push` adds
+/// for it (its canonical label, aliases, badge and kind, their words), in
+/// a buffer of its own. It depends on the candidate's text and the lexicon
+/// only, so a memo keeps it for a label that comes again on another
+/// screen, under new ids (`intern::LabelMemo`), and a pool is put
+/// together from the parts (`CanonPool::push_label`) as it would be built.
+pub struct CanonLabel {
+    text: Box<str>,
+    /// Ranges of `text`, of `aliases` and of `words`, as in a pool of this
+    /// one candidate.
+    entry: CanonEntry,
+    aliases: Box<[(usize, usize)]>,
+    words: Box<[(usize, usize)]>,
+    ascii: bool,
+    /// The longest label or alias, its words joined.
+    joined: usize,
+}
+
+impl CanonLabel {
+    /// The part of `c` (canonicalized with `lex`).
+    pub fn of(c: &Candidate, lex: &Lexicon) -> Self {
+        let mut one = CanonPool {
+            text: String::with_capacity(c.label.len()),
+            entries: Vec::with_capacity(1),
+            aliases: Vec::new(),
+            words: Vec::with_capacity(4),
+            ascii: true,
+            max_joined: 0,
+            starts: WordStarts { one: [0; 4], two: [0; 64] },
+            scratch: Vec::with_capacity(8),
+            vocab: std::sync::OnceLock::new(),
+            vectors: std::sync::OnceLock::new(),
+        };
+        one.push(c, lex);
+        CanonLabel {
+            text: one.text.into_boxed_str(),
+            entry: one.entries.pop().expect("the one candidate"),
+            aliases: one.aliases.into_boxed_slice(),
+            words: one.words.into_boxed_slice(),
+            ascii: one.ascii,
+            joined: one.max_joined,
+        }
+    }
+
+    /// What it holds on the heap (bytes), for a memo's budget.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.len() + (self.aliases.len() + self.words.len()) * std::mem::size_of::<(usize, usize)>()
+    }
+}
+
+#[derive(Debug, PartialEq)]
 pub(super) struct CanonEntry {
     /// Range of `text`.
     pub(super) label: (usize, usize),
@@ -234,18 +289,53 @@ impl CanonPool {
         }
     }
 
-    /// Canonicalizes the next candidate of the pool.
     /// The canonical pool of `pool`, or `DeadlinePassed`.
     pub fn build(pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Self, DeadlinePassed> {
+        Self::assemble(pool, stop, |canon, c| canon.push(c, lex))
+    }
+
+    /// The canonical pool of `pool`, each candidate added by `add`: either
+    /// canonicalized (`push`) or its part copied (`push_label`), which
+    /// makes the same pool (`CanonLabel`). `DeadlinePassed` when `stop`
+    /// passed first.
+    pub fn assemble(pool: &Pool<'_>, stop: &Deadline, mut add: impl FnMut(&mut Self, &Candidate)) -> Result<Self, DeadlinePassed> {
         let mut canon = CanonPool::with_capacity(pool);
         for e in &pool.entries {
             if stop.passed() {
                 return Err(DeadlinePassed);
             }
-            canon.push(e.cand, lex);
+            add(&mut canon, e.cand);
         }
         canon.scratch = Vec::new();
         Ok(canon)
+    }
+
+    /// Adds a candidate whose part was canonicalized before
+    /// (`CanonLabel::of`): the same as `push` of that candidate.
+    pub fn push_label(&mut self, l: &CanonLabel) {
+        let at = self.text.len();
+        let shift = |(s, e): (usize, usize)| (s + at, e + at);
+        self.text.push_str(&l.text);
+        let first_alias = self.aliases.len();
+        self.aliases.extend(l.aliases.iter().map(|&r| shift(r)));
+        let first_word = self.words.len();
+        self.words.extend(l.words.iter().map(|&r| shift(r)));
+        let e = &l.entry;
+        for &(s, e) in &l.words[e.label_words.0..e.label_words.1] {
+            self.starts.add(&l.text.as_bytes()[s..e]);
+        }
+        self.ascii &= l.ascii;
+        self.max_joined = self.max_joined.max(l.joined);
+        self.entries.push(CanonEntry {
+            label: shift(e.label),
+            aliases: (first_alias + e.aliases.0, first_alias + e.aliases.1),
+            badge: e.badge.map(shift),
+            label_ascii: e.label_ascii,
+            label_joined: e.label_joined,
+            kind: e.kind.map(shift),
+            label_words: (first_word + e.label_words.0, first_word + e.label_words.1),
+            all_words: (first_word + e.all_words.0, first_word + e.all_words.1),
+        });
     }
 
     /// What the pool holds on the heap (bytes), for the memo's budget.
@@ -288,7 +378,8 @@ impl CanonPool {
         Some(self.vocab.get_or_init(|| built))
     }
 
-    pub(super) fn push(&mut self, c: &Candidate, lex: &Lexicon) {
+    /// Canonicalizes the next candidate of the pool.
+    pub fn push(&mut self, c: &Candidate, lex: &Lexicon) {
         let start = self.text.len();
         let label_ascii = canonicalize_words_into(&c.label, lex, &mut self.text, &mut self.scratch);
         // Canonical text of ASCII text is ASCII; of other text it may be.

@@ -67,7 +67,7 @@ mod typo;
 mod value_words;
 mod words;
 
-pub use index::CanonPool;
+pub use index::{CanonLabel, CanonPool};
 pub use mentions::in_the_labels_words;
 pub use positions::{parse_ordinal, value_digits};
 

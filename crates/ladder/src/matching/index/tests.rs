@@ -65,3 +65,41 @@ proptest::proptest! {
         proptest::prop_assert_eq!(canon.entries[0].label_joined as usize, form.len() - form.bytes().filter(|b| *b == b' ').count());
     }
 }
+
+proptest::proptest! {
+    /// A pool put together from its candidates' parts, each canonicalized
+    /// on its own (`CanonLabel`: what a memo keeps for a label that comes
+    /// again), is the pool canonicalized whole, field by field.
+    #[test]
+    fn a_pool_of_labels_canonicalized_one_by_one_is_the_pool_built_whole(
+        cands in proptest::collection::vec(
+            ("(Links|links|Panel|Ünits|D|2|Q-2|w4| ){0,4}", "(|lp|X|2)", "(|panel|light_fixture)", proptest::collection::vec("(links|Ödön|panel|d| ){0,3}", 0..3)),
+            0..8,
+        ),
+        parted in proptest::collection::vec(proptest::bool::ANY, 8),
+    ) {
+        let lex = Lexicon::shipped();
+        let cands: Vec<Candidate> = cands
+            .into_iter()
+            .enumerate()
+            .map(|(i, (label, badge, kind, aliases))| Candidate { badge, kind, aliases, ..Candidate::new(format!("c{i}"), label) })
+            .collect();
+        let p = pool(&cands);
+        let whole = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+        let mut k = 0;
+        let put_together = CanonPool::assemble(&p, &Deadline::default(), |canon, c| {
+            // Some candidates canonicalized in place, as a pool of labels
+            // the memo holds in part is put together.
+            k += 1;
+            if parted[k - 1] { canon.push_label(&CanonLabel::of(c, &lex)) } else { canon.push(c, &lex) }
+        })
+        .unwrap();
+        proptest::prop_assert_eq!(&put_together.text, &whole.text);
+        proptest::prop_assert_eq!(&put_together.entries, &whole.entries);
+        proptest::prop_assert_eq!(&put_together.aliases, &whole.aliases);
+        proptest::prop_assert_eq!(&put_together.words, &whole.words);
+        proptest::prop_assert_eq!(put_together.ascii, whole.ascii);
+        proptest::prop_assert_eq!(put_together.max_joined, whole.max_joined);
+        proptest::prop_assert_eq!(&put_together.starts, &whole.starts);
+    }
+}
