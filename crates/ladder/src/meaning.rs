@@ -27,6 +27,16 @@ pub trait Embedder: Send + Sync {
     /// (and `out` zero) when the model reads nothing in it (no token it
     /// knows).
     fn embed(&self, text: &str, out: &mut [f32]) -> bool;
+
+    /// `embed` of each of `texts`, into the rows of `out` (`dim()` floats
+    /// each, in order): the same vectors, which a model may make faster
+    /// together (a new screen's labels).
+    fn embed_many(&self, texts: &[&str], out: &mut [f32]) {
+        let dim = self.dim();
+        for (text, row) in texts.iter().zip(out.chunks_mut(dim)) {
+            self.embed(text, row);
+        }
+    }
 }
 
 /// The model the clarifier ranks with, and the languages it reads.
@@ -56,14 +66,35 @@ impl Meaning {
 
     /// The vectors of `pool`'s entries, in pool order.
     pub fn pool_vectors(&self, pool: &Pool<'_>) -> PoolVectors {
+        PoolVectors { dim: self.model.dim(), rows: self.vectors_of(pool.entries.iter().map(|e| e.cand)) }
+    }
+
+    /// The vector of each of `cands` (`candidate_text`), in order: made
+    /// together (`Embedder::embed_many`).
+    pub fn vectors_of<'c>(&self, cands: impl Iterator<Item = &'c Candidate>) -> Vec<Arc<[f32]>> {
         let dim = self.model.dim();
-        let mut rows = vec![0.0; dim * pool.len()];
-        let mut text = String::new();
-        for (e, row) in pool.entries.iter().zip(rows.chunks_mut(dim)) {
-            candidate_text(e.cand, &mut text);
-            self.model.embed(&text, row);
+        let texts: Vec<String> = cands
+            .map(|c| {
+                let mut text = String::new();
+                candidate_text(c, &mut text);
+                text
+            })
+            .collect();
+        if dim == 0 {
+            return texts.iter().map(|_| Arc::from(Vec::new())).collect();
         }
-        PoolVectors { dim, rows }
+        // Sixteen at a time through one small buffer: a buffer of a whole
+        // screen's floats would be memory the allocator hands back to the
+        // system and takes again on every new screen.
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut flat = vec![0.0; dim * 16.min(texts.len())];
+        let mut rows = Vec::with_capacity(texts.len());
+        for some in texts.chunks(16) {
+            let flat = &mut flat[..dim * some.len()];
+            self.model.embed_many(some, flat);
+            rows.extend(flat.chunks(dim).map(Arc::from));
+        }
+        rows
     }
 
     /// The similarity of `input` to each entry of `vectors` (in pool
@@ -73,7 +104,7 @@ impl Meaning {
         if vectors.dim != self.model.dim() || !self.model.embed(input, &mut v) {
             return None;
         }
-        Some(vectors.rows.chunks(vectors.dim).map(|row| dot(row, &v)).collect())
+        Some(vectors.rows.iter().map(|row| dot(row, &v)).collect())
     }
 }
 
@@ -96,14 +127,22 @@ pub fn candidate_text(c: &Candidate, out: &mut String) {
 /// The unit vectors of a pool's entries, row `i` for entry `i` (a zero row
 /// for an entry the model reads nothing in). Kept with the pool's
 /// canonical index (`matching::CanonPool::vectors`), so a screen sent
-/// again is embedded once.
+/// again is embedded once; each row may be shared with a memo that keeps
+/// it for a label that comes again on another screen (`intern::LabelMemo`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PoolVectors {
     dim: usize,
-    rows: Vec<f32>,
+    rows: Vec<Arc<[f32]>>,
 }
 
 impl PoolVectors {
+    /// The vectors of a pool's entries, `rows[i]` for entry `i`, each of
+    /// `dim` floats.
+    pub fn new(dim: usize, rows: Vec<Arc<[f32]>>) -> Self {
+        debug_assert!(rows.iter().all(|r| r.len() == dim));
+        PoolVectors { dim, rows }
+    }
+
     /// Heap bytes of the vectors of `entries` entries of `dim` floats.
     pub fn bytes_for(entries: usize, dim: usize) -> usize {
         entries * dim * std::mem::size_of::<f32>()
