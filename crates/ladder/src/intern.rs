@@ -1,16 +1,25 @@
-//! Caches and interning: what calls on the same options share, kept out
-//! of the rules. One [`PoolMemo`] per configuration generation (per
-//! lexicon) holds the option lists calls decode (interned by their bytes,
-//! with what each costs), the canonical index of recent pools
-//! (`matching::CanonPool`), and the pools' part of recent evidence
-//! fingerprints.
+//! Caches and interning: what calls on the same options, or on the same
+//! labels, share, kept out of the rules. One [`PoolMemo`] per
+//! configuration generation (per lexicon and model) holds the option lists
+//! calls decode (interned by their bytes, with what each costs), the
+//! canonical index of recent pools (`matching::CanonPool`), the pools'
+//! part of recent evidence fingerprints, and what recent labels derive
+//! ([`LabelMemo`]: a new screen of labels seen before is put together from
+//! them).
 //!
 //! The rules never see the memo. The sequence asks [`pool_index`] for the
-//! pool's index, which it hands to `matching::find`, and the run asks
-//! [`pool_fingerprint`] for the evidence fingerprint: each the memo's when
-//! it holds one, else made afresh, and the same either way. `intern/tests.rs`
-//! checks that: a memo'd index matches as one built afresh, and a turn
-//! decided with the memo is the turn decided without it.
+//! pool's index, which it hands to `matching::find`, the run asks
+//! [`pool_fingerprint`] for the evidence fingerprint, and the clarifier's
+//! ranking by meaning asks [`pool_vectors`] for the pool's vectors: each
+//! the memo's when it holds one, else made afresh (from the labels the
+//! memo holds, when it holds them), and the same either way.
+//! `intern/tests.rs` checks that: a memo'd index matches as one built
+//! afresh, and a turn decided with the memo, its labels held or not, is
+//! the turn decided without it.
+
+mod labels;
+
+pub use labels::{Label, LabelKey, LabelMemo};
 
 use crate::cost::{Deadline, DeadlinePassed};
 use crate::fingerprint::fingerprint;
@@ -52,28 +61,55 @@ pub fn pool_fingerprint(
     evidence: &[String],
 ) -> String {
     match memo {
-        Some(memo) => match whole_list(pool, options) {
-            Some(list) => memo.fingerprints.fingerprint_of_list(scope, option_set_id, list, evidence),
-            None => {
-                let cands: Vec<&Candidate> = pool.entries.iter().map(|e| e.cand).collect();
-                memo.fingerprints.fingerprint(scope, option_set_id, &cands, evidence)
+        Some(memo) => {
+            // The pool's part, when the memo does not hold it: hashed with
+            // the normalized fields of the labels it holds.
+            let cands: Vec<&Candidate> = pool.entries.iter().map(|e| e.cand).collect();
+            let state = || {
+                let held = memo.labels.held(&cands);
+                crate::fingerprint::pool_state(cands.iter().zip(&held).map(|(c, l)| (*c, l.as_deref().map(|l| &l.signed))))
+            };
+            match whole_list(pool, options) {
+                Some(list) => memo.fingerprints.fingerprint_of_list_with(scope, option_set_id, list, evidence, state),
+                None => memo.fingerprints.fingerprint_with(scope, option_set_id, &cands, evidence, state),
             }
-        },
+        }
         None => fingerprint(scope, option_set_id, pool.entries.iter().map(|e| e.cand), evidence),
+    }
+}
+
+/// The vectors of `pool`'s entries (`meaning::Meaning::pool_vectors`), each
+/// the label memo's when it holds the candidate's text (`LabelMemo`),
+/// else embedded (the misses together) and kept. Without a memo, all
+/// embedded.
+pub fn pool_vectors(memo: Option<&PoolMemo>, m: &crate::meaning::Meaning, pool: &Pool<'_>) -> crate::meaning::PoolVectors {
+    match memo.filter(|memo| !memo.labels.is_off()) {
+        Some(memo) => {
+            let cands: Vec<&Candidate> = pool.entries.iter().map(|e| e.cand).collect();
+            let rows = memo.labels.vectors(&cands, |missing| m.vectors_of(missing.iter().copied()));
+            crate::meaning::PoolVectors::new(m.model.dim(), rows)
+        }
+        None => m.pool_vectors(pool),
     }
 }
 
 /// Canonical pools of recent requests, reused when a request sends the same
 /// options again (the same screen on the next turn, or many users on the
-/// same screen): canonicalizing a pool is most of what matching costs on a
-/// clear input. A pool that is an option list the caller shares (`intern`)
-/// whole is known by the list's address (`ByteMemo::get_at`), without reading
-/// it; any other pool by the text canonicalization reads (each candidate's
-/// label, badge, kind and aliases, in the pool's order), verified byte for
-/// byte on a hit. Either way a reused pool is the one `CanonPool::build`
-/// would make. Bounded by a byte budget (least recently used out first; a
+/// same screen), or the same labels in a new option set: canonicalizing a
+/// pool is most of what matching costs on a clear input. A pool that is an
+/// option list the caller shares (`intern`) whole is known by the list's
+/// address (`ByteMemo::get_at`), without reading it; any other pool, and a
+/// list not known by its address, by the text its canonical form and
+/// vectors are made from (each candidate's label, badge, kind, sublabel
+/// and aliases, in the pool's order; not its id), verified byte for byte on
+/// a hit. Either way a reused pool is the one `CanonPool::build` would
+/// make. Bounded by a byte budget (least recently used out first; a
 /// pool larger than an eighth of it is never kept). One memo per lexicon:
 /// the daemon makes one per configuration generation.
+///
+/// A pool it does not hold is put together from its labels' parts
+/// (`LabelMemo`, a budget of its own), canonicalizing only the labels it
+/// has not seen.
 #[derive(Debug)]
 pub struct PoolMemo {
     pools: crate::memo::ByteMemo<Arc<CanonPool>>,
@@ -90,6 +126,8 @@ pub struct PoolMemo {
     /// meaning (0: it does not): a pool's vectors are kept with it and
     /// counted against the budget (`counting_vectors`).
     vector_dim: usize,
+    /// What recent labels derive, for pools it does not hold.
+    pub labels: LabelMemo,
 }
 
 #[derive(Clone)]
@@ -99,15 +137,23 @@ struct ListFacts {
 }
 
 impl PoolMemo {
-    /// A memo holding at most `budget` bytes of canonical pools.
+    /// A memo holding at most `budget` bytes of canonical pools, and as
+    /// many of labels (`with_labels` to size those).
     pub fn new(budget: usize) -> Self {
         PoolMemo {
-            pools: crate::memo::ByteMemo::new(budget),
+            pools: crate::memo::ByteMemo::new(budget).second_sight(),
             fingerprints: crate::fingerprint::FingerprintMemo::new(budget / 4),
             lists: crate::memo::ByteMemo::new(budget),
             facts: crate::memo::ByteMemo::new(budget / 16),
             vector_dim: 0,
+            labels: LabelMemo::new(budget),
         }
+    }
+
+    /// The same memo, its label memo holding at most `budget` bytes (0:
+    /// none is kept).
+    pub fn with_labels(self, budget: usize) -> Self {
+        PoolMemo { labels: LabelMemo::new(budget), ..self }
     }
 
     /// The same memo, counting each pool's vectors of `dim` floats per
@@ -194,22 +240,52 @@ impl PoolMemo {
             canon.build_vocab(stop)?;
             Ok(canon)
         };
-        if let Some(list) = whole {
-            if let Some(canon) = self.pools.get_at(list) {
-                return ready(canon);
-            }
-            let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-            self.pools.put_at(list, canon.clone(), self.pool_bytes(&canon));
-            return Ok(canon);
-        }
-        let key = PoolKey(pool);
-        let (hash, kept) = self.pools.get_key(&key);
-        if let Some(canon) = kept {
+        if let Some(list) = whole
+            && let Some(canon) = self.pools.get_at(list)
+        {
             return ready(canon);
         }
-        let canon = Arc::new(CanonPool::build(pool, lex, stop)?);
-        self.pools.put_key(hash, &key, canon.clone(), self.pool_bytes(&canon));
+        // A list not seen before may be a screen seen before under new
+        // ids (a new option set of the same labels): known by its text.
+        // Its labels' hashes make its hash, and find them in the label
+        // memo when it is new.
+        let key = PoolKey(pool);
+        let hashes: Vec<u64> = pool.entries.iter().map(|e| crate::memo::hash_of(&LabelKey(e.cand))).collect();
+        let hash = PoolKey::hash(&hashes);
+        if let Some(canon) = self.pools.get_hashed(hash, &key) {
+            return ready(canon);
+        }
+        let canon = Arc::new(self.build(pool, &hashes, lex, stop)?);
+        let bytes = self.pool_bytes(&canon);
+        match whole {
+            // A list is known by its address from now on; by its text too
+            // once its labels came lately in another list (the same
+            // screen, new ids): a screen of new labels is not copied in.
+            Some(list) => {
+                self.pools.put_at(list, canon.clone(), bytes);
+                if self.pools.offer(hash) {
+                    self.pools.put_key(hash, &key, canon.clone(), bytes);
+                }
+            }
+            None => self.pools.put_key(hash, &key, canon.clone(), bytes),
+        }
         Ok(canon)
+    }
+
+    /// The canonical pool of `pool`, put together from its labels' parts
+    /// (`LabelMemo::labels`: those it holds or now keeps), the others
+    /// canonicalized in place: the pool `CanonPool::build` makes.
+    fn build(&self, pool: &Pool<'_>, hashes: &[u64], lex: &Lexicon, stop: &Deadline) -> Result<CanonPool, DeadlinePassed> {
+        if self.labels.is_off() {
+            return CanonPool::build(pool, lex, stop);
+        }
+        let keys: Vec<(u64, LabelKey<'_>)> = hashes.iter().zip(&pool.entries).map(|(h, e)| (*h, LabelKey(e.cand))).collect();
+        let labels = self.labels.labels(&keys, lex, stop).ok_or(DeadlinePassed)?;
+        let mut next = labels.iter();
+        CanonPool::assemble(pool, stop, |canon, c| match next.next() {
+            Some(Some(l)) => canon.push_label(&l.canon),
+            _ => canon.push(c, lex),
+        })
     }
 }
 
@@ -221,26 +297,28 @@ pub fn whole_list<'a>(pool: &Pool<'_>, list: Option<&'a Arc<Vec<Candidate>>>) ->
     list.filter(|l| Arc::strong_count(l) > 1 && pool.is_whole(l))
 }
 
-/// What a pool's canonical form is made from, piece by piece: each
-/// entry's alias count, then its label, badge, kind and aliases, each
-/// after its length. A pool that comes again is hashed and compared with
-/// the key kept without being put together (`memo::Key`).
+/// What a pool's canonical form and its vectors are made from, piece by
+/// piece: each entry's text (`LabelKey`: its label, sublabel, badge, kind
+/// and aliases; never its id). A pool that comes again, under the same ids
+/// or new ones, is hashed and compared with the key kept without being
+/// put together (`memo::Key`). Its hash is made of its labels' (`hash`),
+/// which find them in the label memo too.
 struct PoolKey<'a, 'p>(&'a Pool<'p>);
+
+impl PoolKey<'_, '_> {
+    /// The hash of a pool whose entries' `LabelKey`s hash to `labels`.
+    fn hash(labels: &[u64]) -> u64 {
+        use std::hash::Hasher;
+        let mut h = rustc_hash::FxHasher::default();
+        h.write_usize(labels.len());
+        labels.iter().for_each(|l| h.write_u64(*l));
+        h.finish()
+    }
+}
 
 impl crate::memo::Key for PoolKey<'_, '_> {
     fn pieces(&self, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
-        for e in &self.0.entries {
-            let c = e.cand;
-            if !f(Piece::Len(c.aliases.len() as u32)) {
-                return false;
-            }
-            for s in [&c.label, &c.badge, &c.kind].into_iter().chain(&c.aliases) {
-                if !f(Piece::Len(s.len() as u32)) || (!s.is_empty() && !f(Piece::Text(s.as_bytes()))) {
-                    return false;
-                }
-            }
-        }
-        true
+        self.0.entries.iter().all(|e| LabelKey(e.cand).pieces(&mut f))
     }
 }
 

@@ -18,13 +18,12 @@ use crate::clarifier::{self, Tie};
 use crate::classify::{Classification, Evidence, Winner, by_position_unasked};
 use crate::continuity::{self, Other};
 use crate::cost::{Deadline, DeadlinePassed};
-use crate::draft::{Decided, Draft, Mode, Offer, reply_decision, unless_refused};
+use crate::draft::{Ctx, Decided, Draft, Mode, Offer, reply_decision, unless_refused};
 use crate::exclusions::{an_action_of_a_label, hard_exclusion, says_a_label};
 use crate::intern;
 use crate::llm_rung::{self, LlmStep};
 use crate::matching::{self, CanonPool, Matches, Query};
 use crate::meaning::Similar;
-use crate::policy::Policy;
 use crate::ports::Ports;
 use crate::replies::{self, Answer, reading::Reading};
 use crate::scope::{self, Cue, CueParse, Pool, Resolved};
@@ -334,7 +333,7 @@ pub(crate) fn collision<'a, 't>(
     }
     let query = &matched.query;
     let similar = match clarifier::ranks_by_meaning(&class, matches, query, &p.lexicon) {
-        true => similar(p, req, replied.again.as_deref().unwrap_or(&req.input), pool, &replied.index),
+        true => similar(ctx, req, replied.again.as_deref().unwrap_or(&req.input), pool, &replied.index),
         false => Similar(None),
     };
     let tie = Tie::new(pool, matches, query, class, req, p.tie_len(), similar);
@@ -353,11 +352,13 @@ pub(crate) fn collision<'a, 't>(
 /// The input's similarity to each entry of `pool`, when the clarifier
 /// ranks by meaning (docs/meaning.md): a model configured, and a request
 /// in a language it reads. The pool's vectors are kept with its canonical
-/// index (a screen sent again is embedded once). S8: only the clarifier's
-/// options, their order and the LLM's list read them.
-fn similar(p: &Policy, req: &DecideRequest, text: &str, pool: &Pool<'_>, index: &CanonPool) -> Similar {
-    let Some(m) = p.meaning.as_ref().filter(|m| m.reads(&req.language)) else { return Similar(None) };
-    let vectors = index.vectors(|| m.pool_vectors(pool));
+/// index (a screen sent again is embedded once), each label's with the
+/// label (a label seen on another screen is embedded once:
+/// `intern::pool_vectors`). S8: only the clarifier's options, their order
+/// and the LLM's list read them.
+fn similar(ctx: &Ctx<'_>, req: &DecideRequest, text: &str, pool: &Pool<'_>, index: &CanonPool) -> Similar {
+    let Some(m) = ctx.policy.meaning.as_ref().filter(|m| m.reads(&req.language)) else { return Similar(None) };
+    let vectors = index.vectors(|| intern::pool_vectors(ctx.pool_memo, m, pool));
     Similar(m.similarities(text, vectors))
 }
 
