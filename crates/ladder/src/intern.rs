@@ -246,13 +246,20 @@ impl PoolMemo {
             return ready(canon);
         }
         // A list not seen before may be a screen seen before under new
-        // ids (a new option set of the same labels): known by its text.
-        // Its labels' hashes make its hash, and find them in the label
-        // memo when it is new.
+        // ids (a new option set of the same labels): known by its text,
+        // unless the label memo is off (`server.label_memo_bytes = 0`: a
+        // whole list is then known by its address only, and a caller
+        // cannot learn by timing whether a screen's labels were shown
+        // lately under other ids). Its labels' hashes make its hash, and
+        // find them in the label memo when it is new.
+        let by_text = whole.is_none() || !self.labels.is_off();
         let key = PoolKey(pool);
-        let hashes: Vec<u64> = pool.entries.iter().map(|e| crate::memo::hash_of(&LabelKey(e.cand))).collect();
+        let hashes: Vec<u64> = match by_text {
+            true => pool.entries.iter().map(|e| LabelKey::hash(e.cand)).collect(),
+            false => Vec::new(),
+        };
         let hash = PoolKey::hash(&hashes);
-        if let Some(canon) = self.pools.get_hashed(hash, &key) {
+        if by_text && let Some(canon) = self.pools.get_hashed(hash, &key) {
             return ready(canon);
         }
         let canon = Arc::new(self.build(pool, &hashes, lex, stop)?);
@@ -263,7 +270,7 @@ impl PoolMemo {
             // screen, new ids): a screen of new labels is not copied in.
             Some(list) => {
                 self.pools.put_at(list, canon.clone(), bytes);
-                if self.pools.offer(hash) {
+                if by_text && self.pools.offer(hash) {
                     self.pools.put_key(hash, &key, canon.clone(), bytes);
                 }
             }

@@ -48,6 +48,14 @@ impl Label {
 #[derive(Clone, Copy)]
 pub struct LabelKey<'c>(pub &'c Candidate);
 
+impl LabelKey<'_> {
+    /// The hash `c`'s text is kept under (`LabelMemo::labels` takes it
+    /// with each key).
+    pub fn hash(c: &Candidate) -> u64 {
+        hash_of(&LabelKey(c))
+    }
+}
+
 impl Key for LabelKey<'_> {
     fn pieces(&self, mut f: impl FnMut(Piece<'_>) -> bool) -> bool {
         let c = self.0;
@@ -60,9 +68,12 @@ impl Key for LabelKey<'_> {
 }
 
 /// The labels of recent screens (`Label`) and their vectors, each memo
-/// within its share of one budget: a quarter for the labels (about
-/// 200 bytes each with the load tool's three-word labels), the rest for
+/// within its share of one budget: a quarter for the labels, the rest for
 /// the vectors (the model's floats, 1 KiB each with the shipped model).
+/// With the load tool's three-word labels a label takes about 390 bytes
+/// and a vector 1,120, keys included: the default 8 MiB
+/// (`server.label_memo_bytes`) holds some 5,000 of each
+/// (`ladderd::daemon::tests::the_label_memo_holds_what_performance_md_says_a_label_takes`).
 #[derive(Debug)]
 pub struct LabelMemo {
     labels: ByteMemo<Arc<Label>>,
@@ -110,6 +121,9 @@ impl LabelMemo {
     /// The labels of `cands` the memo holds, in order (`None` for the
     /// others): nothing is made or kept.
     pub fn held<'c>(&self, cands: &[&'c Candidate]) -> Vec<Option<Arc<Label>>> {
+        if self.is_off() {
+            return vec![None; cands.len()];
+        }
         let keys: Vec<(u64, LabelKey<'c>)> = cands.iter().map(|c| (hash_of(&LabelKey(c)), LabelKey(c))).collect();
         self.labels.get_many(&keys)
     }

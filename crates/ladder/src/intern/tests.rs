@@ -53,6 +53,30 @@ fn the_same_bytes_get_the_list_held() {
     assert_eq!(memo.facts(&Arc::new(panels())), None, "a list it did not intern");
 }
 
+/// A screen sent again under new ids (new lists of the same labels) is
+/// found by its text once its text came twice; with the label memo off
+/// (`server.label_memo_bytes = 0`) a whole list is known by its address
+/// only, as before the label memo: each new list is canonicalized again.
+#[test]
+fn new_lists_of_the_same_labels_share_one_pool_unless_the_label_memo_is_off() {
+    let lex = Lexicon::shipped();
+    for (memo, off) in [(PoolMemo::new(1 << 20), false), (PoolMemo::new(1 << 20).with_labels(0), true)] {
+        let mut kept = Vec::new();
+        for k in 0..4 {
+            let list: Arc<Vec<Candidate>> =
+                Arc::new(panels().into_iter().map(|c| Candidate { id: format!("{}-{k}", c.id), ..c }).collect());
+            let held = list.clone();
+            let p = pool(&list);
+            kept.push(pool_index(Some(&memo), &p, Some(&list), &lex, &Deadline::default()).unwrap());
+            drop(held);
+        }
+        // By address, each; by text too from the second on (once).
+        assert_eq!(memo.held().0, if off { 4 } else { 3 }, "off: {off}");
+        assert_eq!(Arc::ptr_eq(&kept[2], &kept[1]), !off, "the third list found by the second's text (off: {off})");
+        assert_eq!(memo.labels.held_counts().0.0, if off { 0 } else { 3 }, "the labels kept (off: {off})");
+    }
+}
+
 proptest::proptest! {
     /// A pool the memo hands back is the one canonicalizing it afresh
     /// would make: the same matches with and without the memo, after
