@@ -30,6 +30,12 @@ pub struct ServerConfig {
     /// and decoded (bounded before decoding by counting their lists on the
     /// wire); past it a request is refused with RESOURCE_EXHAUSTED.
     pub request_memory_bytes: usize,
+    /// Memory of the label memo (`ladder::intern::LabelMemo`): what recent
+    /// labels derive (their canonical forms, the fingerprint's fields,
+    /// their vectors), shared by every option set and session of a
+    /// configuration generation, so that a new screen of labels seen
+    /// before is not canonicalized or embedded again. 0: none is kept.
+    pub label_memo_bytes: usize,
 }
 
 impl Default for ServerConfig {
@@ -43,6 +49,7 @@ impl Default for ServerConfig {
             body_timeout_ms: 1_000,
             max_connections: 1_024,
             request_memory_bytes: 64 * 1024 * 1024,
+            label_memo_bytes: 8 * 1024 * 1024,
         }
     }
 }

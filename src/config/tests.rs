@@ -313,6 +313,29 @@ fn typo_max_edits_is_range_checked_like_the_other_matching_keys() {
     });
 }
 
+#[test]
+fn the_label_memo_is_8_mib_by_default_0_turns_it_off_and_over_a_gib_is_refused() {
+    Jail::expect_with(|jail| {
+        assert_eq!(from_figment(figment(None)).unwrap().server.label_memo_bytes, 8 << 20);
+        for (bytes, ok) in [("0", true), ("1073741824", true), ("1073741825", false)] {
+            jail.set_env("LADDER_SERVER__LABEL_MEMO_BYTES", bytes);
+            match from_figment(figment(None)) {
+                Ok(c) => {
+                    assert!(ok, "{bytes} accepted");
+                    let off = crate::daemon::Generation::new(c).unwrap().pool_memo.labels.is_off();
+                    assert_eq!(off, bytes == "0", "{bytes}: the generation's label memo");
+                }
+                Err(err) => {
+                    assert!(!ok, "{bytes}: {err}");
+                    assert_eq!(err.problems.len(), 1, "{err}");
+                    assert_eq!(err.problems[0], ("server.label_memo_bytes".into(), "must be at most 1073741824 (1 GiB)".into()), "{err}");
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
 /// Every key that names a file refuses one that is not a regular file
 /// (a FIFO that would wait for a writer, `/dev/zero` that never ends) or
 /// is over its kind's bound, naming the key and the path, without

@@ -54,6 +54,9 @@ impl Config {
                 ),
             );
         }
+        if s.label_memo_bytes > 1 << 30 {
+            bad("server.label_memo_bytes", "must be at most 1073741824 (1 GiB)".into());
+        }
         if s.drain_grace_ms > 30_000 {
             bad("server.drain_grace_ms", "must be at most 30000 (Kubernetes kills a sidecar soon after the app exits)".into());
         }

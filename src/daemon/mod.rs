@@ -42,7 +42,8 @@ pub struct Generation {
     /// The token of the control calls (`admin.token_file`), read with the
     /// rest of the generation: a reload reads the file again.
     pub admin_token: Option<crate::config::AdminToken>,
-    /// Canonical pools of recent requests, for this generation's lexicon
+    /// Canonical pools of recent requests, and what recent labels derive
+    /// (`server.label_memo_bytes`), for this generation's lexicon and model
     /// (a reload starts an empty one).
     pub pool_memo: ladder::intern::PoolMemo,
 }
@@ -73,8 +74,9 @@ impl Generation {
         if let Some(warning) = policy.auto_execute.uncorroborated_warning() {
             tracing::warn!(revision = %policy.revision, "{warning}");
         }
-        let pool_memo =
-            ladder::intern::PoolMemo::new(POOL_MEMO_BYTES).counting_vectors(policy.meaning.as_ref().map_or(0, |m| m.model.dim()));
+        let pool_memo = ladder::intern::PoolMemo::new(POOL_MEMO_BYTES)
+            .counting_vectors(policy.meaning.as_ref().map_or(0, |m| m.model.dim()))
+            .with_labels(config.server.label_memo_bytes);
         Ok(Generation { config, policy, llms, admin_token, pool_memo })
     }
 
@@ -376,6 +378,37 @@ mod tests {
             let list = bytes - wire.len();
             assert!(list.abs_diff(kb * 1000) < kb * 100, "{n} candidates: a list of {list} bytes, not about {kb} KB");
         }
+    }
+
+    /// What docs/performance.md says a label of the load tool's three-word
+    /// labels takes in the label memo (`server.label_memo_bytes`): its
+    /// canonical part and fingerprint fields, and its vector of the
+    /// shipped model, each with its key; so how many the default holds.
+    #[test]
+    fn the_label_memo_holds_what_performance_md_says_a_label_takes() {
+        let policy = crate::config::Config::default().policy().unwrap();
+        let meaning = policy.meaning.as_ref().expect("the shipped model");
+        let memo = PoolMemo::new(POOL_MEMO_BYTES).with_labels(crate::config::Config::default().server.label_memo_bytes);
+        let candidates: Vec<Candidate> = ladderd_load::samples::pool(1000).into_iter().map(Candidate::from).collect();
+        let cands: Vec<&Candidate> = candidates.iter().collect();
+        let keys: Vec<_> = cands.iter().map(|c| (ladder::intern::LabelKey::hash(c), ladder::intern::LabelKey(c))).collect();
+        // Kept the second time they are seen.
+        for _ in 0..2 {
+            memo.labels.labels(&keys, &policy.lexicon, &Default::default()).unwrap();
+            memo.labels.vectors(&cands, |missing| meaning.vectors_of(missing.iter().copied()));
+        }
+        let ((labels, label_bytes), (vectors, vector_bytes)) = memo.labels.held_counts();
+        let distinct: std::collections::HashSet<(&str, &str, &str)> =
+            candidates.iter().map(|c| (c.label.as_str(), c.badge.as_str(), c.kind.as_str())).collect();
+        assert_eq!((labels, vectors), (distinct.len(), distinct.len()), "every label and vector kept");
+        let (per_label, per_vector) = (label_bytes / labels, vector_bytes / vectors);
+        assert!(per_label.abs_diff(390) < 40, "a label's parts: {per_label} bytes, not about 390");
+        assert!(per_vector.abs_diff(1_120) < 60, "a vector: {per_vector} bytes, not about 1,120");
+        // The default's quarter for the labels, the rest for the vectors,
+        // each less its doorkeeper: some 5,000 labels of each.
+        let budget = crate::config::Config::default().server.label_memo_bytes;
+        let held = ((budget / 4 - (64 << 10)) / per_label, (budget - budget / 4 - (64 << 10)) / per_vector);
+        assert!(held.0.abs_diff(5_200) < 300 && held.1.abs_diff(5_500) < 300, "the default holds {held:?} labels and vectors");
     }
 
     /// The load tool's sample request (the regression set shown in chat),
