@@ -12,16 +12,23 @@
 //! callgrind_annotate /tmp/calls.cg | grep 'PROGRAM TOTALS'   # / 2000: a call
 //! ```
 //!
-//! Arguments: `exact` ("Links Panel D", an execute) or `unresolved`
-//! ("links panel", a clarifier), then the calls made before counting (the
-//! sessions' steady state) and the calls counted (`measured`).
+//! Arguments: `exact` ("Links Panel D", an execute), `unresolved`
+//! ("links panel", a clarifier the words rank) or `paraphrase` ("show me
+//! the one about money I put aside", a clarifier meaning ranks), then the
+//! calls made before counting (the sessions' steady state) and the calls
+//! counted (`measured`); last, optionally, `fresh-options` (a new option
+//! set on every call over the same labels, as `ladderd-load
+//! --fresh-options` sends) or `fresh-labels` (every label new too,
+//! `--fresh-labels`). The outcomes, and how the clarifiers were ranked,
+//! go to stderr, with the time a call took (without callgrind: a
+//! rough figure, the machine's noise included).
 
-use ladderd::config::Config;
 use ladderd::daemon::Daemon;
 use ladderd::grpc::Arbiter;
 use ladderd::grpc::intake;
 use ladderd::pb;
 use ladderd::pb::arbiter_server::Arbiter as _;
+use ladderd_load::samples::{Fresh, FreshBodies};
 use prost::Message;
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -36,54 +43,87 @@ const DECIDE: &str = "/ladder.v1.Arbiter/Decide";
 
 #[inline(never)]
 fn warm_up(call: &mut dyn FnMut(usize), calls: usize) {
-    (0..calls).for_each(|n| call(n % SESSIONS));
+    (0..calls).for_each(call);
 }
 
 /// The calls callgrind counts (`--toggle-collect`).
 #[inline(never)]
 fn measured(call: &mut dyn FnMut(usize), from: usize, calls: usize) {
-    (from..from + calls).for_each(|n| call(n % SESSIONS));
+    (from..from + calls).for_each(call);
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (input, warm, calls) = match &args[..] {
-        [kind, warm, calls] => {
+    let (input, warm, calls, fresh) = match &args[..] {
+        [kind, warm, calls, fresh @ ..] if fresh.len() <= 1 => {
             let input = match kind.as_str() {
                 "exact" => "Links Panel D",
                 "unresolved" => "links panel",
+                "paraphrase" => "show me the one about money I put aside",
                 _ => return usage(),
             };
+            let fresh = match fresh.first().map(String::as_str) {
+                None => None,
+                Some("fresh-options") => Some(Fresh::Options),
+                Some("fresh-labels") => Some(Fresh::Labels),
+                Some(_) => return usage(),
+            };
             match (warm.parse(), calls.parse()) {
-                (Ok(w), Ok(c)) => (input, w, c),
+                (Ok(w), Ok(c)) => (input, w, c, fresh),
                 _ => return usage(),
             }
         }
         _ => return usage(),
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    let daemon = Arc::new(Daemon::new(Config::default()).expect("the default configuration builds"));
+    // The defaults and `LADDER_*` (`LADDER_SEMANTIC__ENABLED=false`: words only).
+    let config = match ladderd::config::load(None) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("call_counts: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let daemon = Arc::new(Daemon::new(config).expect("the configuration builds"));
     let arbiter = Arbiter::new(daemon.clone());
-    let bodies: Vec<bytes::Bytes> =
-        ladderd_load::samples::session_bodies(100, input, SESSIONS).into_iter().map(bytes::Bytes::from).collect();
+    // A fresh screen's bodies are all made before the first call, so
+    // that making them is not counted.
+    let bodies: Vec<bytes::Bytes> = match fresh {
+        None => ladderd_load::samples::session_bodies(100, input, SESSIONS).into_iter().map(bytes::Bytes::from).collect(),
+        Some(fresh) => {
+            let make = FreshBodies::new(100, input, fresh);
+            (0..warm + calls)
+                .map(|n| {
+                    let mut b = Vec::new();
+                    prost::encoding::string::encode(1, &format!("load-{}", n % SESSIONS), &mut b);
+                    b.extend_from_slice(&make.body(n as u64));
+                    bytes::Bytes::from(b)
+                })
+                .collect()
+        }
+    };
     let mut outcomes = std::collections::BTreeMap::new();
     let mut call = |n: usize| {
+        let n = n % bodies.len();
         let (wire, looked, stripped) = intake::decide_options(&daemon.current(), DECIDE, &bodies[n]).expect("options sent once");
         let m = pb::DecideRequest::decode(stripped.as_deref().unwrap_or(&bodies[n][..])).expect("decodes");
         let mut req = tonic::Request::new(m);
         req.extensions_mut().insert(wire);
         req.extensions_mut().insert(looked);
         let answer = rt.block_on(arbiter.decide(req)).expect("decided").into_inner();
-        *outcomes.entry(pb::Outcome::try_from(answer.outcome).map_or("?", |o| o.as_str_name())).or_insert(0) += 1;
+        let ranked = answer.trace.iter().find(|s| s.rung == "rank").map_or("", |s| s.outcome.as_str());
+        *outcomes.entry(format!("{}{}", pb::Outcome::try_from(answer.outcome).map_or("?", |o| o.as_str_name()), ranked)).or_insert(0) += 1;
         black_box(answer.encode_to_vec());
     };
     warm_up(&mut call, warm);
+    let began = std::time::Instant::now();
     measured(&mut call, warm, calls);
-    eprintln!("outcomes: {outcomes:?}");
+    let took = began.elapsed();
+    eprintln!("outcomes: {outcomes:?}; {:.1} us a call", took.as_secs_f64() * 1e6 / calls.max(1) as f64);
     ExitCode::SUCCESS
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: call_counts <exact|unresolved> <calls before counting> <calls counted>");
+    eprintln!("usage: call_counts <exact|unresolved|paraphrase> <calls before counting> <calls counted> [fresh-options|fresh-labels]");
     ExitCode::from(2)
 }

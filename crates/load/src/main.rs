@@ -31,8 +31,10 @@
 //! - `--fake-llm`: starts an instant OpenAI-compatible provider in this
 //!   process and points the daemon at it, so `unresolved` inputs go through
 //!   the LLM rung;
-//! - `--fresh-options`: a fresh `option_set_id` on every call (new options
-//!   each turn);
+//! - `--fresh-options`: a new option set on every call (a new
+//!   `option_set_id` and new candidate ids over the same labels, as an app
+//!   that shows what it showed before on a new screen); `--fresh-labels`:
+//!   every label new too (`samples::FreshBodies`);
 //! - `--pool-reuse`: before each ladderd run, sends every session its pool
 //!   once (`options.version`), then measures calls that only refer to it
 //!   (`options.by_reference`): compare with the same run without the flag.
@@ -205,11 +207,17 @@ struct RunArgs {
     /// stop repeats).
     #[arg(long)]
     fake_llm: bool,
-    /// Every call carries a fresh option_set_id, as when the app shows new
-    /// options each turn (each tie is then new evidence; with a shared
-    /// store, decided on facts about the session in one round trip).
+    /// Every call carries a new option set: a new option_set_id and new
+    /// candidate ids over the same labels, as when the app shows the
+    /// products, rooms or actions it showed before on a new screen (each
+    /// tie is then new evidence; with a shared store, decided on facts
+    /// about the session in one round trip).
     #[arg(long)]
     fresh_options: bool,
+    /// As --fresh-options, and every label new too: each ends with a number
+    /// no earlier call had.
+    #[arg(long, conflicts_with = "fresh_options")]
+    fresh_labels: bool,
     /// Pool reuse: send each session's pool once with `options.version`
     /// before the run, then measure calls that refer to it by reference
     /// (no candidates on the wire). Needs --sessions > 0, and --sessions x
@@ -559,10 +567,20 @@ struct Payload {
     /// Append a fresh `options.option_set_id` to each call (a new loop-guard
     /// key, so an unresolved input reaches the LLM every time).
     fresh_option_set: bool,
+    /// With --fresh-options or --fresh-labels: each call's body is made
+    /// anew from these (one per input text), instead of `bodies`.
+    fresh: Vec<ladderd_load::samples::FreshBodies>,
     bytes: usize,
 }
 
-fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, fresh_options: bool, pool_reuse: bool) -> Payload {
+fn payload(
+    pool_size: usize,
+    input: InputKind,
+    sessions: u64,
+    fake_llm: bool,
+    fresh: Option<ladderd_load::samples::Fresh>,
+    pool_reuse: bool,
+) -> Payload {
     let candidates = ladderd_load::samples::pool(pool_size);
     let encode = |text: &str, options: pb::OptionSet| {
         let req = pb::DecideRequest {
@@ -588,9 +606,11 @@ fn payload(pool_size: usize, input: InputKind, sessions: u64, fake_llm: bool, fr
     };
     let bodies: Vec<Bytes> = input.texts().iter().map(|text| encode(text, options.clone())).collect();
     let prime = pool_reuse.then(|| encode(input.texts()[0], full));
-    let bytes = bodies.iter().map(Bytes::len).max().unwrap_or(0);
+    let fresh: Vec<_> = fresh
+        .map_or_else(Vec::new, |f| input.texts().iter().map(|text| ladderd_load::samples::FreshBodies::new(pool_size, text, f)).collect());
+    let bytes = fresh.iter().map(|f| f.len()).chain(bodies.iter().map(Bytes::len)).max().unwrap_or(0);
     let unresolved = matches!(input, InputKind::Unresolved | InputKind::Mix);
-    Payload { bodies, prime, sessions, fresh_option_set: (fake_llm && unresolved) || fresh_options, bytes }
+    Payload { bodies, prime, sessions, fresh_option_set: fake_llm && unresolved && fresh.is_empty(), fresh, bytes }
 }
 
 /// `--pool-reuse`: puts the pool in the cache of every session the run
@@ -708,7 +728,11 @@ fn call_for(p: &Payload, worker: usize, i: u64, stride: u64) -> Call {
         if p.sessions == 0 { format!("load-u{}", UNIQUE.fetch_add(1, Ordering::Relaxed)) } else { format!("load-{}", n % p.sessions) };
     let option_set_id = p.fresh_option_set.then(|| format!("set-{}", UNIQUE.fetch_add(1, Ordering::Relaxed)));
     let turn = UNIQUE.fetch_add(1, Ordering::Relaxed) + 1;
-    Call { session_id, option_set_id, body: p.bodies[(n % p.bodies.len() as u64) as usize].clone(), turn }
+    let body = match &p.fresh[..] {
+        [] => p.bodies[(n % p.bodies.len() as u64) as usize].clone(),
+        fresh => Bytes::from(fresh[(n % fresh.len() as u64) as usize].body(UNIQUE.fetch_add(1, Ordering::Relaxed))),
+    };
+    Call { session_id, option_set_id, body, turn }
 }
 
 const DECIDE: &str = "/ladder.v1.Arbiter/Decide";
@@ -1205,6 +1229,14 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
             "--pool-reuse needs --sessions > 0 (each session holds its pool) and no --fake-llm (fresh option sets are never cached)".into(),
         );
     }
+    let fresh = match (a.fresh_options, a.fresh_labels) {
+        (_, true) => Some(ladderd_load::samples::Fresh::Labels),
+        (true, _) => Some(ladderd_load::samples::Fresh::Options),
+        _ => None,
+    };
+    if fresh.is_some() && a.pool_reuse {
+        return Err("--pool-reuse refers to a pool sent once: not with --fresh-options or --fresh-labels".into());
+    }
     let epoch = Instant::now();
     let fake = if a.fake_llm { Some(start_fake_llm("127.0.0.1:0").await) } else { None };
     if fake.is_some() && a.target.is_some() {
@@ -1227,14 +1259,19 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         m["kernel"].as_str().unwrap_or(""),
     );
     println!(
-        "runs: {} measured{} each, warm-up {:?}, {} connection(s), deadline {:?}, sessions {}{}",
+        "runs: {} measured{} each, warm-up {:?}, {} connection(s), deadline {:?}, sessions {}{}{}",
         a.requests.map_or(format!("{:?}", a.duration), |n| format!("{n} calls")),
         if a.rate.is_some() { " (open loop)" } else { "" },
         a.warmup,
         a.connections,
         a.timeout,
         if a.sessions == 0 { "new per call".into() } else { a.sessions.to_string() },
-        if a.pool_reuse { ", pools by reference (sent once per session)" } else { "" }
+        if a.pool_reuse { ", pools by reference (sent once per session)" } else { "" },
+        match fresh {
+            Some(ladderd_load::samples::Fresh::Options) => ", a new option set on every call",
+            Some(ladderd_load::samples::Fresh::Labels) => ", a new option set of new labels on every call",
+            None => "",
+        }
     );
     print_header();
 
@@ -1244,7 +1281,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
     let mut payload_bytes = BTreeMap::new();
     for &pool_size in &a.pools {
         for &input in &a.inputs {
-            let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.fresh_options, a.pool_reuse));
+            let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), fresh, a.pool_reuse));
             payload_bytes.insert(pool_size, p.bytes);
             let cell = Cell { pool: pool_size, input, p: &p, epoch };
             if let Some(rate) = a.rate {
@@ -1299,7 +1336,7 @@ async fn run_inner(a: RunArgs) -> Result<ExitCode, String> {
         let conc = a.concurrency.iter().copied().max().unwrap_or(64);
         for &pool_size in &a.pools {
             for &input in &a.inputs {
-                let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), a.fresh_options, a.pool_reuse));
+                let p = Arc::new(payload(pool_size, input, a.sessions, fake.is_some(), fresh, a.pool_reuse));
                 let cell = Cell { pool: pool_size, input, p: &p, epoch };
                 prime_sessions(&t.daemon_ch, &p, a.timeout).await?;
                 let sustained = match results.iter().find(|r| {

@@ -102,6 +102,77 @@ pub fn session_bodies(candidates: usize, input: &str, sessions: usize) -> Vec<Ve
         .collect()
 }
 
+/// What is new on every call of a fresh screen (`FreshBodies`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fresh {
+    /// A new `option_set_id` and new candidate ids over the same labels:
+    /// the products, rooms or actions an app showed before, on a new
+    /// screen.
+    Options,
+    /// That, and every label new: each label ends with a number no earlier
+    /// call had (the same one for every label of a call).
+    Labels,
+}
+
+/// The bodies of Decide calls on a screen never sent before: `input` over
+/// `pool(candidates)` as `panels_request` sends it (without its session
+/// id, which the caller writes in front), with what `fresh` says new on
+/// each call. Encoded once with a placeholder, then each call's number
+/// written over it: making a body costs a copy of its bytes, so the load
+/// tool's client spends its time on the wire.
+#[derive(Debug, Clone)]
+pub struct FreshBodies {
+    template: Vec<u8>,
+    /// Where the placeholder is in `template`.
+    at: Vec<usize>,
+}
+
+/// The placeholder: as wide as the numbers written over it.
+const PLACEHOLDER: &str = "##########";
+
+impl FreshBodies {
+    pub fn new(candidates: usize, input: &str, fresh: Fresh) -> Self {
+        use prost::Message;
+        let mut req = panels_request("", input);
+        let set = req.options.as_mut().expect("an option set");
+        set.option_set_id = format!("set-{PLACEHOLDER}");
+        set.candidates = pool(candidates);
+        for c in &mut set.candidates {
+            c.id = format!("{}-{PLACEHOLDER}", c.id);
+            if fresh == Fresh::Labels {
+                c.label = format!("{} {PLACEHOLDER}", c.label);
+            }
+        }
+        let candidates = set.candidates.len();
+        let template = req.encode_to_vec();
+        let at: Vec<usize> =
+            template.windows(PLACEHOLDER.len()).enumerate().filter(|(_, w)| *w == PLACEHOLDER.as_bytes()).map(|(i, _)| i).collect();
+        let per_candidate = if fresh == Fresh::Labels { 2 } else { 1 };
+        assert_eq!(at.len(), 1 + per_candidate * candidates, "the placeholder is only where it was put");
+        FreshBodies { template, at }
+    }
+
+    /// The body of call `n`: the template with `n` (ten digits) in each
+    /// place of the placeholder.
+    pub fn body(&self, n: u64) -> Vec<u8> {
+        let digits = format!("{:010}", n % 10_000_000_000);
+        let mut out = self.template.clone();
+        for &i in &self.at {
+            out[i..i + PLACEHOLDER.len()].copy_from_slice(digits.as_bytes());
+        }
+        out
+    }
+
+    /// How many bytes each body has.
+    pub fn len(&self) -> usize {
+        self.template.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.template.is_empty()
+    }
+}
+
 /// `n` candidates with realistic, mostly distinct labels ("Revenue Forecast
 /// Q", "Support Tickets 2024", "Sales Budget Alerts"), every third of kind
 /// `panel`, with the regression set in the middle. Deterministic (a fixed
@@ -215,6 +286,30 @@ mod tests {
             for (id, _) in PANELS {
                 assert!(ids.contains(id), "{n}: {id}");
             }
+        }
+    }
+
+    #[test]
+    fn fresh_bodies_give_each_call_new_ids_and_keep_or_renew_the_labels() {
+        use prost::Message;
+        for fresh in [Fresh::Options, Fresh::Labels] {
+            let bodies = FreshBodies::new(100, "links panel", fresh);
+            let (a, b) = (bodies.body(7), bodies.body(8));
+            let (a, b) = (pb::DecideRequest::decode(&a[..]).unwrap(), pb::DecideRequest::decode(&b[..]).unwrap());
+            let (sa, sb) = (a.options.unwrap(), b.options.unwrap());
+            assert_eq!(sa.option_set_id, "set-0000000007");
+            assert_ne!(sa.option_set_id, sb.option_set_id);
+            assert_eq!(sa.candidates.len(), 100);
+            let sent = pool(100);
+            for ((x, y), c) in sa.candidates.iter().zip(&sb.candidates).zip(&sent) {
+                assert_eq!(x.id, format!("{}-0000000007", c.id));
+                assert_ne!(x.id, y.id);
+                match fresh {
+                    Fresh::Options => assert!(x.label == c.label && y.label == c.label),
+                    Fresh::Labels => assert!(x.label == format!("{} 0000000007", c.label) && x.label != y.label),
+                }
+            }
+            assert_eq!(a.input, "links panel");
         }
     }
 }
