@@ -7,6 +7,9 @@
 //! - `memo/<ranking>/<input>/<pool>`: a screen the pool memo holds (the
 //!   same options on every call, as a screen many users see): the model
 //!   embeds the input only, the screen's vectors are kept with its pool;
+//! - `seen/<ranking>/<input>/<pool>`: a new option set on every call over
+//!   labels seen before (new candidate ids, the same labels; the list new
+//!   to the memo, as `ladderd-load --fresh-options` sends);
 //! - `fresh/<ranking>/<input>/<pool>`: a screen never seen before on every
 //!   call (every label new): canonicalizing and embedding the whole pool
 //!   is paid on each call.
@@ -38,11 +41,24 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const INPUTS: &[(&str, &str)] = &[("unresolved", "links panel"), ("paraphrase", "show me the one about money I put aside")];
 const SIZES: &[usize] = &[77, 100, 1_000];
 
-fn pool(n: usize, fresh: u64) -> Arc<Vec<Candidate>> {
+/// What is new on each call.
+#[derive(Clone, Copy, PartialEq)]
+enum New {
+    Nothing,
+    Ids,
+    Labels,
+}
+
+/// The load tool's pool of `n`, call `k`'s: its ids, or its labels too,
+/// new on each call when `new` says so.
+fn pool(n: usize, new: New, k: u64) -> Arc<Vec<Candidate>> {
     let mut p: Vec<Candidate> = ladderd_load::samples::pool(n).into_iter().map(Candidate::from).collect();
-    if fresh > 0 {
-        for c in &mut p {
-            c.label = format!("{} {fresh}", c.label);
+    for c in &mut p {
+        if new != New::Nothing {
+            c.id = format!("{}-{k}", c.id);
+        }
+        if new == New::Labels {
+            c.label = format!("{} {k}", c.label);
         }
     }
     Arc::new(p)
@@ -68,15 +84,18 @@ fn bench(c: &mut Criterion) {
     };
     let dim = meaning.meaning.as_ref().expect("the shipped model").model.dim();
     let state = ContinuityState::default();
-    for (group, fresh) in [("memo", false), ("fresh", true)] {
+    for (group, new) in [("memo", New::Nothing), ("seen", New::Ids), ("fresh", New::Labels)] {
         let mut g = c.benchmark_group(group);
-        g.sample_size(if fresh { 30 } else { 100 });
+        g.sample_size(if new == New::Nothing { 100 } else { 30 });
         for (ranking, policy) in [("words", &words), ("meaning", &meaning)] {
-            let memo = PoolMemo::new(64 << 20).counting_vectors(if policy.meaning.is_some() { dim } else { 0 });
+            // The daemon's label memo (`server.label_memo_bytes`).
+            let memo = PoolMemo::new(64 << 20)
+                .counting_vectors(if policy.meaning.is_some() { dim } else { 0 })
+                .with_labels(Config::default().server.label_memo_bytes);
             let ctx = ctx(policy, &state, Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 }, Some(&memo));
             for (name, input) in INPUTS {
                 for &n in SIZES {
-                    let kept = request(input, pool(n, 0));
+                    let kept = request(input, pool(n, New::Nothing, 0));
                     let d = block_on(decide(&ctx, &kept, Mode::Turn, &NoPorts)).expect("no deadline").decision;
                     assert_eq!(d.outcome, Outcome::Clarify, "{name}/{n}");
                     g.throughput(Throughput::Elements(n as u64));
@@ -85,7 +104,7 @@ fn bench(c: &mut Criterion) {
                         b.iter_batched(
                             || {
                                 k += 1;
-                                if fresh { request(input, pool(n, k)) } else { kept.clone() }
+                                if new == New::Nothing { kept.clone() } else { request(input, pool(n, new, k)) }
                             },
                             |req| black_box(block_on(decide(&ctx, &req, Mode::Turn, &NoPorts)).expect("no deadline")),
                             criterion::BatchSize::SmallInput,
