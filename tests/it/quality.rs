@@ -521,7 +521,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
                 eval::Expect::Escape(_) => (escapes, escaped) = (escapes + 1, escaped + usize::from(failed.is_none())),
                 _ => {}
             }
-            wrong += usize::from(failed.is_some_and(|f| f.verdict == eval::Verdict::WrongExecute));
+            wrong += usize::from(failed.is_some_and(|f| f.verdict == eval::Grade::WrongExecute));
         }
         fully_right += usize::from(turns.iter().all(|(id, _)| !not_right.contains_key(id.as_str())));
     }
