@@ -355,12 +355,13 @@ class Reply:
 CONVERSATION = [
     # ladderd asks "which one?" (its question is kept in the session) ...
     Reply("which_one", TABLES, "book a table for 2", "OUTCOME_CLARIFY", option_ids=["fri-6pm", "fri-7pm", "sat-8pm"]),
-    # ... answered by a detail only one of them shows.
-    Reply("detail", None, "the saturday one", "OUTCOME_EXECUTE", kind="detail", target_id="sat-8pm"),
+    # ... answered by a detail only one of them shows (a day or a time an
+    # option shows is a value: the match rung reads it, not a reply).
+    Reply("detail", None, "the saturday one", "OUTCOME_EXECUTE", kind="", target_id="sat-8pm"),
     # The execute refused: ladderd records it as rejected and asks again
     # among the others.
     Reply("not_that_one", TABLES, "no, not that one", "OUTCOME_CLARIFY", kind="repair", option_ids=["fri-6pm", "fri-7pm"]),
-    Reply("detail_again", None, "the 7 pm one", "OUTCOME_EXECUTE", kind="detail", target_id="fri-7pm"),
+    Reply("detail_again", None, "the 7 pm one", "OUTCOME_EXECUTE", kind="", target_id="fri-7pm"),
     # The app's own confirmations: one declined, one answered "yes".
     Reply("declined", WINE, "no thanks", "OUTCOME_ESCAPE", kind="decline", escape_reason="declined"),
     Reply("yes", DEPOSIT, "yes", "OUTCOME_EXECUTE", kind="affirm", target_id="pay-deposit"),

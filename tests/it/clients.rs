@@ -610,9 +610,9 @@ fn assert_walked_every_outcome(client: &str, out: &str) {
         // that one", and the app's own confirmations (OptionSet.asked)
         // declined and answered "yes".
         ("which_one", "OUTCOME_CLARIFY", ""),
-        ("detail", "OUTCOME_EXECUTE", "detail"),
+        ("detail", "OUTCOME_EXECUTE", ""),
         ("not_that_one", "OUTCOME_CLARIFY", "repair"),
-        ("detail_again", "OUTCOME_EXECUTE", "detail"),
+        ("detail_again", "OUTCOME_EXECUTE", ""),
         ("declined", "OUTCOME_ESCAPE", "decline"),
         ("yes", "OUTCOME_EXECUTE", "affirm"),
         // A clarifier answered by position, its options sent as the screen

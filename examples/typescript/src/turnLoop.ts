@@ -385,8 +385,9 @@ const CONVERSATION: Reply[] = [
     outcome: 'OUTCOME_CLARIFY',
     optionIds: ['fri-6pm', 'fri-7pm', 'sat-8pm'],
   },
-  // ... answered by a detail only one of them shows.
-  { name: 'detail', options: undefined, text: 'the saturday one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'sat-8pm' },
+  // ... answered by a detail only one of them shows (a day or a time an
+  // option shows is a value: the match rung reads it, not a reply).
+  { name: 'detail', options: undefined, text: 'the saturday one', outcome: 'OUTCOME_EXECUTE', targetId: 'sat-8pm' },
   // The execute refused: ladderd records it as rejected and asks again
   // among the others.
   {
@@ -397,7 +398,7 @@ const CONVERSATION: Reply[] = [
     kind: 'repair',
     optionIds: ['fri-6pm', 'fri-7pm'],
   },
-  { name: 'detail_again', options: undefined, text: 'the 7 pm one', outcome: 'OUTCOME_EXECUTE', kind: 'detail', targetId: 'fri-7pm' },
+  { name: 'detail_again', options: undefined, text: 'the 7 pm one', outcome: 'OUTCOME_EXECUTE', targetId: 'fri-7pm' },
   // The app's own confirmations: one declined, one answered "yes".
   { name: 'declined', options: WINE, text: 'no thanks', outcome: 'OUTCOME_ESCAPE', kind: 'decline', escapeReason: 'declined' },
   { name: 'yes', options: DEPOSIT, text: 'yes', outcome: 'OUTCOME_EXECUTE', kind: 'affirm', targetId: 'pay-deposit' },

@@ -261,19 +261,19 @@ impl Referents {
         self.complete.contains(&entry)
     }
 
-    /// Which rule accounted for each word a rule read for `entry` (the
-    /// `classify` step's detail): `word=rule`, in input order.
+    /// The rules that read words as said for `entry`, and how many each (the
+    /// `classify` step's detail): `value: 2 words, set_to: 1 words`.
     pub fn accounted_by(&self, entry: usize) -> String {
-        let mut out = String::new();
+        // Rules and how many words each read, never the words themselves:
+        // trace details leave the process whatever `redact_input` says.
+        let mut counts: Vec<(&str, usize)> = Vec::new();
         for l in self.licences.iter().filter(|l| l.entries.contains(&entry)) {
-            if !out.is_empty() {
-                out.push(' ');
+            match counts.iter_mut().find(|(r, _)| *r == l.rule) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((l.rule, 1)),
             }
-            out.push_str(&l.word);
-            out.push('=');
-            out.push_str(l.rule);
         }
-        out
+        counts.iter().map(|(r, n)| format!("{r}: {n} words")).collect::<Vec<_>>().join(", ")
     }
 
     /// The distinct entries named.

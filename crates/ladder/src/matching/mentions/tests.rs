@@ -288,7 +288,8 @@ fn the_everyday_verb_never_says_more_than_the_option_does() {
     assert!(tried.get() > 0 && plain.get() > 0);
 }
 
-/// The trace names the rule that read each word: "pickup=set_to".
+/// The trace names the rule that read the words, and how many, never
+/// the words: "set_to: 2 words".
 #[test]
 fn the_classify_step_names_the_rule_that_read_each_word() {
     let d = crate::testkit::turn(
@@ -298,5 +299,5 @@ fn the_classify_step_names_the_rule_that_read_each_word() {
     )
     .decision;
     let step = d.trace.iter().find(|s| s.rung == "classify").unwrap();
-    assert_eq!(step.detail, "set=set_to pickup=set_to", "{:?}", d.trace);
+    assert_eq!(step.detail, "set_to: 2 words", "{:?}", d.trace);
 }
