@@ -221,18 +221,7 @@ pub struct CanonLabel {
 impl CanonLabel {
     /// The part of `c` (canonicalized with `lex`).
     pub fn of(c: &Candidate, lex: &Lexicon) -> Self {
-        let mut one = CanonPool {
-            text: String::with_capacity(c.label.len()),
-            entries: Vec::with_capacity(1),
-            aliases: Vec::new(),
-            words: Vec::with_capacity(4),
-            ascii: true,
-            max_joined: 0,
-            starts: WordStarts { one: [0; 4], two: [0; 64] },
-            scratch: Vec::with_capacity(8),
-            vocab: std::sync::OnceLock::new(),
-            vectors: std::sync::OnceLock::new(),
-        };
+        let mut one = CanonPool::sized(c.label.len(), 1);
         one.push(c, lex);
         CanonLabel {
             text: one.text.into_boxed_str(),
@@ -274,12 +263,17 @@ pub(super) struct CanonEntry {
 impl CanonPool {
     /// Room for the pool's labels (canonical text is seldom longer).
     pub(super) fn with_capacity(pool: &Pool<'_>) -> Self {
-        let bytes: usize = pool.entries.iter().map(|e| e.cand.label.len()).sum();
+        Self::sized(pool.entries.iter().map(|e| e.cand.label.len()).sum(), pool.entries.len())
+    }
+
+    /// An empty pool with room for `bytes` of canonical text and `n`
+    /// candidates (a pool's, or one label's part: `CanonLabel::of`).
+    fn sized(bytes: usize, n: usize) -> Self {
         CanonPool {
             text: String::with_capacity(bytes),
-            entries: Vec::with_capacity(pool.entries.len()),
+            entries: Vec::with_capacity(n),
             aliases: Vec::new(),
-            words: Vec::with_capacity(pool.entries.len() * 4),
+            words: Vec::with_capacity(n * 4),
             ascii: true,
             max_joined: 0,
             starts: WordStarts { one: [0; 4], two: [0; 64] },
