@@ -6,7 +6,7 @@
 use super::corpus::{Case, Exception, Expect, Line, RecordStep};
 use super::dialogues;
 use super::report::{Report, SetAside, report};
-use super::score::{Got, Grade, Scored, got, score};
+use super::score::{Got, Scored, got};
 use crate::config::Config;
 use crate::convert;
 use crate::daemon::{Daemon, Generation, StartError};
@@ -105,22 +105,9 @@ async fn evaluate_on<L: Into<Line>>(daemon: &Daemon, lines: impl IntoIterator<It
                             // The app calls Enrich only after a NEED_MORE_INFO:
                             // the turn's own decision answers the expectation.
                             None => {
-                                let (verdict, offered_expected) = score(&e.expect, &turn.got);
                                 let input = scored.last().map(|s: &Scored| s.input.clone()).unwrap_or_default();
-                                (
-                                    Scored {
-                                        at,
-                                        id: id.clone(),
-                                        category: d.category.clone(),
-                                        input,
-                                        expect: e.expect,
-                                        expect_follow_up: String::new(),
-                                        got: turn.got.clone(),
-                                        verdict,
-                                        offered_expected,
-                                    },
-                                    None,
-                                )
+                                let s = Scored::new(at, d.category.clone(), input, e.expect, turn.got.clone());
+                                (Scored { id: id.clone(), ..s }, None)
                             }
                         };
                         turn.got = s.got.clone();
@@ -136,17 +123,9 @@ async fn evaluate_on<L: Into<Line>>(daemon: &Daemon, lines: impl IntoIterator<It
                         if let Err(e) = record(daemon, &g, &session, &turn_id, last.as_ref(), r).await {
                             let got = Got { outcome: "invalid".into(), detail: format!("record_outcome: {e}"), ..Got::default() };
                             let input = scored.last().map(|s: &Scored| s.input.clone()).unwrap_or_default();
-                            scored.push(Scored {
-                                at: format!("{at}+record"),
-                                id: id.clone(),
-                                category: d.category.clone(),
-                                input,
-                                expect: Expect::Clarify(Vec::new()),
-                                expect_follow_up: String::new(),
-                                got,
-                                verdict: Grade::Invalid,
-                                offered_expected: None,
-                            });
+                            // An invalid outcome scores as `Grade::Invalid`.
+                            let s = Scored::new(format!("{at}+record"), d.category.clone(), input, Expect::Clarify(Vec::new()), got);
+                            scored.push(Scored { id: id.clone(), ..s });
                         }
                     }
                     seen.push(turn);
@@ -185,8 +164,7 @@ async fn decide(
             }
         }
     };
-    let (verdict, offered_expected) = score(&expect, &got);
-    (Scored { at, id: String::new(), category, input, expect, expect_follow_up: String::new(), got, verdict, offered_expected }, decision)
+    (Scored::new(at, category, input, expect, got), decision)
 }
 
 /// A dialogue turn's `Enrich` step, scored.
@@ -213,21 +191,7 @@ async fn enrich(
             Ok(d) => (got(&d, &risky), Some(d)),
         },
     };
-    let (verdict, offered_expected) = score(&expect, &got);
-    (
-        Scored {
-            at,
-            id: String::new(),
-            category: category.to_string(),
-            input: String::new(),
-            expect,
-            expect_follow_up: String::new(),
-            got,
-            verdict,
-            offered_expected,
-        },
-        decision,
-    )
+    (Scored::new(at, category.to_string(), String::new(), expect, got), decision)
 }
 
 /// A dialogue turn's `RecordOutcome`, on the turn's last decision.
@@ -261,7 +225,7 @@ fn high_risk_ids(req: &ladder::DecideRequest, kinds: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{case, read, render};
+    use crate::eval::{Grade, case, read, render};
 
     /// Decisions do not depend on how the store keeps a session: the
     /// dialogue corpora (every turn reads what the turns before left) give

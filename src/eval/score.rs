@@ -101,6 +101,14 @@ pub struct Scored {
     pub offered_expected: Option<bool>,
 }
 
+impl Scored {
+    /// A turn at `at` (no `id`, no follow-up expected), scored by `score`.
+    pub fn new(at: String, category: String, input: String, expect: Expect, got: Got) -> Scored {
+        let (verdict, offered_expected) = score(&expect, &got);
+        Scored { at, id: String::new(), category, input, expect, expect_follow_up: String::new(), got, verdict, offered_expected }
+    }
+}
+
 /// Scores one turn.
 pub fn score(expect: &Expect, got: &Got) -> (Grade, Option<bool>) {
     let offered = |ids: &[String]| ids.iter().all(|id| got.offered.contains(id));
@@ -201,18 +209,7 @@ pub(super) mod tests {
 
     /// A turn scored as `score` scores it.
     pub(in crate::eval) fn scored(expect: Expect, got: Got, category: &str) -> Scored {
-        let (verdict, offered_expected) = score(&expect, &got);
-        Scored {
-            at: "f:1".into(),
-            id: String::new(),
-            category: category.into(),
-            input: String::new(),
-            expect,
-            expect_follow_up: String::new(),
-            got,
-            verdict,
-            offered_expected,
-        }
+        Scored::new("f:1".into(), category.into(), String::new(), expect, got)
     }
 
     #[test]
