@@ -15,29 +15,14 @@ use ladderd::app::App;
 use ladderd::config::{Config, Redaction};
 use ladderd::pb;
 use ladderd_load::samples::{cand, panels_request};
-use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer};
 
-/// The provider: the candidate whose label sorts last, at 0.9.
-struct PickLast;
-
-impl Respond for PickLast {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
-        let doc: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
-        let id = doc["candidates"]
-            .as_array()
-            .and_then(|c| c.iter().max_by_key(|c| c["label"].as_str().unwrap_or("").to_string()))
-            .and_then(|c| c["id"].as_str())
-            .unwrap_or("none")
-            .to_string();
-        let reply = json!({"decision": "select", "choice_id": id, "confidence": 0.9, "needed_evidence_types": []}).to_string();
-        ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": reply}}]}))
-    }
-}
+#[path = "../tests/it/pick_last.rs"]
+mod pick_last;
+use pick_last::PickLast;
 
 /// Eight turns of their own, a repeat, a chat scope and its `Enrich`.
 const RECORDS: usize = 11;

@@ -14,6 +14,7 @@ mod helpers;
 mod layers;
 mod llm;
 mod meaning;
+mod pick_last;
 mod quality;
 mod redis_server;
 mod refusals;

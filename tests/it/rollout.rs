@@ -3,6 +3,7 @@
 
 use crate::helpers::session_request as req;
 use crate::helpers::*;
+use crate::pick_last::PickLast;
 use ladderd::config::Config;
 use ladderd::pb;
 use ladderd::pb::Outcome as O;
@@ -10,27 +11,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
-
-/// A provider that picks the candidate whose label sorts last, at 0.9: by
-/// meaning, not by place, so a corroborating ask (reordered, relabelled)
-/// picks the same one.
-struct PickLast;
-
-impl Respond for PickLast {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
-        let doc: Value = serde_json::from_str(body["messages"][1]["content"].as_str().unwrap_or("{}")).unwrap_or_default();
-        let id = doc["candidates"]
-            .as_array()
-            .and_then(|c| c.iter().max_by_key(|c| c["label"].as_str().unwrap_or("").to_string()))
-            .and_then(|c| c["id"].as_str())
-            .unwrap_or("none")
-            .to_string();
-        let reply = json!({"decision": "select", "choice_id": id, "confidence": 0.9, "needed_evidence_types": []}).to_string();
-        ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": reply}}]}))
-    }
-}
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn pick_last_provider() -> MockServer {
     let server = MockServer::start().await;
