@@ -160,6 +160,13 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
     }
 }
 
+/// The values a candidate shows: its label's, then its sublabel's.
+pub fn shown(c: &crate::types::Candidate) -> Vec<Value> {
+    let mut v = values(&c.label);
+    v.extend(values(&c.sublabel));
+    v
+}
+
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
     // Numbers said in words are read as their digits are.

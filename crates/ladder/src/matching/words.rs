@@ -351,9 +351,8 @@ impl Said<'_> {
         if said.is_empty() {
             return false;
         }
-        let c = self.pool.entries[entry].cand;
-        let shown: Vec<crate::values::Value> =
-            crate::values::values(&c.label).into_iter().chain(crate::values::values(&c.sublabel)).filter(|v| v.dim == Dim::Count).collect();
+        let mut shown = crate::values::shown(self.pool.entries[entry].cand);
+        shown.retain(|v| v.dim == Dim::Count);
         crate::values::says_less(said, &shown)
     }
 

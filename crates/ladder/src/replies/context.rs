@@ -129,10 +129,7 @@ impl<'a, 'p> Context<'a, 'p> {
     }
 
     pub(super) fn values_of(&self, entry: usize) -> Vec<Value> {
-        let c = self.pool.entries[entry].cand;
-        let mut v = values(&c.label);
-        v.extend(values(&c.sublabel));
-        v
+        crate::values::shown(self.pool.entries[entry].cand)
     }
 
     /// Whether some word of `words` is a word of some candidate.

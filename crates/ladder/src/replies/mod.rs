@@ -259,8 +259,7 @@ pub fn changes_what_it_shows(r: &Reading, c: &crate::types::Candidate) -> bool {
     if !r.values.iter().any(|v| v.dim == Dim::Count) {
         return false;
     }
-    let mut shown = values(&c.label);
-    shown.extend(values(&c.sublabel));
+    let shown = crate::values::shown(c);
     r.values.iter().any(|v| v.dim == Dim::Count && v.conflicts(&shown))
 }
 
