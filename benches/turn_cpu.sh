@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# CPU per Decide on the Redis path (docs/replicas.md, "Round trips"): the
-# turn planned before the read (`ladder::speculate`, one round trip for
-# most turns, the ladder run up to four times) against a plain read, then
-# compare-and-set (two round trips, the ladder run once), and against the
-# in-memory store. The daemon's and Redis's CPU time (/proc/PID/stat) over
-# a 10 s closed-loop run at 64 in flight, divided by the calls answered.
+# CPU per Decide on the Redis path (docs/replicas.md, "Cost, in store round
+# trips": a read, then a compare-and-set) against the in-memory store. The
+# daemon's and Redis's CPU time (/proc/PID/stat) over a 10 s closed-loop
+# run at 64 in flight, divided by the calls answered. OTHER=<another
+# ladderd binary> adds it as a third variant on Redis (how the turn plan
+# that preceded the plain protocol was measured, BENCHMARKS.md).
 #
 #   cargo build --release --bin ladderd --bin ladderd-load
-#   RUSTFLAGS="--cfg ladder_plain_turns" CARGO_TARGET_DIR=target/plain \
-#     cargo build --release --bin ladderd      # the plain protocol
-#   benches/turn_cpu.sh            # ROUNDS=3 (~4 min); results in target/turn-cpu/
+#   benches/turn_cpu.sh            # ROUNDS=3 (~3 min); results in target/turn-cpu/
 #
 # Needs redis-server and redis-cli on PATH, or REDIS_BIN=<dir holding both>
 # (with LD_LIBRARY_PATH if they need it). The daemon runs on CPU 0, the
@@ -19,8 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=${CARGO_TARGET_DIR:-target}
 LOAD="$TARGET/release/ladderd-load"
-PLANNED="$TARGET/release/ladderd"
-PLAIN=${PLAIN:-target/plain/release/ladderd}
+REDIS_DAEMON="$TARGET/release/ladderd"
+OTHER=${OTHER:-}
 REDIS_BIN=${REDIS_BIN:-}
 PORT=${PORT:-6398}
 SERVER=${REDIS_BIN:+$REDIS_BIN/}redis-server
@@ -43,14 +41,14 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 for round in $(seq "$ROUNDS"); do
   for input in exact unresolved; do
-    for variant in memory planned plain; do
+    for variant in memory redis ${OTHER:+other}; do
       env=(LADDER_LISTEN="$LISTEN")
-      bin=$PLANNED
+      bin=$REDIS_DAEMON
       if [ "$variant" != memory ]; then
         env+=(LADDER_SESSIONS__BACKEND=redis "LADDER_SESSIONS__REDIS__URL=redis://127.0.0.1:$PORT/")
         $CLI flushall >/dev/null
       fi
-      [ "$variant" = plain ] && bin=$PLAIN
+      [ "$variant" = other ] && bin=$OTHER
       env "${env[@]}" taskset -c 0 "$bin" serve >"$OUT/daemon.log" 2>&1 &
       DAEMON_PID=$!
       for _ in $(seq 100); do (exec 3<>"/dev/tcp/${LISTEN%:*}/${LISTEN#*:}") 2>/dev/null && break; sleep 0.1; done

@@ -38,7 +38,7 @@
 //! Time comes from `tokio::time::Instant`, so TTL tests use paused time.
 
 use super::packed::{Packed, pack, unpack};
-use super::{Clock, CohortNote, Held, ReadAppended, SessionStore, StoreError};
+use super::{Clock, Held, SessionStore, StoreError};
 use futures::future::BoxFuture;
 use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use lru::LruCache;
@@ -127,14 +127,6 @@ impl Entry {
         match &mut self.state {
             Form::Open(state) => state,
             Form::Packed(_) => unreachable!("opened above"),
-        }
-    }
-
-    /// Whether the state is `state` (the one a change left).
-    fn is(&self, id: &str, state: &Arc<ContinuityState>) -> bool {
-        match &self.state {
-            Form::Open(s) => Arc::ptr_eq(s, state),
-            Form::Packed(p) => p.same(&pack(state, id)),
         }
     }
 }
@@ -360,32 +352,21 @@ impl MemoryStore {
     }
 
     /// Applies `update` to `id` under its shard's lock, creating the
-    /// session if needed. With `keep`, also the state before the change
-    /// (`None`: there was none) and the state after it, shared: the change
-    /// then copies the state the caller keeps.
-    fn update(
-        &self,
-        id: &str,
-        update: Update,
-        now: Now,
-        ttl: Ttl,
-        keep: bool,
-    ) -> (Option<Arc<ContinuityState>>, Applied, Option<Arc<ContinuityState>>) {
-        let (kept, applied, after, over) = self.with(id, |s| {
+    /// session if needed.
+    fn update(&self, id: &str, update: Update, now: Now, ttl: Ttl) -> Applied {
+        let (applied, over) = self.with(id, |s| {
             let held = &self.inner.cycle_held;
             match s.lru.get_mut(id) {
                 Some(e) if !self.idle(e, now) => {
                     e.last_access_ms = now.mono_ms;
                     let before = e.held.held();
                     let state = e.open(id, &mut s.opened);
-                    let kept = keep.then(|| state.clone());
                     let applied = Arc::make_mut(state).apply(update, now, ttl);
-                    let after = keep.then(|| state.clone());
                     e.held = HeldHere::of(state);
                     held.add(e.held.held());
                     held.sub(before);
                     s.pack_over(self.inner.open_per_shard);
-                    return (kept, applied, after, false);
+                    return (applied, false);
                 }
                 // Idle past the TTL: it starts afresh.
                 Some(_) => self.drop_idle(s, id),
@@ -393,20 +374,18 @@ impl MemoryStore {
             }
             let mut state = ContinuityState::default();
             let applied = state.apply(update, now, ttl);
-            let state = Arc::new(state);
-            let after = keep.then(|| state.clone());
-            let entry = Entry::new(state, now.mono_ms);
+            let entry = Entry::new(Arc::new(state), now.mono_ms);
             held.add(entry.held.held());
             s.lru.push(id.into(), entry);
             s.opened.push(id);
             s.pack_over(self.inner.open_per_shard);
             let counted = self.inner.len.fetch_add(1, Ordering::Relaxed) + 1;
-            (None, applied, after, counted > self.inner.max)
+            (applied, counted > self.inner.max)
         });
         if over {
             self.make_room(id);
         }
-        (kept, applied, after)
+        applied
     }
 
     /// Purges idle sessions in every shard; returns how many went.
@@ -476,39 +455,8 @@ impl SessionStore for MemoryStore {
     }
 
     fn apply<'a>(&'a self, id: &'a str, update: Update, now: Now, ttl: Ttl) -> BoxFuture<'a, Result<Applied, StoreError>> {
-        let (_, applied, _) = self.update(id, update, now, ttl, false);
+        let applied = self.update(id, update, now, ttl);
         Box::pin(std::future::ready(Ok(applied)))
-    }
-
-    /// The read and the change are one step under the shard's lock.
-    fn log_with_read<'a>(
-        &'a self,
-        id: &'a str,
-        entry: Update,
-        _executed: CohortNote<'a>,
-        now: Now,
-        ttl: Ttl,
-    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
-        let (before, applied, after) = self.update(id, entry, now, ttl, true);
-        Box::pin(std::future::ready(Ok((before, Some((applied, after.unwrap_or_default()))))))
-    }
-
-    fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
-        self.with(id, |s| {
-            // Unchanged since (packed since, the same state packs to the
-            // same bytes).
-            if let Some(e) = s.lru.get_mut(id).filter(|e| e.is(id, after)) {
-                let held = &self.inner.cycle_held;
-                held.sub(e.held.held());
-                let was_packed = matches!(e.state, Form::Packed(_));
-                *e = Entry::new(before.unwrap_or_default(), e.last_access_ms);
-                held.add(e.held.held());
-                if was_packed {
-                    s.opened.push(id);
-                    s.pack_over(self.inner.open_per_shard);
-                }
-            }
-        });
     }
 
     fn spawn_background(&self, clock: Clock, every: Duration) -> Option<PurgeGuard> {
@@ -806,38 +754,5 @@ mod tests {
         assert!(store.remove("a").await.unwrap());
         assert!(!store.remove("a").await.unwrap());
         assert_eq!(store.len(), 0);
-    }
-
-    /// The turn protocol's steps are the plain reads and writes they are
-    /// here: a change logged with the read applies at once and answers the
-    /// state before and after it; a claim the ladder did not use is undone
-    /// unless the session changed since.
-    #[tokio::test]
-    async fn a_change_logged_with_the_read_applies_at_once_and_an_unused_claim_is_undone() {
-        let clock = Clock::default();
-        let store = MemoryStore::new(100, Duration::from_secs(60));
-        let (before, appended) = store.log_with_read("a", touch(), None, clock.now(), TTL).await.unwrap();
-        assert!(before.is_none(), "a new session");
-        let (applied, after) = appended.expect("applied");
-        assert_eq!(applied, Applied::Done);
-        assert_eq!(store.get("a", clock.now()).await.unwrap().unwrap(), after);
-        assert_eq!(after.turn_count, 1);
-        // A claim taken with the read, then undone: the session is as before it.
-        let (before, appended) = store.read_claiming("a", "key", "cyc", clock.now(), TTL).await.unwrap();
-        let (claimed, after) = appended.unwrap();
-        assert_eq!(claimed, Applied::GuardClaimed);
-        assert!(after.open_cycle().is_some());
-        store.unclaim("a", before.clone(), &after);
-        assert_eq!(store.get("a", clock.now()).await.unwrap(), before);
-        // Undone only while the claim's state is the session's.
-        let (before, appended) = store.read_claiming("a", "key", "cyc", clock.now(), TTL).await.unwrap();
-        let (_, after) = appended.unwrap();
-        store.apply("a", touch(), clock.now(), TTL).await.unwrap();
-        store.unclaim("a", before, &after);
-        let now = store.get("a", clock.now()).await.unwrap().unwrap();
-        assert_eq!((now.turn_count, now.open_cycle().is_some()), (2, true), "the later change stands");
-        // Logged without a read: applied.
-        store.log_decided("b", DecidedUpdate { new_turn: true, ..Default::default() }, clock.now(), TTL, None).await.unwrap();
-        assert_eq!(store.get("b", clock.now()).await.unwrap().unwrap().turn_count, 1);
     }
 }

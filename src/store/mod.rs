@@ -21,7 +21,7 @@ pub use pools::PoolCache;
 pub use redis::RedisStore;
 
 use futures::future::BoxFuture;
-use ladder::continuity::{Applied, ContinuityState, DecidedUpdate, Now, Ttl, Update};
+use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use ladder::types::{Candidate, Scope};
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -108,14 +108,6 @@ impl StoreError {
     }
 }
 
-/// What a change appended with a read did (`None`: nothing was appended,
-/// the log was full), and the state after it.
-pub type Appended = Option<(Applied, Arc<ContinuityState>)>;
-
-/// The session as read before a change appended with the read (`None`:
-/// there was none), and what the change did.
-pub type ReadAppended = (Option<Arc<ContinuityState>>, Appended);
-
 /// An executed decision's id and cohort, remembered with the session so
 /// that an outcome recorded on another replica is attributed to the cohort
 /// that decided it.
@@ -125,13 +117,9 @@ pub type CohortNote<'a> = Option<(&'a str, &'a str)>;
 /// speaks. Methods are async so a shared backend (Redis) can implement
 /// them; the in-memory store answers at once.
 ///
-/// Besides reading and applying, the port speaks the protocol a store
-/// whose reads cost a round trip needs to decide most turns in one
-/// (`ladder::speculate`): a change logged without a read, a conditional
-/// change logged with the read that tells which case applied, a read that
-/// takes the loop-guard claim. A store whose reads are free
-/// ([`SessionStore::remote`] false) is read first, and implements the rest
-/// as the plain reads and writes they are.
+/// A turn reads the session, runs the ladder on it, and writes its change
+/// as a compare-and-set (`apply`): two round trips on a shared store, the
+/// ladder run once (BENCHMARKS.md, "Shared state", says why not one).
 pub trait SessionStore: Send + Sync + 'static {
     /// The session's state, if it exists and is not idle-expired.
     fn get<'a>(&'a self, id: &'a str, now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>>;
@@ -163,13 +151,8 @@ pub trait SessionStore: Send + Sync + 'static {
         None
     }
 
-    // The turn protocol.
+    // The turn protocol: read (`get`), then a compare-and-set (`apply`).
 
-    /// Whether a read costs a round trip to another process: the daemon
-    /// then plans the turn before reading (`ladder::speculate`).
-    fn remote(&self) -> bool {
-        false
-    }
     /// `apply`, remembering an executed decision's cohort with the session
     /// in the same write (`executed`).
     fn apply_noting<'a>(
@@ -182,50 +165,6 @@ pub trait SessionStore: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Applied, StoreError>> {
         self.apply(id, update, now, ttl)
     }
-    /// Writes a decision's change without reading the session first (a
-    /// decision that holds for every state, `speculate::Plan::Log`).
-    fn log_decided<'a>(
-        &'a self,
-        id: &'a str,
-        update: DecidedUpdate,
-        now: Now,
-        ttl: Ttl,
-        executed: CohortNote<'a>,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        let applied = self.apply_noting(id, Update::Decided(update), now, ttl, executed);
-        Box::pin(async move { applied.await.map(|_| ()) })
-    }
-    /// Reads the session and applies `entry` (a conditional
-    /// `Update::DecidedIf`, or a loop-guard claim) in one step. Returns the
-    /// state before it and what it did, with the state after it.
-    fn log_with_read<'a>(
-        &'a self,
-        id: &'a str,
-        entry: Update,
-        executed: CohortNote<'a>,
-        now: Now,
-        ttl: Ttl,
-    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>>;
-    /// Reads the session taking the loop-guard claim for `guard_key` in the
-    /// same step (`speculate::Plan::ReadClaiming`).
-    fn read_claiming<'a>(
-        &'a self,
-        id: &'a str,
-        guard_key: &'a str,
-        cycle_id: &'a str,
-        now: Now,
-        ttl: Ttl,
-    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
-        let claim = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
-        self.log_with_read(id, claim, None, now, ttl)
-    }
-    /// A claim taken with the read that the ladder never asked for: the
-    /// session is left as if it had not been taken (`before`), unless it
-    /// changed since (`after` is the state the claim left).
-    fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>);
-    /// Folds the session's log into its state in the background when it
-    /// has grown long (a store that logs changes).
-    fn fold_if_long(&self, _id: &str, _now: Now, _ttl: Ttl) {}
 
     // The rollout guardrails, shared by the replicas of a shared store.
 

@@ -72,7 +72,7 @@ async fn a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs(server: 
     assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "chat-d"));
 }
 
-async fn a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on(server: Server) {
+async fn a_tie_continuity_resolves_on_another_replica_calls_no_llm(server: Server) {
     let llm = slow_provider(Duration::from_millis(1)).await;
     let mut c = with_llm(&format!("{}/v1", llm.uri()), 2_000);
     c.guardrails.evaluate_every_seconds = 3_600;
@@ -86,16 +86,15 @@ async fn a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on(server: 
     let first = p.a.client.clone().decide(req("u1", "links panel")).await.unwrap().into_inner();
     assert_eq!(first.outcome(), O::NeedMoreInfo);
     let calls = llm.received_requests().await.unwrap().len();
-    // A cross-source tie on the other replica: without the state it heads
-    // for the LLM; where the session's context is these options,
-    // continuity takes it. Both are logged with the read (the loop-guard
-    // claim only where continuity does not apply), which tells: one.
+    // A cross-source tie on the other replica: the session's context is
+    // these options, so continuity takes it, with no loop-guard claim and
+    // no LLM call: a read and a write.
     p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await;
     let mut r = req("u1", "open links panel d");
     r.widget_items = vec![cand("w-links-d", "Links Panel D")];
     let d = p.b.client.clone().decide(r).await.unwrap().into_inner();
     assert_eq!((d.outcome(), d.decided_by(), d.target_id.as_str()), (O::Execute, pb::Decider::Continuity, "links-panel-d"));
-    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(script_calls(&p.redis).await, 2);
     assert_eq!(llm.received_requests().await.unwrap().len(), calls, "no LLM call");
     // The execution's cohort went with it, for feedback on another replica.
     let executed: Vec<String> = p.redis.cmd(&["LRANGE", "ladderd:{u1}:executed", "0", "-1"]).await;
@@ -117,7 +116,7 @@ async fn a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on(server: 
     // A turn of its own (its own turn_id).
     let d = p.b.client.clone().decide(pb::DecideRequest { turn_id: next_turn_id(), ..r }).await.unwrap().into_inner();
     assert_eq!((d.outcome(), d.decided_by(), d.target_id.as_str()), (O::Execute, pb::Decider::Continuity, "links-panel-d"));
-    assert_eq!(script_calls(&p.redis).await, 1);
+    assert_eq!(script_calls(&p.redis).await, 2);
     assert_eq!(llm.received_requests().await.unwrap().len(), calls, "no LLM call");
     let e = p.a.client.clone().enrich(chat_evidence("u2", &asked.loop_cycle_id)).await.unwrap_err();
     assert!(e.message().contains("already resolved"), "the execution closed the session's cycle: {}", e.message());
@@ -276,14 +275,7 @@ async fn every_key_of_a_session_shares_one_hash_tag_and_expires(server: Server) 
     session_keys.sort();
     assert_eq!(
         session_keys,
-        [
-            "ladderd:{tagged}",
-            "ladderd:{tagged}:log",
-            "ladderd:{tagged}:poolc",
-            "ladderd:{tagged}:pools",
-            "ladderd:{tagged}:poolv",
-            "ladderd:{tagged}:poolz"
-        ]
+        ["ladderd:{tagged}", "ladderd:{tagged}:poolc", "ladderd:{tagged}:pools", "ladderd:{tagged}:poolv", "ladderd:{tagged}:poolz"]
     );
     for k in session_keys {
         let ttl: i64 = p.redis.cmd(&["PTTL", k]).await;
@@ -330,7 +322,7 @@ async fn script_calls(redis: &RedisServer) -> u64 {
         .sum()
 }
 
-async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server) {
+async fn a_turn_costs_a_read_and_a_write_on_any_replica(server: Server) {
     let mut c = Config::default();
     // No store call on a timer while the calls are counted.
     c.guardrails.evaluate_every_seconds = 3_600;
@@ -358,117 +350,67 @@ async fn a_deterministic_turn_costs_one_round_trip_on_any_replica(server: Server
     }
     let reset = || async { p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await };
     let log_len = || async { p.redis.cmd::<i64>(&["LLEN", "ladderd:{rt}:log"]).await };
+    let get = || pb::GetSessionRequest { session_id: "rt".into() };
 
-    // Turns on alternate replicas (no sticky balancing), each a unique
-    // label the session's state cannot change: one script call each.
+    // Turns on alternate replicas (no sticky balancing): each reads the
+    // session and writes its change with a compare-and-set, two scripts,
+    // and logs nothing.
     reset().await;
     for i in 0..10 {
         let d = if i % 2 == 0 { &mut a } else { &mut b };
         let r = d.decide(req("rt", "open links panel d")).await.unwrap().into_inner();
         assert_eq!((r.outcome(), r.target_id.as_str()), (O::Execute, "links-panel-d"));
     }
-    assert_eq!(script_calls(&p.redis).await, 10, "one round trip per turn");
-    assert_eq!(log_len().await, 10);
-    // Either replica reads the session with every logged turn applied.
+    assert_eq!(script_calls(&p.redis).await, 20, "a read and a write per turn");
+    assert_eq!(log_len().await, 0);
     let s = b.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
     assert_eq!((s.turn_count, s.last_resolved_action.unwrap().target_ref.as_str()), (10, "links-panel-d"));
 
-    // A tie is decided without the state on a fact about it (no open cycle
-    // on this evidence): logged with the read, and applied: one.
+    // A tie, then the same tie on the other replica: the session's cycle
+    // continues (the same one); two scripts each.
     reset().await;
     let r = a.decide(req("rt", "links panel")).await.unwrap().into_inner();
     assert_eq!(r.outcome(), O::Clarify);
-    assert_eq!(script_calls(&p.redis).await, 1);
-    assert_eq!(log_len().await, 11);
-    // The same tie again, on the other replica: now the session has that
-    // cycle, so the decision is not the one made without the state, but
-    // its change is (it continues the session's cycle): logged with the
-    // read, and the decision made again on the state that came with it:
-    // one. The cycle is the same one.
+    assert_eq!(script_calls(&p.redis).await, 2);
     reset().await;
     let again = b.decide(req("rt", "links panel")).await.unwrap().into_inner();
     assert_eq!((again.outcome(), &again.loop_cycle_id), (O::Clarify, &r.loop_cycle_id));
-    assert_eq!(script_calls(&p.redis).await, 1);
-    assert_eq!(log_len().await, 12);
-    let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
-    assert_eq!((s.turn_count, s.loop_cycle_id.as_str()), (12, r.loop_cycle_id.as_str()));
-    // Another tie on the options the session was just shown, on the other
-    // replica: continuity could not resolve it (no unique label winner),
-    // so it holds on "no cycle on this evidence" alone: one.
-    reset().await;
-    let other = a.decide(req("rt", "open links panel")).await.unwrap().into_inner();
-    assert_eq!(other.outcome(), O::Clarify);
-    assert_ne!(other.loop_cycle_id, r.loop_cycle_id, "other evidence, another cycle");
-    assert_eq!(script_calls(&p.redis).await, 1);
-    assert_eq!(log_len().await, 13);
+    assert_eq!(script_calls(&p.redis).await, 2);
     // A tie continuity resolves (the options just shown name it once; a
-    // widget item has the same label), on the other replica: both cases
-    // are logged with the read, which tells that the session's context is
-    // these options: an execution, one.
+    // widget item has the same label), on the other replica: two.
     reset().await;
     let mut cross = req("rt", "open links panel d");
     cross.widget_items = vec![cand("w-links-d", "Links Panel D")];
-    let resolved = b.decide(cross).await.unwrap().into_inner();
+    let resolved = a.decide(cross).await.unwrap().into_inner();
     assert_eq!((resolved.outcome(), resolved.decided_by()), (O::Execute, pb::Decider::Continuity));
-    assert_eq!(script_calls(&p.redis).await, 1);
-    assert_eq!(log_len().await, 14);
-    // The same request from another chat: the session's option set is
-    // this one, its scope is not, so continuity may not take the tie; that
-    // case too goes with the read: one.
-    reset().await;
-    let mut elsewhere = req("rt", "open links panel d");
-    elsewhere.widget_items = vec![cand("w-links-d", "Links Panel D")];
-    elsewhere.active_scope = Some(pb::ScopeRef { scope: pb::Scope::Chat as i32, instance_id: "chat-2".into() });
-    let asked = a.decide(elsewhere).await.unwrap().into_inner();
-    assert_eq!(asked.outcome(), O::Clarify);
-    assert_eq!(script_calls(&p.redis).await, 1);
-    assert_eq!(log_len().await, 15);
+    assert_eq!(script_calls(&p.redis).await, 2);
+    assert_eq!(log_len().await, 0);
 
-    // The turn that logs the 16th change folds the log into the state with
-    // a compare-and-set after answering (one more script, in the
-    // background, once per 16 turns): the call itself waits for one.
-    reset().await;
-    for i in 0..18 {
-        let d = if i % 2 == 0 { &mut b } else { &mut a };
-        d.decide(req("rt", "open links panel d")).await.unwrap();
-        // Counted exactly: the next turn waits until a fold is done.
-        for _ in 0..200 {
-            if log_len().await < 16 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+    // A log an older daemon wrote (changes appended without a
+    // compare-and-set, while a deployment rolls): every read applies it,
+    // and the next turn's compare-and-set folds it into the state.
+    let before = a.get_session(get()).await.unwrap().into_inner().turn_count;
+    let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    let change = ladder::continuity::Update::Decided(ladder::continuity::DecidedUpdate { new_turn: true, ..Default::default() });
+    let entry =
+        json!({ "update": change, "mono_ms": now_ms, "wall_ms": now_ms, "ttl": { "ttl_turns": 3, "ttl_seconds": 600 } }).to_string();
+    for _ in 0..3 {
+        p.redis.cmd::<i64>(&["RPUSH", "ladderd:{rt}:log", &entry]).await;
     }
-    assert_eq!(script_calls(&p.redis).await, 20, "18 turns, 2 folds");
-    assert_eq!(log_len().await, 1);
-    let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}:log"]).await;
-    assert!(ttl > 590_000 && ttl <= 600_000, "the log expires with the session: {ttl} ms");
-    let s = a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap().into_inner();
-    assert_eq!(s.turn_count, 33, "no turn lost or applied twice");
-    assert_eq!(s.loop_cycle_id, "", "the executes closed the cycle the ties opened");
-    // ResetSession removes the log with the rest.
+    assert_eq!(b.get_session(get()).await.unwrap().into_inner().turn_count, before + 3, "the read applies the log");
+    b.decide(req("rt", "open links panel d")).await.unwrap();
+    assert_eq!(log_len().await, 0, "the write folded it in");
+    assert_eq!(a.get_session(get()).await.unwrap().into_inner().turn_count, before + 4, "no change lost or applied twice");
+    let ttl: i64 = p.redis.cmd(&["PTTL", "ladderd:{rt}"]).await;
+    assert!(ttl > 590_000 && ttl <= 600_000, "the session expires with its idle TTL: {ttl} ms");
+    // ResetSession removes a log with the rest.
+    p.redis.cmd::<i64>(&["RPUSH", "ladderd:{rt}:log", &entry]).await;
     b.reset_session(pb::ResetSessionRequest { session_id: "rt".into() }).await.unwrap();
     assert_eq!(log_len().await, 0);
     assert_eq!(a.get_session(pb::GetSessionRequest { session_id: "rt".into() }).await.unwrap_err().code(), Code::NotFound);
-
-    // Folds that keep failing let the log grow to 64 changes (here: one
-    // turn's change copied 63 times, a turn without a turn_id, so that
-    // each copy applies); the next turn folds it in before answering: two
-    // scripts, the log empty when the call returns.
-    a.decide(pb::DecideRequest { turn_id: String::new(), ..req("full", "open links panel d") }).await.unwrap();
-    let entry: Vec<String> = p.redis.cmd(&["LRANGE", "ladderd:{full}:log", "0", "0"]).await;
-    for _ in 0..63 {
-        p.redis.cmd::<i64>(&["RPUSH", "ladderd:{full}:log", &entry[0]]).await;
-    }
-    reset().await;
-    b.decide(req("full", "open links panel d")).await.unwrap();
-    assert_eq!(script_calls(&p.redis).await, 2);
-    assert_eq!(p.redis.cmd::<i64>(&["LLEN", "ladderd:{full}:log"]).await, 0);
-    let s = a.get_session(pb::GetSessionRequest { session_id: "full".into() }).await.unwrap().into_inner();
-    assert_eq!(s.turn_count, 65, "every logged change folded in once");
 }
 
-async fn an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded(server: Server) {
+async fn an_llm_turn_claims_its_guard_once_and_its_repeat_on_another_replica_is_guarded(server: Server) {
     let llm = slow_provider(Duration::from_millis(1)).await;
     let mut c = with_llm(&format!("{}/v1", llm.uri()), 2_000);
     c.guardrails.evaluate_every_seconds = 3_600;
@@ -479,18 +421,18 @@ async fn an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_
         d.decide(req("warm", "open links panel d")).await.unwrap();
     }
     p.redis.cmd::<String>(&["CONFIG", "RESETSTAT"]).await;
-    // The tie goes to the LLM: the loop guard is claimed with the read,
-    // and the decision written: two round trips.
+    // The tie goes to the LLM: the session read, the loop guard claimed
+    // (a compare-and-set), the decision written: three round trips.
     let first = a.decide(req("llm-rt", "links panel")).await.unwrap().into_inner();
     assert!(first.llm.clone().unwrap_or_default().called, "{first:?}");
-    assert_eq!(script_calls(&p.redis).await, 2);
-    // The same evidence on the other replica: the claim in the read finds
-    // the cycle's guard taken, so no call; two round trips again.
+    assert_eq!(script_calls(&p.redis).await, 3);
+    // The same evidence on the other replica: the claim finds the cycle's
+    // guard taken, so no call; three round trips again.
     let again = b.decide(req("llm-rt", "links panel")).await.unwrap().into_inner();
     let l = again.llm.clone().unwrap_or_default();
     assert!(!l.called && l.guard_hit && again.fallback_reason() == F::LoopGuard, "{again:?}");
     assert_eq!(again.loop_cycle_id, first.loop_cycle_id, "the same cycle");
-    assert_eq!(script_calls(&p.redis).await, 4);
+    assert_eq!(script_calls(&p.redis).await, 6);
     let sent = llm.received_requests().await.unwrap().len();
     assert_eq!(sent, 3, "one call for this cycle (two for the warm-up)");
 }
@@ -909,7 +851,7 @@ macro_rules! on_both_servers {
 on_both_servers!(
     need_more_info_on_one_replica_is_enriched_on_another,
     a_cycle_asked_again_on_another_replica_keeps_what_enrich_needs,
-    a_tie_continuity_resolves_costs_one_round_trip_with_the_llm_on,
+    a_tie_continuity_resolves_on_another_replica_calls_no_llm,
     two_replicas_racing_on_one_cycle_make_exactly_one_llm_call,
     an_outcome_recorded_on_one_replica_lets_continuity_resolve_on_another,
     a_pool_sent_to_one_replica_is_referenced_on_another,
@@ -921,7 +863,7 @@ on_both_servers!(
     a_regression_spread_over_two_replicas_trips_auto_execute_though_neither_alone_could_judge_it,
     two_replicas_share_sessions_on_a_redis_cluster_with_each_session_on_one_slot,
     a_rejection_recorded_on_another_replica_counts_as_a_wrong_action_of_the_deciding_cohort,
-    a_deterministic_turn_costs_one_round_trip_on_any_replica,
-    an_llm_turn_costs_two_round_trips_and_its_repeat_on_another_replica_is_guarded,
+    a_turn_costs_a_read_and_a_write_on_any_replica,
+    an_llm_turn_claims_its_guard_once_and_its_repeat_on_another_replica_is_guarded,
     a_turn_sent_again_to_another_replica_after_its_answer_was_lost_is_applied_once,
 );

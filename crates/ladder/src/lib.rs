@@ -39,8 +39,7 @@
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,
 //!   the auto-execute gates), [`types`] (the domain types of the contract),
-//!   [`speculate`] (a `Decide` turn planned before the session is read,
-//!   for a store whose read costs a round trip), `testkit` (tests only:
+//!   `testkit` (tests only:
 //!   the harness the end-to-end tests share).
 //! - Caches, behind the rules (which never see them): [`intern`] (what
 //!   calls on the same options share: interned option lists, the canonical
@@ -166,7 +165,6 @@ pub mod refusals;
 pub mod replies;
 mod rungs;
 pub mod scope;
-pub mod speculate;
 #[cfg(test)]
 mod testkit;
 pub mod text;

@@ -1,5 +1,5 @@
 //! The harness the ladder's end-to-end tests share (`decide/tests.rs`,
-//! `speculate/tests.rs`, the principle's in `matching/words/tests.rs`, the
+//! the principle's in `matching/words/tests.rs`, the
 //! caches' in `intern/tests.rs`): a fake session and a scripted LLM behind
 //! `Ports`, a turn runner, the panels fixture, and the proptest strategies
 //! of random worlds (pools, inputs, LLM replies, session histories).

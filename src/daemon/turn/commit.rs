@@ -36,15 +36,11 @@ impl Daemon {
         let d = &decided.decision;
         let cohort = (d.outcome == Outcome::Execute && g.config.guardrails.enabled).then(|| Self::cohort(g, rec.req));
         let note = cohort.map(|c| (d.decision_id.as_str(), c));
-        let written = if rec.read {
-            match self.store.apply_noting(session_id, Update::Decided(update), now, ttl, note).await {
-                // The same turn, applied meanwhile by a call racing this
-                // one: its decision is the turn's.
-                Ok(Applied::Replay(kept)) => return Ok(self.replay(*kept)),
-                written => written.map(|_| ()),
-            }
-        } else {
-            self.store.log_decided(session_id, update, now, ttl, note).await
+        let written = match self.store.apply_noting(session_id, Update::Decided(update), now, ttl, note).await {
+            // The same turn, applied meanwhile by a call racing this one:
+            // its decision is the turn's.
+            Ok(Applied::Replay(kept)) => return Ok(self.replay(*kept)),
+            written => written.map(|_| ()),
         };
         self.written(session_id, written, &mut decided);
         Ok(self.finish(g, decided, rec))

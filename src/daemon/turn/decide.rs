@@ -1,7 +1,6 @@
 //! A `Decide`, from its admission to the ladder on the session's state
-//! as read: the plan (`speculative` follows it where the store is remote),
-//! the held option set it refers to, and a repeat of the session's last
-//! turn answered as it was.
+//! as read: the held option set it refers to, and a repeat of the
+//! session's last turn answered as it was.
 
 use super::ports::DaemonPorts;
 use super::{Ids, Record, Turn};
@@ -11,7 +10,6 @@ use crate::store::Holding;
 use crate::telemetry::Call;
 use ladder::continuity::{ContinuityState, Now, TurnKey};
 use ladder::decide::{self, Mode};
-use ladder::speculate::{self, Plan};
 use ladder::types::{DecideRequest, Decision, Scope};
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -58,13 +56,11 @@ impl Daemon {
     /// One `Decide`, whatever the store:
     ///
     /// 1. admit it: the held option set it refers to, its matching work;
-    /// 2. plan how the turn reaches the session: a store whose reads cost a
-    ///    round trip plans before reading (`ladder::speculate`: most turns
-    ///    then cost one round trip), one whose reads are free is read first
-    ///    (`Plan::Read`);
-    /// 3. follow the plan: the one store call it needs, and the ladder on
-    ///    the state where the plan leaves the decision to it;
-    /// 4. commit: write the change, record what happened, answer.
+    /// 2. read the session's state (a repeat of its last turn is answered
+    ///    as it was);
+    /// 3. run the ladder on the state as read;
+    /// 4. commit: write the change (a compare-and-set on a shared store),
+    ///    record what happened, answer.
     async fn decide_in_span(&self, g: &Generation, mut req: DecideRequest, deadline: Option<Instant>) -> Result<Decision, ApiError> {
         let started = Instant::now();
         let now = self.clock.now();
@@ -73,20 +69,14 @@ impl Daemon {
         let req = Arc::new(req);
         let work = admit::work(g, &req)?;
         let key = TurnKey::of(&req.turn_id, &req.input);
-        let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, preclaimed: None, key };
-        // Built with `--cfg ladder_plain_turns` (measuring only), a remote
-        // store is read first too: read, then compare-and-set, the protocol
-        // the plan saves a round trip over (BENCHMARKS.md, "Shared state").
-        let plan = if self.store.remote() && !cfg!(ladder_plain_turns) {
-            let (empty, other) = (ContinuityState::default(), Ids::new());
-            let ctx = self.ctx(g, (&empty).into(), &turn.ids, now, deadline);
-            self.drive(work, deadline, speculate::plan(&ctx, (&other.decision, &other.cycle), &turn.req)).await?
-        } else {
-            Plan::Read
-        };
-        // Boxed: following a plan is a large future, which every call
-        // would otherwise carry by value (see `drive`).
-        Box::pin(self.follow(g, turn, plan)).await
+        let turn = Turn { req, ids: Ids::new(), work, pool_version, now, deadline, started, key };
+        let stored = self.read_or_none(&turn.req.session_id, now).await;
+        if let Some(d) = self.replayed(&turn, stored.as_deref()) {
+            return Ok(d);
+        }
+        // Boxed: the ladder on the state is a large future, which every
+        // call would otherwise carry by value (see `drive`).
+        Box::pin(self.decide_on(g, turn, stored)).await
     }
 
     /// The decision of the session's last turn when this `Decide` repeats
@@ -136,30 +126,19 @@ impl Daemon {
     /// Runs the ladder on the session's state as read (`None`: none, or the
     /// store did not answer) and commits the decision.
     pub(super) async fn decide_on(&self, g: &Generation, turn: Turn, stored: Option<Arc<ContinuityState>>) -> Result<Decision, ApiError> {
-        let Turn { req, ids, work, pool_version, now, deadline, started, preclaimed, key: _ } = turn;
-        // The state as read, for a claim taken with the read to be undone.
-        let before = preclaimed.as_ref().map(|_| stored.clone());
+        let Turn { req, ids, work, pool_version, now, deadline, started, key: _ } = turn;
         let state = ContinuityState::view_shared(stored, now, g.policy.ttl);
-        let mut ports = DaemonPorts::new(self, &req.session_id, deadline, g);
-        let remembered = preclaimed.as_ref().and_then(|p| p.remembered.clone());
-        ports.preclaimed = std::sync::Mutex::new(preclaimed.map(|p| (p.key, p.claim)));
+        let ports = DaemonPorts::new(self, &req.session_id, deadline, g);
         let ctx = self.ctx(g, (&*state).into(), &ids, now, deadline);
         let mut decided = self.drive(work, deadline, decide::decide(&ctx, &req, Mode::Turn, &ports)).await?;
         decided.decision.pool_version = pool_version;
-        // A claim taken with the read that the ladder never asked for (the
-        // state decided the turn without the LLM) is dropped, so the
-        // session is left as if it had not been taken.
-        let unused = ports.preclaimed.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let (Some(_), Some(after), Some(before)) = (unused, &remembered, before) {
-            self.store.unclaim(&req.session_id, before, after);
-        }
         // Without a decision log to write it to, the state as read is let go
         // before the change is applied: the in-memory store changes a state
         // nobody else holds in place, and copied this one whole on every
         // turn (`Arc::make_mut`).
         let kept = self.records.is_some().then_some(state);
         let state = kept.as_deref().unwrap_or(&NO_STATE);
-        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state, cycle: None, started, read: true }).await
+        self.commit(g, &req.session_id, decided, Record { call: Call::Decide, req: &req, state, cycle: None, started }).await
     }
 
     /// Pool reuse: fills a referenced option set from the cache, or caches

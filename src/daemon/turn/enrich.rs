@@ -83,13 +83,8 @@ impl Daemon {
                 return Err(self.unknown_cycle(&input, retry));
             }
         };
-        self.commit(
-            g,
-            &input.session_id,
-            decided,
-            Record { call: Call::Enrich, req: &merged, state: &view, cycle: Some(&cycle), started, read: true },
-        )
-        .await
+        self.commit(g, &input.session_id, decided, Record { call: Call::Enrich, req: &merged, state: &view, cycle: Some(&cycle), started })
+            .await
     }
 
     /// An `Enrich` on a cycle the session does not hold: `UNAVAILABLE` when

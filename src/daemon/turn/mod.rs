@@ -4,8 +4,6 @@
 //!
 //! - `decide`: a `Decide` from its admission to the ladder on the state
 //!   read, and a repeated turn answered as it was;
-//! - `speculative`: following the plan `ladder::speculate` makes before
-//!   the read (a store whose reads cost a round trip);
 //! - `commit`: writing a decision's session change, and recording what
 //!   happened (span, metrics, decision record);
 //! - `enrich`: `Enrich`;
@@ -19,7 +17,6 @@ mod decide;
 mod enrich;
 mod ports;
 mod session;
-mod speculative;
 
 pub use decide::TurnCounters;
 pub use enrich::EnrichInput;
@@ -30,7 +27,6 @@ use crate::error::ApiError;
 use crate::telemetry::Call;
 use ladder::continuity::{ContinuityState, Cycle, LastTurn, Now, TurnKey};
 use ladder::decide::{Ctx, DeadlinePassed, StateView};
-use ladder::ports::GuardClaim;
 use ladder::types::{DecideRequest, Decision};
 use std::future::Future;
 use std::sync::Arc;
@@ -102,19 +98,8 @@ struct Turn {
     now: Now,
     deadline: Option<Instant>,
     started: Instant,
-    /// The loop-guard claim taken with the read.
-    preclaimed: Option<Preclaimed>,
     /// The turn's key, when it has a `turn_id`.
     key: Option<TurnKey>,
-}
-
-/// A loop-guard claim taken with the session's read (`read_claiming`).
-struct Preclaimed {
-    key: String,
-    claim: GuardClaim,
-    /// The state the store remembered after the claim (`None`: the store
-    /// did not answer, nothing was claimed).
-    remembered: Option<Arc<ContinuityState>>,
 }
 
 /// What `commit` needs to write a decision record.
@@ -124,9 +109,6 @@ struct Record<'a> {
     state: &'a ContinuityState,
     cycle: Option<&'a Cycle>,
     started: Instant,
-    /// The ladder ran on the session as read (false: it decided without
-    /// reading it, `speculate::Plan::Log`).
-    read: bool,
 }
 
 /// The turn as the session keeps it (`ContinuityState::last_turn`): its

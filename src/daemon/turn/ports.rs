@@ -13,7 +13,7 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 /// What a loop-guard claim's update did, as the ladder's port says it.
-pub(super) fn guard_claim(applied: Applied) -> GuardClaim {
+fn guard_claim(applied: Applied) -> GuardClaim {
     match applied {
         Applied::GuardRepeat { ordering, suggested_id } => GuardClaim::Repeat { ordering, suggested_id },
         _ => GuardClaim::Claimed,
@@ -31,33 +31,18 @@ pub(super) struct DaemonPorts<'a> {
     /// corroborating ask of the same attempt gets only what is left of its
     /// budget.
     first_ask: std::sync::Mutex<Option<(Instant, std::time::Duration)>>,
-    /// A claim already taken with the session's read (`read_claiming`),
-    /// answered to the ladder's claim of the same guard key.
-    pub(super) preclaimed: std::sync::Mutex<Option<(String, GuardClaim)>>,
 }
 
 impl<'a> DaemonPorts<'a> {
     pub(super) fn new(daemon: &'a Daemon, session_id: &'a str, deadline: Option<Instant>, g: &'a Generation) -> Self {
-        DaemonPorts {
-            daemon,
-            session_id,
-            llm: g.llms.main.clone(),
-            deadline,
-            g,
-            first_ask: std::sync::Mutex::new(None),
-            preclaimed: std::sync::Mutex::new(None),
-        }
+        DaemonPorts { daemon, session_id, llm: g.llms.main.clone(), deadline, g, first_ask: std::sync::Mutex::new(None) }
     }
 }
 
 impl Ports for DaemonPorts<'_> {
     fn claim_guard(&self, guard_key: &str, cycle_id: &str) -> impl Future<Output = GuardClaim> + Send {
         let update = Update::ClaimGuard { guard_key: guard_key.to_string(), cycle_id: cycle_id.to_string() };
-        let preclaimed = crate::daemon::lock(&self.preclaimed).take_if(|(key, _)| key == guard_key).map(|(_, claim)| claim);
         async move {
-            if let Some(claim) = preclaimed {
-                return claim;
-            }
             match self.daemon.store.apply(self.session_id, update, self.daemon.clock.now(), self.g.policy.ttl).await {
                 Ok(applied) => guard_claim(applied),
                 // Without the guard S5 cannot be promised: do not call.

@@ -57,14 +57,13 @@ mod rollout;
 mod sessions;
 
 pub use connection::StoreHealth;
-pub use sessions::{LOG_FOLD, LOG_MAX};
 
-use super::{CohortNote, FailureKind, Held, ReadAppended, RolloutAction, SessionStore, StoreError};
+use super::{CohortNote, FailureKind, Held, RolloutAction, SessionStore, StoreError};
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
 use connection::{Conns, probe_loop};
 use futures::future::BoxFuture;
-use ladder::continuity::{Applied, ContinuityState, DecidedUpdate, Now, Ttl, Update};
+use ladder::continuity::{Applied, ContinuityState, Now, Ttl, Update};
 use lru::LruCache;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::cluster::{ClusterClientBuilder, ClusterConfig};
@@ -91,8 +90,6 @@ struct Inner {
     pool_max_candidates: usize,
     /// session -> (version, state) as last read or written here.
     seen: Mutex<Seen>,
-    /// Sessions whose log a background write is folding in.
-    folding: Mutex<std::collections::HashSet<Box<str>>>,
     health: Arc<StoreHealth>,
     /// Skips the store after consecutive calls got no answer.
     breaker: Breaker,
@@ -161,7 +158,6 @@ impl RedisStore {
                 idle_ms: idle.as_millis().max(1) as u64,
                 pool_max_candidates,
                 seen: Mutex::new(LruCache::new(NonZeroUsize::new(SEEN).expect("non-zero"))),
-                folding: Mutex::new(std::collections::HashSet::new()),
                 health: Arc::new(StoreHealth::default()),
                 breaker: Breaker::new("session store", cfg.breaker_failures, cooldown),
             }),
@@ -251,10 +247,6 @@ impl SessionStore for RedisStore {
         None
     }
 
-    fn remote(&self) -> bool {
-        true
-    }
-
     fn apply_noting<'a>(
         &'a self,
         id: &'a str,
@@ -264,47 +256,6 @@ impl SessionStore for RedisStore {
         executed: CohortNote<'a>,
     ) -> BoxFuture<'a, Result<Applied, StoreError>> {
         Box::pin(self.cas_noting(id, update, now, ttl, executed))
-    }
-
-    fn log_decided<'a>(
-        &'a self,
-        id: &'a str,
-        update: DecidedUpdate,
-        now: Now,
-        ttl: Ttl,
-        executed: CohortNote<'a>,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(self.append_decided(id, update, now, ttl, executed))
-    }
-
-    fn log_with_read<'a>(
-        &'a self,
-        id: &'a str,
-        entry: Update,
-        executed: CohortNote<'a>,
-        now: Now,
-        ttl: Ttl,
-    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
-        Box::pin(self.append_with_read(id, entry, executed, now, ttl))
-    }
-
-    fn read_claiming<'a>(
-        &'a self,
-        id: &'a str,
-        guard_key: &'a str,
-        cycle_id: &'a str,
-        now: Now,
-        ttl: Ttl,
-    ) -> BoxFuture<'a, Result<ReadAppended, StoreError>> {
-        Box::pin(self.append_claim(id, guard_key, cycle_id, now, ttl))
-    }
-
-    fn unclaim(&self, id: &str, before: Option<Arc<ContinuityState>>, after: &Arc<ContinuityState>) {
-        self.drop_claim(id, before, after);
-    }
-
-    fn fold_if_long(&self, id: &str, now: Now, ttl: Ttl) {
-        self.fold_long_log(id, now, ttl);
     }
 
     fn executed_cohort<'a>(&'a self, session: &'a str, decision_id: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {

@@ -14,8 +14,6 @@ use super::scope::Source;
 use super::types::{AmbiguityReason, Candidate, DecideRequest, Decision, EvidenceType, OptionSet, Scope, ScopeRef};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Newest-first action trace length: the last 5 actions.
 pub const TRACE_LEN: usize = 5;
@@ -27,7 +25,7 @@ pub use crate::types::PendingClarifier;
 pub use enrich::merge_evidence;
 pub use rung::{Other, REFUSED, Resolution, guarded, label_winner, resolve, the_other};
 pub use update::{Applied, CycleChange, DecidedUpdate, EnrichRefusal, OutcomeUpdate, Update};
-pub use view::{Fact, StateView, Watch};
+pub use view::{Fact, StateView};
 
 mod enrich;
 mod rung;

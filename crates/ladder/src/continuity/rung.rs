@@ -19,9 +19,7 @@ pub fn resolve(state: &StateView<'_>, req: &DecideRequest, tie: &Tie<'_>) -> Res
     if m.command.is_some() || tie.class.reason == Some(AmbiguityReason::CommandSelectionCollision) {
         return Err("collision");
     }
-    // What the request alone settles comes before what the state does, so
-    // that a tie continuity could never resolve reads nothing of it (a
-    // shared store then decides it in one round trip, docs/replicas.md).
+    // What the request alone settles comes before what the state does.
     let Some(winner) = label_winner(tie) else { return Err("no_unique_label_winner") };
     let set = req.option_set_id();
     if set.is_empty() || !state.active_set_is(set) {

@@ -15,13 +15,13 @@ pub enum Update {
     },
     Decided(DecidedUpdate),
     /// `Decided`, if every fact is true of the state it is applied to
-    /// (else nothing changes: `Applied::Void`). A decision made without the
-    /// session's state is the decision for every state where the facts its
-    /// run read hold (`speculate::without_state`), so a shared store
-    /// can log it without reading the session first. Where they do not,
-    /// `otherwise` applies, if any: the change for the other case the
-    /// store could not tell apart without reading (another decision, on
-    /// other facts; a loop-guard claim for the LLM).
+    /// (else nothing changes: `Applied::Void`); where they are not,
+    /// `otherwise` applies, if any. Daemons before the plain turn protocol
+    /// logged such changes to a shared store without reading the session
+    /// (a decision made without the state holds wherever the facts its run
+    /// read hold); none writes one now, and a read still applies those in
+    /// a store's log (`store/redis/sessions.rs`), so replicas of both kinds
+    /// share a store while a deployment rolls.
     DecidedIf {
         facts: Vec<Fact>,
         update: DecidedUpdate,
@@ -126,36 +126,6 @@ fn is_keep(q: &QuestionChange) -> bool {
     *q == QuestionChange::Keep
 }
 
-impl DecidedUpdate {
-    /// The facts on which this change, made by a run that read `facts`
-    /// (`speculate::without_state`), is the ladder's change even where
-    /// the decision is not: a cycle it opens on the evidence of the
-    /// session's open cycle continues that one (`Update::DecidedIf`), as
-    /// the ladder does when it reads it, so "no open cycle on this
-    /// evidence" is not needed for the change. The decision then differs
-    /// (its cycle is the session's): decide again on the state as read,
-    /// with nothing more to write. Checked by the property test
-    /// `a_change_made_without_the_state_continues_a_cycle_as_the_ladder_does`.
-    ///
-    /// Likewise an execution that closes the cycle (continuity resolving a
-    /// tie) closes the session's cycle on that evidence, as the ladder
-    /// does, unless that cycle holds an LLM suggestion of another option,
-    /// which the loop guard would not let continuity overrule.
-    pub fn continuing(&self, facts: &[Fact]) -> Vec<Fact> {
-        match (&self.cycle, &self.resolved) {
-            (CycleChange::Open(c), _) => facts.iter().filter(|f| !matches!(f, Fact::NoCycle(k) if *k == c.guard_key)).cloned().collect(),
-            (CycleChange::Close, Some(done)) if done.kind == ActionKind::Execute => facts
-                .iter()
-                .map(|f| match f {
-                    Fact::NoCycle(key) => Fact::NoOtherSuggestion { key: key.clone(), winner: done.target_ref.clone() },
-                    f => f.clone(),
-                })
-                .collect(),
-            _ => facts.to_vec(),
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeUpdate {
     pub entry: ActionEntry,
@@ -189,7 +159,7 @@ impl ContinuityState {
                     };
                 }
                 // A cycle opened on the evidence of the session's open cycle
-                // (`DecidedUpdate::continuing`) continues that one, as the
+                // continues that one, as the
                 // ladder does when it reads it (`CycleDraft::new`); its
                 // steps and calls stay counted below, as for any cycle
                 // written again.
@@ -202,7 +172,7 @@ impl ContinuityState {
                 }
                 // The decision kept for the turn names the session's cycle
                 // it continues, or closes (an execute on the evidence of
-                // the open cycle: `DecidedUpdate::continuing`), as the
+                // the open cycle), as the
                 // ladder's decision on the state does.
                 let on_open = match &update.cycle {
                     CycleChange::Open(c) => view.cycle_keyed(&c.guard_key),

@@ -33,8 +33,7 @@ use std::time::Instant;
 #[derive(Clone, Copy)]
 pub struct Ctx<'a> {
     pub policy: &'a Policy,
-    /// The session's continuity state with TTLs applied (`ContinuityState::view`),
-    /// watched: whether the run read it at all is known afterwards.
+    /// The session's continuity state with TTLs applied (`ContinuityState::view`).
     pub state: StateView<'a>,
     pub now: Now,
     pub decision_id: &'a str,

@@ -11,8 +11,7 @@ mod plain;
 
 /// An answer to "which one?" by detail, read where the screen left a tie
 /// or no match: a word or value only one offered option shows picks it
-/// (`PendingQuestion::detail`, read from the session as a fact, so a shared
-/// store can still decide the turn in one round trip). The app's own
+/// (`PendingQuestion::detail`, read from the session). The app's own
 /// question is read the same way.
 pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects || r.alternatives || r.abandons {
