@@ -137,7 +137,7 @@ fn every_request_limit_the_edge_enforces_is_in_the_configuration_reference() {
         .collect();
     assert_eq!(documented, keys, "docs/configuration.md's limits.* rows, against Limits");
 
-    for file in ["src/convert.rs", "src/grpc/wire.rs", "src/grpc/mod.rs"] {
+    for file in ["src/convert.rs", "src/grpc/wire/mod.rs", "src/grpc/mod.rs"] {
         let source = read(file);
         let code = source.split("#[cfg(test)]").next().unwrap();
         let literal = literal_limits(code);
