@@ -390,7 +390,7 @@ impl Switches {
 
 /// What to do with a component for one request.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
+pub enum ComponentPlan {
     /// Not asked: its outcome is already known.
     Skip(HintOutcome),
     /// Ask it for what it may propose.
@@ -400,12 +400,12 @@ pub enum Plan {
 /// Whether and for what a component is asked: only for the hint kinds that
 /// its capabilities and the switches both allow, for an intent on its
 /// allowlist, and when the turn is sampled for it.
-pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> Plan {
+pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> ComponentPlan {
     let normalization = switches.any() && switches.normalization && c.capabilities.contains(&Capability::Normalization);
     let entities = switches.any() && switches.entities && c.capabilities.contains(&Capability::Entities);
     let applicable = (normalization || entities) && (c.intents.is_empty() || c.intents.contains(&req.intent));
     let skipped = |detail: &str, applicable: bool| {
-        Plan::Skip(HintOutcome {
+        ComponentPlan::Skip(HintOutcome {
             component: c.id.clone(),
             status: HintStatus::Skipped,
             applicable,
@@ -421,7 +421,7 @@ pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> Plan {
     if !sampled(&c.id, &req.turn_id, c.sample_rate) {
         return skipped("not sampled for this turn", true);
     }
-    Plan::Ask { normalization, entities }
+    ComponentPlan::Ask { normalization, entities }
 }
 
 /// What a component's call brought back, as data (the daemon makes it).
