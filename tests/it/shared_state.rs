@@ -605,7 +605,10 @@ async fn a_guardrail_trip_on_one_replica_stops_auto_execute_on_another_and_a_res
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"choices": [{"message": {"content": pick.to_string()}}]})))
         .mount(&llm)
         .await;
-    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    // Waited for up to 20 s (the call's deadline 30 s): a slow answer on a
+    // loaded machine is still an execute, not a clarifier.
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 20_000);
+    c.server.request_timeout_ms = 30_000;
     c.auto_execute.enabled = true;
     // This fake names the real id in every ask; the relabelled second ask
     // of `reorder` would not corroborate it. The trip is what is tested here
