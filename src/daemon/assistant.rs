@@ -79,7 +79,7 @@ impl Daemon {
         let x = &g.config.extract;
         let switches = Switches { enabled: x.enabled, normalization: x.normalization_hint, entities: x.entity_hint };
         let work = admit_extract_work(&req, switches.any() && switches.normalization, g.config.limits.match_work_max)?;
-        let stop = ladder::cost::Deadline::new(deadline.map(Instant::into_std));
+        let stop = ladder::cost::DeadlineWatch::new(deadline.map(Instant::into_std));
         let base = self
             .drive(work, deadline, async { extract::baseline_until(&req, &req.text, "baseline", lex, extract::Slots::new(), &stop) })
             .await?;

@@ -781,12 +781,12 @@ fn a_baseline_whose_deadline_passed_stops_and_one_with_time_left_is_the_baseline
         }],
         ..Default::default()
     };
-    let passed = Deadline::new(Some(std::time::Instant::now()));
+    let passed = DeadlineWatch::new(Some(std::time::Instant::now()));
     let t = std::time::Instant::now();
     assert_eq!(baseline_until(&r, &r.text, "baseline", &lex, Slots::new(), &passed), Err(DeadlinePassed));
     assert!(t.elapsed() < std::time::Duration::from_millis(500), "stopped within a slice: {:?}", t.elapsed());
     let small = request("sashimi near TLV");
-    let later = Deadline::new(Some(std::time::Instant::now() + std::time::Duration::from_secs(3600)));
+    let later = DeadlineWatch::new(Some(std::time::Instant::now() + std::time::Duration::from_secs(3600)));
     assert_eq!(
         baseline_until(&small, &small.text, "baseline", &lex, Slots::new(), &later),
         Ok(baseline(&small, &small.text, "baseline", &lex, Slots::new()))
