@@ -138,9 +138,9 @@ fn reply(c: &mut Criterion) {
         let hr = &policy.matching.high_risk_kinds;
         // The pool's canonical index, as decide has it (the memo's for a
         // pool sent again).
-        let canon = ladder::matching::CanonPool::build(&pool, lex, &ladder::cost::Deadline::default()).expect("no deadline");
+        let canon = ladder::matching::CanonPool::build(&pool, lex, &ladder::cost::DeadlineWatch::default()).expect("no deadline");
         // A pool sent again has its vocabulary (`intern::pool_index`).
-        canon.build_vocab(&ladder::cost::Deadline::default()).expect("no deadline");
+        canon.build_vocab(&ladder::cost::DeadlineWatch::default()).expect("no deadline");
         for (variant, state) in [("rung", &asked), ("rung_unasked", &unasked)] {
             let view: StateView<'_> = state.into();
             let cx = replies::Context::new(&req, &view, &pool, &canon, lex, hr, &canonical);

@@ -24,7 +24,7 @@
 //! - [`daemon`]: what each call does, one file per capability
 //!   (`daemon::admit`: a `Decide` admitted, its option list interned on
 //!   its bytes and its work bounded; `daemon::turn`: Decide, Enrich,
-//!   RecordOutcome, sessions;
+//!   RecordOutcome, sessions, one job a file;
 //!   `daemon::assistant`: Clarify, Extract; `daemon::rollout`: guardrails,
 //!   rollout calls, reload), in terms of the core, the session store and
 //!   the LLM clients; implements the core's `Ports`.
@@ -32,11 +32,15 @@
 //!   share.
 //! - [`llm`]: the OpenAI-compatible client, the clients of one
 //!   configuration (`llm::Llms`) and the versioned prompts.
+//! - [`meaning`]: the model the clarifier ranks by meaning with (the
+//!   shipped one, compiled in from `models/`, or a file), its checksum
+//!   verified at load.
 //! - [`store`]: the session store, one module: the port the daemon uses
 //!   (`SessionStore`, `PoolStore`), this process's sessions
-//!   (`store::memory`) and held option sets (`store::pools`), and both
-//!   with the rollout trip shared by every replica in Redis / Valkey
-//!   (`store::redis`, its Lua scripts in `src/store/lua/`).
+//!   (`store::memory`, each state packed by `store::packed`) and held
+//!   option sets (`store::pools`), and both with the rollout trip shared
+//!   by every replica in Redis / Valkey (`store::redis`, one file per key
+//!   family, its Lua scripts in `src/store/lua/`).
 //! - [`config`]: figment layers and validation; sections that are the
 //!   core's settings use the core's types. [`files`]: the one reader of
 //!   the files a configuration names, and of the configuration file

@@ -7,8 +7,8 @@ use super::{Daemon, Generation, call_span};
 use crate::error::{ApiError, Invalid};
 use crate::llm::LlmClient;
 use crate::telemetry::Call;
-use ladder::assistant::{self, AssistantMessage, ClarifyRequest, DraftReply};
-use ladder::extract::{self, Component, ExtractRequest, Extracted, HintAnswer, HintOutcome, Plan, Switches};
+use ladder::assistant::{self, AssistantMessage, ClarifyRequest, LlmDraft};
+use ladder::extract::{self, Component, ComponentPlan, ExtractRequest, Extracted, HintAnswer, HintOutcome, Switches};
 use ladder::policy::LlmAnswer;
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -45,13 +45,13 @@ impl Daemon {
     async fn clarify_in_span(g: &Generation, req: ClarifyRequest, deadline: Option<Instant>) -> AssistantMessage {
         let p = &g.policy;
         let reply = match g.llms.main.as_ref().filter(|_| g.config.clarify.use_llm) {
-            None => DraftReply::NotAsked,
+            None => LlmDraft::NotAsked,
             Some(client) => {
                 let (lang, _) = assistant::resolve_language(&req, &p.assistant.region_languages, &p.default_language);
                 let body = crate::llm::prompt::assistant_body(&req, &lang, client.model(), client.max_tokens());
                 match client.complete(&body, deadline).await.answer {
-                    LlmAnswer::Replied { content, .. } => DraftReply::Replied(content),
-                    LlmAnswer::Failed { reason, .. } | LlmAnswer::Skipped { reason } => DraftReply::Failed(reason.as_str().to_string()),
+                    LlmAnswer::Replied { content, .. } => LlmDraft::Replied(content),
+                    LlmAnswer::Failed { reason, .. } | LlmAnswer::Skipped { reason } => LlmDraft::Failed(reason.as_str().to_string()),
                 }
             }
         };
@@ -79,7 +79,7 @@ impl Daemon {
         let x = &g.config.extract;
         let switches = Switches { enabled: x.enabled, normalization: x.normalization_hint, entities: x.entity_hint };
         let work = admit_extract_work(&req, switches.any() && switches.normalization, g.config.limits.match_work_max)?;
-        let stop = ladder::cost::Deadline::new(deadline.map(Instant::into_std));
+        let stop = ladder::cost::DeadlineWatch::new(deadline.map(Instant::into_std));
         let base = self
             .drive(work, deadline, async { extract::baseline_until(&req, &req.text, "baseline", lex, extract::Slots::new(), &stop) })
             .await?;
@@ -94,8 +94,8 @@ impl Daemon {
             let (req, base) = (&req, &base);
             async move {
                 let (normalization, entities) = match extract::plan(&component, switches, req) {
-                    Plan::Skip(outcome) => return outcome,
-                    Plan::Ask { normalization, entities } => (normalization, entities),
+                    ComponentPlan::Skip(outcome) => return outcome,
+                    ComponentPlan::Ask { normalization, entities } => (normalization, entities),
                 };
                 let body = crate::llm::prompt::extraction_body(req, client.model(), client.max_tokens());
                 let answer = match client.complete(&body, deadline).await.answer {

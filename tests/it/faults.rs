@@ -505,21 +505,39 @@ async fn decision_records_on_a_full_disk_are_counted_as_lost_and_resume_when_it_
     let fresh = dir.path().join("fresh");
     std::fs::write(&fresh, "").unwrap();
     std::fs::rename(&fresh, &path).unwrap();
-    // The writer tries the file again once a second.
-    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    // The writer tries the file again once a second: decisions until one's
+    // record is in it (those before are lost, and counted), 10 s at most.
+    let lines = || std::fs::read_to_string(&path).unwrap().lines().count();
+    let until = Instant::now() + Duration::from_secs(10);
+    let mut waited = 0;
+    while lines() == 0 {
+        assert!(Instant::now() < until, "no record written within 10 s of the disk having room");
+        c.decide(req(&format!("wait-{waited}"), "open links panel d")).await.unwrap();
+        waited += 1;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Each waiting decision's record written or counted as lost.
+    let (first, lost) = loop {
+        let (n, l) = (lines(), dropped(&metrics(&admin).await, "no_space"));
+        if n as f64 + l == 200.0 + waited as f64 {
+            break (n, l);
+        }
+        assert!(Instant::now() < until, "{n} written and {l} lost of {waited} waiting decisions and the 200 before");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     for i in 0..50 {
         c.decide(req(&format!("room-{i}"), "open links panel d")).await.unwrap();
     }
     let until = Instant::now() + Duration::from_secs(10);
     loop {
-        let written = std::fs::read_to_string(&path).unwrap().lines().count();
+        let written = lines() - first;
         if written == 50 {
             break;
         }
         assert!(Instant::now() < until, "{written} of 50 records written after the disk had room");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(dropped(&metrics(&admin).await, "no_space"), 200.0, "none lost once there was room");
+    assert_eq!(dropped(&metrics(&admin).await, "no_space"), lost, "none lost once there was room");
     drop(child);
     let lines = logs.lock().unwrap().clone();
     let lost = lines.iter().filter(|l| l.contains("decision records lost")).count();

@@ -12,6 +12,7 @@ mod faults;
 mod guard;
 mod helpers;
 mod layers;
+mod layout;
 mod llm;
 mod meaning;
 mod pick_last;

@@ -450,11 +450,20 @@ async fn shadow_mode_runs_the_llm_but_decides_as_if_it_were_off() {
 #[tokio::test]
 async fn a_guardrail_breach_trips_auto_execute_until_an_operator_resets_it() {
     let llm = pick_last_provider().await;
-    let mut c = with_llm(&format!("{}/v1", llm.uri()), 800);
+    // Outcomes are counted here, not time. The provider answers at once and
+    // is waited for up to 20 s (the call's deadline 30 s): on a loaded
+    // machine a slow answer is still an answer, so every LLM turn below
+    // executes or clarifies by the guardrails alone. And the LLM cohort's
+    // p95 latency, which such a machine can push 250 ms over the control's
+    // (a breach of its own that would trip first), is not judged: that
+    // guardrail has its test in the core (`p95_latency_against_the_previous_window`).
+    let mut c = with_llm(&format!("{}/v1", llm.uri()), 20_000);
+    c.server.request_timeout_ms = 30_000;
     c.auto_execute.enabled = true;
     c.guardrails.auto_trip = true;
     c.guardrails.baseline_cohort = Some("control".into());
     c.guardrails.min_samples = 20;
+    c.guardrails.p95_latency_increase_ms = 1e9;
     let d = TestDaemon::start(c).await;
     let mut client = d.client.clone();
     let labelled = |session: String, input: &str, cohort: &str| {
@@ -488,10 +497,11 @@ async fn a_guardrail_breach_trips_auto_execute_until_an_operator_resets_it() {
     let state = rollout(&mut client).await;
     assert!(state.auto_execute_tripped, "{state:?}");
     assert!(!state.auto_execute_effective);
-    assert_eq!(state.trip_breaches[0].figure, "wrong_action_rate");
-    assert_eq!(state.trip_breaches[0].cohort, "llm");
-    let llm_cohort = state.cohorts.iter().find(|c| c.cohort == "llm").unwrap();
-    assert_eq!((llm_cohort.wrong_actions, llm_cohort.compared_with.as_str()), (3, "cohort control"));
+    let breaches: Vec<(&str, &str)> = state.trip_breaches.iter().map(|b| (b.cohort.as_str(), b.figure.as_str())).collect();
+    assert_eq!(breaches, [("llm", "wrong_action_rate")]);
+    let figures: Vec<(&str, u64, u64, u64, &str)> =
+        state.cohorts.iter().map(|c| (c.cohort.as_str(), c.decisions, c.executed, c.wrong_actions, c.compared_with.as_str())).collect();
+    assert_eq!(figures, [("control", 40, 40, 0, ""), ("llm", 40, 40, 3, "cohort control")]);
 
     // Tripped: the same pick only reorders the clarifier.
     let r = client.decide(labelled("after".into(), "the thing for team e", "llm")).await.unwrap().into_inner();

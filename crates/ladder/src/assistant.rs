@@ -62,9 +62,10 @@ impl Default for AssistantPolicy {
     }
 }
 
-/// What the LLM did for a draft, as data (the daemon makes the call).
+/// What the LLM did for a draft, as data (the daemon makes the call); a
+/// reply is parsed into a [`MessageDraft`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum DraftReply {
+pub enum LlmDraft {
     /// No provider, or drafting with the LLM is off: the template answers.
     NotAsked,
     /// The call failed (timeout, rate limit, transport...): its reason.
@@ -99,7 +100,7 @@ impl ClarifyRequest {
 
 /// A message as drafted (by the LLM or a template).
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-pub struct Draft {
+pub struct MessageDraft {
     pub message: String,
     #[serde(default)]
     pub question: Option<String>,
@@ -318,7 +319,7 @@ pub fn default_invariants() -> BTreeMap<MessageType, InvariantRule> {
 
 /// Forces the rule onto a draft. Returns what was overridden (for
 /// `enforced_invariants`) and advice that was not followed (logged only).
-pub fn enforce(draft: &mut Draft, rule: &InvariantRule, reason: &str) -> (Vec<String>, Vec<String>) {
+pub fn enforce(draft: &mut MessageDraft, rule: &InvariantRule, reason: &str) -> (Vec<String>, Vec<String>) {
     let mut enforced = Vec::new();
     let mut advice = Vec::new();
     if let Some(b) = rule.blocks_search
@@ -447,10 +448,10 @@ impl AssistantTemplates {
 }
 
 /// Renders the deterministic fallback for a request.
-pub fn fallback(templates: &AssistantTemplates, req: &ClarifyRequest, lang: &str, default: &str) -> (Draft, String) {
+pub fn fallback(templates: &AssistantTemplates, req: &ClarifyRequest, lang: &str, default: &str) -> (MessageDraft, String) {
     let (tpl, used) = templates.get(lang, req.kind(), &req.reason, default);
     let render = |s: &str| s.replace("{result_count}", &req.result_count.to_string());
-    let draft = Draft {
+    let draft = MessageDraft {
         message: render(&tpl.message),
         question: tpl.question.as_deref().map(render),
         suggested_action: tpl.suggested_action.clone(),
@@ -463,7 +464,7 @@ pub fn fallback(templates: &AssistantTemplates, req: &ClarifyRequest, lang: &str
 
 /// Assembles the response from a final draft.
 pub fn finish(
-    d: Draft,
+    d: MessageDraft,
     source: &'static str,
     language: String,
     language_source: &'static str,
@@ -486,9 +487,9 @@ pub fn finish(
 }
 
 /// Parses the LLM's reply into a draft (plain or fenced JSON).
-pub fn parse_draft(content: &str) -> Result<Draft, String> {
+pub fn parse_draft(content: &str) -> Result<MessageDraft, String> {
     let json = super::model_json::extract_json(content).ok_or("no JSON object in the reply")?;
-    serde_json::from_str::<Draft>(json).map_err(|e| format!("malformed reply: {}", crate::model_json::parse_error(&e)))
+    serde_json::from_str::<MessageDraft>(json).map_err(|e| format!("malformed reply: {}", crate::model_json::parse_error(&e)))
 }
 
 /// The whole `Clarify` sequence after the LLM call: the draft when it
@@ -496,7 +497,7 @@ pub fn parse_draft(content: &str) -> Result<Draft, String> {
 /// deterministic one), else the deterministic fallback with the problems in
 /// `validation_issues`. Overrides and failures are logged
 /// (`assistant_invariant_enforced`, `assistant_validation_failed`).
-pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str, reply: DraftReply) -> AssistantMessage {
+pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str, reply: LlmDraft) -> AssistantMessage {
     let (lang, lang_source) = resolve_language(req, &p.region_languages, default_language);
     let fallback = |mut issues: Vec<String>, enforced: Vec<String>| {
         let (mut draft, used) = fallback(&p.templates, req, &lang, default_language);
@@ -514,13 +515,13 @@ pub fn compose(req: &ClarifyRequest, p: &AssistantPolicy, default_language: &str
         finish(draft, "fallback", used, lang_source, enforced, issues, req.baseline_missing_fields.clone())
     };
     let content = match reply {
-        DraftReply::NotAsked => return fallback(Vec::new(), Vec::new()),
-        DraftReply::Failed(reason) => {
+        LlmDraft::NotAsked => return fallback(Vec::new(), Vec::new()),
+        LlmDraft::Failed(reason) => {
             // Per call: the daemon warns once per interval (`validation_issues`).
             tracing::debug!(fallback_reason = %reason, "assistant draft unavailable; using the template");
             return fallback(vec![format!("llm_unavailable: {reason}")], Vec::new());
         }
-        DraftReply::Replied(content) => content,
+        LlmDraft::Replied(content) => content,
     };
     let mut draft = match parse_draft(&content) {
         Ok(d) => d,

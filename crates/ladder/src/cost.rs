@@ -1,6 +1,6 @@
 //! Bounded work: what a request costs the matching rungs before they run
 //! (`work`), and the caller's deadline, which their long loops check
-//! (`Deadline`) so a call never outlives it by more than one slice of a
+//! (`DeadlineWatch`) so a call never outlives it by more than one slice of a
 //! loop.
 
 use crate::types::{Candidate, DecideRequest};
@@ -132,7 +132,7 @@ pub const BYTE_COST: u64 = 4;
 /// clock only every `EVERY` calls (a loop step is a candidate or a word,
 /// tens of nanoseconds), and once it has passed it stays passed.
 #[derive(Debug, Default)]
-pub struct Deadline {
+pub struct DeadlineWatch {
     at: Option<Instant>,
     calls: AtomicU32,
     passed: AtomicBool,
@@ -140,14 +140,14 @@ pub struct Deadline {
 
 const EVERY: u32 = 64;
 
-impl Deadline {
+impl DeadlineWatch {
     pub fn new(at: Option<Instant>) -> Self {
-        Deadline { at, ..Deadline::default() }
+        DeadlineWatch { at, ..DeadlineWatch::default() }
     }
 
     /// A deadline that never passes (no caller waiting on one).
     pub const fn never() -> Self {
-        Deadline { at: None, calls: AtomicU32::new(0), passed: AtomicBool::new(false) }
+        DeadlineWatch { at: None, calls: AtomicU32::new(0), passed: AtomicBool::new(false) }
     }
 
     /// Whether the deadline has passed, reading the clock every `EVERY`
@@ -223,13 +223,13 @@ mod tests {
 
     #[test]
     fn a_deadline_in_the_past_is_seen_within_one_slice_and_stays_passed() {
-        let d = Deadline::new(Some(Instant::now() - Duration::from_millis(1)));
+        let d = DeadlineWatch::new(Some(Instant::now() - Duration::from_millis(1)));
         let first = (0..EVERY).position(|_| d.passed());
         assert_eq!(first, Some(EVERY as usize - 1));
         assert!(d.passed() && d.passed_now());
-        let none = Deadline::new(None);
+        let none = DeadlineWatch::new(None);
         assert!((0..10 * EVERY).all(|_| !none.passed()) && !none.passed_now());
-        let later = Deadline::new(Some(Instant::now() + Duration::from_secs(3600)));
+        let later = DeadlineWatch::new(Some(Instant::now() + Duration::from_secs(3600)));
         assert!((0..10 * EVERY).all(|_| !later.passed()));
     }
 }

@@ -16,7 +16,7 @@ pub use crate::continuity::StateView;
 pub use crate::cost::{DeadlinePassed, work};
 pub use crate::draft::{Ctx, Decided, Event, Mode, budget_exhausted, guard_key};
 
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::draft::Draft;
 use crate::ports::Ports;
 use crate::rungs::{self, next};
@@ -27,7 +27,7 @@ use crate::types::DecideRequest;
 /// `Err(DeadlinePassed)` when `ctx.deadline` passed while the rungs ran:
 /// the caller is gone, and nothing is to be applied to the session.
 pub async fn decide<P: Ports>(ctx: &Ctx<'_>, req: &DecideRequest, mode: Mode<'_>, ports: &P) -> Result<Decided, DeadlinePassed> {
-    let stop = Deadline::new(ctx.deadline);
+    let stop = DeadlineWatch::new(ctx.deadline);
     let draft = Draft::new(ctx, req, mode);
     // 1. Canonicalize once; what the turn says as a reply, from its words.
     let (draft, said) = next!(rungs::canonicalize(draft));

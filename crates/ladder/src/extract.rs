@@ -24,7 +24,7 @@
 //!   hint kind).
 
 use super::canon::canonicalize;
-use super::cost::{Deadline, DeadlinePassed};
+use super::cost::{DeadlinePassed, DeadlineWatch};
 use super::lexicon::Lexicon;
 use super::text::words;
 use serde::Deserialize;
@@ -101,7 +101,7 @@ pub fn work(req: &ExtractRequest, normalization: bool) -> Work {
 /// earliest occurrence wins, then the longest phrase).
 pub fn baseline(req: &ExtractRequest, text: &str, source: &str, lex: &Lexicon, slots: Slots) -> Slots {
     // No deadline: it cannot pass.
-    baseline_until(req, text, source, lex, slots, &Deadline::default()).unwrap_or_default()
+    baseline_until(req, text, source, lex, slots, &DeadlineWatch::default()).unwrap_or_default()
 }
 
 /// `baseline`, stopping when `stop` passes (checked as each form slides
@@ -112,7 +112,7 @@ pub fn baseline_until(
     source: &str,
     lex: &Lexicon,
     mut slots: Slots,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Result<Slots, DeadlinePassed> {
     for (k, v) in &req.filled {
         slots.entry(k.clone()).or_insert_with(|| Filled { value: v.clone(), source: "app".into() });
@@ -329,7 +329,7 @@ pub fn sampled(component: &str, turn_id: &str, rate: f64) -> bool {
 /// re-runs the deterministic extraction for the slots still empty, then
 /// accepted entity values fill what is still empty.
 pub fn apply(req: &ExtractRequest, lex: &Lexicon, baseline: Slots, chosen: &HintOutcome) -> Slots {
-    apply_until(req, lex, baseline, chosen, &Deadline::default()).unwrap_or_default()
+    apply_until(req, lex, baseline, chosen, &DeadlineWatch::default()).unwrap_or_default()
 }
 
 /// `apply`, stopping when `stop` passes.
@@ -338,7 +338,7 @@ pub fn apply_until(
     lex: &Lexicon,
     baseline: Slots,
     chosen: &HintOutcome,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Result<Slots, DeadlinePassed> {
     let mut slots = baseline;
     if let Some(n) = &chosen.normalized {
@@ -390,7 +390,7 @@ impl Switches {
 
 /// What to do with a component for one request.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
+pub enum ComponentPlan {
     /// Not asked: its outcome is already known.
     Skip(HintOutcome),
     /// Ask it for what it may propose.
@@ -400,12 +400,12 @@ pub enum Plan {
 /// Whether and for what a component is asked: only for the hint kinds that
 /// its capabilities and the switches both allow, for an intent on its
 /// allowlist, and when the turn is sampled for it.
-pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> Plan {
+pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> ComponentPlan {
     let normalization = switches.any() && switches.normalization && c.capabilities.contains(&Capability::Normalization);
     let entities = switches.any() && switches.entities && c.capabilities.contains(&Capability::Entities);
     let applicable = (normalization || entities) && (c.intents.is_empty() || c.intents.contains(&req.intent));
     let skipped = |detail: &str, applicable: bool| {
-        Plan::Skip(HintOutcome {
+        ComponentPlan::Skip(HintOutcome {
             component: c.id.clone(),
             status: HintStatus::Skipped,
             applicable,
@@ -421,7 +421,7 @@ pub fn plan(c: &Component, switches: Switches, req: &ExtractRequest) -> Plan {
     if !sampled(&c.id, &req.turn_id, c.sample_rate) {
         return skipped("not sampled for this turn", true);
     }
-    Plan::Ask { normalization, entities }
+    ComponentPlan::Ask { normalization, entities }
 }
 
 /// What a component's call brought back, as data (the daemon makes it).
@@ -468,7 +468,7 @@ pub struct Extracted {
 /// The end of the sequence: the component chosen by the tuple, applied to
 /// the baseline when it is `Ok`; otherwise the baseline as it is.
 pub fn settle(req: &ExtractRequest, lex: &Lexicon, base: Slots, outcomes: Vec<HintOutcome>) -> Extracted {
-    match settle_until(req, lex, base, outcomes, &Deadline::default()) {
+    match settle_until(req, lex, base, outcomes, &DeadlineWatch::default()) {
         Ok(x) => x,
         // A deadline that is not set never passes.
         Err(DeadlinePassed) => Extracted { slots: Slots::new(), normalized: None, decided_by: "baseline".into(), hints: Vec::new() },
@@ -481,7 +481,7 @@ pub fn settle_until(
     lex: &Lexicon,
     base: Slots,
     outcomes: Vec<HintOutcome>,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Result<Extracted, DeadlinePassed> {
     match choose(&outcomes).filter(|o| o.status == HintStatus::Ok).cloned() {
         Some(chosen) => {

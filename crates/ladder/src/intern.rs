@@ -21,7 +21,7 @@ mod labels;
 
 pub use labels::{Label, LabelKey, LabelMemo};
 
-use crate::cost::{Deadline, DeadlinePassed};
+use crate::cost::{DeadlinePassed, DeadlineWatch};
 use crate::fingerprint::fingerprint;
 use crate::lexicon::Lexicon;
 use crate::matching::CanonPool;
@@ -40,7 +40,7 @@ pub fn pool_index(
     pool: &Pool<'_>,
     options: Option<&Arc<Vec<Candidate>>>,
     lex: &Lexicon,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Result<Arc<CanonPool>, DeadlinePassed> {
     match memo {
         Some(memo) => memo.canonical(pool, whole_list(pool, options), lex, stop),
@@ -232,7 +232,7 @@ impl PoolMemo {
         pool: &Pool<'_>,
         whole: Option<&Arc<Vec<Candidate>>>,
         lex: &Lexicon,
-        stop: &Deadline,
+        stop: &DeadlineWatch,
     ) -> Result<Arc<CanonPool>, DeadlinePassed> {
         let ready = |canon: Arc<CanonPool>| {
             // A pool that comes again is worth its vocabulary (built once,
@@ -282,7 +282,7 @@ impl PoolMemo {
     /// The canonical pool of `pool`, put together from its labels' parts
     /// (`LabelMemo::labels`: those it holds or now keeps), the others
     /// canonicalized in place: the pool `CanonPool::build` makes.
-    fn build(&self, pool: &Pool<'_>, hashes: &[u64], lex: &Lexicon, stop: &Deadline) -> Result<CanonPool, DeadlinePassed> {
+    fn build(&self, pool: &Pool<'_>, hashes: &[u64], lex: &Lexicon, stop: &DeadlineWatch) -> Result<CanonPool, DeadlinePassed> {
         if self.labels.is_off() {
             return CanonPool::build(pool, lex, stop);
         }

@@ -34,7 +34,9 @@
 //!   [`fingerprint`] (the evidence fingerprint).
 //! - One decision: [`mod@decide`] (the sequence), `rungs` (each rung, a
 //!   function), [`draft`] (its inputs, working state and decision
-//!   constructors), [`cost`] (a request's matching work,
+//!   constructors), [`refusals`] (the check every deterministic execute
+//!   passes: an option refused is not executed again by the words that
+//!   chose it), [`cost`] (a request's matching work,
 //!   and the caller's deadline the long loops check), [`ports`] (the effects it needs from
 //!   outside: loop-guard claim, LLM call, token counting), [`ask`] (what the
 //!   LLM is shown), [`policy`] (configuration as data, reply validation,

@@ -39,7 +39,7 @@ fn bit(word: &str) -> u64 {
 
 /// What the check found for an execute of `entry`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum RefusalCheck {
     /// Not refused, or re-chosen by new words: it may execute.
     Free,
     /// Refused: ask over these entries instead (never empty).
@@ -52,11 +52,11 @@ pub enum Verdict {
 /// `fits`: the other entries the turn's words fit, best first (asked
 /// before the rest of the screen). Reads the session only for an entry it
 /// holds a refusal of (noted as a fact).
-pub fn check(state: &StateView<'_>, pool: &Pool<'_>, lex: &Lexicon, canonical: &str, entry: usize, fits: &[usize]) -> Verdict {
+pub fn check(state: &StateView<'_>, pool: &Pool<'_>, lex: &Lexicon, canonical: &str, entry: usize, fits: &[usize]) -> RefusalCheck {
     let id = &pool.entries[entry].cand.id;
-    let Some(chosen_by) = state.refusal(id) else { return Verdict::Free };
+    let Some(chosen_by) = state.refusal(id) else { return RefusalCheck::Free };
     if says_something_new(pool, lex, canonical, entry, chosen_by) {
-        return Verdict::Free;
+        return RefusalCheck::Free;
     }
     let on_screen = |e: &usize| *e != entry && pool.entries[*e].cand.id != *id;
     let mut ask: Vec<usize> = Vec::new();
@@ -82,7 +82,7 @@ pub fn check(state: &StateView<'_>, pool: &Pool<'_>, lex: &Lexicon, canonical: &
     if ask.is_empty() {
         ask = (0..pool.len()).filter(same_list).collect();
     }
-    if ask.is_empty() { Verdict::Stands } else { Verdict::Ask(ask) }
+    if ask.is_empty() { RefusalCheck::Stands } else { RefusalCheck::Ask(ask) }
 }
 
 /// Whether the input says a word that only `entry` shows among the

@@ -17,7 +17,7 @@ use crate::canon;
 use crate::clarifier::{self, Tie};
 use crate::classify::{Classification, Evidence, Winner, by_position_unasked};
 use crate::continuity::{self, Other};
-use crate::cost::{Deadline, DeadlinePassed};
+use crate::cost::{DeadlinePassed, DeadlineWatch};
 use crate::draft::{Ctx, Decided, Draft, Mode, Offer, reply_decision, unless_refused};
 use crate::exclusions::{an_action_of_a_label, hard_exclusion, says_a_label};
 use crate::intern;
@@ -112,7 +112,7 @@ pub(crate) struct Scoped<'r> {
 }
 
 /// 3. Scope cue, parsed before any widget shortcut, and the pool.
-pub(crate) fn scope<'a>(mut draft: Draft<'a>, said: &Said, first: ReadFirst, stop: &Deadline) -> Flow<'a, Scoped<'a>> {
+pub(crate) fn scope<'a>(mut draft: Draft<'a>, said: &Said, first: ReadFirst, stop: &DeadlineWatch) -> Flow<'a, Scoped<'a>> {
     let (ctx, req, mode) = (draft.ctx, draft.req, draft.mode);
     let lex = &ctx.policy.lexicon;
     draft.begin("scope");
@@ -166,7 +166,13 @@ pub(crate) struct Replied<'r> {
 ///     the table of reply kinds run once. A reply that refuses and names
 ///     something else is read again by the rungs below over the pool
 ///     without what it refused.
-pub(crate) fn reply<'a>(mut draft: Draft<'a>, said: &Said, first: ReadFirst, scoped: Scoped<'a>, stop: &Deadline) -> Flow<'a, Replied<'a>> {
+pub(crate) fn reply<'a>(
+    mut draft: Draft<'a>,
+    said: &Said,
+    first: ReadFirst,
+    scoped: Scoped<'a>,
+    stop: &DeadlineWatch,
+) -> Flow<'a, Replied<'a>> {
     let (ctx, req) = (draft.ctx, draft.req);
     let p = ctx.policy;
     let Scoped { cue, mut pool, index } = scoped;
@@ -221,7 +227,7 @@ pub(crate) struct Matched {
 
 /// 4. Match. A scope cue keeps the decision to that scope's candidates
 ///    (S4): known commands are not among them.
-pub(crate) fn matching<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<'_>, stop: &Deadline) -> Flow<'a, Matched> {
+pub(crate) fn matching<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<'_>, stop: &DeadlineWatch) -> Flow<'a, Matched> {
     let (p, req) = (draft.ctx.policy, draft.req);
     let (lex, pool, index) = (&p.lexicon, &replied.pool, &*replied.index);
     draft.begin("match");
@@ -426,7 +432,7 @@ pub(crate) fn continuity<'a>(mut draft: Draft<'a>, tie: &Tie<'_>) -> Flow<'a, co
 ///     shows, where the screen left the tie (the detail room of the
 ///     replies, docs/replies.md); the same words again (the session's
 ///     open cycle on this evidence) answer nothing.
-pub(crate) fn detail<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<'_>, stop: &Deadline) -> Flow<'a, ()> {
+pub(crate) fn detail<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<'_>, stop: &DeadlineWatch) -> Flow<'a, ()> {
     let (ctx, req) = (draft.ctx, draft.req);
     let p = ctx.policy;
     let answer = if draft.continues_a_cycle() {

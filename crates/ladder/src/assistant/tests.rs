@@ -79,22 +79,22 @@ fn format_validation_table() {
 #[test]
 fn invariant_table_defaults() {
     let t = default_invariants();
-    let mut d = Draft { blocks_search: false, suggested_action: "NONE".into(), ..Default::default() };
+    let mut d = MessageDraft { blocks_search: false, suggested_action: "NONE".into(), ..Default::default() };
     let (enforced, _) = enforce(&mut d, &t[&MessageType::Clarify], "MISSING_LOCATION");
     assert_eq!(enforced, ["blocks_search=true", "suggested_action=ASK_LOCATION"]);
     assert!(d.blocks_search && d.suggested_action == "ASK_LOCATION");
 
-    let mut d = Draft { blocks_search: true, suggested_action: "ASK_FOOD".into(), ..Default::default() };
+    let mut d = MessageDraft { blocks_search: true, suggested_action: "ASK_FOOD".into(), ..Default::default() };
     let (enforced, _) = enforce(&mut d, &t[&MessageType::Summary], "");
     assert_eq!(enforced, ["blocks_search=false", "suggested_action=NONE"]);
 
-    let mut d = Draft { blocks_search: true, suggested_action: "NONE".into(), ..Default::default() };
+    let mut d = MessageDraft { blocks_search: true, suggested_action: "NONE".into(), ..Default::default() };
     let (enforced, advice) = enforce(&mut d, &t[&MessageType::GateFail], "");
     assert!(enforced.is_empty());
     assert_eq!(d.suggested_action, "NONE", "RETRY is advised, not forced");
     assert_eq!(advice.len(), 1);
 
-    let mut d = Draft { blocks_search: true, suggested_action: "ASK_FOOD".into(), ..Default::default() };
+    let mut d = MessageDraft { blocks_search: true, suggested_action: "ASK_FOOD".into(), ..Default::default() };
     let (enforced, _) = enforce(&mut d, &t[&MessageType::Clarify], "MISSING_FOOD");
     assert!(enforced.is_empty(), "already right");
 }
@@ -128,7 +128,7 @@ fn every_shipped_template_passes_the_invariants_and_the_format_rules() {
     let t = AssistantTemplates::shipped();
     let inv = default_invariants();
     for (lang, kind, reason, tpl) in t.all() {
-        let mut d = Draft {
+        let mut d = MessageDraft {
             message: tpl.message.replace("{result_count}", "7"),
             question: tpl.question.clone(),
             suggested_action: tpl.suggested_action.clone(),
@@ -215,8 +215,8 @@ fn strings(v: &[&str]) -> Vec<String> {
 }
 
 /// An LLM reply carrying a draft as JSON.
-fn replied(draft: serde_json::Value) -> DraftReply {
-    DraftReply::Replied(draft.to_string())
+fn replied(draft: serde_json::Value) -> LlmDraft {
+    LlmDraft::Replied(draft.to_string())
 }
 
 /// A draft that passes every rule for an English CLARIFY / MISSING_LOCATION.
@@ -236,7 +236,7 @@ fn with(mut draft: serde_json::Value, key: &str, value: serde_json::Value) -> se
 }
 
 /// The template `compose` falls back to for a request in a language.
-fn template(r: &ClarifyRequest, lang: &str) -> Draft {
+fn template(r: &ClarifyRequest, lang: &str) -> MessageDraft {
     fallback(&AssistantTemplates::shipped(), r, lang, "en").0
 }
 
@@ -245,7 +245,7 @@ fn not_asked_answers_with_the_template_of_the_resolved_language() {
     let mut r = clarify("MISSING_LOCATION", "pizza");
     r.ui_language = "he-IL".into();
     r.baseline_missing_fields = strings(&["location"]);
-    let m = compose(&r, &policy(), "en", DraftReply::NotAsked);
+    let m = compose(&r, &policy(), "en", LlmDraft::NotAsked);
     let tpl = template(&r, "he");
     assert_eq!((m.message.as_str(), Some(m.question.as_str())), (tpl.message.as_str(), tpl.question.as_deref()));
     assert_eq!((m.language.as_str(), m.language_source, m.source), ("he", "ui_language", "fallback"));
@@ -258,7 +258,7 @@ fn not_asked_answers_with_the_template_of_the_resolved_language() {
 fn not_asked_uses_a_baseline_question_that_passes_the_rules() {
     let mut r = clarify("MISSING_LOCATION", "pizza");
     r.baseline_question = "  Which street are you on?  ".into();
-    let m = compose(&r, &policy(), "en", DraftReply::NotAsked);
+    let m = compose(&r, &policy(), "en", LlmDraft::NotAsked);
     assert_eq!(m.question, "Which street are you on?");
     assert_eq!(m.message, template(&r, "en").message);
     assert_eq!(m.source, "fallback");
@@ -279,20 +279,20 @@ fn a_baseline_question_that_breaks_a_rule_leaves_the_template_question() {
         let mut r = clarify("MISSING_LOCATION", query);
         r.intent = intent.into();
         r.baseline_question = q.into();
-        let m = compose(&r, &policy(), "en", DraftReply::NotAsked);
+        let m = compose(&r, &policy(), "en", LlmDraft::NotAsked);
         assert_eq!(Some(m.question.as_str()), template(&r, "en").question.as_deref(), "{why}");
         assert!(m.validation_issues.is_empty(), "{why}: {m:?}");
     }
     // Only a clarifier asks the baseline's question.
     let mut r = req(MessageType::Summary, "");
     r.baseline_question = "Which street are you on?".into();
-    assert_eq!(compose(&r, &policy(), "en", DraftReply::NotAsked).question, "");
+    assert_eq!(compose(&r, &policy(), "en", LlmDraft::NotAsked).question, "");
 }
 
 #[test]
 fn an_llm_timeout_falls_back_with_llm_unavailable_and_never_errors() {
     let r = clarify("MISSING_FOOD", "somewhere in haifa");
-    let m = compose(&r, &policy(), "en", DraftReply::Failed("timeout".into()));
+    let m = compose(&r, &policy(), "en", LlmDraft::Failed("timeout".into()));
     assert_eq!(m.validation_issues, ["llm_unavailable: timeout"]);
     assert_eq!(m.source, "fallback");
     let tpl = template(&r, "en");
@@ -311,7 +311,7 @@ fn an_unreadable_reply_falls_back_with_llm_reply_invalid() {
     ];
     let r = clarify("MISSING_LOCATION", "pizza");
     for (what, content) in table {
-        let m = compose(&r, &policy(), "en", DraftReply::Replied(content.into()));
+        let m = compose(&r, &policy(), "en", LlmDraft::Replied(content.into()));
         assert_eq!(m.source, "fallback", "{what}");
         assert_eq!(m.validation_issues.len(), 1, "{what}: {m:?}");
         assert!(m.validation_issues[0].starts_with("llm_reply_invalid: "), "{what}: {m:?}");
@@ -507,7 +507,7 @@ fn compose_resolves_the_language_by_the_chain() {
         (r("", "", "", ""), "en", ("en", "default")),
     ];
     for (request, default, (lang, source)) in table {
-        let m = compose(&request, &policy(), default, DraftReply::NotAsked);
+        let m = compose(&request, &policy(), default, LlmDraft::NotAsked);
         assert_eq!((m.language.as_str(), m.language_source), (lang, source), "{request:?}");
         assert_eq!(m.message, template(&request, lang).message, "{request:?}");
         assert!(m.validation_issues.is_empty(), "{request:?}: {m:?}");
@@ -518,7 +518,7 @@ fn compose_resolves_the_language_by_the_chain() {
 fn a_language_without_templates_is_drafted_by_the_llm_or_answered_in_the_default() {
     let mut r = clarify("MISSING_LOCATION", "pizza");
     r.ui_language = "fr".into();
-    let m = compose(&r, &policy(), "en", DraftReply::NotAsked);
+    let m = compose(&r, &policy(), "en", LlmDraft::NotAsked);
     assert_eq!((m.language.as_str(), m.language_source), ("en", "ui_language"));
     assert_eq!(m.validation_issues, ["no_templates_for_language: fr; answered in en"]);
     let draft = serde_json::json!({
@@ -569,7 +569,7 @@ fn draft_text(plausible: &[&'static str]) -> impl Strategy<Value = String> + use
     prop_oneof![text_strategy(), prop::sample::select(plausible.to_vec()).prop_map(String::from)]
 }
 
-fn draft_reply_strategy(lang: &str) -> impl Strategy<Value = DraftReply> + use<> {
+fn llm_draft_strategy(lang: &str) -> impl Strategy<Value = LlmDraft> + use<> {
     let (messages, questions): (&[&'static str], &[&'static str]) = if lang == "he" {
         (
             &["אני צריך עוד פרט אחד.", "אוכל לחפש ברגע שאדע איפה. זה ייקח רגע.", "מצאתי 12 תוצאות."],
@@ -600,13 +600,13 @@ fn draft_reply_strategy(lang: &str) -> impl Strategy<Value = DraftReply> + use<>
             set("language", language.map(Into::into));
             set("missing_fields", fields.map(|f| serde_json::json!(f)));
             let json = d.to_string();
-            DraftReply::Replied(if fenced { format!("Here you go:\n```json\n{json}\n```") } else { json })
+            LlmDraft::Replied(if fenced { format!("Here you go:\n```json\n{json}\n```") } else { json })
         },
     );
     prop_oneof![
-        1 => Just(DraftReply::NotAsked),
-        1 => "\\PC{0,20}".prop_map(DraftReply::Failed),
-        1 => "\\PC{0,60}".prop_map(DraftReply::Replied),
+        1 => Just(LlmDraft::NotAsked),
+        1 => "\\PC{0,20}".prop_map(LlmDraft::Failed),
+        1 => "\\PC{0,60}".prop_map(LlmDraft::Replied),
         8 => json,
     ]
 }
@@ -637,10 +637,10 @@ fn request_strategy() -> impl Strategy<Value = ClarifyRequest> {
 
 /// A request, the configured default, and a reply (often drafted for the
 /// language the request resolves to).
-fn case_strategy() -> impl Strategy<Value = (ClarifyRequest, &'static str, DraftReply)> {
+fn case_strategy() -> impl Strategy<Value = (ClarifyRequest, &'static str, LlmDraft)> {
     (request_strategy(), prop::sample::select(vec!["en", "he"])).prop_flat_map(|(r, default)| {
         let lang = resolve_language(&r, &policy().region_languages, default).0;
-        (Just(r), Just(default), draft_reply_strategy(&lang))
+        (Just(r), Just(default), llm_draft_strategy(&lang))
     })
 }
 
@@ -666,10 +666,10 @@ proptest! {
     fn whatever_the_llm_does_what_leaves_is_valid((r, default, reply) in case_strategy()) {
         let p = policy();
         let drafted = match &reply {
-            DraftReply::Replied(content) => parse_draft(content).ok(),
+            LlmDraft::Replied(content) => parse_draft(content).ok(),
             _ => None,
         };
-        let was_replied = matches!(reply, DraftReply::Replied(_));
+        let was_replied = matches!(reply, LlmDraft::Replied(_));
         let m = compose(&r, &p, default, reply);
 
         let (blocks, action) = spec_invariants(r.kind(), &r.reason);
@@ -748,7 +748,7 @@ fn a_refused_llm_question_is_replaced_by_a_baseline_question_only_when_it_passes
     r.query = "pizza near me".into();
     r.baseline_question = "Pizza near me, where?".into();
     let draft = r#"{"message": "I can help with that.", "question": "Why?", "suggested_action": "ASK_LOCATION", "blocks_search": true, "language": "en"}"#;
-    let m = compose(&r, &AssistantPolicy::default(), "en", DraftReply::Replied(draft.into()));
+    let m = compose(&r, &AssistantPolicy::default(), "en", LlmDraft::Replied(draft.into()));
     assert_eq!(m.source, "llm");
     assert_ne!(m.question, "Pizza near me, where?", "the baseline echoes the user's text (C5)");
     assert!(!m.question.to_lowercase().contains("pizza near me"));

@@ -19,15 +19,15 @@ pub(crate) fn unless_refused<'a>(
     let lex = &draft.ctx.policy.lexicon;
     let id = pool.entries[entry].cand.id.clone();
     match refusals::check(&draft.ctx.state, pool, lex, &draft.canonical, entry, fits) {
-        refusals::Verdict::Free => run(draft),
-        refusals::Verdict::Ask(entries) => {
+        refusals::RefusalCheck::Free => run(draft),
+        refusals::RefusalCheck::Ask(entries) => {
             let ids: Vec<String> = entries.iter().map(|e| pool.entries[*e].cand.id.clone()).collect();
             draft.refuse(id.clone());
             draft.step("refused", format!("{id} was refused: {}", ids.join(",")));
             draft.begin("fallback");
             draft.fallback(Offer::among(ids), None, LlmReport::default())
         }
-        refusals::Verdict::Stands => {
+        refusals::RefusalCheck::Stands => {
             draft.step("refused", format!("{id} was refused"));
             draft.escape(EscapeReason::Declined, None, Tier::Reply)
         }

@@ -161,9 +161,9 @@ fn both() -> Vec<Capability> {
 }
 
 /// The skipped outcome a plan carries, or a panic naming the case.
-fn skipped(p: Plan, case: &str) -> HintOutcome {
+fn skipped(p: ComponentPlan, case: &str) -> HintOutcome {
     match p {
-        Plan::Skip(o) => {
+        ComponentPlan::Skip(o) => {
             assert_eq!((o.status, o.latency_ms), (HintStatus::Skipped, 0), "{case}");
             assert!(o.normalized.is_none() && o.entities.is_empty(), "{case}");
             o
@@ -218,10 +218,14 @@ fn plan_skips_an_intent_outside_the_allowlist() {
         assert!(!skipped(plan(&c, ALL_ON, &r), intent).applicable, "{intent:?}");
     }
     r.intent = "search".into();
-    assert_eq!(plan(&c, ALL_ON, &r), Plan::Ask { normalization: true, entities: true });
+    assert_eq!(plan(&c, ALL_ON, &r), ComponentPlan::Ask { normalization: true, entities: true });
     r.intent = "book".into();
     let everyone = component("agent", &both(), &[], 1.0);
-    assert_eq!(plan(&everyone, ALL_ON, &r), Plan::Ask { normalization: true, entities: true }, "an empty allowlist serves every intent");
+    assert_eq!(
+        plan(&everyone, ALL_ON, &r),
+        ComponentPlan::Ask { normalization: true, entities: true },
+        "an empty allowlist serves every intent"
+    );
 }
 
 #[test]
@@ -243,11 +247,11 @@ fn plan_asks_for_exactly_the_kinds_the_switches_and_the_capabilities_both_allow(
                 let got = plan(&component("agent", c, &[], 1.0), switches, &request("pizza"));
                 let case = format!("{switches:?} {c:?}");
                 match got {
-                    Plan::Ask { normalization, entities } => {
+                    ComponentPlan::Ask { normalization, entities } => {
                         assert_eq!((normalization, entities), want, "{case}");
                         assert!(normalization || entities, "{case}: asked for nothing");
                     }
-                    Plan::Skip(o) => assert_eq!(want, (false, false), "{case}: skipped {o:?}"),
+                    ComponentPlan::Skip(o) => assert_eq!(want, (false, false), "{case}: skipped {o:?}"),
                 }
             }
         }
@@ -262,9 +266,9 @@ fn plan_follows_the_stable_sampling_verdict() {
         let mut r = request("pizza");
         r.turn_id = format!("turn-{t}");
         let p = plan(&c, ALL_ON, &r);
-        assert_eq!(matches!(p, Plan::Ask { .. }), sampled("agent", &r.turn_id, 0.5), "{}", r.turn_id);
+        assert_eq!(matches!(p, ComponentPlan::Ask { .. }), sampled("agent", &r.turn_id, 0.5), "{}", r.turn_id);
         assert_eq!(p, plan(&c, ALL_ON, &r), "the same turn, the same plan");
-        asked += usize::from(matches!(p, Plan::Ask { .. }));
+        asked += usize::from(matches!(p, ComponentPlan::Ask { .. }));
     }
     assert!((60..140).contains(&asked), "{asked}");
 }
@@ -283,8 +287,8 @@ fn run(r: &ExtractRequest, switches: Switches, components: &[(Component, HintAns
     let outcomes = components
         .iter()
         .map(|(c, answer)| match plan(c, switches, r) {
-            Plan::Skip(o) => o,
-            Plan::Ask { normalization, entities } => super::outcome(&c.id, answer.clone(), (normalization, entities), r, &base),
+            ComponentPlan::Skip(o) => o,
+            ComponentPlan::Ask { normalization, entities } => super::outcome(&c.id, answer.clone(), (normalization, entities), r, &base),
         })
         .collect();
     settle(r, &lex, base, outcomes)
@@ -716,7 +720,7 @@ proptest! {
         prop_assert_eq!(&x, &Extracted { slots: base.clone(), normalized: None, decided_by: "baseline".into(), hints: vec![] });
         for (c, _) in &components {
             let p = plan(c, switches, &r);
-            prop_assert!(matches!(&p, Plan::Skip(o) if !o.applicable), "{:?}", p);
+            prop_assert!(matches!(&p, ComponentPlan::Skip(o) if !o.applicable), "{:?}", p);
         }
         let x = run(&r, switches, &components);
         prop_assert_eq!((x.slots, x.decided_by.as_str()), (base, "baseline"));
@@ -777,12 +781,12 @@ fn a_baseline_whose_deadline_passed_stops_and_one_with_time_left_is_the_baseline
         }],
         ..Default::default()
     };
-    let passed = Deadline::new(Some(std::time::Instant::now()));
+    let passed = DeadlineWatch::new(Some(std::time::Instant::now()));
     let t = std::time::Instant::now();
     assert_eq!(baseline_until(&r, &r.text, "baseline", &lex, Slots::new(), &passed), Err(DeadlinePassed));
     assert!(t.elapsed() < std::time::Duration::from_millis(500), "stopped within a slice: {:?}", t.elapsed());
     let small = request("sashimi near TLV");
-    let later = Deadline::new(Some(std::time::Instant::now() + std::time::Duration::from_secs(3600)));
+    let later = DeadlineWatch::new(Some(std::time::Instant::now() + std::time::Duration::from_secs(3600)));
     assert_eq!(
         baseline_until(&small, &small.text, "baseline", &lex, Slots::new(), &later),
         Ok(baseline(&small, &small.text, "baseline", &lex, Slots::new()))

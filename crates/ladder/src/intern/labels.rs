@@ -18,7 +18,7 @@
 //! never seen before, or a flood of made-up ones, costs two bit tests per
 //! label and pushes nothing out.
 
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::fingerprint::Signed;
 use crate::lexicon::Lexicon;
 use crate::matching::CanonLabel;
@@ -101,7 +101,7 @@ impl LabelMemo {
     /// `None` for a label seen for the first time (its candidate is
     /// canonicalized in place). `None` in all when `stop` passed first.
     /// `keys`: each candidate's `LabelKey` and its hash (`hash_of`).
-    pub fn labels<'c>(&self, keys: &[(u64, LabelKey<'c>)], lex: &Lexicon, stop: &Deadline) -> Option<Vec<Option<Arc<Label>>>> {
+    pub fn labels<'c>(&self, keys: &[(u64, LabelKey<'c>)], lex: &Lexicon, stop: &DeadlineWatch) -> Option<Vec<Option<Arc<Label>>>> {
         let mut found = self.labels.get_many(keys);
         let mut made = Vec::new();
         for (slot, (hash, key)) in found.iter_mut().zip(keys) {

@@ -67,7 +67,7 @@ fn new_lists_of_the_same_labels_share_one_pool_unless_the_label_memo_is_off() {
                 Arc::new(panels().into_iter().map(|c| Candidate { id: format!("{}-{k}", c.id), ..c }).collect());
             let held = list.clone();
             let p = pool(&list);
-            kept.push(pool_index(Some(&memo), &p, Some(&list), &lex, &Deadline::default()).unwrap());
+            kept.push(pool_index(Some(&memo), &p, Some(&list), &lex, &DeadlineWatch::default()).unwrap());
             drop(held);
         }
         // By address, each; by text too from the second on (once).
@@ -100,7 +100,7 @@ proptest::proptest! {
         other[changed % cands.len()].label.push('s');
         let matched = |input: &str, cands: &[Candidate], memo: Option<&PoolMemo>| {
             let q = Query::new(canonicalize(input, &lex), &lex);
-            let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default() };
+            let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &DeadlineWatch::default() };
             format!("{:?}", find_through(memo, None, input, &q, &pool(cands), rules))
         };
         matched(&first, &cands, Some(&memo));
@@ -184,7 +184,7 @@ proptest::proptest! {
             let held = list.clone();
             let p = pool(&list);
             proptest::prop_assert!(whole_list(&p, Some(&list)).is_some());
-            let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &Deadline::default() };
+            let rules = Rules { lex: &lex, params: &params, ranked: 8, stop: &DeadlineWatch::default() };
             let (a, b) = (find_through(Some(&memo), Some(&list), &input, &q, &p, rules), find_through(None, None, &input, &q, &p, rules));
             proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
             let excerpts = ["an excerpt".to_string()];
@@ -213,7 +213,7 @@ proptest::proptest! {
         for (k, n) in sizes.iter().enumerate() {
             let cands: Vec<Candidate> = (0..*n).map(|i| Candidate::new(format!("c{i}"), format!("label {k} {i}"))).collect();
             let q = Query::new(canonicalize("label", &lex), &lex);
-            let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &Deadline::default() };
+            let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 8, stop: &DeadlineWatch::default() };
             find_through(Some(&memo), None, "label", &q, &pool(&cands), rules);
             let (pools, bytes) = memo.held();
             proptest::prop_assert!(bytes <= 64 << 10, "{bytes} bytes held");
@@ -315,7 +315,7 @@ proptest::proptest! {
         // case those turns did not read every list.
         for _ in 0..2 {
             decided(&other, Some(&memo));
-            memo.labels.labels(&keys, &p.lexicon, &Deadline::default());
+            memo.labels.labels(&keys, &p.lexicon, &DeadlineWatch::default());
             if let Some(m) = &p.meaning {
                 memo.labels.vectors(&all, |missing| m.vectors_of(missing.iter().copied()));
             }

@@ -13,7 +13,7 @@
 
 use super::MatchKind;
 use crate::canon::{canonicalize_into, canonicalize_words_into};
-use crate::cost::{Deadline, DeadlinePassed};
+use crate::cost::{DeadlinePassed, DeadlineWatch};
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::types::Candidate;
@@ -93,7 +93,7 @@ impl Vocab {
     }
 
     /// `None` when `stop` passed before it was done.
-    fn build(canon: &CanonPool, stop: &Deadline) -> Option<Vocab> {
+    fn build(canon: &CanonPool, stop: &DeadlineWatch) -> Option<Vocab> {
         let text = canon.text.as_str();
         let hash = |w: &str| rustc_hash::FxBuildHasher.hash_one(w);
         let mut words: Vec<((usize, usize), (u32, u32))> = Vec::with_capacity(canon.words.len());
@@ -284,7 +284,7 @@ impl CanonPool {
     }
 
     /// The canonical pool of `pool`, or `DeadlinePassed`.
-    pub fn build(pool: &Pool<'_>, lex: &Lexicon, stop: &Deadline) -> Result<Self, DeadlinePassed> {
+    pub fn build(pool: &Pool<'_>, lex: &Lexicon, stop: &DeadlineWatch) -> Result<Self, DeadlinePassed> {
         Self::assemble(pool, stop, |canon, c| canon.push(c, lex))
     }
 
@@ -292,7 +292,7 @@ impl CanonPool {
     /// canonicalized (`push`) or its part copied (`push_label`), which
     /// makes the same pool (`CanonLabel`). `DeadlinePassed` when `stop`
     /// passed first.
-    pub fn assemble(pool: &Pool<'_>, stop: &Deadline, mut add: impl FnMut(&mut Self, &Candidate)) -> Result<Self, DeadlinePassed> {
+    pub fn assemble(pool: &Pool<'_>, stop: &DeadlineWatch, mut add: impl FnMut(&mut Self, &Candidate)) -> Result<Self, DeadlinePassed> {
         let mut canon = CanonPool::with_capacity(pool);
         for e in &pool.entries {
             if stop.passed() {
@@ -358,13 +358,13 @@ impl CanonPool {
     /// Builds the pool's vocabulary now, if it was not: what a pool that
     /// comes again is worth (every later call looks words up).
     /// `DeadlinePassed` when `stop` passed first.
-    pub fn build_vocab(&self, stop: &Deadline) -> Result<(), DeadlinePassed> {
+    pub fn build_vocab(&self, stop: &DeadlineWatch) -> Result<(), DeadlinePassed> {
         self.vocab(stop).map(|_| ()).ok_or(DeadlinePassed)
     }
 
     /// The pool's vocabulary, built now if it was not (`None` when `stop`
     /// passed first).
-    pub(super) fn vocab(&self, stop: &Deadline) -> Option<&Vocab> {
+    pub(super) fn vocab(&self, stop: &DeadlineWatch) -> Option<&Vocab> {
         if let Some(v) = self.vocab.get() {
             return Some(v);
         }
@@ -462,7 +462,7 @@ impl CanonPool {
     /// or whose word `t` is the plural of ("lights" with "Hallway Light"):
     /// `t` of three letters or more, the rest of the word starting with a
     /// letter.
-    pub(super) fn extending(&self, t: &str, except: usize, stop: &Deadline) -> Vec<usize> {
+    pub(super) fn extending(&self, t: &str, except: usize, stop: &DeadlineWatch) -> Vec<usize> {
         if t.chars().count() < 3 || !t.chars().all(char::is_alphabetic) {
             return Vec::new();
         }
@@ -498,7 +498,7 @@ impl CanonPool {
 
     /// Whether some label holds these words one after another (a scan of
     /// the pool, `false` once `stop` has passed, as `any_word`).
-    pub(super) fn has_run(&self, run: &[&str], stop: &Deadline) -> bool {
+    pub(super) fn has_run(&self, run: &[&str], stop: &DeadlineWatch) -> bool {
         !run.is_empty()
             && !stop.passed_now()
             && self.entries.iter().any(|entry| {
@@ -509,7 +509,7 @@ impl CanonPool {
 
     /// Whether some entry has both words (`a` and `b`) in its label (a
     /// scan of the pool, `false` once `stop` has passed, as `any_word`).
-    pub(super) fn any_entry_has_both(&self, a: &str, b: &str, stop: &Deadline) -> bool {
+    pub(super) fn any_entry_has_both(&self, a: &str, b: &str, stop: &DeadlineWatch) -> bool {
         !stop.passed_now()
             && (0..self.entries.len()).any(|idx| self.label_words_of(idx).any(|w| w == a) && self.label_words_of(idx).any(|w| w == b))
     }
@@ -517,7 +517,7 @@ impl CanonPool {
     /// Whether the labels say `b` only beside `a`: some entry has both,
     /// and every entry with `b` has `a` too ("century" of "21st Century
     /// Breakdown"; not "report" among reports, one of which says "first").
-    pub(super) fn only_with(&self, a: &str, b: &str, stop: &Deadline) -> bool {
+    pub(super) fn only_with(&self, a: &str, b: &str, stop: &DeadlineWatch) -> bool {
         let mut any = false;
         for idx in 0..self.entries.len() {
             if self.label_words_of(idx).any(|w| w == b) {
@@ -549,7 +549,7 @@ impl CanonPool {
     /// callers' loops over the input's words are bounded by `stop` here
     /// (once it has passed the answer is `false`, and `find` returns
     /// `DeadlinePassed` before anything reads it).
-    pub(super) fn any_word(&self, t: &str, stop: &Deadline) -> bool {
+    pub(super) fn any_word(&self, t: &str, stop: &DeadlineWatch) -> bool {
         if let Some(v) = self.vocab.get() {
             return v.owners_of(&self.text, t).is_some();
         }
@@ -584,7 +584,7 @@ impl CanonPool {
     /// when the vocabulary is built, or built now for a long input
     /// (building it costs about one pass over the pool's words), else one
     /// pass over the pool's words. `None` when `stop` passed.
-    pub(super) fn owners_of_words(&self, words: &[&str], stop: &Deadline) -> Option<Vec<Vec<usize>>> {
+    pub(super) fn owners_of_words(&self, words: &[&str], stop: &DeadlineWatch) -> Option<Vec<Vec<usize>>> {
         let vocab = match self.vocab.get() {
             Some(v) => Some(v),
             None if words.len() > 8 => Some(self.vocab(stop)?),
@@ -613,7 +613,7 @@ impl CanonPool {
     /// The entries (ascending) whose label words, two or more joined,
     /// spell `t`: with the pool's word index, only those with a word that
     /// begins `t` are tried.
-    pub(super) fn spelling_joined(&self, t: &str, stop: &Deadline) -> Vec<usize> {
+    pub(super) fn spelling_joined(&self, t: &str, stop: &DeadlineWatch) -> Vec<usize> {
         let Some(vocab) = self.vocab.get() else {
             return (0..self.entries.len()).take_while(|_| !stop.passed()).filter(|idx| self.spells_joined(*idx, t)).collect();
         };

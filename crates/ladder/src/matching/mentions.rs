@@ -8,7 +8,7 @@
 use super::index::CanonPool;
 use super::index::is_number;
 use super::{Licence, MatchKind, MatchParams, Mention, Relation, Role};
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::lexicon::{Lexicon, PhraseSet};
 use crate::scope::Pool;
 use crate::text::words;
@@ -55,7 +55,7 @@ pub(super) fn label_mentions(
     core_start: usize,
     canon: &CanonPool,
     params: &MatchParams,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
     raw_eq: impl Fn(usize) -> bool,
 ) -> Vec<Mention> {
     let mut found: Vec<Mention> = Vec::new();
@@ -137,7 +137,7 @@ pub(super) struct Structure {
     pub(super) plural: bool,
 }
 
-pub(super) fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> Structure {
+pub(super) fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) -> Structure {
     let mut s = Structure::default();
     let mut i = 0;
     while i < toks.len() {
@@ -203,7 +203,7 @@ pub(super) fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPoo
 
 /// Verbs of selection, function words, conjunctions, polite openers,
 /// deictic words and list nouns name nothing: request phrasing.
-pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) {
+pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) {
     let mut i = 0;
     while i < toks.len() {
         if roles[i] != Role::Content {
@@ -252,7 +252,7 @@ pub(super) struct Screen<'a> {
     pub(super) canon: &'a CanonPool,
     pub(super) lex: &'a Lexicon,
     pub(super) params: &'a MatchParams,
-    pub(super) stop: &'a Deadline,
+    pub(super) stop: &'a DeadlineWatch,
 }
 
 impl Screen<'_> {
@@ -457,7 +457,7 @@ pub fn in_the_labels_words(text: &str, canon: &CanonPool, lex: &Lexicon) -> Opti
 /// Whether some option's label opens with an action word ("Delete file",
 /// "Add to favorites"): the options do things, so an everyday verb may
 /// name one of them.
-fn options_act(canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> bool {
+fn options_act(canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) -> bool {
     (0..canon.entries.len()).any(|e| !stop.passed() && canon.label_words_of(e).take(1).any(|w| lex.actions.contains(w)))
 }
 
@@ -465,7 +465,7 @@ fn options_act(canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> bool {
 /// selection that a label has are words ("the run" with "Long Run", "play"
 /// with "Play Store"). Function words stay what they are ("thanks for
 /// that" names nothing, whatever "Who do you work for" holds).
-pub(super) fn unless_only_phrasing(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &Deadline) {
+pub(super) fn unless_only_phrasing(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) {
     if roles.iter().any(|r| *r != Role::Empty) {
         return;
     }

@@ -75,7 +75,7 @@ use super::lexicon::Lexicon;
 use super::scope::Pool;
 use super::text::words;
 use super::types::Candidate;
-use crate::cost::{Deadline, DeadlinePassed};
+use crate::cost::{DeadlinePassed, DeadlineWatch};
 use commands::match_command;
 use mentions::{RawInput, Screen, label_mentions, mark_empty_words, mark_verb_uses, read_structure, unless_only_phrasing, verb_frames};
 use positions::{badge_mentions, position_mentions, resolve_position, signed_mentions};
@@ -462,7 +462,7 @@ pub struct Rules<'a> {
     pub lex: &'a Lexicon,
     pub params: &'a MatchParams,
     pub ranked: usize,
-    pub stop: &'a Deadline,
+    pub stop: &'a DeadlineWatch,
 }
 
 /// Finds what the input names: runs every matching rule over the pool, read

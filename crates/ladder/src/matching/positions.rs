@@ -8,7 +8,7 @@
 
 use super::index::{CanonPool, is_badge_token, is_number};
 use super::{MatchKind, MatchParams, Mention, Role};
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::text::words;
@@ -178,7 +178,7 @@ pub(super) fn signed_mentions<'r>(
     toks: &[&str],
     roles: &mut [Role],
     pool: &Pool<'_>,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> (Vec<Mention>, Vec<&'r str>) {
     let said = signed_numbers(raw);
     let (mut out, mut unshown) = (Vec::new(), Vec::new());
@@ -249,7 +249,7 @@ pub(super) fn position_mentions(
     lex: &Lexicon,
     params: &MatchParams,
     values: &[&str],
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Vec<Position> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -395,7 +395,7 @@ pub(super) fn badge_mentions(
     canon: &CanonPool,
     lex: &Lexicon,
     values: &[&str],
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Vec<Mention> {
     let mut out = Vec::new();
     for i in 0..toks.len() {

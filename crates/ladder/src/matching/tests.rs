@@ -50,8 +50,9 @@ pub(super) fn find_with(input: &str, cands: &[Candidate], commands: &[Candidate]
     let lex = Lexicon::shipped();
     let q = Query::new(canonicalize(input, &lex), &lex);
     let p = pool(cands);
-    let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
-    let m = find(input, &q, &p, &index, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &Deadline::default() }).unwrap();
+    let index = CanonPool::build(&p, &lex, &DeadlineWatch::default()).unwrap();
+    let m =
+        find(input, &q, &p, &index, commands, Rules { lex: &lex, params: &params, ranked: 12, stop: &DeadlineWatch::default() }).unwrap();
     let ids = m.reading.named.iter().map(|(e, k)| format!("{}:{}", p.entries[*e].cand.id, k.as_str())).collect();
     (m, ids)
 }
@@ -97,8 +98,8 @@ fn a_match_is_described_in_one_line() {
     let p = pool(&cands);
     for input in ["links panel", "not the links panels", "open links panel d", "panels d and e", "the tenth one"] {
         let q = Query::new(canonicalize(input, &lex), &lex);
-        let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 12, stop: &Deadline::default() };
-        let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+        let rules = Rules { lex: &lex, params: &MatchParams::default(), ranked: 12, stop: &DeadlineWatch::default() };
+        let index = CanonPool::build(&p, &lex, &DeadlineWatch::default()).unwrap();
         let m = find(input, &q, &p, &index, &[], rules).unwrap();
         let mut parts: Vec<String> =
             m.hits.iter().take(5).map(|h| format!("{}:{}:{:.2}", p.entries[h.entry].cand.id, h.kind.as_str(), h.score)).collect();

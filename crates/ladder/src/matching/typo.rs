@@ -9,7 +9,7 @@
 
 use super::index::CanonPool;
 use super::{Hit, MatchKind};
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::lexicon::Lexicon;
 use rapidfuzz::distance::levenshtein::{Args, BatchComparator};
 use rustc_hash::FxHashMap;
@@ -24,7 +24,7 @@ pub(super) type NearWord = (String, usize, Vec<usize>);
 /// word into another ("reactivate" is not "activate", "unblock" is not
 /// "block"): only a word that is none of these is read as a slip
 /// (`may_be_slip`).
-pub(super) fn known_word(t: &str, canon: &CanonPool, lex: &Lexicon, stop: &Deadline) -> bool {
+pub(super) fn known_word(t: &str, canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) -> bool {
     lexicon_word(t, lex) || canon.any_word(t, stop)
 }
 
@@ -93,7 +93,7 @@ impl CanonPool {
     /// The distinct words of the pool within `bound` edits of `t`
     /// (optimal string alignment: a swap of two letters is one edit), each
     /// with its distance and the candidates (pool order) that have it.
-    pub(super) fn near_words(&self, t: &str, bound: usize, stop: &Deadline) -> Vec<NearWord> {
+    pub(super) fn near_words(&self, t: &str, bound: usize, stop: &DeadlineWatch) -> Vec<NearWord> {
         let near = NearTest::new(t, bound, self.ascii);
         let mut out: Vec<NearWord> = Vec::new();
         if let Some(vocab) = self.vocab.get() {
@@ -134,7 +134,7 @@ impl CanonPool {
     /// The fuzzy rung: every entry's best similarity (of its label and
     /// aliases) to the input; the hits at least `min`, and the `ranked` most
     /// similar entries.
-    pub(super) fn fuzzy(&self, core: &str, ranked: usize, min: f32, stop: &Deadline) -> (Vec<Hit>, Vec<usize>) {
+    pub(super) fn fuzzy(&self, core: &str, ranked: usize, min: f32, stop: &DeadlineWatch) -> (Vec<Hit>, Vec<usize>) {
         // Levenshtein over characters; over bytes when everything is ASCII
         // (the same distances, without decoding UTF-8 for every label).
         let mut best = FuzzyBest::new(ranked, min);
@@ -164,7 +164,7 @@ impl CanonPool {
     /// `upper(text)` is a cheap bound of `sim` that rules out most of a large
     /// pool, and `sim(text, cutoff)` is `None` below `cutoff` (rapidfuzz then
     /// skips texts whose length alone rules them out).
-    fn similarity(&self, best: &mut FuzzyBest, stop: &Deadline, upper: impl Fn(&str) -> f64, sim: impl Fn(&str, f64) -> Option<f64>) {
+    fn similarity(&self, best: &mut FuzzyBest, stop: &DeadlineWatch, upper: impl Fn(&str) -> f64, sim: impl Fn(&str, f64) -> Option<f64>) {
         let sim = |text: &str, cutoff: f64| if upper(text) < cutoff { None } else { sim(text, cutoff) };
         for idx in 0..self.entries.len() {
             if stop.passed() {

@@ -14,7 +14,7 @@ use super::index::{CanonPool, VOCAB_NEAR_WORDS, VOCAB_SMALL_POOL};
 use super::typo::{NearWord, known_word, lexicon_word, may_be_slip};
 use super::{Hit, MatchKind, MatchParams, MatchTier, Mention, Referents, Role, Words};
 use crate::canon::canonicalize;
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::lexicon::Lexicon;
 use crate::scope::Pool;
 use crate::text::words;
@@ -30,7 +30,7 @@ pub(super) fn word_evidence(
     canon: &CanonPool,
     lex: &Lexicon,
     params: &MatchParams,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Words {
     let (content, verb): (Vec<&str>, Vec<bool>) =
         toks.iter().zip(roles).filter(|(_, r)| matches!(r, Role::Content | Role::Verb)).map(|(t, r)| (*t, *r == Role::Verb)).unzip();
@@ -138,7 +138,7 @@ impl<'t> WordMatches<'t> {
     }
 
     /// What the words, read together, single out.
-    fn single_out(mut self, canon: &CanonPool, stop: &Deadline) -> Words {
+    fn single_out(mut self, canon: &CanonPool, stop: &DeadlineWatch) -> Words {
         if self.sets.is_empty() {
             return if self.weak.is_empty() { Words::None } else { Words::Unexplained };
         }
@@ -199,7 +199,7 @@ pub(super) fn widen_by_shared_forms(
     roles: &[Role],
     canon: &CanonPool,
     lex: &Lexicon,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Words {
     match words {
         Words::Unique { entry, kind } => {
@@ -262,7 +262,7 @@ pub(super) struct Said<'a> {
     pub(super) canon: &'a CanonPool,
     pub(super) lex: &'a Lexicon,
     pub(super) params: &'a MatchParams,
-    pub(super) stop: &'a Deadline,
+    pub(super) stop: &'a DeadlineWatch,
 }
 
 impl Said<'_> {
@@ -270,7 +270,7 @@ impl Said<'_> {
     /// one the words single out): each the input accounts for joins
     /// `reading.complete`, and `reading.whole` too when the input says its
     /// whole label or an alias (`says_whole`).
-    pub(super) fn complete(&self, reading: &mut Referents, stop: &Deadline) {
+    pub(super) fn complete(&self, reading: &mut Referents, stop: &DeadlineWatch) {
         let mut could_win: Vec<(usize, MatchKind)> = reading.named.clone();
         if let Words::Unique { entry, kind } = reading.words {
             could_win.push((entry, kind));
@@ -306,7 +306,7 @@ impl Said<'_> {
     /// openers; the lexicon) and the entry's references explain
     /// themselves; negations, relations and plurals are read before this
     /// (they never execute).
-    fn accounts_for(&self, entry: usize, kind: MatchKind, whole: bool, stop: &Deadline) -> bool {
+    fn accounts_for(&self, entry: usize, kind: MatchKind, whole: bool, stop: &DeadlineWatch) -> bool {
         let extra = self.extra_words(entry);
         let own = |t: &str| self.explains(entry, t, &extra);
         // A position names the list's item; the noun with it names the
@@ -449,7 +449,7 @@ impl Said<'_> {
     /// (exactly or within the typo bound), and that some other candidate
     /// lacks: the input names the object without the action, and the
     /// action matters.
-    fn action_unsaid(&self, entry: usize, stop: &Deadline) -> bool {
+    fn action_unsaid(&self, entry: usize, stop: &DeadlineWatch) -> bool {
         // The action a label opens with ("Close Account", "Pay bill"): a
         // noun later in a label ("Sales Report", "Address Change") is not one.
         self.canon
@@ -505,7 +505,7 @@ impl Said<'_> {
     /// without its state, and the state matters ("my pin" is not "Pin
     /// blocked"). A partial executes only when what it leaves unsaid is
     /// filler or a generic noun.
-    fn state_unsaid(&self, entry: usize, stop: &Deadline) -> bool {
+    fn state_unsaid(&self, entry: usize, stop: &DeadlineWatch) -> bool {
         // A number of the label the input says identifies the item ("ticket
         // 1057" for "TCK-1057 Invoice missing VAT"): its title's words
         // describe it, as a name's do.
@@ -520,7 +520,7 @@ impl Said<'_> {
     }
 
     /// Whether some candidate other than the entry lacks the word `w`.
-    fn others_lack(&self, entry: usize, w: &str, stop: &Deadline) -> bool {
+    fn others_lack(&self, entry: usize, w: &str, stop: &DeadlineWatch) -> bool {
         let canon = self.canon;
         (0..canon.entries.len()).any(|other| {
             !stop.passed() && other != entry && !canon.label_words_of(other).chain(canon.alias_words_of(other)).any(|x| x == w)
@@ -536,7 +536,7 @@ pub(super) fn ranking_hits(
     toks: &[&str],
     roles: &[Role],
     canon: &CanonPool,
-    stop: &Deadline,
+    stop: &DeadlineWatch,
 ) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
     // Where each entry's hit is in `hits`.

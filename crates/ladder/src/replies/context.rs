@@ -43,7 +43,7 @@ pub struct Context<'a, 'p> {
     pub canonical: &'a str,
     /// The caller's deadline: once it has passed the loops over the pool
     /// stop early and the caller discards the answer (`entries`).
-    pub stop: &'a Deadline,
+    pub stop: &'a DeadlineWatch,
     /// The question the reply answers, read on first need (`question`).
     asked: std::cell::OnceCell<Option<(Cow<'a, PendingQuestion>, By)>>,
 }
@@ -58,12 +58,12 @@ impl<'a, 'p> Context<'a, 'p> {
         high_risk_kinds: &'a [String],
         canonical: &'a str,
     ) -> Self {
-        static NEVER: Deadline = Deadline::never();
+        static NEVER: DeadlineWatch = DeadlineWatch::never();
         Context { req, state, pool, canon, lex, high_risk_kinds, canonical, stop: &NEVER, asked: std::cell::OnceCell::new() }
     }
 
     /// The same, stopping its loops once `stop` has passed.
-    pub fn until(self, stop: &'a Deadline) -> Self {
+    pub fn until(self, stop: &'a DeadlineWatch) -> Self {
         Context { stop, ..self }
     }
 

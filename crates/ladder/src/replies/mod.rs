@@ -41,7 +41,7 @@ mod repair;
 mod repeat;
 
 use crate::continuity::StateView;
-use crate::cost::Deadline;
+use crate::cost::DeadlineWatch;
 use crate::lexicon::{COMPARED, Lexicon};
 use crate::matching::CanonPool;
 use crate::question::{PendingQuestion, QuestionKind};

@@ -343,7 +343,7 @@ proptest! {
             .collect();
         let req = on(&words.join(" "), &screen("s", candidates));
         let crate::scope::Resolved::Pool(pool) = crate::scope::resolve(&req, None, false) else { panic!("a chat pool") };
-        let stop = crate::cost::Deadline::default();
+        let stop = crate::cost::DeadlineWatch::default();
         let walked = crate::matching::CanonPool::build(&pool, lex, &stop).unwrap();
         let indexed = crate::matching::CanonPool::build(&pool, lex, &stop).unwrap();
         indexed.build_vocab(&stop).unwrap();

@@ -1,3 +1,4 @@
+use super::names::{MONTHS, WEEKDAYS};
 use super::*;
 use proptest::prelude::*;
 

@@ -29,14 +29,14 @@ proptest::proptest! {
     fn a_word_an_entry_spells_passes_the_cheap_test_and_the_shortlist(t in "(ab|a|b|cd|c|1|12|x|abc|z){1,4}", labels in proptest::collection::vec(proptest::collection::vec("(ab|a|b|cd|c|1|12|x|abc)", 1..4), 1..10)) {
         let lex = Lexicon::shipped();
         let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.join(" "))).collect();
-        let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
+        let canon = CanonPool::build(&pool(&cands), &lex, &DeadlineWatch::default()).unwrap();
         let spelling: Vec<usize> = (0..cands.len()).filter(|idx| canon.spells_joined(*idx, &t)).collect();
         if !spelling.is_empty() {
             proptest::prop_assert!(canon.may_spell_joined(&t));
         }
-        proptest::prop_assert_eq!(&canon.spelling_joined(&t, &Deadline::default()), &spelling);
-        canon.vocab(&Deadline::default()).unwrap();
-        proptest::prop_assert_eq!(canon.spelling_joined(&t, &Deadline::default()), spelling);
+        proptest::prop_assert_eq!(&canon.spelling_joined(&t, &DeadlineWatch::default()), &spelling);
+        canon.vocab(&DeadlineWatch::default()).unwrap();
+        proptest::prop_assert_eq!(canon.spelling_joined(&t, &DeadlineWatch::default()), spelling);
     }
 
     /// Every word's owners from the vocabulary are the entries a scan
@@ -45,13 +45,13 @@ proptest::proptest! {
     fn the_vocabulary_lists_every_owner_of_a_word(labels in proptest::collection::vec("[a-c]{1,2}( [a-c]{1,2}){0,3}", 1..30), t in "[a-c]{1,2}") {
         let lex = Lexicon::shipped();
         let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.clone())).collect();
-        let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
-        let scanned = canon.owners_of_words(&[t.as_str()], &Deadline::default()).unwrap();
-        let vocab = canon.vocab(&Deadline::default()).unwrap();
+        let canon = CanonPool::build(&pool(&cands), &lex, &DeadlineWatch::default()).unwrap();
+        let scanned = canon.owners_of_words(&[t.as_str()], &DeadlineWatch::default()).unwrap();
+        let vocab = canon.vocab(&DeadlineWatch::default()).unwrap();
         let looked_up: Vec<usize> = vocab.owners_of(&canon.text, &t).unwrap_or_default().iter().map(|&o| o as usize).collect();
         proptest::prop_assert_eq!(&looked_up, &scanned[0]);
-        proptest::prop_assert_eq!(canon.owners_of_words(&[t.as_str()], &Deadline::default()).unwrap(), scanned);
-        proptest::prop_assert_eq!(canon.any_word(&t, &Deadline::default()), !looked_up.is_empty());
+        proptest::prop_assert_eq!(canon.owners_of_words(&[t.as_str()], &DeadlineWatch::default()).unwrap(), scanned);
+        proptest::prop_assert_eq!(canon.any_word(&t, &DeadlineWatch::default()), !looked_up.is_empty());
     }
 
     /// A label's joined length kept with the pool is its canonical
@@ -60,7 +60,7 @@ proptest::proptest! {
     fn a_label_joined_length_is_its_bytes_less_its_spaces(label in "(Links|  |Ünits|-|d|2|'s|ﬁ| |\\.){0,8}") {
         let lex = Lexicon::shipped();
         let cands = [Candidate::new("c", label)];
-        let canon = CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap();
+        let canon = CanonPool::build(&pool(&cands), &lex, &DeadlineWatch::default()).unwrap();
         let form = canon.label(0);
         proptest::prop_assert_eq!(canon.entries[0].label_joined as usize, form.len() - form.bytes().filter(|b| *b == b' ').count());
     }
@@ -85,9 +85,9 @@ proptest::proptest! {
             .map(|(i, (label, badge, kind, aliases))| Candidate { badge, kind, aliases, ..Candidate::new(format!("c{i}"), label) })
             .collect();
         let p = pool(&cands);
-        let whole = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
+        let whole = CanonPool::build(&p, &lex, &DeadlineWatch::default()).unwrap();
         let mut k = 0;
-        let put_together = CanonPool::assemble(&p, &Deadline::default(), |canon, c| {
+        let put_together = CanonPool::assemble(&p, &DeadlineWatch::default(), |canon, c| {
             // Some candidates canonicalized in place, as a pool of labels
             // the memo holds in part is put together.
             k += 1;

@@ -149,7 +149,7 @@ fn a_verb_use_is_the_first_word_or_after_a_lead() {
     }
     let toks = ["i", "need", "to", "track", "the", "order"];
     let mut roles = vec![Role::Content; toks.len()];
-    let (p, params, stop) = (super::super::tests::pool(&cands), MatchParams::default(), Deadline::default());
+    let (p, params, stop) = (super::super::tests::pool(&cands), MatchParams::default(), DeadlineWatch::default());
     let canon = CanonPool::build(&p, &lex, &stop).unwrap();
     let screen = Screen { pool: &p, canon: &canon, lex: &lex, params: &params, stop: &stop };
     assert!(mark_verb_uses(&toks, &mut roles, &screen, false, &mut Vec::new()));

@@ -28,8 +28,8 @@ proptest::proptest! {
         let q = Query::new(canonicalize(&input, &lex), &lex);
         let p = pool(&cands);
         let params = MatchParams { fuzzy_min_similarity: min, ..MatchParams::default() };
-        let index = CanonPool::build(&p, &lex, &Deadline::default()).unwrap();
-        let m = find(&input, &q, &p, &index, &[], Rules { lex: &lex, params: &params, ranked, stop: &Deadline::default() }).unwrap();
+        let index = CanonPool::build(&p, &lex, &DeadlineWatch::default()).unwrap();
+        let m = find(&input, &q, &p, &index, &[], Rules { lex: &lex, params: &params, ranked, stop: &DeadlineWatch::default() }).unwrap();
         proptest::prop_assume!(m.fuzzy.is_some());
 
         let sim = |s: &str| rapidfuzz::distance::levenshtein::normalized_similarity(q.core.chars(), canonicalize(s, &lex).chars()) as f32;
@@ -53,7 +53,7 @@ proptest::proptest! {
         for c in &cands {
             canon.push(c, &lex);
         }
-        let scanned = canon.near_words(&t, bound, &Deadline::default());
+        let scanned = canon.near_words(&t, bound, &DeadlineWatch::default());
         let mut got: Vec<String> = scanned.iter().map(|(w, _, _)| w.clone()).collect();
         got.sort();
         let mut want: Vec<String> = canon.words.iter().map(|&(s, e)| canon.text[s..e].to_string())
@@ -63,8 +63,8 @@ proptest::proptest! {
         proptest::prop_assert_eq!(got, want);
         // With the pool's word index: the same words, distances and
         // owners, in the same order.
-        canon.vocab(&Deadline::default()).unwrap();
-        proptest::prop_assert_eq!(canon.near_words(&t, bound, &Deadline::default()), scanned);
+        canon.vocab(&DeadlineWatch::default()).unwrap();
+        proptest::prop_assert_eq!(canon.near_words(&t, bound, &DeadlineWatch::default()), scanned);
     }
 
     #[test]
@@ -142,8 +142,12 @@ fn a_known_word_is_never_read_as_a_typo_of_another() {
             let i = 1 + at.index(b.len() - 2);
             b.swap(i - 1, i);
             let slip: String = b.into_iter().collect();
-            if !known_word(&slip, &CanonPool::build(&pool(&cands), &lex, &Deadline::default()).unwrap(), &lex, &Deadline::default())
-                && executes(&format!("{slip} {object}"), &cands).as_deref() == Some("x")
+            if !known_word(
+                &slip,
+                &CanonPool::build(&pool(&cands), &lex, &DeadlineWatch::default()).unwrap(),
+                &lex,
+                &DeadlineWatch::default(),
+            ) && executes(&format!("{slip} {object}"), &cands).as_deref() == Some("x")
             {
                 slips.set(slips.get() + 1);
             }

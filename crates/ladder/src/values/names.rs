@@ -1,0 +1,168 @@
+//! The names a value is said with: weekdays and months, in the lexicon's
+//! languages (accents folded), and the units after a number with how many
+//! of their dimension's one unit each is. Looked up for every word of a
+//! reply and of each shown option, so the tables are hashed once.
+
+use super::Dim;
+use rustc_hash::FxHashMap;
+use std::sync::LazyLock;
+
+pub(super) const WEEKDAYS: &[(&str, u8)] = &[
+    ("monday", 0),
+    ("mon", 0),
+    ("tuesday", 1),
+    ("tue", 1),
+    ("tues", 1),
+    ("wednesday", 2),
+    ("wed", 2),
+    ("thursday", 3),
+    ("thu", 3),
+    ("thur", 3),
+    ("thurs", 3),
+    ("friday", 4),
+    ("fri", 4),
+    ("saturday", 5),
+    ("sat", 5),
+    ("sunday", 6),
+    ("sun", 6),
+    // Spanish, French, German (accents folded).
+    ("lunes", 0),
+    ("martes", 1),
+    ("miercoles", 2),
+    ("jueves", 3),
+    ("viernes", 4),
+    ("sabado", 5),
+    ("domingo", 6),
+    ("lundi", 0),
+    ("mardi", 1),
+    ("mercredi", 2),
+    ("jeudi", 3),
+    ("vendredi", 4),
+    ("samedi", 5),
+    ("dimanche", 6),
+    ("montag", 0),
+    ("dienstag", 1),
+    ("mittwoch", 2),
+    ("donnerstag", 3),
+    ("freitag", 4),
+    ("samstag", 5),
+    ("sonntag", 6),
+    // Hebrew names its days by number ("יום שני", day two, is Monday): a
+    // bare "שני" is "second", so only the Sabbath stands alone.
+    ("שבת", 5),
+];
+
+pub(super) const MONTHS: &[(&str, u8)] = &[
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("may", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+    ("enero", 1),
+    ("febrero", 2),
+    ("marzo", 3),
+    ("abril", 4),
+    ("mayo", 5),
+    ("junio", 6),
+    ("julio", 7),
+    ("agosto", 8),
+    ("septiembre", 9),
+    ("octubre", 10),
+    ("noviembre", 11),
+    ("diciembre", 12),
+    ("janvier", 1),
+    ("fevrier", 2),
+    ("mars", 3),
+    ("avril", 4),
+    ("mai", 5),
+    ("juin", 6),
+    ("juillet", 7),
+    ("aout", 8),
+    ("septembre", 9),
+    ("octobre", 10),
+    ("novembre", 11),
+    ("decembre", 12),
+    ("januar", 1),
+    ("februar", 2),
+    ("marz", 3),
+    ("juni", 6),
+    ("juli", 7),
+    ("oktober", 10),
+    ("dezember", 12),
+];
+
+/// Whether `w` (normalized) names a month, in full or a common short form.
+pub fn is_month(w: &str) -> bool {
+    month(w).is_some()
+}
+
+/// A table's names hashed (the first listing of a name wins, as a scan
+/// of the table would find it): every word of a reply and of each shown
+/// option is looked up.
+fn by_name(table: &'static [(&'static str, u8)]) -> FxHashMap<&'static str, u8> {
+    let mut map = FxHashMap::default();
+    for (name, v) in table {
+        map.entry(*name).or_insert(*v);
+    }
+    map
+}
+
+pub(super) fn weekday(w: &str) -> Option<u8> {
+    static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(WEEKDAYS));
+    BY_NAME.get(w).copied()
+}
+
+pub(super) fn month(w: &str) -> Option<u8> {
+    static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(MONTHS));
+    BY_NAME.get(w).copied()
+}
+
+/// A unit after a number: its dimension and how many of the dimension's
+/// unit one of it is.
+pub(super) fn unit(w: &str) -> Option<(Dim, f64)> {
+    Some(match w {
+        "b" | "byte" | "bytes" => (Dim::Bytes, 1.0),
+        "kb" | "ko" => (Dim::Bytes, 1e3),
+        "mb" | "mo" => (Dim::Bytes, 1e6),
+        "gb" | "go" => (Dim::Bytes, 1e9),
+        "tb" | "to" => (Dim::Bytes, 1e12),
+        "mm" => (Dim::Length, 1.0),
+        "cm" => (Dim::Length, 10.0),
+        "in" | "inch" | "inches" | "zoll" | "pouces" | "pulgadas" => (Dim::Length, 25.4),
+        "ft" | "feet" | "foot" => (Dim::Length, 304.8),
+        "ml" => (Dim::Volume, 1.0),
+        "cl" => (Dim::Volume, 10.0),
+        "dl" => (Dim::Volume, 100.0),
+        "l" | "liter" | "litre" | "liters" | "litres" => (Dim::Volume, 1000.0),
+        "oz" => (Dim::Mass, 28.35),
+        "g" | "gram" | "grams" | "gramm" | "gramos" | "grammes" => (Dim::Mass, 1.0),
+        "kg" | "kilo" | "kilos" => (Dim::Mass, 1000.0),
+        "lb" | "lbs" | "pound" | "pounds" => (Dim::Mass, 453.6),
+        "min" | "mins" | "minute" | "minutes" | "minuten" | "minutos" | "m" => (Dim::Duration, 1.0),
+        "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "horas" | "heures" => (Dim::Duration, 60.0),
+        "sec" | "secs" | "second" | "seconds" | "s" => (Dim::Duration, 1.0 / 60.0),
+        "day" | "days" | "tage" | "dias" | "jours" => (Dim::Duration, 24.0 * 60.0),
+        "usd" | "dollar" | "dollars" | "bucks" | "eur" | "euro" | "euros" | "gbp" | "pounds sterling" | "nis" | "shekel" | "shekels" => {
+            (Dim::Price, 100.0)
+        }
+        _ => return None,
+    })
+}
