@@ -171,6 +171,8 @@ pub enum Ranking {
     Words,
     /// Word evidence first, then meaning.
     Meaning,
+    /// A word tie ordered, cut or filled by meaning (spec 4d).
+    TieMeaning,
 }
 
 impl Ranking {
@@ -178,6 +180,7 @@ impl Ranking {
         match self {
             Ranking::Words => "words",
             Ranking::Meaning => "meaning",
+            Ranking::TieMeaning => "tie-meaning",
         }
     }
 }

@@ -336,7 +336,7 @@ pub(crate) fn collision<'a, 't>(
         true => similar(ctx, req, replied.again.as_deref().unwrap_or(&req.input), pool, &replied.index),
         false => Similar(None),
     };
-    let tie = Tie::new(pool, matches, query, class, req, p.tie_len(), similar);
+    let tie = Tie::new(pool, matches, query, class, req, (p.tie_len(), p.clarifier_max_options), similar);
     draft.open_cycle(&tie);
     let sources: std::collections::BTreeSet<&str> =
         tie.items.iter().map(|t| t.entry.map_or("commands", |i| pool.entries[i].source.as_str())).collect();
