@@ -407,6 +407,7 @@ impl<'a> Writer<'a> {
             config_revision,
             pool_version,
             follow_up,
+            about,
         } = decision;
         // The key, when the held request makes it (the turn opened the
         // cycle); the decision id, when the cycle's id is made from it
@@ -441,6 +442,8 @@ impl<'a> Writer<'a> {
         m.put(u64::from(!trace.is_empty()), 2);
         m.put(u64::from(pool_version.is_some()), 2);
         m.opt(FollowUpKind::ALL, &follow_up.as_ref().map(|f| f.kind));
+        // Last: a record written before `about` reads it as absent.
+        m.put(u64::from(!about.is_empty()), 2);
         self.uint(m.value);
         if !held_key {
             let TurnKey { turn, input } = key;
@@ -489,6 +492,9 @@ impl<'a> Writer<'a> {
         }
         if let Some(FollowUp { kind: _, text }) = follow_up {
             self.text(text);
+        }
+        if !about.is_empty() {
+            self.texts(about);
         }
     }
 
@@ -836,6 +842,7 @@ impl<'a> Reader<'a> {
         let has_trace = m.take(2) == 1;
         let has_pool = m.take(2) == 1;
         let follow = m.opt(FollowUpKind::ALL)?;
+        let has_about = m.take(2) == 1;
         if m.0 != 0 {
             return Err(Corrupt("a turn's fields"));
         }
@@ -907,6 +914,7 @@ impl<'a> Reader<'a> {
                 Some(kind) => Some(FollowUp { kind, text: self.text()? }),
                 None => None,
             },
+            about: if has_about { self.texts()? } else { Vec::new() },
         };
         Ok(LastTurn { key, decision })
     }

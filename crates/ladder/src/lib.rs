@@ -139,6 +139,7 @@ macro_rules! wire_enum {
     };
 }
 
+pub mod about;
 pub mod ask;
 pub mod assistant;
 pub mod canon;

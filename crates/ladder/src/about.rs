@@ -1,0 +1,116 @@
+//! What a question is about (spec 4d, `Decision.about`): on an `ESCAPE`
+//! with `question_intent`, the candidates the question concerns, closest
+//! first, at most [`MAX`]; empty when none is close. The app's chat uses
+//! it to answer ("is the pool heated at night?" on a screen with "Pool &
+//! spa hours" is about it).
+//!
+//! Ranked by the words, then by meaning: what the question names (a whole
+//! label, an alias, a position, the words that single one out) leads, then
+//! the few candidates whose labels share a word with it; then, with a model that reads the request's language, the candidates at
+//! least [`CLOSE`] in meaning, closest first. Without a model (or in a
+//! language it does not read) only what the words name.
+//!
+//! S6 and S8: it is computed after the decision, from the same pool and
+//! rules, and written only into `about`; nothing reads it back. A
+//! question is never executed, with or without it, and the outcome, the
+//! target and the escape reason are those the ladder decided
+//! (`decide/tests.rs`: `s8_meaning_never_decides`).
+
+use crate::cost::Deadline;
+use crate::draft::{Ctx, Decided};
+use crate::intern;
+use crate::matching::{self, MatchKind, Query};
+use crate::meaning::Similar;
+use crate::scope::{self, CueParse, Resolved};
+use crate::types::{DecideRequest, EscapeReason, Outcome, Step};
+
+/// At most this many candidates in `about`.
+pub const MAX: usize = 3;
+
+/// The least similarity (cosine, unit vectors) at which a candidate the
+/// words do not name is close enough to be what a question is about.
+/// Calibrated on CLINC150's train and validation splits with the shipped
+/// model (docs/meaning.md, "Questions"): at 0.22, 64.8% of the
+/// out-of-scope questions get no candidate, and 81.2% of the in-scope
+/// ones hold their intent (0.20: 58.5% and 82.1%; 0.25: 67.0% and 80.1%).
+pub const CLOSE: f32 = 0.22;
+
+/// Sets `about` on a decision that escapes a question, and says how in
+/// the trace: an `about` step, `words` (the words named them all),
+/// `meaning` (meaning added some) or `none`, with the ids and their
+/// similarities. Any other decision is left as it is.
+pub fn attach(ctx: &Ctx<'_>, req: &DecideRequest, decided: &mut Decided) {
+    let d = &mut decided.decision;
+    if d.outcome != Outcome::Escape || d.escape_reason != Some(EscapeReason::QuestionIntent) {
+        return;
+    }
+    let started = std::time::Instant::now();
+    let (ids, outcome, detail) = of(ctx, req, &decided.canonical_input);
+    d.about = ids;
+    d.trace.push(Step { rung: "about".into(), outcome: outcome.into(), detail, duration_us: started.elapsed().as_micros() as u64 });
+}
+
+/// The ids a question in `canonical` is about, how they were ranked, and
+/// the trace's detail (ids and scores, no user text).
+fn of(ctx: &Ctx<'_>, req: &DecideRequest, canonical: &str) -> (Vec<String>, &'static str, String) {
+    let none = (Vec::new(), "none", String::new());
+    let p = ctx.policy;
+    let lex = &p.lexicon;
+    let stop = Deadline::new(ctx.deadline);
+    let cue = match scope::find_cue(canonical, lex) {
+        CueParse::One(c) => Some(c),
+        CueParse::None => None,
+        CueParse::Conflict => return none,
+    };
+    let Resolved::Pool(pool) = scope::resolve(req, cue.as_ref().map(|c| c.scope), false) else { return none };
+    if pool.is_empty() {
+        return none;
+    }
+    let options = req.options.as_ref().map(|o| &o.candidates);
+    let Ok(index) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else { return none };
+    let query = Query::new(cue.map_or_else(|| canonical.to_string(), |c| c.rest), lex);
+    let rules = matching::Rules { lex, params: &p.matching, ranked: 0, stop: &stop };
+    let Ok(matches) = matching::find(&req.input, &query, &pool, &index, &[], rules) else { return none };
+    let similar = match p.meaning.as_ref().filter(|m| m.reads(&req.language)) {
+        Some(m) => Similar(m.similarities(&req.input, index.vectors(|| m.pool_vectors(&pool)))),
+        None => Similar(None),
+    };
+    // What the words name: a hit that singles a candidate out, or
+    // stronger; then the few whose labels share a word with the question
+    // (a word most of the screen shares names nothing), closest first.
+    let mut order: Vec<usize> = Vec::new();
+    for h in matches.hits.iter().filter(|h| h.kind >= MatchKind::Typo) {
+        if !order.contains(&h.entry) {
+            order.push(h.entry);
+        }
+    }
+    let mut shared: Vec<usize> =
+        matches.hits.iter().filter(|h| h.kind == MatchKind::Containment && !order.contains(&h.entry)).map(|h| h.entry).collect();
+    if shared.len() <= MAX {
+        similar.sort(&mut shared);
+        order.extend(shared);
+    }
+    order.truncate(MAX);
+    let by_words = order.len();
+    if similar.0.is_some() {
+        let rest = similar.rest(pool.len(), &order, MAX - order.len());
+        order.extend(rest.into_iter().filter(|e| similar.of(*e).is_some_and(|s| s >= CLOSE)));
+    }
+    let detail = order
+        .iter()
+        .map(|e| match similar.of(*e) {
+            Some(s) => format!("{}:{s:.2}", pool.entries[*e].cand.id),
+            None => pool.entries[*e].cand.id.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    let outcome = match order.len() {
+        0 => "none",
+        n if n == by_words => "words",
+        _ => "meaning",
+    };
+    (order.into_iter().map(|e| pool.entries[e].cand.id.clone()).collect(), outcome, detail)
+}
+
+#[cfg(test)]
+mod tests;
