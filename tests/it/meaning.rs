@@ -63,7 +63,7 @@ const CLINC_FIRST_MIN: f64 = 0.64;
 /// A clarifier never offers more than this (`clarifier.max_options`).
 const OPTIONS_MAX: usize = 5;
 /// Of the in-scope turns escaped as questions, the share whose `about`
-/// holds the intent (81.2% reached), at least; of the out-of-scope
+/// holds the intent (81.0% reached), at least; of the out-of-scope
 /// questions, the share whose `about` is empty (64.8% reached), at least.
 const CLINC_ABOUT_MEANT_MIN: f64 = 0.80;
 const CLINC_OOS_ABOUT_EMPTY_MIN: f64 = 0.50;
