@@ -1,5 +1,6 @@
-//! What a question is about (spec 4d, `Decision.about`): on an `ESCAPE`
-//! with `question_intent`, the candidates the question concerns, closest
+//! What a question is about (`Decision.about`;
+//! docs/meaning.md#questions-what-they-are-about): on an `ESCAPE` with
+//! `question_intent`, the candidates the question concerns, closest
 //! first, at most [`MAX`]; empty when none is close. The app's chat uses
 //! it to answer ("is the pool heated at night?" on a screen with "Pool &
 //! spa hours" is about it).

@@ -333,14 +333,15 @@ pub fn rank(
     (out, if by_meaning { Ranking::Meaning } else { Ranking::Words })
 }
 
-/// A word tie ranked by meaning (spec 4d): what the input names whole (a
-/// label, an alias, a position) leads, in the words' order; then the set
-/// the words point at. A set larger than the clarifier shows is cut by
-/// meaning, closest first, not by the screen's order; a weak one
+/// A word tie ranked by meaning
+/// (docs/meaning.md#what-it-does-and-what-it-never-does): what the input
+/// names whole (a label, an alias, a position) leads, in the words' order;
+/// then the set the words point at. A set larger than the clarifier shows is
+/// cut by meaning, closest first, not by the screen's order; a weak one
 /// ([`weak`]) is ordered by meaning and the closest options of the rest of
 /// the screen fill the open slots beside it. A set the clarifier can show
-/// whole, on all the input says, stays as the words rank it (an answer
-/// by position counts in the screen's order).
+/// whole, on all the input says, stays as the words rank it (an answer by
+/// position counts in the screen's order).
 fn word_tie(pool: &Pool<'_>, m: &Matches, similar: &Similar, (cap, shown): (usize, usize)) -> (Vec<usize>, Ranking) {
     let r = &m.reading;
     let mut order: Vec<usize> = r.named_entries().collect();

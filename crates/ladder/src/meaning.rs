@@ -171,7 +171,8 @@ pub enum Ranking {
     Words,
     /// Word evidence first, then meaning.
     Meaning,
-    /// A word tie ordered, cut or filled by meaning (spec 4d).
+    /// A word tie cut or filled by meaning
+    /// (docs/meaning.md#what-it-does-and-what-it-never-does).
     TieMeaning,
 }
 
