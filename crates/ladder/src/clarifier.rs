@@ -108,21 +108,29 @@ pub fn ranks_by_meaning(class: &Classification, matches: &Matches, query: &Query
     let a_reference = words.len() <= 3 && words.iter().any(|w| lex.deictic.contains(*w));
     let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
     let ranked = match reason {
-        AmbiguityReason::NoDeterministicMatch => !r.never_executes() || only_the_list(r),
+        AmbiguityReason::NoDeterministicMatch => !r.never_executes() || only_the_list(matches),
         AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie => {
-            r.named.len() < 2 && (!r.never_executes() || only_the_list(r))
+            r.named.len() < 2 && (!r.never_executes() || only_the_list(matches))
         }
         _ => false,
     };
     ranked && class.confirm.is_none() && !r.out_of_range && !a_reference
 }
 
-/// A negation, a relation or a plural that names and excludes nothing
-/// ("my card still hasn't shown up", "roll my 401k over", "show me all of
-/// them"): what a person offers after it is the list, which leaves the
-/// order open.
-fn only_the_list(r: &Referents) -> bool {
-    r.negated.is_empty() && r.named.is_empty()
+/// A negation, a relation or a plural that names, excludes and relates to
+/// nothing ("my card still hasn't shown up", "roll my 401k over", "show
+/// me all of them"): what a person offers after it is the list, which
+/// leaves the order open. Where the words point at candidates, one or a
+/// set ("anything except sushi", "anything but ibuprofen" with two, "the
+/// one next to the lasagna", "not the 4417 card"), they are what the
+/// negation excludes or the relation's anchor, and the words' own rules
+/// stand.
+fn only_the_list(m: &Matches) -> bool {
+    let r = &m.reading;
+    r.negated.is_empty()
+        && r.named.is_empty()
+        && matches!(r.words, Words::None | Words::Unexplained)
+        && m.hits.iter().all(|h| h.kind < MatchKind::Typo)
 }
 
 /// An unresolved turn: what the rules found, why it did not settle, and
@@ -256,7 +264,7 @@ pub fn rank(
         let (order, ranking) = word_tie(pool, m, similar, (cap, shown));
         return (order.into_iter().map(item).take(cap).collect(), ranking);
     }
-    let mut out: Vec<TieItem> = if r.never_executes() && !(by_meaning && only_the_list(r)) {
+    let mut out: Vec<TieItem> = if r.never_executes() && !(by_meaning && only_the_list(m)) {
         structured(pool, r).into_iter().map(item).collect()
     } else if reason == AmbiguityReason::NoDeterministicMatch && by_meaning {
         // Nothing named: what the input names whole (a hit stronger than

@@ -184,6 +184,19 @@ fn what_the_input_names_whole_still_leads_a_tie() {
 }
 
 #[test]
+fn a_negation_of_what_the_words_point_at_keeps_the_words_rules() {
+    // "card" points at six options after "anything but": what the
+    // negation excludes, not a tie for meaning to order.
+    for input in ["anything but the card ones", "not the card ones"] {
+        let words = turn(&Policy::defaults(), &off(), &cards(input)).decision;
+        let meant = turn(&meaning(), &off(), &cards(input)).decision;
+        assert_eq!(meant.outcome, Outcome::Clarify, "{input}");
+        assert_eq!(ids(&meant), ids(&words), "{input}");
+        assert_eq!(rank_step(&meant).0, "words", "{input}");
+    }
+}
+
+#[test]
 fn another_language_or_nothing_the_model_reads_keeps_the_words() {
     let mut r = bank("i'd like to move money between my accounts");
     r.language = "he".into();
