@@ -7,11 +7,13 @@
 //!
 //! Ranked by the words, then by meaning: what the question names (a whole
 //! label, an alias, a position, the words that single one out) leads, then
-//! the few candidates whose labels share a word with it; then, with a model that reads the request's language, the candidates at
-//! least [`CLOSE`] in meaning, closest first. Without a model (or in a
-//! language it does not read) only what the words name.
+//! the few candidates whose labels share a word with it; then, with a
+//! model that reads the request's language, the candidates at least
+//! [`CLOSE`] in meaning, closest first. Without a model (or in a language
+//! it does not read) only what the words name.
 //!
-//! S6 and S8: it is computed after the decision, from the same pool and
+//! S6 and S8: it is computed after the decision (the rungs that escape a
+//! question hand it here: `rungs::with_about`), from the same pool and
 //! rules, and written only into `about`; nothing reads it back. A
 //! question is never executed, with or without it, and the outcome, the
 //! target and the escape reason are those the ladder decided

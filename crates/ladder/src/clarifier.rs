@@ -101,20 +101,40 @@ pub const FAR_CLOSER: f32 = 0.25;
 /// negation that excludes something, a relation, "a or b" and a typo; a
 /// position outside the list; a confirmation of what the input names; and
 /// a short reference by "one", "it" or "that" ("the red one", "wrong
-/// one": what it means is on the screen, not in its words).
+/// one": what it means is on the screen, not in its words). Numbers in a
+/// sentence that says more are values, not positions ([`numbers_are_values`]).
 pub fn ranks_by_meaning(class: &Classification, matches: &Matches, query: &Query, lex: &crate::lexicon::Lexicon) -> bool {
     let r = &matches.reading;
     let words: Vec<&str> = crate::text::words(&query.core).collect();
     let a_reference = words.len() <= 3 && words.iter().any(|w| lex.deictic.contains(*w));
+    let values = numbers_are_values(matches, &query.core);
     let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
     let ranked = match reason {
-        AmbiguityReason::NoDeterministicMatch => !r.never_executes() || only_the_list(matches),
+        AmbiguityReason::NoDeterministicMatch => !r.never_executes() || only_the_list(matches) || values,
         AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie => {
-            r.named.len() < 2 && (!r.never_executes() || only_the_list(matches))
+            (r.named.len() < 2 || values) && (!r.never_executes() || only_the_list(matches) || values)
         }
         _ => false,
     };
-    ranked && class.confirm.is_none() && !r.out_of_range && !a_reference
+    ranked && class.confirm.is_none() && (!r.out_of_range || values) && !a_reference
+}
+
+/// Whether the positions the input names are numbers said in a sentence
+/// that says more than any candidate ("a table for 4 at red robin under
+/// the name kevin at 7", "set the temperature to 75", "from the 4th to the
+/// 11th"): a content word no candidate has, a position named (or one
+/// outside the list), nothing excluded, and a number written in digits.
+/// They are values, not positions, and what relates to them ("under the
+/// name kevin at 7") relates to no option: for the clarifier's order only
+/// (S8), meaning ranks it and the positions do not lead. "2 or 3", "the
+/// fifth one" of three and "play the 2nd song" say nothing more, and keep
+/// the words' rules.
+pub fn numbers_are_values(m: &Matches, text: &str) -> bool {
+    let r = &m.reading;
+    r.words == Words::Unexplained
+        && (r.out_of_range || r.named.iter().any(|(_, k)| *k == MatchKind::Ordinal))
+        && r.negated.is_empty()
+        && text.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// A negation, a relation or a plural that names, excludes and relates to
@@ -260,17 +280,23 @@ pub fn rank(
         _ => None,
     };
     let by_meaning = similar.0.is_some();
+    let values = by_meaning && numbers_are_values(m, &req.input);
     if by_meaning && reason != AmbiguityReason::NoDeterministicMatch {
-        let (order, ranking) = word_tie(pool, m, similar, (cap, shown));
+        let (order, ranking) = word_tie(pool, m, similar, (cap, shown), values);
         return (order.into_iter().map(item).take(cap).collect(), ranking);
     }
-    let mut out: Vec<TieItem> = if r.never_executes() && !(by_meaning && only_the_list(m)) {
+    let mut out: Vec<TieItem> = if r.never_executes() && !(by_meaning && (only_the_list(m) || values)) {
         structured(pool, r).into_iter().map(item).collect()
     } else if reason == AmbiguityReason::NoDeterministicMatch && by_meaning {
         // Nothing named: what the input names whole (a hit stronger than
         // word overlap) leads, closest in meaning first, and the entries
         // closest in meaning fill the open slots from the whole screen.
-        let mut order: Vec<usize> = m.hits.iter().filter(|h| h.kind > MatchKind::Containment).map(|h| h.entry).collect();
+        let mut order: Vec<usize> = m
+            .hits
+            .iter()
+            .filter(|h| h.kind > MatchKind::Containment && !(values && h.kind == MatchKind::Ordinal))
+            .map(|h| h.entry)
+            .collect();
         similar.sort(&mut order);
         order.truncate(cap);
         let rest = similar.rest(pool.len(), &order, cap - order.len());
@@ -349,11 +375,13 @@ pub fn rank(
 /// ([`weak`]) is ordered by meaning and the closest options of the rest of
 /// the screen fill the open slots beside it. A set the clarifier can show
 /// whole, on all the input says, stays as the words rank it (an answer by
-/// position counts in the screen's order).
-fn word_tie(pool: &Pool<'_>, m: &Matches, similar: &Similar, (cap, shown): (usize, usize)) -> (Vec<usize>, Ranking) {
+/// position counts in the screen's order). Positions that are `values`
+/// ([`numbers_are_values`]) name nothing here.
+fn word_tie(pool: &Pool<'_>, m: &Matches, similar: &Similar, (cap, shown): (usize, usize), values: bool) -> (Vec<usize>, Ranking) {
     let r = &m.reading;
-    let mut order: Vec<usize> = r.named_entries().collect();
-    for h in m.hits.iter().filter(|h| h.kind >= MatchKind::Badge) {
+    let position = |h: &&crate::matching::Hit| values && h.kind == MatchKind::Ordinal;
+    let mut order: Vec<usize> = r.named.iter().filter(|(_, k)| !values || *k != MatchKind::Ordinal).map(|(e, _)| *e).collect();
+    for h in m.hits.iter().filter(|h| h.kind >= MatchKind::Badge && !position(h)) {
         if !order.contains(&h.entry) {
             order.push(h.entry);
         }
@@ -361,7 +389,7 @@ fn word_tie(pool: &Pool<'_>, m: &Matches, similar: &Similar, (cap, shown): (usiz
     let mut set: Vec<usize> = match &r.words {
         Words::Shared { entries, .. } | Words::Split(entries) => entries.clone(),
         Words::Unique { entry, .. } => vec![*entry],
-        _ => m.top().iter().map(|h| h.entry).collect(),
+        _ => m.top().iter().filter(|h| !position(h)).map(|h| h.entry).collect(),
     };
     set.retain(|e| !order.contains(e));
     let weak = weak(set.len(), m);

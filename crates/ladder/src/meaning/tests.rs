@@ -197,6 +197,27 @@ fn a_negation_of_what_the_words_point_at_keeps_the_words_rules() {
 }
 
 #[test]
+fn numbers_in_a_sentence_that_says_more_are_values_not_positions() {
+    // "3rd" is the third option's position, "1" the first's; the rest
+    // says more than any label: meaning orders the clarifier, and the
+    // positions do not lead it.
+    for (input, meant_id) in [("wire the money to my landlord on the 3rd", "send"), ("pay 1 invoice that is due for my landlord", "bill")] {
+        let words = turn(&Policy::defaults(), &off(), &cards(input)).decision;
+        let meant = turn(&meaning(), &off(), &cards(input)).decision;
+        assert_eq!((words.outcome, meant.outcome), (Outcome::Clarify, Outcome::Clarify), "{input}");
+        assert_ne!(ids(&words).first().map(String::as_str), Some(meant_id), "{input}: the words alone: {:?}", ids(&words));
+        assert_eq!(ids(&meant).first().map(String::as_str), Some(meant_id), "{input}: {:?}", ids(&meant));
+        assert_ne!(rank_step(&meant).0, "words", "{input}");
+    }
+    // A position and nothing more is one: "2 or 3" offers the second and
+    // the third, as the words rank them.
+    let words = turn(&Policy::defaults(), &off(), &cards("2 or 3")).decision;
+    let meant = turn(&meaning(), &off(), &cards("2 or 3")).decision;
+    assert_eq!(ids(&meant), ["freeze", "lost"]);
+    assert_eq!(ids(&meant), ids(&words));
+}
+
+#[test]
 fn another_language_or_nothing_the_model_reads_keeps_the_words() {
     let mut r = bank("i'd like to move money between my accounts");
     r.language = "he".into();
