@@ -22,9 +22,9 @@
 use crate::cost::Deadline;
 use crate::draft::{Ctx, Decided};
 use crate::intern;
-use crate::matching::{self, MatchKind, Query};
+use crate::matching::{self, CanonPool, MatchKind, Query};
 use crate::meaning::Similar;
-use crate::scope::{self, CueParse, Resolved};
+use crate::scope::{self, CueParse, Pool, Resolved};
 use crate::types::{DecideRequest, EscapeReason, Outcome, Step};
 
 /// At most this many candidates in `about`.
@@ -76,7 +76,7 @@ fn of(ctx: &Ctx<'_>, req: &DecideRequest, canonical: &str) -> (Vec<String>, &'st
     // match rung's costliest, and a question's words name what they say).
     let params = matching::MatchParams { typo_max_edits: 0, joined_words: false, fuzzy_min_similarity: 2.0, ..p.matching.clone() };
     let rules = matching::Rules { lex, params: &params, ranked: 0, stop: &stop };
-    let Ok(matches) = matching::find(&req.input, &query, &pool, &index, &[], rules) else { return none };
+    let Some(matches) = named(req, &query, &pool, &index, rules) else { return none };
     let similar = match p.meaning.as_ref().filter(|m| m.reads(&req.language)) {
         Some(m) => Similar(m.similarities(&req.input, index.vectors(|| m.pool_vectors(&pool)))),
         None => Similar(None),
@@ -116,6 +116,35 @@ fn of(ctx: &Ctx<'_>, req: &DecideRequest, canonical: &str) -> (Vec<String>, &'st
         _ => "meaning",
     };
     (order.into_iter().map(|e| pool.entries[e].cand.id.clone()).collect(), outcome, detail)
+}
+
+/// What the question's words name, as `matching::find` reads them (hits
+/// by index into `pool`), read over the candidates that share a word with
+/// it: a label, an alias or a badge the question says has its words, and
+/// whether a word singles one out or is shared depends only on the
+/// candidates that have it. Reading a handful instead of the screen is
+/// most of what `about` saves (the word match is its costliest part). A
+/// position or a number counts in the whole list, and more than half of
+/// the screen sharing a word saves nothing: those read the whole pool.
+/// `None` when the deadline passed.
+fn named(req: &DecideRequest, query: &Query, pool: &Pool<'_>, index: &CanonPool, rules: matching::Rules<'_>) -> Option<matching::Matches> {
+    let toks: Vec<&str> = crate::text::words(&query.full).collect();
+    let counts =
+        toks.iter().enumerate().any(|(i, t)| t.bytes().any(|b| b.is_ascii_digit()) || rules.lex.ordinals.value_at(&toks, i).is_some());
+    index.build_vocab(rules.stop).ok()?;
+    let sharing = if counts { None } else { index.entries_with_any(toks.iter().copied()).filter(|s| 2 * s.len() <= pool.len()) };
+    let Some(sharing) = sharing else { return matching::find(&req.input, query, pool, index, &[], rules).ok() };
+    if sharing.is_empty() {
+        return Some(matching::Matches::default());
+    }
+    let entries = sharing.iter().map(|&i| pool.entries[i]).collect();
+    let sub = Pool { entries, cue: pool.cue, ordinal_source: pool.ordinal_source, shown_len: Some(pool.ordinal_len()) };
+    let canon = CanonPool::build(&sub, rules.lex, rules.stop).ok()?;
+    let mut matches = matching::find(&req.input, query, &sub, &canon, &[], rules).ok()?;
+    for h in &mut matches.hits {
+        h.entry = sharing[h.entry];
+    }
+    Some(matches)
 }
 
 #[cfg(test)]

@@ -135,3 +135,24 @@ fn only_a_question_is_about_anything() {
         }
     }
 }
+
+#[test]
+fn a_position_in_a_question_counts_in_the_whole_list() {
+    // The words are read over the options that share one with the
+    // question; a position is read over the screen as shown.
+    for p in [meaning(), Policy::defaults()] {
+        let d = decide(&p, &screen("what is the second option?"));
+        assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::QuestionIntent)));
+        assert_eq!(d.about.first().map(String::as_str), Some("bill"), "{:?}", d.about);
+    }
+}
+
+#[test]
+fn a_label_word_the_question_shares_names_its_options_among_the_others() {
+    // "card" and "lost" are one option's words among six: read over the
+    // options that have them, the same option the whole screen names.
+    for p in [meaning(), Policy::defaults()] {
+        let d = decide(&p, &screen("what do I do about a lost card?"));
+        assert_eq!(d.about.first().map(String::as_str), Some("card"), "{:?}", d.about);
+    }
+}
