@@ -289,6 +289,7 @@ class Scenario:
     option_ids: List[str] = field(default_factory=list)
     escape_reason: str = ""
     confirm_id: str = ""
+    # What `about` leads with (closest first; what follows may vary).
     about: List[str] = field(default_factory=list)
 
 
@@ -445,8 +446,8 @@ def check(s: Scenario, turn: Turn, existed: bool) -> List[str]:
         problems.append(f"clarifier.option_ids {list(d.clarifier.option_ids)}, expected {s.option_ids}")
     if s.escape_reason and d.escape_reason != s.escape_reason:
         problems.append(f"escape_reason {d.escape_reason!r}, expected {s.escape_reason!r}")
-    if s.about and list(d.about) != s.about:
-        problems.append(f"about {list(d.about)}, expected {s.about}")
+    if s.about and list(d.about)[: len(s.about)] != s.about:
+        problems.append(f"about {list(d.about)}, expected it to lead with {s.about}")
     if s.confirm_id and (d.clarifier.kind != "confirmation" or d.clarifier.option_ids[:1] != [s.confirm_id]):
         problems.append(f"clarifier {d.clarifier.kind!r} {list(d.clarifier.option_ids)}, expected a confirmation of {s.confirm_id!r}")
     if d.outcome in (pb.OUTCOME_CLARIFY, pb.OUTCOME_NEED_MORE_INFO) and not d.loop_cycle_id:

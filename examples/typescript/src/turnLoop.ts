@@ -305,6 +305,7 @@ interface Scenario {
   optionIds?: string[];
   escapeReason?: string;
   confirmId?: string;
+  /** What `about` leads with (closest first; what follows may vary). */
   about?: string[];
 }
 
@@ -474,7 +475,8 @@ function check(s: Scenario, turn: Turn, existed: boolean): string[] {
   if (s.optionIds && !same(optionIds, s.optionIds)) problems.push(`clarifier.optionIds ${optionIds}, expected ${s.optionIds}`);
   if (s.escapeReason && d.escapeReason !== s.escapeReason)
     problems.push(`escapeReason ${d.escapeReason}, expected ${s.escapeReason}`);
-  if (s.about && !same(d.about, s.about)) problems.push(`about ${d.about}, expected ${s.about}`);
+  if (s.about && !same(d.about.slice(0, s.about.length), s.about))
+    problems.push(`about ${d.about}, expected it to lead with ${s.about}`);
   if (s.confirmId && (d.clarifier?.kind !== 'confirmation' || optionIds[0] !== s.confirmId))
     problems.push(`clarifier ${d.clarifier?.kind} [${optionIds}], expected a confirmation of ${s.confirmId}`);
   if ((d.outcome === Outcome.CLARIFY || d.outcome === Outcome.NEED_MORE_INFO) && !d.loopCycleId)
