@@ -17,7 +17,9 @@
 //! Pools of 77 (BANKING77's size), 100 and 1,000 candidates of the load
 //! tool's labels; inputs `unresolved` ("links panel", two words-only hits:
 //! a tie meaning fills) and `paraphrase` ("show me the one about money I
-//! put aside", nothing named: meaning ranks every candidate).
+//! put aside", nothing named: meaning ranks every candidate) and
+//! `question` ("what does the revenue forecast show?": an escape, with
+//! the candidates it is about).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use futures::executor::block_on;
@@ -38,7 +40,11 @@ mod support;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const INPUTS: &[(&str, &str)] = &[("unresolved", "links panel"), ("paraphrase", "show me the one about money I put aside")];
+const INPUTS: &[(&str, &str, Outcome)] = &[
+    ("unresolved", "links panel", Outcome::Clarify),
+    ("paraphrase", "show me the one about money I put aside", Outcome::Clarify),
+    ("question", "what does the revenue forecast show?", Outcome::Escape),
+];
 const SIZES: &[usize] = &[77, 100, 1_000];
 
 /// What is new on each call.
@@ -93,11 +99,11 @@ fn bench(c: &mut Criterion) {
                 .counting_vectors(if policy.meaning.is_some() { dim } else { 0 })
                 .with_labels(Config::default().server.label_memo_bytes);
             let ctx = ctx(policy, &state, Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 }, Some(&memo));
-            for (name, input) in INPUTS {
+            for (name, input, outcome) in INPUTS {
                 for &n in SIZES {
                     let kept = request(input, pool(n, New::Nothing, 0));
                     let d = block_on(decide(&ctx, &kept, Mode::Turn, &NoPorts)).expect("no deadline").decision;
-                    assert_eq!(d.outcome, Outcome::Clarify, "{name}/{n}");
+                    assert_eq!(d.outcome, *outcome, "{name}/{n}");
                     g.throughput(Throughput::Elements(n as u64));
                     let mut k = 0;
                     g.bench_function(BenchmarkId::new(format!("{ranking}/{name}"), n), |b| {

@@ -489,8 +489,7 @@ impl From<d::Decision> for pb::Decision {
                 kind: c.kind.as_str().to_string(),
             }),
             needed_evidence_types: x.needed_evidence_types.iter().map(|t| t.as_str().to_string()).collect(),
-            // The contract's name is in place; the ladder does not fill it yet.
-            about: Vec::new(),
+            about: x.about,
             // Absent when the LLM rung did nothing for this decision (not
             // reached, or no provider): the answer says what happened only.
             llm: Some(pb::LlmReport {

@@ -92,6 +92,13 @@ class DemoApp:
     def route(self, reason: str, text: str) -> None:
         self.log.append(f"routed ({reason})")
 
+    def answer_about(self, text: str, about: List[str]) -> None:
+        # `question_intent`: the app's chat answers the question, with the
+        # options it is about (closest first; none when nothing on the
+        # screen is close) as its context: "what is links panel d?" is
+        # answered from what the app knows of links-panel-d.
+        self.log.append(f"answered a question about {about}")
+
     def answer(self, question: str) -> None:
         # The app's own chat answers the question the user asked with a yes.
         self.log.append(f"answered {question!r}")
@@ -214,9 +221,13 @@ def handle_turn(client: Client, app: DemoApp, session_id: str, text: str) -> Tur
                     choice_id=choice_id,
                     traceparent=traceparent,
                 ).session
+        elif decision.outcome == pb.OUTCOME_ESCAPE and decision.escape_reason == "question_intent":
+            # A question: the app's chat answers it; `about` says which
+            # options it concerns (a hint, never a choice: nothing runs).
+            app.answer_about(text, list(decision.about))
         elif decision.outcome == pb.OUTCOME_ESCAPE:
-            # question_intent, cancel (drop the task), no_active_context, or
-            # command (target_id is then the command's id).
+            # cancel (drop the task), no_active_context, or command
+            # (target_id is then the command's id).
             app.route(decision.escape_reason, text)
     except LadderError as err:
         # INVALID_ARGUMENT / RESOURCE_EXHAUSTED: the request the app built is
@@ -278,6 +289,8 @@ class Scenario:
     option_ids: List[str] = field(default_factory=list)
     escape_reason: str = ""
     confirm_id: str = ""
+    # What `about` leads with (closest first; what follows may vary).
+    about: List[str] = field(default_factory=list)
 
 
 SCENARIOS = [
@@ -285,7 +298,14 @@ SCENARIOS = [
     Scenario(
         "clarify", Screen(options=PANELS), "links panel", ["OUTCOME_CLARIFY"], option_ids=["links-panel-d", "links-panel-e"]
     ),
-    Scenario("escape", Screen(options=PANELS), "what is links panel d?", ["OUTCOME_ESCAPE"], escape_reason="question_intent"),
+    Scenario(
+        "escape",
+        Screen(options=PANELS),
+        "what is links panel d?",
+        ["OUTCOME_ESCAPE"],
+        escape_reason="question_intent",
+        about=["links-panel-d"],
+    ),
     Scenario("confirm", Screen(options=RISKY), "delete", ["OUTCOME_CLARIFY"], confirm_id="delete-panels"),
     Scenario(
         "need_more_info",
@@ -426,6 +446,8 @@ def check(s: Scenario, turn: Turn, existed: bool) -> List[str]:
         problems.append(f"clarifier.option_ids {list(d.clarifier.option_ids)}, expected {s.option_ids}")
     if s.escape_reason and d.escape_reason != s.escape_reason:
         problems.append(f"escape_reason {d.escape_reason!r}, expected {s.escape_reason!r}")
+    if s.about and list(d.about)[: len(s.about)] != s.about:
+        problems.append(f"about {list(d.about)}, expected it to lead with {s.about}")
     if s.confirm_id and (d.clarifier.kind != "confirmation" or d.clarifier.option_ids[:1] != [s.confirm_id]):
         problems.append(f"clarifier {d.clarifier.kind!r} {list(d.clarifier.option_ids)}, expected a confirmation of {s.confirm_id!r}")
     if d.outcome in (pb.OUTCOME_CLARIFY, pb.OUTCOME_NEED_MORE_INFO) and not d.loop_cycle_id:

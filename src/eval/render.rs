@@ -64,6 +64,9 @@ pub fn render(r: &Report) -> String {
             ratio(o.asked_one_options, o.asked_one)
         );
     }
+    if o.questions > 0 {
+        questions(&mut s, r);
+    }
     if o.follow_up_questions + o.follow_up_requests + o.follow_up_expected > 0 {
         let _ = writeln!(
             s,
@@ -178,4 +181,27 @@ pub fn render(r: &Report) -> String {
         }
     }
     s
+}
+
+/// The questions escaped, by category: how many, the share whose
+/// `about` names a candidate, and of those that expected one option, the
+/// share whose `about` holds it.
+fn questions(s: &mut String, r: &Report) {
+    use std::fmt::Write;
+    let _ = writeln!(s, "\n{:<22} {:>9} {:>9} {:>13} {:>13}", "questions", "escaped", "about", "one expected", "it in about");
+    let row = |s: &mut String, name: &str, t: &Tally| {
+        let _ = writeln!(
+            s,
+            "{:<22} {:>9} {:>8.1}% {:>13} {:>12.1}%",
+            name,
+            t.questions,
+            100.0 * ratio(t.questions_about, t.questions),
+            t.questions_one,
+            100.0 * ratio(t.questions_one_about, t.questions_one)
+        );
+    };
+    for (name, t) in r.by_category.iter().filter(|(_, t)| t.questions > 0) {
+        row(s, name, t);
+    }
+    row(s, "overall", &r.overall);
 }

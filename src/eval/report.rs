@@ -52,6 +52,14 @@ pub struct Tally {
     pub asked_one_offered: usize,
     pub asked_one_first: usize,
     pub asked_one_options: usize,
+    /// Turns escaped as questions (`question_intent`), and of those the
+    /// ones whose `about` names a candidate; of the questions that
+    /// expected one option (an execute), how many, and how many name it
+    /// in `about` (docs/meaning.md, "Questions").
+    pub questions: usize,
+    pub questions_about: usize,
+    pub questions_one: usize,
+    pub questions_one_about: usize,
 }
 
 impl Tally {
@@ -70,6 +78,14 @@ impl Tally {
             self.asked_one_offered += usize::from(s.got.offered.contains(id));
             self.asked_one_first += usize::from(s.got.offered.first() == Some(id));
             self.asked_one_options += s.got.offered.len();
+        }
+        if s.got.outcome == "escape" && s.got.escape_reason == "question_intent" {
+            self.questions += 1;
+            self.questions_about += usize::from(!s.got.about.is_empty());
+            if let Expect::Execute(id) = &s.expect {
+                self.questions_one += 1;
+                self.questions_one_about += usize::from(s.got.about.contains(id));
+            }
         }
         if s.got.high_risk && s.got.outcome == "execute" {
             self.high_risk_executes += 1;

@@ -38,6 +38,9 @@ pub struct Got {
     /// The follow-up an execute left (`question`, `request`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub follow_up: String,
+    /// What a question it escaped is about (`Decision.about`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub about: Vec<String>,
 }
 
 /// What the LLM rung did with a turn that reached it.
@@ -173,6 +176,7 @@ pub(super) fn got(d: &ladder::Decision, high_risk: &[String]) -> Got {
         llm,
         reply: reply_kind(d).unwrap_or_default().to_string(),
         follow_up: d.follow_up.as_ref().map(|f| f.kind.as_str().to_string()).unwrap_or_default(),
+        about: d.about.clone(),
     }
 }
 

@@ -95,20 +95,62 @@ impl Templates {
 pub const FAR_CLOSER: f32 = 0.25;
 
 /// Whether meaning ranks this unresolved turn's clarifier: where the
-/// words point nowhere (`no_deterministic_match`) and say something of
-/// their own. The words' own ranking stands for a negation, a relation or
-/// a plural; a position outside the list; a confirmation of what the input
-/// names; and a short reference by "one", "it" or "that" ("the red one",
-/// "wrong one": what it means is on the screen, not in its words).
+/// words point nowhere (`no_deterministic_match`), and where they tie
+/// (`multi_match_no_exact_winner`, `cross_source_tie`: ordered, cut and
+/// filled by meaning, [`word_tie`]). The words' own ranking stands for a
+/// negation that excludes something, a relation, "a or b" and a typo; a
+/// position outside the list; a confirmation of what the input names; and
+/// a short reference by "one", "it" or "that" ("the red one", "wrong
+/// one": what it means is on the screen, not in its words). Numbers in a
+/// sentence that says more are values, not positions ([`numbers_are_values`]).
 pub fn ranks_by_meaning(class: &Classification, matches: &Matches, query: &Query, lex: &crate::lexicon::Lexicon) -> bool {
     let r = &matches.reading;
     let words: Vec<&str> = crate::text::words(&query.core).collect();
     let a_reference = words.len() <= 3 && words.iter().any(|w| lex.deictic.contains(*w));
-    class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch) == AmbiguityReason::NoDeterministicMatch
-        && class.confirm.is_none()
-        && !r.never_executes()
-        && !r.out_of_range
-        && !a_reference
+    let values = numbers_are_values(matches, &query.core);
+    let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
+    let ranked = match reason {
+        AmbiguityReason::NoDeterministicMatch => !r.never_executes() || only_the_list(matches) || values,
+        AmbiguityReason::MultiMatchNoExactWinner | AmbiguityReason::CrossSourceTie => {
+            (r.named.len() < 2 || values) && (!r.never_executes() || only_the_list(matches) || values)
+        }
+        _ => false,
+    };
+    ranked && class.confirm.is_none() && (!r.out_of_range || values) && !a_reference
+}
+
+/// Whether the positions the input names are numbers said in a sentence
+/// that says more than any candidate ("a table for 4 at red robin under
+/// the name kevin at 7", "set the temperature to 75", "from the 4th to the
+/// 11th"): a content word no candidate has, a position named (or one
+/// outside the list), nothing excluded, and a number written in digits.
+/// They are values, not positions, and what relates to them ("under the
+/// name kevin at 7") relates to no option: for the clarifier's order only
+/// (S8), meaning ranks it and the positions do not lead. "2 or 3", "the
+/// fifth one" of three and "play the 2nd song" say nothing more, and keep
+/// the words' rules.
+pub fn numbers_are_values(m: &Matches, text: &str) -> bool {
+    let r = &m.reading;
+    r.words == Words::Unexplained
+        && (r.out_of_range || r.named.iter().any(|(_, k)| *k == MatchKind::Ordinal))
+        && r.negated.is_empty()
+        && text.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// A negation, a relation or a plural that names, excludes and relates to
+/// nothing ("my card still hasn't shown up", "roll my 401k over", "show
+/// me all of them"): what a person offers after it is the list, which
+/// leaves the order open. Where the words point at candidates, one or a
+/// set ("anything except sushi", "anything but ibuprofen" with two, "the
+/// one next to the lasagna", "not the 4417 card"), they are what the
+/// negation excludes or the relation's anchor, and the words' own rules
+/// stand.
+fn only_the_list(m: &Matches) -> bool {
+    let r = &m.reading;
+    r.negated.is_empty()
+        && r.named.is_empty()
+        && matches!(r.words, Words::None | Words::Unexplained)
+        && m.hits.iter().all(|h| h.kind < MatchKind::Typo)
 }
 
 /// An unresolved turn: what the rules found, why it did not settle, and
@@ -122,10 +164,13 @@ pub struct Tie<'p> {
     pub items: Vec<TieItem>,
     /// The similarities meaning ranked by (none when by words).
     pub similar: Similar,
+    /// How `items` were ranked (the trace's `rank` step).
+    pub ranking: Ranking,
 }
 
 impl<'p> Tie<'p> {
-    /// The tie of an unresolved turn, ranked (`rank`); `similar` is the
+    /// The tie of an unresolved turn, ranked (`rank`): `cap` candidates at
+    /// most, of which the clarifier shows `shown`; `similar` is the
     /// input's similarity to each pool entry when the clarifier ranks by
     /// meaning (docs/meaning.md; S8: it orders and fills, never decides).
     pub fn new(
@@ -134,17 +179,18 @@ impl<'p> Tie<'p> {
         query: &'p Query,
         class: Classification,
         req: &DecideRequest,
-        cap: usize,
+        (cap, shown): (usize, usize),
         similar: Similar,
     ) -> Self {
         let reason = class.reason.unwrap_or(AmbiguityReason::NoDeterministicMatch);
-        let items = rank(pool, matches, reason, req, cap, &similar);
-        Tie { pool, matches, query, class, reason, items, similar }
+        let (items, ranking) = rank(pool, matches, reason, req, (cap, shown), &similar);
+        Tie { pool, matches, query, class, reason, items, similar, ranking }
     }
 
-    /// How `items` were ranked: by words alone, or by words then meaning.
+    /// How `items` were ranked: by words alone, by words then meaning, or
+    /// a word tie cut or filled by meaning.
     pub fn ranking(&self) -> Ranking {
-        if self.similar.0.is_some() { Ranking::Meaning } else { Ranking::Words }
+        self.ranking
     }
 
     /// The first `n` options with their similarity (`id:score`), for the
@@ -209,13 +255,21 @@ pub struct TieItem {
 /// relation, the set the words point at; for a collision the command is part
 /// of the tie.
 ///
-/// With similarities (`similar`, given only where nothing is named: a
-/// `no_deterministic_match` without a negation or relation), what the input
-/// names whole (a hit stronger than word overlap) leads, and the pool's
-/// entries closest in meaning fill the open slots, from the whole screen.
-/// Wherever the words point at a set, the set is the clarifier's, as the
-/// words rank it.
-pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideRequest, cap: usize, similar: &Similar) -> Vec<TieItem> {
+/// With similarities (`similar`, given where [`ranks_by_meaning`]), what
+/// the input names whole leads; where nothing else is named, the pool's
+/// entries closest in meaning fill the open slots, from the whole screen;
+/// a word tie is ordered by meaning, and filled when its word is weak
+/// ([`word_tie`]). Elsewhere the set the words point at is the
+/// clarifier's, as the words rank it. `cap` candidates at most, of which
+/// the clarifier shows `shown`.
+pub fn rank(
+    pool: &Pool<'_>,
+    m: &Matches,
+    reason: AmbiguityReason,
+    req: &DecideRequest,
+    (cap, shown): (usize, usize),
+    similar: &Similar,
+) -> (Vec<TieItem>, Ranking) {
     let item = |i: usize| {
         let e = pool.entries[i];
         TieItem { id: e.cand.id.clone(), label: e.cand.label.clone(), kind: e.cand.kind.clone(), hint: hint(e.cand), entry: Some(i) }
@@ -225,13 +279,24 @@ pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideR
         Words::Shared { entries, .. } | Words::Split(entries) => Some(entries.as_slice()),
         _ => None,
     };
-    let mut out: Vec<TieItem> = if r.never_executes() {
+    let by_meaning = similar.0.is_some();
+    let values = by_meaning && numbers_are_values(m, &req.input);
+    if by_meaning && reason != AmbiguityReason::NoDeterministicMatch {
+        let (order, ranking) = word_tie(pool, m, similar, (cap, shown), values);
+        return (order.into_iter().map(item).take(cap).collect(), ranking);
+    }
+    let mut out: Vec<TieItem> = if r.never_executes() && !(by_meaning && (only_the_list(m) || values)) {
         structured(pool, r).into_iter().map(item).collect()
-    } else if reason == AmbiguityReason::NoDeterministicMatch && similar.0.is_some() {
+    } else if reason == AmbiguityReason::NoDeterministicMatch && by_meaning {
         // Nothing named: what the input names whole (a hit stronger than
         // word overlap) leads, closest in meaning first, and the entries
         // closest in meaning fill the open slots from the whole screen.
-        let mut order: Vec<usize> = m.hits.iter().filter(|h| h.kind > MatchKind::Containment).map(|h| h.entry).collect();
+        let mut order: Vec<usize> = m
+            .hits
+            .iter()
+            .filter(|h| h.kind > MatchKind::Containment && !(values && h.kind == MatchKind::Ordinal))
+            .map(|h| h.entry)
+            .collect();
         similar.sort(&mut order);
         order.truncate(cap);
         let rest = similar.rest(pool.len(), &order, cap - order.len());
@@ -299,7 +364,56 @@ pub fn rank(pool: &Pool<'_>, m: &Matches, reason: AmbiguityReason, req: &DecideR
         }
     };
     out.truncate(cap);
-    out
+    (out, if by_meaning { Ranking::Meaning } else { Ranking::Words })
+}
+
+/// A word tie ranked by meaning
+/// (docs/meaning.md#what-it-does-and-what-it-never-does): what the input
+/// names whole (a label, an alias, a position) leads, in the words' order;
+/// then the set the words point at. A set larger than the clarifier shows is
+/// cut by meaning, closest first, not by the screen's order; a weak one
+/// ([`weak`]) is ordered by meaning and the closest options of the rest of
+/// the screen fill the open slots beside it. A set the clarifier can show
+/// whole, on all the input says, stays as the words rank it (an answer by
+/// position counts in the screen's order). Positions that are `values`
+/// ([`numbers_are_values`]) name nothing here.
+fn word_tie(pool: &Pool<'_>, m: &Matches, similar: &Similar, (cap, shown): (usize, usize), values: bool) -> (Vec<usize>, Ranking) {
+    let r = &m.reading;
+    let position = |h: &&crate::matching::Hit| values && h.kind == MatchKind::Ordinal;
+    let mut order: Vec<usize> = r.named.iter().filter(|(_, k)| !values || *k != MatchKind::Ordinal).map(|(e, _)| *e).collect();
+    for h in m.hits.iter().filter(|h| h.kind >= MatchKind::Badge && !position(h)) {
+        if !order.contains(&h.entry) {
+            order.push(h.entry);
+        }
+    }
+    let mut set: Vec<usize> = match &r.words {
+        Words::Shared { entries, .. } | Words::Split(entries) => entries.clone(),
+        Words::Unique { entry, .. } => vec![*entry],
+        _ => m.top().iter().filter(|h| !position(h)).map(|h| h.entry).collect(),
+    };
+    set.retain(|e| !order.contains(e));
+    let weak = weak(set.len(), m);
+    if !weak && order.len() + set.len() <= shown {
+        order.extend(set);
+        return (order, Ranking::Words);
+    }
+    similar.sort(&mut set);
+    order.extend(set);
+    if weak {
+        let rest = similar.rest(pool.len(), &order, cap.saturating_sub(order.len()));
+        order.extend(rest);
+    }
+    (order, Ranking::TieMeaning)
+}
+
+/// Whether a tie of `set` candidates is weak evidence, so that meaning
+/// fills the clarifier beside it: it leaves nothing to offer, or the
+/// input says more than the words the set shares (a word no candidate
+/// has: "my new card still hasn't shown up" ties a screen's card actions
+/// on its common noun, "card", and says more). A tie on all the input
+/// says ("a pizza" among three pizzas) is what was asked: not filled.
+fn weak(set: usize, m: &Matches) -> bool {
+    set == 0 || m.reading.words == Words::Unexplained
 }
 
 /// The list ordinals count in, in order.

@@ -27,7 +27,9 @@
 //!   and `index`, the pool's canonical index), [`classify`] (the one confidence
 //!   function), [`clarifier`] (the tie, its ranking, display order and
 //!   question templates), [`meaning`] (ranking by meaning: the input's
-//!   similarity to each option, which orders a clarifier and never decides), [`continuity`] (session state, TTLs, updates, the
+//!   similarity to each option, which orders a clarifier and never decides),
+//!   [`about`] (the candidates an escaped question is about:
+//!   `Decision.about`, words then meaning, never executed), [`continuity`] (session state, TTLs, updates, the
 //!   continuity resolver, `Enrich` evidence, what a run reads of the
 //!   state), [`llm_rung`] (`run`, the one LLM call site, and `settle`, the
 //!   policy step that maps its verdict to a decision),
@@ -140,6 +142,7 @@ macro_rules! wire_enum {
     };
 }
 
+pub mod about;
 pub mod ask;
 pub mod assistant;
 pub mod canon;

@@ -171,6 +171,9 @@ pub enum Ranking {
     Words,
     /// Word evidence first, then meaning.
     Meaning,
+    /// A word tie cut or filled by meaning
+    /// (docs/meaning.md#what-it-does-and-what-it-never-does).
+    TieMeaning,
 }
 
 impl Ranking {
@@ -178,6 +181,7 @@ impl Ranking {
         match self {
             Ranking::Words => "words",
             Ranking::Meaning => "meaning",
+            Ranking::TieMeaning => "tie-meaning",
         }
     }
 }

@@ -97,9 +97,24 @@ pub(crate) fn exclusions<'a>(mut draft: Draft<'a>, said: &Said) -> Flow<'a, Read
     let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others);
     draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
     if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
-        return Ok(Break(draft.escape(reason, None, Tier::Exclusions)));
+        return Ok(Break(escape(draft, reason)));
     }
     Ok(Continue((draft, ReadFirst { question_after_yes, only_for_others })))
+}
+
+/// An escape at the exclusions; a question says what it is about.
+fn escape(draft: Draft<'_>, reason: EscapeReason) -> Decided {
+    let (ctx, req) = (draft.ctx, draft.req);
+    with_about(ctx, req, draft.escape(reason, None, Tier::Exclusions))
+}
+
+/// A question handed back, with the candidates it is about
+/// (`about::attach`: from the same pool and cue, once the rungs decided,
+/// and written only into `about` and its trace step: S8). Any other
+/// decision as it is.
+fn with_about(ctx: &Ctx<'_>, req: &DecideRequest, mut decided: Decided) -> Decided {
+    crate::about::attach(ctx, req, &mut decided);
+    decided
 }
 
 /// The pool a turn is read over: the scope cue's or the screen's
@@ -120,7 +135,7 @@ pub(crate) fn scope<'a>(mut draft: Draft<'a>, said: &Said, first: ReadFirst, sto
     // A question read as a reply first that holds a scope cue escapes as
     // it would have at the exclusions, not on its cue.
     if first.question_after_yes && !matches!(parsed, CueParse::None) {
-        return Ok(Break(draft.escape(EscapeReason::QuestionIntent, None, Tier::Exclusions)));
+        return Ok(Break(escape(draft, EscapeReason::QuestionIntent)));
     }
     let cue = match parsed {
         CueParse::None => None,
@@ -191,7 +206,7 @@ pub(crate) fn reply<'a>(
     };
     if first.question_after_yes && !taken {
         draft.step("pass", "a question: the yes does not stand".to_string());
-        return Ok(Break(draft.escape(EscapeReason::QuestionIntent, None, Tier::Exclusions)));
+        return Ok(Break(escape(draft, EscapeReason::QuestionIntent)));
     }
     draft.rejected_execute = answered.rejected.clone();
     let (text, without) = match answered.answer {
@@ -208,7 +223,7 @@ pub(crate) fn reply<'a>(
             draft.step(kind.as_str(), format!("read again{without_ids}: {} tokens", words(&text).count()));
             (text, without)
         }
-        answer => return Ok(Break(reply_decision(draft, &pool, answer, answered.follow_up))),
+        answer => return Ok(Break(with_about(ctx, req, reply_decision(draft, &pool, answer, answered.follow_up)))),
     };
     let dropped: Vec<String> = without.iter().map(|i| pool.entries[*i].cand.id.clone()).collect();
     // Positions still count on the list as the user saw it.
@@ -342,7 +357,7 @@ pub(crate) fn collision<'a, 't>(
         true => similar(ctx, req, replied.again.as_deref().unwrap_or(&req.input), pool, &replied.index),
         false => Similar(None),
     };
-    let tie = Tie::new(pool, matches, query, class, req, p.tie_len(), similar);
+    let tie = Tie::new(pool, matches, query, class, req, (p.tie_len(), p.clarifier_max_options), similar);
     draft.open_cycle(&tie);
     let sources: std::collections::BTreeSet<&str> =
         tie.items.iter().map(|t| t.entry.map_or("commands", |i| pool.entries[i].source.as_str())).collect();

@@ -419,6 +419,11 @@ pub struct Decision {
     /// request after a yes); the app handles it as the user's next turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub follow_up: Option<FollowUp>,
+    /// On an `ESCAPE` with `question_intent`: the candidates the question
+    /// is about, closest first, at most three (`about`); empty otherwise.
+    /// A hint for the app's chat, never an execute.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub about: Vec<String>,
 }
 
 wire_enum! {
@@ -462,6 +467,7 @@ impl Decision {
             config_revision: String::new(),
             pool_version: None,
             follow_up: None,
+            about: Vec::new(),
         }
     }
 }

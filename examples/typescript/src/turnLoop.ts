@@ -102,6 +102,14 @@ class DemoApp {
     this.log.push(`routed (${reason})`);
   }
 
+  answerAbout(_text: string, about: string[]): void {
+    // `question_intent`: the app's chat answers the question, with the
+    // options it is about (closest first; none when nothing on the screen
+    // is close) as its context: "what is links panel d?" is answered from
+    // what the app knows of links-panel-d.
+    this.log.push(`answered a question about [${about.join(', ')}]`);
+  }
+
   answer(question: string): void {
     // The app's own chat answers the question the user asked with a yes.
     this.log.push(`answered ${JSON.stringify(question)}`);
@@ -208,9 +216,15 @@ async function handleTurn(client: Client, app: DemoApp, sessionId: string, text:
         break;
       }
       case Outcome.ESCAPE: {
+        if (decision.escapeReason === 'question_intent') {
+          // A question: the app's chat answers it; `about` says which
+          // options it concerns (a hint, never a choice: nothing runs).
+          app.answerAbout(text, decision.about);
+          break;
+        }
         if (decision.escapeReason !== 'declined') {
-          // question_intent, cancel (drop the task), no_active_context, or
-          // command (targetId is then the command's id).
+          // cancel (drop the task), no_active_context, or command
+          // (targetId is then the command's id).
           app.route(decision.escapeReason, text);
           break;
         }
@@ -291,6 +305,8 @@ interface Scenario {
   optionIds?: string[];
   escapeReason?: string;
   confirmId?: string;
+  /** What `about` leads with (closest first; what follows may vary). */
+  about?: string[];
 }
 
 const SCENARIOS: Scenario[] = [
@@ -308,6 +324,7 @@ const SCENARIOS: Scenario[] = [
     text: 'what is links panel d?',
     outcomes: ['OUTCOME_ESCAPE'],
     escapeReason: 'question_intent',
+    about: ['links-panel-d'],
   },
   { name: 'confirm', screen: { options: RISKY }, text: 'delete', outcomes: ['OUTCOME_CLARIFY'], confirmId: 'delete-panels' },
   {
@@ -458,6 +475,8 @@ function check(s: Scenario, turn: Turn, existed: boolean): string[] {
   if (s.optionIds && !same(optionIds, s.optionIds)) problems.push(`clarifier.optionIds ${optionIds}, expected ${s.optionIds}`);
   if (s.escapeReason && d.escapeReason !== s.escapeReason)
     problems.push(`escapeReason ${d.escapeReason}, expected ${s.escapeReason}`);
+  if (s.about && !same(d.about.slice(0, s.about.length), s.about))
+    problems.push(`about ${d.about}, expected it to lead with ${s.about}`);
   if (s.confirmId && (d.clarifier?.kind !== 'confirmation' || optionIds[0] !== s.confirmId))
     problems.push(`clarifier ${d.clarifier?.kind} [${optionIds}], expected a confirmation of ${s.confirmId}`);
   if ((d.outcome === Outcome.CLARIFY || d.outcome === Outcome.NEED_MORE_INFO) && !d.loopCycleId)

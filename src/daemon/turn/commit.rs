@@ -155,7 +155,11 @@ impl Daemon {
         if d.clarifier.as_ref().is_some_and(|c| !c.option_ids.is_empty())
             && let Some(rank) = d.trace.iter().find(|s| s.rung == "rank")
         {
-            let ranking = if rank.outcome == "meaning" { "meaning" } else { "words" };
+            let ranking = match rank.outcome.as_str() {
+                "meaning" => "meaning",
+                "tie-meaning" => "tie-meaning",
+                _ => "words",
+            };
             m.clarifier_rankings.add(1, &[kv("ranking", ranking)]);
         }
         m.decision_duration.record(elapsed_ms, &[kv("outcome", d.outcome.as_str())]);

@@ -136,6 +136,7 @@ fn kept_turn(key: Option<TurnKey>, d: &Decision) -> Option<Box<LastTurn>> {
         config_revision,
         pool_version,
         follow_up,
+        about,
     } = d;
     let decision = Decision {
         decision_id: decision_id.clone(),
@@ -156,6 +157,7 @@ fn kept_turn(key: Option<TurnKey>, d: &Decision) -> Option<Box<LastTurn>> {
         config_revision: config_revision.clone(),
         pool_version: pool_version.clone(),
         follow_up: follow_up.clone(),
+        about: about.clone(),
     };
     Some(Box::new(LastTurn { key, decision }))
 }

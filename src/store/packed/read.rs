@@ -120,6 +120,7 @@ impl<'a> Reader<'a> {
         let has_trace = m.take(2) == 1;
         let has_pool = m.take(2) == 1;
         let follow = m.opt(FollowUpKind::ALL)?;
+        let has_about = m.take(2) == 1;
         if m.0 != 0 {
             return Err(Corrupt("a turn's fields"));
         }
@@ -191,6 +192,7 @@ impl<'a> Reader<'a> {
                 Some(kind) => Some(FollowUp { kind, text: self.text()? }),
                 None => None,
             },
+            about: if has_about { self.texts()? } else { Vec::new() },
         };
         Ok(LastTurn { key, decision })
     }

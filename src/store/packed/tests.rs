@@ -190,6 +190,7 @@ fn last_turn() -> BoxedStrategy<LastTurn> {
         text(),
         option::of(text()),
         option::of((en(FollowUpKind::ALL), text()).prop_map(|(kind, text)| FollowUp { kind, text })),
+        vec(text(), 0..4),
     );
     (head, tail)
         .prop_map(
@@ -215,6 +216,7 @@ fn last_turn() -> BoxedStrategy<LastTurn> {
                     config_revision,
                     pool_version,
                     follow_up,
+                    about,
                 ),
             )| LastTurn {
                 key: TurnKey { turn, input },
@@ -237,6 +239,7 @@ fn last_turn() -> BoxedStrategy<LastTurn> {
                     config_revision,
                     pool_version,
                     follow_up,
+                    about,
                 },
             },
         )

@@ -107,6 +107,7 @@ impl<'a> Writer<'a> {
             config_revision,
             pool_version,
             follow_up,
+            about,
         } = decision;
         // The key, when the held request makes it (the turn opened the
         // cycle); the decision id, when the cycle's id is made from it
@@ -141,6 +142,8 @@ impl<'a> Writer<'a> {
         m.put(u64::from(!trace.is_empty()), 2);
         m.put(u64::from(pool_version.is_some()), 2);
         m.opt(FollowUpKind::ALL, &follow_up.as_ref().map(|f| f.kind));
+        // Last: a record written before `about` reads it as absent.
+        m.put(u64::from(!about.is_empty()), 2);
         self.uint(m.value);
         if !held_key {
             let TurnKey { turn, input } = key;
@@ -189,6 +192,9 @@ impl<'a> Writer<'a> {
         }
         if let Some(FollowUp { kind: _, text }) = follow_up {
             self.text(text);
+        }
+        if !about.is_empty() {
+            self.texts(about);
         }
     }
 

@@ -415,6 +415,17 @@ proptest! {
             for id in ids(&meant) {
                 prop_assert!(pool.contains(&id) || w.req.commands.iter().any(|c| c.id == id), "offered {id}");
             }
+            // `about`: only on a question escaped, at most three of the
+            // turn's candidates, with the model or without.
+            for d in [&meant, &words] {
+                let question = d.outcome == Outcome::Escape && d.escape_reason == Some(EscapeReason::QuestionIntent);
+                prop_assert!(question || d.about.is_empty(), "about {:?} on {:?}", d.about, d.outcome);
+                prop_assert!(d.about.len() <= crate::about::MAX);
+                let sent = |id: &String| {
+                    w.req.option_candidates().iter().chain(&w.req.recoverable_chat_options).chain(&w.req.widget_items).any(|c| &c.id == id)
+                };
+                prop_assert!(d.about.iter().all(sent), "about {:?}", d.about);
+            }
         }
     }
 

@@ -110,13 +110,111 @@ fn options_that_stay_close_are_all_offered_up_to_the_cap() {
 }
 
 #[test]
-fn a_set_the_words_point_at_keeps_the_words_ranking() {
-    // "links panel" names Links Panel D and E: the words' tie, in the
-    // screen's order, with or without a model.
+fn a_tie_the_model_reads_nothing_in_keeps_the_words_ranking() {
+    // "links panel" names Links Panel D and E, words the model does not
+    // know: the words' tie, in the screen's order.
     let words = turn(&Policy::defaults(), &off(), &req("links panel")).decision;
     let meant = turn(&meaning(), &off(), &req("links panel")).decision;
     assert_eq!(ids(&meant), ids(&words));
     assert_eq!(rank_step(&meant), ("words".to_string(), String::new()));
+}
+
+/// Six card actions and two others: "card" is the screen's common noun.
+fn cards(input: &str) -> crate::types::DecideRequest {
+    let mut r = req(input);
+    let labels = [
+        ("limit", "Card limit"),
+        ("freeze", "Freeze card"),
+        ("lost", "Lost card"),
+        ("pin", "Card pin"),
+        ("bill", "Card bill"),
+        ("send", "Card transfer"),
+        ("bal", "Balance"),
+        ("hist", "History"),
+    ];
+    r.options.as_mut().unwrap().candidates = labels.iter().map(|(id, l)| Candidate::new(*id, *l)).collect::<Vec<_>>().into();
+    r
+}
+
+#[test]
+fn a_word_tie_larger_than_the_clarifier_is_cut_by_meaning_not_by_the_screens_order() {
+    // "card" ties six options; the sixth on the screen is what "money" means.
+    let input = "the card money never came";
+    let words = turn(&Policy::defaults(), &off(), &cards(input)).decision;
+    let meant = turn(&meaning(), &off(), &cards(input)).decision;
+    assert_eq!(meant.ambiguity_reason, Some(crate::types::AmbiguityReason::MultiMatchNoExactWinner));
+    assert_eq!((words.outcome, meant.outcome), (Outcome::Clarify, Outcome::Clarify));
+    assert!(!ids(&words).contains(&"send".to_string()), "the words alone: {:?}", ids(&words));
+    assert_eq!(ids(&meant).first().map(String::as_str), Some("send"), "{:?}", ids(&meant));
+    assert!(ids(&meant).len() <= 5);
+    let (ranking, detail) = rank_step(&meant);
+    assert_eq!(ranking, "tie-meaning");
+    assert!(detail.starts_with("send:1.00"), "{detail}");
+}
+
+#[test]
+fn a_tie_on_a_weak_word_is_filled_beside_it_by_meaning() {
+    // "card" ties two options on a screen where the input's other word
+    // means Transfer: the tie first, then the closest option beside it.
+    let d = turn(&meaning(), &off(), &bank("the card money never came")).decision;
+    let offered = ids(&d);
+    assert_eq!(d.ambiguity_reason, Some(crate::types::AmbiguityReason::MultiMatchNoExactWinner));
+    assert_eq!(d.outcome, Outcome::Clarify);
+    assert_eq!(offered.first().map(String::as_str), Some("card"), "{offered:?}");
+    assert!(offered.contains(&"xfer".to_string()), "{offered:?}");
+    assert!(offered.len() <= 5, "{offered:?}");
+    assert_eq!(rank_step(&d).0, "tie-meaning");
+    // Without the model: the tie alone, as the words rank it.
+    assert!(
+        !ids(&turn(&Policy::defaults(), &off(), &bank("the card money never came")).decision)
+            .starts_with(&["card".to_string(), "xfer".to_string()])
+    );
+}
+
+#[test]
+fn what_the_input_names_whole_still_leads_a_tie() {
+    // "Balance" named whole beside a "card" tie: it leads, and meaning
+    // orders the rest.
+    let d = turn(&meaning(), &off(), &cards("balance or card money")).decision;
+    let words = turn(&Policy::defaults(), &off(), &cards("balance or card money")).decision;
+    assert_eq!(d.outcome, words.outcome);
+    if d.outcome == Outcome::Clarify {
+        assert_eq!(ids(&d).first().map(String::as_str), ids(&words).first().map(String::as_str), "{:?} {:?}", ids(&d), ids(&words));
+    }
+}
+
+#[test]
+fn a_negation_of_what_the_words_point_at_keeps_the_words_rules() {
+    // "card" points at six options after "anything but": what the
+    // negation excludes, not a tie for meaning to order.
+    for input in ["anything but the card ones", "not the card ones"] {
+        let words = turn(&Policy::defaults(), &off(), &cards(input)).decision;
+        let meant = turn(&meaning(), &off(), &cards(input)).decision;
+        assert_eq!(meant.outcome, Outcome::Clarify, "{input}");
+        assert_eq!(ids(&meant), ids(&words), "{input}");
+        assert_eq!(rank_step(&meant).0, "words", "{input}");
+    }
+}
+
+#[test]
+fn numbers_in_a_sentence_that_says_more_are_values_not_positions() {
+    // "3rd" is the third option's position, "1" the first's; the rest
+    // says more than any label: meaning orders the clarifier, and the
+    // positions do not lead it.
+    for (input, meant_id) in [("wire the money to my landlord on the 3rd", "send"), ("pay 1 invoice that is due for my landlord", "bill")] {
+        let words = turn(&Policy::defaults(), &off(), &cards(input)).decision;
+        let meant = turn(&meaning(), &off(), &cards(input)).decision;
+        assert_eq!((words.outcome, meant.outcome), (Outcome::Clarify, Outcome::Clarify), "{input}");
+        assert_ne!(ids(&words).first().map(String::as_str), Some(meant_id), "{input}: the words alone: {:?}", ids(&words));
+        assert_eq!(ids(&meant).first().map(String::as_str), Some(meant_id), "{input}: {:?}", ids(&meant));
+        assert_ne!(rank_step(&meant).0, "words", "{input}");
+    }
+    // A position and nothing more is one: "2 or 3" offers the second and
+    // the third, as the words rank them.
+    let words = turn(&Policy::defaults(), &off(), &cards("2 or 3")).decision;
+    let meant = turn(&meaning(), &off(), &cards("2 or 3")).decision;
+    assert_eq!(ids(&meant), ["freeze", "lost"]);
+    assert_eq!(ids(&meant), ids(&words));
 }
 
 #[test]

@@ -1,0 +1,151 @@
+//! What a question is about (`Decision.about`;
+//! docs/meaning.md#questions-what-they-are-about): on an `ESCAPE` with
+//! `question_intent`, the candidates the question concerns, closest
+//! first, at most [`MAX`]; empty when none is close. The app's chat uses
+//! it to answer ("is the pool heated at night?" on a screen with "Pool &
+//! spa hours" is about it).
+//!
+//! Ranked by the words, then by meaning: what the question names (a whole
+//! label, an alias, a position, the words that single one out) leads, then
+//! the few candidates whose labels share a word with it; then, with a
+//! model that reads the request's language, the candidates at least
+//! [`CLOSE`] in meaning, closest first. Without a model (or in a language
+//! it does not read) only what the words name.
+//!
+//! S6 and S8: it is computed after the decision (the rungs that escape a
+//! question hand it here: `rungs::with_about`), from the same pool and
+//! rules, and written only into `about`; nothing reads it back. A
+//! question is never executed, with or without it, and the outcome, the
+//! target and the escape reason are those the ladder decided
+//! (`decide/tests.rs`: `s8_meaning_never_decides`).
+
+use crate::cost::DeadlineWatch;
+use crate::draft::{Ctx, Decided};
+use crate::intern;
+use crate::matching::{self, CanonPool, MatchKind, Query};
+use crate::meaning::Similar;
+use crate::scope::{self, CueParse, Pool, Resolved};
+use crate::types::{DecideRequest, EscapeReason, Outcome, Step};
+
+/// At most this many candidates in `about`.
+pub const MAX: usize = 3;
+
+/// The least similarity (cosine, unit vectors) at which a candidate the
+/// words do not name is close enough to be what a question is about.
+/// Calibrated on CLINC150's train and validation splits with the shipped
+/// model (docs/meaning.md, "Questions"): at 0.22, 64.8% of the
+/// out-of-scope questions get no candidate, and 81.0% of the in-scope
+/// ones hold their intent (0.20: about 58.5% and 82%; 0.25: 67.0% and 80%).
+pub const CLOSE: f32 = 0.22;
+
+/// Sets `about` on a decision that escapes a question, and says how in
+/// the trace: an `about` step, `words` (the words named them all),
+/// `meaning` (meaning added some) or `none`, with the ids and their
+/// similarities. Any other decision is left as it is.
+pub fn attach(ctx: &Ctx<'_>, req: &DecideRequest, decided: &mut Decided) {
+    let d = &mut decided.decision;
+    if d.outcome != Outcome::Escape || d.escape_reason != Some(EscapeReason::QuestionIntent) {
+        return;
+    }
+    let started = std::time::Instant::now();
+    let (ids, outcome, detail) = of(ctx, req, &decided.canonical_input);
+    d.about = ids;
+    d.trace.push(Step { rung: "about".into(), outcome: outcome.into(), detail, duration_us: started.elapsed().as_micros() as u64 });
+}
+
+/// The ids a question in `canonical` is about, how they were ranked, and
+/// the trace's detail (ids and scores, no user text).
+fn of(ctx: &Ctx<'_>, req: &DecideRequest, canonical: &str) -> (Vec<String>, &'static str, String) {
+    let none = (Vec::new(), "none", String::new());
+    let p = ctx.policy;
+    let lex = &p.lexicon;
+    let stop = DeadlineWatch::new(ctx.deadline);
+    let cue = match scope::find_cue(canonical, lex) {
+        CueParse::One(c) => Some(c),
+        CueParse::None => None,
+        CueParse::Conflict => return none,
+    };
+    let Resolved::Pool(pool) = scope::resolve(req, cue.as_ref().map(|c| c.scope), false) else { return none };
+    if pool.is_empty() {
+        return none;
+    }
+    let options = req.options.as_ref().map(|o| &o.candidates);
+    let Ok(index) = intern::pool_index(ctx.pool_memo, &pool, options, lex, &stop) else { return none };
+    let query = Query::new(cue.map_or_else(|| canonical.to_string(), |c| c.rest), lex);
+    // The words as they are: no typo, joined-word or fuzzy reading (the
+    // match rung's costliest, and a question's words name what they say).
+    let params = matching::MatchParams { typo_max_edits: 0, joined_words: false, fuzzy_min_similarity: 2.0, ..p.matching.clone() };
+    let rules = matching::Rules { lex, params: &params, ranked: 0, stop: &stop };
+    let Some(matches) = named(req, &query, &pool, &index, rules) else { return none };
+    let similar = match p.meaning.as_ref().filter(|m| m.reads(&req.language)) {
+        Some(m) => Similar(m.similarities(&req.input, index.vectors(|| m.pool_vectors(&pool)))),
+        None => Similar(None),
+    };
+    // What the words name: a hit that singles a candidate out, or
+    // stronger; then the few whose labels share a word with the question
+    // (a word most of the screen shares names nothing), closest first.
+    let mut order: Vec<usize> = Vec::new();
+    for h in matches.hits.iter().filter(|h| h.kind >= MatchKind::Typo) {
+        if !order.contains(&h.entry) {
+            order.push(h.entry);
+        }
+    }
+    let mut shared: Vec<usize> =
+        matches.hits.iter().filter(|h| h.kind == MatchKind::Containment && !order.contains(&h.entry)).map(|h| h.entry).collect();
+    if shared.len() <= MAX {
+        similar.sort(&mut shared);
+        order.extend(shared);
+    }
+    order.truncate(MAX);
+    let by_words = order.len();
+    if similar.0.is_some() {
+        let rest = similar.rest(pool.len(), &order, MAX - order.len());
+        order.extend(rest.into_iter().filter(|e| similar.of(*e).is_some_and(|s| s >= CLOSE)));
+    }
+    let detail = order
+        .iter()
+        .map(|e| match similar.of(*e) {
+            Some(s) => format!("{}:{s:.2}", pool.entries[*e].cand.id),
+            None => pool.entries[*e].cand.id.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    let outcome = match order.len() {
+        0 => "none",
+        n if n == by_words => "words",
+        _ => "meaning",
+    };
+    (order.into_iter().map(|e| pool.entries[e].cand.id.clone()).collect(), outcome, detail)
+}
+
+/// What the question's words name, as `matching::find` reads them (hits
+/// by index into `pool`), read over the candidates that share a word with
+/// it: a label, an alias or a badge the question says has its words, and
+/// whether a word singles one out or is shared depends only on the
+/// candidates that have it. Reading a handful instead of the screen is
+/// most of what `about` saves (the word match is its costliest part). A
+/// position or a number counts in the whole list, and more than half of
+/// the screen sharing a word saves nothing: those read the whole pool.
+/// `None` when the deadline passed.
+fn named(req: &DecideRequest, query: &Query, pool: &Pool<'_>, index: &CanonPool, rules: matching::Rules<'_>) -> Option<matching::Matches> {
+    let toks: Vec<&str> = crate::text::words(&query.full).collect();
+    let counts =
+        toks.iter().enumerate().any(|(i, t)| t.bytes().any(|b| b.is_ascii_digit()) || rules.lex.ordinals.value_at(&toks, i).is_some());
+    index.build_vocab(rules.stop).ok()?;
+    let sharing = if counts { None } else { index.entries_with_any(toks.iter().copied()).filter(|s| 2 * s.len() <= pool.len()) };
+    let Some(sharing) = sharing else { return matching::find(&req.input, query, pool, index, &[], rules).ok() };
+    if sharing.is_empty() {
+        return Some(matching::Matches::default());
+    }
+    let entries = sharing.iter().map(|&i| pool.entries[i]).collect();
+    let sub = Pool { entries, cue: pool.cue, ordinal_source: pool.ordinal_source, shown_len: Some(pool.ordinal_len()) };
+    let canon = CanonPool::build(&sub, rules.lex, rules.stop).ok()?;
+    let mut matches = matching::find(&req.input, query, &sub, &canon, &[], rules).ok()?;
+    for h in &mut matches.hits {
+        h.entry = sharing[h.entry];
+    }
+    Some(matches)
+}
+
+#[cfg(test)]
+mod tests;
