@@ -163,26 +163,17 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>()
 }
 
-/// How the clarifier's options were ranked (the trace step's outcome).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ranking {
-    /// By the rules' word evidence alone: no model, a language it does not
-    /// read, or nothing it reads in the input.
-    Words,
-    /// Word evidence first, then meaning.
-    Meaning,
-    /// A word tie cut or filled by meaning
-    /// (docs/meaning.md#what-it-does-and-what-it-never-does).
-    TieMeaning,
-}
-
-impl Ranking {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ranking::Words => "words",
-            Ranking::Meaning => "meaning",
-            Ranking::TieMeaning => "tie-meaning",
-        }
+wire_enum! { "kebab-case",
+    /// How the clarifier's options were ranked (the trace step's outcome).
+    pub enum Ranking {
+        /// By the rules' word evidence alone: no model, a language it does not
+        /// read, or nothing it reads in the input.
+        Words,
+        /// Word evidence first, then meaning.
+        Meaning,
+        /// A word tie cut or filled by meaning
+        /// (docs/meaning.md#what-it-does-and-what-it-never-does).
+        TieMeaning,
     }
 }
 
