@@ -92,12 +92,22 @@ fn a_high_risk_option_is_not_executed_on_a_yes_that_asks_about_it() {
     }
 }
 
-/// An acknowledgement ("ok", "alright", "I see") before
-/// a new search, a request for more or for another value never executes,
-/// whatever was proposed; before a request of its own it does (counted).
+/// An item offered alone (a hotel found), on a plain screen or as the
+/// app's "which one?" of one: offered, not asked about.
+fn offered(setting: u8) -> (Session, OptionSet) {
+    let hotel = c("marina", "Hotel Marina", "2 nights · Sat 12 Oct · €240");
+    let asked = if setting == 3 { Asked::Unspecified } else { Asked::Choice };
+    (Session::new(), screen("hotels", vec![hotel], asked))
+}
+
+/// An acknowledgement ("ok", "alright", "I see", "great", "cool") before
+/// a new search, a request for more, for another one of the kind or for
+/// another value never executes, whatever was proposed or offered (an
+/// item alone, the app's "which one?" of one, a confirmation, ladderd's
+/// clarifier); before a request of its own it does (counted).
 #[test]
 fn an_acknowledgement_before_a_search_never_executes() {
-    const ACKS: &[&str] = &["Ok", "Okay", "Alright", "OK then", "I see", "Got it", "Thanks"];
+    const ACKS: &[&str] = &["Ok", "Okay", "Alright", "OK then", "I see", "Got it", "Thanks", "Great", "Cool", "Nice"];
     const SEARCHES: &[&str] = &[
         "Could you look in Walnut Creek?",
         "Could you look in Walnut Creek instead?",
@@ -108,22 +118,28 @@ fn an_acknowledgement_before_a_search_never_executes() {
         "Are there any other restaurants?",
         "Show me something different.",
         "Is there anything cheaper?",
+        "Try the day after.",
+        "Then find me one with a pool.",
+        "Something near the station?",
+        "Can you find ones that allow pets?",
+        "Show me a few more like it.",
     ];
     let branches = Branches::default();
-    let cases = (0u8..3, prop::sample::select(ACKS), prop::sample::select(SEARCHES), prop::sample::select(vec![". ", ", "]));
-    check_cases(192, file!(), &cases, |(setting, ack, search, sep)| {
-        let (s, set) = proposed(setting);
+    let cases = (0u8..5, prop::sample::select(ACKS), prop::sample::select(SEARCHES), prop::sample::select(vec![". ", ", "]));
+    let set_for = |setting: u8| if setting < 3 { proposed(setting) } else { offered(setting) };
+    check_cases(256, file!(), &cases, |(setting, ack, search, sep)| {
+        let (s, set) = set_for(setting);
         let input = format!("{ack}{sep}{search}");
         let d = s.say(&input, &set);
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?}", input, d);
-        branches.hit("a search: no execute");
-        let (s, set) = proposed(setting);
+        branches.hit(if setting < 3 { "a search: no execute" } else { "a search after an offer: no execute" });
+        let (s, set) = set_for(setting);
         if s.say(&format!("{ack}. Can you book me a cab there?"), &set).outcome == Outcome::Execute {
             branches.hit("a request of its own: the yes");
         }
         Ok(())
     });
-    branches.expect(&[("a search: no execute", 150), ("a request of its own: the yes", 100)]);
+    branches.expect(&[("a search: no execute", 100), ("a search after an offer: no execute", 60), ("a request of its own: the yes", 100)]);
 }
 
 fn number_word(n: u32) -> &'static str {
