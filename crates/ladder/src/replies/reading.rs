@@ -206,7 +206,7 @@ fn after_a_leading_yes(toks: &[&str], lex: &Lexicon) -> Option<usize> {
 }
 
 /// Whether the tokens are closing phrases and nothing else.
-fn only_closings(toks: &[&str], lex: &Lexicon) -> bool {
+pub(crate) fn only_closings(toks: &[&str], lex: &Lexicon) -> bool {
     let mut i = 0;
     while i < toks.len() {
         match lex.closings.match_at(toks, i) {

@@ -34,6 +34,9 @@ pub(super) enum AfterYes {
     Then { from: usize, kind: FollowUpKind, of_the_option: bool },
     /// What follows takes the yes back.
     TakenBack,
+    /// An acknowledgement of an offer, then a request or a question of
+    /// the user's: no yes, the rest a turn of its own (spec 4c).
+    NewTurn { question: bool },
 }
 
 fn has(c: &Clause, set: &PhraseSet) -> bool {
@@ -61,8 +64,40 @@ fn only_acknowledges(c: &Clause, cx: &Context<'_, '_>) -> bool {
     any
 }
 
-/// What the reply says after its yes to `entry` (the module's doc).
-pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> AfterYes {
+/// Whether `proposed` was offered, not asked to be confirmed: an item
+/// shown alone or the app's "which one?" of one, never ladderd's question,
+/// the app's `ASKED_CONFIRMATION` or an action shown alone ("Reserve
+/// restaurant: Bergerac": "shall I?").
+pub(super) fn is_an_offer(cx: &Context<'_, '_>, proposed: (usize, By, bool)) -> bool {
+    let (entry, by, confirmed) = proposed;
+    by != By::Ladder && !confirmed && !is_an_action(cx, entry)
+}
+
+/// Whether a clause says a verb outside its yes phrases ("fine, book
+/// it", "ok, get it"): the next step on the option, not an
+/// acknowledgement alone.
+fn acts(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let lex = cx.lex;
+    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+    let verb = |w: &str| {
+        let w = [w];
+        lex.everyday_verbs.is_phrase(&w) || lex.selection_verbs.is_phrase(&w) || lex.actions.contains(w[0])
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        match lex.affirmations.match_at(&toks, i) {
+            Some(n) => i += n,
+            None if verb(toks[i]) => return true,
+            None => i += 1,
+        }
+    }
+    false
+}
+
+/// What the reply says after its yes to `entry` (the module's doc);
+/// `offer`: the option was offered, not asked to be confirmed
+/// ([`is_an_offer`]).
+pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, offer: bool) -> AfterYes {
     let lex = cx.lex;
     // The yes: the clauses that open the reply, each a yes or the option's
     // own words ("Yes, two tickets." to two tickets), saying nothing
@@ -119,13 +154,29 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> 
     if later.iter().any(takes_back) || values(rest).iter().any(|v| v.conflicts(&shown)) {
         return AfterYes::TakenBack;
     }
+    // After an offer, an acknowledgement alone ("ok", "great", "I see":
+    // no yes that accepts, no word of the option) is no yes when a request
+    // or a question of any kind follows (spec 4c): "great, could you also
+    // check flights?" chooses no hotel. A closing after it ("ok, that's
+    // all, thanks"), a later yes that accepts ("ok. it works for me") and
+    // a clause that names the option ("great, book two rooms at the
+    // Marina") leave it as it was.
+    let only_an_acknowledgement = !thanked && acknowledges && r.clauses[..k].iter().all(|c| c.rest.is_empty() && !acts(cx, c));
+    let closes = |c: &Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        crate::replies::reading::only_closings(&toks, lex) || (c.rest.is_empty() && !c.asks)
+    };
+    let label: Vec<&str> =
+        cx.canon.label_words_of(entry).filter(|w| !lex.generic_nouns.contains(*w) && !lex.function_words.contains(*w)).collect();
+    let names_it = |c: &Clause| c.rest.iter().any(|w| label.contains(&w.as_str()));
+    let accepts_later = later.iter().any(|c| c.affirms && !only_acknowledges(c, cx));
+    if offer && only_an_acknowledgement && !accepts_later && !later.iter().all(closes) && !later.iter().any(names_it) {
+        return AfterYes::NewTurn { question: later.iter().any(|c| asks(cx, c)) };
+    }
     // A later sentence that only says yes again ("Yep. That's what I
     // need.") is part of the yes.
     let Some(from) = (k..r.clauses.len()).find(|i| !stands(*i)) else { return AfterYes::Nothing };
-    let asks = |c: &Clause| {
-        ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c))
-            || has(c, &lex.asks_for_facts)
-    };
+    let asks = |c: &Clause| asks(cx, c);
     let kind = if r.clauses[from..].iter().any(asks) { FollowUpKind::Question } else { FollowUpKind::Request };
     // Saying the option's whole name with the yes chooses it ("Captain
     // Marvel sounds good. What time is it showing?").
@@ -144,6 +195,13 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> 
     let named = named || (accepts && !asks_facts);
     let of_the_option = !named && r.clauses[from..].iter().any(|c| asks(c) && !of_own_things(cx, c));
     AfterYes::Then { from, kind, of_the_option }
+}
+
+/// Whether a clause asks a question (of the option or of the user's
+/// own things), not to have something done.
+fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let lex = cx.lex;
+    ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c)) || has(c, &lex.asks_for_facts)
 }
 
 /// The one option on screen whose whole label the reply's opening yes
