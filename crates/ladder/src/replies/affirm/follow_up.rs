@@ -161,7 +161,14 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
     // all, thanks"), a later yes that accepts ("ok. it works for me") and
     // a clause that names the option ("great, book two rooms at the
     // Marina") leave it as it was.
-    let only_an_acknowledgement = !thanked && acknowledges && r.clauses[..k].iter().all(|c| c.rest.is_empty() && !acts(cx, c));
+    // "Okay thanks. I'd like a cab there.": an acknowledgement that
+    // opens a closing is one as "ok" alone is.
+    let thanked_only = thanked && {
+        let closing = crate::text::fold(&crate::text::normalize(&raw[..r.clauses[0].start])).into_owned();
+        let toks: Vec<&str> = closing.split(' ').filter(|t| !t.is_empty()).collect();
+        !(0..toks.len()).any(|i| lex.acknowledgements.match_at(&toks, i).is_some())
+    };
+    let only_an_acknowledgement = !thanked_only && acknowledges && r.clauses[..k].iter().all(|c| c.rest.is_empty() && !acts(cx, c));
     let closes = |c: &Clause| {
         let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
         crate::replies::reading::only_closings(&toks, lex) || (c.rest.is_empty() && !c.asks)

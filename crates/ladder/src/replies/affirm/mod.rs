@@ -126,8 +126,9 @@ pub(super) fn closing(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     if !r.closes || !r.clauses.is_empty() {
         return None;
     }
-    let (entry, by, _) = proposal(cx)?;
-    Some(Answered::of(if cx.high_risk(entry) {
+    // "Perfect thanks" to a question about it alone is its yes.
+    let (entry, by, confirmed) = proposal(cx)?;
+    Some(Answered::of(if cx.high_risk(entry) && !(r.closes_with_a_yes && confirmed) {
         Answer::Confirm { entry, kind: ReplyKind::Affirm }
     } else {
         Answer::Execute { entry, kind: ReplyKind::Affirm, by }
