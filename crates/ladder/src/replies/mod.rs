@@ -173,6 +173,9 @@ pub struct Row {
 /// - a choice taken back for another ("the first... no wait, the
 ///   third"): the last choice stands, before the refusal, the abandon or
 ///   the first choice in it is read;
+/// - a choice in a clause of its own, then a question or a request ("the
+///   blue one - is it machine washable?"): as a yes does, before its
+///   question or its words are read as anything else;
 /// - a negation that names what is wanted, "and the one where..." after an
 ///   execute, and "the plain one" in a turn that says nothing a reply
 ///   says: details of what is wanted, before a closing or a position
@@ -194,6 +197,7 @@ pub struct Row {
 pub static TABLE: &[Row] = &[
     Row { room: Some(ReplyKind::Cancel), rule: "a yes right after an execute", read: acknowledges_the_execute },
     Row { room: Some(ReplyKind::SelfCorrection), rule: "a choice taken back for another", read: taken_back_for_another },
+    Row { room: Some(ReplyKind::Detail), rule: "a choice, then a question or a request", read: a_choice_then_more },
     Row { room: Some(ReplyKind::Detail), rule: "a negation that names what is wanted", read: negated_then_wanted },
     Row { room: Some(ReplyKind::Detail), rule: "and the one where, after an execute", read: and_the_one },
     Row { room: Some(ReplyKind::Detail), rule: "the plain one, said as a request", read: the_plain_one_asked },

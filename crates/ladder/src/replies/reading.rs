@@ -128,7 +128,12 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, c) in raw.char_indices() {
-        if matches!(c, '.' | '!' | '?' | ';' | ',' | '…' | '\u{FF1F}' | '\u{061F}' | '¿' | '¡') {
+        // A dash between words ("the blue one - is it washable?") ends a
+        // clause as a comma does; inside a word ("gift-wrap") it does not.
+        let dash = matches!(c, '-' | '–' | '—')
+            && raw[..i].ends_with(char::is_whitespace)
+            && raw[i + c.len_utf8()..].starts_with(char::is_whitespace);
+        if dash || matches!(c, '.' | '!' | '?' | ';' | ',' | '…' | '\u{FF1F}' | '\u{061F}' | '¿' | '¡') {
             let prev = raw[..i].chars().next_back();
             let next = raw[i + c.len_utf8()..].chars().next();
             // A dot or comma inside a word or a number ("budget_2024.xlsx",

@@ -211,6 +211,123 @@ fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
     ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c)) || has(c, &lex.asks_for_facts)
 }
 
+/// A choice that also asks (spec 4c, docs/replies.md): a first clause of
+/// its own that accounts for one listed option (a position, or words and
+/// values only it shows: "the blue one", "option 2", "green"), then a
+/// question or a request ("- is it machine washable?", "and can you
+/// gift-wrap it?"). It works as a yes does: the option executes and the
+/// rest is handed back (`follow_up`). Listed: the options asked about
+/// ("which one?", the app's or ladderd's), else a short plain screen.
+/// Never on a negation, a refusal, a correction, a comparison, a yes (the
+/// affirm room's), a word no listed option shows, two options named, or a
+/// value that differs; a `RISK_HIGH` option is not executed: asked
+/// about, the question is handed back (`question_intent`); with a request,
+/// it is confirmed first.
+pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
+    if r.clauses.len() < 2 || r.affirms || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
+        return None;
+    }
+    if r.not_that || r.the_other || r.comparison.is_some() || r.closes {
+        return None;
+    }
+    let lex = cx.lex;
+    let first = &r.clauses[0];
+    if first.asks || first.negated || first.rest.is_empty() || has(first, &lex.negations) || asks(cx, first) {
+        return None;
+    }
+    let (listed, by): (Vec<usize>, By) = match cx.question() {
+        Some((q, _)) if q.kind == crate::question::QuestionKind::Confirmation => return None,
+        Some((q, by)) => (q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect(), by),
+        None => {
+            let options = cx.options();
+            if options.len() > SCREEN_READ {
+                return None;
+            }
+            (options, By::Screen)
+        }
+    };
+    if listed.len() < 2 {
+        return None;
+    }
+    let raw = cx.req.input.as_str();
+    let choice = &raw[..r.clauses[1].start];
+    let canonical = crate::canon::canonicalize(choice, lex);
+    let position = position_said(cx, &canonical);
+    let entry = match &position {
+        // A plain position, counted as the options were listed; a number
+        // that is a value ("+2", "$40") is none.
+        Some(said) => {
+            let digits = crate::matching::value_digits(choice);
+            if said.words.iter().any(|w| digits.contains(&w.as_str())) {
+                return None;
+            }
+            listed[place(said.n, listed.len())?]
+        }
+        // Words: every one a word of the option (or one that says only
+        // "one", "the", the list's own noun), one of them its own.
+        None => {
+            let common = common_label_words(cx);
+            let words: Vec<&String> = first
+                .rest
+                .iter()
+                .filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !THE_ONE.contains(&w.as_str()) && !lex.function_words.contains(*w))
+                .collect();
+            if words.is_empty() {
+                return None;
+            }
+            let holds = |e: usize| {
+                let own = cx.words_of(e);
+                words.iter().all(|w| own.contains(w) || common.contains(w) || lex.generic_nouns.contains(*w))
+                    && words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w))
+            };
+            let mut named = listed.iter().copied().filter(|e| holds(*e));
+            match (named.next(), named.next()) {
+                (Some(one), None) => one,
+                _ => return None,
+            }
+        }
+    };
+    // What follows names no other listed option ("red, blue", "pick c.
+    // also pick b."): two named are asked, never one executed.
+    let own = cx.words_of(entry);
+    let common = common_label_words(cx);
+    let another = |w: &String| {
+        !own.contains(w)
+            && !common.contains(w)
+            && !lex.function_words.contains(w)
+            && !lex.generic_nouns.contains(w)
+            && listed.iter().any(|e| *e != entry && cx.words_of(*e).contains(w))
+    };
+    if r.clauses[1..].iter().any(|c| c.words.iter().any(another)) {
+        return None;
+    }
+    // A value the choice says that the option does not show changes it
+    // (a position's number is its place).
+    let shown = cx.values_of(entry);
+    if position.is_none() && values(choice).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+        return None;
+    }
+    // Nor does what follows change what it shows ("the blue one - can you
+    // make it for Friday?" where it shows Thursday).
+    if values(&raw[r.clauses[1].start..]).iter().any(|v| v.conflicts(&shown)) {
+        return None;
+    }
+    let rest = raw[r.clauses[1].start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | ',' | '.' | ';'));
+    let question = r.clauses[1..].iter().any(|c| asks(cx, c));
+    let kind = if question { FollowUpKind::Question } else { FollowUpKind::Request };
+    let room = if position.is_some() { ReplyKind::Position } else { ReplyKind::Detail };
+    if cx.high_risk(entry) {
+        return Some(Answered::of(if kind == FollowUpKind::Question {
+            Answer::Escape { reason: EscapeReason::QuestionIntent, kind: room }
+        } else {
+            Answer::Confirm { entry, kind: room }
+        }));
+    }
+    let follow_up = FollowUp { kind, text: rest.trim().to_string() };
+    Some(Answered { answer: Answer::Execute { entry, kind: room, by }, rejected: None, follow_up: Some(follow_up) })
+}
+
 /// The one option on screen whose whole label the reply's opening yes
 /// says ("Little sounds good."), when it says one.
 pub(super) fn named_in_the_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<usize> {

@@ -4,6 +4,7 @@
 
 use super::*;
 use follow_up::AfterYes;
+pub(super) use follow_up::a_choice_then_more;
 
 mod follow_up;
 
