@@ -288,18 +288,19 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading) 
             }
         }
     };
-    // What follows names no other listed option ("red, blue", "pick c.
-    // also pick b."): two named are asked, never one executed.
+    // Nothing in the reply names another listed option ("red, blue",
+    // "pick c. also pick b."): two named are asked, never one executed.
     let own = cx.words_of(entry);
     let common = common_label_words(cx);
+    // A generic noun counts too when another option's label says it
+    // ("pick links. also pick report.").
     let another = |w: &String| {
         !own.contains(w)
             && !common.contains(w)
             && !lex.function_words.contains(w)
-            && !lex.generic_nouns.contains(w)
             && listed.iter().any(|e| *e != entry && cx.words_of(*e).contains(w))
     };
-    if r.clauses[1..].iter().any(|c| c.words.iter().any(another)) {
+    if r.clauses.iter().any(|c| c.words.iter().any(another)) {
         return None;
     }
     // A value the choice says that the option does not show changes it
