@@ -35,7 +35,7 @@ pub(super) enum AfterYes {
     /// What follows takes the yes back.
     TakenBack,
     /// An acknowledgement of an offer, then a request or a question of
-    /// the user's: no yes, the rest a turn of its own (spec 4c).
+    /// the user's: no yes, the rest a turn of its own (docs/replies.md).
     NewTurn { question: bool },
 }
 
@@ -156,7 +156,7 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
     }
     // After an offer, an acknowledgement alone ("ok", "great", "I see":
     // no yes that accepts, no word of the option) is no yes when a request
-    // or a question of any kind follows (spec 4c): "great, could you also
+    // or a question of any kind follows: "great, could you also
     // check flights?" chooses no hotel. A closing after it ("ok, that's
     // all, thanks"), a later yes that accepts ("ok. it works for me") and
     // a clause that names the option ("great, book two rooms at the
@@ -211,7 +211,7 @@ fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
     ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c)) || has(c, &lex.asks_for_facts)
 }
 
-/// A choice that also asks (spec 4c, docs/replies.md): a first clause of
+/// A choice that also asks (docs/replies.md): a first clause of
 /// its own that accounts for one listed option (a position, or words and
 /// values only it shows: "the blue one", "option 2", "green"), then a
 /// question or a request ("- is it machine washable?", "and can you
