@@ -364,6 +364,7 @@ fn reply_pool(name: &str) -> serde_json::Value {
         ],
         "thai" => vec![c("pt", "Pad Thai", "$12"), c("ptc", "Pad Thai with Chicken", "$14"), c("gc", "Green Curry", "$13")],
         "tickets" => vec![c("t", "Buy tickets", "2 tickets · Friday")],
+        "hotel" => vec![c("hm", "Hotel Marina", "2 nights · Sat 12 Oct")],
         "shop" => vec![c("o", "Order", ""), c("os", "Order status", ""), c("r", "Returns", "")],
         "rollout" => vec![c("eu", "Roll out v2.7 to EU", ""), c("us", "Roll out v2.7 to US", "")],
         "albums" => (1..=25)

@@ -132,6 +132,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub acknowledgements: Vec<String>,
     #[serde(default)]
+    pub reactions: Vec<String>,
+    #[serde(default)]
     pub searches: Vec<String>,
     #[serde(default)]
     pub first_person: Vec<String>,
@@ -398,6 +400,9 @@ pub struct Lexicon {
     /// Yes words that only acknowledge ("ok", "alright"): they select only
     /// when nothing after them searches again.
     pub acknowledgements: PhraseSet,
+    /// Words of reaction that may open a closing ("awesome thank you",
+    /// "great thanks bye"): with a closing, the clause only closes.
+    pub reactions: PhraseSet,
     /// Words that search ("look in", "find", "search"): after an
     /// acknowledgement, a new search, no yes.
     pub searches: PhraseSet,
@@ -590,6 +595,7 @@ impl Lexicon {
             asks_for_others: PhraseSet::build(&all(|l| &l.asks_for_others)),
             asks_for_facts: PhraseSet::build(&all(|l| &l.asks_for_facts)),
             acknowledgements: PhraseSet::build(&all(|l| &l.acknowledgements)),
+            reactions: PhraseSet::build(&all(|l| &l.reactions)),
             searches: PhraseSet::build(&all(|l| &l.searches)),
             first_person: PhraseSet::build(&all(|l| &l.first_person)),
             third_person: PhraseSet::build(&all(|l| &l.third_person)),

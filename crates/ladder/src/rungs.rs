@@ -94,7 +94,10 @@ pub(crate) fn exclusions<'a>(mut draft: Draft<'a>, said: &Said) -> Flow<'a, Read
     let only_for_others = reading.alternatives
         && !reading.refuses
         && reading.rest.iter().all(|w| lex.generic_nouns.contains(w) || lex.function_words.contains(w));
-    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others);
+    // A question after a clause of its own that says something ("the
+    // blue one - is it washable?") may follow a choice (the reply rung).
+    let after_a_clause = reading.clauses.len() > 1 && !reading.clauses[0].asks && !reading.clauses[0].rest.is_empty();
+    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others || after_a_clause);
     draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
     if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
         return Ok(Break(escape(draft, reason)));
@@ -200,7 +203,7 @@ pub(crate) fn reply<'a>(
         return Err(DeadlinePassed);
     }
     let taken = match answered.answer {
-        Answer::Execute { .. } => said.reading.affirms,
+        Answer::Execute { .. } => said.reading.affirms || answered.follow_up.is_some(),
         Answer::Escape { reason: EscapeReason::Declined, .. } => first.only_for_others,
         _ => false,
     };

@@ -10,7 +10,8 @@
 //! Each kind of reply ([`ReplyKind`]) is a room, a folder with its rules
 //! and its tests: `affirm` (with `follow_up`, the half of a turn after a
 //! yes), `decline`, `cancel`, `repair`, `position`, `detail` (with
-//! `negation` and `plain`), `comparison`, `repeat`. A room's rows read the
+//! `negation` and `plain`), `comparison`, `repeat`, `self_correction` (a reply
+//! that corrects itself). A room's rows read the
 //! reply and answer with its kind; a room may hand a case to another's
 //! reading (a yes with a position to `position`, a yes that ends the task
 //! to `cancel`).
@@ -39,6 +40,7 @@ mod position;
 pub mod reading;
 mod repair;
 mod repeat;
+mod self_correction;
 
 use crate::continuity::StateView;
 use crate::cost::DeadlineWatch;
@@ -60,6 +62,7 @@ use position::*;
 use reading::Reading;
 use repair::*;
 use repeat::*;
+use self_correction::*;
 use std::borrow::Cow;
 
 wire_enum! {
@@ -75,6 +78,7 @@ wire_enum! {
         Detail,
         Comparison,
         Repeat,
+        SelfCorrection,
     }
 }
 
@@ -166,6 +170,12 @@ pub struct Row {
 ///
 /// - a yes right after an execute acknowledges it, never asks for it
 ///   again (before any yes is read);
+/// - a choice taken back for another ("the first... no wait, the
+///   third"): the last choice stands, before the refusal, the abandon or
+///   the first choice in it is read;
+/// - a choice in a clause of its own, then a question or a request ("the
+///   blue one - is it machine washable?"): as a yes does, before its
+///   question or its words are read as anything else;
 /// - a negation that names what is wanted, "and the one where..." after an
 ///   execute, and "the plain one" in a turn that says nothing a reply
 ///   says: details of what is wanted, before a closing or a position
@@ -186,6 +196,8 @@ pub struct Row {
 ///   last a request of the one option proposed.
 pub static TABLE: &[Row] = &[
     Row { room: Some(ReplyKind::Cancel), rule: "a yes right after an execute", read: acknowledges_the_execute },
+    Row { room: Some(ReplyKind::SelfCorrection), rule: "a choice taken back for another", read: taken_back_for_another },
+    Row { room: Some(ReplyKind::Detail), rule: "a choice, then a question or a request", read: a_choice_then_more },
     Row { room: Some(ReplyKind::Detail), rule: "a negation that names what is wanted", read: negated_then_wanted },
     Row { room: Some(ReplyKind::Detail), rule: "and the one where, after an execute", read: and_the_one },
     Row { room: Some(ReplyKind::Detail), rule: "the plain one, said as a request", read: the_plain_one_asked },

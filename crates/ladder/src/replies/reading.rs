@@ -33,6 +33,11 @@ pub struct Reading {
     pub repeats: bool,
     /// A clause of it only closes ("thanks", "that's all").
     pub closes: bool,
+    /// A clause that only closes opens with a yes word ("perfect
+    /// thanks", "great thanks bye"): a yes to a confirmation, an
+    /// acknowledgement to an offer.
+    #[serde(default)]
+    pub closes_with_a_yes: bool,
     /// Its first clause only closes ("Thanks. I need a cab there."): an
     /// acknowledgement before what follows.
     pub closes_first: bool,
@@ -123,7 +128,12 @@ fn clauses(raw: &str) -> Vec<(&str, bool)> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, c) in raw.char_indices() {
-        if matches!(c, '.' | '!' | '?' | ';' | ',' | '…' | '\u{FF1F}' | '\u{061F}' | '¿' | '¡') {
+        // A dash between words ("the blue one - is it washable?") ends a
+        // clause as a comma does; inside a word ("gift-wrap") it does not.
+        let dash = matches!(c, '-' | '–' | '—')
+            && raw[..i].ends_with(char::is_whitespace)
+            && raw[i + c.len_utf8()..].starts_with(char::is_whitespace);
+        if dash || matches!(c, '.' | '!' | '?' | ';' | ',' | '…' | '\u{FF1F}' | '\u{061F}' | '¿' | '¡') {
             let prev = raw[..i].chars().next_back();
             let next = raw[i + c.len_utf8()..].chars().next();
             // A dot or comma inside a word or a number ("budget_2024.xlsx",
@@ -205,16 +215,20 @@ fn after_a_leading_yes(toks: &[&str], lex: &Lexicon) -> Option<usize> {
     .then_some(i)
 }
 
-/// Whether the tokens are closing phrases and nothing else.
-fn only_closings(toks: &[&str], lex: &Lexicon) -> bool {
-    let mut i = 0;
+/// Whether the tokens are closing phrases and nothing else, but words of
+/// reaction around them ("great thanks bye", "awesome thank you").
+pub(crate) fn only_closings(toks: &[&str], lex: &Lexicon) -> bool {
+    let (mut i, mut closes) = (0, false);
     while i < toks.len() {
-        match lex.closings.match_at(toks, i) {
-            Some(n) => i += n,
-            None => return false,
+        if let Some(n) = lex.closings.match_at(toks, i) {
+            (i, closes) = (i + n, true);
+        } else if let Some(n) = lex.reactions.match_at(toks, i) {
+            i += n;
+        } else {
+            return false;
         }
     }
-    !toks.is_empty()
+    closes
 }
 
 /// Signs that say yes on their own (a thumbs up, an OK hand, a check
@@ -269,6 +283,8 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         if only_closings(&toks, lex) {
             r.closes_first |= r.clauses.is_empty() && !r.closes;
             r.closes = true;
+            r.closes_with_a_yes |=
+                (0..toks.len()).any(|i| lex.closings.match_at(&toks, i).is_none() && lex.affirmations.match_at(&toks, i).is_some());
             continue;
         }
         static WH_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| WH.iter().copied().collect());

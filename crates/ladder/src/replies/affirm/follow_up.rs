@@ -34,6 +34,9 @@ pub(super) enum AfterYes {
     Then { from: usize, kind: FollowUpKind, of_the_option: bool },
     /// What follows takes the yes back.
     TakenBack,
+    /// An acknowledgement of an offer, then a request or a question of
+    /// the user's: no yes, the rest a turn of its own (docs/replies.md).
+    NewTurn { question: bool },
 }
 
 fn has(c: &Clause, set: &PhraseSet) -> bool {
@@ -61,8 +64,40 @@ fn only_acknowledges(c: &Clause, cx: &Context<'_, '_>) -> bool {
     any
 }
 
-/// What the reply says after its yes to `entry` (the module's doc).
-pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> AfterYes {
+/// Whether `proposed` was offered, not asked to be confirmed: an item
+/// shown alone or the app's "which one?" of one, never ladderd's question,
+/// the app's `ASKED_CONFIRMATION` or an action shown alone ("Reserve
+/// restaurant: Bergerac": "shall I?").
+pub(super) fn is_an_offer(cx: &Context<'_, '_>, proposed: (usize, By, bool)) -> bool {
+    let (entry, by, confirmed) = proposed;
+    by != By::Ladder && !confirmed && !is_an_action(cx, entry)
+}
+
+/// Whether a clause says a verb outside its yes phrases ("fine, book
+/// it", "ok, get it"): the next step on the option, not an
+/// acknowledgement alone.
+fn acts(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let lex = cx.lex;
+    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+    let verb = |w: &str| {
+        let w = [w];
+        lex.everyday_verbs.is_phrase(&w) || lex.selection_verbs.is_phrase(&w) || lex.actions.contains(w[0])
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        match lex.affirmations.match_at(&toks, i) {
+            Some(n) => i += n,
+            None if verb(toks[i]) => return true,
+            None => i += 1,
+        }
+    }
+    false
+}
+
+/// What the reply says after its yes to `entry` (the module's doc);
+/// `offer`: the option was offered, not asked to be confirmed
+/// ([`is_an_offer`]).
+pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, offer: bool) -> AfterYes {
     let lex = cx.lex;
     // The yes: the clauses that open the reply, each a yes or the option's
     // own words ("Yes, two tickets." to two tickets), saying nothing
@@ -119,13 +154,36 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> 
     if later.iter().any(takes_back) || values(rest).iter().any(|v| v.conflicts(&shown)) {
         return AfterYes::TakenBack;
     }
+    // After an offer, an acknowledgement alone ("ok", "great", "I see":
+    // no yes that accepts, no word of the option) is no yes when a request
+    // or a question of any kind follows: "great, could you also
+    // check flights?" chooses no hotel. A closing after it ("ok, that's
+    // all, thanks"), a later yes that accepts ("ok. it works for me") and
+    // a clause that names the option ("great, book two rooms at the
+    // Marina") leave it as it was.
+    // "Okay thanks. I'd like a cab there.": an acknowledgement that
+    // opens a closing is one as "ok" alone is.
+    let thanked_only = thanked && {
+        let closing = crate::text::fold(&crate::text::normalize(&raw[..r.clauses[0].start])).into_owned();
+        let toks: Vec<&str> = closing.split(' ').filter(|t| !t.is_empty()).collect();
+        !(0..toks.len()).any(|i| lex.acknowledgements.match_at(&toks, i).is_some())
+    };
+    let only_an_acknowledgement = !thanked_only && acknowledges && r.clauses[..k].iter().all(|c| c.rest.is_empty() && !acts(cx, c));
+    let closes = |c: &Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        crate::replies::reading::only_closings(&toks, lex) || (c.rest.is_empty() && !c.asks)
+    };
+    let label: Vec<&str> =
+        cx.canon.label_words_of(entry).filter(|w| !lex.generic_nouns.contains(*w) && !lex.function_words.contains(*w)).collect();
+    let names_it = |c: &Clause| c.rest.iter().any(|w| label.contains(&w.as_str()));
+    let accepts_later = later.iter().any(|c| c.affirms && !only_acknowledges(c, cx));
+    if offer && only_an_acknowledgement && !accepts_later && !later.iter().all(closes) && !later.iter().any(names_it) {
+        return AfterYes::NewTurn { question: later.iter().any(|c| asks(cx, c)) };
+    }
     // A later sentence that only says yes again ("Yep. That's what I
     // need.") is part of the yes.
     let Some(from) = (k..r.clauses.len()).find(|i| !stands(*i)) else { return AfterYes::Nothing };
-    let asks = |c: &Clause| {
-        ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c))
-            || has(c, &lex.asks_for_facts)
-    };
+    let asks = |c: &Clause| asks(cx, c);
     let kind = if r.clauses[from..].iter().any(asks) { FollowUpKind::Question } else { FollowUpKind::Request };
     // Saying the option's whole name with the yes chooses it ("Captain
     // Marvel sounds good. What time is it showing?").
@@ -144,6 +202,131 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> 
     let named = named || (accepts && !asks_facts);
     let of_the_option = !named && r.clauses[from..].iter().any(|c| asks(c) && !of_own_things(cx, c));
     AfterYes::Then { from, kind, of_the_option }
+}
+
+/// Whether a clause asks a question (of the option or of the user's
+/// own things), not to have something done.
+fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let lex = cx.lex;
+    ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c)) || has(c, &lex.asks_for_facts)
+}
+
+/// A choice that also asks (docs/replies.md): a first clause of
+/// its own that accounts for one listed option (a position, or words and
+/// values only it shows: "the blue one", "option 2", "green"), then a
+/// question or a request ("- is it machine washable?", "and can you
+/// gift-wrap it?"). It works as a yes does: the option executes and the
+/// rest is handed back (`follow_up`). Listed: the options asked about
+/// ("which one?", the app's or ladderd's), else a short plain screen.
+/// Never on a negation, a refusal, a correction, a comparison, a yes (the
+/// affirm room's), a word no listed option shows, two options named, or a
+/// value that differs; a `RISK_HIGH` option is not executed: asked
+/// about, the question is handed back (`question_intent`); with a request,
+/// it is confirmed first.
+pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
+    if r.clauses.len() < 2 || r.affirms || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
+        return None;
+    }
+    if r.not_that || r.the_other || r.comparison.is_some() || r.closes {
+        return None;
+    }
+    let lex = cx.lex;
+    let first = &r.clauses[0];
+    if first.asks || first.negated || first.rest.is_empty() || has(first, &lex.negations) || asks(cx, first) {
+        return None;
+    }
+    let (listed, by): (Vec<usize>, By) = match cx.question() {
+        Some((q, _)) if q.kind == crate::question::QuestionKind::Confirmation => return None,
+        Some((q, by)) => (q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect(), by),
+        None => {
+            let options = cx.options();
+            if options.len() > SCREEN_READ {
+                return None;
+            }
+            (options, By::Screen)
+        }
+    };
+    if listed.len() < 2 {
+        return None;
+    }
+    let raw = cx.req.input.as_str();
+    let choice = &raw[..r.clauses[1].start];
+    let canonical = crate::canon::canonicalize(choice, lex);
+    let position = position_said(cx, &canonical);
+    let entry = match &position {
+        // A plain position, counted as the options were listed; a number
+        // that is a value ("+2", "$40") is none.
+        Some(said) => {
+            let digits = crate::matching::value_digits(choice);
+            if said.words.iter().any(|w| digits.contains(&w.as_str())) {
+                return None;
+            }
+            listed[place(said.n, listed.len())?]
+        }
+        // Words: every one a word of the option (or one that says only
+        // "one", "the", the list's own noun), one of them its own.
+        None => {
+            let common = common_label_words(cx);
+            let words: Vec<&String> = first
+                .rest
+                .iter()
+                .filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !THE_ONE.contains(&w.as_str()) && !lex.function_words.contains(*w))
+                .collect();
+            if words.is_empty() {
+                return None;
+            }
+            let holds = |e: usize| {
+                let own = cx.words_of(e);
+                words.iter().all(|w| own.contains(w) || common.contains(w) || lex.generic_nouns.contains(*w))
+                    && words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w))
+            };
+            let mut named = listed.iter().copied().filter(|e| holds(*e));
+            match (named.next(), named.next()) {
+                (Some(one), None) => one,
+                _ => return None,
+            }
+        }
+    };
+    // Nothing in the reply names another listed option ("red, blue",
+    // "pick c. also pick b."): two named are asked, never one executed.
+    let own = cx.words_of(entry);
+    let common = common_label_words(cx);
+    // A generic noun counts too when another option's label says it
+    // ("pick links. also pick report.").
+    let another = |w: &String| {
+        !own.contains(w)
+            && !common.contains(w)
+            && !lex.function_words.contains(w)
+            && listed.iter().any(|e| *e != entry && cx.words_of(*e).contains(w))
+    };
+    if r.clauses.iter().any(|c| c.words.iter().any(another)) {
+        return None;
+    }
+    // A value the choice says that the option does not show changes it
+    // (a position's number is its place).
+    let shown = cx.values_of(entry);
+    if position.is_none() && values(choice).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+        return None;
+    }
+    // Nor does what follows change what it shows ("the blue one - can you
+    // make it for Friday?" where it shows Thursday).
+    if values(&raw[r.clauses[1].start..]).iter().any(|v| v.conflicts(&shown)) {
+        return None;
+    }
+    let rest = raw[r.clauses[1].start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | ',' | '.' | ';'));
+    let question = r.clauses[1..].iter().any(|c| asks(cx, c));
+    let kind = if question { FollowUpKind::Question } else { FollowUpKind::Request };
+    let room = if position.is_some() { ReplyKind::Position } else { ReplyKind::Detail };
+    if cx.high_risk(entry) {
+        return Some(Answered::of(if kind == FollowUpKind::Question {
+            Answer::Escape { reason: EscapeReason::QuestionIntent, kind: room }
+        } else {
+            Answer::Confirm { entry, kind: room }
+        }));
+    }
+    let follow_up = FollowUp { kind, text: rest.trim().to_string() };
+    Some(Answered { answer: Answer::Execute { entry, kind: room, by }, rejected: None, follow_up: Some(follow_up) })
 }
 
 /// The one option on screen whose whole label the reply's opening yes

@@ -4,6 +4,7 @@
 
 use super::*;
 use follow_up::AfterYes;
+pub(super) use follow_up::a_choice_then_more;
 
 mod follow_up;
 
@@ -51,8 +52,14 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // it showing?").
     let named = || if cx.question().is_none() { follow_up::named_in_the_yes(cx, r).map(|e| (e, By::Screen, false)) } else { None };
     if let Some(p) = proposed.or_else(named) {
-        match follow_up::after_the_yes(cx, r, p.0) {
+        match follow_up::after_the_yes(cx, r, p.0, follow_up::is_an_offer(cx, p)) {
             AfterYes::TakenBack => return Answered::pass(),
+            // A question after "ok" to an offer is that question; a request,
+            // the ladder's to read as a fresh one.
+            AfterYes::NewTurn { question: true } => {
+                return Answered::of(Answer::Escape { reason: EscapeReason::QuestionIntent, kind: ReplyKind::Affirm });
+            }
+            AfterYes::NewTurn { question: false } => return Answered::pass(),
             AfterYes::Then { from, kind, of_the_option } => return follow_up::answer(cx, r, p, from, kind, of_the_option),
             AfterYes::Nothing | AfterYes::NoStandingYes => {}
         }
@@ -120,8 +127,9 @@ pub(super) fn closing(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     if !r.closes || !r.clauses.is_empty() {
         return None;
     }
-    let (entry, by, _) = proposal(cx)?;
-    Some(Answered::of(if cx.high_risk(entry) {
+    // "Perfect thanks" to a question about it alone is its yes.
+    let (entry, by, confirmed) = proposal(cx)?;
+    Some(Answered::of(if cx.high_risk(entry) && !(r.closes_with_a_yes && confirmed) {
         Answer::Confirm { entry, kind: ReplyKind::Affirm }
     } else {
         Answer::Execute { entry, kind: ReplyKind::Affirm, by }

@@ -208,3 +208,57 @@ fn a_cancel_word_alone_never_executes_an_option_it_opens() {
     });
     branches.expect(&[("no option opens with it: a cancel", 5), ("asked among the options it opens", 50)]);
 }
+
+/// Words of reaction and closings people end a task with.
+const REACTIONS: &[&str] = &["awesome", "great", "perfect", "cool", "nice", "ok", "sweet", ""];
+const CLOSINGS: &[&str] = &["thank you!!", "thanks", "thx, all done", "thanks bye", "thank you so much", "ty", "cheers"];
+
+/// A closing with nothing pending: "awesome thank you!!", "cool thx,
+/// all done", "great thanks bye" with the app's next screen shown (after
+/// an execute, nothing asked) hands the turn back (`cancel`), never
+/// executes. A closing that also asks for something ("great thanks, add
+/// a tip", "thanks. open links panel d") is never taken
+/// for the end of the task, nor executes what it does not name; with one
+/// option proposed it is a yes to it (counted).
+#[test]
+fn a_closing_with_nothing_pending_cancels_and_never_executes() {
+    let tails = prop::sample::select(vec!["", ", add a tip", ". add links panel e", ". open links panel d"]);
+    let cases = (prop::sample::select(REACTIONS), prop::sample::select(CLOSINGS), tails, any::<bool>());
+    let branches = Branches::default();
+    check_cases(192, file!(), &cases, |(reaction, closing, tail, executed_first)| {
+        let input = format!("{reaction} {closing}{tail}").trim().to_string();
+        let s = Session::new();
+        if executed_first {
+            s.say("open links panels", &panels());
+        }
+        let next = screen(
+            "next",
+            vec![Candidate::new("tip", "Add a tip"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")],
+        );
+        let d = s.say(&input, &next);
+        if tail.is_empty() {
+            prop_assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::Cancel)), "{:?}: {:?}", input, d);
+            branches.hit("a closing alone: cancel");
+        } else {
+            prop_assert_ne!(d.escape_reason, Some(EscapeReason::Cancel), "{:?}: the request is dropped: {:?}", input, d);
+            if d.outcome == Outcome::Execute {
+                // Only what the tail names.
+                let named = if tail.contains("tip") {
+                    "tip"
+                } else if tail.contains("panel e") {
+                    "e"
+                } else {
+                    "d"
+                };
+                prop_assert_eq!(d.target_id.as_deref(), Some(named), "{:?}: {:?}", input, d);
+            }
+            branches.hit("a closing with more: never the end");
+        }
+        // With one option proposed, the closing alone is a yes to it.
+        if tail.is_empty() && said(&Session::new().say(&input, &booking())) == "execute book (reply, affirm)" {
+            branches.hit("one option proposed: the yes");
+        }
+        Ok(())
+    });
+    branches.expect(&[("a closing alone: cancel", 25), ("a closing with more: never the end", 100), ("one option proposed: the yes", 25)]);
+}

@@ -105,3 +105,59 @@ fn a_bare_hour_is_no_weekday() {
         assert_ne!(d.outcome, Outcome::Execute, "ladderd's question, {input:?}: {}", said(&d));
     }
 }
+
+/// Sweaters told apart by colour, one of them high risk in some screens.
+fn sweaters(high_risk: Option<usize>) -> OptionSet {
+    let mut cands =
+        vec![c("blue", "Wool Sweater", "Blue · $60"), c("green", "Wool Sweater", "Green · $60"), c("red", "Wool Sweater", "Red · $65")];
+    if let Some(k) = high_risk {
+        cands[k].risk = Risk::High;
+    }
+    screen("sweaters", cands)
+}
+
+/// A choice that also asks: a clause that accounts for
+/// one option ("the blue one", "option 2", "green"), then a question or a
+/// request, executes it with the rest as its follow-up, as a yes does,
+/// with or without `ASKED_CHOICE` (counted). It never executes on a word
+/// that belongs to no option, a negation, two options named, a value that
+/// differs, nor a `RISK_HIGH` option (asked about: the question escapes).
+#[test]
+fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
+    const COLOURS: &[&str] = &["blue", "green", "red"];
+    const CHOICES: &[&str] = &["the {c} one", "{c}", "option {n}", "the {o} one", "{c} please"];
+    const THEN: &[&str] =
+        &[" - is it machine washable?", ", and can you gift-wrap it?", ". how long does shipping take?", " — does it run small?"];
+    const SPOILERS: &[&str] = &["", "not ", "purple ", "the $90 ", "{x} or "];
+    let ordinals = ["first", "second", "third"];
+    let cases = (
+        0usize..3,
+        prop::sample::select(CHOICES),
+        prop::sample::select(THEN),
+        prop::sample::select(SPOILERS),
+        any::<bool>(),
+        prop_oneof![Just(None), (0usize..3).prop_map(Some)],
+    );
+    let branches = Branches::default();
+    check_cases(256, file!(), &cases, |(k, choice, then, spoiler, asked, high)| {
+        let other = COLOURS[(k + 1) % 3];
+        let choice = choice.replace("{c}", COLOURS[k]).replace("{n}", &(k + 1).to_string()).replace("{o}", ordinals[k]);
+        let input = format!("{}{choice}{then}", spoiler.replace("{x}", other));
+        let set = if asked { asking(sweaters(high), Asked::Choice) } else { sweaters(high) };
+        let d = Session::new().say(&input, &set);
+        if !spoiler.is_empty() {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?}", input, d);
+            branches.hit("a spoiler: no execute");
+        } else if high == Some(k) {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} high risk: {:?}", input, d);
+            branches.hit("high risk: no execute");
+        } else if d.outcome == Outcome::Execute {
+            prop_assert_eq!(d.target_id.as_deref(), Some(COLOURS[k]), "{:?}", input);
+            let f = d.follow_up.clone();
+            prop_assert!(f.is_some_and(|f| then.contains(f.text.as_str())), "{:?}: {:?}", input, d);
+            branches.hit("the choice, with its follow-up");
+        }
+        Ok(())
+    });
+    branches.expect(&[("a spoiler: no execute", 150), ("high risk: no execute", 15), ("the choice, with its follow-up", 30)]);
+}

@@ -13,7 +13,6 @@ fn affirmations_in_the_words_people_use() {
         "sure, go ahead",
         "that's the one 👍",
         "sounds good",
-        "perfect thanks",
         "Yes, that is correct.",
         "That works for me.",
         "sí, dale",
@@ -26,6 +25,21 @@ fn affirmations_in_the_words_people_use() {
         assert!(!x.refuses && !x.alternatives && !x.abandons && !x.asks, "{raw:?}: {x:?}");
         assert!(x.rest.is_empty(), "{raw:?}: rest {:?}", x.rest);
     }
+}
+
+/// A yes word that opens a closing ("perfect thanks", "great thanks
+/// bye", "awesome thank you!!") makes a closing that opens with a yes,
+/// not a yes with words left.
+#[test]
+fn a_closing_may_open_with_a_word_of_reaction() {
+    for raw in ["perfect thanks", "great thanks bye", "awesome thank you!!", "cool thx, all done", "ok thanks"] {
+        let x = r(raw);
+        assert!(x.closes && x.clauses.is_empty() && x.rest.is_empty(), "{raw:?}: {x:?}");
+    }
+    assert!(r("perfect thanks").closes_with_a_yes);
+    assert!(!r("thanks").closes_with_a_yes);
+    // Words of reaction alone close nothing.
+    assert!(!r("great").closes && !r("awesome").closes);
 }
 
 #[test]

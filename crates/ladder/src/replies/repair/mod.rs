@@ -24,20 +24,22 @@ pub(super) fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
         .filter(|w| !only_generic(cx, std::slice::from_ref(w)) && !EMPTY_IN_ANSWERS.contains(&w.as_str()))
         .filter(|w| cx.names_something(std::slice::from_ref(w)))
         .collect();
-    let narrowed: Vec<usize> = if detail.is_empty() {
-        rest.clone()
-    } else {
-        rest.iter()
-            .copied()
-            .filter(|e| {
-                let words = cx.words_of(*e);
-                detail.iter().all(|w| words.contains(w))
-            })
-            .collect()
-    };
+    // So do values in any common form ("ugh, not that - the tuesday one"
+    // for "Tue 10:00"): the correction names what was meant, and executes
+    // it when only one other option shows all it says (never the refused
+    // one: "not that - the wednesday one" after Wednesday asks the rest).
+    let narrowed: Vec<usize> = rest
+        .iter()
+        .copied()
+        .filter(|e| {
+            let words = cx.words_of(*e);
+            let shown = cx.values_of(*e);
+            detail.iter().all(|w| words.contains(w)) && r.values.iter().all(|v| shown.iter().any(|s| v.names(s)))
+        })
+        .collect();
     let answer = match narrowed[..] {
         [] => Answer::Ask { entries: rest, kind: ReplyKind::Repair },
-        [one] if r.the_other || !detail.is_empty() => {
+        [one] if r.the_other || !detail.is_empty() || !r.values.is_empty() => {
             if cx.high_risk(one) {
                 Answer::Confirm { entry: one, kind: ReplyKind::Repair }
             } else {

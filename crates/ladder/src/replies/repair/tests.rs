@@ -129,3 +129,49 @@ fn a_refused_option_never_executes_on_a_vague_turn() {
     });
     branches.expect(&[("refused", CASES as usize), ("would have executed it", CASES as usize / 16)]);
 }
+
+/// Slots told apart by their weekday, one of them high risk in some
+/// screens.
+fn slots(high_risk: Option<usize>) -> OptionSet {
+    let mut cands = vec![c("mon", "Haircut", "Mon 10:00"), c("tue", "Haircut", "Tue 10:00"), c("wed", "Haircut", "Wed 10:00")];
+    if let Some(k) = high_risk {
+        cands[k].risk = Risk::High;
+    }
+    screen("slots", cands)
+}
+
+/// A correction that names what was meant: after an execute, "ugh, not
+/// that - the tuesday one", "wrong one, I meant tuesday" refuse it and
+/// execute the one other option that shows what they name (counted). They
+/// never execute the option refused, a day no option shows, two days
+/// named, nor a `RISK_HIGH` option (confirmed first).
+#[test]
+fn a_correction_that_names_what_was_meant_executes_it_alone() {
+    const DAYS: &[&str] = &["monday", "tuesday", "wednesday", "friday"];
+    const IDS: &[&str] = &["mon", "tue", "wed"];
+    const FORMS: &[&str] = &["ugh, not that - the {d} one", "wrong one, I meant {d}", "not that one, the {d} one", "no not that, {d}"];
+    let cases = (0usize..3, 0usize..4, prop::sample::select(FORMS), any::<bool>(), prop_oneof![Just(None), (0usize..3).prop_map(Some)]);
+    let branches = Branches::default();
+    check_cases(256, file!(), &cases, |(had, meant, form, two, high)| {
+        let day = if two { format!("{} or {}", DAYS[meant], DAYS[(meant + 1) % 3]) } else { DAYS[meant].to_string() };
+        let input = form.replace("{d}", &day);
+        let s = Session::new();
+        let set = slots(high);
+        let first = s.say(DAYS[had], &set);
+        if first.outcome != Outcome::Execute {
+            return Ok(());
+        }
+        s.record(IDS[had], "slots", crate::continuity::ActionOutcome::Executed);
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute), Some(IDS[had]), "{:?}: {:?}", input, d);
+        if two || meant == had || meant == 3 || high == Some(meant) {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?}", input, d);
+            branches.hit("nothing meant alone: no execute");
+        } else {
+            prop_assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(IDS[meant])), "{:?}", input);
+            branches.hit("the one meant: executes");
+        }
+        Ok(())
+    });
+    branches.expect(&[("nothing meant alone: no execute", 60), ("the one meant: executes", 25)]);
+}

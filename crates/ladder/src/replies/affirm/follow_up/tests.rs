@@ -92,12 +92,23 @@ fn a_high_risk_option_is_not_executed_on_a_yes_that_asks_about_it() {
     }
 }
 
-/// An acknowledgement ("ok", "alright", "I see") before
-/// a new search, a request for more or for another value never executes,
-/// whatever was proposed; before a request of its own it does (counted).
+/// An item offered alone (a hotel found), on a plain screen or as the
+/// app's "which one?" of one: offered, not asked about.
+fn offered(setting: u8) -> (Session, OptionSet) {
+    let hotel = c("marina", "Hotel Marina", "2 nights · Sat 12 Oct · €240");
+    let asked = if setting == 3 { Asked::Unspecified } else { Asked::Choice };
+    (Session::new(), screen("hotels", vec![hotel], asked))
+}
+
+/// An acknowledgement ("ok", "alright", "I see", "great", "cool") before
+/// a new search, a request for more, for another one of the kind or for
+/// another value never executes, whatever was proposed or offered (an
+/// item alone, the app's "which one?" of one, a confirmation, ladderd's
+/// clarifier); before a request of its own, after a confirmation, it does
+/// (counted).
 #[test]
 fn an_acknowledgement_before_a_search_never_executes() {
-    const ACKS: &[&str] = &["Ok", "Okay", "Alright", "OK then", "I see", "Got it", "Thanks"];
+    const ACKS: &[&str] = &["Ok", "Okay", "Alright", "OK then", "I see", "Got it", "Thanks", "Great", "Cool", "Nice"];
     const SEARCHES: &[&str] = &[
         "Could you look in Walnut Creek?",
         "Could you look in Walnut Creek instead?",
@@ -108,22 +119,76 @@ fn an_acknowledgement_before_a_search_never_executes() {
         "Are there any other restaurants?",
         "Show me something different.",
         "Is there anything cheaper?",
+        "Try the day after.",
+        "Then find me one with a pool.",
+        "Something near the station?",
+        "Can you find ones that allow pets?",
+        "Show me a few more like it.",
     ];
     let branches = Branches::default();
-    let cases = (0u8..3, prop::sample::select(ACKS), prop::sample::select(SEARCHES), prop::sample::select(vec![". ", ", "]));
-    check_cases(192, file!(), &cases, |(setting, ack, search, sep)| {
-        let (s, set) = proposed(setting);
+    let cases = (0u8..5, prop::sample::select(ACKS), prop::sample::select(SEARCHES), prop::sample::select(vec![". ", ", "]));
+    let set_for = |setting: u8| if setting < 3 { proposed(setting) } else { offered(setting) };
+    check_cases(256, file!(), &cases, |(setting, ack, search, sep)| {
+        let (s, set) = set_for(setting);
         let input = format!("{ack}{sep}{search}");
         let d = s.say(&input, &set);
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?}", input, d);
-        branches.hit("a search: no execute");
-        let (s, set) = proposed(setting);
+        branches.hit(if setting < 3 { "a search: no execute" } else { "a search after an offer: no execute" });
+        let (s, set) = proposed(setting % 3);
         if s.say(&format!("{ack}. Can you book me a cab there?"), &set).outcome == Outcome::Execute {
             branches.hit("a request of its own: the yes");
         }
         Ok(())
     });
-    branches.expect(&[("a search: no execute", 150), ("a request of its own: the yes", 100)]);
+    branches.expect(&[("a search: no execute", 100), ("a search after an offer: no execute", 60), ("a request of its own: the yes", 100)]);
+}
+
+/// After an offer (an item shown alone, the app's "which one?" of one),
+/// an acknowledgement alone ("ok", "great", "cool", "I see") followed by a
+/// request or a question of any kind never executes, with or without a
+/// follow-up: "great, could you also check flights?" chooses no hotel. The
+/// same words after a confirmation keep the yes (a follow-up), and a yes
+/// that accepts ("that works for me") keeps it after an offer (counted).
+#[test]
+fn an_acknowledgement_then_a_request_or_a_question_is_no_yes_to_an_offer() {
+    const ACKS: &[&str] = &["Ok", "Okay", "Alright", "All right", "I see", "Great", "Cool", "Nice", "OK then", "Got it", "Ok great"];
+    const THEN: &[&str] = &[
+        "Could you also check flights?",
+        "Can you book me a cab there?",
+        "I need a restaurant nearby too.",
+        "Now add it to my calendar.",
+        "What's their address?",
+        "Is it pet friendly?",
+        "When am I free that day?",
+        "Tell me what times I have available.",
+        "Please send me a reminder.",
+        "How much is parking?",
+    ];
+    let branches = Branches::default();
+    let cases = (3u8..5, prop::sample::select(ACKS), prop::sample::select(THEN), prop::sample::select(vec![". ", ", ", "! ", " - "]));
+    check_cases(192, file!(), &cases, |(setting, ack, then, sep)| {
+        let input = format!("{ack}{sep}{then}");
+        let (s, set) = offered(setting);
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} after an offer: {:?}", input, d);
+        branches.hit("an offer: no execute");
+        let (s, set) = proposed(0);
+        let d = s.say(&input, &set);
+        if d.outcome == Outcome::Execute && d.follow_up.is_some() {
+            branches.hit("a confirmation: the yes and a follow-up");
+        }
+        let (s, set) = offered(setting);
+        let d = s.say(&format!("That works for me{sep}{then}"), &set);
+        if d.outcome == Outcome::Execute && d.follow_up.is_some() {
+            branches.hit("an offer accepted: the yes and a follow-up");
+        }
+        Ok(())
+    });
+    branches.expect(&[
+        ("an offer: no execute", 192),
+        ("a confirmation: the yes and a follow-up", 60),
+        ("an offer accepted: the yes and a follow-up", 40),
+    ]);
 }
 
 fn number_word(n: u32) -> &'static str {

@@ -1,0 +1,207 @@
+//! "The first... no wait, the third": a reply that corrects itself
+//! (docs/replies.md). The last choice in the reply stands; the option it
+//! takes back is never the one proposed.
+
+use super::*;
+
+/// Words that take back what was just said, beside the lexicon's
+/// refusals ("no") and abandons ("wait", "hold on"): "sorry", "actually",
+/// "I mean", in the lexicon's languages. Not the corrections that add to
+/// a choice ("but", "only", "instead": "the blue one but in large").
+const TAKES_BACK: &[&str] = &[
+    "sorry",
+    "actually",
+    "i mean",
+    "i meant",
+    "rather",
+    "or rather",
+    "on second thought",
+    "scratch that",
+    "make that",
+    "eigentlich",
+    "ich meine",
+    "en fait",
+    "plutot",
+    "je veux dire",
+    "perdon",
+    "mejor dicho",
+    "digo",
+    "quiero decir",
+];
+
+/// What one side of the reply chooses: a position ("the third", "3"), or
+/// the one option whose words it says ("the green one").
+enum Choice {
+    Position(Said),
+    Entry(usize),
+}
+
+/// A choice, words that take it back, and another choice ("the first...
+/// no wait, the third", "2 - sorry, 3", "the second, actually no the
+/// first"): the last choice stands. A position counts as the question
+/// listed its options; anything else is read again by the ladder without
+/// the option taken back. `None` when the reply is not so shaped: a
+/// choice on each side, nothing asked, no negation after the take-back.
+pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    // A label said whole ("Don't Stop Me Now") is that request.
+    if r.asks || cx.a_label_says_it() {
+        return None;
+    }
+    // The words as typed (a clause that only says "sorry" is no clause of
+    // the reading), a slip of the keyboard read as the word meant.
+    let text = fold(&normalize(&cx.req.input)).into_owned();
+    let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect();
+    let (start, end) = last_take_back(cx, &words)?;
+    let (before, after) = (&words[..start], &words[end..]);
+    let taken = match choice(cx, before)? {
+        Choice::Entry(e) => Some(e),
+        Choice::Position(said) => position_on_screen(cx, &said),
+    };
+    // "The blue one, actually no, not the first": the one taken back and
+    // the one negated are out; the rest is asked.
+    if let Some((i, n)) = (0..after.len()).find_map(|i| cx.lex.negations.match_at(after, i).map(|n| (i, n))) {
+        let rest: Vec<&str> = after[..i].iter().chain(&after[i + n..]).copied().collect();
+        let not = match choice(cx, &rest) {
+            Some(Choice::Entry(e)) => Some(e),
+            Some(Choice::Position(said)) => position_on_screen(cx, &said),
+            None => None,
+        };
+        let entries: Vec<usize> = asked_or_screen(cx)?.into_iter().filter(|e| Some(*e) != taken && Some(*e) != not).collect();
+        return (taken.is_some() && !entries.is_empty()).then(|| Answered::of(Answer::Ask { entries, kind: ReplyKind::SelfCorrection }));
+    }
+    // What follows names nothing asked ("... no, the purple one"): the
+    // choice is taken back all the same; the options are asked, the one
+    // taken back last.
+    let Some(wanted) = choice(cx, after) else {
+        // Only what is said as a choice ("the purple one"), not a sentence
+        // of its own ("... is actually awesome, now find me a drama").
+        let taken = taken.filter(|_| content(cx, after).len() <= 2)?;
+        let mut entries: Vec<usize> = asked_or_screen(cx)?.into_iter().filter(|e| *e != taken).collect();
+        entries.push(taken);
+        return Some(Answered::of(Answer::Ask { entries, kind: ReplyKind::SelfCorrection }));
+    };
+    match wanted {
+        // An option asked about that only the words after say: that one
+        // (a high-risk one is confirmed first).
+        Choice::Entry(e) if cx.question().is_some() => {
+            let by = cx.question().map_or(By::Screen, |(_, by)| by);
+            Some(Answered::of(if cx.high_risk(e) {
+                Answer::Confirm { entry: e, kind: ReplyKind::SelfCorrection }
+            } else {
+                Answer::Execute { entry: e, kind: ReplyKind::SelfCorrection, by }
+            }))
+        }
+        // Counted as the question listed its options, when one was asked.
+        Choice::Position(said) if cx.question().is_some() => {
+            let mut a = position_n(cx, r, &said);
+            a.answer = match a.answer {
+                Answer::Pass => return None,
+                Answer::Execute { entry, by, .. } => Answer::Execute { entry, kind: ReplyKind::SelfCorrection, by },
+                Answer::Ask { entries, .. } => Answer::Ask { entries, kind: ReplyKind::SelfCorrection },
+                other => other,
+            };
+            Some(a)
+        }
+        wanted => {
+            let again = match wanted {
+                Choice::Entry(e) => Some(e),
+                Choice::Position(ref said) => position_on_screen(cx, said),
+            };
+            let without: Vec<usize> = taken.filter(|t| Some(*t) != again).into_iter().collect();
+            Some(Answered::of(Answer::Again { text: after.join(" "), without, kind: ReplyKind::SelfCorrection }))
+        }
+    }
+}
+
+/// The last run of words that take back (`TAKES_BACK`, a refusal, an
+/// abandon) with words on either side: where it starts and ends.
+fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize)> {
+    let lex = cx.lex;
+    let at = |i: usize| {
+        let own = TAKES_BACK
+            .iter()
+            .filter_map(|p| {
+                let n = p.split(' ').count();
+                p.split(' ').eq(words.get(i..i + n)?.iter().copied()).then_some(n)
+            })
+            .max();
+        own.into_iter().chain([lex.refusals.match_at(words, i), lex.abandons.match_at(words, i)].into_iter().flatten()).max()
+    };
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match at(i) {
+            Some(n) => {
+                let start = i;
+                i += n;
+                while let Some(n) = at(i) {
+                    i += n;
+                }
+                runs.push((start, i));
+            }
+            None => i += 1,
+        }
+    }
+    runs.into_iter().rev().find(|(s, e)| *s > 0 && *e < words.len())
+}
+
+/// What `words` choose: the one option every content word of which it
+/// shows (among those asked about, else the screen), else a position said
+/// whole.
+fn choice(cx: &Context<'_, '_>, words: &[&str]) -> Option<Choice> {
+    named(cx, words).or_else(|| position_said(cx, &words.join(" ")).map(Choice::Position))
+}
+
+fn named(cx: &Context<'_, '_>, words: &[&str]) -> Option<Choice> {
+    let content = content(cx, words);
+    if content.is_empty() {
+        return None;
+    }
+    let asked = asked_or_screen(cx)?;
+    let mut named = asked.into_iter().filter(|e| {
+        let own = cx.words_of(*e);
+        content.iter().all(|w| own.contains(w))
+    });
+    match (named.next(), named.next()) {
+        (Some(one), None) => Some(Choice::Entry(one)),
+        _ => None,
+    }
+}
+
+/// The words that may name an option: no article, filler, sound or
+/// word with no detail in an answer.
+fn content(cx: &Context<'_, '_>, words: &[&str]) -> Vec<String> {
+    let lex = cx.lex;
+    words
+        .iter()
+        .filter(|w| {
+            let w = [**w];
+            !(EMPTY_IN_ANSWERS.contains(&w[0])
+                || THE_ONE.contains(&w[0])
+                || lex.function_words.contains(w[0])
+                || lex.deictic.contains(w[0])
+                || lex.filler.is_phrase(&w)
+                || lex.interjections.is_phrase(&w))
+        })
+        .map(|w| w.to_string())
+        .collect()
+}
+
+/// The options a reply is read over: those asked about, else a screen
+/// taken in at a glance (`SCREEN_READ`).
+fn asked_or_screen(cx: &Context<'_, '_>) -> Option<Vec<usize>> {
+    match cx.question() {
+        Some((q, _)) => Some(q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect()),
+        None if cx.pool.len() <= SCREEN_READ => Some(cx.options()),
+        None => None,
+    }
+}
+
+/// The option at a position on the screen as sent.
+fn position_on_screen(cx: &Context<'_, '_>, said: &Said) -> Option<usize> {
+    let screen = cx.options();
+    place(said.n, screen.len()).map(|k| screen[k])
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,141 @@
+//! The self-correction room end to end: the last choice in the reply
+//! stands, and the option it takes back is never executed.
+
+use crate::replies::tests::*;
+use crate::testkit::{Branches, Session, check_cases};
+use crate::types::*;
+use proptest::prelude::*;
+
+fn sweaters() -> OptionSet {
+    screen(
+        "sweaters",
+        vec![c("blue", "Wool Sweater", "Blue · $60"), c("green", "Wool Sweater", "Green · $60"), c("red", "Wool Sweater", "Red · $65")],
+    )
+}
+
+#[test]
+fn the_last_choice_in_a_reply_that_corrects_itself_stands() {
+    let choice = asking(sweaters(), Asked::Choice);
+    for (input, want) in [
+        ("the first... no wait, the third", "execute red (reply, self_correction)"),
+        ("2 - sorry, 3", "execute red (reply, self_correction)"),
+        ("the second, actually no the first", "execute blue (reply, self_correction)"),
+        ("blue, sorry, green", "execute green (reply, self_correction)"),
+    ] {
+        assert_eq!(said(&Session::new().say(input, &choice)), want, "{input}");
+    }
+    // ladderd's "which one?" counts in the order it listed.
+    let s = Session::new();
+    assert_eq!(said(&s.say("table for 2", &times())), "clarify t6, t7, t8 (fallback, -)");
+    assert_eq!(said(&s.say("the second... no, the third", &times())), "execute t8 (reply, self_correction)");
+    // What follows the take-back is no choice: not this room's.
+    assert_ne!(Session::new().say("the first... no wait, never mind", &choice).outcome, Outcome::Execute);
+}
+
+/// How one side of the reply chooses: a position (a word, a digit, "option
+/// n") or a colour only that sweater shows; `Purple` shows on none.
+#[derive(Debug, Clone, Copy)]
+enum Pick {
+    Place(usize, u8),
+    Colour(usize),
+    Purple,
+}
+
+const COLOURS: [&str; 3] = ["blue", "green", "red"];
+const IDS: [&str; 3] = ["blue", "green", "red"];
+
+impl Pick {
+    fn text(self) -> String {
+        match self {
+            Pick::Place(k, 0) => format!("the {}", ["first", "second", "third"][k]),
+            Pick::Place(k, 1) => (k + 1).to_string(),
+            Pick::Place(k, _) => format!("option {}", k + 1),
+            Pick::Colour(k) => format!("the {} one", COLOURS[k]),
+            Pick::Purple => "the purple one".into(),
+        }
+    }
+    fn entry(self) -> Option<usize> {
+        match self {
+            Pick::Place(k, _) | Pick::Colour(k) => Some(k),
+            Pick::Purple => None,
+        }
+    }
+}
+
+fn a_pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![4 => (0usize..3, 0u8..3).prop_map(|(k, f)| Pick::Place(k, f)), 3 => (0usize..3).prop_map(Pick::Colour), 1 => Just(Pick::Purple)]
+}
+
+/// What comes after the take-back: the choice alone, negated, or two
+/// choices.
+#[derive(Debug, Clone, Copy)]
+enum After {
+    Alone,
+    Negated,
+    Two(usize),
+}
+
+/// A reply that corrects itself over three sweaters (the app's "which
+/// one?" or a plain screen, the red one `RISK_HIGH` or not): it never
+/// executes the option it takes back unless it chooses it again; after a
+/// negation ("no, not the third"), two options named, or a word no option
+/// has, it executes nothing; a `RISK_HIGH` option chosen by its colour
+/// is never executed. Counted: the last choice, when it names one
+/// option of normal risk on "which one?", executes.
+#[test]
+fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
+    let branches = Branches::default();
+    let cases = (
+        a_pick(),
+        a_pick(),
+        prop::sample::select(vec!["... no wait, ", ", sorry, ", " - sorry, ", ", actually no ", ". no, ", " no I mean "]),
+        prop_oneof![4 => Just(After::Alone), 1 => Just(After::Negated), 1 => (0usize..3).prop_map(After::Two)],
+        any::<bool>(),
+        any::<bool>(),
+    );
+    check_cases(256, file!(), &cases, |(first, last, marker, after, choice, risky)| {
+        let mut set = sweaters();
+        if risky {
+            let mut cands = set.candidates.to_vec();
+            cands[2].risk = Risk::High;
+            set.candidates = cands.into();
+        }
+        let set = if choice { asking(set, Asked::Choice) } else { set };
+        let tail = match after {
+            After::Alone => last.text(),
+            After::Negated => format!("not {}", last.text()),
+            // Another option than the last choice names.
+            After::Two(k) => {
+                let k = if last.entry() == Some(k) { (k + 1) % 3 } else { k };
+                format!("{} or {}", last.text(), Pick::Colour(k).text())
+            }
+        };
+        let input = format!("{}{marker}{tail}", first.text());
+        let d = Session::new().say(&input, &set);
+        let got = d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute);
+        if let (Some(taken), Some(got)) = (first.entry(), got) {
+            prop_assert!(got != IDS[taken] || last.entry() == Some(taken), "{:?} took back {}: {:?}", input, IDS[taken], d);
+        }
+        match (after, last) {
+            (After::Negated, _) | (After::Two(_), _) | (_, Pick::Purple) => {
+                prop_assert!(got.is_none(), "{:?}: {:?}", input, d);
+                branches.hit("a negation, two named or nothing named: no execute");
+            }
+            (_, Pick::Colour(2)) if risky => {
+                prop_assert!(got.is_none(), "{:?}: {:?}", input, d);
+                branches.hit("high risk by a word: no execute");
+            }
+            (After::Alone, last) if choice && first.entry().is_some() && !(risky && last.entry() == Some(2)) => {
+                prop_assert_eq!(got, last.entry().map(|k| IDS[k]), "{:?}: {:?}", input, d);
+                branches.hit("the last choice executes");
+            }
+            _ => branches.hit("other"),
+        }
+        Ok(())
+    });
+    branches.expect(&[
+        ("a negation, two named or nothing named: no execute", 40),
+        ("high risk by a word: no execute", 5),
+        ("the last choice executes", 40),
+    ]);
+}
