@@ -2,7 +2,7 @@
 //! one candidate word it can only be ("med" for "Medium", "prefs" for
 //! "Preferences", "prev pg" for "Previous page", "upd8" for "Update"),
 //! never where another candidate's word fits it too ("pre" with "Preview"
-//! and "Previous"; spec 4b, issue 56 class 10).
+//! and "Previous"; docs/deciding.md).
 //!
 //! A word of the input that no option has, that is no word of the
 //! lexicon, and that stands for exactly one word of the options

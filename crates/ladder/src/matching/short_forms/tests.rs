@@ -1,5 +1,5 @@
-//! Shorthand (`short_forms`), run end to end through the ladder: the
-//! issue's examples, and a property that tries to make a short form
+//! Shorthand (`short_forms`), run end to end through the ladder: common
+//! short forms, and a property that tries to make a short form
 //! execute what a careful person would not.
 
 use super::stands_for;
@@ -37,7 +37,7 @@ fn a_short_form_stands_for_the_word_it_cuts_or_texts() {
     }
 }
 
-/// The examples execute; a short form that fits two candidates'
+/// Common short forms execute; a short form that fits two candidates'
 /// words, or that comes with a word no candidate has, is asked.
 #[test]
 fn shorthand_says_the_one_candidate_word_it_can_only_be() {

@@ -70,7 +70,7 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
     }
 }
 
-/// The forms issue 56 names beyond the first rule: a seat or a room with
+/// More forms of a value beyond the first rule: a seat or a room with
 /// its noun, a day of the month alone (in digits or words) past the end
 /// of the list, a time with its part of the day, "ish", or its minutes, an
 /// amount with its unit word, "Sept". Each asks where the value differs.
