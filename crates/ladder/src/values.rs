@@ -171,7 +171,7 @@ pub fn shown(c: &crate::types::Candidate) -> Vec<Value> {
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
     // Numbers said in words are read as their digits are.
-    let spelled = spelled::spelled_numbers(text);
+    let spelled = spelled_numbers(text);
     // Without a digit, a currency sign or a number word, every value is a
     // word alone (a month's or a weekday's name, "noon"): ASCII text is
     // read word by word, without tokens (most turns name no value).
@@ -233,7 +233,7 @@ const LONE_CLOCKS: &[(&str, f64)] = &[
 /// said in ("Aug 4th" in "book Aug 4th": 5..12): what the matching rung
 /// reads a value said another way by (`matching::value_words`).
 pub fn values_at(text: &str) -> Vec<(Value, std::ops::Range<usize>)> {
-    let spelled = spelled::spelled_numbers(text);
+    let spelled = spelled_numbers(text);
     let mut spans = Vec::new();
     let toks = scan(text, &spelled, Some(&mut spans));
     let mut out = Vec::new();
@@ -249,6 +249,19 @@ pub fn values_at(text: &str) -> Vec<(Value, std::ops::Range<usize>)> {
         }
     }
     out
+}
+
+/// The numbers said in words in `text`, but a month's name beside a
+/// number in digits ("Sept 12", "12 sept" are a date; French "sept" is
+/// seven elsewhere).
+fn spelled_numbers(text: &str) -> Vec<(usize, usize, spelled::Spelled)> {
+    let mut spelled = spelled::spelled_numbers(text);
+    spelled.retain(|(start, end, _)| {
+        let beside_digits = text[..*start].trim_end().ends_with(|c: char| c.is_ascii_digit())
+            || text[*end..].trim_start().starts_with(|c: char| c.is_ascii_digit());
+        !(beside_digits && month(&text[*start..*end].to_lowercase()).is_some())
+    });
+    spelled
 }
 
 /// `values`, token by token (`spelled`: the number words' spans).
@@ -510,7 +523,11 @@ fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Option<(Value, u
     {
         match meridiem(toks, j + 1) {
             Some((k, mer)) => return Some((Value::new(Dim::Clock, clock(s.value, m.value, Some(mer))?), k + 1 - i)),
-            None if at_a_time => return Some((twelve_hours(s.value, m.value)?, j + 1 - i)),
+            // "at six thirty", and "six thirty" with no noun after it to
+            // count ("six thirty people" is no time).
+            None if at_a_time || word_at(toks, j + 1).is_none_or(|(_, w)| counted_by(m.value, w).is_none()) => {
+                return Some((twelve_hours(s.value, m.value)?, j + 1 - i));
+            }
             None => {}
         }
     }
@@ -611,6 +628,16 @@ fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
     match w {
         "am" => Some((j, "am")),
         "pm" => Some((j, "pm")),
+        // "9 in the morning", "7 in the evening", "11 at night".
+        "in" | "at" => {
+            let (k, next) = word_at(toks, j + 1)?;
+            let (k, part) = if next == "the" { word_at(toks, k + 1)? } else { (k, next) };
+            match part {
+                "morning" => Some((k, "am")),
+                "afternoon" | "evening" | "night" | "tonight" => Some((k, "pm")),
+                _ => None,
+            }
+        }
         // "p.m." and "a.m.": a letter, a dot, a letter.
         "a" | "p" => {
             let (k, m) = word_at(toks, j + 2)?;
@@ -699,6 +726,17 @@ fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
         let mut v = Value::new(Dim::Clock, clock(x, 0.0, Some(mer))?);
         v.unit = "hour".into();
         return Some((v, j + 1 - i));
+    }
+    // "9ish", "9-ish": about that number, read as the number.
+    if let Some(Tok::Word(w)) = adjacent(i + 1)
+        && w == "ish"
+    {
+        return Some((Value::new(Dim::Bare, x), 2));
+    }
+    if let (Some(Tok::Sym('-')), Some(Tok::Word(w))) = (adjacent(i + 1), adjacent(i + 2))
+        && w == "ish"
+    {
+        return Some((Value::new(Dim::Bare, x), 3));
     }
     // "9 Uhr".
     if let Some((j, "uhr")) = word_at(toks, i + 1) {

@@ -63,6 +63,7 @@ mod commands;
 mod index;
 mod mentions;
 mod positions;
+mod short_forms;
 mod typo;
 mod value_words;
 mod words;
@@ -503,8 +504,31 @@ pub fn find(
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
     let screen = Screen { pool, canon, lex, params, stop };
-    let read_as_positions: Vec<(usize, usize)> = positions.iter().map(|p| p.span).collect();
+    // A number past the end of the list ("the 12th" over three dates, "9"
+    // over five times) is no position: a value that options show reads it
+    // (`value_words`), or it is asked as out of range.
+    let past_end = |p: &positions::Position| p.n > 0 && resolve_position(pool, None, p.n).is_none();
+    let read_as_positions: Vec<(usize, usize)> = positions.iter().filter(|p| !past_end(p)).map(|p| p.span).collect();
+    for p in positions.iter().filter(|p| past_end(p) && !p.also_word) {
+        roles[p.span.0..p.span.1].fill(Role::Content);
+    }
     let mut licences = value_words::value_licences(raw, &toks, &mut roles, &read_as_positions, &screen);
+    let valued = |p: &positions::Position| licences.iter().any(|l| l.rule == "value" && p.span.0 <= l.tok && l.tok < p.span.1);
+    let positions: Vec<positions::Position> = positions.into_iter().filter(|p| !(past_end(p) && valued(p))).collect();
+    let ordinals: Vec<((usize, usize), i32)> = positions
+        .iter()
+        .filter(|p| past_end(p) && !p.also_word && !toks[p.span.0..p.span.1].iter().any(|t| t.bytes().all(|b| b.is_ascii_digit())))
+        .map(|p| (p.span, p.n))
+        .collect();
+    let days = value_words::ordinal_days(&ordinals, &mut roles, &toks, &screen);
+    let dated = |p: &positions::Position| days.iter().any(|l| p.span.0 <= l.tok && l.tok < p.span.1);
+    let positions: Vec<positions::Position> = positions.into_iter().filter(|p| !dated(p)).collect();
+    licences.extend(days);
+    for p in positions.iter().filter(|p| past_end(p) && !p.also_word) {
+        roles[p.span.0..p.span.1].iter_mut().filter(|r| **r == Role::Content).for_each(|r| *r = Role::Reference);
+    }
+    value_words::value_nouns(&toks, &mut roles, &mut licences, &screen);
+    licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(verb_frames(&toks, &mut roles, &mentions, &screen));
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 

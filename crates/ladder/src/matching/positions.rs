@@ -80,7 +80,8 @@ fn ordinal_here(toks: &[&str], i: usize, prefixed: bool, lex: &Lexicon) -> Optio
 /// number with a decimal point or a separator ("2.7", "3.2.1", "1,500"),
 /// a version ("v2", "v2.7"), an amount of money ("$2.50", "2,50 €", "20
 /// EUR"), a share ("50%"), or a number written with a sign, alone or in a
-/// code ("+2", "-3", "utc+1", "GMT+01:00", "+44": `signed_at`). Canonical
+/// code ("+2", "-3", "utc+1", "GMT+01:00", "+44": `signed_at`), or a
+/// time of day ("9:30", "6:30 pm", "9 in the morning"). Canonical
 /// text splits such a number ("2.7" reads "2 7"); these are its pieces,
 /// as canonicalization writes them.
 pub fn value_digits(raw: &str) -> Vec<&str> {
@@ -97,7 +98,8 @@ pub fn value_digits(raw: &str) -> Vec<&str> {
         let mut separated = false;
         while i < b.len()
             && (b[i].is_ascii_digit()
-                || (matches!(b[i], b'.' | b',') || (signed && b[i] == b':')) && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+                || (matches!(b[i], b'.' | b',') || ((signed || clock_minutes(b, i)) && b[i] == b':'))
+                    && b.get(i + 1).is_some_and(u8::is_ascii_digit))
         {
             separated |= !b[i].is_ascii_digit();
             i += 1;
@@ -111,11 +113,21 @@ pub fn value_digits(raw: &str) -> Vec<&str> {
                 after.get(..code.len()).is_some_and(|head| head.eq_ignore_ascii_case(code))
                     && !after[code.len()..].chars().next().is_some_and(char::is_alphanumeric)
             });
-        if separated || version || money || signed {
+        // "9 in the morning", "7 at night": a time of day.
+        let part_of_day = ["in the morning", "in the afternoon", "in the evening", "at night"]
+            .iter()
+            .any(|p| after.get(..p.len()).is_some_and(|head| head.eq_ignore_ascii_case(p)));
+        if separated || version || money || signed || part_of_day {
             out.extend(raw[start..i].split(['.', ',', ':']).filter(|d| !d.is_empty()));
         }
     }
     out
+}
+
+/// Whether the ':' at byte `i` of `b` starts a time's minutes ("9:30",
+/// "18:45"): two digits, then no other digit.
+fn clock_minutes(b: &[u8], i: usize) -> bool {
+    b.get(i + 1..i + 3).is_some_and(|m| m.iter().all(u8::is_ascii_digit)) && !b.get(i + 3).is_some_and(u8::is_ascii_digit)
 }
 
 /// Whether the digits at byte `start` of `raw` are written with a sign

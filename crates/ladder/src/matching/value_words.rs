@@ -55,11 +55,13 @@ pub(super) fn value_licences(
         let words = crate::text::normalize(&raw[range]);
         let words = crate::text::fold(&words);
         let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
-        let Some(at) = run_at(toks, &words, cursor) else { continue };
-        cursor = at + words.len();
-        let span = at..at + words.len();
+        let Some((at, len)) = run_at(toks, &words, cursor) else { continue };
+        cursor = at + len;
+        let span = at..at + len;
         let positional = positions.iter().any(|(a, b)| *a < span.end && span.start < *b);
-        if positional || span.clone().any(|k| roles[k] == Role::Reference) || !span.clone().any(|k| roles[k] == Role::Content) {
+        // A part a label says too ("20" of "20 bucks" with "$20") stays
+        // that label's; the rest ("bucks") is the value's.
+        if positional || !span.clone().any(|k| roles[k] == Role::Content) {
             continue;
         }
         let mut entries: Vec<usize> = (0..screen.pool.len())
@@ -78,6 +80,9 @@ pub(super) fn value_licences(
             entries.dedup();
         }
         for k in span {
+            if roles[k] != Role::Content {
+                continue;
+            }
             roles[k] = Role::Empty;
             out.push(Licence { tok: k, word: toks[k].to_string(), entries: entries.clone(), rule: "value" });
         }
@@ -88,12 +93,73 @@ pub(super) fn value_licences(
     out
 }
 
-/// Where `words` run in `toks`, from `from` on.
-fn run_at(toks: &[&str], words: &[&str], from: usize) -> Option<usize> {
-    if words.is_empty() || words.len() > toks.len() {
-        return None;
+/// An ordinal past the end of the list ("the twelfth" over three dates):
+/// the day of the month of the options that show that day, as `value`
+/// licences. `past_end`: each such position's tokens and number.
+pub(super) fn ordinal_days(past_end: &[((usize, usize), i32)], roles: &mut [Role], toks: &[&str], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    for &((a, b), n) in past_end {
+        if !(1..=31).contains(&n) || screen.stop.passed_now() {
+            continue;
+        }
+        let day = f64::from(n);
+        let entries: Vec<usize> =
+            (0..screen.pool.len()).filter(|e| shown_values(screen, *e).iter().any(|v| v.dim == Dim::Day && v.amount == day)).collect();
+        if entries.is_empty() {
+            continue;
+        }
+        for k in a..b {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: toks[k].to_string(), entries: entries.clone(), rule: "value" });
+        }
     }
-    (from..=toks.len() - words.len()).find(|&i| toks[i..i + words.len()] == *words)
+    out
+}
+
+/// Words that say what kind of value follows ("seat 7C", "room 2A",
+/// "table 4"): request phrasing for the options that show that value,
+/// where no option's words say the noun itself.
+const VALUE_NOUNS: &[&str] =
+    &["seat", "room", "row", "table", "gate", "platform", "desk", "slot", "spot", "suite", "cabin", "court", "lane", "bay", "locker"];
+
+/// The value nouns ([`VALUE_NOUNS`]) right before a value some options
+/// show, in digits and letters ("7c", "2a", "14"): a licence for the
+/// options that show it (rule `value_noun`).
+pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<Licence>, screen: &Screen<'_>) {
+    for k in 0..toks.len().saturating_sub(1) {
+        let (noun, code) = (toks[k], toks[k + 1]);
+        if roles[k] != Role::Content || !VALUE_NOUNS.contains(&noun) || !code.bytes().any(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if screen.canon.any_word(noun, screen.stop) {
+            continue;
+        }
+        let mut entries: Vec<usize> =
+            licences.iter().filter(|l| l.tok == k + 1 && l.rule == "value").flat_map(|l| l.entries.clone()).collect();
+        entries.extend((0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == code)));
+        entries.sort_unstable();
+        entries.dedup();
+        if !entries.is_empty() {
+            roles[k] = Role::Empty;
+            licences.push(Licence { tok: k, word: noun.to_string(), entries, rule: "value_noun" });
+        }
+    }
+}
+
+/// Where `words` run in `toks`, from `from` on, and how many tokens they
+/// take there: an article the canonical text leaves out ("the" of "9 in
+/// the morning") is skipped.
+fn run_at(toks: &[&str], words: &[&str], from: usize) -> Option<(usize, usize)> {
+    let run = |words: &[&str]| {
+        if words.is_empty() || words.len() > toks.len() {
+            return None;
+        }
+        (from..=toks.len() - words.len()).find(|&i| toks[i..i + words.len()] == *words).map(|i| (i, words.len()))
+    };
+    run(words).or_else(|| {
+        let kept: Vec<&str> = words.iter().copied().filter(|w| !matches!(*w, "the" | "a" | "an")).collect();
+        (kept.len() < words.len()).then(|| run(&kept)).flatten()
+    })
 }
 
 /// The values an option shows (label and sublabel) that may name it: the
@@ -150,7 +216,7 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
 /// them the values name. Words that point at another option than the
 /// values do are split between them (asked).
 pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
-    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size")).map(|l| &l.entries);
+    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size" | "short_form")).map(|l| &l.entries);
     let Some(first) = sets.next() else { return words };
     let mut common = first.clone();
     let mut union = first.clone();

@@ -423,8 +423,11 @@ impl Said<'_> {
     /// not say "activate").
     fn says(&self, a: &str) -> bool {
         let bound = self.params.edit_bound(a.chars().count());
+        // A short form of the word says it ("upd8" says "update").
+        let short = |t: &str| self.licences.iter().any(|l| l.rule == "short_form" && l.word == t && super::short_forms::stands_for(t, a));
         self.toks.iter().any(|t| {
-            *t == a
+            short(t)
+                || *t == a
                 || (bound > 0
                     && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound
                     && may_be_slip(t, a, known_word(t, self.canon, self.lex, self.stop)))

@@ -15,6 +15,7 @@ pub(super) const WEEKDAYS: &[(&str, u8)] = &[
     ("tues", 1),
     ("wednesday", 2),
     ("wed", 2),
+    ("weds", 2),
     ("thursday", 3),
     ("thu", 3),
     ("thur", 3),

@@ -70,6 +70,50 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
     }
 }
 
+/// More forms of a value beyond the first rule: a seat or a room with
+/// its noun, a day of the month alone (in digits or words) past the end
+/// of the list, a time with its part of the day, "ish", or its minutes, an
+/// amount with its unit word, "Sept". Each asks where the value differs.
+#[test]
+fn more_forms_of_a_value_say_the_option_that_shows_it() {
+    let seats = shown(&[("7c", "7C · aisle", ""), ("7a", "7A · window", ""), ("8c", "8C · aisle", "")]);
+    let days = shown(&[("w10", "Wed 10 Sep", ""), ("t9", "Tue 9 Sep", ""), ("f12", "Fri 12 Sep", "")]);
+    let times =
+        shown(&[("t1830", "18:30", ""), ("t1200", "12:00", ""), ("t0900", "09:00", ""), ("t0930", "09:30", ""), ("t1400", "14:00", "")]);
+    let prices = shown(&[("p20", "$20", ""), ("p35", "$35", ""), ("p50", "$50", "")]);
+    let months = shown(&[("sep", "Fri 12 Sep", ""), ("oct", "Sun 12 Oct", "")]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("seat 7C", &seats, Some("7c")),
+        ("the 12th", &days, Some("f12")),
+        ("the twelfth", &days, Some("f12")),
+        ("noon", &times, Some("t1200")),
+        ("9ish", &times, Some("t0900")),
+        ("9 in the morning", &times, Some("t0900")),
+        ("the 9:30 one", &times, Some("t0930")),
+        ("6:30 pm", &times, Some("t1830")),
+        ("six thirty", &times, Some("t1830")),
+        ("2 pm", &times, Some("t1400")),
+        ("20 bucks", &prices, Some("p20")),
+        ("twenty dollars", &prices, Some("p20")),
+        ("Sept 12", &months, Some("sep")),
+        ("12 sept", &months, Some("sep")),
+        ("weds", &days, Some("w10")),
+        // Values no option shows, or that two show.
+        ("seat 9F", &seats, None),
+        ("the 14th", &days, None),
+        ("the fourteenth", &days, None),
+        ("10 in the morning", &times, None),
+        ("6:30 am", &times, None),
+        ("21 bucks", &prices, None),
+        ("the 12th", &months, None),
+        ("Oct 13", &months, None),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executes(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+    }
+}
+
 /// The classify step names the rule that said each value word.
 #[test]
 fn the_trace_names_the_value_rule_per_word() {
@@ -143,5 +187,209 @@ proptest! {
         ];
         let d = decide(&form.replace("{d}", &day.to_string()), &cands);
         prop_assert_ne!(executes(&d), Some("x"));
+    }
+}
+
+/// A value an option shows, and how a person may say it: the generator
+/// of the property below.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Date,
+    Weekday,
+    Time,
+    Price,
+    Size,
+    Seat,
+}
+
+const WEEKDAYS: [(&str, &str, &str); 7] = [
+    ("Mon", "monday", "monday's"),
+    ("Tue", "tuesday", "tues"),
+    ("Wed", "wednesday", "weds"),
+    ("Thu", "thursday", "thurs"),
+    ("Fri", "friday", "fri"),
+    ("Sat", "saturday", "sat"),
+    ("Sun", "sunday", "sun"),
+];
+const MONTHS: [(&str, &str, &str); 4] =
+    [("Aug", "August", "aug"), ("Sep", "September", "sept"), ("May", "May", "may"), ("Jul", "July", "jul")];
+const HOURS: [&str; 12] = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
+const PRICES: [(u32, &str); 10] = [
+    (5, "five"),
+    (10, "ten"),
+    (12, "twelve"),
+    (15, "fifteen"),
+    (20, "twenty"),
+    (30, "thirty"),
+    (40, "forty"),
+    (50, "fifty"),
+    (60, "sixty"),
+    (75, ""),
+];
+const SIZES: [(&str, &str); 5] = [("XS", ""), ("S", "small"), ("M", "medium"), ("L", "large"), ("XL", "")];
+
+fn ordinal_suffix(d: u32) -> &'static str {
+    match d % 10 {
+        1 if d % 100 != 11 => "st",
+        2 if d % 100 != 12 => "nd",
+        3 if d % 100 != 13 => "rd",
+        _ => "th",
+    }
+}
+
+/// The label an option shows for value `v` of `kind` (`v` indexes the
+/// kind's values: a day, a weekday, an hour-and-minute, a price, a size,
+/// a seat).
+fn label(kind: Kind, v: u32, month: usize) -> String {
+    match kind {
+        Kind::Date => format!("{} {v} {}", WEEKDAYS[(v % 7) as usize].0, MONTHS[month].0),
+        Kind::Weekday => format!("{} {} Sep", WEEKDAYS[v as usize].0, v + 8),
+        Kind::Time => format!("{:02}:{:02}", v / 4, (v % 4) * 15),
+        Kind::Price => format!("${}", PRICES[v as usize].0),
+        Kind::Size => SIZES[v as usize].0.to_string(),
+        Kind::Seat => format!(
+            "{}{} · {}",
+            v / 6 + 4,
+            ["A", "B", "C", "D", "E", "F"][(v % 6) as usize],
+            ["window", "middle", "aisle"][(v % 3) as usize]
+        ),
+    }
+}
+
+/// Ways to say value `v` of `kind` (form `f`, modulo how many there
+/// are); `None` where the value has no such form (a price with no word).
+fn say(kind: Kind, v: u32, month: usize, f: usize) -> Option<String> {
+    let forms: Vec<String> = match kind {
+        Kind::Date => {
+            let (short, long, other) = MONTHS[month];
+            let s = ordinal_suffix(v);
+            vec![
+                format!("{short} {v}{s}"),
+                format!("{long} {v}"),
+                format!("the {v}{s} of {long}"),
+                format!("{v} {other}"),
+                format!("{other} {v}"),
+                format!("the {v}{s}"),
+                format!("the {v}{s} please"),
+            ]
+        }
+        Kind::Weekday => {
+            let (_, long, other) = WEEKDAYS[v as usize];
+            vec![long.to_string(), other.to_string(), format!("{long} please"), format!("the {long} one")]
+        }
+        Kind::Time => {
+            let (h, m) = (v / 4, (v % 4) * 15);
+            let (h12, pm) = (if h % 12 == 0 { 12 } else { h % 12 }, h >= 12);
+            let mer = if pm { "pm" } else { "am" };
+            let mut forms = vec![format!("{h12}:{m:02} {mer}"), format!("at {h:02}:{m:02}"), format!("the {h12}:{m:02}{mer} one")];
+            if m == 0 {
+                let part = if pm { "in the evening" } else { "in the morning" };
+                forms.extend([
+                    format!("{h12}{mer}"),
+                    format!("{h12} {part}"),
+                    format!("{h12}ish"),
+                    format!("{} {mer}", HOURS[(h % 12) as usize]),
+                ]);
+            }
+            if m == 30 {
+                forms.push(format!("{} thirty", HOURS[(h % 12) as usize]));
+            }
+            forms
+        }
+        Kind::Price => {
+            let (n, word) = PRICES[v as usize];
+            let mut forms = vec![format!("{n} bucks"), format!("{n} dollars"), format!("${n}"), format!("the ${n} one")];
+            if !word.is_empty() {
+                forms.push(format!("{word} dollars"));
+            }
+            forms
+        }
+        Kind::Size => {
+            let word = SIZES[v as usize].1;
+            if word.is_empty() {
+                return None;
+            }
+            vec![word.to_string(), format!("a {word} please"), format!("{word} one")]
+        }
+        Kind::Seat => {
+            let seat = format!("{}{}", v / 6 + 4, ["A", "B", "C", "D", "E", "F"][(v % 6) as usize]);
+            vec![format!("seat {seat}"), format!("{} please", seat.to_lowercase()), format!("seat {} please", seat.to_lowercase())]
+        }
+    };
+    Some(forms[f % forms.len()].clone())
+}
+
+/// How many values a kind has, and which may stand on one screen
+/// together: times on a twelve-hour clock a form without am or pm could
+/// not tell apart are never both shown.
+fn kind_values(kind: Kind) -> u32 {
+    match kind {
+        Kind::Date => 25,
+        Kind::Weekday => 7,
+        Kind::Time => 24 * 4,
+        Kind::Price => PRICES.len() as u32,
+        Kind::Size => SIZES.len() as u32,
+        Kind::Seat => 60,
+    }
+}
+
+fn apart(kind: Kind, a: u32, b: u32) -> bool {
+    match kind {
+        Kind::Time => (a / 4) % 12 != (b / 4) % 12,
+        _ => a != b,
+    }
+}
+
+fn value_of(kind: Kind, seed: u32) -> u32 {
+    match kind {
+        // Days past any position on the screen ("the 5th" over four).
+        Kind::Date => 5 + seed % (kind_values(kind) - 1),
+        // Times from 1 am to 11 pm.
+        Kind::Time => 4 + seed % (23 * 4),
+        _ => seed % kind_values(kind),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// Generated screens of dates, weekdays, times, prices, sizes and
+    /// seats: an option's own value, in any form the generator knows,
+    /// executes it; the same form of a value no option shows never
+    /// executes; and where two options show the value, it is asked.
+    #[test]
+    fn any_form_of_an_options_value_chooses_it_and_no_other_value_does(
+        kind in prop::sample::select(vec![Kind::Date, Kind::Weekday, Kind::Time, Kind::Price, Kind::Size, Kind::Seat]),
+        seeds in prop::collection::vec(0u32..1000, 6),
+        month in 0usize..4,
+        pick in 0usize..3,
+        form in 0usize..16,
+    ) {
+        // Three values apart, and a fourth apart from them all.
+        let mut vals: Vec<u32> = Vec::new();
+        for s in &seeds {
+            let v = value_of(kind, *s);
+            if vals.iter().all(|w| apart(kind, *w, v)) {
+                vals.push(v);
+            }
+        }
+        prop_assume!(vals.len() >= 4);
+        let (shown_vals, unshown) = (&vals[..3], vals[3]);
+        let cands: Vec<Candidate> =
+            shown_vals.iter().enumerate().map(|(i, v)| Candidate::new(format!("o{i}"), label(kind, *v, month))).collect();
+        let labels: Vec<&str> = cands.iter().map(|c| c.label.as_str()).collect();
+        let Some(mine) = say(kind, shown_vals[pick], month, form) else { return Ok(()) };
+        let d = decide(&mine, &cands);
+        let want = format!("o{pick}");
+        prop_assert_eq!(executes(&d), Some(want.as_str()), "{:?} over {:?}", mine, labels);
+        if let Some(other) = say(kind, unshown, month, form) {
+            let d = decide(&other, &cands);
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", other, labels, d.target_id);
+        }
+        // A second option that shows the same value: asked.
+        let mut twice = cands.clone();
+        twice.push(Candidate { sublabel: "Second listing".into(), ..Candidate::new("again", label(kind, shown_vals[pick], month)) });
+        let d = decide(&mine, &twice);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over two of {:?} executed {:?}", mine, cands[pick].label, d.target_id);
     }
 }
