@@ -578,3 +578,40 @@ pub(crate) fn with_meaning(mut p: Policy, seed: u64) -> Policy {
     });
     p
 }
+
+/// A model of a few concepts: each word it knows points along its
+/// concept's axis (one list of words a concept); a text is the mean of
+/// its known words.
+pub(crate) struct Concepts(pub(crate) &'static [&'static [&'static str]]);
+
+impl crate::meaning::Embedder for Concepts {
+    fn dim(&self) -> usize {
+        self.0.len()
+    }
+
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
+        out.fill(0.0);
+        for w in text.split(|c: char| !c.is_alphanumeric()) {
+            if let Some(axis) = self.0.iter().position(|words| words.contains(&w.to_lowercase().as_str())) {
+                out[axis] += 1.0;
+            }
+        }
+        let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm == 0.0 {
+            return false;
+        }
+        out.iter_mut().for_each(|v| *v /= norm);
+        true
+    }
+}
+
+/// The embedded defaults ranking by meaning with [`Concepts`] of `concepts`.
+pub(crate) fn with_concepts(concepts: &'static [&'static [&'static str]]) -> Policy {
+    let mut p = Policy::defaults();
+    p.meaning = Some(crate::meaning::Meaning {
+        model: std::sync::Arc::new(Concepts(concepts)),
+        name: "concepts".into(),
+        languages: vec!["en".into()],
+    });
+    p
+}

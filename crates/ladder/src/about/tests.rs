@@ -1,14 +1,9 @@
 use super::*;
-use crate::meaning::{Embedder, Meaning};
 use crate::policy::{LlmAnswer, Policy};
 use crate::testkit::{Fake, req, turn};
 use crate::types::{Candidate, Decision, FallbackReason};
-use std::sync::Arc;
 
-/// A model of a few concepts: each word it knows points along its
-/// concept's axis; a text is the mean of its known words.
-struct Concepts;
-
+/// The concepts [`crate::testkit::Concepts`] knows here.
 const CONCEPTS: &[&[&str]] = &[
     &["transfer", "move", "send", "wire", "money"],
     &["balance", "much", "left"],
@@ -18,31 +13,8 @@ const CONCEPTS: &[&[&str]] = &[
     &["pool", "spa", "swim", "heated"],
 ];
 
-impl Embedder for Concepts {
-    fn dim(&self) -> usize {
-        CONCEPTS.len()
-    }
-
-    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
-        out.fill(0.0);
-        for w in text.split(|c: char| !c.is_alphanumeric()) {
-            if let Some(axis) = CONCEPTS.iter().position(|words| words.contains(&w.to_lowercase().as_str())) {
-                out[axis] += 1.0;
-            }
-        }
-        let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
-        if norm == 0.0 {
-            return false;
-        }
-        out.iter_mut().for_each(|v| *v /= norm);
-        true
-    }
-}
-
 fn meaning() -> Policy {
-    let mut p = Policy::defaults();
-    p.meaning = Some(Meaning { model: Arc::new(Concepts), name: "concepts".into(), languages: vec!["en".into()] });
-    p
+    crate::testkit::with_concepts(CONCEPTS)
 }
 
 fn screen(input: &str) -> DecideRequest {

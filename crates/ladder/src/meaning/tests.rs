@@ -3,10 +3,7 @@ use crate::policy::{LlmAnswer, Policy};
 use crate::testkit::{Fake, ids, req, turn};
 use crate::types::{Candidate, FallbackReason, Outcome};
 
-/// A model of a few concepts: each word it knows points along its
-/// concept's axis; a text is the mean of its known words.
-struct Concepts;
-
+/// The concepts [`crate::testkit::Concepts`] knows here.
 const CONCEPTS: &[&[&str]] = &[
     &["transfer", "move", "send", "wire", "money"],
     &["balance", "much", "left", "have"],
@@ -16,31 +13,8 @@ const CONCEPTS: &[&[&str]] = &[
     &["statement", "history", "spent"],
 ];
 
-impl Embedder for Concepts {
-    fn dim(&self) -> usize {
-        CONCEPTS.len()
-    }
-
-    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
-        out.fill(0.0);
-        for w in text.split(|c: char| !c.is_alphanumeric()) {
-            if let Some(axis) = CONCEPTS.iter().position(|words| words.contains(&w.to_lowercase().as_str())) {
-                out[axis] += 1.0;
-            }
-        }
-        let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
-        if norm == 0.0 {
-            return false;
-        }
-        out.iter_mut().for_each(|v| *v /= norm);
-        true
-    }
-}
-
 fn meaning() -> Policy {
-    let mut p = Policy::defaults();
-    p.meaning = Some(Meaning { model: Arc::new(Concepts), name: "concepts".into(), languages: vec!["en".into()] });
-    p
+    crate::testkit::with_concepts(CONCEPTS)
 }
 
 fn bank(input: &str) -> crate::types::DecideRequest {
@@ -239,17 +213,17 @@ fn candidate_text_joins_label_sublabel_aliases_and_kind() {
     assert_eq!(text, "Transfer. between accounts. send money. bank action");
 }
 
-/// [`Concepts`], counting the texts it embeds.
+/// [`crate::testkit::Concepts`], counting the texts it embeds.
 struct Counted(std::sync::atomic::AtomicUsize);
 
 impl Embedder for Counted {
     fn dim(&self) -> usize {
-        Concepts.dim()
+        crate::testkit::Concepts(CONCEPTS).dim()
     }
 
     fn embed(&self, text: &str, out: &mut [f32]) -> bool {
         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Concepts.embed(text, out)
+        crate::testkit::Concepts(CONCEPTS).embed(text, out)
     }
 }
 
