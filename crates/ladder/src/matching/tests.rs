@@ -34,6 +34,11 @@ pub(super) fn request(input: &str, cands: &[Candidate]) -> crate::types::DecideR
     }
 }
 
+/// The option a decision executes, if it executes one.
+pub(super) fn executed(d: &crate::types::Decision) -> Option<&str> {
+    (d.outcome == crate::types::Outcome::Execute).then(|| d.target_id.as_deref().unwrap_or(""))
+}
+
 pub(super) fn panels() -> Vec<Candidate> {
     vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
 }

@@ -3,6 +3,7 @@
 //! execute what a careful person would not.
 
 use super::stands_for;
+use crate::matching::tests::{executed, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
 use crate::types::*;
@@ -10,19 +11,7 @@ use proptest::prelude::*;
 
 fn decide(input: &str, labels: &[&str]) -> Decision {
     let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("o{i}"), *l)).collect();
-    let req = DecideRequest {
-        session_id: "s".into(),
-        turn_id: "t".into(),
-        input: input.into(),
-        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
-        options: Some(OptionSet { option_set_id: "set".into(), scope: Scope::Chat, candidates: cands.into(), ..Default::default() }),
-        ..Default::default()
-    };
-    turn(&Policy::defaults(), &Fake::quiet(), &req).decision
-}
-
-fn executes(d: &Decision) -> Option<&str> {
-    (d.outcome == Outcome::Execute).then(|| d.target_id.as_deref().unwrap_or(""))
+    turn(&Policy::defaults(), &Fake::quiet(), &request(input, &cands)).decision
 }
 
 #[test]
@@ -58,7 +47,7 @@ fn shorthand_says_the_one_candidate_word_it_can_only_be() {
     ];
     for (input, labels, want) in table {
         let d = decide(input, labels);
-        assert_eq!(executes(&d), *want, "{input:?} over {labels:?}: {:?} {:?} {:?}", d.outcome, d.target_id, d.trace);
+        assert_eq!(executed(&d), *want, "{input:?} over {labels:?}: {:?} {:?} {:?}", d.outcome, d.target_id, d.trace);
     }
 }
 
@@ -105,7 +94,7 @@ proptest! {
         // It may be asked (a cut near a word of the lexicon, "dake" of
         // "take", is read as that word first), never another option.
         let d = decide(mine, &labels);
-        prop_assert!(matches!(executes(&d), Some("o0") | None), "{:?} over {:?} executed {:?}", mine, labels, d.target_id);
+        prop_assert!(matches!(executed(&d), Some("o0") | None), "{:?} over {:?} executed {:?}", mine, labels, d.target_id);
         let tried = match spoiler {
             0 => format!("not {mine}"),
             1 => format!("{mine} or {}", &words[1][..stem.len() + cut]),
@@ -119,14 +108,7 @@ proptest! {
             .enumerate()
             .map(|(i, l)| Candidate { risk: if i == 0 { Risk::High } else { Risk::Normal }, ..Candidate::new(format!("o{i}"), *l) })
             .collect();
-        let req = DecideRequest {
-            session_id: "s".into(),
-            turn_id: "t".into(),
-            input: mine.into(),
-            active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
-            options: Some(OptionSet { option_set_id: "set".into(), scope: Scope::Chat, candidates: cands.into(), ..Default::default() }),
-            ..Default::default()
-        };
+        let req = request(mine, &cands);
         let d = turn(&Policy::defaults(), &Fake::quiet(), &req).decision;
         prop_assert_ne!(d.outcome, Outcome::Execute, "high risk {:?} executed", mine);
     }

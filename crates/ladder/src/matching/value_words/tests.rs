@@ -2,28 +2,14 @@
 //! ladder: examples that execute and that ask, and a property that tries
 //! to make a value execute what a careful person would not.
 
+use crate::matching::tests::{executed, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
 use crate::types::*;
 use proptest::prelude::*;
 
-fn request(input: &str, cands: Vec<Candidate>) -> DecideRequest {
-    DecideRequest {
-        session_id: "s".into(),
-        turn_id: "t".into(),
-        input: input.into(),
-        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
-        options: Some(OptionSet { option_set_id: "set".into(), scope: Scope::Chat, candidates: cands.into(), ..Default::default() }),
-        ..Default::default()
-    }
-}
-
 fn decide(input: &str, cands: &[Candidate]) -> Decision {
-    turn(&Policy::defaults(), &Fake::quiet(), &request(input, cands.to_vec())).decision
-}
-
-fn executes(d: &Decision) -> Option<&str> {
-    (d.outcome == Outcome::Execute).then(|| d.target_id.as_deref().unwrap_or(""))
+    turn(&Policy::defaults(), &Fake::quiet(), &request(input, cands)).decision
 }
 
 fn shown(pairs: &[(&str, &str, &str)]) -> Vec<Candidate> {
@@ -66,7 +52,7 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);
-        assert_eq!(executes(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
     }
 }
 
@@ -110,7 +96,7 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);
-        assert_eq!(executes(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
     }
 }
 
@@ -157,7 +143,7 @@ proptest! {
         let mine = say(days[pick]);
         let d = decide(&mine, &cands);
         let want = format!("d{pick}");
-        prop_assert_eq!(executes(&d), Some(want.as_str()), "{:?} over {:?}", mine, cands.iter().map(|c| &c.label).collect::<Vec<_>>());
+        prop_assert_eq!(executed(&d), Some(want.as_str()), "{:?} over {:?}", mine, cands.iter().map(|c| &c.label).collect::<Vec<_>>());
         let tried = match spoiler {
             // A day no option shows.
             0 if !days.contains(&other) => say(other),
@@ -186,7 +172,7 @@ proptest! {
             Candidate::new("y", format!("Keep booking · Tue {} Aug", day % 28 + 1)),
         ];
         let d = decide(&form.replace("{d}", &day.to_string()), &cands);
-        prop_assert_ne!(executes(&d), Some("x"));
+        prop_assert_ne!(executed(&d), Some("x"));
     }
 }
 
@@ -381,7 +367,7 @@ proptest! {
         let Some(mine) = say(kind, shown_vals[pick], month, form) else { return Ok(()) };
         let d = decide(&mine, &cands);
         let want = format!("o{pick}");
-        prop_assert_eq!(executes(&d), Some(want.as_str()), "{:?} over {:?}", mine, labels);
+        prop_assert_eq!(executed(&d), Some(want.as_str()), "{:?} over {:?}", mine, labels);
         if let Some(other) = say(kind, unshown, month, form) {
             let d = decide(&other, &cands);
             prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", other, labels, d.target_id);
