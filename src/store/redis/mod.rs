@@ -202,7 +202,7 @@ fn bulk_list(v: Value) -> Vec<Option<Vec<u8>>> {
 impl SessionStore for RedisStore {
     fn get<'a>(&'a self, id: &'a str, _now: Now) -> BoxFuture<'a, Result<Option<Arc<ContinuityState>>, StoreError>> {
         Box::pin(async move {
-            let read = self.read(id, false).await?;
+            let read = self.read(id).await?;
             Ok(self.remember_read(id, read))
         })
     }
@@ -241,10 +241,6 @@ impl SessionStore for RedisStore {
 
     fn failing(&self) -> bool {
         self.inner.health.failing()
-    }
-
-    fn spawn_background(&self, _clock: super::Clock, _every: Duration) -> Option<super::PurgeGuard> {
-        None
     }
 
     fn apply_noting<'a>(

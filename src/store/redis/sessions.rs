@@ -67,13 +67,14 @@ struct Logged {
 }
 
 impl RedisStore {
-    /// Reads a session (with its open cycle's request when `with_request`).
-    pub(super) async fn read(&self, id: &str, with_request: bool) -> Result<Option<Read>, StoreError> {
+    /// Reads a session, without its open cycle's request (only `Enrich`
+    /// needs it, and its compare-and-set gets it: `cas`).
+    pub(super) async fn read(&self, id: &str) -> Result<Option<Read>, StoreError> {
         let key = self.key(id);
         let mut inv = READ.prepare_invoke();
-        inv.key(&key).key(format!("{key}:log")).arg(self.inner.idle_ms).arg(if with_request { "1" } else { "0" });
+        inv.key(&key).key(format!("{key}:log")).arg(self.inner.idle_ms);
         let fields = bulk_list(self.script("read", inv).await?);
-        parse_state(id, &fields, with_request)
+        parse_state(id, &fields, false)
     }
 
     /// Applies `update` with compare-and-set, retrying on the state that
@@ -86,23 +87,10 @@ impl RedisStore {
         // read): written as if absent, which it is for a new session; a
         // session that exists answers the write with its state, and the
         // update is applied again to that (no read first either way).
-        let base = cached.map(|(version, logged, state)| Read { version: version.into(), logged, state: ContinuityState::clone(&state) });
-        self.cas_from(id, update, now, ttl, executed, base).await
-    }
-
-    /// `cas` from the session as read (`base`, `None` when absent).
-    async fn cas_from(
-        &self,
-        id: &str,
-        update: Update,
-        now: Now,
-        ttl: Ttl,
-        executed: String,
-        mut base: Option<Read>,
-    ) -> Result<Applied, StoreError> {
+        let mut base =
+            cached.map(|(version, logged, state)| Read { version: version.into(), logged, state: ContinuityState::clone(&state) });
         let key = self.key(id);
         let executed_key = format!("{key}:executed");
-        let with_request = matches!(update, Update::BeginEnrich { .. });
         let opens = matches!(&update, Update::Decided(d) if matches!(d.cycle, CycleChange::Open(_)));
         for _ in 0..MAX_ATTEMPTS {
             let expected = base.as_ref().map_or(String::new(), |b| b.version.clone());
