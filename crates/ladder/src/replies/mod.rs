@@ -11,10 +11,11 @@
 //! and its tests: `affirm` (with `follow_up`, the half of a turn after a
 //! yes), `decline`, `cancel`, `repair`, `position`, `detail` (with
 //! `negation` and `plain`), `comparison`, `repeat`, `self_correction` (a reply
-//! that corrects itself). A room's rows read the
-//! reply and answer with its kind; a room may hand a case to another's
-//! reading (a yes with a position to `position`, a yes that ends the task
-//! to `cancel`).
+//! that corrects itself). A room's rows read the reply and answer with
+//! its own kind, never another's: a case a room leaves to another is
+//! `None` from its row, and a later row of that room reads it (a yes with
+//! a position is the position room's, a yes that ends the task the cancel
+//! room's).
 //!
 //! [`TABLE`] is the one ordered list of which room reads a reply first,
 //! each row saying why it comes where it does; [`answer`] runs it once a
@@ -111,6 +112,20 @@ pub enum Answer {
     Again { text: String, without: Vec<usize>, kind: ReplyKind },
 }
 
+impl Answer {
+    /// The kind of reply it was read as (`None`: not a reply).
+    pub fn kind(&self) -> Option<ReplyKind> {
+        match self {
+            Answer::Pass => None,
+            Answer::Execute { kind, .. }
+            | Answer::Confirm { kind, .. }
+            | Answer::Ask { kind, .. }
+            | Answer::Escape { kind, .. }
+            | Answer::Again { kind, .. } => Some(*kind),
+        }
+    }
+}
+
 /// The reply rung's result: the answer, the execute it refused, and what
 /// it left of the turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -192,12 +207,15 @@ pub struct Row {
 ///   abandon word in it cancels;
 /// - an abandon that names what follows is read again; else it cancels;
 /// - a refusal or a request for others declines;
-/// - a comparison, "the plain one" in a reply, a repetition, a yes, and
-///   last a request of the one option proposed.
+/// - a comparison, "the plain one" in a reply, a repetition, a position
+///   with a yes to "which one?" (before the yes reads its words again), a
+///   yes, a request of the one option proposed, and last a yes that only
+///   closes with nothing asked (the affirm room leaves it).
 pub static TABLE: &[Row] = &[
     Row { room: Some(ReplyKind::Cancel), rule: "a yes right after an execute", read: acknowledges_the_execute },
     Row { room: Some(ReplyKind::SelfCorrection), rule: "a choice taken back for another", read: taken_back_for_another },
-    Row { room: Some(ReplyKind::Detail), rule: "a choice, then a question or a request", read: a_choice_then_more },
+    Row { room: Some(ReplyKind::Position), rule: "a position, then a question or a request", read: a_position_then_more },
+    Row { room: Some(ReplyKind::Detail), rule: "a choice by its words, then a question or a request", read: a_detail_then_more },
     Row { room: Some(ReplyKind::Detail), rule: "a negation that names what is wanted", read: negated_then_wanted },
     Row { room: Some(ReplyKind::Detail), rule: "and the one where, after an execute", read: and_the_one },
     Row { room: Some(ReplyKind::Detail), rule: "the plain one, said as a request", read: the_plain_one_asked },
@@ -215,15 +233,28 @@ pub static TABLE: &[Row] = &[
     Row { room: Some(ReplyKind::Comparison), rule: "a comparison", read: compare },
     Row { room: Some(ReplyKind::Detail), rule: "the plain one, in a reply", read: the_plain_one_in_a_reply },
     Row { room: Some(ReplyKind::Repeat), rule: "a repetition", read: repeat },
+    Row { room: Some(ReplyKind::Position), rule: "a yes with a position, to which one", read: a_yes_with_a_position },
     Row { room: Some(ReplyKind::Affirm), rule: "a yes", read: a_yes },
     Row { room: Some(ReplyKind::Affirm), rule: "a request of the one proposed", read: a_request },
+    Row { room: Some(ReplyKind::Cancel), rule: "a yes that ends the task, nothing asked", read: a_yes_that_ends_the_task },
 ];
 
 /// Reads a reply against what was asked: the first row of [`TABLE`] that
 /// answers, else not a reply. What the user refused is never executed
 /// again by a reply: the sequence checks every execute (`refusals`).
+///
+/// A room answers with its own kind: a case it leaves to another room is
+/// `None` (its guard does not hold) and a later row reads it. Test builds
+/// check it on every reply the suite reads.
 pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
-    TABLE.iter().find_map(|row| (row.read)(cx, r)).unwrap_or_else(Answered::pass)
+    TABLE
+        .iter()
+        .find_map(|row| {
+            let a = (row.read)(cx, r)?;
+            debug_assert!(a.answer.kind().is_none_or(|k| Some(k) == row.room), "the row {:?} answered {:?}", row.rule, a.answer);
+            Some(a)
+        })
+        .unwrap_or_else(Answered::pass)
 }
 
 /// A label or alias says what the input says ("Skip", "it's a no" with

@@ -222,8 +222,9 @@ fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
 /// affirm room's), a word no listed option shows, two options named, or a
 /// value that differs; a `RISK_HIGH` option is not executed: asked
 /// about, the question is handed back (`question_intent`); with a request,
-/// it is confirmed first.
-pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+/// it is confirmed first. `by_position`: whether the choice read is a
+/// position (the position room's row) or words (the detail room's).
+pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, by_position: bool) -> Option<Answered> {
     use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
     if r.clauses.len() < 2 || r.affirms || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
         return None;
@@ -254,6 +255,9 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading) 
     let choice = &raw[..r.clauses[1].start];
     let canonical = crate::canon::canonicalize(choice, lex);
     let position = position_said(cx, &canonical);
+    if position.is_some() != by_position {
+        return None;
+    }
     let entry = match &position {
         // A plain position, counted as the options were listed; a number
         // that is a value ("+2", "$40") is none.
@@ -317,7 +321,7 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading) 
     let rest = raw[r.clauses[1].start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | ',' | '.' | ';'));
     let question = r.clauses[1..].iter().any(|c| asks(cx, c));
     let kind = if question { FollowUpKind::Question } else { FollowUpKind::Request };
-    let room = if position.is_some() { ReplyKind::Position } else { ReplyKind::Detail };
+    let room = if by_position { ReplyKind::Position } else { ReplyKind::Detail };
     if cx.high_risk(entry) {
         return Some(Answered::of(if kind == FollowUpKind::Question {
             Answer::Escape { reason: EscapeReason::QuestionIntent, kind: room }

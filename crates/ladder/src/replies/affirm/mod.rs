@@ -43,7 +43,10 @@ pub(super) fn proposal(cx: &Context<'_, '_>) -> Option<(usize, By, bool)> {
     }
 }
 
-pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
+/// A yes read against what was proposed. `None`: a closing yes with
+/// nothing asked or proposed ("great, thanks, bye"), the cancel room's
+/// (`a_yes_that_ends_the_task`).
+pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // A yes in sentences of its own, then a question or a request of the
     // user's own: executed, the rest handed back (`follow_up`).
     let proposed = proposal(cx);
@@ -53,40 +56,40 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     let named = || if cx.question().is_none() { follow_up::named_in_the_yes(cx, r).map(|e| (e, By::Screen, false)) } else { None };
     if let Some(p) = proposed.or_else(named) {
         match follow_up::after_the_yes(cx, r, p.0, follow_up::is_an_offer(cx, p)) {
-            AfterYes::TakenBack => return Answered::pass(),
+            AfterYes::TakenBack => return Some(Answered::pass()),
             // A question after "ok" to an offer is that question; a request,
             // the ladder's to read as a fresh one.
             AfterYes::NewTurn { question: true } => {
-                return Answered::of(Answer::Escape { reason: EscapeReason::QuestionIntent, kind: ReplyKind::Affirm });
+                return Some(Answered::of(Answer::Escape { reason: EscapeReason::QuestionIntent, kind: ReplyKind::Affirm }));
             }
-            AfterYes::NewTurn { question: false } => return Answered::pass(),
-            AfterYes::Then { from, kind, of_the_option } => return follow_up::answer(cx, r, p, from, kind, of_the_option),
+            AfterYes::NewTurn { question: false } => return Some(Answered::pass()),
+            AfterYes::Then { from, kind, of_the_option } => return Some(follow_up::answer(cx, r, p, from, kind, of_the_option)),
             AfterYes::Nothing | AfterYes::NoStandingYes => {}
         }
     }
     // A question with a yes it does not stand apart from is the ladder's.
     if r.asks {
-        return Answered::pass();
+        return Some(Answered::pass());
     }
     let Some((entry, by, confirmed)) = proposed else {
         // A yes to "which one?" over several options picks none: asked again.
         return match cx.question() {
             Some((q, _)) if r.rest.is_empty() && r.values.is_empty() => {
                 let entries: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
-                if entries.len() > 1 { Answered::of(Answer::Ask { entries, kind: ReplyKind::Affirm }) } else { Answered::pass() }
+                Some(if entries.len() > 1 { Answered::of(Answer::Ask { entries, kind: ReplyKind::Affirm }) } else { Answered::pass() })
             }
             // A detail or a position with the yes ("great, the 7 then")
-            // may answer it (`detail`, at the tie; `position` here).
-            Some(_) => match position(cx, r) {
-                a if a.answer != Answer::Pass => a,
-                _ if !r.rest.is_empty() && !r.corrects => again(r),
-                a => a,
-            },
+            // may answer it (`detail`, at the tie; the position room's
+            // `a_yes_with_a_position` read a position first): else what it
+            // names, read again.
+            Some(_) if !r.rest.is_empty() && !r.corrects => Some(again(r)),
+            Some(_) => Some(Answered::pass()),
             // "Sounds good, gimme the veggie one": what it names, read again.
-            None if !r.rest.is_empty() && !r.corrects => again(r),
-            // "Great, thanks, bye" with nothing asked: the end of the task.
-            None if r.closes && r.values.is_empty() => ends_the_task(),
-            None => Answered::pass(),
+            None if !r.rest.is_empty() && !r.corrects => Some(again(r)),
+            // "Great, thanks, bye" with nothing asked: the end of the task,
+            // the cancel room's.
+            None if r.closes && r.values.is_empty() => None,
+            None => Some(Answered::pass()),
         };
     };
     // What is confirmed is the whole option: a correction with a value
@@ -97,26 +100,26 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // positions would take "yes at 4" for the fourth option.
     let shown = cx.values_of(entry);
     if r.changes_a_detail() || r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
-        return Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
+        return Some(Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm }));
     }
     // A word the option shows negated ("no subtitles"), said without a
     // negation ("play it with subtitles"), changes that detail.
     if says_what_it_negates(cx, entry, r) {
-        return Answered::pass();
+        return Some(Answered::pass());
     }
     // Every word left is the option's own (a number of a value it shows
     // is: "yes, two tickets" to 2 tickets).
     let rest: Vec<String> = r.rest.iter().filter(|w| !values::is_number_word(w)).cloned().collect();
     if !explains(cx, entry, &rest) {
-        return Answered::pass();
+        return Some(Answered::pass());
     }
     let kind_of_reply = ReplyKind::Affirm;
     // A high-risk option is confirmed by a yes to a question about it
     // alone; on a plain screen of one option the confirmation comes first.
     if cx.high_risk(entry) && !confirmed {
-        return Answered::of(Answer::Confirm { entry, kind: kind_of_reply });
+        return Some(Answered::of(Answer::Confirm { entry, kind: kind_of_reply }));
     }
-    Answered::of(Answer::Execute { entry, kind: kind_of_reply, by })
+    Some(Answered::of(Answer::Execute { entry, kind: kind_of_reply, by }))
 }
 
 /// A reply that only closes ("thanks", "that's all"), to an option
@@ -142,7 +145,7 @@ pub(super) fn thanks_then_a_request(cx: &Context<'_, '_>, r: &Reading) -> Option
     if !r.closes_first || r.affirms || r.is_reply_shaped() || proposal(cx).is_none() {
         return None;
     }
-    let a = affirm(cx, r);
+    let a = affirm(cx, r)?;
     (matches!(a.answer, Answer::Execute { .. }) && a.follow_up.is_some()).then_some(a)
 }
 
@@ -168,26 +171,26 @@ pub(super) fn a_request_of_the_proposal(cx: &Context<'_, '_>, r: &Reading) -> Op
                 !cx.options().into_iter().any(|e| e != p && cx.words_of(e).iter().any(|w| r.rest.contains(w)))
             })
     };
-    Some(if requests && (points(cx, r) || next_step()) && proposal(cx).is_some() { affirm(cx, r) } else { Answered::pass() })
+    Some(if requests && (points(cx, r) || next_step()) && proposal(cx).is_some() { affirm(cx, r)? } else { Answered::pass() })
 }
 
 /// "Yes cancel it" to a question about "Cancel gym membership": a yes
 /// with the option's own verb is a yes, not an abandon.
 pub(super) fn a_yes_with_its_verb(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let asked = r.abandons && r.affirms && proposal(cx).is_some_and(|(e, by, _)| by != By::Screen && cx.says_the_verb_of(e, r));
-    asked.then(|| affirm(cx, r))
+    if asked { affirm(cx, r) } else { None }
 }
 
 /// A yes ("yes", "sounds good", "perfect, book it").
 pub(super) fn a_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    r.affirms.then(|| affirm(cx, r))
+    if r.affirms { affirm(cx, r) } else { None }
 }
 
 /// A request of the one option proposed, in a reply no row before
 /// answered: one that says "the other" or "not that" where there was no
 /// execute to repair ("I'd like the other one").
 pub(super) fn a_request(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    (!r.verbs.is_empty() && proposal(cx).is_some()).then(|| affirm(cx, r))
+    if !r.verbs.is_empty() && proposal(cx).is_some() { affirm(cx, r) } else { None }
 }
 
 /// The reply's own words, read again by the ladder, reply phrasing left out.

@@ -33,6 +33,13 @@ fn abandon(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     ends_the_task()
 }
 
+/// "Great, thanks, bye" with nothing asked or proposed: a yes that only
+/// closes ends the task. Last in the table: the affirm room read the yes
+/// first and left it here (`affirm` is `None` for it alone).
+pub(super) fn a_yes_that_ends_the_task(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    (r.affirms && r.closes && r.values.is_empty() && cx.question().is_none()).then(ends_the_task)
+}
+
 /// The end of the task: the turn handed back (`cancel`).
 pub(super) fn ends_the_task() -> Answered {
     Answered::of(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Cancel })

@@ -47,22 +47,6 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             });
         }
     }
-    // "The second... no, the third": a position taken back for another,
-    // to "which one?" (what follows the last refusal).
-    let refusing = |c: &reading::Clause| {
-        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-        (0..toks.len()).any(|i| cx.lex.refusals.match_at(&toks, i).is_some())
-    };
-    if let Some(last) = r.clauses.iter().rposition(refusing)
-        && cx.question().is_some()
-    {
-        let tail: Vec<&str> = r.clauses[last + 1..].iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
-        if !tail.is_empty()
-            && let Some(said) = position_said(cx, &tail.join(" "))
-        {
-            return position_n(cx, r, &said);
-        }
-    }
     // A refusal followed by what is wanted instead ("no, make it 5:30",
     // "no no keep it, just move it to friday", "no, I meant the Rolling
     // Stones one"): that, without what was refused (what was proposed, or

@@ -66,6 +66,13 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Detail, by })
 }
 
+/// A choice by words in a clause of its own, then a question or a request
+/// ("the blue one - is it machine washable?"): executed with a follow-up,
+/// as a yes is (`a_choice_then_more`).
+pub(super) fn a_detail_then_more(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    a_choice_then_more(cx, r, false)
+}
+
 /// "And the one where I park the car", "now the beatles one": after an
 /// execute, a request that opens with an additive word and picks "the
 /// one" asks for another option than the one just had; it is read again

@@ -16,6 +16,24 @@ pub(super) fn a_position(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> 
     (a.answer != Answer::Pass).then_some(a)
 }
 
+/// A position in a clause of its own, then a question or a request
+/// ("option 2, and can you gift-wrap it?"): executed with a follow-up,
+/// as a yes is (`a_choice_then_more`).
+pub(super) fn a_position_then_more(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    a_choice_then_more(cx, r, true)
+}
+
+/// A yes with a position, to "which one?" over several options ("great,
+/// the 2nd then"): the position answers it. Else the affirm room's `a_yes`
+/// reads the yes (and its words again).
+pub(super) fn a_yes_with_a_position(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.affirms || r.asks || (r.rest.is_empty() && r.values.is_empty()) || cx.question().is_none() || proposal(cx).is_some() {
+        return None;
+    }
+    let a = position(cx, r);
+    (a.answer != Answer::Pass).then_some(a)
+}
+
 pub(super) fn position(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects {
         return Answered::pass();
