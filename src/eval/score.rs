@@ -182,12 +182,14 @@ pub(super) fn got(d: &ladder::Decision, high_risk: &[String]) -> Got {
 
 /// The kind of reply a decision the reply rung made was read as: its step
 /// in the trace names it (a step that passed, or read the words again for
-/// the ladder to match, did not decide).
+/// the ladder to match, did not decide), or the `detail` rung's, which
+/// reads an answer by a detail where the screen tied.
 pub(super) fn reply_kind(d: &ladder::Decision) -> Option<&str> {
     if d.handled_by_tier != ladder::Tier::Reply {
         return None;
     }
-    let step = d.trace.iter().rev().find(|s| s.rung == "reply" && ladder::replies::ReplyKind::parse(&s.outcome).is_some())?;
+    let replied = |s: &&ladder::Step| (s.rung == "reply" || s.rung == "detail") && ladder::replies::ReplyKind::parse(&s.outcome).is_some();
+    let step = d.trace.iter().rev().find(replied)?;
     Some(step.outcome.as_str())
 }
 
@@ -259,7 +261,7 @@ pub(super) mod tests {
         let d = decision(ladder::Tier::Reply, vec![step("scope", "chat"), step("reply", "affirm")]);
         assert_eq!(read(&d).as_deref(), Some("affirm"));
         // The detail answer read after the match (step 7b) follows a pass.
-        let d = decision(ladder::Tier::Reply, vec![step("reply", "pass"), step("match", "tie"), step("reply", "detail")]);
+        let d = decision(ladder::Tier::Reply, vec![step("reply", "pass"), step("match", "tie"), step("detail", "detail")]);
         assert_eq!(read(&d).as_deref(), Some("detail"));
         // A refusal whose words the ladder read again was decided by the match.
         let d = decision(ladder::Tier::Deterministic, vec![step("reply", "decline"), step("match", "one")]);

@@ -425,8 +425,9 @@ impl Happens {
             "confirm" => outcome == Outcome::Clarify && kind == "confirmation" && offered.first() == self.ids.first(),
             _ => outcome == Outcome::Escape && d.escape_reason == self.ids[0],
         };
-        // The reply kind: the last reply step that read a reply.
-        let read = d.trace.iter().rev().find(|s| s.rung == "reply" && s.outcome != "pass").map(|s| s.outcome.clone());
+        // The reply kind: the last reply (or detail) step that read a reply.
+        let read =
+            d.trace.iter().rev().find(|s| (s.rung == "reply" || s.rung == "detail") && s.outcome != "pass").map(|s| s.outcome.clone());
         // The follow-up said, or none.
         let follow_up = d.follow_up.as_ref().map(|f| {
             ladderd::pb::FollowUpKind::try_from(f.kind)

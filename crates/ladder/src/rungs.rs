@@ -466,7 +466,7 @@ pub(crate) fn detail<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<'_
     match answer {
         Answer::Pass => Ok(Continue((draft, ()))),
         answer => {
-            draft.begin("reply");
+            draft.begin("detail");
             Ok(Break(reply_decision(draft, &replied.pool, answer, None)))
         }
     }

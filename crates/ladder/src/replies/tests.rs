@@ -124,9 +124,10 @@ pub(super) fn said(d: &Decision) -> String {
     format!("{what} ({}, {})", d.handled_by_tier.as_str(), kind(d).unwrap_or("-"))
 }
 
-/// The reply kind the trace shows: the last reply step that read a reply.
+/// The reply kind the trace shows: the last reply (or detail) step that
+/// read a reply.
 pub(super) fn kind(d: &Decision) -> Option<&str> {
-    d.trace.iter().rev().find(|s| s.rung == "reply" && s.outcome != "pass").map(|s| s.outcome.as_str())
+    d.trace.iter().rev().find(|s| (s.rung == "reply" || s.rung == "detail") && s.outcome != "pass").map(|s| s.outcome.as_str())
 }
 
 /// A random order of a screen of `n` options.
