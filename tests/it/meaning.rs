@@ -74,10 +74,13 @@ const CLINC_OOS_ABOUT_EMPTY_MIN: f64 = 0.50;
 /// share where it is offered, and offered first; never more than five
 /// options. Without the model, the words alone reach 70.3% and 47.1%.
 /// Of the questions escaped, the share whose `about` holds the intent
-/// meant, and of the out-of-scope ones, the share about nothing.
+/// meant, and of the out-of-scope ones, the share about nothing. And
+/// quality.rs's wrong-execute gates, on the same decisions.
 #[tokio::test]
 async fn clinc150_clarifiers_offer_the_intent_meant() {
     let with = decided_alike("tests/corpus/clinc150").await;
+    // The wrong-execute gates read the same decisions (quality.rs).
+    crate::quality::real_user_language_is_almost_never_executed_wrongly(&eval::report(String::new(), with.clone()));
     let asked: Vec<(&eval::Scored, &str)> = with
         .iter()
         .filter(|s| s.got.outcome == "clarify")
