@@ -485,3 +485,17 @@ impl Drop for CuttingProxy {
         self.task.abort();
     }
 }
+
+/// Whether `f` comes true within 20 s, asked every 50 ms: a reload polled
+/// every 100 ms, or a key a store expires after 1 s, lands within a few
+/// hundred ms on an idle machine; the rest is room for a loaded CI run
+/// (the whole suite runs in parallel on 2 cores).
+pub async fn eventually<F: std::future::Future<Output = bool>>(mut f: impl FnMut() -> F) -> bool {
+    for _ in 0..400 {
+        if f().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}

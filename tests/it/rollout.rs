@@ -211,19 +211,6 @@ async fn rollout(client: &mut pb::arbiter_client::ArbiterClient<tonic::transport
     client.get_rollout(pb::GetRolloutRequest {}).await.unwrap().into_inner()
 }
 
-async fn eventually<F: std::future::Future<Output = bool>>(mut f: impl FnMut() -> F) -> bool {
-    // Up to 20 s: a reload polled every 100 ms lands within a few hundred
-    // ms on an idle machine; the rest is room for a loaded CI run (the
-    // whole suite runs in parallel on 2 cores).
-    for _ in 0..400 {
-        if f().await {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     let llm = pick_last_provider().await;
@@ -255,7 +242,7 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     write_version("..v2", &format!("{base}[auto_execute]\nenabled = false\n"));
     let mut c = client.clone();
     assert!(
-        eventually(|| {
+        crate::helpers::eventually(|| {
             let mut c = c.clone();
             async move { rollout(&mut c).await.config_reloads == 1 }
         })
@@ -272,7 +259,7 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     // An invalid file is refused; the running configuration stays.
     write_version("..v3", &format!("{base}[auto_execute]\nenabled = true\nmin_confidence = 7\n"));
     assert!(
-        eventually(|| {
+        crate::helpers::eventually(|| {
             let mut c = c.clone();
             async move { rollout(&mut c).await.config_reload_failures == 1 }
         })
@@ -288,7 +275,7 @@ async fn a_configmap_symlink_swap_reloads_and_an_invalid_file_is_refused() {
     // stood.
     write_version("..v4", &format!("{base}[auto_execute]\nenabled = true\n"));
     assert!(
-        eventually(|| {
+        crate::helpers::eventually(|| {
             let mut c = c.clone();
             async move { rollout(&mut c).await.config_reloads == 2 }
         })
@@ -323,7 +310,7 @@ async fn a_reload_after_a_bad_model_reload_applies() {
         let failures = n as u64 + 1;
         let mut cl = c.clone();
         assert!(
-            eventually(|| {
+            crate::helpers::eventually(|| {
                 let mut cl = cl.clone();
                 async move { rollout(&mut cl).await.config_reload_failures == failures }
             })
@@ -339,7 +326,7 @@ async fn a_reload_after_a_bad_model_reload_applies() {
     // A good configuration after the bad ones applies.
     write(format!("{base}[clarifier]\nmax_options = 4\n"));
     assert!(
-        eventually(|| {
+        crate::helpers::eventually(|| {
             let mut c = c.clone();
             async move { rollout(&mut c).await.config_reloads == 1 }
         })
@@ -392,7 +379,7 @@ async fn a_reload_onto_a_fifo_or_a_device_is_refused_naming_the_key_and_the_next
         }
         let failures = n as u64 + 1;
         assert!(
-            eventually(|| {
+            crate::helpers::eventually(|| {
                 let mut c = c.clone();
                 async move { rollout(&mut c).await.config_reload_failures == failures }
             })
@@ -411,7 +398,7 @@ async fn a_reload_onto_a_fifo_or_a_device_is_refused_naming_the_key_and_the_next
     // A good configuration after the bad ones applies.
     write(format!("{base}[clarifier]\nmax_options = 4\n"));
     assert!(
-        eventually(|| {
+        crate::helpers::eventually(|| {
             let mut c = c.clone();
             async move { rollout(&mut c).await.config_reloads == 1 }
         })
