@@ -10,7 +10,31 @@ use super::*;
 /// cancel of the conversation (what follows it, read again, is the
 /// decline room's: `what_follows_an_abandon`).
 pub(super) fn cancel(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    // "Wait no", "hold on, no" to an option proposed: the refusal answers
+    // it, the abandon word only holds the turn (the decline room's). "No,
+    // forget it" abandons the task.
+    if r.abandons && r.refuses && proposal(cx).is_some() && only_holds_and_refuses(cx) {
+        return None;
+    }
     r.abandons.then(|| abandon(cx, r))
+}
+
+/// Words that only hold the turn ("wait", "hold on", "hang on a sec"),
+/// never end the task.
+const HOLDS: &[&str] = &["wait", "hold", "hang", "on", "a", "sec", "second", "moment", "minute"];
+
+/// Whether the reply says nothing but words that hold the turn and a
+/// refusal ("wait no", "no no, hold on").
+fn only_holds_and_refuses(cx: &Context<'_, '_>) -> bool {
+    let toks: Vec<&str> = cx.canonical.split(' ').filter(|t| !t.is_empty() && !HOLDS.contains(t)).collect();
+    let mut i = 0;
+    while i < toks.len() {
+        match cx.lex.refusals.match_at(&toks, i) {
+            Some(n) => i += n,
+            None => return false,
+        }
+    }
+    !toks.is_empty()
 }
 
 fn abandon(cx: &Context<'_, '_>, r: &Reading) -> Answered {

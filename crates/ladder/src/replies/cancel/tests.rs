@@ -36,6 +36,22 @@ fn cancel_escapes_cancel() {
     assert_eq!(said(&Session::new().say("never mind, later", &confirm)), "escape cancel (reply, cancel)");
 }
 
+/// "Wait no" to a confirmation is its no: the word that holds the turn
+/// ends nothing, the refusal answers what was proposed. An abandon that
+/// ends the task ("no, forget it") still cancels, and "not yet" declines.
+#[test]
+fn a_word_that_holds_the_turn_with_a_no_declines_what_was_proposed() {
+    let confirm = asking(booking(), Asked::Confirmation);
+    for no in ["wait no", "hold on, no", "no no, wait", "hang on a sec, no thanks", "not yet"] {
+        assert_eq!(said(&Session::new().say(no, &confirm)), "escape declined (reply, decline)", "{no}");
+    }
+    for ends in ["no, forget it", "wait, never mind", "no, stop"] {
+        assert!(said(&Session::new().say(ends, &confirm)).starts_with("escape cancel ("), "{ends}");
+    }
+    // With nothing proposed there is nothing to decline.
+    assert_eq!(said(&Session::new().say("wait no", &times())), "escape cancel (reply, cancel)");
+}
+
 /// Labels of one option an execute is had on, of every risk.
 const EXECUTED: &[&str] = &[
     "Delete All Panels",
