@@ -356,6 +356,18 @@ fn reply_pool(name: &str) -> serde_json::Value {
         "delete" => vec![serde_json::json!({"id": "del", "label": "Delete All Panels", "risk": "RISK_HIGH"})],
         "pair" => vec![c("d", "Links Panel D", ""), c("e", "Links Panel E", "")],
         "panel-e" => vec![c("e", "Links Panel E", "")],
+        "lamps" => vec![
+            c("desk_on", "Desk lamp · Turn on", ""),
+            c("floor_on", "Floor lamp · Turn on", ""),
+            c("porch_on", "Porch light · Turn on", ""),
+        ],
+        "lamps-after" => {
+            vec![
+                c("desk_off", "Desk lamp · Turn off", ""),
+                c("floor_on", "Floor lamp · Turn on", ""),
+                c("porch_on", "Porch light · Turn on", ""),
+            ]
+        }
         "player" => vec![c("skip", "Skip", ""), c("dsmn", "Don't Stop Me Now", ""), c("song2", "Song 2", "")],
         "subs" => vec![c("cs", "Cancel subscription", ""), c("ps", "Pause subscription", ""), c("up", "Upgrade plan", "")],
         "gym" => vec![

@@ -11,9 +11,13 @@ pub(super) fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
         return None;
     }
     let had = cx.state.last_execute()?;
-    let refused = cx.executed_entry(&had)?;
+    // The screen may no longer show what was executed (the app shows what
+    // it became: "Turn on" after "Turn off"): then only words or values
+    // that name one option say what was meant, and nothing else is read
+    // here.
+    let refused = cx.executed_entry(&had);
     let had = had.id;
-    let rest: Vec<usize> = cx.options().into_iter().filter(|e| *e != refused).collect();
+    let rest: Vec<usize> = cx.options().into_iter().filter(|e| Some(*e) != refused).collect();
     if rest.is_empty() {
         return None;
     }
@@ -37,6 +41,9 @@ pub(super) fn repair(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
             detail.iter().all(|w| words.contains(w)) && r.values.iter().all(|v| shown.iter().any(|s| v.names(s)))
         })
         .collect();
+    if refused.is_none() && ((detail.is_empty() && r.values.is_empty()) || narrowed.len() != 1) {
+        return None;
+    }
     let answer = match narrowed[..] {
         [] => Answer::Ask { entries: rest, kind: ReplyKind::Repair },
         [one] if r.the_other || !detail.is_empty() || !r.values.is_empty() => {

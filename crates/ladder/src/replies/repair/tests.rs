@@ -175,3 +175,35 @@ fn a_correction_that_names_what_was_meant_executes_it_alone() {
     });
     branches.expect(&[("nothing meant alone: no execute", 60), ("the one meant: executes", 25)]);
 }
+
+/// The app shows what the execute became ("Pause" after "Play"): "wrong
+/// one, I meant the rock one" refuses the execute and names what was
+/// meant, which executes when the words name one option alone; words that
+/// name several, or none, leave the turn to the ladder.
+#[test]
+fn a_repair_names_what_was_meant_where_the_screen_shows_what_the_execute_became() {
+    let radio = |first: (&str, &str)| {
+        screen(
+            "radio",
+            vec![
+                Candidate::new(first.0, first.1),
+                Candidate::new("rock", "Play Rock Radio"),
+                Candidate::new("news", "Play Morning News"),
+                high("clear", "Clear Radio History"),
+            ],
+        )
+    };
+    let s = Session::new();
+    assert_eq!(said(&s.say("play jazz radio", &radio(("play_jazz", "Play Jazz Radio")))), "execute play_jazz (deterministic, -)");
+    let after = radio(("pause_jazz", "Pause Jazz Radio"));
+    assert_eq!(said(&s.say("wrong one, I meant the rock one", &after)), "execute rock (reply, repair)");
+    let again = |input: &str| {
+        let s = Session::new();
+        s.say("play jazz radio", &radio(("play_jazz", "Play Jazz Radio")));
+        s.say(input, &after)
+    };
+    // A high-risk option named so is confirmed first.
+    assert_eq!(said(&again("wrong one, the history")), "confirm clear (reply, repair)");
+    // Words three options share name none of them alone.
+    assert_ne!(again("not that, the radio one").outcome, Outcome::Execute);
+}
