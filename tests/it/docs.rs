@@ -356,6 +356,7 @@ fn reply_pool(name: &str) -> serde_json::Value {
         "delete" => vec![serde_json::json!({"id": "del", "label": "Delete All Panels", "risk": "RISK_HIGH"})],
         "pair" => vec![c("d", "Links Panel D", ""), c("e", "Links Panel E", "")],
         "panel-e" => vec![c("e", "Links Panel E", "")],
+        "trains" => vec![c("r1", "RE 4410", "08:15 → 10:30"), c("r2", "IC 2021", "07:40 → 09:50"), c("r3", "ICE 598", "09:05 → 11:00")],
         "lamps" => vec![
             c("desk_on", "Desk lamp · Turn on", ""),
             c("floor_on", "Floor lamp · Turn on", ""),

@@ -60,7 +60,7 @@ fn comparing(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
     let beside: Vec<Vec<Value>> = entries.iter().map(|e| values(&cx.pool.entries[*e].cand.sublabel)).collect();
     let shown = if beside.iter().all(|vals| vals.iter().filter(|v| v.dim == dim).count() == 1) { beside } else { shown };
     // Words naming another option than the extreme make it unclear.
-    match values::extreme(&shown, dim, most) {
+    match values::extreme(&shown, dim, most).or_else(|| extreme_in_every_place(&shown, dim, most)) {
         Some(k) => {
             let entry = entries[k];
             let others_named = r
@@ -83,6 +83,29 @@ fn comparing(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
             Answered::of(Answer::Ask { entries, kind: ReplyKind::Comparison })
         }
     }
+}
+
+/// Where every option shows the same number of values of `dim` (a
+/// departure and an arrival: "07:10 → 09:55"), the one option that is the
+/// extreme in each place alike ("the earliest": it leaves first and
+/// arrives first). Options that lead in one place and not another make it
+/// unclear: `None`.
+fn extreme_in_every_place(shown: &[Vec<Value>], dim: Dim, most: bool) -> Option<usize> {
+    let of_dim: Vec<Vec<&Value>> = shown.iter().map(|vals| vals.iter().filter(|v| v.dim == dim).collect()).collect();
+    let places = of_dim.first()?.len();
+    if places < 2 || of_dim.iter().any(|v| v.len() != places) {
+        return None;
+    }
+    let mut lead = None;
+    for place in 0..places {
+        let column: Vec<Vec<Value>> = of_dim.iter().map(|v| vec![v[place].clone()]).collect();
+        let k = values::extreme(&column, dim, most)?;
+        if lead.is_some_and(|l| l != k) {
+            return None;
+        }
+        lead = Some(k);
+    }
+    lead
 }
 
 #[cfg(test)]

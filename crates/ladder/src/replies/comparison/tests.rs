@@ -41,6 +41,59 @@ fn a_comparison_with_a_tie_is_asked_again() {
     assert_eq!(said(&Session::new().say("the cheapest", &asking(mugs(), Asked::Choice))), "clarify mb, mw (reply, comparison)");
 }
 
+/// Options that each show two times (a departure and an arrival): the one
+/// that leaves and arrives first is "the earliest"; one that leaves first
+/// but arrives later than another leaves it unclear, and it is asked.
+#[test]
+fn a_comparison_over_two_values_each_picks_only_the_one_extreme_in_both() {
+    let trains = |arrivals: [&str; 3]| {
+        screen(
+            "trains",
+            vec![
+                c("r1", "RE 4410", &format!("08:15 → {}", arrivals[0])),
+                c("r2", "IC 2021", &format!("07:40 → {}", arrivals[1])),
+                c("r3", "ICE 598", &format!("09:05 → {}", arrivals[2])),
+            ],
+        )
+    };
+    let clear = asking(trains(["10:30", "09:50", "11:00"]), Asked::Choice);
+    assert_eq!(said(&Session::new().say("the earliest one", &clear)), "execute r2 (reply, comparison)");
+    assert_eq!(said(&Session::new().say("the latest", &clear)), "execute r3 (reply, comparison)");
+    // IC 2021 leaves first but arrives after RE 4410.
+    let crossed = asking(trains(["10:30", "10:45", "11:00"]), Asked::Choice);
+    let d = Session::new().say("the earliest one", &crossed);
+    assert!(!said(&d).starts_with("execute"), "{}", said(&d));
+}
+
+/// Over generated screens of options each showing a departure and an
+/// arrival, "the earliest" executes only an option whose departure and
+/// arrival are both the earliest, never one that leads in one of them
+/// alone; where one leads in both it is picked. Both counted.
+#[test]
+fn the_earliest_of_two_times_each_is_first_in_both_or_asked() {
+    let branches = Branches::default();
+    let legs = prop::collection::vec((6u32..22, 0u32..4, 1u32..5, 0u32..4), 2..5);
+    check_cases(CASES, file!(), &legs, |times| {
+        let shown: Vec<(u32, u32)> = times.iter().map(|(h, q, d, q2)| (h * 60 + q * 15, h * 60 + q * 15 + d * 60 + q2 * 15)).collect();
+        let hhmm = |m: u32| format!("{:02}:{:02}", (m / 60) % 24, m % 60);
+        let leg = |i: usize, (dep, arr): (u32, u32)| {
+            c(&format!("l{i}"), &format!("Leg {}", (b'A' + i as u8) as char), &format!("{} → {}", hhmm(dep), hhmm(arr)))
+        };
+        let set = screen("legs", shown.iter().enumerate().map(|(i, t)| leg(i, *t)).collect());
+        let d = Session::new().say("the earliest one", &asking(set, Asked::Choice));
+        let first_in_both =
+            (0..shown.len()).find(|k| shown.iter().enumerate().all(|(i, t)| i == *k || (shown[*k].0 < t.0 && shown[*k].1 < t.1)));
+        if d.outcome == Outcome::Execute {
+            prop_assert_eq!(d.target_id.clone(), first_in_both.map(|k| format!("l{k}")), "{:?}: {}", shown, said(&d));
+            branches.hit("first in both executes");
+        } else if first_in_both.is_none() {
+            branches.hit("no leader asked");
+        }
+        Ok(())
+    });
+    branches.expect(&[("first in both executes", CASES as usize / 8), ("no leader asked", CASES as usize / 8)]);
+}
+
 /// What a comparison compares: the label the options share, how a value
 /// is shown (by option), and the phrases that ask for the least or most.
 #[derive(Debug, Clone, Copy)]
