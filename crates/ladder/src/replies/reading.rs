@@ -379,6 +379,10 @@ fn read_phrases(toks: &[&str], lex: &Lexicon, r: &mut Reading) {
             i += n;
             continue;
         }
+        // "Sorry" that opens the reply apologizes ("sorry, yes - 8 is
+        // fine"): no correction of what follows it.
+        let kind =
+            if kind == Kind::Correction && i == 0 && r.clauses.is_empty() && toks[..n] == ["sorry"] { Kind::Interjection } else { kind };
         said |= !matches!(
             kind,
             Kind::Filler | Kind::Interjection | Kind::Closing | Kind::Refusal | Kind::Affirmation | Kind::Correction | Kind::Abandon

@@ -68,6 +68,20 @@ fn changed_detail() -> impl Strategy<Value = String> {
     ]
 }
 
+/// "Sorry, yes - 8 is fine" to ladderd's confirmation of the 8 pm table,
+/// after the user had asked for 9: the apology corrects nothing, and 8 is
+/// what the option shows. "Sorry, make it 9" still changes it.
+#[test]
+fn an_apology_before_a_yes_to_the_value_shown_is_a_yes() {
+    let eight = screen("eight", vec![c("t8", "Table for 2", "Saturday 8:00 pm")]);
+    let s = Session::new();
+    assert_eq!(said(&s.say("yes but at 9", &asking(eight.clone(), Asked::Confirmation))), "clarify t8 (reply, affirm)");
+    assert_eq!(said(&s.say("sorry, yes - 8 is fine", &eight)), "execute t8 (reply, affirm)");
+    let s = Session::new();
+    s.say("yes but at 9", &asking(eight.clone(), Asked::Confirmation));
+    assert_ne!(s.say("sorry, make it 9", &eight).outcome, Outcome::Execute);
+}
+
 /// Affirm: a yes with a changed detail ("yes but for 3
 /// people", "ok, at 8 instead", "sure, on saturday") never executes,
 /// whoever proposed the option; the same yes alone does (counted).

@@ -27,6 +27,16 @@ fn affirmations_in_the_words_people_use() {
     }
 }
 
+/// "Sorry" that opens a reply apologizes, and corrects nothing after it;
+/// anywhere else, or with a word that corrects, it is a correction.
+#[test]
+fn sorry_that_opens_a_reply_is_an_apology() {
+    assert!(!r("sorry, yes - 8 is fine").corrects);
+    assert!(r("sorry, yes - 8 is fine").affirms);
+    assert!(r("sorry, make it 8").corrects);
+    assert!(r("yes at 8, sorry").corrects);
+}
+
 /// A yes word that opens a closing ("perfect thanks", "great thanks
 /// bye", "awesome thank you!!") makes a closing that opens with a yes,
 /// not a yes with words left.
