@@ -819,10 +819,14 @@ fn ordinal_day(x: f64, suffix: &str) -> Option<f64> {
     (matches!(suffix, "st" | "nd" | "rd" | "th" | "er" | "e" | "o" | "a") && (1.0..=31.0).contains(&x) && x.fract() == 0.0).then_some(x)
 }
 
-fn singular(w: &str) -> String {
+/// A noun in its singular form, as a count's `unit` is ("kids" is
+/// "kid", "people" is "person").
+pub fn singular(w: &str) -> String {
     match w {
         "people" | "persons" | "person" => "person".into(),
         "children" => "child".into(),
+        // "glass", "Ross": no plural.
+        _ if w.ends_with("ss") => w.to_string(),
         _ => w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string(),
     }
 }

@@ -93,6 +93,53 @@ pub(super) fn value_licences(
     out
 }
 
+/// A quantity with a noun ("3 kids", "two adults", "2 large"): how many
+/// of the option of that noun, never a bundle whose label says more
+/// ("Group (3 kids + 1 adult)", "Combo (2 large pizzas + drinks)"). The
+/// count and its noun are said for the options whose label names the
+/// noun and shows no count of its own, and for a bundle that shows
+/// exactly the counts said, as licences (rule `quantity`). Counts of two
+/// or more nouns ("2 adults and a child") are left to the other rules:
+/// only an option that shows exactly those counts accounts for them. A
+/// `RISK_HIGH` option is never said by a count ("1 kid" is not its label).
+pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    let said: Vec<(Value, std::ops::Range<usize>)> = values_at(raw).into_iter().filter(|(v, _)| v.dim == Dim::Count).collect();
+    let Some((count, range)) = said.first() else { return out };
+    if said.len() > 1 {
+        return out;
+    }
+    let counts_of = |e: usize| -> Vec<Value> {
+        let mut shown = crate::values::shown(screen.pool.entries[e].cand);
+        shown.retain(|v| v.dim == Dim::Count);
+        shown
+    };
+    let names_noun = |e: usize| screen.canon.label_words_of(e).any(|w| w == count.unit || crate::values::singular(w) == count.unit);
+    let entries: Vec<usize> = (0..screen.pool.len())
+        .filter(|e| {
+            let shown = counts_of(*e);
+            (shown.is_empty() && names_noun(*e)) || (shown.len() == 1 && count.names(&shown[0]))
+        })
+        // A high-risk option needs its whole label: a count is not it.
+        .filter(|e| !screen.high_risk(*e))
+        .collect();
+    if entries.is_empty() || screen.stop.passed_now() {
+        return out;
+    }
+    let words = crate::text::normalize(&raw[range.clone()]);
+    let words = crate::text::fold(&words);
+    let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
+    let Some((at, len)) = run_at(toks, &words, 0) else { return out };
+    for k in at..at + len {
+        if roles[k] != Role::Content {
+            continue;
+        }
+        roles[k] = Role::Empty;
+        out.push(Licence { tok: k, word: toks[k].to_string(), entries: entries.clone(), rule: "quantity" });
+    }
+    out
+}
+
 /// An ordinal past the end of the list ("the twelfth" over three dates):
 /// the day of the month of the options that show that day, as `value`
 /// licences. `past_end`: each such position's tokens and number.
@@ -216,7 +263,7 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
 /// them the values name. Words that point at another option than the
 /// values do are split between them (asked).
 pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
-    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size" | "short_form")).map(|l| &l.entries);
+    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity")).map(|l| &l.entries);
     let Some(first) = sets.next() else { return words };
     let mut common = first.clone();
     let mut union = first.clone();

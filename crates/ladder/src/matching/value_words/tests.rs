@@ -379,3 +379,86 @@ proptest! {
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over two of {:?} executed {:?}", mine, cands[pick].label, d.target_id);
     }
 }
+
+/// A quantity with a noun names the option of that noun (rule
+/// `quantity`): "3 kids" the Kid fare, "two adults" the Adult ticket,
+/// "2 large" the large pizza, never the bundle around them; counts of
+/// two nouns are asked unless one option shows exactly them.
+#[test]
+fn a_quantity_names_the_option_of_its_noun() {
+    let fares = shown(&[("kid", "Kid", ""), ("adult", "Adult", ""), ("grp", "Group (3 kids + 1 adult)", "")]);
+    let pizzas = shown(&[("s", "Small pizza", ""), ("l", "Large pizza", ""), ("combo", "Combo (2 large pizzas + drinks)", "")]);
+    let tickets = shown(&[("t1", "1 ticket", ""), ("t2", "2 tickets", ""), ("t3", "3 tickets", "")]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("3 kids", &fares, Some("kid")),
+        ("two adults please", &fares, Some("adult")),
+        ("4 large pizzas", &pizzas, Some("l")),
+        ("3 tickets", &tickets, Some("t3")),
+        // Two nouns no option shows exactly, a noun no option names, the
+        // bundle's count without its noun.
+        ("2 adults and 3 kids", &fares, None),
+        ("3 seniors", &fares, None),
+        ("2 large", &pizzas, None),
+        ("5 tickets", &tickets, None),
+        // A word that only looks like the noun's singular ("ros", "Ross").
+        ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+        assert!(!matches!(executed(&d), Some("grp" | "combo")), "{input:?} executed a bundle");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// A quantity never executes what a person would not: over generated
+    /// screens of single items of several nouns and bundles that show
+    /// counts of them, "N nouns" in any form executes the one item of
+    /// that noun or a bundle that shows exactly that count, never a
+    /// bundle that says more, never a high-risk item, never with a second
+    /// noun's count or a negation beside it. Counted: the item executes.
+    #[test]
+    fn a_quantity_executes_only_the_option_of_its_noun(
+        nouns in prop::sample::subsequence(vec![("kid", "kids"), ("adult", "adults"), ("senior", "seniors"), ("student", "students"), ("dog", "dogs")], 3),
+        n in 1u32..=6,
+        m in 1u32..=6,
+        items in prop::sample::subsequence(vec![0usize, 1, 2], 1..=3),
+        bundle in prop::sample::select(vec!["Group ({a} {A} + {b} {B})", "Family pass: {a} {A}, {b} {B}", "{a} {A} & {b} {B} bundle"]),
+        form in prop::sample::select(vec!["{n} {N}", "{n} {N} please", "i need {n} {N}", "{n} {N}, thanks", "{n} {N} pls"]),
+        item_form in prop::sample::select(vec!["{X}", "{X} ticket", "{X} fare"]),
+        high in any::<bool>(),
+        spoiler in 0usize..3,
+    ) {
+        let plural = |k: u32, noun: (&str, &str)| if k == 1 { noun.0.to_string() } else { noun.1.to_string() };
+        let capital = |w: &str| w[..1].to_uppercase() + &w[1..];
+        let mut cands: Vec<Candidate> = items
+            .iter()
+            .map(|i| {
+                let risk = if high && *i == 0 { Risk::High } else { Risk::Unspecified };
+                Candidate { risk, ..Candidate::new(format!("i{i}"), item_form.replace("{X}", &capital(nouns[*i].0))) }
+            })
+            .collect();
+        let label = bundle.replace("{a}", &n.to_string()).replace("{A}", &plural(n, nouns[0])).replace("{b}", &m.to_string()).replace("{B}", &plural(m, nouns[1]));
+        cands.push(Candidate::new("bundle", label));
+        let said = form.replace("{n}", &n.to_string()).replace("{N}", &plural(n, nouns[0]));
+        let d = decide(&said, &cands);
+        let labels: Vec<&str> = cands.iter().map(|c| c.label.as_str()).collect();
+        prop_assert_ne!(executed(&d), Some("bundle"), "{:?} over {:?}", said, labels);
+        if high && items.contains(&0) {
+            prop_assert_ne!(executed(&d), Some("i0"), "high risk: {:?} over {:?}", said, labels);
+        } else if items.contains(&0) {
+            prop_assert_eq!(executed(&d), Some("i0"), "{:?} over {:?}", said, labels);
+        } else {
+            prop_assert_eq!(executed(&d), None, "{:?} over {:?}", said, labels);
+        }
+        let tried = match spoiler {
+            0 => format!("{said} and {m} {}", plural(m, nouns[2])),
+            1 => format!("not {said}"),
+            _ => format!("{said} or {m} {}", plural(m, nouns[2])),
+        };
+        let d = decide(&tried, &cands);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?} over {:?}", tried, d.target_id, labels);
+    }
+}
