@@ -63,6 +63,7 @@ mod commands;
 mod index;
 mod mentions;
 mod positions;
+pub(crate) mod sequence;
 mod short_forms;
 mod typo;
 mod value_words;
