@@ -19,6 +19,8 @@ fn prices_in_every_common_form() {
         ("$1,999", 199_900.0),
         ("$1,850.00", 185_000.0),
         ("20 dollars", 2000.0),
+        ("$1.5k", 150_000.0),
+        ("$2k", 200_000.0),
     ] {
         assert_eq!(one(text), (Dim::Price, cents), "{text}");
     }
@@ -41,6 +43,28 @@ fn times_of_day_in_every_common_form() {
     ] {
         assert_eq!(one(text), (Dim::Clock, minutes), "{text}");
     }
+}
+
+/// A time in words as people say it ("half past six", "half six",
+/// British), a day of the month past the positions ("the fifteenth"), an
+/// amount in thousands ("1.5k"): each its value. "past" is itself, never
+/// read as a slip for a reply word (German "passt" is a yes).
+#[test]
+fn more_values_said_in_words() {
+    let half = |h: f64| Value { dim: Dim::Clock, amount: h * 60.0 + 30.0, unit: TWELVE_HOURS.into() };
+    assert_eq!(values("half past six"), vec![half(6.0)]);
+    assert_eq!(values("half six please"), vec![half(6.0)]);
+    assert_eq!(values("half 6"), vec![half(6.0)]);
+    assert_eq!(one("the fifteenth"), (Dim::Day, 15.0));
+    assert_eq!(one("the twenty-first"), (Dim::Day, 21.0));
+    assert!(values("the third").is_empty(), "a position, not a day");
+    assert_eq!(one("1.5k"), (Dim::Bare, 1500.0));
+    assert_eq!(one("2k"), (Dim::Bare, 2000.0));
+    let lex = crate::lexicon::Lexicon::shipped();
+    for w in ["past", "half", "quarter", "noon"] {
+        assert_eq!(lex.respell(w), None, "{w}");
+    }
+    assert!(!crate::replies::reading::read("half past six", &lex).affirms);
 }
 
 #[test]

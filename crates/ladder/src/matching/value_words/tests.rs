@@ -68,6 +68,7 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
         shown(&[("t1830", "18:30", ""), ("t1200", "12:00", ""), ("t0900", "09:00", ""), ("t0930", "09:30", ""), ("t1400", "14:00", "")]);
     let prices = shown(&[("p20", "$20", ""), ("p35", "$35", ""), ("p50", "$50", "")]);
     let months = shown(&[("sep", "Fri 12 Sep", ""), ("oct", "Sun 12 Oct", "")]);
+    let mid = shown(&[("f12", "Fri 12 Sep", ""), ("m15", "Mon 15 Sep", "")]);
     let table: &[(&str, &[Candidate], Option<&str>)] = &[
         ("seat 7C", &seats, Some("7c")),
         ("the 12th", &days, Some("f12")),
@@ -84,7 +85,13 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
         ("Sept 12", &months, Some("sep")),
         ("12 sept", &months, Some("sep")),
         ("weds", &days, Some("w10")),
+        ("half past six", &times, Some("t1830")),
+        ("half six", &times, Some("t1830")),
+        ("half past nine", &times, Some("t0930")),
+        ("the fifteenth", &mid, Some("m15")),
         // Values no option shows, or that two show.
+        ("half past seven", &times, None),
+        ("the sixteenth", &mid, None),
         ("seat 9F", &seats, None),
         ("the 14th", &days, None),
         ("the fourteenth", &days, None),
@@ -199,6 +206,40 @@ const WEEKDAYS: [(&str, &str, &str); 7] = [
 ];
 const MONTHS: [(&str, &str, &str); 4] =
     [("Aug", "August", "aug"), ("Sep", "September", "sept"), ("May", "May", "may"), ("Jul", "July", "jul")];
+/// Days of the month in words, from the thirteenth on (the positions'
+/// words end at "twelfth").
+const DAY_WORDS: [&str; 30] = [
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+    "twenty-seventh",
+    "twenty-eighth",
+    "twenty-ninth",
+];
 const HOURS: [&str; 12] = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
 const PRICES: [(u32, &str); 10] = [
     (5, "five"),
@@ -257,6 +298,11 @@ fn say(kind: Kind, v: u32, month: usize, f: usize) -> Option<String> {
                 format!("{other} {v}"),
                 format!("the {v}{s}"),
                 format!("the {v}{s} please"),
+                // A day past the positions, in words ("the fifteenth").
+                match DAY_WORDS.get(v as usize) {
+                    Some(w) if v >= 13 => format!("the {w}"),
+                    _ => format!("the {v}{s}"),
+                },
             ]
         }
         Kind::Weekday => {
@@ -277,8 +323,17 @@ fn say(kind: Kind, v: u32, month: usize, f: usize) -> Option<String> {
                     format!("{} {mer}", HOURS[(h % 12) as usize]),
                 ]);
             }
-            if m == 30 {
-                forms.push(format!("{} thirty", HOURS[(h % 12) as usize]));
+            let word = HOURS[(h % 12) as usize];
+            match m {
+                30 => forms.extend([
+                    format!("{word} thirty"),
+                    format!("half past {word}"),
+                    format!("half {word}"),
+                    format!("half past {h12}"),
+                ]),
+                15 => forms.push(format!("quarter past {word}")),
+                45 => forms.push(format!("quarter to {}", HOURS[((h + 1) % 12) as usize])),
+                _ => {}
             }
             forms
         }
