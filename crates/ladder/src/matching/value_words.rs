@@ -71,10 +71,14 @@ pub(super) fn value_licences(
             continue;
         }
         // A plain number is also the word an option shows ("9" with "Room
-        // 9"): said for that option too.
+        // 9"): said for that option too, but not where the word is a piece
+        // of another value it shows ("10" of "10:30-11:30" is no 10).
         if v.dim == Dim::Bare {
             for k in span.clone() {
-                entries.extend((0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == toks[k])));
+                entries.extend(
+                    (0..screen.pool.len())
+                        .filter(|e| screen.canon.all_words(*e).any(|w| w == toks[k]) && !in_another_value(screen, *e, toks[k], &v)),
+                );
             }
             entries.sort_unstable();
             entries.dedup();
@@ -207,6 +211,31 @@ fn run_at(toks: &[&str], words: &[&str], from: usize) -> Option<(usize, usize)> 
         let kept: Vec<&str> = words.iter().copied().filter(|w| !matches!(*w, "the" | "a" | "an")).collect();
         (kept.len() < words.len()).then(|| run(&kept)).flatten()
     })
+}
+
+/// Whether `word`, a number, is only a piece of a value the option shows
+/// that `said` does not name ("10" of "10:30", of "$10.50"): every place
+/// the option shows it is inside such a value.
+fn in_another_value(screen: &Screen<'_>, entry: usize, word: &str, said: &Value) -> bool {
+    let c = screen.pool.entries[entry].cand;
+    let mut inside = false;
+    for text in [&c.label, &c.sublabel] {
+        let values = values_at(text);
+        let mut at = 0;
+        while let Some(found) = text[at..].find(word) {
+            let (start, end) = (at + found, at + found + word.len());
+            at = end;
+            let digit = |i: Option<char>| i.is_some_and(|c| c.is_ascii_digit());
+            if digit(text[..start].chars().next_back()) || digit(text[end..].chars().next()) {
+                continue;
+            }
+            match values.iter().find(|(_, r)| r.start <= start && end <= r.end) {
+                Some((v, _)) if v.dim != Dim::Bare && !said.names(v) => inside = true,
+                _ => return false,
+            }
+        }
+    }
+    inside
 }
 
 /// The values an option shows (label and sublabel) that may name it: the

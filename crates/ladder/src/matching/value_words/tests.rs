@@ -24,6 +24,11 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
     let days = shown(&[("w10", "Wed 10 Sep", ""), ("t9", "Tue 9 Sep", "")]);
     let slots = shown(&[("tue", "Tuesday · 10:00", ""), ("thu", "Thursday · 10:00", "")]);
     let rooms = shown(&[("r2a9", "Room 2A · 09:00-10:00", ""), ("r2a11", "Room 2A · 11:00-12:00", "")]);
+    let booked = shown(&[
+        ("r4b10", "Book Room 4B · Today 10:00–11:00", "6 seats · screen"),
+        ("r4b1030", "Book Room 4B · Today 10:30–11:30", "6 seats · screen"),
+        ("r6a10", "Book Room 6A · Today 10:00–11:00", "12 seats · VC"),
+    ]);
     let sizes = shown(&[("s", "S", "Linen shirt"), ("m", "M", "Linen shirt"), ("l", "L", "Linen shirt"), ("xl", "XL", "Linen shirt")]);
     let meetings = shown(&[
         ("tu15", "Join: Vendor call", "Tue 11 Jun · 3:00–3:30 PM"),
@@ -40,6 +45,10 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
         ("large please", &sizes, Some("l")),
         ("join Thursday's 3pm", &meetings, Some("th15")),
         ("the one on the 12th", &shown(&[("f12", "Fri 12 Sep", ""), ("m15", "Mon 15 Sep", "")]), Some("f12")),
+        // "10" is a piece of "10:30", no word of that option.
+        ("book room 4B for 10", &booked, Some("r4b10")),
+        ("book room 4B for 10:30", &booked, Some("r4b1030")),
+        ("book room 4B for 9", &booked, None),
         // A value no option shows, a day two months share, a size no
         // option is, the end of a span.
         ("Aug 6th", &dates, None),
