@@ -857,6 +857,7 @@ const NOT_COUNTED: &[&str] = &[
     "then", "one", "ones", "the", "and", "for", "with", "please", "pls", "thanks", "now", "too", "also", "instead", "again", "por", "con",
     "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann", "more", "other", "others", "that",
     "this", "more", "way", "thing", "time", "day", "bit", "sec", "second", "moment", "minute", "mas", "plus", "mehr", "you", "your",
+    "today", "tomorrow", "tonight", "date", "soon",
 ];
 
 /// "14th", "1st", "2nd", "3rd", "1er", "1o".
@@ -868,7 +869,9 @@ fn ordinal_day(x: f64, suffix: &str) -> Option<f64> {
 /// "kid", "people" is "person").
 pub fn singular(w: &str) -> String {
     match w {
-        "people" | "persons" | "person" => "person".into(),
+        // People, in the lexicon's languages ("4 ppl", "quattro persone").
+        "people" | "persons" | "person" | "ppl" | "pax" | "guests" | "guest" | "personas" | "persona" | "personnes" | "personne"
+        | "personen" | "persone" | "pessoas" | "pessoa" => "person".into(),
         "children" => "child".into(),
         // "glass", "Ross": no plural.
         _ if w.ends_with("ss") => w.to_string(),

@@ -49,7 +49,7 @@ pub(super) fn value_licences(
     let mut shown: Vec<Option<Vec<Value>>> = vec![None; screen.pool.len()];
     let mut cursor = 0;
     for (v, range) in said {
-        if matches!(v.dim, Dim::Count | Dim::Signed) {
+        if v.dim == Dim::Signed || (v.dim == Dim::Count && v.unit != "person") {
             continue;
         }
         let words = crate::text::normalize(&raw[range]);
@@ -65,7 +65,10 @@ pub(super) fn value_licences(
             continue;
         }
         let mut entries: Vec<usize> = (0..screen.pool.len())
-            .filter(|e| shown[*e].get_or_insert_with(|| shown_values(screen, *e)).iter().any(|s| v.names(s)))
+            .filter(|e| {
+                shown[*e].get_or_insert_with(|| shown_values(screen, *e)).iter().any(|s| v.names(s))
+                    || (v.dim == Dim::Count && party_of(screen, *e, v.amount))
+            })
             .collect();
         if entries.is_empty() || screen.stop.passed_now() {
             continue;
@@ -83,7 +86,14 @@ pub(super) fn value_licences(
             entries.sort_unstable();
             entries.dedup();
         }
-        for k in span {
+        // "pour deux personnes", "para 4": the word before a party's size
+        // is the option's "for".
+        let party = span.start > 0
+            && roles[span.start - 1] == Role::Content
+            && FOR.contains(&toks[span.start - 1])
+            && entries.iter().all(|e| party_of(screen, *e, v.amount));
+        let from = if party { span.start - 1 } else { span.start };
+        for k in from..span.end {
             if roles[k] != Role::Content {
                 continue;
             }
@@ -210,6 +220,22 @@ fn run_at(toks: &[&str], words: &[&str], from: usize) -> Option<(usize, usize)> 
     run(words).or_else(|| {
         let kept: Vec<&str> = words.iter().copied().filter(|w| !matches!(*w, "the" | "a" | "an")).collect();
         (kept.len() < words.len()).then(|| run(&kept)).flatten()
+    })
+}
+
+/// Words before a party's size ("Table for 4", "Mesa para 4").
+const FOR: &[&str] = &["for", "para", "pour", "fur", "für", "per", "voor"];
+
+/// Whether the option is for a party of `n` ("Table for 4", "Mesa para
+/// 4"): a count of people ("4 people", "quattro persone") says it.
+fn party_of(screen: &Screen<'_>, entry: usize, n: f64) -> bool {
+    let c = screen.pool.entries[entry].cand;
+    [&c.label, &c.sublabel].iter().any(|text| {
+        values_at(text).iter().any(|(v, r)| {
+            v.dim == Dim::Bare
+                && v.amount == n
+                && text[..r.start].trim_end().rsplit(' ').next().is_some_and(|w| FOR.contains(&w.to_lowercase().as_str()))
+        })
     })
 }
 

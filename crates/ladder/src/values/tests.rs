@@ -121,7 +121,11 @@ fn numbers_in_words_are_values_like_their_digits() {
         ("the twelfth of may", vec![dated(12.0, 5)]),
         ("may second", vec![dated(2.0, 5)]),
         ("veinte euros", vec![Value::new(Dim::Price, 2000.0)]),
-        ("veintidós personas", vec![Value { dim: Dim::Count, amount: 22.0, unit: "persona".into() }]),
+        ("veintidós personas", vec![Value { dim: Dim::Count, amount: 22.0, unit: "person".into() }]),
+        ("quattro persone", vec![Value { dim: Dim::Count, amount: 4.0, unit: "person".into() }]),
+        ("twee personen", vec![Value { dim: Dim::Count, amount: 2.0, unit: "person".into() }]),
+        ("vinte euros", vec![Value::new(Dim::Price, 2000.0)]),
+        ("dodici euro", vec![Value::new(Dim::Price, 1200.0)]),
         ("vingt et un euros", vec![Value::new(Dim::Price, 2100.0)]),
         ("quatre-vingt-dix minutes", vec![Value::new(Dim::Duration, 90.0)]),
         ("einundzwanzig Uhr", vec![Value::new(Dim::Clock, 21.0 * 60.0)]),
@@ -137,6 +141,9 @@ fn numbers_in_words_are_values_like_their_digits() {
         ("a one-way flight", vec![]),
         ("an elf", vec![]),
         ("null and void", vec![]),
+        ("due today", vec![]),
+        ("otto's pizza", vec![]),
+        ("een", vec![]),
         ("o", vec![]),
     ];
     for (text, want) in table {

@@ -24,6 +24,7 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
     let days = shown(&[("w10", "Wed 10 Sep", ""), ("t9", "Tue 9 Sep", "")]);
     let slots = shown(&[("tue", "Tuesday · 10:00", ""), ("thu", "Thursday · 10:00", "")]);
     let rooms = shown(&[("r2a9", "Room 2A · 09:00-10:00", ""), ("r2a11", "Room 2A · 11:00-12:00", "")]);
+    let tables = shown(&[("t2", "Table for 2", "Fri 7:00 PM"), ("t4", "Table for 4", "Fri 7:00 PM")]);
     let booked = shown(&[
         ("r4b10", "Book Room 4B · Today 10:00–11:00", "6 seats · screen"),
         ("r4b1030", "Book Room 4B · Today 10:30–11:30", "6 seats · screen"),
@@ -49,6 +50,13 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
         ("book room 4B for 10", &booked, Some("r4b10")),
         ("book room 4B for 10:30", &booked, Some("r4b1030")),
         ("book room 4B for 9", &booked, None),
+        // A party's size said as a count of people, in any language.
+        ("4 people", &tables, Some("t4")),
+        ("a table for four people please", &tables, Some("t4")),
+        ("quattro persone", &tables, Some("t4")),
+        ("pour deux personnes", &tables, Some("t2")),
+        ("3 people", &tables, None),
+        ("4 people", &shown(&[("r2", "Room 2", ""), ("r4", "Room 4", "")]), None),
         // A value no option shows, a day two months share, a size no
         // option is, the end of a span.
         ("Aug 6th", &dates, None),
