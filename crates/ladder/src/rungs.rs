@@ -263,7 +263,17 @@ pub(crate) fn matching<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<
     let matches = matching::find(&req.input, &query, pool, index, commands, rules)?;
     // Two requests in order: the first, the rest handed back.
     let asked_one = req.options.as_ref().is_some_and(|o| o.asked != Asked::Unspecified) || draft.ctx.state.question().is_some();
-    let (query, matches) = match matching::sequence::first_of(&req.input, &matches, asked_one, pool, index, commands, rules)? {
+    let names_one = |q: &Query, m: &Matches| {
+        let c = crate::classify::classify(&Evidence {
+            pool,
+            matches: m,
+            input_is_deictic: q.core.is_empty() || lex.deictic.contains(&q.core),
+            params: &p.matching,
+        });
+        matches!(c.winner, Some(Winner::Entry(_))) || c.confirm.is_some()
+    };
+    let first = matching::sequence::first_of(&req.input, (&query, &matches), asked_one, pool, index, commands, rules, &names_one)?;
+    let (query, matches) = match first {
         Some((first, matches, rest)) => {
             draft.then = Some(rest);
             (first, matches)

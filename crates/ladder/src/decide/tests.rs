@@ -717,8 +717,9 @@ proptest! {
 
     /// An input that names two distinct candidates never executes,
     /// with or without the LLM, whatever the pool; but two requests in
-    /// order ("open a and then b", spec 4b) execute the first alone, the
-    /// second handed back as a request follow-up, never the second.
+    /// order ("open a and then b": a sequence,
+    /// docs/deciding.md#the-rules-with-an-example-each) execute the first
+    /// alone, the second handed back as a request follow-up.
     #[test]
     fn naming_two_candidates_never_executes((labels, a, b) in distinct_labels(), shape in two_referents(), answer in llm_answer_strategy()) {
         let lex = crate::lexicon::Lexicon::shipped();

@@ -130,40 +130,38 @@ pub fn split(raw: &str) -> Option<Sequence<'_>> {
     (!first.is_empty() && !rest.is_empty()).then_some(Sequence { first, rest })
 }
 
-/// The first of two requests in order, read as the input: its query and
-/// matches, and the rest to hand back. Only where `asked_one` is false
-/// (no "which one?" of the app's or ladderd's), the whole input
-/// (`whole`, its matches) neither negates nor names one option itself,
-/// and the first request alone names one option (executed, or confirmed
-/// where it is high risk).
+/// The first request and the rest, trimmed of the punctuation between.
 fn trim(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '-' | '\u{2013}' | '\u{2014}' | '.'))
 }
 
+/// The first of two requests in order, read as the input: its query and
+/// matches, and the rest to hand back. Only where `asked_one` is false
+/// (no "which one?" of the app's or ladderd's), the whole input (`whole`:
+/// its query and matches) neither negates nor names one option itself,
+/// and the first request alone names one option (executed, or confirmed
+/// where it is high risk). `names_one`: whether a reading names one
+/// option, as `classify` decides it (the caller's: matching does not lean
+/// on classify, which leans on it).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn first_of(
     raw: &str,
-    whole: &Matches,
+    whole: (&Query, &Matches),
     asked_one: bool,
     pool: &Pool<'_>,
     canon: &CanonPool,
     commands: &[Candidate],
     rules: Rules<'_>,
+    names_one: &dyn Fn(&Query, &Matches) -> bool,
 ) -> Result<Option<(Query, Matches, String)>, DeadlinePassed> {
-    if asked_one || whole.reading.negation {
+    if asked_one || whole.1.reading.negation {
         return Ok(None);
     }
     let Some(seq) = split(raw) else { return Ok(None) };
+    if names_one(whole.0, whole.1) {
+        return Ok(None);
+    }
     let lex = rules.lex;
-    let names_one = |q: &Query, m: &Matches| {
-        let c = crate::classify::classify(&crate::classify::Evidence {
-            pool,
-            matches: m,
-            input_is_deictic: q.core.is_empty() || lex.deictic.contains(&q.core),
-            params: rules.params,
-        });
-        matches!(c.winner, Some(crate::classify::Winner::Entry(_))) || c.confirm.is_some()
-    };
     let text = crate::canon::canonicalize(seq.first, lex);
     let text = super::in_the_labels_words(&text, canon, lex).unwrap_or(text);
     let query = Query::new(text, lex);
