@@ -296,6 +296,8 @@ fn example_pool(name: &str) -> serde_json::Value {
         "support" => &[("refund", "Request a refund"), ("track", "Track parcel"), ("addr", "Change address")],
         "dates" => &[("a4", "Mon 4 Aug"), ("a5", "Tue 5 Aug"), ("s4", "Thu 4 Sep")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
+        "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
+        "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

@@ -672,7 +672,7 @@ impl Lexicon {
     /// applied to the lexicon's own words.
     pub fn respell(&self, token: &str) -> Option<&str> {
         let n = token.chars().count();
-        if n < 3 || !token.chars().all(char::is_alphabetic) || self.known_words.contains(token) {
+        if n < 3 || !token.chars().all(char::is_alphabetic) || self.known_words.contains(token) || crate::values::is_a_value_word(token) {
             return None;
         }
         let trimmed = token.trim_end_matches(token.chars().last()?);

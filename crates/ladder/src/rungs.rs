@@ -261,7 +261,27 @@ pub(crate) fn matching<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<
     let query = Query::new(text, lex);
     let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop };
     let matches = matching::find(&req.input, &query, pool, index, commands, rules)?;
-    draft.step(format!("{} hits", matches.hits.len()), matches.describe(pool));
+    // Two requests in order: the first, the rest handed back.
+    let asked_one = req.options.as_ref().is_some_and(|o| o.asked != Asked::Unspecified) || draft.ctx.state.question().is_some();
+    let names_one = |q: &Query, m: &Matches| {
+        let c = crate::classify::classify(&Evidence {
+            pool,
+            matches: m,
+            input_is_deictic: q.core.is_empty() || lex.deictic.contains(&q.core),
+            params: &p.matching,
+        });
+        matches!(c.winner, Some(Winner::Entry(_))) || c.confirm.is_some()
+    };
+    let first = matching::sequence::first_of(&req.input, (&query, &matches), asked_one, pool, index, commands, rules, &names_one)?;
+    let (query, matches) = match first {
+        Some((first, matches, rest)) => {
+            draft.then = Some(rest);
+            (first, matches)
+        }
+        None => (query, matches),
+    };
+    let sequence = draft.then.as_ref().map_or(String::new(), |rest| format!("; sequence: the first request, then {rest:?}"));
+    draft.step(format!("{} hits", matches.hits.len()), format!("{}{sequence}", matches.describe(pool)));
     Ok(Continue((draft, Matched { query, matches })))
 }
 
@@ -324,10 +344,13 @@ pub(crate) fn collision<'a, 't>(
         // confirmed first.
         Some(Winner::Entry(i))
             if pool.entries[i].cand.is_high_risk(&p.matching.high_risk_kinds)
-                && by_position_unasked(matches, i, &pool.entries[i].cand.id, req, || ctx.state.question()) =>
+                && (draft.then.is_some() || by_position_unasked(matches, i, &pool.entries[i].cand.id, req, || ctx.state.question())) =>
         {
             let id = pool.entries[i].cand.id.clone();
-            let why = format!("{id} picked by position, never asked about: confirm it");
+            let why = match draft.then.take() {
+                Some(_) => format!("{id} is the first of two requests: confirm it"),
+                None => format!("{id} picked by position, never asked about: confirm it"),
+            };
             return Ok(Break(draft.confirm_high_risk(Offer::among(vec![id.clone()]), id, why)));
         }
         // A correction with a value changes a detail of what it names

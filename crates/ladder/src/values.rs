@@ -145,6 +145,18 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
     of_its_noun && shown.iter().filter(counts).any(|v| !said.iter().any(|s| s.names(v)))
 }
 
+/// Whether `w` (normalized) is a word a value is said in: a time's
+/// ("past", "half", "quarter", "noon"), a weekday's, a month's or a
+/// unit's. Such a word is itself, never a slip of the keyboard for a
+/// reply word ("past" is not German "passt").
+pub fn is_a_value_word(w: &str) -> bool {
+    matches!(w, "half" | "quarter" | "past" | "oclock" | "ish")
+        || LONE_CLOCKS.iter().any(|(name, _)| *name == w)
+        || weekday(w).is_some()
+        || month(w).is_some()
+        || unit(w).is_some()
+}
+
 /// Whether `w`, a word of a reply, is a word its value of dimension `dim`
 /// is said in: a number, a unit of the dimension ("inch", "gb", "min"),
 /// "am" or "pm" of a time, a weekday or month name.
@@ -459,6 +471,12 @@ fn read_at(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
     match &toks[i] {
         Tok::Sym(c) if currency(*c) => {
             let (j, Tok::Num(n)) = next_solid(toks, i + 1)? else { return None };
+            // "$1.5k": thousands.
+            if let Some(Tok::Word(k)) = toks.get(j + 1)
+                && k == "k"
+            {
+                return Some((Value::new(Dim::Price, number(n)? * 100_000.0), j + 2 - i));
+            }
             let cents = money(n)?;
             Some((Value::new(Dim::Price, cents), j + 1 - i))
         }
@@ -493,9 +511,12 @@ fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Option<(Value, u
         let after = word_at(toks, i + 1);
         let month_after = after.is_some_and(|(_, w)| month(w).is_some())
             || after.is_some_and(|(j, w)| matches!(w, "of" | "de") && word_at(toks, j + 1).is_some_and(|(_, m)| month(m).is_some()));
+        // Past the lexicon's positions ("the fifteenth", "the twenty-first"),
+        // an ordinal is a day of the month, as "the 15th" is.
         let dated = before.is_some_and(|(_, w)| month(w).is_some())
             || before_the.or(before).is_some_and(|(_, w)| DATED.contains(&w))
-            || month_after;
+            || month_after
+            || s.value >= 13.0;
         let of_month = self::month_after(toks, i + 1).map(|(_, m)| m).or_else(|| before.and_then(|(_, w)| month(w)));
         return dated.then(|| (self::dated(s.value, of_month), 1));
     }
@@ -566,6 +587,13 @@ fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
         "quarter" => 15.0,
         _ => return None,
     };
+    // "half six": half past six, as the British say it.
+    if past == 30.0
+        && let Some((k, hour)) = hour_at(toks, i + 1)
+        && word_at(toks, k + 1).is_none_or(|(_, w)| counted_by(hour, w).is_none())
+    {
+        return Some((twelve_hours(hour, 30.0)?, k + 1 - i));
+    }
     let (j, how) = word_at(toks, i + 1)?;
     let (k, hour) = match next_solid(toks, j + 1)? {
         (k, Tok::Spelled(s)) if !s.ordinal => (k, s.value),
@@ -581,6 +609,17 @@ fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
         _ => return None,
     };
     Some((v, k + 1 - i))
+}
+
+/// An hour of a twelve-hour clock from token `i` on, in digits or words:
+/// its token's index and the hour.
+fn hour_at(toks: &[Tok], i: usize) -> Option<(usize, f64)> {
+    let (k, hour) = match next_solid(toks, i)? {
+        (k, Tok::Spelled(s)) if !s.ordinal => (k, s.value),
+        (k, Tok::Num(n)) if n.bytes().all(|b| b.is_ascii_digit()) => (k, number(n)?),
+        _ => return None,
+    };
+    ((1.0..=12.0).contains(&hour) && hour.fract() == 0.0).then_some((k, hour))
 }
 
 fn currency(c: char) -> bool {
@@ -738,6 +777,12 @@ fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
     {
         return Some((Value::new(Dim::Bare, x), 3));
     }
+    // "1.5k", "2k": thousands, as people write amounts.
+    if let Some(Tok::Word(w)) = adjacent(i + 1)
+        && w == "k"
+    {
+        return Some((Value::new(Dim::Bare, x * 1000.0), 2));
+    }
     // "9 Uhr".
     if let Some((j, "uhr")) = word_at(toks, i + 1) {
         return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), j + 1 - i));
@@ -812,6 +857,7 @@ const NOT_COUNTED: &[&str] = &[
     "then", "one", "ones", "the", "and", "for", "with", "please", "pls", "thanks", "now", "too", "also", "instead", "again", "por", "con",
     "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann", "more", "other", "others", "that",
     "this", "more", "way", "thing", "time", "day", "bit", "sec", "second", "moment", "minute", "mas", "plus", "mehr", "you", "your",
+    "today", "tomorrow", "tonight", "date", "soon",
 ];
 
 /// "14th", "1st", "2nd", "3rd", "1er", "1o".
@@ -819,10 +865,16 @@ fn ordinal_day(x: f64, suffix: &str) -> Option<f64> {
     (matches!(suffix, "st" | "nd" | "rd" | "th" | "er" | "e" | "o" | "a") && (1.0..=31.0).contains(&x) && x.fract() == 0.0).then_some(x)
 }
 
-fn singular(w: &str) -> String {
+/// A noun in its singular form, as a count's `unit` is ("kids" is
+/// "kid", "people" is "person").
+pub fn singular(w: &str) -> String {
     match w {
-        "people" | "persons" | "person" => "person".into(),
+        // People, in the lexicon's languages ("4 ppl", "quattro persone").
+        "people" | "persons" | "person" | "ppl" | "pax" | "guests" | "guest" | "personas" | "persona" | "personnes" | "personne"
+        | "personen" | "persone" | "pessoas" | "pessoa" => "person".into(),
         "children" => "child".into(),
+        // "glass", "Ross": no plural.
+        _ if w.ends_with("ss") => w.to_string(),
         _ => w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string(),
     }
 }

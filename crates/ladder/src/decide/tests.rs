@@ -716,7 +716,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// An input that names two distinct candidates never executes,
-    /// with or without the LLM, whatever the pool.
+    /// with or without the LLM, whatever the pool; but two requests in
+    /// order ("open a and then b": a sequence,
+    /// docs/deciding.md#the-rules-with-an-example-each) execute the first
+    /// alone, the second handed back as a request follow-up.
     #[test]
     fn naming_two_candidates_never_executes((labels, a, b) in distinct_labels(), shape in two_referents(), answer in llm_answer_strategy()) {
         let lex = crate::lexicon::Lexicon::shipped();
@@ -732,6 +735,13 @@ proptest! {
         let r = pool_req(&labels, &input);
         for p in [Policy::defaults(), { let mut p = live(); p.auto_execute.enabled = true; p.auto_execute.allowed_reasons = AmbiguityReason::ALL.to_vec(); p }] {
             let d = turn(&p, &Fake::new(answer.clone()), &r).decision;
+            if shape.contains(" then ") && d.outcome == Outcome::Execute {
+                let first = format!("c{a}");
+                prop_assert_eq!(d.target_id.as_deref(), Some(first.as_str()), "{:?} executed the second", input);
+                let f = d.follow_up.as_ref();
+                prop_assert!(f.is_some_and(|f| f.kind == FollowUpKind::Request && labels[b].contains(f.text.as_str())), "{:?}: {:?}", input, f);
+                continue;
+            }
             prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?}", input, d.target_id);
         }
     }

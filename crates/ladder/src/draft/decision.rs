@@ -188,6 +188,7 @@ impl Draft<'_> {
         let mut d = Decision::new(Outcome::Execute, tier);
         d.decided_by = by;
         d.target_id = Some(id.clone());
+        d.follow_up = self.then.take().map(|text| FollowUp { kind: FollowUpKind::Request, text });
         if let Some(c) = &self.class {
             d.confidence = Some(c.bucket);
             d.ambiguity_reason = c.reason;

@@ -117,6 +117,9 @@ pub(crate) struct Draft<'a> {
     /// The execute the user just refused with a reply ("not that one"),
     /// recorded with the decision's change.
     pub(crate) rejected_execute: Option<String>,
+    /// The rest of two requests in order (`matching::sequence`): handed
+    /// back with an execute of the first as a request follow-up.
+    pub(crate) then: Option<String>,
 }
 
 /// The unresolved cycle this decision belongs to.
@@ -209,6 +212,7 @@ impl<'a> Draft<'a> {
             open: None,
             refused: Vec::new(),
             rejected_execute: None,
+            then: None,
         }
     }
 

@@ -256,7 +256,7 @@ pub(super) struct Screen<'a> {
 }
 
 impl Screen<'_> {
-    fn high_risk(&self, entry: usize) -> bool {
+    pub(super) fn high_risk(&self, entry: usize) -> bool {
         self.pool.entries[entry].cand.is_high_risk(&self.params.high_risk_kinds)
     }
 

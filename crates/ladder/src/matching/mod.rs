@@ -63,6 +63,7 @@ mod commands;
 mod index;
 mod mentions;
 mod positions;
+pub(crate) mod sequence;
 mod short_forms;
 mod typo;
 mod value_words;
@@ -528,6 +529,7 @@ pub fn find(
         roles[p.span.0..p.span.1].iter_mut().filter(|r| **r == Role::Content).for_each(|r| *r = Role::Reference);
     }
     value_words::value_nouns(&toks, &mut roles, &mut licences, &screen);
+    licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(verb_frames(&toks, &mut roles, &mentions, &screen));
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);

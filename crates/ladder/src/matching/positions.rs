@@ -218,9 +218,24 @@ pub(super) fn signed_mentions<'r>(
             roles[*k] = Role::Reference;
             out.extend(owners.iter().map(|entry| Mention { span: (*k, *k + 1), entry: *entry, kind: MatchKind::Badge }));
         }
+        // The zone's code before the offset ("utc-3" for "GMT-03:00"):
+        // the same clock, said for the options that show an offset.
+        if let Some(code) =
+            at.first().and_then(|k| k.checked_sub(1)).filter(|c| roles[*c] == Role::Content && ZONE_CODES.contains(&toks[*c]))
+            && owners.iter().all(|idx| {
+                let c = pool.entries[*idx].cand;
+                [&c.label, &c.sublabel].iter().any(|t| ZONE_CODES.iter().any(|z| t.to_lowercase().contains(z)))
+            })
+        {
+            roles[code] = Role::Reference;
+            out.extend(owners.iter().map(|entry| Mention { span: (code, code + 1), entry: *entry, kind: MatchKind::Badge }));
+        }
     }
     (out, unshown)
 }
+
+/// The codes a time zone's offset is written after ("UTC+2", "GMT-03:00").
+const ZONE_CODES: &[&str] = &["utc", "gmt"];
 
 fn is_currency_sign(c: char) -> bool {
     matches!(c, '$' | '€' | '£' | '¥' | '₪' | '₹' | '¢')

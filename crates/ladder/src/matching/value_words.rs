@@ -49,7 +49,7 @@ pub(super) fn value_licences(
     let mut shown: Vec<Option<Vec<Value>>> = vec![None; screen.pool.len()];
     let mut cursor = 0;
     for (v, range) in said {
-        if matches!(v.dim, Dim::Count | Dim::Signed) {
+        if v.dim == Dim::Signed || (v.dim == Dim::Count && v.unit != "person") {
             continue;
         }
         let words = crate::text::normalize(&raw[range]);
@@ -65,21 +65,35 @@ pub(super) fn value_licences(
             continue;
         }
         let mut entries: Vec<usize> = (0..screen.pool.len())
-            .filter(|e| shown[*e].get_or_insert_with(|| shown_values(screen, *e)).iter().any(|s| v.names(s)))
+            .filter(|e| {
+                shown[*e].get_or_insert_with(|| shown_values(screen, *e)).iter().any(|s| v.names(s))
+                    || (v.dim == Dim::Count && party_of(screen, *e, v.amount))
+            })
             .collect();
         if entries.is_empty() || screen.stop.passed_now() {
             continue;
         }
         // A plain number is also the word an option shows ("9" with "Room
-        // 9"): said for that option too.
+        // 9"): said for that option too, but not where the word is a piece
+        // of another value it shows ("10" of "10:30-11:30" is no 10).
         if v.dim == Dim::Bare {
             for k in span.clone() {
-                entries.extend((0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == toks[k])));
+                entries.extend(
+                    (0..screen.pool.len())
+                        .filter(|e| screen.canon.all_words(*e).any(|w| w == toks[k]) && !in_another_value(screen, *e, toks[k], &v)),
+                );
             }
             entries.sort_unstable();
             entries.dedup();
         }
-        for k in span {
+        // "pour deux personnes", "para 4": the word before a party's size
+        // is the option's "for".
+        let party = span.start > 0
+            && roles[span.start - 1] == Role::Content
+            && FOR.contains(&toks[span.start - 1])
+            && entries.iter().all(|e| party_of(screen, *e, v.amount));
+        let from = if party { span.start - 1 } else { span.start };
+        for k in from..span.end {
             if roles[k] != Role::Content {
                 continue;
             }
@@ -89,6 +103,53 @@ pub(super) fn value_licences(
     }
     if sizes {
         size_licences(toks, roles, screen, &mut out);
+    }
+    out
+}
+
+/// A quantity with a noun ("3 kids", "two adults", "2 large"): how many
+/// of the option of that noun, never a bundle whose label says more
+/// ("Group (3 kids + 1 adult)", "Combo (2 large pizzas + drinks)"). The
+/// count and its noun are said for the options whose label names the
+/// noun and shows no count of its own, and for a bundle that shows
+/// exactly the counts said, as licences (rule `quantity`). Counts of two
+/// or more nouns ("2 adults and a child") are left to the other rules:
+/// only an option that shows exactly those counts accounts for them. A
+/// `RISK_HIGH` option is never said by a count ("1 kid" is not its label).
+pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    let said: Vec<(Value, std::ops::Range<usize>)> = values_at(raw).into_iter().filter(|(v, _)| v.dim == Dim::Count).collect();
+    let Some((count, range)) = said.first() else { return out };
+    if said.len() > 1 {
+        return out;
+    }
+    let counts_of = |e: usize| -> Vec<Value> {
+        let mut shown = crate::values::shown(screen.pool.entries[e].cand);
+        shown.retain(|v| v.dim == Dim::Count);
+        shown
+    };
+    let names_noun = |e: usize| screen.canon.label_words_of(e).any(|w| w == count.unit || crate::values::singular(w) == count.unit);
+    let entries: Vec<usize> = (0..screen.pool.len())
+        .filter(|e| {
+            let shown = counts_of(*e);
+            (shown.is_empty() && names_noun(*e)) || (shown.len() == 1 && count.names(&shown[0]))
+        })
+        // A high-risk option needs its whole label: a count is not it.
+        .filter(|e| !screen.high_risk(*e))
+        .collect();
+    if entries.is_empty() || screen.stop.passed_now() {
+        return out;
+    }
+    let words = crate::text::normalize(&raw[range.clone()]);
+    let words = crate::text::fold(&words);
+    let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
+    let Some((at, len)) = run_at(toks, &words, 0) else { return out };
+    for k in at..at + len {
+        if roles[k] != Role::Content {
+            continue;
+        }
+        roles[k] = Role::Empty;
+        out.push(Licence { tok: k, word: toks[k].to_string(), entries: entries.clone(), rule: "quantity" });
     }
     out
 }
@@ -162,6 +223,47 @@ fn run_at(toks: &[&str], words: &[&str], from: usize) -> Option<(usize, usize)> 
     })
 }
 
+/// Words before a party's size ("Table for 4", "Mesa para 4").
+const FOR: &[&str] = &["for", "para", "pour", "fur", "für", "per", "voor"];
+
+/// Whether the option is for a party of `n` ("Table for 4", "Mesa para
+/// 4"): a count of people ("4 people", "quattro persone") says it.
+fn party_of(screen: &Screen<'_>, entry: usize, n: f64) -> bool {
+    let c = screen.pool.entries[entry].cand;
+    [&c.label, &c.sublabel].iter().any(|text| {
+        values_at(text).iter().any(|(v, r)| {
+            v.dim == Dim::Bare
+                && v.amount == n
+                && text[..r.start].trim_end().rsplit(' ').next().is_some_and(|w| FOR.contains(&w.to_lowercase().as_str()))
+        })
+    })
+}
+
+/// Whether `word`, a number, is only a piece of a value the option shows
+/// that `said` does not name ("10" of "10:30", of "$10.50"): every place
+/// the option shows it is inside such a value.
+fn in_another_value(screen: &Screen<'_>, entry: usize, word: &str, said: &Value) -> bool {
+    let c = screen.pool.entries[entry].cand;
+    let mut inside = false;
+    for text in [&c.label, &c.sublabel] {
+        let values = values_at(text);
+        let mut at = 0;
+        while let Some(found) = text[at..].find(word) {
+            let (start, end) = (at + found, at + found + word.len());
+            at = end;
+            let digit = |i: Option<char>| i.is_some_and(|c| c.is_ascii_digit());
+            if digit(text[..start].chars().next_back()) || digit(text[end..].chars().next()) {
+                continue;
+            }
+            match values.iter().find(|(_, r)| r.start <= start && end <= r.end) {
+                Some((v, _)) if v.dim != Dim::Bare && !said.names(v) => inside = true,
+                _ => return false,
+            }
+        }
+    }
+    inside
+}
+
 /// The values an option shows (label and sublabel) that may name it: the
 /// end of a span ("–3:45 PM", "to 7 pm") names nothing.
 fn shown_values(screen: &Screen<'_>, entry: usize) -> Vec<Value> {
@@ -216,7 +318,7 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
 /// them the values name. Words that point at another option than the
 /// values do are split between them (asked).
 pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
-    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size" | "short_form")).map(|l| &l.entries);
+    let mut sets = licences.iter().filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity")).map(|l| &l.entries);
     let Some(first) = sets.next() else { return words };
     let mut common = first.clone();
     let mut union = first.clone();

@@ -1,11 +1,13 @@
 //! Numbers said in words ("nine", "twenty-one", "veintidós", "vingt et
 //! un", "einundzwanzig", "the twelfth"), read by `text2num` in the
-//! lexicon's languages it knows (English, Spanish, French, German): a
+//! lexicon's languages it knows (English, Spanish, French, German,
+//! Italian, Portuguese, Dutch): a
 //! number word is a value wherever its digits would be (`values`).
 //!
 //! A word that is a number in one language and another word in another
-//! ("once", "seize", "null", "elf", "cent"), or an article as often as a
-//! number ("one", "un", "una", "ein"), is `counting` only: a value where it
+//! ("once", "seize", "null", "elf", "cent", English "due", the name
+//! "Otto"), or an article as often as a number ("one", "un", "una", "ein",
+//! "een", "um"), is `counting` only: a value where it
 //! counts what follows ("un billet", "once personas"), never alone.
 //!
 //! Whether a word can open a number is looked up in each language (a
@@ -19,8 +21,17 @@ use text2num::lang::MorphologicalMarker;
 use text2num::{LangInterpreter, Language};
 
 /// The languages numbers are read in, in the order a tie goes.
-static LANGUAGES: LazyLock<[Language; 4]> =
-    LazyLock::new(|| [Language::english(), Language::spanish(), Language::french(), Language::german()]);
+static LANGUAGES: LazyLock<[Language; 7]> = LazyLock::new(|| {
+    [
+        Language::english(),
+        Language::spanish(),
+        Language::french(),
+        Language::german(),
+        Language::italian(),
+        Language::portugese(),
+        Language::dutch(),
+    ]
+});
 
 /// A number a run of words says.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,7 +51,7 @@ pub(super) struct Spelled {
 /// seven or September), "o" (zero, or a letter).
 const COUNTING_ONLY: &[&str] = &[
     "one", "un", "une", "uno", "una", "ein", "eine", "einen", "eins", "once", "seize", "null", "elf", "cent", "mil", "mille", "neuf",
-    "sept", "o",
+    "sept", "o", "een", "um", "uma", "due", "otto", "sei", "mila",
 ];
 
 /// The most words one number takes ("one hundred and twenty three
@@ -137,7 +148,9 @@ pub(super) fn is_cardinal_word(w: &str) -> bool {
     }
     let owned = unfolded(w);
     let w = owned.as_deref().unwrap_or(w);
-    opens(w) && LANGUAGES.iter().any(|l| l.exec_group(std::iter::once(w)).ok().and_then(|ds| said(&ds)).is_some_and(|(_, o)| !o))
+    // The first language that reads it says what it is, as a tie goes
+    // ("second" is English's ordinal before it is Italian's "2").
+    opens(w) && LANGUAGES.iter().find_map(|l| l.exec_group(std::iter::once(w)).ok().and_then(|ds| said(&ds))).is_some_and(|(_, o)| !o)
 }
 
 /// "One" in the lexicon's languages: a number word wherever it counts.

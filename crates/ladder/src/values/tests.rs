@@ -19,6 +19,8 @@ fn prices_in_every_common_form() {
         ("$1,999", 199_900.0),
         ("$1,850.00", 185_000.0),
         ("20 dollars", 2000.0),
+        ("$1.5k", 150_000.0),
+        ("$2k", 200_000.0),
     ] {
         assert_eq!(one(text), (Dim::Price, cents), "{text}");
     }
@@ -41,6 +43,28 @@ fn times_of_day_in_every_common_form() {
     ] {
         assert_eq!(one(text), (Dim::Clock, minutes), "{text}");
     }
+}
+
+/// A time in words as people say it ("half past six", "half six",
+/// British), a day of the month past the positions ("the fifteenth"), an
+/// amount in thousands ("1.5k"): each its value. "past" is itself, never
+/// read as a slip for a reply word (German "passt" is a yes).
+#[test]
+fn more_values_said_in_words() {
+    let half = |h: f64| Value { dim: Dim::Clock, amount: h * 60.0 + 30.0, unit: TWELVE_HOURS.into() };
+    assert_eq!(values("half past six"), vec![half(6.0)]);
+    assert_eq!(values("half six please"), vec![half(6.0)]);
+    assert_eq!(values("half 6"), vec![half(6.0)]);
+    assert_eq!(one("the fifteenth"), (Dim::Day, 15.0));
+    assert_eq!(one("the twenty-first"), (Dim::Day, 21.0));
+    assert!(values("the third").is_empty(), "a position, not a day");
+    assert_eq!(one("1.5k"), (Dim::Bare, 1500.0));
+    assert_eq!(one("2k"), (Dim::Bare, 2000.0));
+    let lex = crate::lexicon::Lexicon::shipped();
+    for w in ["past", "half", "quarter", "noon"] {
+        assert_eq!(lex.respell(w), None, "{w}");
+    }
+    assert!(!crate::replies::reading::read("half past six", &lex).affirms);
 }
 
 #[test]
@@ -97,7 +121,11 @@ fn numbers_in_words_are_values_like_their_digits() {
         ("the twelfth of may", vec![dated(12.0, 5)]),
         ("may second", vec![dated(2.0, 5)]),
         ("veinte euros", vec![Value::new(Dim::Price, 2000.0)]),
-        ("veintidós personas", vec![Value { dim: Dim::Count, amount: 22.0, unit: "persona".into() }]),
+        ("veintidós personas", vec![Value { dim: Dim::Count, amount: 22.0, unit: "person".into() }]),
+        ("quattro persone", vec![Value { dim: Dim::Count, amount: 4.0, unit: "person".into() }]),
+        ("twee personen", vec![Value { dim: Dim::Count, amount: 2.0, unit: "person".into() }]),
+        ("vinte euros", vec![Value::new(Dim::Price, 2000.0)]),
+        ("dodici euro", vec![Value::new(Dim::Price, 1200.0)]),
         ("vingt et un euros", vec![Value::new(Dim::Price, 2100.0)]),
         ("quatre-vingt-dix minutes", vec![Value::new(Dim::Duration, 90.0)]),
         ("einundzwanzig Uhr", vec![Value::new(Dim::Clock, 21.0 * 60.0)]),
@@ -113,6 +141,9 @@ fn numbers_in_words_are_values_like_their_digits() {
         ("a one-way flight", vec![]),
         ("an elf", vec![]),
         ("null and void", vec![]),
+        ("due today", vec![]),
+        ("otto's pizza", vec![]),
+        ("een", vec![]),
         ("o", vec![]),
     ];
     for (text, want) in table {

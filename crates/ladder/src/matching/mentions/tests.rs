@@ -241,10 +241,11 @@ fn the_everyday_verb_never_says_more_than_the_option_does() {
             let bad: Vec<(String, &[Candidate])> = match spoiler {
                 // An object another option shows names that one too.
                 0 => vec![(format!("{action} the new time"), &actions), (format!("set the gym to {place}"), &places)],
-                // A second request.
+                // A second request joined by "and" alone ("and then" is a
+                // sequence: matching/sequence.rs).
                 1 => vec![
                     (format!("{action} the {object} and delete it"), &actions),
-                    (format!("set the {setting} to {place} and then call me"), &places),
+                    (format!("set the {setting} to {place} and call me"), &places),
                 ],
                 // A negation.
                 2 => vec![(format!("don't {action} the {object}"), &actions), (format!("never set the {setting} to {place}"), &places)],

@@ -228,6 +228,13 @@ fn a_signed_number_names_the_option_that_shows_it() {
     assert_eq!(executes("utc+1", &two), None, "two options show +1");
     assert_eq!(executes("utc+3", &two), None, "only -3 is shown");
     assert_eq!(executes("utc-3", &two).as_deref(), Some("c3"));
+    // The zone's other code says the same offset ("utc-3" for "GMT-3"),
+    // never a position, and never an offset no option shows.
+    let gmt = labelled(&["GMT+1 · Paris", "GMT+0 · London", "GMT-3 · São Paulo", "GMT+2 · Cairo"]);
+    assert_eq!(executes("utc-3", &gmt).as_deref(), Some("c2"));
+    assert_eq!(executes("UTC+2", &gmt).as_deref(), Some("c3"));
+    assert_eq!(executes("utc-2", &gmt), None);
+    assert_eq!(executes("utc+1", &labelled(&["London", "Paris", "Cairo"])), None);
 }
 
 /// Signed numbers, offsets and codes never choose a position.

@@ -24,6 +24,12 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
     let days = shown(&[("w10", "Wed 10 Sep", ""), ("t9", "Tue 9 Sep", "")]);
     let slots = shown(&[("tue", "Tuesday · 10:00", ""), ("thu", "Thursday · 10:00", "")]);
     let rooms = shown(&[("r2a9", "Room 2A · 09:00-10:00", ""), ("r2a11", "Room 2A · 11:00-12:00", "")]);
+    let tables = shown(&[("t2", "Table for 2", "Fri 7:00 PM"), ("t4", "Table for 4", "Fri 7:00 PM")]);
+    let booked = shown(&[
+        ("r4b10", "Book Room 4B · Today 10:00–11:00", "6 seats · screen"),
+        ("r4b1030", "Book Room 4B · Today 10:30–11:30", "6 seats · screen"),
+        ("r6a10", "Book Room 6A · Today 10:00–11:00", "12 seats · VC"),
+    ]);
     let sizes = shown(&[("s", "S", "Linen shirt"), ("m", "M", "Linen shirt"), ("l", "L", "Linen shirt"), ("xl", "XL", "Linen shirt")]);
     let meetings = shown(&[
         ("tu15", "Join: Vendor call", "Tue 11 Jun · 3:00–3:30 PM"),
@@ -40,6 +46,17 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
         ("large please", &sizes, Some("l")),
         ("join Thursday's 3pm", &meetings, Some("th15")),
         ("the one on the 12th", &shown(&[("f12", "Fri 12 Sep", ""), ("m15", "Mon 15 Sep", "")]), Some("f12")),
+        // "10" is a piece of "10:30", no word of that option.
+        ("book room 4B for 10", &booked, Some("r4b10")),
+        ("book room 4B for 10:30", &booked, Some("r4b1030")),
+        ("book room 4B for 9", &booked, None),
+        // A party's size said as a count of people, in any language.
+        ("4 people", &tables, Some("t4")),
+        ("a table for four people please", &tables, Some("t4")),
+        ("quattro persone", &tables, Some("t4")),
+        ("pour deux personnes", &tables, Some("t2")),
+        ("3 people", &tables, None),
+        ("4 people", &shown(&[("r2", "Room 2", ""), ("r4", "Room 4", "")]), None),
         // A value no option shows, a day two months share, a size no
         // option is, the end of a span.
         ("Aug 6th", &dates, None),
@@ -68,6 +85,7 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
         shown(&[("t1830", "18:30", ""), ("t1200", "12:00", ""), ("t0900", "09:00", ""), ("t0930", "09:30", ""), ("t1400", "14:00", "")]);
     let prices = shown(&[("p20", "$20", ""), ("p35", "$35", ""), ("p50", "$50", "")]);
     let months = shown(&[("sep", "Fri 12 Sep", ""), ("oct", "Sun 12 Oct", "")]);
+    let mid = shown(&[("f12", "Fri 12 Sep", ""), ("m15", "Mon 15 Sep", "")]);
     let table: &[(&str, &[Candidate], Option<&str>)] = &[
         ("seat 7C", &seats, Some("7c")),
         ("the 12th", &days, Some("f12")),
@@ -84,7 +102,13 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
         ("Sept 12", &months, Some("sep")),
         ("12 sept", &months, Some("sep")),
         ("weds", &days, Some("w10")),
+        ("half past six", &times, Some("t1830")),
+        ("half six", &times, Some("t1830")),
+        ("half past nine", &times, Some("t0930")),
+        ("the fifteenth", &mid, Some("m15")),
         // Values no option shows, or that two show.
+        ("half past seven", &times, None),
+        ("the sixteenth", &mid, None),
         ("seat 9F", &seats, None),
         ("the 14th", &days, None),
         ("the fourteenth", &days, None),
@@ -199,6 +223,40 @@ const WEEKDAYS: [(&str, &str, &str); 7] = [
 ];
 const MONTHS: [(&str, &str, &str); 4] =
     [("Aug", "August", "aug"), ("Sep", "September", "sept"), ("May", "May", "may"), ("Jul", "July", "jul")];
+/// Days of the month in words, from the thirteenth on (the positions'
+/// words end at "twelfth").
+const DAY_WORDS: [&str; 30] = [
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+    "twenty-seventh",
+    "twenty-eighth",
+    "twenty-ninth",
+];
 const HOURS: [&str; 12] = ["twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"];
 const PRICES: [(u32, &str); 10] = [
     (5, "five"),
@@ -257,6 +315,11 @@ fn say(kind: Kind, v: u32, month: usize, f: usize) -> Option<String> {
                 format!("{other} {v}"),
                 format!("the {v}{s}"),
                 format!("the {v}{s} please"),
+                // A day past the positions, in words ("the fifteenth").
+                match DAY_WORDS.get(v as usize) {
+                    Some(w) if v >= 13 => format!("the {w}"),
+                    _ => format!("the {v}{s}"),
+                },
             ]
         }
         Kind::Weekday => {
@@ -277,8 +340,17 @@ fn say(kind: Kind, v: u32, month: usize, f: usize) -> Option<String> {
                     format!("{} {mer}", HOURS[(h % 12) as usize]),
                 ]);
             }
-            if m == 30 {
-                forms.push(format!("{} thirty", HOURS[(h % 12) as usize]));
+            let word = HOURS[(h % 12) as usize];
+            match m {
+                30 => forms.extend([
+                    format!("{word} thirty"),
+                    format!("half past {word}"),
+                    format!("half {word}"),
+                    format!("half past {h12}"),
+                ]),
+                15 => forms.push(format!("quarter past {word}")),
+                45 => forms.push(format!("quarter to {}", HOURS[((h + 1) % 12) as usize])),
+                _ => {}
             }
             forms
         }
@@ -377,5 +449,88 @@ proptest! {
         twice.push(Candidate { sublabel: "Second listing".into(), ..Candidate::new("again", label(kind, shown_vals[pick], month)) });
         let d = decide(&mine, &twice);
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over two of {:?} executed {:?}", mine, cands[pick].label, d.target_id);
+    }
+}
+
+/// A quantity with a noun names the option of that noun (rule
+/// `quantity`): "3 kids" the Kid fare, "two adults" the Adult ticket,
+/// "2 large" the large pizza, never the bundle around them; counts of
+/// two nouns are asked unless one option shows exactly them.
+#[test]
+fn a_quantity_names_the_option_of_its_noun() {
+    let fares = shown(&[("kid", "Kid", ""), ("adult", "Adult", ""), ("grp", "Group (3 kids + 1 adult)", "")]);
+    let pizzas = shown(&[("s", "Small pizza", ""), ("l", "Large pizza", ""), ("combo", "Combo (2 large pizzas + drinks)", "")]);
+    let tickets = shown(&[("t1", "1 ticket", ""), ("t2", "2 tickets", ""), ("t3", "3 tickets", "")]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("3 kids", &fares, Some("kid")),
+        ("two adults please", &fares, Some("adult")),
+        ("4 large pizzas", &pizzas, Some("l")),
+        ("3 tickets", &tickets, Some("t3")),
+        // Two nouns no option shows exactly, a noun no option names, the
+        // bundle's count without its noun.
+        ("2 adults and 3 kids", &fares, None),
+        ("3 seniors", &fares, None),
+        ("2 large", &pizzas, None),
+        ("5 tickets", &tickets, None),
+        // A word that only looks like the noun's singular ("ros", "Ross").
+        ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+        assert!(!matches!(executed(&d), Some("grp" | "combo")), "{input:?} executed a bundle");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// A quantity never executes what a person would not: over generated
+    /// screens of single items of several nouns and bundles that show
+    /// counts of them, "N nouns" in any form executes the one item of
+    /// that noun or a bundle that shows exactly that count, never a
+    /// bundle that says more, never a high-risk item, never with a second
+    /// noun's count or a negation beside it. Counted: the item executes.
+    #[test]
+    fn a_quantity_executes_only_the_option_of_its_noun(
+        nouns in prop::sample::subsequence(vec![("kid", "kids"), ("adult", "adults"), ("senior", "seniors"), ("student", "students"), ("dog", "dogs")], 3),
+        n in 1u32..=6,
+        m in 1u32..=6,
+        items in prop::sample::subsequence(vec![0usize, 1, 2], 1..=3),
+        bundle in prop::sample::select(vec!["Group ({a} {A} + {b} {B})", "Family pass: {a} {A}, {b} {B}", "{a} {A} & {b} {B} bundle"]),
+        form in prop::sample::select(vec!["{n} {N}", "{n} {N} please", "i need {n} {N}", "{n} {N}, thanks", "{n} {N} pls"]),
+        item_form in prop::sample::select(vec!["{X}", "{X} ticket", "{X} fare"]),
+        high in any::<bool>(),
+        spoiler in 0usize..3,
+    ) {
+        let plural = |k: u32, noun: (&str, &str)| if k == 1 { noun.0.to_string() } else { noun.1.to_string() };
+        let capital = |w: &str| w[..1].to_uppercase() + &w[1..];
+        let mut cands: Vec<Candidate> = items
+            .iter()
+            .map(|i| {
+                let risk = if high && *i == 0 { Risk::High } else { Risk::Unspecified };
+                Candidate { risk, ..Candidate::new(format!("i{i}"), item_form.replace("{X}", &capital(nouns[*i].0))) }
+            })
+            .collect();
+        let label = bundle.replace("{a}", &n.to_string()).replace("{A}", &plural(n, nouns[0])).replace("{b}", &m.to_string()).replace("{B}", &plural(m, nouns[1]));
+        cands.push(Candidate::new("bundle", label));
+        let said = form.replace("{n}", &n.to_string()).replace("{N}", &plural(n, nouns[0]));
+        let d = decide(&said, &cands);
+        let labels: Vec<&str> = cands.iter().map(|c| c.label.as_str()).collect();
+        prop_assert_ne!(executed(&d), Some("bundle"), "{:?} over {:?}", said, labels);
+        if high && items.contains(&0) {
+            prop_assert_ne!(executed(&d), Some("i0"), "high risk: {:?} over {:?}", said, labels);
+        } else if items.contains(&0) {
+            prop_assert_eq!(executed(&d), Some("i0"), "{:?} over {:?}", said, labels);
+        } else {
+            prop_assert_eq!(executed(&d), None, "{:?} over {:?}", said, labels);
+        }
+        let tried = match spoiler {
+            0 => format!("{said} and {m} {}", plural(m, nouns[2])),
+            1 => format!("not {said}"),
+            _ => format!("{said} or {m} {}", plural(m, nouns[2])),
+        };
+        let d = decide(&tried, &cands);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?} over {:?}", tried, d.target_id, labels);
     }
 }

@@ -313,6 +313,11 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     if position.is_none() && values(choice).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
         return None;
     }
+    // A quantity names the option of its noun, never a bundle that says
+    // more ("1 adult, thanks" is not "Group (1 adult + 1 senior)").
+    if crate::values::says_less(&values(choice), &shown) {
+        return None;
+    }
     // Nor does what follows change what it shows ("the blue one - can you
     // make it for Friday?" where it shows Thursday).
     if values(&raw[r.clauses[1].start..]).iter().any(|v| v.conflicts(&shown)) {
