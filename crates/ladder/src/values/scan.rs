@@ -1,0 +1,585 @@
+//! Reading values from text: the text cut into numbers, words and
+//! symbols (`Tok`), and the readers that turn a run of them into a
+//! `Value` (a price, a clock time, a date, a count, a time said in words).
+
+use super::*;
+
+/// A piece of text: a number (with its digits and separators as written),
+/// a word (lower case), or a symbol. Borrowed from the text where it is
+/// written so (a number, a word already in lower case ASCII).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Tok<'a> {
+    Num(&'a str),
+    Word(Cow<'a, str>),
+    Sym(char),
+    /// Whitespace between two pieces (so "7 pm" and "7pm" can both be read,
+    /// and "1 2" is not "12").
+    Space,
+    /// A number said in words ("twenty-one", "nine").
+    Spelled(spelled::Spelled),
+}
+
+/// The pieces of `text`; with `spans`, each piece's bytes too (pushed in
+/// step with the pieces).
+pub(super) fn scan<'a>(
+    text: &'a str,
+    spelled: &[(usize, usize, spelled::Spelled)],
+    mut spans: Option<&mut Vec<(usize, usize)>>,
+) -> Vec<Tok<'a>> {
+    // At most a piece and a space per two bytes, most texts far fewer.
+    let mut out = Vec::with_capacity(text.len() / 2 + 1);
+    let bytes = text.as_bytes();
+    let mut chars = text.char_indices().peekable();
+    let mut numbers = spelled.iter().peekable();
+    while let Some(&(start, c)) = chars.peek() {
+        let before = out.len();
+        scan_one(&mut out, &mut chars, &mut numbers, text, bytes, start, c);
+        if let Some(spans) = spans.as_deref_mut()
+            && out.len() > before
+        {
+            let end = chars.peek().map_or(text.len(), |(j, _)| *j);
+            spans.push((start, end));
+        }
+    }
+    out
+}
+
+/// One piece of `scan`, from byte `start` (its first character `c`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn scan_one<'a>(
+    out: &mut Vec<Tok<'a>>,
+    chars: &mut std::iter::Peekable<std::str::CharIndices<'a>>,
+    numbers: &mut std::iter::Peekable<std::slice::Iter<'_, (usize, usize, spelled::Spelled)>>,
+    text: &'a str,
+    bytes: &[u8],
+    start: usize,
+    c: char,
+) {
+    {
+        if let Some((_, end, s)) = numbers.next_if(|(at, _, _)| *at == start) {
+            out.push(Tok::Spelled(*s));
+            while chars.next_if(|(j, _)| j < end).is_some() {}
+        } else if c.is_ascii_digit() {
+            // Digits, and a separator with a digit after it ("9.99",
+            // "1,850", "7:30"): all ASCII, one byte each.
+            let mut end = start;
+            while let Some(&(j, d)) = chars.peek() {
+                if !(d.is_ascii_digit() || (matches!(d, '.' | ',' | ':') && bytes.get(j + 1).is_some_and(u8::is_ascii_digit))) {
+                    break;
+                }
+                end = j + 1;
+                chars.next();
+            }
+            out.push(Tok::Num(&text[start..end]));
+        } else if c.is_alphabetic() {
+            let mut end = start;
+            while let Some(&(j, d)) = chars.peek() {
+                if !(d.is_alphabetic() || d == '\'' || d == '\u{2019}') {
+                    break;
+                }
+                end = j + d.len_utf8();
+                chars.next();
+            }
+            let w = &text[start..end];
+            out.push(Tok::Word(if !w.is_ascii() {
+                Cow::Owned(strip_accents(w.to_lowercase()))
+            } else if w.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(w.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(w)
+            }));
+        } else if c.is_whitespace() {
+            if !matches!(out.last(), Some(Tok::Space) | None) {
+                out.push(Tok::Space);
+            }
+            chars.next();
+        } else {
+            out.push(Tok::Sym(c));
+            chars.next();
+        }
+    }
+}
+
+pub(super) fn strip_accents(w: String) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    if w.is_ascii() {
+        return w;
+    }
+    w.nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect()
+}
+
+/// The tokens from `i` with spaces skipped: (index, token).
+pub(super) fn next_solid<'t, 'a>(toks: &'t [Tok<'a>], i: usize) -> Option<(usize, &'t Tok<'a>)> {
+    toks.iter().enumerate().skip(i).find(|(_, t)| **t != Tok::Space)
+}
+
+pub(super) fn word_at<'t>(toks: &'t [Tok<'_>], i: usize) -> Option<(usize, &'t str)> {
+    match next_solid(toks, i) {
+        Some((j, Tok::Word(w))) => Some((j, w.as_ref())),
+        _ => None,
+    }
+}
+
+/// The value starting at token `i` and how many tokens it takes.
+pub(super) fn read_at(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
+    match &toks[i] {
+        Tok::Sym(c) if currency(*c) => {
+            let (j, Tok::Num(n)) = next_solid(toks, i + 1)? else { return None };
+            // "$1.5k": thousands.
+            if let Some(Tok::Word(k)) = toks.get(j + 1)
+                && k == "k"
+            {
+                return Some((Value::new(Dim::Price, number(n)? * 100_000.0), j + 2 - i));
+            }
+            let cents = money(n)?;
+            Some((Value::new(Dim::Price, cents), j + 1 - i))
+        }
+        Tok::Num(n) => read_number(toks, i, n),
+        Tok::Word(w) => read_time_words(toks, i, w).or_else(|| read_word(toks, i, w)),
+        Tok::Spelled(s) => read_spelled(toks, i, *s),
+        _ => None,
+    }
+}
+
+/// A number said in words, read as its digits are ("nine pm", "twenty
+/// dollars", "three kids", "at nine"); an ordinal only as a day of the
+/// month where a date is said ("on the second", "the twelfth of May",
+/// "may second"); a word that is another word as often ("one", "un",
+/// "once") only where it counts what follows ("just one ticket").
+pub(super) fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Option<(Value, usize)> {
+    let prev = |k: usize| toks[..k].iter().rposition(|t| *t != Tok::Space);
+    let word_before = |k: usize| {
+        prev(k).and_then(|j| match &toks[j] {
+            Tok::Word(w) => Some((j, w.as_ref())),
+            _ => None,
+        })
+    };
+    if s.ordinal {
+        if !(1.0..=31.0).contains(&s.value) {
+            return None;
+        }
+        // "on the second", "for the twelfth", "may second", "the 3rd of
+        // may"; never "a second" (another one).
+        let before = word_before(i);
+        let before_the = before.filter(|(_, w)| ARTICLES.contains(w)).and_then(|(j, _)| word_before(j));
+        let after = word_at(toks, i + 1);
+        let month_after = after.is_some_and(|(_, w)| month(w).is_some())
+            || after.is_some_and(|(j, w)| matches!(w, "of" | "de") && word_at(toks, j + 1).is_some_and(|(_, m)| month(m).is_some()));
+        // Past the lexicon's positions ("the fifteenth", "the twenty-first"),
+        // an ordinal is a day of the month, as "the 15th" is.
+        let dated = before.is_some_and(|(_, w)| month(w).is_some())
+            || before_the.or(before).is_some_and(|(_, w)| DATED.contains(&w))
+            || month_after
+            || s.value >= 13.0;
+        let of_month = self::month_after(toks, i + 1).map(|(_, m)| m).or_else(|| before.and_then(|(_, w)| month(w)));
+        return dated.then(|| (self::dated(s.value, of_month), 1));
+    }
+    let digits = format!("{}", s.value);
+    // "At one" is a time, as "at 1" is.
+    let at_a_time = word_before(i).is_some_and(|(_, w)| AT.contains(&w));
+    if s.counting && !at_a_time {
+        // First, or after punctuation: a clause opens with it.
+        let before = prev(i).map(|j| &toks[j]);
+        let prev_word = match before {
+            Some(Tok::Word(p)) => Some(p.as_ref()),
+            _ => None,
+        };
+        if s.value == 1.0 && !one_counts(prev_word, before.is_none() || matches!(before, Some(Tok::Sym(_)))) {
+            return None;
+        }
+        let (j, next) = word_at(toks, i + 1)?;
+        return counted_by(s.value, next).map(|v| (v, j + 1 - i));
+    }
+    // "nine thirty pm", "at six fifteen": the hour and its minutes.
+    if let Some((j, Tok::Spelled(m))) = next_solid(toks, i + 1)
+        && !m.ordinal
+        && (1.0..=12.0).contains(&s.value)
+        && (10.0..60.0).contains(&m.value)
+    {
+        match meridiem(toks, j + 1) {
+            Some((k, mer)) => return Some((Value::new(Dim::Clock, clock(s.value, m.value, Some(mer))?), k + 1 - i)),
+            // "at six thirty", and "six thirty" with no noun after it to
+            // count ("six thirty people" is no time).
+            None if at_a_time || word_at(toks, j + 1).is_none_or(|(_, w)| counted_by(m.value, w).is_none()) => {
+                return Some((twelve_hours(s.value, m.value)?, j + 1 - i));
+            }
+            None => {}
+        }
+    }
+    // "nine o'clock".
+    if let Some((j, "o'clock" | "oclock")) = word_at(toks, i + 1)
+        && (1.0..=12.0).contains(&s.value)
+    {
+        return Some((twelve_hours(s.value, 0.0)?, j + 1 - i));
+    }
+    read_number(toks, i, &digits)
+}
+
+/// Words before a time of day ("at one", "um eins"): French "à" folds to
+/// the English article "a", and is left out.
+pub(super) const AT: &[&str] = &["at", "um"];
+
+/// Words before a day of the month said as an ordinal ("on the second",
+/// "for the twelfth", "el primero", "le premier", "am ersten").
+pub(super) const DATED: &[&str] = &["on", "for", "by", "until", "from", "el", "le", "am", "zum", "bis"];
+
+/// Articles between such a word and the ordinal.
+pub(super) const ARTICLES: &[&str] = &["the", "el", "la", "le", "der", "den", "dem"];
+
+/// A time on a twelve-hour clock, either half of the day (`TWELVE_HOURS`).
+pub(super) fn twelve_hours(h: f64, m: f64) -> Option<Value> {
+    let mut v = Value::new(Dim::Clock, clock(h, m, None)?);
+    v.unit = TWELVE_HOURS.into();
+    Some(v)
+}
+
+/// "Half past six", "quarter past seven", "quarter to eight" (in words or
+/// digits): a time on a twelve-hour clock.
+pub(super) fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    let past = match w {
+        "half" => 30.0,
+        "quarter" => 15.0,
+        _ => return None,
+    };
+    // "half six": half past six, as the British say it.
+    if past == 30.0
+        && let Some((k, hour)) = hour_at(toks, i + 1)
+        && word_at(toks, k + 1).is_none_or(|(_, w)| counted_by(hour, w).is_none())
+    {
+        return Some((twelve_hours(hour, 30.0)?, k + 1 - i));
+    }
+    let (j, how) = word_at(toks, i + 1)?;
+    let (k, hour) = match next_solid(toks, j + 1)? {
+        (k, Tok::Spelled(s)) if !s.ordinal => (k, s.value),
+        (k, Tok::Num(n)) => (k, number(n)?),
+        _ => return None,
+    };
+    if !(1.0..=12.0).contains(&hour) || hour.fract() != 0.0 {
+        return None;
+    }
+    let v = match how {
+        "past" | "after" => twelve_hours(hour, past)?,
+        "to" | "before" if past == 15.0 => twelve_hours(if hour == 1.0 { 12.0 } else { hour - 1.0 }, 45.0)?,
+        _ => return None,
+    };
+    Some((v, k + 1 - i))
+}
+
+/// An hour of a twelve-hour clock from token `i` on, in digits or words:
+/// its token's index and the hour.
+pub(super) fn hour_at(toks: &[Tok], i: usize) -> Option<(usize, f64)> {
+    let (k, hour) = match next_solid(toks, i)? {
+        (k, Tok::Spelled(s)) if !s.ordinal => (k, s.value),
+        (k, Tok::Num(n)) if n.bytes().all(|b| b.is_ascii_digit()) => (k, number(n)?),
+        _ => return None,
+    };
+    ((1.0..=12.0).contains(&hour) && hour.fract() == 0.0).then_some((k, hour))
+}
+
+pub(super) fn currency(c: char) -> bool {
+    matches!(c, '$' | '€' | '£' | '¥' | '₪' | '₹')
+}
+
+/// A price's amount in cents: "1,999", "9.99", "18,50", "1.850,00".
+pub(super) fn money(n: &str) -> Option<f64> {
+    let last = n.rfind(['.', ',']);
+    let (int, frac) = match last {
+        // Two digits after the last separator: the decimals.
+        Some(p) if n.len() - p - 1 == 2 => (&n[..p], &n[p + 1..]),
+        _ => (n, ""),
+    };
+    let int: String = int.chars().filter(char::is_ascii_digit).collect();
+    let whole: f64 = int.parse().ok()?;
+    let cents: f64 = if frac.is_empty() { 0.0 } else { frac.parse().ok()? };
+    Some(whole * 100.0 + cents)
+}
+
+/// A plain number ("16", "1.2", "18,50").
+pub(super) fn number(n: &str) -> Option<f64> {
+    if n.contains(':') {
+        return None;
+    }
+    n.replace(',', ".").parse().ok()
+}
+
+/// A clock time's minutes since midnight from "H:MM" and an am/pm word.
+pub(super) fn clock(h: f64, m: f64, meridiem: Option<&str>) -> Option<f64> {
+    if !(0.0..60.0).contains(&m) || !(0.0..24.0).contains(&h) {
+        return None;
+    }
+    let h = match meridiem {
+        Some("pm") if h < 12.0 => h + 12.0,
+        Some("am") if h == 12.0 => 0.0,
+        Some(_) if h > 12.0 => return None,
+        _ => h,
+    };
+    Some(h * 60.0 + m)
+}
+
+pub(super) fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
+    let (j, w) = word_at(toks, i)?;
+    match w {
+        "am" => Some((j, "am")),
+        "pm" => Some((j, "pm")),
+        // "9 in the morning", "7 in the evening", "11 at night".
+        "in" | "at" => {
+            let (k, next) = word_at(toks, j + 1)?;
+            let (k, part) = if next == "the" { word_at(toks, k + 1)? } else { (k, next) };
+            match part {
+                "morning" => Some((k, "am")),
+                "afternoon" | "evening" | "night" | "tonight" => Some((k, "pm")),
+                _ => None,
+            }
+        }
+        // "p.m." and "a.m.": a letter, a dot, a letter.
+        "a" | "p" => {
+            let (k, m) = word_at(toks, j + 2)?;
+            (matches!(toks.get(j + 1), Some(Tok::Sym('.'))) && m == "m").then_some((k, if w == "a" { "am" } else { "pm" }))
+        }
+        _ => None,
+    }
+}
+
+/// After a time without am or pm, the end of its span ("–3:00 PM", "-
+/// 4pm"): the end's am or pm, and the end in minutes.
+pub(super) fn range_meridiem(toks: &[Tok], i: usize) -> Option<(&'static str, f64)> {
+    let (j, Tok::Sym('-' | '\u{2013}' | '\u{2014}')) = next_solid(toks, i)? else { return None };
+    let (k, Tok::Num(n)) = next_solid(toks, j + 1)? else { return None };
+    let (_, mer) = meridiem(toks, k + 1)?;
+    let (h, m) = match n.split_once(':') {
+        Some((h, m)) => (h.parse().ok()?, m.parse().ok()?),
+        None => (n.parse().ok()?, 0.0),
+    };
+    Some((mer, clock(h, m, Some(mer))?))
+}
+
+pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
+    // "+2", "utc-3", "(GMT+05:30)": the sign right before the digits, no
+    // number before the sign ("2-3" is a range). A plus before what it
+    // counts adds it ("3 kids +1 adult").
+    let counts_a_noun = || word_at(toks, i + 1).is_some_and(|(_, w)| number(n).and_then(|x| counted_by(x, w)).is_some());
+    if i > 0
+        && let Tok::Sym(sign @ ('+' | '-' | '\u{2212}')) = toks[i - 1]
+        && !(i > 1 && matches!(toks[i - 2], Tok::Num(_)))
+        && !(sign == '+' && counts_a_noun())
+    {
+        let amount = match n.split_once(':') {
+            Some((h, m)) => h.parse::<f64>().ok()? + m.parse::<f64>().ok()? / 60.0,
+            None => n.replace(',', ".").parse::<f64>().ok()?,
+        };
+        return Some((Value::new(Dim::Signed, if sign == '+' { amount } else { -amount }), 1));
+    }
+    // "7:00", "12:30 PM", "9:00 Uhr".
+    if let Some((h, m)) = n.split_once(':') {
+        let (h, m): (f64, f64) = (h.parse().ok()?, m.parse().ok()?);
+        let (end, mer) = match meridiem(toks, i + 1) {
+            Some((j, mer)) => (j, Some(mer)),
+            // "2:00–3:00 PM": the start of a span takes the end's half of
+            // the day, when it is not later than the end then.
+            None => (
+                i,
+                range_meridiem(toks, i + 1)
+                    .filter(|(mer, until)| clock(h, m, Some(mer)).is_some_and(|at| at <= *until))
+                    .map(|(mer, _)| mer),
+            ),
+        };
+        return Some((Value::new(Dim::Clock, clock(h, m, mer)?), end + 1 - i));
+    }
+    let x = number(n)?;
+    let adjacent = |k: usize| toks.get(k);
+    // "9.99 €", "412 €", "20 dollars".
+    if let Some((j, Tok::Sym(c))) = next_solid(toks, i + 1)
+        && currency(*c)
+    {
+        return Some((Value::new(Dim::Price, money(n)?), j + 1 - i));
+    }
+    // "7h10", "14h30", "9h" (a French or German time), "1h 5m" (a duration).
+    if let Some(Tok::Word(w)) = adjacent(i + 1)
+        && w == "h"
+    {
+        if let Some(Tok::Num(mm)) = adjacent(i + 2)
+            && let Ok(m) = mm.parse::<f64>()
+        {
+            return Some((Value::new(Dim::Clock, clock(x, m, None)?), 3));
+        }
+        // "1h 5m", "1h 5 min": a duration.
+        if let Some((j, Tok::Num(mm))) = next_solid(toks, i + 2)
+            && let Some((k, w)) = word_at(toks, j + 1)
+            && matches!(unit(w), Some((Dim::Duration, f)) if f == 1.0)
+        {
+            let m: f64 = mm.parse().ok()?;
+            return Some((Value::new(Dim::Duration, x * 60.0 + m), k + 1 - i));
+        }
+        // "9h": a time of day, unless a duration's "h" ("2h" alone reads
+        // as a time; "2 h" as a duration, below).
+        return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), 2));
+    }
+    // "7pm", "7 pm", "7 p.m.".
+    if let Some((j, mer)) = meridiem(toks, i + 1) {
+        let mut v = Value::new(Dim::Clock, clock(x, 0.0, Some(mer))?);
+        v.unit = "hour".into();
+        return Some((v, j + 1 - i));
+    }
+    // "9ish", "9-ish": about that number, read as the number.
+    if let Some(Tok::Word(w)) = adjacent(i + 1)
+        && w == "ish"
+    {
+        return Some((Value::new(Dim::Bare, x), 2));
+    }
+    if let (Some(Tok::Sym('-')), Some(Tok::Word(w))) = (adjacent(i + 1), adjacent(i + 2))
+        && w == "ish"
+    {
+        return Some((Value::new(Dim::Bare, x), 3));
+    }
+    // "1.5k", "2k": thousands, as people write amounts.
+    if let Some(Tok::Word(w)) = adjacent(i + 1)
+        && w == "k"
+    {
+        return Some((Value::new(Dim::Bare, x * 1000.0), 2));
+    }
+    // "9 Uhr".
+    if let Some((j, "uhr")) = word_at(toks, i + 1) {
+        return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), j + 1 - i));
+    }
+    // A year: four digits from 1900 to 2099 ("2015 remaster").
+    if n.len() == 4 && (1900.0..2100.0).contains(&x) && x.fract() == 0.0 {
+        return Some((Value::new(Dim::Year, x), 1));
+    }
+    // "1.2 GB", "16GB", "14-inch", "58 min", "2 days".
+    let after = match adjacent(i + 1) {
+        Some(Tok::Sym('-')) => word_at(toks, i + 2),
+        _ => word_at(toks, i + 1),
+    };
+    if let Some((j, w)) = after {
+        if let Some((dim, f)) = unit(w) {
+            return Some((Value::new(dim, x * f), j + 1 - i));
+        }
+        // "March 14th" is read from the month; "14th of March", "4 Aug",
+        // "the 1st": a day, with its month where one follows.
+        if let Some(day) = ordinal_day(x, w) {
+            return Some(match month_after(toks, j + 1) {
+                Some((k, m)) => (dated(day, Some(m)), k + 1 - i),
+                None => (Value::new(Dim::Day, day), j + 1 - i),
+            });
+        }
+        if x.fract() == 0.0
+            && (1.0..=31.0).contains(&x)
+            && let Some((k, m)) = month_after(toks, i + 1)
+        {
+            return Some((dated(x, Some(m)), k + 1 - i));
+        }
+        // "2 people", "4 tickets": a count of its noun.
+        if let Some(v) = counted_by(x, w).filter(|v| v.dim == Dim::Count) {
+            return Some((v, j + 1 - i));
+        }
+    }
+    Some((Value::new(Dim::Bare, x), 1))
+}
+
+/// "One" is an article and a pronoun as often as a number ("that one
+/// looks good", "the one near me"): it counts what follows it only at the
+/// start of a text, or after a word that asks for an amount ("just one
+/// ticket", "for one person", "get one ticket").
+pub(super) fn one_counts(prev: Option<&str>, first: bool) -> bool {
+    const AMOUNT: &[&str] = &[
+        "just", "only", "for", "get", "buy", "book", "reserve", "order", "need", "want", "make", "it", "me", "us", "and", "or", "with",
+        "para", "pour", "fur",
+    ];
+    first || prev.is_some_and(|p| AMOUNT.contains(&p))
+}
+
+/// Whether `w` (normalized) says a number: digits, or a number word
+/// (`spelled`: "nine", "zwanzig", "one"; not a word that is another word
+/// as often, "once", "elf").
+pub fn is_number_word(w: &str) -> bool {
+    (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())) || spelled::is_cardinal_word(w)
+}
+
+/// The value a number `x` says before `next`: a unit's ("two hours"), or
+/// a count of `next` ("2 people", "one ticket").
+pub(super) fn counted_by(x: f64, next: &str) -> Option<Value> {
+    if let Some((dim, f)) = unit(next) {
+        return Some(Value::new(dim, x * f));
+    }
+    (x.fract() == 0.0 && next.chars().count() > 2 && weekday(next).is_none() && month(next).is_none() && !NOT_COUNTED.contains(&next))
+        .then(|| Value { dim: Dim::Count, amount: x, unit: singular(next) })
+}
+
+/// Words after a number that are not what it counts ("the 7 then", "the
+/// 2 one", "4 and 5").
+pub(super) const NOT_COUNTED: &[&str] = &[
+    "then", "one", "ones", "the", "and", "for", "with", "please", "pls", "thanks", "now", "too", "also", "instead", "again", "por", "con",
+    "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann", "more", "other", "others", "that",
+    "this", "more", "way", "thing", "time", "day", "bit", "sec", "second", "moment", "minute", "mas", "plus", "mehr", "you", "your",
+    "today", "tomorrow", "tonight", "date", "soon",
+];
+
+/// "14th", "1st", "2nd", "3rd", "1er", "1o".
+pub(super) fn ordinal_day(x: f64, suffix: &str) -> Option<f64> {
+    (matches!(suffix, "st" | "nd" | "rd" | "th" | "er" | "e" | "o" | "a") && (1.0..=31.0).contains(&x) && x.fract() == 0.0).then_some(x)
+}
+
+/// A noun in its singular form, as a count's `unit` is ("kids" is
+/// "kid", "people" is "person").
+pub fn singular(w: &str) -> String {
+    match w {
+        // People, in the lexicon's languages ("4 ppl", "quattro persone").
+        "people" | "persons" | "person" | "ppl" | "pax" | "guests" | "guest" | "personas" | "persona" | "personnes" | "personne"
+        | "personen" | "persone" | "pessoas" | "pessoa" => "person".into(),
+        "children" => "child".into(),
+        // "glass", "Ross": no plural.
+        _ if w.ends_with("ss") => w.to_string(),
+        _ => w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string(),
+    }
+}
+
+/// A day of the month, with its month when said (`unit`: the month's
+/// number, "8" for August).
+pub(super) fn dated(day: f64, month: Option<u8>) -> Value {
+    let mut v = Value::new(Dim::Day, day);
+    if let Some(m) = month {
+        v.unit = m.to_string();
+    }
+    v
+}
+
+/// A month named from token `i` ("Aug", "of May", "de mayo"): the index of
+/// its word, and its number.
+pub(super) fn month_after(toks: &[Tok], i: usize) -> Option<(usize, u8)> {
+    let (j, w) = word_at(toks, i)?;
+    if let Some(m) = month(w) {
+        return Some((j, m));
+    }
+    if matches!(w, "of" | "de") {
+        let (k, w) = word_at(toks, j + 1)?;
+        return month(w).map(|m| (k, m));
+    }
+    None
+}
+
+pub(super) fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    if month(w).is_some() {
+        // "March 14th", "Mar 2": the day; a month alone is the month.
+        if let Some((j, Tok::Num(n))) = next_solid(toks, i + 1)
+            && let Some(d) = number(n).filter(|d| (1.0..=31.0).contains(d) && d.fract() == 0.0)
+        {
+            let end = match word_at(toks, j + 1) {
+                Some((k, s)) if ordinal_day(d, s).is_some() => k,
+                _ => j,
+            };
+            return Some((dated(d, month(w)), end + 1 - i));
+        }
+        // "mar" alone is too often another word ("mar" is Tuesday in
+        // Spanish and French abbreviations): only full names stand alone.
+        if w.len() > 3 {
+            return month(w).map(|m| (Value::new(Dim::Month, f64::from(m)), 1));
+        }
+        return None;
+    }
+    // "Thursday's 3pm": a weekday's possessive is the weekday.
+    let day = w.strip_suffix("'s").or_else(|| w.strip_suffix("\u{2019}s")).unwrap_or(w);
+    if let Some(d) = weekday(day) {
+        return Some((Value::new(Dim::Weekday, f64::from(d)), 1));
+    }
+    LONE_CLOCKS.iter().find(|(name, _)| *name == w).map(|&(_, minutes)| (Value::new(Dim::Clock, minutes), 1))
+}
