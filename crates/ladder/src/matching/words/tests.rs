@@ -878,28 +878,31 @@ fn a_quantity_never_executes_a_bundle_whose_label_says_more() {
 }
 
 /// The object alone says an option whose action it leaves unsaid ("a refund please"
-/// for "Request a refund"), only where nothing else
-/// on screen shows it. Tried against an object another option shares, a
-/// verb of the user's own, a high-risk option, a negation, a word no
-/// option has, and an object said in part: none executes. The object alone
-/// on a plain screen executes (counted: not vacuous).
+/// for "Request a refund", "fries" for "Add fries · $3.50"), only where
+/// nothing else on screen shows it. Tried against an object another option
+/// shares, a verb of the user's own, a high-risk option, a negation, a word
+/// no option has, an object said in part, a value that differs from the
+/// option's and two options named: none executes. The object alone on a
+/// plain screen executes, whatever value the label shows beside it and
+/// whatever article or possessive comes before it (counted: not vacuous).
 #[test]
 fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
     use proptest::test_runner::{Config, TestRunner};
     use std::cell::Cell;
     let strategy = (
-        prop::sample::select(vec!["request", "send", "schedule", "renew", "cancel", "upgrade"]),
-        prop::sample::select(vec!["refund", "replacement", "pickup", "subscription", "visit"]),
+        prop::sample::select(vec!["request", "send", "schedule", "renew", "cancel", "upgrade", "add"]),
+        prop::sample::select(vec!["refund", "replacement", "pickup", "subscription", "visit", "checked bag"]),
         prop::sample::select(vec!["change", "view", "track", "close"]),
         prop::sample::select(vec!["", "a ", "the ", "my "]),
-        0usize..6,
+        prop::sample::select(vec!["", " · $3.50", " (23 kg)", " · €35"]),
+        0usize..8,
     );
     let plain = Cell::new(0);
-    let mut runner = TestRunner::new(Config { cases: 96, ..Config::default() });
+    let mut runner = TestRunner::new(Config { cases: 128, ..Config::default() });
     runner
-        .run(&strategy, |(action, object, other, det, spoiler)| {
+        .run(&strategy, |(action, object, other, det, detail, spoiler)| {
             let screen = |first: Candidate| vec![first, Candidate::new("t", "Track parcel"), Candidate::new("h", "Help center")];
-            let mine = Candidate::new("x", format!("{action} {object}"));
+            let mine = Candidate::new("x", format!("{action} {object}{detail}"));
             let input = format!("{det}{object} please");
             let (tried, cands): (String, Vec<Candidate>) = match spoiler {
                 // Another option shows the object with another action.
@@ -915,8 +918,12 @@ fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
                 3 => (format!("no {object}"), screen(mine.clone())),
                 // A word no option has.
                 4 => (format!("{det}{object} for grandma"), screen(mine.clone())),
+                // A value the option does not show.
+                5 => (format!("{det}{object} for $9"), screen(mine.clone())),
+                // Two options named.
+                6 => (format!("{det}{object} or the parcel"), screen(mine.clone())),
                 // The object said in part.
-                _ => (input.clone(), screen(Candidate::new("x", format!("{action} {object} label")))),
+                _ => (input.clone(), screen(Candidate::new("x", format!("{action} {object} label{detail}")))),
             };
             let d = decide_once(&request(&tried, cands));
             prop_assert_ne!(executes(&d), Some("x"), "{:?} executed", tried);
@@ -927,5 +934,5 @@ fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
             Ok(())
         })
         .unwrap();
-    assert!(plain.get() >= 48, "the object alone executed {} times of 96", plain.get());
+    assert!(plain.get() >= 100, "the object alone executed {} times of 128", plain.get());
 }
