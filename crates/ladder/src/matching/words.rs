@@ -435,7 +435,8 @@ impl Said<'_> {
     }
 
     /// Whether a generic noun the entry does not have may describe it: the
-    /// entry's kind is that noun, or the input says every noun of the
+    /// entry's kind is that noun, a noun that fits any item ("version",
+    /// "copy": the lexicon's `item_nouns`), or the input says every noun of the
     /// entry's label that names a kind ("the vacation request form" for
     /// "Vacation Request", "the refund one" for "Refund"), so the noun adds
     /// to the label instead of replacing its own ("delete account" is not
@@ -445,6 +446,7 @@ impl Said<'_> {
         let generic =
             |w: &str| self.lex.generic_nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| self.lex.generic_nouns.contains(s));
         extra.iter().any(|w| plural(w, t))
+            || self.lex.item_nouns.contains(t)
             || self.canon.label_words_of(entry).filter(|w| generic(w)).all(|w| self.toks.iter().any(|said| plural(said, w)))
     }
 

@@ -936,3 +936,50 @@ fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
         .unwrap();
     assert!(plain.get() >= 100, "the object alone executed {} times of 128", plain.get());
 }
+
+/// The one word that tells an option apart, with a noun for what it is
+/// ("final version" for "Q3_plan_FINAL.xlsx" beside "Q3_plan_v2.xlsx", "the
+/// signed copy", "the blue one"): a noun that fits any item (the lexicon's
+/// `item_nouns`) says what every option is, never which, so the word alone
+/// decides. Tried against the word on two options, a word no option has, a
+/// negation, two options named, a noun of another kind than the option's
+/// own ("the blue account" for "Blue card") and a high-risk option: none
+/// executes. The word with the noun on a plain screen executes (counted).
+#[test]
+fn the_word_that_tells_an_option_apart_says_it_with_a_noun_for_what_it_is() {
+    let strategy = (
+        prop::sample::select(vec![
+            ("signed", "draft"),
+            ("blue", "green"),
+            ("revised", "original"),
+            ("annual", "monthly"),
+            ("vegan", "beef"),
+        ]),
+        prop::sample::select(vec!["version", "copy", "one", "option", "variant", "kind"]),
+        prop::sample::select(vec!["Q3_plan_{w}.xlsx", "Lease {w} · 2 pages", "{w} plan · PDF", "Wool sweater · {w}"]),
+        0usize..6,
+    );
+    counted(strategy, 128, 0.7, |((a, b), noun, form, spoiler)| {
+        let label = |w: &str| form.replace("{w}", w);
+        let screen = |x: Candidate| vec![x, Candidate::new("y", label(b)), Candidate::new("z", "Help")];
+        let mine = Candidate::new("x", label(a));
+        let input = format!("the {a} {noun}");
+        let (tried, cands): (String, Vec<Candidate>) = match spoiler {
+            // The word on two options.
+            0 => (input.clone(), vec![mine.clone(), Candidate::new("y", label(b)), Candidate::new("z", format!("Notes {a}"))]),
+            // A word no option has.
+            1 => (format!("{input} for grandma"), screen(mine.clone())),
+            // A negation.
+            2 => (format!("not the {a} {noun}"), screen(mine.clone())),
+            // Two options named.
+            3 => (format!("the {a} or the {b} {noun}"), screen(mine.clone())),
+            // A noun of another kind than the option's own.
+            4 => (format!("the {a} account"), vec![Candidate::new("x", format!("{a} card")), Candidate::new("y", format!("{b} card"))]),
+            // High risk.
+            _ => (input.clone(), screen(Candidate { risk: Risk::High, ..mine.clone() })),
+        };
+        let d = decide_once(&request(&tried, cands));
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executes {:?}", tried, d.target_id);
+        Ok(executes(&decide_once(&request(&input, screen(mine)))) == Some("x"))
+    });
+}
