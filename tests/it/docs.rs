@@ -281,6 +281,7 @@ fn example_pool(name: &str) -> serde_json::Value {
             ("football", "Football"),
         ],
         "files" => &[("rf", "report_final.pdf"), ("rf3", "report_final_v3.pdf"), ("nt", "notes.txt")],
+        "drafts" => &[("draft", "Draft"), ("final", "Final"), ("archive", "Archive")],
         "fares" => &[("kid", "Kid"), ("adult", "Adult"), ("grp", "Group (3 kids + 1 adult)")],
         "table" => &[("t7", "Table for 2 · Fri 7:00 PM")],
         "zones" => &[
