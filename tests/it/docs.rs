@@ -281,6 +281,7 @@ fn example_pool(name: &str) -> serde_json::Value {
             ("football", "Football"),
         ],
         "files" => &[("rf", "report_final.pdf"), ("rf3", "report_final_v3.pdf"), ("nt", "notes.txt")],
+        "drafts" => &[("draft", "Draft"), ("final", "Final"), ("archive", "Archive")],
         "fares" => &[("kid", "Kid"), ("adult", "Adult"), ("grp", "Group (3 kids + 1 adult)")],
         "table" => &[("t7", "Table for 2 · Fri 7:00 PM")],
         "zones" => &[
@@ -294,6 +295,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "places" => &[("home", "Home"), ("work", "Work"), ("gym", "Gym")],
         "rooms" => &[("hv", "Harbour View Room"), ("city", "City Room")],
         "support" => &[("refund", "Request a refund"), ("track", "Track parcel"), ("addr", "Change address")],
+        "menu" => &[("fries", "Add fries · $3.50"), ("drink", "Add a drink"), ("checkout", "Go to checkout")],
         "dates" => &[("a4", "Mon 4 Aug"), ("a5", "Tue 5 Aug"), ("s4", "Thu 4 Sep")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],

@@ -54,6 +54,10 @@ pub struct LanguageLexicon {
     pub polite_openers: Vec<String>,
     #[serde(default)]
     pub generic_nouns: Vec<String>,
+    /// Nouns that fit any item ("version", "copy", "option"): they say
+    /// what every option is, never which.
+    #[serde(default)]
+    pub item_nouns: Vec<String>,
     #[serde(default)]
     pub deictic: Vec<String>,
     #[serde(default)]
@@ -320,6 +324,10 @@ pub struct Lexicon {
     pub polite_openers: PhraseSet,
     /// Nouns naming the kind of thing on screen.
     pub generic_nouns: HashSet<String>,
+    /// Of the generic nouns, those that fit any item ("version", "copy",
+    /// "one"): they describe every option, whatever kind its own words
+    /// name ("the final version" for "Q3_plan_FINAL.xlsx").
+    pub item_nouns: HashSet<String>,
     pub deictic: HashSet<String>,
     /// Words that make a following position the user's own thing ("my
     /// second card"), not a place in the list.
@@ -543,7 +551,8 @@ impl Lexicon {
             function_words: words(all(|l| &l.function_words)),
             from_the_end: PhraseSet::build(&all(|l| &l.from_the_end)),
             polite_openers: PhraseSet::build(&all(|l| &l.polite_openers)),
-            generic_nouns: words(all(|l| &l.generic_nouns)),
+            generic_nouns: words([all(|l| &l.generic_nouns), all(|l| &l.item_nouns)].concat()),
+            item_nouns: words(all(|l| &l.item_nouns)),
             deictic: words(all(|l| &l.deictic)),
             possessives: words(all(|l| &l.possessives)),
             others: PhraseSet::build(&all(|l| &l.others)),
@@ -641,6 +650,7 @@ impl Lexicon {
             all(|l| &l.question_openers),
             all(|l| &l.function_words),
             all(|l| &l.generic_nouns),
+            all(|l| &l.item_nouns),
             all(|l| &l.actions),
             all(|l| &l.states),
             all(|l| &l.affirmations),

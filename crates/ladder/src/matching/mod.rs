@@ -568,6 +568,8 @@ pub fn find(
             None => out_of_range = true,
         }
     }
+    let ordinal_labels = positions::ordinal_labels(&toks, &mentions, pool, lex, params);
+    mentions.extend(ordinal_labels);
     mentions.extend(badges);
     // Once something is named, a generic noun ("the last track", "the
     // first setting") may only describe it: it is not a second referent,

@@ -343,6 +343,26 @@ pub(super) fn position_mentions(
     out
 }
 
+/// A label that is itself a position word ("Final", "Last", "Top"), said
+/// inside a longer input ("the final one", "final version"): the position
+/// is read too, as it is for a position word anywhere in a label ("the
+/// final one" with "report_final.pdf"), and where it is another option
+/// both are named (asked). The label said alone ("final") is that label.
+pub(super) fn ordinal_labels(toks: &[&str], mentions: &[Mention], pool: &Pool<'_>, lex: &Lexicon, params: &MatchParams) -> Vec<Mention> {
+    mentions
+        .iter()
+        .filter(|m| m.kind == MatchKind::Label)
+        .filter_map(|m| {
+            let (len, n) = ordinal_at(toks, m.span.0, false, lex)?;
+            if m.span.0 + len < m.span.1 || (!params.extended_positions && extended_position(n)) {
+                return None;
+            }
+            let entry = resolve_position(pool, None, n)?;
+            (entry != m.entry).then_some(Mention { span: m.span, entry, kind: MatchKind::Ordinal })
+        })
+        .collect()
+}
+
 /// Whether the position phrase at `at..end` (from `i` with its prefix) is
 /// a quantity or a date rather than a place in the list: a bare number
 /// followed by a noun it counts ("1 ticket", "2 people"), a day of the

@@ -435,7 +435,8 @@ impl Said<'_> {
     }
 
     /// Whether a generic noun the entry does not have may describe it: the
-    /// entry's kind is that noun, or the input says every noun of the
+    /// entry's kind is that noun, a noun that fits any item ("version",
+    /// "copy": the lexicon's `item_nouns`), or the input says every noun of the
     /// entry's label that names a kind ("the vacation request form" for
     /// "Vacation Request", "the refund one" for "Refund"), so the noun adds
     /// to the label instead of replacing its own ("delete account" is not
@@ -445,6 +446,7 @@ impl Said<'_> {
         let generic =
             |w: &str| self.lex.generic_nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| self.lex.generic_nouns.contains(s));
         extra.iter().any(|w| plural(w, t))
+            || self.lex.item_nouns.contains(t)
             || self.canon.label_words_of(entry).filter(|w| generic(w)).all(|w| self.toks.iter().any(|said| plural(said, w)))
     }
 
@@ -483,12 +485,17 @@ impl Said<'_> {
                 || lex.cancel_vocabulary.contains(t)
                 || lex.verb_nouns.contains(t)
         };
-        if self.toks.iter().any(|t| verb(t) && !self.canon.label_words_of(entry).any(|w| w == *t)) {
+        // A function word of a cancel phrase ("my" of "changed my mind") asks
+        // for nothing.
+        if self.toks.iter().any(|t| verb(t) && !lex.function_words.contains(*t) && !self.canon.label_words_of(entry).any(|w| w == *t)) {
             return false;
         }
         // ... and says the whole object: every word of the label after its
-        // action ("ai" is not "Change AI name").
-        if !self.canon.label_words_of(entry).skip(1).all(|w| lex.function_words.contains(w) || self.toks.contains(&w)) {
+        // action ("ai" is not "Change AI name"). A value the label shows
+        // ("(23 kg)", "· $3.50") is a detail of the object, not the object:
+        // "fries" says "Add fries · $3.50".
+        let object = self.object_words(entry);
+        if !object.iter().all(|w| lex.function_words.contains(*w) || self.toks.contains(w)) {
             return false;
         }
         let said: Vec<&str> =
@@ -500,6 +507,20 @@ impl Said<'_> {
                     self.canon.label_words_of(o).chain(self.canon.alias_words_of(o)).any(|w| w == *t) || extra.iter().any(|w| w == t)
                 })
             })
+    }
+
+    /// The words of the entry's label after its action, without the words
+    /// of the values it shows ("checked bag" of "Add checked bag (23 kg) ·
+    /// €35"; "2FA" is a word, not the value 2).
+    fn object_words(&self, entry: usize) -> Vec<&str> {
+        let label = &self.pool.entries[entry].cand.label;
+        let spans = crate::values::values_at(label);
+        let valued: Vec<String> = spans
+            .iter()
+            .filter_map(|(_, r)| label.get(r.clone()))
+            .flat_map(|text| words(&canonicalize(text, self.lex)).map(str::to_owned).collect::<Vec<_>>())
+            .collect();
+        self.canon.label_words_of(entry).skip(1).filter(|w| !valued.iter().any(|v| v == w)).collect()
     }
 
     /// A state word of the entry's label ("blocked" in "Pin blocked"),

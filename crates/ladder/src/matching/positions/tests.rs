@@ -333,3 +333,54 @@ fn a_signed_number_an_offset_or_a_code_never_chooses_a_position() {
     });
     branches.expect(&[("the one option that shows it", 16), ("asked among several", 4), ("the place said as a position executes", 16)]);
 }
+
+/// A label that is itself a position word ("Final", "Last", "Top"), or
+/// opens with one ("Final cut"), said inside a longer input ("the final
+/// one", "final version", "play the last one"): the label and the position
+/// name two options, and neither executes where they differ. Over
+/// generated screens of 3 to 6 options, the label never at the place the
+/// position names. Counted: both readings offered; the label said alone
+/// executes it; and where the label stands at that place, the two
+/// readings agree and it executes.
+#[test]
+fn a_label_that_is_a_position_word_said_with_more_is_read_both_ways() {
+    use crate::testkit::{Branches, check_cases};
+    use crate::types::Outcome;
+    use proptest::prelude::*;
+    const WORDS: &[(&str, i32)] = &[("first", 1), ("second", 2), ("last", -1), ("final", -1), ("top", 1), ("bottom", -1)];
+    const OTHERS: &[&str] = &["Draft", "Archive", "Inbox", "Notes", "Outline", "Summary"];
+    let branches = Branches::default();
+    let cases = (
+        prop::sample::select(WORDS),
+        (3usize..=6).prop_flat_map(|n| (Just(n), 0..n)),
+        prop::sample::select(vec!["{W}", "{W}!", "{W} cut"]),
+        prop::sample::select(vec!["the {w} one", "{w} one please", "the {w} version", "play the {w} one", "{w} option"]),
+    );
+    check_cases(crate::testkit::cases(96), file!(), &cases, |((w, n), (len, k), form, input)| {
+        let at = if n > 0 { (n - 1) as usize } else { len - n.unsigned_abs() as usize };
+        let upper = format!("{}{}", w[..1].to_uppercase(), &w[1..]);
+        let label = form.replace("{W}", &upper);
+        let screen = |k: usize| -> Vec<Candidate> {
+            (0..len).map(|i| Candidate::new(format!("c{i}"), if i == k { label.clone() } else { OTHERS[i].to_string() })).collect()
+        };
+        // The label never at the position's place.
+        let k = if k == at { (at + 1) % len } else { k };
+        let said = input.replace("{w}", w);
+        let cands = screen(k);
+        let req = super::super::tests::request(&said, &cands);
+        let d = crate::testkit::turn(crate::testkit::policy(), &crate::testkit::Fake::quiet(), &req).decision;
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?}: {:?}", said, cands, d.target_id);
+        let offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
+        if offered.contains(&format!("c{k}")) && offered.contains(&format!("c{at}")) {
+            branches.hit("both offered");
+        }
+        if form == "{W}" && executes(w, &cands) == Some(format!("c{k}")) {
+            branches.hit("the label alone executes");
+        }
+        if executes(&said, &screen(at)) == Some(format!("c{at}")) {
+            branches.hit("the readings agree and execute");
+        }
+        Ok(())
+    });
+    branches.expect(&[("both offered", 64), ("the label alone executes", 16), ("the readings agree and execute", 48)]);
+}

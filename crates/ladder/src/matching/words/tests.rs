@@ -885,28 +885,31 @@ fn a_quantity_never_executes_a_bundle_whose_label_says_more() {
 }
 
 /// The object alone says an option whose action it leaves unsaid ("a refund please"
-/// for "Request a refund"), only where nothing else
-/// on screen shows it. Tried against an object another option shares, a
-/// verb of the user's own, a high-risk option, a negation, a word no
-/// option has, and an object said in part: none executes. The object alone
-/// on a plain screen executes (counted: not vacuous).
+/// for "Request a refund", "fries" for "Add fries · $3.50"), only where
+/// nothing else on screen shows it. Tried against an object another option
+/// shares, a verb of the user's own, a high-risk option, a negation, a word
+/// no option has, an object said in part, a value that differs from the
+/// option's and two options named: none executes. The object alone on a
+/// plain screen executes, whatever value the label shows beside it and
+/// whatever article or possessive comes before it (counted: not vacuous).
 #[test]
 fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
     use proptest::test_runner::{Config, TestRunner};
     use std::cell::Cell;
     let strategy = (
-        prop::sample::select(vec!["request", "send", "schedule", "renew", "cancel", "upgrade"]),
-        prop::sample::select(vec!["refund", "replacement", "pickup", "subscription", "visit"]),
+        prop::sample::select(vec!["request", "send", "schedule", "renew", "cancel", "upgrade", "add"]),
+        prop::sample::select(vec!["refund", "replacement", "pickup", "subscription", "visit", "checked bag"]),
         prop::sample::select(vec!["change", "view", "track", "close"]),
         prop::sample::select(vec!["", "a ", "the ", "my "]),
-        0usize..6,
+        prop::sample::select(vec!["", " · $3.50", " (23 kg)", " · €35"]),
+        0usize..8,
     );
     let plain = Cell::new(0);
-    let mut runner = TestRunner::new(Config { cases: 96, ..Config::default() });
+    let mut runner = TestRunner::new(Config { cases: 128, ..Config::default() });
     runner
-        .run(&strategy, |(action, object, other, det, spoiler)| {
+        .run(&strategy, |(action, object, other, det, detail, spoiler)| {
             let screen = |first: Candidate| vec![first, Candidate::new("t", "Track parcel"), Candidate::new("h", "Help center")];
-            let mine = Candidate::new("x", format!("{action} {object}"));
+            let mine = Candidate::new("x", format!("{action} {object}{detail}"));
             let input = format!("{det}{object} please");
             let (tried, cands): (String, Vec<Candidate>) = match spoiler {
                 // Another option shows the object with another action.
@@ -922,8 +925,12 @@ fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
                 3 => (format!("no {object}"), screen(mine.clone())),
                 // A word no option has.
                 4 => (format!("{det}{object} for grandma"), screen(mine.clone())),
+                // A value the option does not show.
+                5 => (format!("{det}{object} for $9"), screen(mine.clone())),
+                // Two options named.
+                6 => (format!("{det}{object} or the parcel"), screen(mine.clone())),
                 // The object said in part.
-                _ => (input.clone(), screen(Candidate::new("x", format!("{action} {object} label")))),
+                _ => (input.clone(), screen(Candidate::new("x", format!("{action} {object} label{detail}")))),
             };
             let d = decide_once(&request(&tried, cands));
             prop_assert_ne!(executes(&d), Some("x"), "{:?} executed", tried);
@@ -934,5 +941,52 @@ fn the_object_alone_says_an_option_only_where_no_other_shows_it() {
             Ok(())
         })
         .unwrap();
-    assert!(plain.get() >= 48, "the object alone executed {} times of 96", plain.get());
+    assert!(plain.get() >= 100, "the object alone executed {} times of 128", plain.get());
+}
+
+/// The one word that tells an option apart, with a noun for what it is
+/// ("final version" for "Q3_plan_FINAL.xlsx" beside "Q3_plan_v2.xlsx", "the
+/// signed copy", "the blue one"): a noun that fits any item (the lexicon's
+/// `item_nouns`) says what every option is, never which, so the word alone
+/// decides. Tried against the word on two options, a word no option has, a
+/// negation, two options named, a noun of another kind than the option's
+/// own ("the blue account" for "Blue card") and a high-risk option: none
+/// executes. The word with the noun on a plain screen executes (counted).
+#[test]
+fn the_word_that_tells_an_option_apart_says_it_with_a_noun_for_what_it_is() {
+    let strategy = (
+        prop::sample::select(vec![
+            ("signed", "draft"),
+            ("blue", "green"),
+            ("revised", "original"),
+            ("annual", "monthly"),
+            ("vegan", "beef"),
+        ]),
+        prop::sample::select(vec!["version", "copy", "one", "option", "variant", "kind"]),
+        prop::sample::select(vec!["Q3_plan_{w}.xlsx", "Lease {w} · 2 pages", "{w} plan · PDF", "Wool sweater · {w}"]),
+        0usize..6,
+    );
+    counted(strategy, 128, 0.7, |((a, b), noun, form, spoiler)| {
+        let label = |w: &str| form.replace("{w}", w);
+        let screen = |x: Candidate| vec![x, Candidate::new("y", label(b)), Candidate::new("z", "Help")];
+        let mine = Candidate::new("x", label(a));
+        let input = format!("the {a} {noun}");
+        let (tried, cands): (String, Vec<Candidate>) = match spoiler {
+            // The word on two options.
+            0 => (input.clone(), vec![mine.clone(), Candidate::new("y", label(b)), Candidate::new("z", format!("Notes {a}"))]),
+            // A word no option has.
+            1 => (format!("{input} for grandma"), screen(mine.clone())),
+            // A negation.
+            2 => (format!("not the {a} {noun}"), screen(mine.clone())),
+            // Two options named.
+            3 => (format!("the {a} or the {b} {noun}"), screen(mine.clone())),
+            // A noun of another kind than the option's own.
+            4 => (format!("the {a} account"), vec![Candidate::new("x", format!("{a} card")), Candidate::new("y", format!("{b} card"))]),
+            // High risk.
+            _ => (input.clone(), screen(Candidate { risk: Risk::High, ..mine.clone() })),
+        };
+        let d = decide_once(&request(&tried, cands));
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executes {:?}", tried, d.target_id);
+        Ok(executes(&decide_once(&request(&input, screen(mine)))) == Some("x"))
+    });
 }
