@@ -107,6 +107,12 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
                 Choice::Entry(e) => Some(e),
                 Choice::Position(ref said) => position_on_screen(cx, said),
             };
+            // Both sides naming the same option ("coffee no sales a" over
+            // "Coffee sales A") take nothing back for another: a negation
+            // inside what is said, the ladder's to read.
+            if taken.is_some() && taken == again {
+                return None;
+            }
             let without: Vec<usize> = taken.filter(|t| Some(*t) != again).into_iter().collect();
             Some(Answered::of(Answer::Again { text: after.join(" "), without, kind: ReplyKind::SelfCorrection }))
         }

@@ -139,3 +139,16 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
         ("the last choice executes", 40),
     ]);
 }
+
+/// A take-back word with the same option named on both sides ("coffee no
+/// sales a" over "Coffee sales A") takes nothing back for another: it is
+/// a negation inside the request, and never executes (found by
+/// `matching::words`' negation property in any language: "לא", "no").
+#[test]
+fn the_same_option_on_both_sides_of_a_take_back_is_no_self_correction() {
+    let set = screen("sales", vec![Candidate::new("c0", "Budget"), Candidate::new("c1", "Coffee sales A")]);
+    for input in ["coffee no sales a", "coffee לא sales a", "coffee sorry sales a"] {
+        let d = Session::new().say(input, &set);
+        assert_ne!(d.outcome, Outcome::Execute, "{input}: {}", said(&d));
+    }
+}
