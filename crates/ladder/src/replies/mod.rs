@@ -228,6 +228,7 @@ pub static TABLE: &[Row] = &[
     Row { room: Some(ReplyKind::Repair), rule: "not that one, the other one", read: repair },
     Row { room: Some(ReplyKind::Affirm), rule: "a yes with the option's own verb", read: a_yes_with_its_verb },
     Row { room: Some(ReplyKind::Decline), rule: "an abandon, then what is wanted", read: what_follows_an_abandon },
+    Row { room: Some(ReplyKind::Position), rule: "a position after words that hold the turn", read: a_position_after_a_hold },
     Row { room: Some(ReplyKind::Cancel), rule: "an abandon", read: cancel },
     Row { room: Some(ReplyKind::Decline), rule: "a refusal, a request for others", read: decline },
     Row { room: Some(ReplyKind::Comparison), rule: "a comparison", read: compare },

@@ -21,7 +21,7 @@ pub(super) fn cancel(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 
 /// Words that only hold the turn ("wait", "hold on", "hang on a sec"),
 /// never end the task.
-const HOLDS: &[&str] = &["wait", "hold", "hang", "on", "a", "sec", "second", "moment", "minute"];
+const HOLDS: &[&str] = &["wait", "hold", "hang", "on", "a", "sec", "moment", "minute"];
 
 /// Whether the reply says nothing but words that hold the turn and a
 /// refusal ("wait no", "no no, hold on").
@@ -35,6 +35,28 @@ fn only_holds_and_refuses(cx: &Context<'_, '_>) -> bool {
         }
     }
     !toks.is_empty()
+}
+
+/// What the reply says besides words that hold the turn and refusals
+/// ("wait no, second" -> "second"); `None` where an abandon word that
+/// ends the task is among them ("no, forget it, the second").
+pub(super) fn without_holds_and_refusals(cx: &Context<'_, '_>) -> Option<String> {
+    let toks: Vec<&str> = cx.canonical.split(' ').filter(|t| !t.is_empty()).collect();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if HOLDS.contains(&toks[i]) {
+            i += 1;
+        } else if let Some(n) = cx.lex.refusals.match_at(&toks, i) {
+            i += n;
+        } else if cx.lex.abandons.match_at(&toks, i).is_some() {
+            return None;
+        } else {
+            kept.push(toks[i]);
+            i += 1;
+        }
+    }
+    (!kept.is_empty()).then(|| kept.join(" "))
 }
 
 fn abandon(cx: &Context<'_, '_>, r: &Reading) -> Answered {

@@ -278,3 +278,17 @@ fn a_closing_with_nothing_pending_cancels_and_never_executes() {
     });
     branches.expect(&[("a closing alone: cancel", 25), ("a closing with more: never the end", 100), ("one option proposed: the yes", 25)]);
 }
+
+/// Words that only hold the turn before a position ("wait no, second",
+/// "hold on, the 2nd one") leave the position standing: the choice is
+/// read, the turn is not lost. An abandon that ends the task still
+/// cancels.
+#[test]
+fn a_position_after_words_that_hold_the_turn_is_the_choice() {
+    let choice = asking(times(), Asked::Choice);
+    for t in ["wait no, second", "hold on, the second one", "no wait, 2nd", "hold on a sec, the second"] {
+        assert_eq!(said(&Session::new().say(t, &choice)), "execute t7 (reply, position)", "{t}");
+    }
+    assert!(said(&Session::new().say("no, forget it, the second", &choice)).starts_with("escape cancel ("));
+    assert!(said(&Session::new().say("wait, never mind", &choice)).starts_with("escape cancel ("));
+}

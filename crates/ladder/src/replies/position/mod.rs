@@ -16,6 +16,20 @@ pub(super) fn a_position(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> 
     (a.answer != Answer::Pass).then_some(a)
 }
 
+/// A position after words that only hold the turn, with or without a no
+/// ("wait no, second", "hold on, the 2nd one"): the position is the
+/// choice that stands (the cancel room's `holds` says which words only
+/// hold the turn; an abandon that ends the task still cancels).
+pub(super) fn a_position_after_a_hold(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.abandons || r.asks || r.affirms || r.alternatives || r.not_that || r.the_other || r.comparison.is_some() {
+        return None;
+    }
+    let rest = super::cancel::without_holds_and_refusals(cx)?;
+    let said = position_said(cx, &rest)?;
+    let a = position_n(cx, r, &said);
+    (a.answer != Answer::Pass).then_some(a)
+}
+
 /// A position in a clause of its own, then a question or a request
 /// ("option 2, and can you gift-wrap it?"): executed with a follow-up,
 /// as a yes is (`a_choice_then_more`).
