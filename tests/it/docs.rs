@@ -300,6 +300,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],
+        "garage" => &[("open", "Open garage"), ("close", "Close garage"), ("lock", "Lock front door")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

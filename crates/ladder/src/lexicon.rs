@@ -79,6 +79,10 @@ pub struct LanguageLexicon {
     /// is request phrasing.
     #[serde(default)]
     pub verb_fits: BTreeMap<String, Vec<String>>,
+    /// Verbs that ask for the same action ("close", "shut"): one said
+    /// where an option's label says another is that option's action.
+    #[serde(default)]
+    pub verb_synonyms: Vec<Vec<String>>,
     /// Verbs that set something to a value ("set", "change", "switch"),
     /// and the words that link the thing set to the value ("to").
     #[serde(default)]
@@ -356,6 +360,9 @@ pub struct Lexicon {
     pub verb_leads: PhraseSet,
     /// An everyday verb (normalized) and the item nouns it fits.
     pub verb_fits: HashMap<String, HashSet<String>>,
+    /// A verb (normalized, one word) and the verbs that ask for the same
+    /// action ("shut": "close"), itself left out.
+    pub verb_synonyms: HashMap<String, Vec<String>>,
     /// "set", "change", "switch": the verb of "set the pickup to work".
     pub setting_verbs: PhraseSet,
     /// "to": between the thing set and the value it is set to.
@@ -570,6 +577,17 @@ impl Lexicon {
                 }
                 fits
             },
+            verb_synonyms: {
+                let mut same: HashMap<String, Vec<String>> = HashMap::default();
+                for group in langs.iter().flat_map(|l| &l.verb_synonyms) {
+                    let group: Vec<String> = group.iter().map(|v| norm(v)).filter(|v| !v.is_empty() && !v.contains(' ')).collect();
+                    for v in &group {
+                        let mates = same.entry(v.clone()).or_default();
+                        mates.extend(group.iter().filter(|m| *m != v && !mates.contains(m)).cloned().collect::<Vec<_>>());
+                    }
+                }
+                same
+            },
             setting_verbs: PhraseSet::build(&all(|l| &l.setting_verbs)),
             setting_links: words(all(|l| &l.setting_links)),
             responses: words(all(|l| &l.responses)),
@@ -652,6 +670,7 @@ impl Lexicon {
             all(|l| &l.generic_nouns),
             all(|l| &l.item_nouns),
             all(|l| &l.actions),
+            langs.iter().flat_map(|l| l.verb_synonyms.iter().flatten().cloned()).collect(),
             all(|l| &l.states),
             all(|l| &l.affirmations),
             all(|l| &l.affirmation_context),

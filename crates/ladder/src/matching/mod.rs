@@ -65,6 +65,7 @@ mod mentions;
 mod positions;
 pub(crate) mod sequence;
 mod short_forms;
+mod synonyms;
 mod typo;
 mod value_words;
 mod words;
@@ -531,6 +532,7 @@ pub fn find(
     value_words::value_nouns(&toks, &mut roles, &mut licences, &screen);
     licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
+    licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));
     licences.extend(verb_frames(&toks, &mut roles, &mentions, &screen));
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
@@ -615,6 +617,7 @@ pub fn find(
     };
     let words = widen_by_shared_forms(words, &toks, &roles, canon, lex, stop);
     let words = value_words::narrow(words, &licences, !mentions.is_empty());
+    let words = synonyms::narrow(words, &licences);
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
 
     let mut reading =

@@ -313,7 +313,7 @@ impl Said<'_> {
         // list's kind ("the third song", "the second article").
         let describes = |t: &str| kind == MatchKind::Ordinal || self.describes(entry, t, &extra);
         for (i, t) in self.toks.iter().enumerate() {
-            if let Some(l) = self.licences.iter().find(|l| l.tok == i) {
+            if let Some(l) = self.licences.iter().find(|l| l.tok == i && l.rule != "synonym_phrasing") {
                 if !l.entries.contains(&entry) {
                     return false;
                 }
@@ -423,8 +423,18 @@ impl Said<'_> {
     /// not say "activate").
     fn says(&self, a: &str) -> bool {
         let bound = self.params.edit_bound(a.chars().count());
-        // A short form of the word says it ("upd8" says "update").
-        let short = |t: &str| self.licences.iter().any(|l| l.rule == "short_form" && l.word == t && super::short_forms::stands_for(t, a));
+        // A short form of the word says it ("upd8" says "update"), and so
+        // does a verb that asks for the same action ("shut" says "close").
+        let short = |t: &str| {
+            self.licences.iter().any(|l| {
+                l.word == t
+                    && match l.rule {
+                        "short_form" => super::short_forms::stands_for(t, a),
+                        "synonym" | "synonym_phrasing" => super::synonyms::says(t, a, self.lex),
+                        _ => false,
+                    }
+            })
+        };
         self.toks.iter().any(|t| {
             short(t)
                 || *t == a

@@ -1,0 +1,97 @@
+//! A verb said in other words: "shut the garage" for "Close garage",
+//! "approve Omar" for "Accept Omar's request", the everyday verb for what
+//! an option does (docs/deciding.md).
+//!
+//! A word of the input that no option has and that the lexicon's
+//! `verb_synonyms` groups with exactly one word the options' labels say
+//! is said for the options whose label says that word: a [`Licence`] for
+//! them (rule `synonym`), left over for every other one, which narrows
+//! what the other words single out as a value does
+//! (`value_words::narrow`). The label's action is then said
+//! (`words::Said::says`). A verb of selection that is a synonym
+//! ("approve" for "Accept Omar's request") stays phrasing for every
+//! option and says the label's action too (rule `synonym_phrasing`). A synonym of a word no label says stays a word
+//! of its own ("shut the garage" over "Open garage" alone asks), and so
+//! does one that two label words fit ("deny" with "Decline" and
+//! "Reject" shown).
+//!
+//! Tests: `synonyms/tests.rs`.
+
+use super::mentions::Screen;
+use super::{Licence, Role};
+
+/// The licences of the verbs of `toks` said in other words (their roles
+/// become `Role::Empty`).
+pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    let synonyms = &screen.lex.verb_synonyms;
+    if synonyms.is_empty() {
+        return out;
+    }
+    for (k, t) in toks.iter().enumerate() {
+        // A verb of selection ("approve", "start") is phrasing already:
+        // said where a label has its synonym, it says that label's action
+        // too, and stays phrasing for every option (rule
+        // `synonym_phrasing`, which narrows nothing).
+        let phrasing = roles[k] == Role::Empty && screen.lex.selection_verbs.is_phrase(&[t]);
+        if !matches!(roles[k], Role::Content | Role::Verb) && !phrasing {
+            continue;
+        }
+        let Some(mates) = synonyms.get(*t) else { continue };
+        if screen.stop.passed_now() || screen.canon.any_word(t, screen.stop) {
+            continue;
+        }
+        let mut said: Option<&str> = None;
+        let mut entries = Vec::new();
+        for e in 0..screen.pool.len() {
+            if let Some(w) = screen.canon.label_words_of(e).find(|w| mates.iter().any(|m| m == w)) {
+                if said.is_some_and(|s| s != w) {
+                    entries.clear();
+                    break;
+                }
+                said = Some(w);
+                entries.push(e);
+            }
+        }
+        if entries.is_empty() {
+            continue;
+        }
+        if phrasing {
+            out.push(Licence { tok: k, word: (*t).to_string(), entries, rule: "synonym_phrasing" });
+            continue;
+        }
+        roles[k] = Role::Empty;
+        out.push(Licence { tok: k, word: (*t).to_string(), entries, rule: "synonym" });
+    }
+    out
+}
+
+/// Among the options the other words share, those whose label says the
+/// action a verb of selection is a synonym of ("approve omar" over
+/// "Accept Omar's request" and "Decline Omar's request"): the verb is
+/// phrasing for every option, so it narrows a share and nothing else (one
+/// the words single out, or none of the share saying it, stays as read).
+pub(super) fn narrow(words: super::Words, licences: &[Licence]) -> super::Words {
+    use super::{MatchKind, Words};
+    let mut words = words;
+    for l in licences.iter().filter(|l| l.rule == "synonym_phrasing") {
+        if let Words::Shared { entries, typo } = &words {
+            let kept: Vec<usize> = entries.iter().copied().filter(|e| l.entries.contains(e)).collect();
+            words = match kept[..] {
+                [] => continue,
+                [entry] => Words::Unique { entry, kind: if *typo { MatchKind::Typo } else { MatchKind::Partial } },
+                _ => Words::Shared { entries: kept, typo: *typo },
+            };
+        }
+    }
+    words
+}
+
+/// Whether the input word `t`, licensed as a synonym, says the label
+/// word `a`.
+pub(super) fn says(t: &str, a: &str, lex: &crate::lexicon::Lexicon) -> bool {
+    lex.verb_synonyms.get(t).is_some_and(|mates| mates.iter().any(|m| m == a))
+}
+
+#[cfg(test)]
+mod tests;

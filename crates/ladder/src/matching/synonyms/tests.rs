@@ -1,0 +1,125 @@
+//! A verb said in other words (`synonyms`), run end to end through the
+//! ladder: common synonyms execute the option whose label says the verb,
+//! and a property tries to make one execute what a careful person would
+//! not.
+
+use crate::matching::tests::{executed, request};
+use crate::policy::Policy;
+use crate::testkit::{Fake, turn};
+use crate::types::*;
+use proptest::prelude::*;
+
+fn decide(input: &str, labels: &[&str]) -> Decision {
+    let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("o{i}"), *l)).collect();
+    turn(&Policy::defaults(), &Fake::quiet(), &request(input, &cands)).decision
+}
+
+/// A synonym of the label's verb executes that option; beside its
+/// opposite, a synonym no label says, a negation, two options named or a
+/// word no option has, it is asked.
+#[test]
+fn a_verb_in_other_words_says_the_option_whose_label_has_it() {
+    let garage = ["Lock front door", "Unlock front door", "Open garage", "Close garage"];
+    let requests = ["Accept Dana's request", "Decline Dana's request", "Accept Omar's request", "Decline Omar's request"];
+    let opened = ["Open garage", "Lock front door"];
+    let tv = ["Mute TV", "Unmute TV", "TV off"];
+    let table: &[(&str, &[&str], Option<&str>)] = &[
+        ("shut the garage", &garage, Some("o3")),
+        ("accept omar", &requests, Some("o2")),
+        ("approve omar", &requests, Some("o2")),
+        ("reject dana's request", &requests, Some("o1")),
+        ("silence the tv", &tv, Some("o0")),
+        // A verb of selection stays phrasing for the options that do not
+        // say its synonym.
+        ("start the playlist", &["Begin tutorial", "Playlist"], Some("o1")),
+        // No label says "close": "shut" asks for what no option does.
+        ("shut the garage", &opened, None),
+        ("don't shut the garage", &garage, None),
+        ("approve omar and dana", &requests, None),
+        ("approve omar's holiday", &requests, None),
+        ("approve", &requests, None),
+    ];
+    for (input, labels, want) in table {
+        let d = decide(input, labels);
+        assert_eq!(executed(&d), *want, "{input:?} over {labels:?}: {:?} {:?} {:?}", d.outcome, d.target_id, d.trace);
+    }
+}
+
+/// A synonym that two label words fit ("deny" with "Decline" and
+/// "Reject" shown) says neither.
+#[test]
+fn a_synonym_two_label_words_fit_says_neither() {
+    let d = decide("deny the invite", &["Decline invite", "Reject invite", "Accept invite"]);
+    assert_eq!(executed(&d), None, "{:?}", d.trace);
+}
+
+/// The classify step names the rule that said the verb.
+#[test]
+fn the_trace_names_the_synonym_rule() {
+    let d = decide("shut the garage", &["Open garage", "Close garage"]);
+    assert_eq!(executed(&d), Some("o1"));
+    let classify = d.trace.iter().find(|s| s.rung == "classify").map(|s| s.detail.clone()).unwrap_or_default();
+    assert!(classify.contains("synonym"), "{classify}");
+}
+
+/// Pairs of a verb and a synonym from the lexicon, and a verb of
+/// another action to stand beside them.
+const PAIRS: &[(&str, &str, &str)] = &[
+    ("Close", "shut", "Open"),
+    ("Accept", "approve", "Decline"),
+    ("Decline", "reject", "Accept"),
+    ("Mute", "silence", "Unmute"),
+    ("Buy", "purchase", "Sell"),
+    ("Restart", "reboot", "Stop"),
+    ("Pay", "settle", "Dispute"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(64)))]
+
+    /// Generated objects under a verb and its opposite: the synonym
+    /// executes the verb's option or asks, never the opposite's; with a
+    /// negation, a word no option has, two objects, the verb's option
+    /// high risk, or the verb's option gone, it never executes.
+    #[test]
+    fn a_synonym_never_executes_another_action(
+        pair in 0..PAIRS.len(),
+        objects in prop::collection::vec("[bcdfgklmnprst][aeiou][bcdfgklmnprst]{2}[aeiou]", 2),
+        spoiler in 0usize..5,
+    ) {
+        prop_assume!(objects[0] != objects[1]);
+        let (verb, synonym, other) = PAIRS[pair];
+        let labels = [
+            format!("{verb} {}", objects[0]),
+            format!("{other} {}", objects[0]),
+            format!("{verb} {}", objects[1]),
+        ];
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let said = format!("{synonym} the {}", objects[0]);
+        let d = decide(&said, &labels);
+        prop_assert!(matches!(executed(&d), Some("o0") | None), "{:?} over {:?} executed {:?}", said, labels, d.target_id);
+        let tried = match spoiler {
+            0 => format!("don't {said}"),
+            1 => format!("{said} for grandma"),
+            2 => format!("{synonym} the {} and the {}", objects[0], objects[1]),
+            3 => said.clone(),
+            _ => format!("{synonym} the {} or the {}", objects[0], objects[1]),
+        };
+        if spoiler == 3 {
+            // The verb's option high risk: never executed without its label.
+            let cands: Vec<Candidate> = labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| Candidate { risk: if i == 0 { Risk::High } else { Risk::Normal }, ..Candidate::new(format!("o{i}"), *l) })
+                .collect();
+            let d = turn(&Policy::defaults(), &Fake::quiet(), &request(&tried, &cands)).decision;
+            prop_assert_ne!(d.outcome, Outcome::Execute, "high risk {:?} executed", tried);
+            // The verb's option gone: the opposite is never said by it.
+            let d = decide(&tried, &labels[1..]);
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", tried, &labels[1..], d.target_id);
+        } else {
+            let d = decide(&tried, &labels);
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?} {:?}", tried, labels, d.target_id, d.trace);
+        }
+    }
+}
