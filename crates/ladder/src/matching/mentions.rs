@@ -156,8 +156,9 @@ pub(super) fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPoo
             continue;
         }
         // A longer phrase is read whole ("no one", "no longer"). A
-        // negation a label says with a word beside it ("refund not
-        // received" with "#4815 Refund not received") is that label's.
+        // negation or a relation a label says with a word beside it
+        // ("refund not received" with "#4815 Refund not received", "the
+        // next episode" with "Next episode: S1:E3") is that label's.
         let in_label = |n: usize| {
             (i > 0 && canon.has_run(&toks[i - 1..i + n], stop)) || (i + n < toks.len() && canon.has_run(&toks[i..i + n + 1], stop))
         };
@@ -169,7 +170,7 @@ pub(super) fn read_structure(toks: &[&str], roles: &mut [Role], canon: &CanonPoo
             s.negation_at.get_or_insert(i);
             roles[i..i + n].fill(Role::Empty);
             i += n;
-        } else if let Some(n) = lex.relations.match_at(toks, i).filter(|n| free(*n)) {
+        } else if let Some(n) = lex.relations.match_at(toks, i).filter(|n| free(*n) && !in_label(*n)) {
             let word = toks[i..i + n].join(" ");
             s.relation = Some(match word.as_str() {
                 w if w.starts_with("before")

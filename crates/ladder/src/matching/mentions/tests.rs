@@ -36,6 +36,23 @@ fn structure_words_are_read() {
     assert_eq!((m.reading.negation, ids), (false, vec!["d:ordinal".to_string()]), "\"no 2\" is number two");
 }
 
+/// A relation word a label says with the word beside it is that label's
+/// words, never a relation ("the next episode" with "Next episode: S1:E3";
+/// "previous page" with "Previous page"); beside a word no label says it
+/// still relates ("the next one").
+#[test]
+fn a_relation_word_a_label_says_is_the_labels() {
+    let episodes = labelled(&["Next episode: S1:E3", "Replay S1:E2", "More like this"]);
+    let (m, _) = find_on("play the next episode", &episodes, &[]);
+    assert_eq!(m.reading.relation, None);
+    assert_eq!(executes("play the next episode", &episodes), Some("c0".to_string()));
+    let pages = labelled(&["Next page", "Previous page"]);
+    assert_eq!(find_on("previous page", &pages, &[]).0.reading.relation, None);
+    assert_eq!(executes("previous page", &pages), Some("c1".to_string()));
+    assert_eq!(find_on("the next one", &episodes, &[]).0.reading.relation, Some(Relation::After));
+    assert_eq!(find_on("the one after panel d", &panels(), &[]).0.reading.relation, Some(Relation::After));
+}
+
 #[test]
 fn aliases_match_like_labels() {
     let mut c = panels();
@@ -302,3 +319,4 @@ fn the_classify_step_names_the_rule_that_read_each_word() {
     let step = d.trace.iter().find(|s| s.rung == "classify").unwrap();
     assert_eq!(step.detail, "set_to: 2 words", "{:?}", d.trace);
 }
+
