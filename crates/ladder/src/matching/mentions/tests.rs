@@ -242,7 +242,10 @@ fn the_everyday_verb_never_says_more_than_the_option_does() {
     let high = |c: Candidate| Candidate { risk: crate::types::Risk::High, ..c };
     let strategy = (
         prop::sample::select(vec!["accept", "decline", "join", "snooze"]),
-        prop::sample::select(vec!["invite", "reminder", "invitation", "offer"]),
+        // Words no option shows that say no kind of item: "invite" and
+        // "invitation" say what a response answers (generic nouns, as
+        // "meeting" is) and are read with them.
+        prop::sample::select(vec!["proposal", "reminder", "nudge", "offer"]),
         prop::sample::select(vec!["pickup", "destination", "start point"]),
         prop::sample::select(vec!["home", "work", "gym"]),
         prop::sample::select(vec!["harbour", "garden", "city"]),
@@ -320,3 +323,16 @@ fn the_classify_step_names_the_rule_that_read_each_word() {
     assert_eq!(step.detail, "set_to: 2 words", "{:?}", d.trace);
 }
 
+/// "Invite" says what a response answers, as "meeting" or "request" do
+/// (the lexicon's `generic_nouns`): "accept Dana's invite" is the accept
+/// of Dana's event; where another option shows the word, or the person
+/// differs, it asks.
+#[test]
+fn an_invite_is_a_word_for_what_a_response_answers() {
+    let invites = labelled(&["Accept: Offsite planning — Dana Ortiz", "Maybe", "Decline: Offsite planning — Dana Ortiz"]);
+    assert_eq!(executes("accept Dana's invite", &invites), Some("c0".to_string()));
+    assert_eq!(executes("decline the invitation from dana", &invites), None, "\"from\" asks for more");
+    assert_eq!(executes("accept Lee's invite", &invites), None, "Lee is not on screen");
+    let forwarded = labelled(&["Accept: Offsite planning — Dana Ortiz", "Forward invite to Dana", "Decline"]);
+    assert_eq!(executes("accept Dana's invite", &forwarded), None);
+}
