@@ -295,6 +295,8 @@ fn example_pool(name: &str) -> serde_json::Value {
         "places" => &[("home", "Home"), ("work", "Work"), ("gym", "Gym")],
         "rooms" => &[("hv", "Harbour View Room"), ("city", "City Room")],
         "support" => &[("refund", "Request a refund"), ("track", "Track parcel"), ("addr", "Change address")],
+        "addresses" => &[("home", "Home · 12 Oak St"), ("work", "Work · 500 Market St")],
+        "contacts" => &[("text", "Text Lee"), ("sam", "Text Sam")],
         "menu" => &[("fries", "Add fries · $3.50"), ("drink", "Add a drink"), ("checkout", "Go to checkout")],
         "dates" => &[("a4", "Mon 4 Aug"), ("a5", "Tue 5 Aug"), ("s4", "Thu 4 Sep")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],

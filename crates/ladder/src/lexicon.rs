@@ -49,6 +49,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub function_words: Vec<String>,
     #[serde(default)]
+    pub partitives: Vec<String>,
+    #[serde(default)]
     pub from_the_end: Vec<String>,
     #[serde(default)]
     pub polite_openers: Vec<String>,
@@ -83,6 +85,11 @@ pub struct LanguageLexicon {
     /// where an option's label says another is that option's action.
     #[serde(default)]
     pub verb_synonyms: Vec<Vec<String>>,
+    /// Verbs by the kind of value an option shows that they fit: "price"
+    /// ("order", "buy": anything with a price), "time" ("join", "attend":
+    /// anything at a time or on a date).
+    #[serde(default)]
+    pub value_fits: BTreeMap<String, Vec<String>>,
     /// Verbs that set something to a value ("set", "change", "switch"),
     /// and the words that link the thing set to the value ("to").
     #[serde(default)]
@@ -321,6 +328,9 @@ pub struct Lexicon {
     pub conjunctions: PhraseSet,
     /// Words that name nothing.
     pub function_words: HashSet<String>,
+    /// Words for an amount of the item asked for ("some", "a bit of"):
+    /// request phrasing where matching reads the input.
+    pub partitives: PhraseSet,
     /// After a position, count it from the end ("2nd to last").
     pub from_the_end: PhraseSet,
     /// How polite requests open, before filler is removed ("could you
@@ -363,6 +373,9 @@ pub struct Lexicon {
     /// A verb (normalized, one word) and the verbs that ask for the same
     /// action ("shut": "close"), itself left out.
     pub verb_synonyms: HashMap<String, Vec<String>>,
+    /// A verb (normalized) and the kinds of value ("price", "time") whose
+    /// options it is the everyday way to choose.
+    pub value_fits: HashMap<String, Vec<String>>,
     /// "set", "change", "switch": the verb of "set the pickup to work".
     pub setting_verbs: PhraseSet,
     /// "to": between the thing set and the value it is set to.
@@ -556,6 +569,7 @@ impl Lexicon {
             plurals: PhraseSet::build(&all(|l| &l.plurals)),
             conjunctions: PhraseSet::build(&all(|l| &l.conjunctions)),
             function_words: words(all(|l| &l.function_words)),
+            partitives: PhraseSet::build(&all(|l| &l.partitives)),
             from_the_end: PhraseSet::build(&all(|l| &l.from_the_end)),
             polite_openers: PhraseSet::build(&all(|l| &l.polite_openers)),
             generic_nouns: words([all(|l| &l.generic_nouns), all(|l| &l.item_nouns)].concat()),
@@ -587,6 +601,20 @@ impl Lexicon {
                     }
                 }
                 same
+            },
+            value_fits: {
+                let mut fits: HashMap<String, Vec<String>> = HashMap::default();
+                for l in langs {
+                    for (kind, verbs) in &l.value_fits {
+                        for v in verbs.iter().map(|v| norm(v)).filter(|v| !v.is_empty()) {
+                            let kinds = fits.entry(v).or_default();
+                            if !kinds.contains(kind) {
+                                kinds.push(kind.clone());
+                            }
+                        }
+                    }
+                }
+                fits
             },
             setting_verbs: PhraseSet::build(&all(|l| &l.setting_verbs)),
             setting_links: words(all(|l| &l.setting_links)),

@@ -228,9 +228,9 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
         let sets: &[&PhraseSet] = if after_conjunction || label_word {
             &[&lex.conjunctions, &lex.request_openers]
         } else if everyday {
-            &[&lex.selection_verbs, &lex.everyday_verbs, &lex.conjunctions, &lex.request_openers]
+            &[&lex.selection_verbs, &lex.everyday_verbs, &lex.conjunctions, &lex.request_openers, &lex.partitives]
         } else {
-            &[&lex.selection_verbs, &lex.conjunctions, &lex.request_openers]
+            &[&lex.selection_verbs, &lex.conjunctions, &lex.request_openers, &lex.partitives]
         };
         let phrase =
             sets.iter().filter_map(|set| set.match_at(toks, i)).filter(|n| roles[i..i + n].iter().all(|r| *r == Role::Content)).max();
@@ -295,13 +295,65 @@ impl Screen<'_> {
             && !crate::values::is_number_word(t)
     }
 
-    /// The entries `verb` is the everyday way to choose (the lexicon's
-    /// `verb_fits`: "book" a room), high-risk ones aside.
+    /// The entries `verb` is the everyday way to choose, high-risk ones
+    /// aside: by what they are (the lexicon's `verb_fits`: "book" a room,
+    /// "pay" a bill) or by the kind of value they show (`value_fits`:
+    /// "order" what has a price, "attend" what is at a time).
     fn fitting(&self, verb: &str) -> Vec<usize> {
-        let Some(nouns) = self.lex.verb_fits.get(verb) else { return Vec::new() };
-        let fits = |w: &str| nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| nouns.contains(s));
-        (0..self.pool.len()).filter(|e| !self.high_risk(*e) && self.shown_words(*e).iter().any(|w| fits(w))).collect()
+        use crate::values::Dim;
+        let nouns = self.lex.verb_fits.get(verb);
+        let kinds = self.lex.value_fits.get(verb);
+        if nouns.is_none() && kinds.is_none() {
+            return Vec::new();
+        }
+        let fits = |w: &str| nouns.is_some_and(|n| n.contains(w) || w.strip_suffix('s').is_some_and(|s| n.contains(s)));
+        let of_kind = |d: Dim, kind: &str| match kind {
+            "price" => d == Dim::Price,
+            "time" => matches!(d, Dim::Clock | Dim::Weekday | Dim::Day | Dim::Month),
+            _ => false,
+        };
+        let valued = |e: usize| {
+            kinds.is_some_and(|k| crate::values::shown(self.pool.entries[e].cand).iter().any(|v| k.iter().any(|k| of_kind(v.dim, k))))
+        };
+        // An option that is another action than choosing ("Dispute gas
+        // bill") is no item the verb chooses.
+        let lex = self.lex;
+        let acts_otherwise = |e: usize| {
+            self.canon.label_words_of(e).next().is_some_and(|w| {
+                lex.actions.contains(w) && w != verb && !lex.selection_verbs.is_phrase(&[w]) && !lex.everyday_verbs.is_phrase(&[w])
+            })
+        };
+        (0..self.pool.len())
+            .filter(|e| !self.high_risk(*e) && !acts_otherwise(*e) && (self.shown_words(*e).iter().any(|w| fits(w)) || valued(*e)))
+            .collect()
     }
+}
+
+/// The everyday verb for such an item, said as the request's verb ("pay
+/// the gas bill", "attend the webinar", "install the update", "order a
+/// cappuccino" where it shows a price): a verb of the lexicon's
+/// `verb_fits` or `value_fits` that no option has as a word is request
+/// phrasing for the options it fits (a [`Licence`] for those, rule
+/// `verb_fits`) and left over for every other one. A verb that fits no
+/// option stays a word of its own ("pay the latte" asks), and so does a
+/// verb after other words ("the gas bill, pay it" is not read here).
+pub(super) fn fitting_verbs(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let lex = screen.lex;
+    let mut out = Vec::new();
+    let Some(i) = roles.iter().position(|r| *r != Role::Empty) else { return out };
+    let t = toks[i];
+    if roles[i] != Role::Content
+        || !(lex.verb_fits.contains_key(t) || lex.value_fits.contains_key(t))
+        || screen.canon.any_word(t, screen.stop)
+    {
+        return out;
+    }
+    let fitting = screen.fitting(t);
+    if !fitting.is_empty() {
+        roles[i] = Role::Empty;
+        out.push(Licence { tok: i, word: t.to_string(), entries: fitting, rule: "verb_fits" });
+    }
+    out
 }
 
 /// The everyday verb, read as a careful person reads it: the
@@ -322,6 +374,9 @@ pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention
     let lex = screen.lex;
     let mut out = Vec::new();
     let whole: Vec<&Mention> = mentions.iter().filter(|m| m.kind.tier() == super::MatchTier::Label).collect();
+    if mentions.is_empty() {
+        return set_to_words(toks, roles, screen);
+    }
     let [m] = whole[..] else { return out };
     if screen.high_risk(m.entry) || mentions.iter().any(|o| o.entry != m.entry) {
         return out;
@@ -352,6 +407,18 @@ pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention
         }
         return out;
     }
+    // A verb and its particle around the option ("turn the bedroom lamp
+    // on" for "Bedroom lamp"): the verb of choosing said in two parts.
+    if start > first && roles[first] == Role::Content && roles[first + 1..start].iter().all(|r| *r == Role::Empty) && rest_empty {
+        let split = (end..toks.len()).any(|k| {
+            let pair = [toks[first], toks[k]];
+            lex.selection_verbs.is_phrase(&pair) || lex.everyday_verbs.is_phrase(&pair)
+        });
+        if split {
+            grant(&mut out, roles, first, "split_verb");
+            return out;
+        }
+    }
     // <a bare action> <its object>.
     let label: Vec<&str> = screen.canon.label_words_of(m.entry).collect();
     // The label's action is the request's verb: no other verb before it,
@@ -365,6 +432,51 @@ pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention
             for k in end..toks.len() {
                 grant(&mut out, roles, k, "action_object");
             }
+        }
+    }
+    out
+}
+
+/// Set ... to an option named by its words, not whole ("set pickup to
+/// home" for "Home · 12 Oak St"): a setting verb opening the input, the
+/// thing set (words no option shows), a link word, then words that all
+/// belong to one option and to no other together. The verb and the thing
+/// set are request phrasing for that option alone (rule `set_to`); what
+/// follows the link is read as any words are.
+fn set_to_words(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let lex = screen.lex;
+    let mut out = Vec::new();
+    let Some(first) = roles.iter().position(|r| *r != Role::Empty) else { return out };
+    let Some(n) = lex.setting_verbs.match_at(toks, first) else { return out };
+    let Some(link) = (first + n + 1..toks.len()).find(|k| lex.setting_links.contains(toks[*k])) else { return out };
+    let thing = first + n..link;
+    // The thing set is the screen's subject: words no option shows, or
+    // that every option shows ("set the theme to dark" over "Blue theme",
+    // "Dark theme", "Light theme").
+    let everyones = |t: &str| (0..screen.pool.len()).all(|e| screen.shown_words(e).iter().any(|w| w == t));
+    if !thing
+        .clone()
+        .all(|k| roles[k] == Role::Empty || (roles[k] == Role::Content && (screen.free_object(toks[k], false) || everyones(toks[k]))))
+    {
+        return out;
+    }
+    let said: Vec<&str> = (link + 1..toks.len()).filter(|k| roles[*k] == Role::Content).map(|k| toks[k]).collect();
+    if said.is_empty() || (link + 1..toks.len()).any(|k| !matches!(roles[k], Role::Content | Role::Empty)) {
+        return out;
+    }
+    let Some(owners) = screen.canon.owners_of_words(&said, screen.stop) else { return out };
+    let mut common = owners[0].clone();
+    for o in &owners[1..] {
+        common.retain(|e| o.contains(e));
+    }
+    let [entry] = common[..] else { return out };
+    if screen.high_risk(entry) {
+        return out;
+    }
+    for k in (first..first + n).chain(thing) {
+        if roles[k] == Role::Content || k < first + n {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: toks[k].to_string(), entries: vec![entry], rule: "set_to" });
         }
     }
     out

@@ -334,11 +334,37 @@ impl Said<'_> {
         if kind != MatchKind::Ordinal && self.filler_unsaid(entry) {
             return false;
         }
+        if kind.tier() != MatchTier::Label && self.other_action_said(entry) {
+            return false;
+        }
         if self.counts_unsaid(entry) {
             return false;
         }
         let by_name = kind.tier() == MatchTier::Label || kind == MatchKind::Ordinal || whole;
         by_name || !((self.action_unsaid(entry, stop) && !self.object_alone(entry)) || self.state_unsaid(entry, stop))
+    }
+
+    /// Whether the entry's label opens with an action that is no way of
+    /// choosing an item ("Text Mom", "Freeze card"; not "Add a drink" nor
+    /// "Book room") and that the input leaves unsaid, while it says another
+    /// action of its own ("call mom"): the verb asks for something the
+    /// option does not do, even where it is a verb of choosing elsewhere
+    /// ("call" a contact). A verb a rule reads as said for the entry
+    /// (`Licence`) is its phrasing.
+    fn other_action_said(&self, entry: usize) -> bool {
+        let lex = self.lex;
+        let choosing = |w: &str| lex.selection_verbs.is_phrase(&[w]) || lex.everyday_verbs.is_phrase(&[w]);
+        let Some(own) = self.canon.label_words_of(entry).next().filter(|w| lex.actions.contains(*w) && !choosing(w)) else { return false };
+        if self.says(own) {
+            return false;
+        }
+        let licensed = |i: usize| self.licences.iter().any(|l| l.tok == i && l.entries.contains(&entry));
+        self.toks.iter().zip(self.roles).enumerate().any(|(i, (t, r))| {
+            *r != Role::Reference
+                && lex.actions.contains(*t)
+                && !licensed(i)
+                && !self.canon.label_words_of(entry).chain(self.canon.alias_words_of(entry)).any(|w| w == *t)
+        })
     }
 
     /// Whether the input says how many of something the entry counts too
@@ -497,7 +523,15 @@ impl Said<'_> {
         };
         // A function word of a cancel phrase ("my" of "changed my mind") asks
         // for nothing.
-        if self.toks.iter().any(|t| verb(t) && !lex.function_words.contains(*t) && !self.canon.label_words_of(entry).any(|w| w == *t)) {
+        // A verb a rule reads as the everyday way to choose this entry
+        // ("order the fries" for "Add fries · $3.50") is its phrasing.
+        let licensed = |i: usize| self.licences.iter().any(|l| l.tok == i && l.entries.contains(&entry));
+        if self
+            .toks
+            .iter()
+            .enumerate()
+            .any(|(i, t)| verb(t) && !lex.function_words.contains(*t) && !licensed(i) && !self.canon.label_words_of(entry).any(|w| w == *t))
+        {
             return false;
         }
         // ... and says the whole object: every word of the label after its

@@ -336,3 +336,87 @@ fn an_invite_is_a_word_for_what_a_response_answers() {
     let forwarded = labelled(&["Accept: Offsite planning — Dana Ortiz", "Forward invite to Dana", "Decline"]);
     assert_eq!(executes("accept Dana's invite", &forwarded), None);
 }
+
+/// The everyday verb said of an option by what it is or by the value it
+/// shows ("pay the gas bill" for "Gas bill · $64.20", "attend the design
+/// review" for "Design review · 4:30 PM", "order a garden latte" where it
+/// shows a price), set ... to an option named by its words ("set pickup to
+/// home" for "Home · 12 Oak St") and a verb around its option ("turn the
+/// garden lamp on"): executed (counted). Tried against a verb that asks
+/// for more than the option does, a verb that fits no option, a negation,
+/// two options named, a word no option has, a value the option does not
+/// show, a high-risk option, a verb of its own beside an option that is
+/// another action ("call lee" for "Text Lee"), and the same item behind
+/// another action than choosing ("pay the gas bill" for "Dispute gas
+/// bill"): none executes the option.
+#[test]
+fn the_everyday_verb_fits_an_option_by_what_it_is_or_shows() {
+    use crate::testkit::{Branches, check_cases};
+    use proptest::prelude::*;
+    let high = |c: Candidate| Candidate { risk: crate::types::Risk::High, ..c };
+    let title = |w: &str| format!("{}{}", w[..1].to_uppercase(), &w[1..]);
+    let branches = Branches::default();
+    let cases = (
+        0usize..5,
+        prop::sample::select(vec![("garden", "harbour"), ("city", "lake"), ("north", "south"), ("blue", "green")]),
+        prop::sample::select(vec!["delete", "cancel", "dispute", "remove", "share"]),
+        0usize..10,
+    );
+    check_cases(crate::testkit::cases(128), file!(), &cases, |(kind, (a, b), more, spoiler)| {
+        let (labels, good, object): ([String; 3], String, String) = match kind {
+            0 => (
+                [format!("{} bill · $64.20", title(a)), format!("{} bill · $88.10", title(b)), "Help".into()],
+                "pay".into(),
+                format!("the {a} bill"),
+            ),
+            1 => (
+                [format!("{} review · 4:30 PM", title(a)), format!("{} sync · Fri", title(b)), "Help".into()],
+                "attend".into(),
+                format!("the {a} review"),
+            ),
+            2 => (
+                [format!("{} latte · $4.50", title(a)), format!("{} mocha · $4.20", title(b)), "Help".into()],
+                "order".into(),
+                format!("a {a} latte"),
+            ),
+            3 => (
+                [format!("{} · 12 Oak St", title(a)), format!("{} · 500 Market St", title(b)), "Gym · 1 Fitness Way".into()],
+                "set pickup to".into(),
+                a.to_string(),
+            ),
+            _ => {
+                ([format!("{} lamp", title(a)), format!("{} lamp", title(b)), "Porch light".into()], "turn".into(), format!("the {a} lamp"))
+            }
+        };
+        let say = |verb: &str| if kind == 4 { format!("{verb} {object} on") } else { format!("{verb} {object}") };
+        let input = say(&good);
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(["x", "y", "z"][i], l.as_str())).collect();
+        let (tried, screen): (String, Vec<Candidate>) = match spoiler {
+            0 => (say(more), cands.clone()),
+            1 if kind < 3 => (say("install"), cands.clone()),
+            2 => (format!("don't {input}"), cands.clone()),
+            3 => (format!("{input} or the {b} one"), cands.clone()),
+            4 => (format!("{input} for grandma"), cands.clone()),
+            5 => (format!("{input} for $99"), cands.clone()),
+            6 => (input.clone(), vec![high(cands[0].clone()), cands[1].clone(), cands[2].clone()]),
+            7 => (
+                format!("call {a}"),
+                vec![Candidate::new("x", format!("Text {}", title(a))), Candidate::new("y", format!("Text {}", title(b)))],
+            ),
+            // The same item behind another action than choosing.
+            8 if kind < 3 => {
+                (input.clone(), vec![Candidate::new("x", format!("Dispute {}", labels[0])), cands[1].clone(), cands[2].clone()])
+            }
+            _ => (input.clone(), Vec::new()),
+        };
+        if !screen.is_empty() {
+            let got = executes(&tried, &screen);
+            prop_assert_ne!(got.as_deref(), Some("x"), "{:?} over {:?}", tried, screen);
+        }
+        if executes(&input, &cands).as_deref() == Some("x") {
+            branches.hit(["by what it is", "at a time", "with a price", "set to its words", "around it"][kind]);
+        }
+        Ok(())
+    });
+    branches.expect(&[("by what it is", 16), ("at a time", 16), ("with a price", 16), ("set to its words", 16), ("around it", 16)]);
+}
