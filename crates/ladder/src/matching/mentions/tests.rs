@@ -420,3 +420,16 @@ fn the_everyday_verb_fits_an_option_by_what_it_is_or_shows() {
     });
     branches.expect(&[("by what it is", 16), ("at a time", 16), ("with a price", 16), ("set to its words", 16), ("around it", 16)]);
 }
+
+/// Words for an amount of the item ("a side of", "a glass of": the
+/// lexicon's `partitives`) are request phrasing; where a label says the
+/// amount's own word ("Glass of wine"), that word names it.
+#[test]
+fn an_amount_of_the_item_is_request_phrasing() {
+    let menu = labelled(&["Add fries · $3.50", "Add a drink", "Edit cart"]);
+    assert_eq!(executes("add a side of fries", &menu), Some("c0".to_string()));
+    assert_eq!(executes("a plate of fries", &menu), Some("c0".to_string()));
+    let wine = labelled(&["Glass of wine", "Bottle of wine"]);
+    assert_eq!(executes("a glass of wine please", &wine), Some("c0".to_string()));
+    assert_eq!(executes("a cup of wine", &wine), None, "no option is a cup, and both are wine");
+}

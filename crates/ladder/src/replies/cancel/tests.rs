@@ -227,7 +227,18 @@ fn a_cancel_word_alone_never_executes_an_option_it_opens() {
 
 /// Words of reaction and closings people end a task with.
 const REACTIONS: &[&str] = &["awesome", "great", "perfect", "cool", "nice", "ok", "sweet", ""];
-const CLOSINGS: &[&str] = &["thank you!!", "thanks", "thx, all done", "thanks bye", "thank you so much", "ty", "cheers"];
+const CLOSINGS: &[&str] = &[
+    "thank you!!",
+    "thanks",
+    "thx, all done",
+    "thanks bye",
+    "thank you so much",
+    "ty",
+    "cheers",
+    "that's everything",
+    "all set",
+    "nothing more, thanks",
+];
 
 /// A closing with nothing pending: "awesome thank you!!", "cool thx,
 /// all done", "great thanks bye" with the app's next screen shown (after
