@@ -9,7 +9,12 @@ use super::*;
 pub(in crate::replies) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let negated: Vec<&reading::Clause> = r.clauses.iter().filter(|c| c.negated).collect();
     let wanted: Vec<&reading::Clause> = r.clauses.iter().filter(|c| !c.negated && (!c.rest.is_empty() || c.the_other)).collect();
-    let ([neg], [want]) = (&negated[..], &wanted[..]) else { return None };
+    let (neg, want) = match (&negated[..], &wanted[..]) {
+        ([neg], [want]) => (*neg, Some(*want)),
+        // "Not the medium" alone, to "which one?" over two: the other.
+        ([neg], []) if r.clauses.len() == 1 => (*neg, None),
+        _ => return None,
+    };
     if neg.rest.is_empty() || r.asks || r.abandons {
         return None;
     }
@@ -28,6 +33,15 @@ pub(in crate::replies) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading)
     if named.is_empty() {
         return None;
     }
+    let Some(want) = want else {
+        // A negation an option's label says ("Don't Stop Me Now") may be
+        // that label, no negation.
+        let negates = |w: &String| cx.lex.negations.is_phrase(&[w.as_str()]);
+        if cx.options().into_iter().any(|e| cx.words_of(e).iter().any(|w| negates(w) && neg.words.contains(w))) {
+            return None;
+        }
+        return the_one_left(cx, &named);
+    };
     if want.the_other && want.rest.is_empty() {
         let rest: Vec<usize> = cx.options().into_iter().filter(|e| !named.contains(e)).collect();
         return match rest[..] {
@@ -37,6 +51,24 @@ pub(in crate::replies) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading)
         };
     }
     Some(Answered::of(Answer::Again { text: want.rest.join(" "), without: named, kind: ReplyKind::Detail }))
+}
+
+/// A negation alone ("not the medium") to a question that offered two
+/// or more options the screen still shows: where it leaves exactly one
+/// of them, that one, as "the other one" is (a `RISK_HIGH` one is
+/// confirmed); else the ladder reads it (a negation offers the others).
+fn the_one_left(cx: &Context<'_, '_>, named: &[usize]) -> Option<Answered> {
+    let (q, by) = cx.question()?;
+    let offered: Vec<usize> = q.offered.iter().filter_map(|id| cx.offered_entry(q, id)).collect();
+    if offered.len() < 2 || !named.iter().all(|e| offered.contains(e)) {
+        return None;
+    }
+    let left: Vec<usize> = offered.into_iter().filter(|e| !named.contains(e)).collect();
+    match left[..] {
+        [one] if cx.high_risk(one) => Some(Answered::of(Answer::Confirm { entry: one, kind: ReplyKind::Detail })),
+        [one] => Some(Answered::of(Answer::Execute { entry: one, kind: ReplyKind::Detail, by })),
+        _ => None,
+    }
 }
 
 /// Whether the reply says, without a negation before it, a word `entry`

@@ -161,3 +161,45 @@ fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
     });
     branches.expect(&[("a spoiler: no execute", 150), ("high risk: no execute", 15), ("the choice, with its follow-up", 30)]);
 }
+
+/// A negation alone to "which one?" ("not the blue one"): where it leaves
+/// exactly one offered option, that one (counted), confirmed when it is
+/// `RISK_HIGH`; never an option it names, never where it leaves two,
+/// never on a plain screen (a negation offers the others), and never
+/// where an option's label says the negation ("Don't Stop Me Now").
+#[test]
+fn a_negation_alone_to_a_choice_of_two_is_the_other() {
+    let branches = Branches::default();
+    let cases = (0usize..3, 0usize..3, any::<bool>(), 0usize..4, prop::sample::select(vec!["not the {c} one", "not {c}", "not the {c}"]));
+    check_cases(96, file!(), &cases, |(first, second, risky, shape, form)| {
+        prop_assume!(first != second);
+        const COLOURS: &[&str] = &["blue", "green", "red"];
+        let all = sweaters(risky.then_some(second)).candidates;
+        let two = vec![all[first].clone(), all[second].clone()];
+        let input = form.replace("{c}", COLOURS[first]);
+        let set = match shape {
+            0 => asking(screen("two", two), Asked::Choice),
+            1 => asking(screen("three", all.to_vec()), Asked::Choice),
+            2 => screen("two", two),
+            _ => asking(screen("songs", vec![c("dsmn", "Don't Stop Me Now", "Queen"), c("up", "Under Pressure", "Queen")]), Asked::Choice),
+        };
+        let input = if shape == 3 { "don't stop me now".to_string() } else { input };
+        let d = Session::new().say(&input, &set);
+        let other = &set.candidates.iter().find(|c| c.id != set.candidates[0].id).unwrap().id;
+        match shape {
+            0 if risky => {
+                prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {}", input, said(&d));
+                prop_assert_eq!(d.clarifier.map(|c| c.option_ids), Some(vec![other.clone()]), "{:?}", input);
+                branches.hit("the one left, high risk: confirmed");
+            }
+            0 => {
+                prop_assert_eq!((d.outcome, d.target_id.as_ref()), (Outcome::Execute, Some(other)), "{:?}", input);
+                branches.hit("the one left executes");
+            }
+            3 => prop_assert_eq!(d.target_id.as_deref(), Some("dsmn"), "{:?}: {}", input, said(&d)),
+            _ => prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {}", input, said(&d)),
+        }
+        Ok(())
+    });
+    branches.expect(&[("the one left executes", 5), ("the one left, high risk: confirmed", 3)]);
+}
