@@ -726,10 +726,16 @@ impl Lexicon {
     /// or two letters swapped in a word of three ("teh"). `None` when no
     /// word, or more than one, is that close: a guess is never made. The
     /// ladder's rule for typos (fuzzy, never a dictionary of misspellings),
-    /// applied to the lexicon's own words.
+    /// applied to the lexicon's own words. A word a value is said in, a
+    /// number word among them ("fifty" is no slip of "fifth"), is itself.
     pub fn respell(&self, token: &str) -> Option<&str> {
         let n = token.chars().count();
-        if n < 3 || !token.chars().all(char::is_alphabetic) || self.known_words.contains(token) || crate::values::is_a_value_word(token) {
+        if n < 3
+            || !token.chars().all(char::is_alphabetic)
+            || self.known_words.contains(token)
+            || crate::values::is_a_value_word(token)
+            || crate::values::is_number_word(token)
+        {
             return None;
         }
         let trimmed = token.trim_end_matches(token.chars().last()?);

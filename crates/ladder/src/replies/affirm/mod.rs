@@ -108,8 +108,10 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
         return Some(Answered::pass());
     }
     // Every word left is the option's own (a number of a value it shows
-    // is: "yes, two tickets" to 2 tickets).
-    let rest: Vec<String> = r.rest.iter().filter(|w| !values::is_number_word(w)).cloned().collect();
+    // is, and so is its unit: "yes, two tickets" to 2 tickets, "yes,
+    // fifty dollars" to $50).
+    let rest: Vec<String> =
+        r.rest.iter().filter(|w| !values::is_number_word(w) && !shown.iter().any(|s| values::is_value_word(w, s.dim))).cloned().collect();
     if !explains(cx, entry, &rest) {
         return Some(Answered::pass());
     }

@@ -48,6 +48,21 @@ fn a_changed_time_in_words_is_no_yes() {
     assert_eq!(said(&Session::new().say("yes at seven pm", &confirm)), "execute book (reply, affirm)");
 }
 
+/// An amount in words is read as the number it says, never respelled as
+/// a reply word ("fifty" is no slip of "fifth"): the amount the option
+/// shows confirms it, another asks.
+#[test]
+fn an_amount_in_words_is_its_number() {
+    let send = |amount: &str| asking(screen("send", vec![high("m", &format!("Send ${amount} to Maria Lopez"))]), Asked::Confirmation);
+    for (input, amount) in [("yes, fifty", "50.00"), ("yes, two hundred fifty", "250.00"), ("yes, sixty dollars", "60")] {
+        assert_eq!(said(&Session::new().say(input, &send(amount))), "execute m (reply, affirm)", "{input:?}");
+    }
+    for (input, amount) in [("yes, fifty", "60.00"), ("yes, two hundred fifty", "205.00"), ("yes, fifty dollars", "15")] {
+        let d = Session::new().say(input, &send(amount));
+        assert_ne!(d.outcome, Outcome::Execute, "{input:?} to ${amount}: {}", said(&d));
+    }
+}
+
 const DAYS_BUT_FRIDAY: &[&str] = &["monday", "tuesday", "wednesday", "thursday", "saturday", "sunday"];
 
 /// A detail the proposed option does not show, or one that differs from
