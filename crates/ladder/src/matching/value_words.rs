@@ -129,10 +129,24 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         shown
     };
     let names_noun = |e: usize| screen.canon.label_words_of(e).any(|w| w == count.unit || crate::values::singular(w) == count.unit);
+    let the_noun = |e: usize| counts_of(e).is_empty() && names_noun(e);
+    // A bundle that counts the noun among other things ("Guacamole kit: 3
+    // avocados, lime, chili"): its label says more than the input, so it
+    // is not what the count names where an option is the noun itself.
+    let says_more = |e: usize| {
+        screen.canon.label_words_of(e).any(|w| {
+            w != count.unit
+                && crate::values::singular(w) != count.unit
+                && !crate::values::is_number_word(w)
+                && !screen.lex.function_words.contains(w)
+                && !toks.contains(&w)
+        })
+    };
+    let a_noun_shown = (0..screen.pool.len()).any(the_noun);
     let entries: Vec<usize> = (0..screen.pool.len())
         .filter(|e| {
             let shown = counts_of(*e);
-            (shown.is_empty() && names_noun(*e)) || (shown.len() == 1 && count.names(&shown[0]))
+            the_noun(*e) || (shown.len() == 1 && count.names(&shown[0]) && !(a_noun_shown && says_more(*e)))
         })
         // A high-risk option needs its whole label: a count is not it.
         .filter(|e| !screen.high_risk(*e))

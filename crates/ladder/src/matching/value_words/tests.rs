@@ -461,6 +461,11 @@ fn a_quantity_names_the_option_of_its_noun() {
     let fares = shown(&[("kid", "Kid", ""), ("adult", "Adult", ""), ("grp", "Group (3 kids + 1 adult)", "")]);
     let pizzas = shown(&[("s", "Small pizza", ""), ("l", "Large pizza", ""), ("combo", "Combo (2 large pizzas + drinks)", "")]);
     let tickets = shown(&[("t1", "1 ticket", ""), ("t2", "2 tickets", ""), ("t3", "3 tickets", "")]);
+    let groceries = shown(&[
+        ("avo", "Avocado", "€1.20 each"),
+        ("kit", "Guacamole kit: 3 avocados, lime, chili", "€4.99"),
+        ("lime", "Lime", "€0.40 each"),
+    ]);
     let table: &[(&str, &[Candidate], Option<&str>)] = &[
         ("3 kids", &fares, Some("kid")),
         ("two adults please", &fares, Some("adult")),
@@ -470,15 +475,21 @@ fn a_quantity_names_the_option_of_its_noun() {
         // bundle's count without its noun.
         ("2 adults and 3 kids", &fares, None),
         ("3 seniors", &fares, None),
-        ("2 large", &pizzas, None),
+        // The bundle's count without its noun: the option that is that
+        // word, never the bundle that says more.
+        ("2 large", &pizzas, Some("l")),
         ("5 tickets", &tickets, None),
+        // A bundle that shows exactly the count among other things: the
+        // noun's own option, where there is one.
+        ("3 avocados", &groceries, Some("avo")),
+        ("plus 2 limes", &groceries, Some("lime")),
         // A word that only looks like the noun's singular ("ros", "Ross").
         ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);
         assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-        assert!(!matches!(executed(&d), Some("grp" | "combo")), "{input:?} executed a bundle");
+        assert!(!matches!(executed(&d), Some("grp" | "combo" | "kit")), "{input:?} executed a bundle");
     }
 }
 

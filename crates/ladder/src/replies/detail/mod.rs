@@ -51,6 +51,13 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if words.iter().any(|w| places_another(cx, w, entry)) {
         return Answered::pass();
     }
+    // A count of a noun ("3 avocados") names the option that is that
+    // noun, never a bundle that counts it among more ("Guacamole kit: 3
+    // avocados, lime, chili"): where another option is the noun, showing
+    // no count, the words that only the bundle shows pick nothing.
+    if names_a_bundle_beside_its_noun(cx, r, entry) {
+        return Answered::pass();
+    }
     // The same option the question showed (ids of another screen may name
     // something else), and not one the user refused.
     let id = &cx.pool.entries[entry].cand.id;
@@ -64,6 +71,27 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Detail, by })
+}
+
+/// Whether the reply counts a noun that `entry` counts among other
+/// things its label says and the reply does not ("3 avocados" of
+/// "Guacamole kit: 3 avocados, lime, chili") (`detail`).
+fn names_a_bundle_beside_its_noun(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> bool {
+    let counted: Vec<&str> = r.values.iter().filter(|v| v.dim == Dim::Count && !v.unit.is_empty()).map(|v| v.unit.as_str()).collect();
+    if counted.is_empty() || !cx.values_of(entry).iter().any(|v| v.dim == Dim::Count && counted.contains(&v.unit.as_str())) {
+        return false;
+    }
+    let said: Vec<&String> = r.clauses.iter().flat_map(|c| &c.words).collect();
+    let is_noun = |w: &str, u: &str| w == u || w.strip_suffix('s') == Some(u) || w.strip_suffix("es") == Some(u);
+    let normalized = normalize(&cx.pool.entries[entry].cand.label);
+    let label = fold(&normalized);
+    label.split(' ').filter(|w| !w.is_empty()).any(|w| {
+        !said.iter().any(|s| s.as_str() == w)
+            && !counted.iter().any(|u| is_noun(w, u))
+            && !values::is_number_word(w)
+            && !w.chars().any(|c| c.is_ascii_digit())
+            && !cx.lex.function_words.contains(w)
+    })
 }
 
 /// A choice by words in a clause of its own, then a question or a request

@@ -203,3 +203,25 @@ fn a_negation_alone_to_a_choice_of_two_is_the_other() {
     });
     branches.expect(&[("the one left executes", 5), ("the one left, high risk: confirmed", 3)]);
 }
+
+/// To "which one?", a count of a noun names the option that is the noun,
+/// never a bundle that counts it among more ("3 avocados" is not
+/// "Guacamole kit: 3 avocados, lime, chili"), though only the bundle
+/// shows the count.
+#[test]
+fn a_count_to_a_choice_names_its_noun_never_a_bundle() {
+    let groceries = asking(
+        screen(
+            "groceries",
+            vec![
+                c("avo", "Avocado", "€1.20 each"),
+                c("kit", "Guacamole kit: 3 avocados, lime, chili", "€4.99"),
+                c("lime", "Lime", "€0.40 each"),
+            ],
+        ),
+        Asked::Choice,
+    );
+    assert_eq!(said(&Session::new().say("3 avocados", &groceries)), "execute avo (deterministic, -)");
+    assert_eq!(said(&Session::new().say("plus 2 limes", &groceries)), "execute lime (deterministic, -)");
+    assert_eq!(said(&Session::new().say("the kit", &groceries)), "execute kit (deterministic, -)");
+}
