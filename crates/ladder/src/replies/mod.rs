@@ -183,6 +183,9 @@ pub struct Row {
 /// The rooms in the order they read a reply: the first row whose guard
 /// holds answers. Why each comes where it does:
 ///
+/// - a clause that says one of the turn's commands whole ("ok. show my
+///   bookings" with "My bookings" offered) is that command, the
+///   ladder's, before anything in it reads as a yes;
 /// - a yes right after an execute acknowledges it, never asks for it
 ///   again (before any yes is read);
 /// - a choice taken back for another ("the first... no wait, the
@@ -212,6 +215,7 @@ pub struct Row {
 ///   yes, a request of the one option proposed, and last a yes that only
 ///   closes with nothing asked (the affirm room leaves it).
 pub static TABLE: &[Row] = &[
+    Row { room: None, rule: "a command the turn offers, said whole", read: a_command_said },
     Row { room: Some(ReplyKind::Cancel), rule: "a yes right after an execute", read: acknowledges_the_execute },
     Row { room: Some(ReplyKind::SelfCorrection), rule: "a choice taken back for another", read: taken_back_for_another },
     Row { room: Some(ReplyKind::Position), rule: "a position, then a question or a request", read: a_position_then_more },
@@ -256,6 +260,36 @@ pub fn answer(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             Some(a)
         })
         .unwrap_or_else(Answered::pass)
+}
+
+/// "Ok. Show my bookings" where the turn offers that command: a clause
+/// that says one of the turn's commands whole (its label or an alias) is
+/// that command, whatever opens the reply; the acknowledgement accepts
+/// nothing, and the ladder reads the command.
+fn a_command_said(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if cx.req.commands.is_empty() {
+        return None;
+    }
+    // Compared as the match rung compares a command: canonical forms,
+    // without a leading verb of selection, and without words that name
+    // nothing ("show my bookings" says "My bookings").
+    let canon = |t: &str| crate::canon::canonicalize(t, cx.lex);
+    let names: Vec<String> = cx
+        .req
+        .commands
+        .iter()
+        .flat_map(|c| std::iter::once(&c.label).chain(&c.aliases))
+        .map(|n| canon(n))
+        .filter(|n| !n.is_empty())
+        .collect();
+    r.clauses
+        .iter()
+        .any(|c| {
+            let q = crate::matching::Query::new(canon(&c.words.join(" ")), cx.lex);
+            let bare: Vec<&str> = q.core.split(' ').filter(|w| !w.is_empty() && !cx.lex.function_words.contains(*w)).collect();
+            names.iter().any(|n| *n == q.full || *n == q.core || *n == bare.join(" "))
+        })
+        .then(Answered::pass)
 }
 
 /// A label or alias says what the input says ("Skip", "it's a no" with

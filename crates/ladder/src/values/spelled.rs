@@ -156,6 +156,9 @@ pub(super) fn is_cardinal_word(w: &str) -> bool {
 /// "One" in the lexicon's languages: a number word wherever it counts.
 pub(super) const ONE: &[&str] = &["one", "un", "une", "uno", "una", "ein", "eine", "einen", "eins"];
 
+/// A run of words that spells a number: its byte span and what it says.
+type Run = (usize, usize, Spelled);
+
 /// The words of `text` that spell numbers: each run's byte span and what
 /// it says. A run is words (letters, and an apostrophe inside them) joined
 /// by spaces or hyphens ("twenty-one", "dix-neuf").
@@ -163,6 +166,27 @@ pub(super) fn spelled_numbers(text: &str) -> Vec<(usize, usize, Spelled)> {
     if !any_opens(text) {
         return Vec::new();
     }
+    // A turn reads its input's values in several rungs (the reply's
+    // reading, matching's values, the counts it says): the last text read
+    // on this thread is kept, so a number word is parsed once a turn.
+    thread_local! {
+        static LAST: std::cell::RefCell<(String, Vec<Run>)> = const { std::cell::RefCell::new((String::new(), Vec::new())) };
+    }
+    if let Some(hit) = LAST.with(|l| l.try_borrow().ok().filter(|l| l.0 == text).map(|l| l.1.clone())) {
+        return hit;
+    }
+    let found = parse_spelled(text);
+    LAST.with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            l.0.clear();
+            l.0.push_str(text);
+            l.1.clone_from(&found);
+        }
+    });
+    found
+}
+
+fn parse_spelled(text: &str) -> Vec<(usize, usize, Spelled)> {
     // The words, lower case, with their spans; a break where anything but
     // spaces or one hyphen stands between two words.
     let mut words: Vec<(usize, usize, String, bool)> = Vec::new();

@@ -361,3 +361,32 @@ fn a_yes_with_the_options_own_verb_is_a_yes() {
     s.say("cancel my membership", &gym);
     assert_ne!(s.say("yes stop it", &gym).outcome, Outcome::Execute);
 }
+
+/// "Ok. Show my bookings" to a confirmation, where the turn offers "My
+/// bookings" as a command: the acknowledgement opens the command, it
+/// accepts nothing. Without the command, or with words that are no
+/// command, the reply reads as before.
+#[test]
+fn an_acknowledgement_before_a_command_is_that_command() {
+    let ask = |input: &str, commands: Vec<Candidate>| {
+        let req = DecideRequest {
+            session_id: "s".into(),
+            input: input.into(),
+            active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat".into() }),
+            options: Some(asking(screen("yoga", vec![c("a", "Book yoga class", "Thu 18:00 · Studio 2")]), Asked::Confirmation)),
+            commands,
+            ..Default::default()
+        };
+        crate::testkit::turn(crate::testkit::policy(), &crate::testkit::Fake::quiet(), &req).decision
+    };
+    let bookings = || vec![Candidate::new("my_bookings", "My bookings")];
+    for input in ["ok. show my bookings", "ok, my bookings"] {
+        let d = ask(input, bookings());
+        assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::Command)), "{input:?}: {}", said(&d));
+    }
+    // A yes word the match rung does not count as phrasing: never the
+    // option, though not the command either.
+    assert_ne!(ask("sure. my bookings", bookings()).outcome, Outcome::Execute);
+    assert_eq!(said(&ask("ok, book it", bookings())), "execute a (reply, affirm)");
+    assert_eq!(said(&ask("yes", bookings())), "execute a (reply, affirm)");
+}

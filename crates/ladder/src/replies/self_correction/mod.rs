@@ -43,13 +43,21 @@ enum Choice {
 /// the option taken back. `None` when the reply is not so shaped: a
 /// choice on each side, nothing asked, no negation after the take-back.
 pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    // A label said whole ("Don't Stop Me Now") is that request.
-    if r.asks || cx.a_label_says_it() {
+    if r.asks {
         return None;
     }
     // The words as typed (a clause that only says "sorry" is no clause of
     // the reading), a slip of the keyboard read as the word meant.
     let text = fold(&normalize(&cx.req.input)).into_owned();
+    // No word that takes anything back (most turns): nothing to read.
+    let first_words = || TAKES_BACK.iter().filter_map(|p| p.split(' ').next());
+    if !(r.refuses || r.abandons || r.corrects || text.split(' ').any(|t| first_words().any(|f| f == t))) {
+        return None;
+    }
+    // A label said whole ("Don't Stop Me Now") is that request.
+    if cx.a_label_says_it() {
+        return None;
+    }
     let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect();
     let (start, end) = last_take_back(cx, &words)?;
     let (before, after) = (&words[..start], &words[end..]);
