@@ -62,6 +62,18 @@ pub(super) fn short_form_licences(toks: &[&str], roles: &mut [Role], screen: &Sc
 /// Whether `t`, a word no option has, is a short form of `w`, an
 /// option's word.
 pub(super) fn stands_for(t: &str, w: &str) -> bool {
+    // Every form below keeps the word's first letter (a texted digit
+    // spells its own): most pairs end here.
+    let first = match t.as_bytes().first() {
+        Some(b'8') => b'a',
+        Some(b'2') => b't',
+        Some(b'4') => b'f',
+        Some(b) => *b,
+        None => return false,
+    };
+    if w.as_bytes().first() != Some(&first) {
+        return false;
+    }
     if !w.is_ascii() || w.len() <= t.len() || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
         return false;
     }
