@@ -482,9 +482,21 @@ const C_FULLY_RIGHT_MIN: usize = 79;
 /// scored turns; the clear requests executed, the escapes right and the
 /// dialogues fully right never below what holds today, reported beside
 /// the targets.
-#[tokio::test]
-async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/dialogues-c");
+/// A blind dialogue set's figures on its scored turns (`scoring.json`'s
+/// `debatable` and `knowledge` turns left out, and the exceptions).
+struct BlindFigures {
+    report: eval::Report,
+    left_out: std::collections::BTreeSet<String>,
+    clear: usize,
+    executed: usize,
+    escapes: usize,
+    escaped: usize,
+    wrong: usize,
+    fully_right: usize,
+}
+
+async fn blind_set(set: &str, dialogues: usize) -> BlindFigures {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(set);
     let scoring: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("scoring.json")).unwrap()).unwrap();
     let left_out: std::collections::BTreeSet<String> = ["debatable", "knowledge"]
         .iter()
@@ -498,16 +510,16 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
     .iter()
     .map(|e| e.at.clone())
     .collect::<Vec<_>>();
-    assert!(unknown.is_empty(), "scoring.json names no turn of the corpus: {unknown:?}");
+    assert!(unknown.is_empty(), "{set}/scoring.json names no turn of the corpus: {unknown:?}");
     // Each dialogue's scored turns, and what each expects.
     let mut scored: Vec<(String, Vec<(String, eval::Expect)>)> = Vec::new();
     for line in &lines {
-        let eval::Line::Dialogue(d) = line else { panic!("dialogues-c holds dialogues only") };
+        let eval::Line::Dialogue(d) = line else { panic!("{set} holds dialogues only") };
         let turns = d.turns.iter().enumerate().map(|(k, t)| (format!("{}#{}", d.id, k + 1), t.expect.clone()));
         scored.push((d.id.clone(), turns.filter(|(id, _)| !left_out.contains(id)).collect()));
     }
-    let r = evaluate_set("dialogues-c", "dialogues.jsonl").await;
-    assert_eq!((r.dialogues.dialogues, r.overall.invalid), (100, 0), "{}", eval::render(&r));
+    let r = evaluate_set(set, "dialogues.jsonl").await;
+    assert_eq!((r.dialogues.dialogues, r.overall.invalid), (dialogues, 0), "{}", eval::render(&r));
     let not_right: std::collections::BTreeMap<&str, &eval::Scored> = r.failures.iter().map(|f| (f.id.as_str(), f)).collect();
     let set_aside: std::collections::BTreeSet<&str> = r.set_aside.iter().map(|a| a.turn.id.as_str()).collect();
     let (mut clear, mut executed, mut escapes, mut escaped, mut wrong, mut fully_right) = (0, 0, 0, 0, 0, 0);
@@ -524,6 +536,12 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
         }
         fully_right += usize::from(turns.iter().all(|(id, _)| !not_right.contains_key(id.as_str())));
     }
+    BlindFigures { report: r, left_out, clear, executed, escapes, escaped, wrong, fully_right }
+}
+
+#[tokio::test]
+async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would() {
+    let BlindFigures { report: r, left_out, clear, executed, escapes, escaped, wrong, fully_right } = blind_set("dialogues-c", 100).await;
     let mut gates = Gates::default();
     gates.check("wrong executes, scored turns", wrong.to_string(), "0", wrong == 0);
     gates.check(
@@ -550,4 +568,41 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
     gates.report("wrong executes, every turn", r.wrong_executes().to_string());
     gates.report("dialogues fully right, every turn", r.dialogues.fully_right.to_string());
     gates.hold("tests/corpus/dialogues-c", &r, |f| !left_out.contains(&f.id));
+}
+
+/// The blind sets written to check the rules generalise, each by a
+/// helper that read a one-paragraph brief and none of the code
+/// (`tests/corpus/fresh56/`, 45 dialogues; `tests/corpus/fresh57/`, 40):
+/// no wrong execute on the scored turns, and the clear requests executed,
+/// escapes right and dialogues fully right never below what holds today.
+/// The gap between these and dialogues-c's figures is how far the rules
+/// fit lines rather than classes (docs/evaluation.md).
+#[tokio::test]
+async fn the_fresh_blind_sets_hold_what_they_hold_today() {
+    // (set, dialogues, clear executed, escapes right, fully right)
+    for (set, dialogues, executed_min, escaped_min, fully_min) in [("fresh56", 45, 53, 6, 26), ("fresh57", 40, 30, 4, 16)] {
+        let f = blind_set(set, dialogues).await;
+        let mut gates = Gates::default();
+        gates.check("wrong executes, scored turns", f.wrong.to_string(), "0", f.wrong == 0);
+        gates.check(
+            "clear requests executed, scored turns",
+            percent(f.executed, f.clear),
+            &format!(">= {executed_min}"),
+            f.executed >= executed_min,
+        );
+        gates.check(
+            "escapes right, scored turns",
+            format!("{} of {}", f.escaped, f.escapes),
+            &format!(">= {escaped_min}"),
+            f.escaped >= escaped_min,
+        );
+        gates.check(
+            "dialogues fully right, scored turns",
+            format!("{} of {dialogues}", f.fully_right),
+            &format!(">= {fully_min}"),
+            f.fully_right >= fully_min,
+        );
+        let left_out = f.left_out;
+        gates.hold(&format!("tests/corpus/{set}"), &f.report, |x| !left_out.contains(&x.id));
+    }
 }
