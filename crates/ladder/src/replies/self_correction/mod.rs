@@ -46,14 +46,17 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     if r.asks {
         return None;
     }
+    // No word that takes anything back (most turns): nothing to read. A
+    // refusal, an abandon or a correction the reading found, else a
+    // phrase of `TAKES_BACK` anywhere in the input as typed (a cheap
+    // test that may let through what the words below then reject).
+    let lower = fold(&cx.req.input.to_lowercase()).into_owned();
+    if !(r.refuses || r.abandons || r.corrects || TAKES_BACK.iter().filter_map(|p| p.split(' ').next()).any(|f| lower.contains(f))) {
+        return None;
+    }
     // The words as typed (a clause that only says "sorry" is no clause of
     // the reading), a slip of the keyboard read as the word meant.
     let text = fold(&normalize(&cx.req.input)).into_owned();
-    // No word that takes anything back (most turns): nothing to read.
-    let first_words = || TAKES_BACK.iter().filter_map(|p| p.split(' ').next());
-    if !(r.refuses || r.abandons || r.corrects || text.split(' ').any(|t| first_words().any(|f| f == t))) {
-        return None;
-    }
     // A label said whole ("Don't Stop Me Now") is that request.
     if cx.a_label_says_it() {
         return None;

@@ -152,3 +152,12 @@ fn the_same_option_on_both_sides_of_a_take_back_is_no_self_correction() {
         assert_ne!(d.outcome, Outcome::Execute, "{input}: {}", said(&d));
     }
 }
+
+/// A take-back word with its accent as typed ("perdón", "plutôt") is
+/// read as the word: the last choice stands.
+#[test]
+fn a_take_back_with_its_accent_is_read() {
+    let choice = asking(shirts(), Asked::Choice);
+    assert_eq!(said(&Session::new().say("2, perdón, 3", &choice)), "execute blue (reply, self_correction)");
+    assert_eq!(said(&Session::new().say("2, perdon, 3", &choice)), "execute blue (reply, self_correction)");
+}
