@@ -47,11 +47,13 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
         return None;
     }
     // No word that takes anything back (most turns): nothing to read. A
-    // refusal, an abandon or a correction the reading found, else a
-    // phrase of `TAKES_BACK` anywhere in the input as typed (a cheap
-    // test that may let through what the words below then reject).
+    // refusal, an abandon or a correction the reading found, else the
+    // first word of a phrase of `TAKES_BACK` among the words as typed (a
+    // cheap test that may let through what the words below reject).
     let lower = fold(&cx.req.input.to_lowercase()).into_owned();
-    if !(r.refuses || r.abandons || r.corrects || TAKES_BACK.iter().filter_map(|p| p.split(' ').next()).any(|f| lower.contains(f))) {
+    let first_words = || TAKES_BACK.iter().filter_map(|p| p.split(' ').next());
+    let takes_back = lower.split(|c: char| !c.is_alphanumeric()).any(|w| !w.is_empty() && first_words().any(|f| f == w));
+    if !(r.refuses || r.abandons || r.corrects || takes_back) {
         return None;
     }
     // The words as typed (a clause that only says "sorry" is no clause of
