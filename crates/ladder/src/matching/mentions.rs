@@ -220,6 +220,12 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
         // Past the first word, a verb a label has is that label's word ("pad
         // see ew" with "Pad See Ew").
         let label_word = i > 0 && canon.any_word(toks[i], stop);
+        // A word a label says after the word before it is that label's,
+        // a conjunction too ("standard plus" with "Standard Plus").
+        if label_word && roles[i - 1] != Role::Empty && canon.has_run(&toks[i - 1..=i], stop) {
+            i += 1;
+            continue;
+        }
         // The everyday verbs of choosing an item ("add", "grab") are
         // phrasing too where no label has them and no
         // option is an action of its own ("add a garlic naan" on a menu;

@@ -99,3 +99,19 @@ fn do_it_again_is_no_yes_to_another_option() {
     let d = s.say("do it again", &screen("player-4", vec![Candidate::new("s1", "Clocks")]));
     assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
 }
+
+/// A word of repetition that an option shows ("plus" is French "more",
+/// and "Standard Plus" a fare) is that option's word: "standard plus"
+/// never executes "Standard" as a repetition or as a label with a
+/// conjunction after it.
+#[test]
+fn a_word_of_repetition_an_option_shows_is_that_options() {
+    let fares = screen(
+        "fares",
+        vec![Candidate::new("std", "Standard"), Candidate::new("plus", "Standard Plus · +€30"), Candidate::new("first", "First")],
+    );
+    for input in ["standard plus", "standard plus please"] {
+        let d = Session::new().say(input, &fares);
+        assert!(d.outcome != Outcome::Execute || d.target_id.as_deref() == Some("plus"), "{input}: {}", said(&d));
+    }
+}

@@ -3,6 +3,7 @@
 //! takes back is never the one proposed.
 
 use super::*;
+use crate::values::is_number_word;
 
 /// Words that take back what was just said, beside the lexicon's
 /// refusals ("no") and abandons ("wait", "hold on"): "sorry", "actually",
@@ -66,15 +67,23 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect();
     let (start, end) = last_take_back(cx, &words)?;
     let (before, after) = (&words[..start], &words[end..]);
-    let taken = match choice(cx, before)? {
-        Choice::Entry(e) => Some(e),
-        Choice::Position(said) => position_on_screen(cx, &said),
+    // Each side as typed, where the words line up with the input's, for
+    // the values it says ("the 8:15", "tuesday").
+    let typed = Typed::of(&cx.req.input, words.len());
+    // The side taken back chooses one option, a position, or words that
+    // name several ("economy... no, business" over "Economy" and "Economy
+    // Plus"): the choice after the take-back stands all the same.
+    let taken = match choice(cx, before, typed.side(0..start)) {
+        Some(Choice::Entry(e)) => Some(e),
+        Some(Choice::Position(said)) => position_on_screen(cx, &said),
+        None if names_several(cx, before) => None,
+        None => return None,
     };
     // "The blue one, actually no, not the first": the one taken back and
     // the one negated are out; the rest is asked.
     if let Some((i, n)) = (0..after.len()).find_map(|i| cx.lex.negations.match_at(after, i).map(|n| (i, n))) {
         let rest: Vec<&str> = after[..i].iter().chain(&after[i + n..]).copied().collect();
-        let not = match choice(cx, &rest) {
+        let not = match choice(cx, &rest, None) {
             Some(Choice::Entry(e)) => Some(e),
             Some(Choice::Position(said)) => position_on_screen(cx, &said),
             None => None,
@@ -85,7 +94,28 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // What follows names nothing asked ("... no, the purple one"): the
     // choice is taken back all the same; the options are asked, the one
     // taken back last.
-    let Some(wanted) = choice(cx, after) else {
+    // Said after a reason for the change ("... nah too pricey, economy
+    // plus"): the longest end of what follows that chooses, when the words
+    // it passes over name nothing.
+    // The end chosen says a word of the label or a value ("with subtitles"
+    // over a sublabel "no subtitles" chooses nothing), and what it passes
+    // over is a few words.
+    let chosen = (0..after.len()).find_map(|i| {
+        let skipped = content(cx, &after[..i]);
+        if i > 0 && (skipped.len() > 3 || cx.names_something(&skipped)) {
+            return None;
+        }
+        let side = typed.side(end + i..words.len());
+        match choice(cx, &after[i..], side)? {
+            Choice::Entry(e) if i > 0 => {
+                let said = content(cx, &after[i..]);
+                let by_label = cx.canon.label_words_of(e).any(|w| said.iter().any(|s| s == w));
+                (by_label || side.is_some_and(|t| !crate::values::values(t).is_empty())).then_some((i, Choice::Entry(e)))
+            }
+            c => Some((i, c)),
+        }
+    });
+    let Some((from, wanted)) = chosen else {
         // Only what is said as a choice ("the purple one"), not a sentence
         // of its own ("... is actually awesome, now find me a drama").
         let taken = taken.filter(|_| content(cx, after).len() <= 2)?;
@@ -94,9 +124,13 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
         return Some(Answered::of(Answer::Ask { entries, kind: ReplyKind::SelfCorrection }));
     };
     match wanted {
-        // An option asked about that only the words after say: that one
-        // (a high-risk one is confirmed first).
-        Choice::Entry(e) if cx.question().is_some() => {
+        // An option that only the words after say, among those asked
+        // about or on a screen read at a glance: that one (a high-risk one
+        // is confirmed first). Both sides naming the same option ("coffee
+        // no sales a" over "Coffee sales A") take nothing back for
+        // another: a negation inside what is said, the ladder's to read.
+        Choice::Entry(e) if cx.question().is_none() && taken == Some(e) => None,
+        Choice::Entry(e) => {
             let by = cx.question().map_or(By::Screen, |(_, by)| by);
             Some(Answered::of(if cx.high_risk(e) {
                 Answer::Confirm { entry: e, kind: ReplyKind::SelfCorrection }
@@ -115,19 +149,13 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
             };
             Some(a)
         }
-        wanted => {
-            let again = match wanted {
-                Choice::Entry(e) => Some(e),
-                Choice::Position(ref said) => position_on_screen(cx, said),
-            };
-            // Both sides naming the same option ("coffee no sales a" over
-            // "Coffee sales A") take nothing back for another: a negation
-            // inside what is said, the ladder's to read.
+        Choice::Position(said) => {
+            let again = position_on_screen(cx, &said);
             if taken.is_some() && taken == again {
                 return None;
             }
             let without: Vec<usize> = taken.filter(|t| Some(*t) != again).into_iter().collect();
-            Some(Answered::of(Answer::Again { text: after.join(" "), without, kind: ReplyKind::SelfCorrection }))
+            Some(Answered::of(Answer::Again { text: after[from..].join(" "), without, kind: ReplyKind::SelfCorrection }))
         }
     }
 }
@@ -167,23 +195,92 @@ fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize)
 /// What `words` choose: the one option every content word of which it
 /// shows (among those asked about, else the screen), else a position said
 /// whole.
-fn choice(cx: &Context<'_, '_>, words: &[&str]) -> Option<Choice> {
-    named(cx, words).or_else(|| position_said(cx, &words.join(" ")).map(Choice::Position))
+fn choice(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<Choice> {
+    named(cx, words, typed).or_else(|| position_said(cx, &words.join(" ")).map(Choice::Position))
 }
 
-fn named(cx: &Context<'_, '_>, words: &[&str]) -> Option<Choice> {
+/// Whether `words` name two or more options, each showing every content
+/// word of them ("economy" over "Economy" and "Economy Plus").
+fn names_several(cx: &Context<'_, '_>, words: &[&str]) -> bool {
     let content = content(cx, words);
-    if content.is_empty() {
+    !content.is_empty()
+        && asked_or_screen(cx).is_some_and(|asked| {
+            asked
+                .into_iter()
+                .filter(|e| {
+                    let own = cx.words_of(*e);
+                    content.iter().all(|w| own.contains(w))
+                })
+                .count()
+                >= 2
+        })
+}
+
+/// The one option that shows every content word of `words` and every
+/// value `typed` (the same side as typed) says: "the 17:05" names "17:05
+/// · direct", "tuesday" names "Tue 4 Mar". A word of a value is the
+/// value's, not a word the label must show.
+fn named(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<Choice> {
+    let said = typed.map(crate::values::values).unwrap_or_default();
+    let content: Vec<String> = content(cx, words)
+        .into_iter()
+        .filter(|w| said.is_empty() || !(w.chars().any(|c| c.is_ascii_digit()) || crate::values::is_a_value_word(w) || is_number_word(w)))
+        .collect();
+    if content.is_empty() && said.is_empty() {
         return None;
     }
     let asked = asked_or_screen(cx)?;
     let mut named = asked.into_iter().filter(|e| {
         let own = cx.words_of(*e);
-        content.iter().all(|w| own.contains(w))
+        let shown = cx.values_of(*e);
+        content.iter().all(|w| own.contains(w)) && said.iter().all(|v| shown.iter().any(|s| v.names(s)))
     });
     match (named.next(), named.next()) {
         (Some(one), None) => Some(Choice::Entry(one)),
         _ => None,
+    }
+}
+
+/// The input's words as typed, each with its bytes: runs of letters,
+/// digits, apostrophes and combining marks, as `normalize` splits them.
+/// Empty when they do not line up one to one with the words read.
+struct Typed<'a> {
+    input: &'a str,
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+impl<'a> Typed<'a> {
+    fn of(input: &'a str, n: usize) -> Self {
+        use unicode_normalization::char::is_combining_mark;
+        let joins = |c: char| c.is_alphanumeric() || is_combining_mark(c) || matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`');
+        let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut open: Option<usize> = None;
+        for (i, c) in input.char_indices().chain([(input.len(), ' ')]) {
+            match (joins(c), open) {
+                (true, None) => open = Some(i),
+                (false, Some(s)) => {
+                    // A run of apostrophes alone is no word.
+                    if input[s..i].chars().any(char::is_alphanumeric) {
+                        spans.push(s..i);
+                    }
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        if spans.len() != n {
+            spans.clear();
+        }
+        Typed { input, spans }
+    }
+
+    /// The text of the words `range` as typed.
+    fn side(&self, range: std::ops::Range<usize>) -> Option<&'a str> {
+        if range.is_empty() {
+            return None;
+        }
+        let (first, last) = (self.spans.get(range.start)?, self.spans.get(range.end - 1)?);
+        Some(&self.input[first.start..last.end])
     }
 }
 

@@ -161,3 +161,41 @@ fn a_take_back_with_its_accent_is_read() {
     assert_eq!(said(&Session::new().say("2, perdón, 3", &choice)), "execute blue (reply, self_correction)");
     assert_eq!(said(&Session::new().say("2, perdon, 3", &choice)), "execute blue (reply, self_correction)");
 }
+
+/// A side that says a value the options show ("the 7:45", "tuesday", "the
+/// 2pm") chooses the option showing it, written however the label writes
+/// it; a side that names several ("economy" over "Economy" and "Economy
+/// Plus") is taken back all the same; and a reason for the change between
+/// the take-back and the choice ("too big", "that's too much") is passed
+/// over. Whether a question was asked or not.
+#[test]
+fn values_and_reasons_on_either_side_of_a_take_back_are_read() {
+    let lab = |id: &str, label: &str| Candidate::new(id, label);
+    let flights = screen("flights", vec![lab("early", "07:45 · direct"), lab("mid", "12:30 · 1 stop"), lab("late", "18:10 · direct")]);
+    let days = screen("days", vec![lab("tue", "Tue 4 Mar"), lab("wed", "Wed 5 Mar"), lab("thu", "Thu 6 Mar")]);
+    let hours = screen("hours", vec![lab("h9", "9:00 AM"), lab("h11", "11:00 AM"), lab("h14", "2:00 PM")]);
+    let pizzas = screen("pizzas", vec![lab("s", "Small 10in"), lab("m", "Medium 12in"), lab("l", "Large 14in")]);
+    let cabins = screen("cabins", vec![lab("eco", "Economy"), lab("ecp", "Economy Plus"), lab("bus", "Business")]);
+    for (input, set, want) in [
+        ("the 7:45, no wait, the 18:10", &flights, "execute late"),
+        ("tuesday no wait thursday", &days, "execute thu"),
+        ("the 9am - sorry, I mean the 2pm", &hours, "execute h14"),
+        ("large - actually no, too big, medium", &pizzas, "execute m"),
+        ("economy... no, business", &cabins, "execute bus"),
+        ("business... nah that's too much, economy plus", &cabins, "execute ecp"),
+    ] {
+        for set in [set.clone(), asking(set.clone(), Asked::Choice)] {
+            assert_eq!(said(&Session::new().say(input, &set)), format!("{want} (reply, self_correction)"), "{input}");
+        }
+    }
+    // Taken back and nothing chosen: never the one taken back.
+    let d = Session::new().say("the 7:45 - no, hang on, not that", &flights);
+    assert_eq!(d.outcome, Outcome::Clarify, "{}", said(&d));
+    assert_ne!(d.clarifier.as_ref().map(|c| c.option_ids[0].as_str()), Some("early"), "{}", said(&d));
+    // What the reason passes over names another option, or what follows
+    // says only a sublabel's word: no choice of this room.
+    let film = screen("film", vec![c("c1", "Play movie: JT LeRoy", "no subtitles")]);
+    assert_ne!(Session::new().say("No, actually, I'd rather watch Stockholm. With subtitles, please.", &film).outcome, Outcome::Execute);
+    let colours = screen("colours", vec![lab("r", "Red"), lab("g", "Green"), lab("b", "Blue")]);
+    assert_ne!(Session::new().say("red... no, green or blue", &colours).outcome, Outcome::Execute);
+}
