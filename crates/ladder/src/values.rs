@@ -16,7 +16,7 @@
 
 use names::{month, unit, weekday};
 use scan::*;
-pub use scan::{is_number_word, singular};
+pub use scan::{AT, is_number_word, singular};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 

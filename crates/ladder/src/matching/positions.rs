@@ -117,7 +117,10 @@ pub fn value_digits(raw: &str) -> Vec<&str> {
         let part_of_day = ["in the morning", "in the afternoon", "in the evening", "at night"]
             .iter()
             .any(|p| after.get(..p.len()).is_some_and(|head| head.eq_ignore_ascii_case(p)));
-        if separated || version || money || signed || part_of_day {
+        // "at 3", "um 7": a time of day, as `values` reads it.
+        let word_before = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        let at_a_time = raw[..start].ends_with(' ') && crate::values::AT.iter().any(|w| word_before.eq_ignore_ascii_case(w));
+        if separated || version || money || signed || part_of_day || at_a_time {
             out.extend(raw[start..i].split(['.', ',', ':']).filter(|d| !d.is_empty()));
         }
     }

@@ -217,7 +217,7 @@ pub(super) fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Optio
 
 /// Words before a time of day ("at one", "um eins"): French "à" folds to
 /// the English article "a", and is left out.
-pub(super) const AT: &[&str] = &["at", "um"];
+pub const AT: &[&str] = &["at", "um"];
 
 /// Words before a day of the month said as an ordinal ("on the second",
 /// "for the twelfth", "el primero", "le premier", "am ersten").

@@ -112,9 +112,16 @@ fn a_value_is_no_position() {
         ("2-3", vec![]),
         ("2024-05-01", vec![]),
         ("the 2nd - the 3rd", vec![]),
+        ("thurs at 3", vec!["3"]),
+        ("um 7 bitte", vec!["7"]),
+        ("savings •••• at 4", vec!["4"]),
+        ("cat 3", vec![]),
     ] {
         assert_eq!(value_digits(raw), want, "{raw:?}");
     }
+    // "at 3" is a time: never the third option, which shows another.
+    let slots = labelled(&["Wed 15:00", "Thu 15:00", "Thu 17:00"]);
+    assert_ne!(executes("thurs at 3", &slots).as_deref(), Some("c2"));
     let cands = labelled(&["Roll out to EU", "Roll out to US", "Roll back"]);
     for input in ["roll out 2.7", "roll out v2", "the $2 one", "3.1", "option 2.5", "#2.1"] {
         let (m, _) = find_on(input, &cands, &[]);
