@@ -316,13 +316,25 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
     if of_size.iter().flatten().count() < 2 {
         return;
     }
-    for (k, t) in toks.iter().enumerate() {
-        let Some(size) = sizes.get(*t).filter(|_| roles[k] == Role::Content) else { continue };
+    // A size said in two or three words is its form written as one
+    // ("extra large" is "extralarge", "double xl" "doublexl").
+    let mut k = 0;
+    while k < toks.len() {
+        let said = (1..=3.min(toks.len() - k)).rev().find_map(|n| {
+            let joined = toks[k..k + n].concat();
+            let free = roles[k..k + n].iter().all(|r| *r == Role::Content);
+            sizes.get(&joined).filter(|_| free).map(|size| (n, joined, size))
+        });
+        let Some((n, word, size)) = said else {
+            k += 1;
+            continue;
+        };
         let entries: Vec<usize> = (0..of_size.len()).filter(|e| of_size[*e] == Some(size)).collect();
         if !entries.is_empty() {
-            roles[k] = Role::Empty;
-            out.push(Licence { tok: k, word: t.to_string(), entries, rule: "size" });
+            roles[k..k + n].fill(Role::Empty);
+            out.push(Licence { tok: k, word, entries, rule: "size" });
         }
+        k += n;
     }
 }
 

@@ -44,6 +44,10 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
         ("for 9", &rooms, Some("r2a9")),
         ("medium", &sizes, Some("m")),
         ("large please", &sizes, Some("l")),
+        // A size said in two words is its form written as one.
+        ("extra large please", &sizes, Some("xl")),
+        ("extra small", &shown(&[("xs", "XS", ""), ("s", "S", ""), ("m", "M", "")]), Some("xs")),
+        ("extra grande", &sizes, Some("xl")),
         ("join Thursday's 3pm", &meetings, Some("th15")),
         ("the one on the 12th", &shown(&[("f12", "Fri 12 Sep", ""), ("m15", "Mon 15 Sep", "")]), Some("f12")),
         // "10" is a piece of "10:30", no word of that option.
@@ -270,7 +274,7 @@ const PRICES: [(u32, &str); 10] = [
     (60, "sixty"),
     (75, ""),
 ];
-const SIZES: [(&str, &str); 5] = [("XS", ""), ("S", "small"), ("M", "medium"), ("L", "large"), ("XL", "")];
+const SIZES: [(&str, &str); 5] = [("XS", "extra small"), ("S", "small"), ("M", "medium"), ("L", "large"), ("XL", "extra large")];
 
 fn ordinal_suffix(d: u32) -> &'static str {
     match d % 10 {
