@@ -153,7 +153,7 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
 /// unit's. Such a word is itself, never a slip of the keyboard for a
 /// reply word ("past" is not German "passt").
 pub fn is_a_value_word(w: &str) -> bool {
-    matches!(w, "half" | "quarter" | "past" | "oclock" | "ish")
+    matches!(w, "half" | "halb" | "quarter" | "past" | "oclock" | "ish")
         || LONE_CLOCKS.iter().any(|(name, _)| *name == w)
         || weekday(w).is_some()
         || month(w).is_some()
@@ -178,9 +178,32 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
 
 /// The values a candidate shows: its label's, then its sublabel's.
 pub fn shown(c: &crate::types::Candidate) -> Vec<Value> {
-    let mut v = values(&c.label);
-    v.extend(values(&c.sublabel));
+    let mut v = values(&short_weekdays(&c.label));
+    v.extend(values(&short_weekdays(&c.sublabel)));
     v
+}
+
+/// `text` with each weekday in short that a number follows ("Mi 18:00",
+/// "jeu. 9h") written in full, as an option shows it (`SHORT_WEEKDAYS`).
+pub fn short_weekdays(text: &str) -> Cow<'_, str> {
+    let words = || text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    if !words().any(|w| w.len() <= 3 && names::short_weekday(&w.to_lowercase()).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(start) = rest.find(char::is_alphanumeric) {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        let next = after.trim_start_matches(|c: char| c == '.' || c == ',' || c.is_whitespace());
+        let full = names::short_weekday(&word.to_lowercase()).filter(|_| next.starts_with(|c: char| c.is_ascii_digit()));
+        out.push_str(full.unwrap_or(word));
+        rest = after;
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// The values in `text`, in order.

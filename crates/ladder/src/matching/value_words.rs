@@ -260,6 +260,7 @@ fn in_another_value(screen: &Screen<'_>, entry: usize, word: &str, said: &Value)
     let c = screen.pool.entries[entry].cand;
     let mut inside = false;
     for text in [&c.label, &c.sublabel] {
+        let text = &*crate::values::short_weekdays(text);
         let values = values_at(text);
         let mut at = 0;
         while let Some(found) = text[at..].find(word) {
@@ -284,6 +285,7 @@ fn shown_values(screen: &Screen<'_>, entry: usize) -> Vec<Value> {
     let c = screen.pool.entries[entry].cand;
     let mut out = Vec::new();
     for text in [&c.label, &c.sublabel] {
+        let text = &*crate::values::short_weekdays(text);
         for (v, range) in values_at(text) {
             let before = text[..range.start].trim_end();
             let ends_span = before.ends_with(['-', '\u{2013}', '\u{2014}'])

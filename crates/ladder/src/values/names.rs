@@ -48,10 +48,69 @@ pub(super) const WEEKDAYS: &[(&str, u8)] = &[
     ("freitag", 4),
     ("samstag", 5),
     ("sonntag", 6),
+    // Italian and Dutch (Portuguese days are ordinals, "segunda", said
+    // alone: only their short forms beside a time, below).
+    ("lunedi", 0),
+    ("martedi", 1),
+    ("mercoledi", 2),
+    ("giovedi", 3),
+    ("venerdi", 4),
+    ("sabato", 5),
+    ("domenica", 6),
+    ("maandag", 0),
+    ("dinsdag", 1),
+    ("woensdag", 2),
+    ("donderdag", 3),
+    ("vrijdag", 4),
+    ("zaterdag", 5),
+    ("zondag", 6),
     // Hebrew names its days by number ("יום שני", day two, is Monday): a
     // bare "שני" is "second", so only the Sabbath stands alone.
     ("שבת", 5),
 ];
+
+/// Weekdays as labels show them in short before a time or a date ("Mi
+/// 18:00", "jeu. 9h", "qui 14/3"): German, French, Spanish, Italian,
+/// Portuguese and Dutch. Words of their own elsewhere ("do", "so", "sam",
+/// "dim"), so read only on an option and only there.
+pub(super) const SHORT_WEEKDAYS: &[(&str, u8)] = &[
+    ("mo", 0),
+    ("di", 1),
+    ("mi", 2),
+    ("do", 3),
+    ("fr", 4),
+    ("sa", 5),
+    ("so", 6),
+    ("lun", 0),
+    ("mar", 1),
+    ("mer", 2),
+    ("mie", 2),
+    ("jeu", 3),
+    ("jue", 3),
+    ("gio", 3),
+    ("ven", 4),
+    ("vie", 4),
+    ("sam", 5),
+    ("sab", 5),
+    ("dim", 6),
+    ("dom", 6),
+    ("seg", 0),
+    ("ter", 1),
+    ("qua", 2),
+    ("qui", 3),
+    ("sex", 4),
+    ("ma", 0),
+    ("wo", 2),
+    ("vr", 4),
+    ("za", 5),
+    ("zo", 6),
+];
+
+/// The full name of a weekday `SHORT_WEEKDAYS` holds.
+pub(super) fn short_weekday(w: &str) -> Option<&'static str> {
+    const FULL: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+    SHORT_WEEKDAYS.iter().find(|(n, _)| *n == w).map(|(_, d)| FULL[*d as usize])
+}
 
 pub(super) const MONTHS: &[(&str, u8)] = &[
     ("january", 1),
@@ -161,9 +220,8 @@ pub(super) fn unit(w: &str) -> Option<(Dim, f64)> {
         "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "horas" | "heures" => (Dim::Duration, 60.0),
         "sec" | "secs" | "second" | "seconds" | "s" => (Dim::Duration, 1.0 / 60.0),
         "day" | "days" | "tage" | "dias" | "jours" => (Dim::Duration, 24.0 * 60.0),
-        "usd" | "dollar" | "dollars" | "bucks" | "eur" | "euro" | "euros" | "gbp" | "pounds sterling" | "nis" | "shekel" | "shekels" => {
-            (Dim::Price, 100.0)
-        }
+        "usd" | "dollar" | "dollars" | "bucks" | "quid" | "eur" | "euro" | "euros" | "gbp" | "pounds sterling" | "nis" | "shekel"
+        | "shekels" => (Dim::Price, 100.0),
         _ => return None,
     })
 }

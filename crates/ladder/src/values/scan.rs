@@ -239,6 +239,14 @@ pub(super) fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value,
     let past = match w {
         "half" => 30.0,
         "quarter" => 15.0,
+        // German "halb acht": half an hour before eight.
+        "halb" => {
+            let (k, hour) = hour_at(toks, i + 1)?;
+            if !(1.0..=12.0).contains(&hour) || hour.fract() != 0.0 {
+                return None;
+            }
+            return Some((twelve_hours(if hour == 1.0 { 12.0 } else { hour - 1.0 }, 30.0)?, k + 1 - i));
+        }
         _ => return None,
     };
     // "half six": half past six, as the British say it.
@@ -501,8 +509,13 @@ pub(super) fn counted_by(x: f64, next: &str) -> Option<Value> {
     if let Some((dim, f)) = unit(next) {
         return Some(Value::new(dim, x * f));
     }
-    (x.fract() == 0.0 && next.chars().count() > 2 && weekday(next).is_none() && month(next).is_none() && !NOT_COUNTED.contains(&next))
-        .then(|| Value { dim: Dim::Count, amount: x, unit: singular(next) })
+    (x.fract() == 0.0
+        && next.chars().count() > 2
+        && weekday(next).is_none()
+        && month(next).is_none()
+        && !NOT_COUNTED.contains(&next)
+        && !is_a_value_word(next))
+    .then(|| Value { dim: Dim::Count, amount: x, unit: singular(next) })
 }
 
 /// Words after a number that are not what it counts ("the 7 then", "the

@@ -55,6 +55,11 @@ fn more_values_said_in_words() {
     assert_eq!(values("half past six"), vec![half(6.0)]);
     assert_eq!(values("half six please"), vec![half(6.0)]);
     assert_eq!(values("half 6"), vec![half(6.0)]);
+    // German "halb acht" is half an hour before eight.
+    assert_eq!(values("Donnerstag halb acht")[1..], [half(7.0)]);
+    assert_eq!(values("halb 1"), vec![half(12.0)]);
+    assert_eq!(values("um halb 8").last(), Some(&half(7.0)));
+    assert_eq!(one("twenty quid"), (Dim::Price, 2000.0));
     assert_eq!(one("the fifteenth"), (Dim::Day, 15.0));
     assert_eq!(one("the twenty-first"), (Dim::Day, 21.0));
     assert!(values("the third").is_empty(), "a position, not a day");
@@ -375,4 +380,25 @@ fn the_number_word_memo_never_changes_a_verdict() {
         }
     }
     assert!(spelled::opens("nine") && !spelled::opens("table"));
+}
+
+/// A weekday in short is read on an option where a time or a date follows
+/// it ("Mi 18:00", "jeu. 9h", "Do 7:30"), in the six languages whose
+/// labels write it so, and nowhere else: "Do not disturb" shows no
+/// Thursday, and a reply's "do" or "sam" is no day ("do it", "send it to
+/// sam"). Italian and Dutch days said in full are read as the others are.
+#[test]
+fn a_weekday_in_short_is_read_on_an_option_before_a_time() {
+    let shown_on = |label: &str| shown(&crate::types::Candidate::new("x", label));
+    for (label, day) in [("Yoga · Mi 18:00", 2.0), ("jeu. 9h", 3.0), ("Do 7:30", 3.0), ("qui 14:00", 3.0), ("vr 10:00", 4.0)] {
+        assert!(shown_on(label).contains(&Value::new(Dim::Weekday, day)), "{label}: {:?}", shown_on(label));
+    }
+    for label in ["Do not disturb", "Sam's pick", "dim the lights", "Mo Salah"] {
+        assert!(!shown_on(label).iter().any(|v| v.dim == Dim::Weekday), "{label}");
+    }
+    for said in ["do it at 3", "send it to sam 2 times", "mi 18:00"] {
+        assert!(!values(said).iter().any(|v| v.dim == Dim::Weekday), "{said}");
+    }
+    assert_eq!(one("giovedi"), (Dim::Weekday, 3.0));
+    assert_eq!(one("woensdag"), (Dim::Weekday, 2.0));
 }
