@@ -242,6 +242,12 @@ fn a_signed_number_names_the_option_that_shows_it() {
     assert_eq!(executes("UTC+2", &gmt).as_deref(), Some("c3"));
     assert_eq!(executes("utc-2", &gmt), None);
     assert_eq!(executes("utc+1", &labelled(&["London", "Paris", "Cairo"])), None);
+    // A label said whole but for its sign is not the option showing the
+    // other sign ("transpose +2" beside "Transpose -2").
+    let keys = labelled(&["Transpose -2", "Transpose -1", "Original key", "Transpose +1", "Transpose +2"]);
+    assert_eq!(executes("transpose +2", &keys).as_deref(), Some("c4"));
+    assert_eq!(executes("transpose -1", &keys).as_deref(), Some("c1"));
+    assert_eq!(executes("transpose +3", &keys), None);
 }
 
 /// Signed numbers, offsets and codes never choose a position.
