@@ -303,12 +303,15 @@ fn example_pool(name: &str) -> serde_json::Value {
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],
         "garage" => &[("open", "Open garage"), ("close", "Close garage"), ("lock", "Lock front door")],
+        "offers" => &[("acme", "Acme · $95k"), ("globex", "Globex · $90k")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.
     let risk = |id: &str| if name == "cards" && id == "close" { "RISK_HIGH" } else { "RISK_UNSPECIFIED" };
+    // The docs' offers are of kind "offer".
+    let kind = if name == "offers" { "offer" } else { "" };
     serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT",
-        "candidates": labels.iter().map(|(id, l)| serde_json::json!({"id": id, "label": l, "risk": risk(id)})).collect::<Vec<_>>()})
+        "candidates": labels.iter().map(|(id, l)| serde_json::json!({"id": id, "label": l, "risk": risk(id), "kind": kind})).collect::<Vec<_>>()})
 }
 
 #[tokio::test]

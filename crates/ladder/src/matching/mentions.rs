@@ -362,6 +362,52 @@ pub(super) fn fitting_verbs(toks: &[&str], roles: &mut [Role], screen: &Screen<'
     out
 }
 
+/// A word that says what kind of thing options are, from their `kind`
+/// ("the offer from Acme" where the options are offers, "text dad" where
+/// they are contacts): said of those options, as their label's words are,
+/// and left over for any other (a licence, rule `kind`). A word some label
+/// says is that label's, not read here.
+pub(super) fn kind_words(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    let left: Vec<usize> =
+        (0..toks.len()).filter(|k| roles[*k] == Role::Content && !screen.canon.any_word(toks[*k], screen.stop)).collect();
+    if left.is_empty() {
+        return out;
+    }
+    if screen.pool.entries.iter().all(|e| e.cand.kind.is_empty()) {
+        return out;
+    }
+    // Screens repeat their kinds: each kind as typed is normalized once.
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    let kinds: Vec<String> = screen
+        .pool
+        .entries
+        .iter()
+        .map(|e| {
+            let raw = e.cand.kind.as_str();
+            match seen.iter().find(|(r, _)| *r == raw) {
+                Some((_, n)) => n.clone(),
+                None => {
+                    let n = crate::text::normalize(raw);
+                    seen.push((raw, n.clone()));
+                    n
+                }
+            }
+        })
+        .collect();
+    for k in left {
+        let t = toks[k];
+        let singular = t.strip_suffix('s');
+        let entries: Vec<usize> =
+            (0..kinds.len()).filter(|e| kinds[*e].split(' ').any(|w| !w.is_empty() && (w == t || Some(w) == singular))).collect();
+        if !entries.is_empty() {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: t.to_string(), entries, rule: "kind" });
+        }
+    }
+    out
+}
+
 /// The everyday verb, read as a careful person reads it: the
 /// words a verb frame accounts for, for the one option named whole in it.
 /// Each such word becomes phrasing (`Role::Empty`) and a [`Licence`] for

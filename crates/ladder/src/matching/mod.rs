@@ -550,6 +550,7 @@ pub fn find(
     licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));
     licences.extend(verb_frames(&toks, &mut roles, &mentions, &screen));
     licences.extend(mentions::fitting_verbs(&toks, &mut roles, &screen));
+    licences.extend(mentions::kind_words(&toks, &mut roles, &screen));
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);
 
     // Positions inside a subset the words single out ("the second jazz

@@ -433,3 +433,46 @@ fn an_amount_of_the_item_is_request_phrasing() {
     assert_eq!(executes("a glass of wine please", &wine), Some("c0".to_string()));
     assert_eq!(executes("a cup of wine", &wine), None, "no option is a cup, and both are wine");
 }
+
+/// The everyday verbs of common app items (accept an offer, wear a
+/// dress, cast to a speaker, reply to a message, redeem a reward, pair
+/// headphones, subscribe to a plan, follow a channel, visit or drive to a
+/// place, download or print a document) fit the options that are such
+/// items by label, sublabel or `kind`; a word that says what kind of
+/// thing the options are ("the Acme offer", kind `offer`) is said of
+/// them. Never of an option of another kind, a high-risk one, or where a
+/// word no option shows is left.
+#[test]
+fn everyday_verbs_and_kind_words_of_common_items() {
+    let kinded = |rows: &[(&str, &str)]| -> Vec<Candidate> {
+        rows.iter().enumerate().map(|(i, (l, k))| Candidate { kind: (*k).into(), ..Candidate::new(format!("c{i}"), *l) }).collect()
+    };
+    let offers = kinded(&[("Acme · $95k", "offer"), ("Globex · $90k", "offer")]);
+    let outfits = kinded(&[("Red dress", "outfit"), ("Blue dress", "outfit"), ("Green dress", "outfit")]);
+    let devices = kinded(&[("Living room TV", "device"), ("Bedroom speaker", "device")]);
+    let inbox = kinded(&[("Anna: lunch?", "message"), ("Ben: report", "message")]);
+    let rewards = kinded(&[("Free coffee", "reward"), ("Free pastry", "reward")]);
+    let places = kinded(&[("Home", "place"), ("Work", "place"), ("Gym", "place")]);
+    let docs = kinded(&[("Invoice #1042", "document"), ("Receipt #1042", "document")]);
+    for (input, set, want) in [
+        ("accept the Acme offer", &offers, "c0"),
+        ("wear the red one", &outfits, "c0"),
+        ("cast to the bedroom speaker", &devices, "c1"),
+        ("reply to Anna", &inbox, "c0"),
+        ("redeem the free coffee reward", &rewards, "c0"),
+        ("navigate to the gym", &places, "c2"),
+        ("drive to work", &places, "c1"),
+        ("print the invoice", &docs, "c0"),
+        ("download the receipt", &docs, "c1"),
+    ] {
+        assert_eq!(executes(input, set).as_deref(), Some(want), "{input}");
+    }
+    // A verb for another kind of item, a kind word of other options, a
+    // high-risk option, a word left over: asked.
+    assert_eq!(executes("wear the bedroom speaker", &devices), None);
+    let mixed = kinded(&[("Acme · $95k", "offer"), ("Acme · onboarding", "event")]);
+    assert_eq!(executes("the acme", &mixed), None);
+    let risky = vec![Candidate { risk: crate::types::Risk::High, ..offers[0].clone() }, offers[1].clone()];
+    assert_eq!(executes("accept the Acme offer", &risky), None);
+    assert_eq!(executes("accept the Acme offer tomorrow", &offers), None);
+}
