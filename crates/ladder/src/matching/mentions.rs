@@ -220,9 +220,13 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
         // Past the first word, a verb a label has is that label's word ("pad
         // see ew" with "Pad See Ew").
         let label_word = i > 0 && canon.any_word(toks[i], stop);
-        // A word a label says after the word before it is that label's,
-        // a conjunction too ("standard plus" with "Standard Plus").
-        if label_word && roles[i - 1] != Role::Empty && canon.has_run(&toks[i - 1..=i], stop) {
+        // A conjunction a label says after the word before it is that
+        // label's ("standard plus" with "Standard Plus").
+        if label_word
+            && roles[i - 1] != Role::Empty
+            && lex.conjunctions.match_at(toks, i).is_some()
+            && canon.has_run(&toks[i - 1..=i], stop)
+        {
             i += 1;
             continue;
         }

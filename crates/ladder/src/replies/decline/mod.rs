@@ -28,15 +28,25 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     let proposed = proposal(cx).map(|(e, _, _)| e);
     let asked = proposed.is_some() || cx.question().is_some();
     // "No, make it 7pm instead": a value that only one other option shows
-    // picks it (a high-risk one is confirmed first).
-    if !r.values.is_empty() {
+    // picks it (a high-risk one is confirmed first). A value said before
+    // the refusal is what it refuses ("push it to 10... actually no,
+    // scrap it"): only the values from the refusal's clause on pick.
+    let refusal_at = r.clauses.iter().find(|c| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| cx.lex.refusals.match_at(&toks, i).is_some())
+    });
+    let values = match refusal_at {
+        Some(c) if c.start > 0 => cx.req.input.get(c.start..).map(crate::values::values).unwrap_or_default(),
+        _ => r.values.clone(),
+    };
+    if !values.is_empty() {
         let others: Vec<usize> = cx
             .options()
             .into_iter()
             .filter(|e| Some(*e) != proposed)
             .filter(|e| {
                 let shown = cx.values_of(*e);
-                r.values.iter().all(|v| shown.iter().any(|s| v.names(s)))
+                values.iter().all(|v| shown.iter().any(|s| v.names(s)))
             })
             .collect();
         if let [one] = others[..] {

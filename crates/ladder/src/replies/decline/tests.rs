@@ -70,3 +70,29 @@ fn a_decline_never_executes() {
     });
     branches.expect(&[("read as a decline", CASES as usize), ("declined what was asked", CASES as usize * 3 / 4)]);
 }
+
+/// A value said before the refusal is what the refusal takes back: "push
+/// it to 10... actually no, scrap today's stand-up altogether" never
+/// moves the stand-up to 10:00; what follows is read again (here a
+/// high-risk cancel, confirmed first).
+#[test]
+fn a_value_said_before_the_refusal_is_refused() {
+    let standup = screen(
+        "standup",
+        vec![
+            c("a", "Move stand-up to 9:30", "today · 8 guests"),
+            c("b", "Move stand-up to 10:00", "today · 8 guests"),
+            Candidate { risk: Risk::High, ..c("c", "Cancel today's stand-up", "notifies 8 guests") },
+        ],
+    );
+    let d = Session::new().say("push it to 10... actually no, scrap today's stand-up altogether", &standup);
+    assert_ne!(d.target_id.as_deref(), Some("b"), "{}", said(&d));
+    assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
+    // A value after the refusal still picks ("no, make it 9:30").
+    let s = Session::new();
+    let d = s.say(
+        "no, make it 9:30",
+        &asking(screen("one", vec![c("b", "Move stand-up to 10:00", ""), c("a", "Move stand-up to 9:30", "")]), Asked::Choice),
+    );
+    assert_eq!(d.target_id.as_deref(), Some("a"), "{}", said(&d));
+}
