@@ -180,6 +180,13 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
     if offer && only_an_acknowledgement && !accepts_later && !later.iter().all(closes) && !later.iter().any(names_it) {
         return AfterYes::NewTurn { question: later.iter().any(|c| asks(cx, c)) };
     }
+    // To anything proposed, a confirmation too, an acknowledgement alone
+    // then a question about something more ("ok cool. do u guys also do
+    // tyre rotation?") asks before it accepts: that question.
+    let about_more = |c: &Clause| asks(cx, c) && c.words.iter().any(|w| ALSO.contains(&w.as_str())) && !names_it(c);
+    if only_an_acknowledgement && !accepts_later && later.iter().any(about_more) {
+        return AfterYes::NewTurn { question: true };
+    }
     // A later sentence that only says yes again ("Yep. That's what I
     // need.") is part of the yes.
     let Some(from) = (k..r.clauses.len()).find(|i| !stands(*i)) else { return AfterYes::Nothing };
@@ -203,6 +210,10 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
     let of_the_option = !named && r.clauses[from..].iter().any(|c| asks(c) && !of_own_things(cx, c));
     AfterYes::Then { from, kind, of_the_option }
 }
+
+/// Words by which a question is about something more than what was
+/// proposed ("do you also do ...?", "... that too?").
+const ALSO: &[&str] = &["also", "too", "aussi", "auch", "tambien", "ook", "anche", "tambem"];
 
 /// Whether a clause asks a question (of the option or of the user's
 /// own things), not to have something done.

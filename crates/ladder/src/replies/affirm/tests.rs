@@ -390,3 +390,18 @@ fn an_acknowledgement_before_a_command_is_that_command() {
     assert_eq!(said(&ask("ok, book it", bookings())), "execute a (reply, affirm)");
     assert_eq!(said(&ask("yes", bookings())), "execute a (reply, affirm)");
 }
+
+/// An acknowledgement alone, then a question about something more ("ok
+/// cool. do u guys also do tyre rotation?"), to a confirmation too, asks
+/// before it accepts: never executed. A yes that accepts with the same
+/// question after it executes, the question handed back.
+#[test]
+fn an_acknowledgement_then_a_question_about_more_is_that_question() {
+    let confirm = asking(screen("oil", vec![c("oil", "Oil change · Sat 9:00 am", "QuickLube, Dover Rd")]), Asked::Confirmation);
+    for input in ["ok cool. do u guys also do tyre rotation?", "alright. do you fix flat tires too?"] {
+        let d = Session::new().say(input, &confirm);
+        assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::QuestionIntent)), "{input}: {}", said(&d));
+    }
+    let d = Session::new().say("yes please. do you also do tyre rotation?", &confirm);
+    assert_eq!(d.target_id.as_deref(), Some("oil"), "{}", said(&d));
+}
