@@ -100,9 +100,11 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // The end chosen says a word of the label or a value ("with subtitles"
     // over a sublabel "no subtitles" chooses nothing), and what it passes
     // over is a few words.
-    let chosen = (0..after.len()).find_map(|i| {
+    // (What is passed over only grows: the search stops at its fourth
+    // content word, so a long reply costs no more than a short one.)
+    let chosen = (0..after.len()).take_while(|i| content(cx, &after[..*i]).len() <= 3).find_map(|i| {
         let skipped = content(cx, &after[..i]);
-        if i > 0 && (skipped.len() > 3 || cx.names_something(&skipped)) {
+        if i > 0 && cx.names_something(&skipped) {
             return None;
         }
         let side = typed.side(end + i..words.len());
