@@ -1,6 +1,7 @@
 //! Phrase lists used by canonicalization, exclusions, scope cues and
-//! ordinals. Shipped as `lexicon.toml` (English complete, a Hebrew starter
-//! set); replaceable from configuration.
+//! ordinals. Shipped as `lexicon.toml` (English complete; German, Spanish,
+//! French and a Hebrew starter set; the reply words and positions of
+//! Italian, Portuguese and Dutch); replaceable from configuration.
 
 use super::text::{fold, normalize};
 

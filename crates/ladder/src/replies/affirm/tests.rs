@@ -405,3 +405,24 @@ fn an_acknowledgement_then_a_question_about_more_is_that_question() {
     let d = Session::new().say("yes please. do you also do tyre rotation?", &confirm);
     assert_eq!(d.target_id.as_deref(), Some("oil"), "{}", said(&d));
 }
+
+/// The reply words of Portuguese, Italian and Dutch: a yes executes what
+/// was proposed, a no declines it, a closing ends the task; a negation
+/// never executes.
+#[test]
+fn yes_and_no_in_portuguese_italian_and_dutch() {
+    let confirm = asking(booking(), Asked::Confirmation);
+    for yes in ["sim, pode ser", "sì, va bene", "ja graag"] {
+        assert_eq!(said(&Session::new().say(yes, &confirm)), "execute book (reply, affirm)", "{yes}");
+    }
+    for no in ["não, obrigado", "no grazie", "nee dank je"] {
+        assert_eq!(Session::new().say(no, &confirm).escape_reason, Some(EscapeReason::Declined), "{no}");
+    }
+    let three = screen("three", vec![c("a", "Red", ""), c("b", "Blue", ""), c("g", "Green", "")]);
+    for not in ["não o primeiro", "non il primo", "niet de eerste"] {
+        assert_ne!(Session::new().say(not, &three).outcome, Outcome::Execute, "{not}");
+    }
+    for first in ["o primeiro", "il primo", "de eerste"] {
+        assert_eq!(Session::new().say(first, &three).target_id.as_deref(), Some("a"), "{first}");
+    }
+}
