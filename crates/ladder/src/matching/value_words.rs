@@ -143,10 +143,15 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         })
     };
     let a_noun_shown = (0..screen.pool.len()).any(the_noun);
+    // Where an option is the noun alone ("Croissant"), one that names it
+    // among other things without a count ("Coffee + croissant") is a
+    // bundle too: "2 croissants" is not it.
+    let a_plain_noun = (0..screen.pool.len()).any(|e| the_noun(e) && !says_more(e));
     let entries: Vec<usize> = (0..screen.pool.len())
         .filter(|e| {
             let shown = counts_of(*e);
-            the_noun(*e) || (shown.len() == 1 && count.names(&shown[0]) && !(a_noun_shown && says_more(*e)))
+            (the_noun(*e) && !(a_plain_noun && says_more(*e)))
+                || (shown.len() == 1 && count.names(&shown[0]) && !(a_noun_shown && says_more(*e)))
         })
         // A high-risk option needs its whole label: a count is not it.
         .filter(|e| !screen.high_risk(*e))

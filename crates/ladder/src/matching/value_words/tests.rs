@@ -487,6 +487,13 @@ fn a_quantity_names_the_option_of_its_noun() {
         // noun's own option, where there is one.
         ("3 avocados", &groceries, Some("avo")),
         ("plus 2 limes", &groceries, Some("lime")),
+        // A bundle without a count: the noun alone is still what is said.
+        (
+            "2 croissants",
+            &shown(&[("cr", "Croissant", "€1.80"), ("box", "Box of 6 croissants", ""), ("kit", "Coffee + croissant", "")]),
+            Some("cr"),
+        ),
+        ("dos croissants", &shown(&[("cr", "Croissant", ""), ("kit", "Café con leche + croissant", "")]), Some("cr")),
         // A word that only looks like the noun's singular ("ros", "Ross").
         ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
     ];
