@@ -186,8 +186,12 @@ pub fn shown(c: &crate::types::Candidate) -> Vec<Value> {
 /// `text` with each weekday in short that a number follows ("Mi 18:00",
 /// "jeu. 9h") written in full, as an option shows it (`SHORT_WEEKDAYS`).
 pub fn short_weekdays(text: &str) -> Cow<'_, str> {
+    // Only before a number: text without a digit (most labels) is as it is.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Cow::Borrowed(text);
+    }
     let words = || text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
-    if !words().any(|w| w.len() <= 3 && names::short_weekday(&w.to_lowercase()).is_some()) {
+    if !words().any(|w| w.len() <= 3 && names::short_weekday(w).is_some()) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -198,7 +202,7 @@ pub fn short_weekdays(text: &str) -> Cow<'_, str> {
         let end = rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len());
         let (word, after) = rest.split_at(end);
         let next = after.trim_start_matches(|c: char| c == '.' || c == ',' || c.is_whitespace());
-        let full = names::short_weekday(&word.to_lowercase()).filter(|_| next.starts_with(|c: char| c.is_ascii_digit()));
+        let full = names::short_weekday(word).filter(|_| next.starts_with(|c: char| c.is_ascii_digit()));
         out.push_str(full.unwrap_or(word));
         rest = after;
     }

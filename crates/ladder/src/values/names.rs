@@ -106,10 +106,13 @@ pub(super) const SHORT_WEEKDAYS: &[(&str, u8)] = &[
     ("zo", 6),
 ];
 
-/// The full name of a weekday `SHORT_WEEKDAYS` holds.
+/// The full name of a weekday `SHORT_WEEKDAYS` holds, in any case.
 pub(super) fn short_weekday(w: &str) -> Option<&'static str> {
     const FULL: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
-    SHORT_WEEKDAYS.iter().find(|(n, _)| *n == w).map(|(_, d)| FULL[*d as usize])
+    if w.len() > 3 {
+        return None;
+    }
+    SHORT_WEEKDAYS.iter().find(|(n, _)| n.eq_ignore_ascii_case(w)).map(|(_, d)| FULL[*d as usize])
 }
 
 pub(super) const MONTHS: &[(&str, u8)] = &[

@@ -18,16 +18,28 @@ pub(in crate::replies) fn negated_then_wanted(cx: &Context<'_, '_>, r: &Reading)
     if neg.rest.is_empty() || r.asks || r.abandons {
         return None;
     }
-    // The options the negated clause names: each holds all its words.
+    // The options the negated clause names: each holds all its words (a
+    // word, or a value it shows). The words and their values are read
+    // once, an option's values only where its words fall short, and the
+    // loop stops at the deadline (`option_entries`).
+    let words: Vec<&String> =
+        neg.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !cx.lex.function_words.contains(*w)).collect();
+    if words.is_empty() {
+        return None;
+    }
+    let said: Vec<Vec<crate::values::Value>> = words.iter().map(|w| values(w)).collect();
     let named: Vec<usize> = cx
-        .options()
-        .into_iter()
+        .option_entries()
         .filter(|e| {
             let own = cx.words_of(*e);
-            let shown = cx.values_of(*e);
-            let words: Vec<&String> =
-                neg.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !cx.lex.function_words.contains(*w)).collect();
-            !words.is_empty() && words.iter().all(|w| own.contains(w) || values(w).iter().any(|v| shown.iter().any(|s| v.names(s))))
+            let mut shown: Option<Vec<crate::values::Value>> = None;
+            words.iter().zip(&said).all(|(w, vs)| {
+                own.contains(w)
+                    || (!vs.is_empty() && {
+                        let shown = shown.get_or_insert_with(|| cx.values_of(*e));
+                        vs.iter().any(|v| shown.iter().any(|s| v.names(s)))
+                    })
+            })
         })
         .collect();
     if named.is_empty() {
