@@ -95,13 +95,11 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // choice is taken back all the same; the options are asked, the one
     // taken back last.
     // Said after a reason for the change ("... nah too pricey, economy
-    // plus"): the longest end of what follows that chooses, when the words
-    // it passes over name nothing.
-    // The end chosen says a word of the label or a value ("with subtitles"
-    // over a sublabel "no subtitles" chooses nothing), and what it passes
-    // over is a few words.
-    // (What is passed over only grows: the search stops at its fourth
-    // content word, so a long reply costs no more than a short one.)
+    // plus"): the longest end of what follows that chooses, where the few
+    // words it passes over (three content words at most: the search stops
+    // there, so a long reply costs no more than a short one) name nothing,
+    // and the end says a word of the label or a value ("with subtitles"
+    // beside a sublabel "no subtitles" chooses nothing).
     let chosen = (0..after.len()).take_while(|i| content(cx, &after[..*i]).len() <= 3).find_map(|i| {
         let skipped = content(cx, &after[..i]);
         if i > 0 && cx.names_something(&skipped) {
