@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
-"""Validates corpus.jsonl + scoring.json against the format rules of the brief."""
+"""Validates a fresh blind set's corpus + scoring.json against the format rules of its brief.
+
+The helpers who wrote fresh56..fresh59 were each given this script as
+`validate.py` beside their `build.py` (which writes `corpus.jsonl`); the
+project keeps it once and the corpus as `dialogues.jsonl`:
+
+    python3 tests/corpus/fresh_validate.py tests/corpus/fresh59
+"""
 import json, os, sys, collections
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+CORPUS = next(n for n in ("corpus.jsonl", "dialogues.jsonl") if os.path.exists(os.path.join(HERE, n)) or n == "dialogues.jsonl")
 CATS = {"signed_numbers", "changed_value_not_yes", "ordinal_word_in_labels", "quantity_noun", "everyday_verb",
         "value_other_way", "object_alone", "distinguishing_word_plus_kind", "correction_after_execute",
         "self_correcting_reply", "closing_after_execute", "ack_then_new_request", "choice_with_question",
@@ -16,7 +24,7 @@ def err(where, msg):
     errs.append(f"{where}: {msg}")
 
 
-lines = open(os.path.join(HERE, "corpus.jsonl"), encoding="utf-8").read().splitlines()
+lines = open(os.path.join(HERE, CORPUS), encoding="utf-8").read().splitlines()
 ids = set()
 turn_refs = set()
 by_cat = collections.Counter()
