@@ -502,21 +502,7 @@ pub fn find(
     let positions = position_mentions(&toks, &mut roles, canon, lex, params, &values, stop);
     let mut badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
     let (signed, unshown) = signed_mentions(raw, &toks, &mut roles, pool, stop);
-    // A label said whole but for its sign ("transpose +2" beside
-    // "Transpose -2"): an option showing another signed value than the
-    // one said is not the one meant.
-    let said_signed = positions::signed_numbers(raw);
-    if !said_signed.is_empty() {
-        let shows_another = |e: usize| {
-            let c = pool.entries[e].cand;
-            let shown: Vec<f64> = [c.label.as_str(), c.sublabel.as_str()]
-                .into_iter()
-                .flat_map(|t| positions::signed_numbers(t).into_iter().map(|s| s.amount))
-                .collect();
-            !shown.is_empty() && !said_signed.iter().any(|s| shown.contains(&s.amount))
-        };
-        mentions.retain(|m| !shows_another(m.entry));
-    }
+    positions::drop_other_signs(raw, &mut mentions, pool);
     badges.extend(signed);
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);

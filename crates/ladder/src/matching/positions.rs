@@ -156,6 +156,29 @@ pub(crate) struct Signed<'a> {
     pub(crate) pieces: Vec<&'a str>,
 }
 
+/// The amounts of the numbers with a sign a candidate shows (label,
+/// sublabel, aliases).
+fn signed_shown(c: &crate::types::Candidate) -> impl Iterator<Item = f64> + '_ {
+    [c.label.as_str(), c.sublabel.as_str()]
+        .into_iter()
+        .chain(c.aliases.iter().map(String::as_str))
+        .flat_map(|text| signed_numbers(text).into_iter().map(|s| s.amount))
+}
+
+/// A label said whole but for its sign ("transpose +2" beside "Transpose
+/// -2"): where the input says a number with a sign, the mentions of
+/// options that show signed numbers, none of them one it says, go.
+pub(super) fn drop_other_signs(raw: &str, mentions: &mut Vec<Mention>, pool: &Pool<'_>) {
+    let said = signed_numbers(raw);
+    if said.is_empty() {
+        return;
+    }
+    mentions.retain(|m| {
+        let shown: Vec<f64> = signed_shown(pool.entries[m.entry].cand).collect();
+        shown.is_empty() || said.iter().any(|s| shown.contains(&s.amount))
+    });
+}
+
 /// The numbers of `text` written with a sign, in order.
 pub(crate) fn signed_numbers(text: &str) -> Vec<Signed<'_>> {
     let mut out = Vec::new();
@@ -200,13 +223,7 @@ pub(super) fn signed_mentions<'r>(
     if said.is_empty() {
         return (out, unshown);
     }
-    let shows = |idx: usize, amount: f64| {
-        let c = pool.entries[idx].cand;
-        [c.label.as_str(), c.sublabel.as_str()]
-            .into_iter()
-            .chain(c.aliases.iter().map(String::as_str))
-            .any(|text| signed_numbers(text).iter().any(|s| s.amount == amount))
-    };
+    let shows = |idx: usize, amount: f64| signed_shown(pool.entries[idx].cand).any(|a| a == amount);
     for number in &said {
         let at: Vec<usize> = (0..toks.len()).filter(|k| roles[*k] == Role::Content && number.pieces.contains(&toks[*k])).collect();
         if at.is_empty() {

@@ -70,6 +70,9 @@ pub struct Reading {
     /// Of `rest`, the words of clauses with no refusal in them: what a
     /// refusal leaves to read again ("no, make it 5:30 instead").
     pub after_refusal: Vec<String>,
+    /// Where the clause that first refuses starts in the reply as typed
+    /// (a byte offset): what is said before it is what it refuses.
+    pub refused_at: Option<usize>,
     /// A refusal had words of its own clause with it ("no chicken curry",
     /// "nicht den ersten"): it negates what they name.
     pub refusal_has_object: bool,
@@ -175,7 +178,7 @@ const AUXILIARIES: &[&str] =
 /// splits them (letters and digits; an apostrophe joins its neighbours).
 /// `None` when they do not line up with `tokens` words (text that NFKC or
 /// case folding splits otherwise).
-fn word_starts(clause: &str, tokens: usize) -> Option<Vec<usize>> {
+pub(super) fn word_starts(clause: &str, tokens: usize) -> Option<Vec<usize>> {
     let mut starts = Vec::with_capacity(tokens);
     let mut in_word = false;
     for (i, c) in clause.char_indices() {
@@ -291,9 +294,12 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         let wh = toks.iter().any(|t| WH_WORDS.contains(t));
         let asks = (question_mark && (!polite || wh)) || opens_question;
         r.asks |= asks;
-        let (rest_before, other_before, affirms_before) = (r.rest.len(), r.the_other, r.affirms);
+        let (rest_before, other_before, affirms_before, refuses_before) = (r.rest.len(), r.the_other, r.affirms, r.refuses);
         r.affirms = false;
         read_clause(&toks, lex, &mut r);
+        if r.refuses && !refuses_before {
+            r.refused_at = Some(start);
+        }
         let affirms = r.affirms;
         r.affirms |= affirms_before;
         let negated = lex.negations.match_at(&toks, 0).is_some()

@@ -31,12 +31,8 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // picks it (a high-risk one is confirmed first). A value said before
     // the refusal is what it refuses ("push it to 10... actually no,
     // scrap it"): only the values from the refusal's clause on pick.
-    let refusal_at = r.clauses.iter().find(|c| {
-        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-        (0..toks.len()).any(|i| cx.lex.refusals.match_at(&toks, i).is_some())
-    });
-    let values = match refusal_at {
-        Some(c) if c.start > 0 => cx.req.input.get(c.start..).map(crate::values::values).unwrap_or_default(),
+    let values = match r.refused_at {
+        Some(at) if at > 0 => cx.req.input.get(at..).map(crate::values::values).unwrap_or_default(),
         _ => r.values.clone(),
     };
     if !values.is_empty() {

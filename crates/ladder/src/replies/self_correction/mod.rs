@@ -69,11 +69,16 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     let (before, after) = (&words[..start], &words[end..]);
     // Each side as typed, where the words line up with the input's, for
     // the values it says ("the 8:15", "tuesday").
-    let typed = Typed::of(&cx.req.input, words.len());
+    let input = cx.req.input.as_str();
+    let starts = reading::word_starts(input, words.len());
+    let typed = |from: usize, to: usize| {
+        let starts = starts.as_ref().filter(|_| from < to)?;
+        input.get(starts[from]..starts.get(to).copied().unwrap_or(input.len()))
+    };
     // The side taken back chooses one option, a position, or words that
     // name several ("economy... no, business" over "Economy" and "Economy
     // Plus"): the choice after the take-back stands all the same.
-    let taken = match choice(cx, before, typed.side(0..start)) {
+    let taken = match choice(cx, before, typed(0, start)) {
         Some(Choice::Entry(e)) => Some(e),
         Some(Choice::Position(said)) => position_on_screen(cx, &said),
         None if names_several(cx, before) => None,
@@ -105,7 +110,7 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
         if i > 0 && cx.names_something(&skipped) {
             return None;
         }
-        let side = typed.side(end + i..words.len());
+        let side = typed(end + i, words.len());
         match choice(cx, &after[i..], side)? {
             Choice::Entry(e) if i > 0 => {
                 let said = content(cx, &after[i..]);
@@ -238,49 +243,6 @@ fn named(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<Ch
     match (named.next(), named.next()) {
         (Some(one), None) => Some(Choice::Entry(one)),
         _ => None,
-    }
-}
-
-/// The input's words as typed, each with its bytes: runs of letters,
-/// digits, apostrophes and combining marks, as `normalize` splits them.
-/// Empty when they do not line up one to one with the words read.
-struct Typed<'a> {
-    input: &'a str,
-    spans: Vec<std::ops::Range<usize>>,
-}
-
-impl<'a> Typed<'a> {
-    fn of(input: &'a str, n: usize) -> Self {
-        use unicode_normalization::char::is_combining_mark;
-        let joins = |c: char| c.is_alphanumeric() || is_combining_mark(c) || matches!(c, '\'' | '\u{2019}' | '\u{2018}' | '`');
-        let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut open: Option<usize> = None;
-        for (i, c) in input.char_indices().chain([(input.len(), ' ')]) {
-            match (joins(c), open) {
-                (true, None) => open = Some(i),
-                (false, Some(s)) => {
-                    // A run of apostrophes alone is no word.
-                    if input[s..i].chars().any(char::is_alphanumeric) {
-                        spans.push(s..i);
-                    }
-                    open = None;
-                }
-                _ => {}
-            }
-        }
-        if spans.len() != n {
-            spans.clear();
-        }
-        Typed { input, spans }
-    }
-
-    /// The text of the words `range` as typed.
-    fn side(&self, range: std::ops::Range<usize>) -> Option<&'a str> {
-        if range.is_empty() {
-            return None;
-        }
-        let (first, last) = (self.spans.get(range.start)?, self.spans.get(range.end - 1)?);
-        Some(&self.input[first.start..last.end])
     }
 }
 
