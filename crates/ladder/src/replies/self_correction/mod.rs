@@ -9,25 +9,25 @@ use crate::values::is_number_word;
 /// refusals ("no") and abandons ("wait", "hold on"): "sorry", "actually",
 /// "I mean", in the lexicon's languages. Not the corrections that add to
 /// a choice ("but", "only", "instead": "the blue one but in large").
-const TAKES_BACK: &[&str] = &[
-    "sorry",
-    "actually",
-    "i mean",
-    "i meant",
-    "rather",
-    "or rather",
-    "on second thought",
-    "scratch that",
-    "make that",
-    "eigentlich",
-    "ich meine",
-    "en fait",
-    "plutot",
-    "je veux dire",
-    "perdon",
-    "mejor dicho",
-    "digo",
-    "quiero decir",
+const TAKES_BACK: &[&[&str]] = &[
+    &["sorry"],
+    &["actually"],
+    &["i", "mean"],
+    &["i", "meant"],
+    &["rather"],
+    &["or", "rather"],
+    &["on", "second", "thought"],
+    &["scratch", "that"],
+    &["make", "that"],
+    &["eigentlich"],
+    &["ich", "meine"],
+    &["en", "fait"],
+    &["plutot"],
+    &["je", "veux", "dire"],
+    &["perdon"],
+    &["mejor", "dicho"],
+    &["digo"],
+    &["quiero", "decir"],
 ];
 
 /// What one side of the reply chooses: a position ("the third", "3"), or
@@ -52,7 +52,7 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // first word of a phrase of `TAKES_BACK` among the words as typed (a
     // cheap test that may let through what the words below reject).
     let lower = fold(&cx.req.input.to_lowercase()).into_owned();
-    let first_words = || TAKES_BACK.iter().filter_map(|p| p.split(' ').next());
+    let first_words = || TAKES_BACK.iter().map(|p| p[0]);
     let takes_back = lower.split(|c: char| !c.is_alphanumeric()).any(|w| !w.is_empty() && first_words().any(|f| f == w));
     if !(r.refuses || r.abandons || r.corrects || takes_back) {
         return None;
@@ -60,11 +60,16 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // The words as typed (a clause that only says "sorry" is no clause of
     // the reading), a slip of the keyboard read as the word meant.
     let text = fold(&normalize(&cx.req.input)).into_owned();
+    let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect();
+    // The cheap test's word opened no phrase of `TAKES_BACK` ("i" of "I
+    // put aside", "on" of "on friday"): nothing is taken back.
+    if !(r.refuses || r.abandons || r.corrects || (0..words.len()).any(|i| said_at(&words, i).is_some())) {
+        return None;
+    }
     // A label said whole ("Don't Stop Me Now") is that request.
     if cx.a_label_says_it() {
         return None;
     }
-    let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect();
     let (start, end) = last_take_back(cx, &words)?;
     let (before, after) = (&words[..start], &words[end..]);
     // Each side as typed, where the words line up with the input's, for
@@ -165,19 +170,18 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     }
 }
 
+/// How many words a phrase of `TAKES_BACK` takes at `words[i]`, the
+/// longest that is said there.
+fn said_at(words: &[&str], i: usize) -> Option<usize> {
+    TAKES_BACK.iter().filter(|p| words.get(i..i + p.len()) == Some(**p)).map(|p| p.len()).max()
+}
+
 /// The last run of words that take back (`TAKES_BACK`, a refusal, an
 /// abandon) with words on either side: where it starts and ends.
 fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize)> {
     let lex = cx.lex;
     let at = |i: usize| {
-        let own = TAKES_BACK
-            .iter()
-            .filter_map(|p| {
-                let n = p.split(' ').count();
-                p.split(' ').eq(words.get(i..i + n)?.iter().copied()).then_some(n)
-            })
-            .max();
-        own.into_iter().chain([lex.refusals.match_at(words, i), lex.abandons.match_at(words, i)].into_iter().flatten()).max()
+        said_at(words, i).into_iter().chain([lex.refusals.match_at(words, i), lex.abandons.match_at(words, i)].into_iter().flatten()).max()
     };
     let mut runs = Vec::new();
     let mut i = 0;
