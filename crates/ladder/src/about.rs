@@ -123,10 +123,11 @@ fn of(ctx: &Ctx<'_>, req: &DecideRequest, canonical: &str) -> (Vec<String>, &'st
 /// it: a label, an alias or a badge the question says has its words, and
 /// whether a word singles one out or is shared depends only on the
 /// candidates that have it. Reading a handful instead of the screen is
-/// most of what `about` saves (the word match is its costliest part). A
-/// position or a number counts in the whole list, and more than half of
-/// the screen sharing a word saves nothing: those read the whole pool.
-/// `None` when the deadline passed.
+/// most of what `about` saves (the word match is its costliest part), and
+/// where they only share words, those are read without the match rung
+/// ([`shared_only`]). A position or a number counts in the whole list,
+/// and more than half of the screen sharing a word saves nothing: those
+/// read the whole pool. `None` when the deadline passed.
 fn named(req: &DecideRequest, query: &Query, pool: &Pool<'_>, index: &CanonPool, rules: matching::Rules<'_>) -> Option<matching::Matches> {
     let toks: Vec<&str> = crate::text::words(&query.full).collect();
     let counts =
@@ -137,6 +138,21 @@ fn named(req: &DecideRequest, query: &Query, pool: &Pool<'_>, index: &CanonPool,
     if sharing.is_empty() {
         return Some(matching::Matches::default());
     }
+    if let Some(hits) = shared_only(&toks, &sharing, index, rules.lex) {
+        return Some(matching::Matches { hits, ..Default::default() });
+    }
+    read_among(req, query, pool, &sharing, rules)
+}
+
+/// `matching::find` over the entries of `pool` that are `sharing` (by
+/// index), its hits by index into `pool`; `None` when the deadline passed.
+fn read_among(
+    req: &DecideRequest,
+    query: &Query,
+    pool: &Pool<'_>,
+    sharing: &[usize],
+    rules: matching::Rules<'_>,
+) -> Option<matching::Matches> {
     let entries = sharing.iter().map(|&i| pool.entries[i]).collect();
     let sub = Pool { entries, cue: pool.cue, ordinal_source: pool.ordinal_source, shown_len: Some(pool.ordinal_len()) };
     let canon = CanonPool::build(&sub, rules.lex, rules.stop).ok()?;
@@ -145,6 +161,102 @@ fn named(req: &DecideRequest, query: &Query, pool: &Pool<'_>, index: &CanonPool,
         h.entry = sharing[h.entry];
     }
     Some(matches)
+}
+
+/// What the question's words name among `sharing` (the entries that
+/// share a word with it) when they only share words, read without
+/// `matching::find` (most of what a question's `about` costs): `None`,
+/// and `find` reads it, unless
+///
+/// - no word shared with an entry is in a phrase that says more than a
+///   word of content (a position, a relation, a negation, "other", a
+///   conjunction, a way of asking or choosing), points, or only says what
+///   kind of thing an option is;
+/// - no entry's whole label or alias is said, no entry has every word
+///   the question says outside the lexicon, and no word is a single
+///   letter (a badge), nor a value (a month, a time: a value is read as
+///   the options that show it).
+///
+/// Then the entries that share a word other than a function word are
+/// named alike (`Containment`), as `find` names them: the more of the
+/// question's words an entry has, the earlier; pool order among equals.
+fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate::lexicon::Lexicon) -> Option<Vec<matching::Hit>> {
+    let function = |w: &str| lex.function_words.contains(w);
+    let outside: Vec<&str> = toks.iter().copied().filter(|w| !function(w) && !lex.words.contains(*w)).collect();
+    if lex.words.is_empty()
+        || outside.is_empty()
+        || toks.iter().any(|t| t.chars().count() < 2)
+        || !crate::values::values(&toks.join(" ")).is_empty()
+    {
+        return None;
+    }
+    // The words inside a phrase the rules may read as something else than
+    // a word of content: a position or a relation, a negation, a way of
+    // asking or choosing, a conjunction; and the words that point or
+    // only say what kind of thing an option is.
+    let sets = [
+        &lex.ordinals,
+        &lex.relations,
+        &lex.from_the_end,
+        &lex.negations,
+        &lex.others,
+        &lex.conjunctions,
+        &lex.partitives,
+        &lex.plurals,
+        &lex.selection_verbs,
+        &lex.everyday_verbs,
+        &lex.request_openers,
+        &lex.question_openers,
+        &lex.polite_openers,
+    ];
+    let mut says_more = vec![false; toks.len()];
+    for i in 0..toks.len() {
+        if let Some(n) = sets.iter().filter_map(|set| set.match_at(toks, i)).max() {
+            says_more[i..i + n].fill(true);
+        }
+        let w = toks[i];
+        if lex.deictic.contains(w) || lex.ordinal_suffixes.contains(w) {
+            says_more[i] = true;
+        }
+    }
+    // A position anywhere ("the last one", "the one after") counts in the
+    // whole list: the match rung reads it.
+    let positions = [&lex.ordinals, &lex.from_the_end, &lex.relations, &lex.others];
+    if (0..toks.len()).any(|i| positions.iter().any(|set| set.match_at(toks, i).is_some())) {
+        return None;
+    }
+    let said = |form: &str| {
+        let f: Vec<&str> = form.split(' ').filter(|w| !w.is_empty()).collect();
+        !f.is_empty() && toks.windows(f.len()).any(|w| w == f.as_slice())
+    };
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    for &e in sharing {
+        if index.forms(e).any(|(form, _)| said(form)) {
+            return None;
+        }
+        let own: Vec<&str> = index.label_words_of(e).chain(index.alias_words_of(e)).collect();
+        // A word it shares that the lexicon has, outside the phrases
+        // above, may or may not be a word of content to the rules.
+        let shares = |t: &&str, more: &bool| own.contains(t) && (*more || lex.words.contains(*t) && !function(t));
+        if outside.iter().all(|w| own.contains(w)) || toks.iter().zip(&says_more).any(|(t, more)| shares(t, more)) {
+            return None;
+        }
+        let n = outside.iter().filter(|w| own.contains(w)).count();
+        if n > 0 {
+            hits.push((e, n));
+        }
+    }
+    // Where some word of content is on no option, the more of them an
+    // option has, the earlier; where the options together have them all,
+    // the rules rank them alike (pool order), so only equal counts are
+    // read here.
+    let unexplained =
+        outside.iter().any(|w| !sharing.iter().any(|&e| index.label_words_of(e).chain(index.alias_words_of(e)).any(|o| o == *w)));
+    if !unexplained && hits.windows(2).any(|p| p[0].1 != p[1].1) {
+        return None;
+    }
+    hits.sort_by_key(|&(e, n)| (std::cmp::Reverse(n), e));
+    Some(hits.into_iter().map(|(entry, _)| matching::Hit { entry, kind: MatchKind::Containment, score: 0.0 }).collect())
 }
 
 #[cfg(test)]

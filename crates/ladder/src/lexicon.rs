@@ -352,6 +352,9 @@ pub struct Lexicon {
     pub others: PhraseSet,
     /// "Not that one": the options but the one the session just had.
     pub not_that: PhraseSet,
+    /// Every word of the lexicon's phrases, keys and lists (one word each):
+    /// a word outside it is one the rules read only as a word of content.
+    pub words: HashSet<String>,
     /// Verbs of a label that change something ("close", "pay", "send"): a
     /// partial input that leaves one unsaid does not name the candidate
     /// when other candidates lack it ("account" is not "Close Account").
@@ -517,7 +520,9 @@ impl Lexicon {
                 }
             }
         }
-        Ok(Self::merge(&chosen))
+        let mut lex = Self::merge(&chosen);
+        lex.words = every_word(text, languages)?;
+        Ok(lex)
     }
 
     /// The shipped lexicon with every language: parsed and normalized once
@@ -579,6 +584,7 @@ impl Lexicon {
             possessives: words(all(|l| &l.possessives)),
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),
+            words: HashSet::default(),
             actions: words(all(|l| &l.actions)),
             states: words(all(|l| &l.states)),
             verb_nouns: words(all(|l| &l.verb_nouns)),
@@ -806,6 +812,41 @@ fn deletions(w: &str) -> impl Iterator<Item = String> + '_ {
         f.push_str(&w[i + c.len_utf8()..]);
         f
     })
+}
+
+/// Every word of every phrase, key and list of the chosen languages (all
+/// when empty), normalized as the phrases are: what `Lexicon::words` holds.
+fn every_word(text: &str, languages: &[String]) -> Result<HashSet<String>, LexiconError> {
+    fn walk(v: &toml::Value, out: &mut HashSet<String>) {
+        fn add(s: &str, out: &mut HashSet<String>) {
+            out.extend(norm(s).split(' ').filter(|w| !w.is_empty()).map(str::to_string));
+        }
+        match v {
+            toml::Value::String(s) => add(s, out),
+            toml::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+            toml::Value::Table(t) => {
+                for (k, v) in t {
+                    if !matches!(v, toml::Value::Array(_) | toml::Value::Table(_)) {
+                        add(k, out);
+                    }
+                    walk(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let file: toml::Table = toml_parse(text)?;
+    let mut out = HashSet::default();
+    if let Some(toml::Value::Table(langs)) = file.get("languages") {
+        for (name, l) in langs {
+            if (languages.is_empty() || languages.contains(name))
+                && let toml::Value::Table(fields) = l
+            {
+                fields.values().for_each(|v| walk(v, &mut out));
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn toml_parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LexiconError> {

@@ -128,3 +128,127 @@ fn a_label_word_the_question_shares_names_its_options_among_the_others() {
         assert_eq!(d.about.first().map(String::as_str), Some("card"), "{:?}", d.about);
     }
 }
+
+/// What `about` reads from the words' hits: the entries they single out
+/// or name whole, in order, and the entries that only share a word when
+/// there are few enough to be offered (`MAX`), in order.
+fn read_by_about(m: &matching::Matches) -> (Vec<usize>, Option<Vec<usize>>) {
+    let strong = m.hits.iter().filter(|h| h.kind >= MatchKind::Typo).map(|h| h.entry).collect();
+    let shared: Vec<usize> = m.hits.iter().filter(|h| h.kind == MatchKind::Containment).map(|h| h.entry).collect();
+    (strong, (shared.len() <= MAX).then_some(shared))
+}
+
+/// The shortcut for questions that only share words with some options
+/// (`shared_only`) gives `about` what the match rung gives it, on
+/// generated screens and questions of words the lexicon has (positions,
+/// verbs, question words, function words) and words it has not. It must
+/// run on a good share of the cases, else the property proves nothing.
+#[test]
+fn a_question_that_only_shares_words_is_read_as_the_match_rung_reads_it() {
+    use proptest::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    const WORDS: &[&str] = &[
+        "oil",
+        "tire",
+        "pressure",
+        "revenue",
+        "forecast",
+        "holiday",
+        "pets",
+        "jokes",
+        "bill",
+        "card",
+        "pay",
+        "change",
+        "next",
+        "last",
+        "show",
+        "how",
+        "do",
+        "you",
+        "what",
+        "my",
+        "status",
+        "new",
+        "report",
+        "time",
+        "cook",
+        "balance",
+        "other",
+        "and",
+        "not",
+        "mars",
+        "friday",
+        "one",
+        "lost",
+        "transfer",
+        "application",
+        "meaning",
+        "life",
+        "who",
+        "made",
+        "are",
+        "from",
+        "old",
+        "invoice",
+        "parcel",
+        "garden",
+        "kitchen",
+        "window",
+        "engine",
+        "spa",
+        "pool",
+        "flight",
+        "hotel",
+        "dinner",
+        "weather",
+        "music",
+        "budget",
+        "laptop",
+        "heating",
+        "ticket",
+        "refund",
+        "sauna",
+        "printer",
+    ];
+    const OPENERS: &[&str] = &["what is", "how do i", "is there", "can you tell me", "when is my", "do you know", "why does the", "where"];
+    let word = || prop::sample::select(WORDS);
+    let label = prop::collection::vec(word(), 1..4).prop_map(|w| w.join(" "));
+    let question = (prop::sample::select(OPENERS), prop::collection::vec(word(), 1..5)).prop_map(|(o, w)| format!("{o} {}?", w.join(" ")));
+    let lex = crate::lexicon::Lexicon::shipped();
+    let params = matching::MatchParams { typo_max_edits: 0, joined_words: false, fuzzy_min_similarity: 2.0, ..Default::default() };
+    let (fast, cases) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    crate::testkit::check_cases(2000, file!(), &(prop::collection::vec(label, 4..12), question), |(labels, input)| {
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.as_str())).collect();
+        let pool = Pool {
+            entries: cands
+                .iter()
+                .enumerate()
+                .map(|(position, cand)| scope::Entry { cand, source: scope::Source::ActiveOptions, position })
+                .collect(),
+            cue: None,
+            ordinal_source: Some(scope::Source::ActiveOptions),
+            shown_len: None,
+        };
+        let stop = DeadlineWatch::default();
+        let index = CanonPool::build(&pool, &lex, &stop).unwrap();
+        index.build_vocab(&stop).unwrap();
+        let query = Query::new(crate::canon::canonicalize(&input, &lex), &lex);
+        let toks: Vec<&str> = crate::text::words(&query.full).collect();
+        let Some(sharing) = index.entries_with_any(toks.iter().copied()).filter(|s| !s.is_empty() && 2 * s.len() <= pool.len()) else {
+            return Ok(());
+        };
+        cases.fetch_add(1, Relaxed);
+        let Some(hits) = shared_only(&toks, &sharing, &index, &lex) else { return Ok(()) };
+        fast.fetch_add(1, Relaxed);
+        let mut r = req(&input);
+        r.options.as_mut().unwrap().candidates = cands.clone().into();
+        let rules = matching::Rules { lex: &lex, params: &params, ranked: 0, stop: &stop };
+        let by_find = read_among(&r, &query, &pool, &sharing, rules).unwrap();
+        let by_words = matching::Matches { hits, ..Default::default() };
+        prop_assert_eq!(read_by_about(&by_words), read_by_about(&by_find), "{:?} over {:?}", input, labels);
+        Ok(())
+    });
+    let (fast, cases) = (fast.load(Relaxed), cases.load(Relaxed));
+    assert!(fast * 20 >= cases, "the shortcut ran on {fast} of {cases} cases");
+}

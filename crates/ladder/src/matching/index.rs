@@ -451,7 +451,7 @@ impl CanonPool {
     }
 
     /// The words of the entry's aliases.
-    pub(super) fn alias_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
+    pub(crate) fn alias_words_of(&self, idx: usize) -> impl Iterator<Item = &str> + Clone {
         self.words_in((self.entries[idx].label_words.1, self.entries[idx].all_words.1))
     }
 
