@@ -116,6 +116,10 @@ pub(super) fn value_licences(
 /// or more nouns ("2 adults and a child") are left to the other rules:
 /// only an option that shows exactly those counts accounts for them. A
 /// `RISK_HIGH` option is never said by a count ("1 kid" is not its label).
+/// Units that count an item in pieces ("Eier, 10 Stück", "Bolts, 20
+/// pcs"): the item's own count, not another noun's.
+const PIECES: &[&str] = &["stuck", "stk", "pieces", "piece", "pcs", "pc", "pezzi", "unidades", "uds", "unites", "stuks"];
+
 pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
     let mut out = Vec::new();
     let said: Vec<(Value, std::ops::Range<usize>)> = values_at(raw).into_iter().filter(|(v, _)| v.dim == Dim::Count).collect();
@@ -129,7 +133,14 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         shown
     };
     let names_noun = |e: usize| screen.canon.label_words_of(e).any(|w| w == count.unit || crate::values::singular(w) == count.unit);
-    let the_noun = |e: usize| counts_of(e).is_empty() && names_noun(e);
+    // "Eier, 10 Stück": the noun, counted in pieces; the count said
+    // ("10 eier") is of it when the numbers agree.
+    let pieces = |e: usize| {
+        let shown = counts_of(e);
+        (names_noun(e) && shown.len() == 1 && PIECES.contains(&shown[0].unit.as_str())).then(|| shown[0].amount)
+    };
+    let in_pieces = |e: usize| pieces(e) == Some(count.amount);
+    let the_noun = |e: usize| (counts_of(e).is_empty() && names_noun(e)) || in_pieces(e);
     // A bundle that counts the noun among other things ("Guacamole kit: 3
     // avocados, lime, chili"): its label says more than the input, so it
     // is not what the count names where an option is the noun itself.

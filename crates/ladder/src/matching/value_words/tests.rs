@@ -494,6 +494,18 @@ fn a_quantity_names_the_option_of_its_noun() {
             Some("cr"),
         ),
         ("dos croissants", &shown(&[("cr", "Croissant", ""), ("kit", "Café con leche + croissant", "")]), Some("cr")),
+        // The noun counted in pieces is that noun's option, never the
+        // bundle that shows the same count among other things.
+        (
+            "10 eier bitte",
+            &shown(&[("e6", "Eier, 6 Stück", ""), ("e10", "Eier, 10 Stück", ""), ("kit", "Frühstücksbox: 10 Eier, Speck, Toast", "")]),
+            Some("e10"),
+        ),
+        (
+            "6 eggs",
+            &shown(&[("e6", "Eggs, 6 pcs", ""), ("e10", "Eggs, 10 pcs", ""), ("kit", "Breakfast box: 6 eggs, bacon, toast", "")]),
+            Some("e6"),
+        ),
         // A word that only looks like the noun's singular ("ros", "Ross").
         ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
     ];
