@@ -572,8 +572,8 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/`, `fresh58/` and
-/// `fresh59/`, 40 each):
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh60/`, 40
+/// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
 /// The gap between these and dialogues-c's figures is how far the rules
@@ -581,9 +581,13 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 #[tokio::test]
 async fn the_fresh_blind_sets_hold_what_they_hold_today() {
     // (set, dialogues, clear executed, escapes right, fully right)
-    for (set, dialogues, executed_min, escaped_min, fully_min) in
-        [("fresh56", 45, 58, 6, 29), ("fresh57", 40, 34, 5, 20), ("fresh58", 40, 32, 8, 15), ("fresh59", 40, 32, 9, 16)]
-    {
+    for (set, dialogues, executed_min, escaped_min, fully_min) in [
+        ("fresh56", 45, 58, 6, 29),
+        ("fresh57", 40, 34, 5, 20),
+        ("fresh58", 40, 32, 8, 15),
+        ("fresh59", 40, 32, 9, 16),
+        ("fresh60", 40, 34, 4, 13),
+    ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
         gates.check("wrong executes, scored turns", f.wrong.to_string(), "0", f.wrong == 0);
