@@ -169,13 +169,13 @@ fn read_among(
 /// and `find` reads it, unless
 ///
 /// - no word shared with an entry is in a phrase that says more than a
-///   word of content (a position, a relation, a negation, "other", a
-///   conjunction, a way of asking or choosing), points, or only says what
-///   kind of thing an option is;
+///   word of content (a way of asking or choosing, a conjunction, a
+///   negation), points, or is any other word the lexicon has;
 /// - no entry's whole label or alias is said, no entry has every word
 ///   the question says outside the lexicon, and no word is a single
-///   letter (a badge), nor a value (a month, a time: a value is read as
-///   the options that show it).
+///   letter (a badge), a value (a month, a time: a value is read as the
+///   options that show it), a position or relation, or a word of an
+///   option's kind.
 ///
 /// Then the entries that share a word other than a function word are
 /// named alike (`Containment`), as `find` names them: the more of the
@@ -218,6 +218,23 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
         if lex.deictic.contains(w) || lex.ordinal_suffixes.contains(w) {
             says_more[i] = true;
         }
+    }
+    // A word of an option's kind ("the panel ones") may be read for every
+    // option of that kind (the `kind` rule): the match rung reads it.
+    let mut kinds: Vec<&str> = Vec::new();
+    for kind in (0..index.len()).filter_map(|e| index.kind_text(e)) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let of_a_kind = |t: &str| {
+        kinds
+            .iter()
+            .flat_map(|k| k.split(' '))
+            .any(|k| !k.is_empty() && (k == t || t.strip_suffix('s') == Some(k) || k.strip_suffix('s') == Some(t)))
+    };
+    if toks.iter().any(|t| !function(t) && of_a_kind(t)) {
+        return None;
     }
     // A position anywhere ("the last one", "the one after") counts in the
     // whole list: the match rung reads it.

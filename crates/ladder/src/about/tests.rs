@@ -219,7 +219,15 @@ fn a_question_that_only_shares_words_is_read_as_the_match_rung_reads_it() {
     let params = matching::MatchParams { typo_max_edits: 0, joined_words: false, fuzzy_min_similarity: 2.0, ..Default::default() };
     let (fast, cases) = (AtomicUsize::new(0), AtomicUsize::new(0));
     crate::testkit::check_cases(2000, file!(), &(prop::collection::vec(label, 4..12), question), |(labels, input)| {
-        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), l.as_str())).collect();
+        // Every third option is of a kind a question may name ("report").
+        let cands: Vec<Candidate> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Candidate {
+                kind: if i % 3 == 0 { "report".into() } else { String::new() },
+                ..Candidate::new(format!("c{i}"), l.as_str())
+            })
+            .collect();
         let pool = Pool {
             entries: cands
                 .iter()

@@ -488,6 +488,11 @@ impl CanonPool {
         out
     }
 
+    /// The candidate's kind, canonical, if it has one.
+    pub(crate) fn kind_text(&self, idx: usize) -> Option<&str> {
+        self.entries[idx].kind.map(|(s, e)| &self.text[s..e])
+    }
+
     /// Whether `t` is the candidate's kind, or its plural ("panels").
     pub(super) fn kind_is(&self, idx: usize, t: &str) -> bool {
         self.entries[idx].kind.is_some_and(|(s, e)| {
