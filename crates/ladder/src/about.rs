@@ -183,23 +183,17 @@ fn read_among(
 fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate::lexicon::Lexicon) -> Option<Vec<matching::Hit>> {
     let function = |w: &str| lex.function_words.contains(w);
     let outside: Vec<&str> = toks.iter().copied().filter(|w| !function(w) && !lex.words.contains(*w)).collect();
-    if lex.words.is_empty()
-        || outside.is_empty()
-        || toks.iter().any(|t| t.chars().count() < 2)
-        || !crate::values::values(&toks.join(" ")).is_empty()
-    {
+    if lex.words.is_empty() || outside.is_empty() || toks.iter().any(|t| t.chars().count() < 2) {
         return None;
     }
-    // The words inside a phrase the rules may read as something else than
-    // a word of content: a position or a relation, a negation, a way of
-    // asking or choosing, a conjunction; and the words that point or
-    // only say what kind of thing an option is.
-    let sets = [
-        &lex.ordinals,
-        &lex.relations,
-        &lex.from_the_end,
+    // A position anywhere ("the last one", "the one after") counts in the
+    // whole list: the match rung reads it. The words inside any other
+    // phrase the rules may read as something else than a word of content
+    // (a negation, a way of asking or choosing, a conjunction) and the
+    // words that point are marked.
+    let positions = [&lex.ordinals, &lex.from_the_end, &lex.relations, &lex.others];
+    let others = [
         &lex.negations,
-        &lex.others,
         &lex.conjunctions,
         &lex.partitives,
         &lex.plurals,
@@ -211,11 +205,13 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
     ];
     let mut says_more = vec![false; toks.len()];
     for i in 0..toks.len() {
-        if let Some(n) = sets.iter().filter_map(|set| set.match_at(toks, i)).max() {
+        if positions.iter().any(|set| set.match_at(toks, i).is_some()) {
+            return None;
+        }
+        if let Some(n) = others.iter().filter_map(|set| set.match_at(toks, i)).max() {
             says_more[i..i + n].fill(true);
         }
-        let w = toks[i];
-        if lex.deictic.contains(w) || lex.ordinal_suffixes.contains(w) {
+        if lex.deictic.contains(toks[i]) || lex.ordinal_suffixes.contains(toks[i]) {
             says_more[i] = true;
         }
     }
@@ -227,19 +223,9 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
             kinds.push(kind);
         }
     }
-    let of_a_kind = |t: &str| {
-        kinds
-            .iter()
-            .flat_map(|k| k.split(' '))
-            .any(|k| !k.is_empty() && (k == t || t.strip_suffix('s') == Some(k) || k.strip_suffix('s') == Some(t)))
-    };
-    if toks.iter().any(|t| !function(t) && of_a_kind(t)) {
-        return None;
-    }
-    // A position anywhere ("the last one", "the one after") counts in the
-    // whole list: the match rung reads it.
-    let positions = [&lex.ordinals, &lex.from_the_end, &lex.relations, &lex.others];
-    if (0..toks.len()).any(|i| positions.iter().any(|set| set.match_at(toks, i).is_some())) {
+    let of_a_kind = |t: &str| kinds.iter().flat_map(|k| k.split(' ')).any(|k| !k.is_empty() && matching::same_or_plural(k, t));
+    // A value (a month, a time) is read as the options that show it.
+    if toks.iter().any(|t| !function(t) && of_a_kind(t)) || !crate::values::values(&toks.join(" ")).is_empty() {
         return None;
     }
     let said = |form: &str| {
@@ -247,6 +233,8 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
         !f.is_empty() && toks.windows(f.len()).any(|w| w == f.as_slice())
     };
     let mut hits: Vec<(usize, usize)> = Vec::new();
+    // Which words outside the lexicon some option has.
+    let mut explained = vec![false; outside.len()];
     for &e in sharing {
         if index.forms(e).any(|(form, _)| said(form)) {
             return None;
@@ -258,7 +246,13 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
         if outside.iter().all(|w| own.contains(w)) || toks.iter().zip(&says_more).any(|(t, more)| shares(t, more)) {
             return None;
         }
-        let n = outside.iter().filter(|w| own.contains(w)).count();
+        let mut n = 0;
+        for (w, seen) in outside.iter().zip(&mut explained) {
+            if own.contains(w) {
+                n += 1;
+                *seen = true;
+            }
+        }
         if n > 0 {
             hits.push((e, n));
         }
@@ -267,9 +261,7 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
     // option has, the earlier; where the options together have them all,
     // the rules rank them alike (pool order), so only equal counts are
     // read here.
-    let unexplained =
-        outside.iter().any(|w| !sharing.iter().any(|&e| index.label_words_of(e).chain(index.alias_words_of(e)).any(|o| o == *w)));
-    if !unexplained && hits.windows(2).any(|p| p[0].1 != p[1].1) {
+    if explained.iter().all(|x| *x) && hits.windows(2).any(|p| p[0].1 != p[1].1) {
         return None;
     }
     hits.sort_by_key(|&(e, n)| (std::cmp::Reverse(n), e));

@@ -497,7 +497,7 @@ impl CanonPool {
     pub(super) fn kind_is(&self, idx: usize, t: &str) -> bool {
         self.entries[idx].kind.is_some_and(|(s, e)| {
             let k = &self.text[s..e];
-            k == t || t.strip_suffix('s') == Some(k) || k.strip_suffix('s') == Some(t)
+            super::same_or_plural(k, t)
         })
     }
 

@@ -468,6 +468,12 @@ pub struct Rules<'a> {
     pub stop: &'a DeadlineWatch,
 }
 
+/// Whether `t` is the word `k`, or one is the other with an "s" ("panel"
+/// and "panels"): how a kind is said.
+pub(crate) fn same_or_plural(k: &str, t: &str) -> bool {
+    k == t || t.strip_suffix('s') == Some(k) || k.strip_suffix('s') == Some(t)
+}
+
 /// Finds what the input names: runs every matching rule over the pool, read
 /// through its canonical index `canon` (`CanonPool::build`, or a memo's),
 /// and over the commands. `ranked` is how many entries the fuzzy rung
