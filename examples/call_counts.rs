@@ -13,8 +13,10 @@
 //! ```
 //!
 //! Arguments: `exact` ("Links Panel D", an execute), `unresolved`
-//! ("links panel", a clarifier the words rank) or `paraphrase` ("show me
-//! the one about money I put aside", a clarifier meaning ranks), then the
+//! ("links panel", a clarifier the words rank), `paraphrase` ("show me
+//! the one about money I put aside", a clarifier meaning ranks) or
+//! `question` ("what does the revenue forecast show?", an escape with the
+//! candidates it is `about`), then the
 //! calls made before counting (the sessions' steady state) and the calls
 //! counted (`measured`); last, optionally, `fresh-options` (a new option
 //! set on every call over the same labels, as `ladderd-load
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
                 "exact" => "Links Panel D",
                 "unresolved" => "links panel",
                 "paraphrase" => "show me the one about money I put aside",
+                "question" => "what does the revenue forecast show?",
                 _ => return usage(),
             };
             let fresh = match fresh.first().map(String::as_str) {
@@ -124,6 +127,8 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: call_counts <exact|unresolved|paraphrase> <calls before counting> <calls counted> [fresh-options|fresh-labels]");
+    eprintln!(
+        "usage: call_counts <exact|unresolved|paraphrase|question> <calls before counting> <calls counted> [fresh-options|fresh-labels]"
+    );
     ExitCode::from(2)
 }

@@ -571,6 +571,14 @@ impl CanonPool {
         (end - first >= 2).then(|| self.words_in((end - 1, end)).next()).flatten().filter(|w| is_badge_token(w))
     }
 
+    /// The pool's distinct label and alias words, each with the entries
+    /// (ascending) that have it, when the vocabulary is built (`None`
+    /// otherwise: `all_words` of each entry says the same, repeated).
+    pub(super) fn distinct_words(&self) -> Option<impl Iterator<Item = (&str, &[u32])>> {
+        let v = self.vocab.get()?;
+        Some(v.words.iter().map(|&((s, e), (first, end))| (&self.text[s..e], &v.owners[first as usize..end as usize])))
+    }
+
     /// The candidate's words: its label's, then its aliases'.
     pub(super) fn all_words(&self, idx: usize) -> impl Iterator<Item = &str> {
         let (first, end) = self.entries[idx].all_words;

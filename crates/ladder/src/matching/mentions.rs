@@ -381,29 +381,29 @@ pub(super) fn kind_words(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>)
     if screen.pool.entries.iter().all(|e| e.cand.kind.is_empty()) {
         return out;
     }
-    // Screens repeat their kinds: each kind as typed is normalized once.
-    let mut seen: Vec<(&str, String)> = Vec::new();
-    let kinds: Vec<String> = screen
+    // Screens repeat their kinds: each kind as typed is normalized once,
+    // and each entry knows its kind by its place among them.
+    let mut kinds: Vec<(&str, String)> = Vec::new();
+    let of: Vec<usize> = screen
         .pool
         .entries
         .iter()
         .map(|e| {
             let raw = e.cand.kind.as_str();
-            match seen.iter().find(|(r, _)| *r == raw) {
-                Some((_, n)) => n.clone(),
-                None => {
-                    let n = crate::text::normalize(raw);
-                    seen.push((raw, n.clone()));
-                    n
-                }
-            }
+            kinds.iter().position(|(r, _)| *r == raw).unwrap_or_else(|| {
+                kinds.push((raw, crate::text::normalize(raw)));
+                kinds.len() - 1
+            })
         })
         .collect();
     for k in left {
         let t = toks[k];
         let singular = t.strip_suffix('s');
-        let entries: Vec<usize> =
-            (0..kinds.len()).filter(|e| kinds[*e].split(' ').any(|w| !w.is_empty() && (w == t || Some(w) == singular))).collect();
+        let says: Vec<bool> = kinds.iter().map(|(_, n)| n.split(' ').any(|w| !w.is_empty() && (w == t || Some(w) == singular))).collect();
+        if !says.contains(&true) {
+            continue;
+        }
+        let entries: Vec<usize> = (0..of.len()).filter(|e| says[of[*e]]).collect();
         if !entries.is_empty() {
             roles[k] = Role::Empty;
             out.push(Licence { tok: k, word: t.to_string(), entries, rule: "kind" });

@@ -38,11 +38,25 @@ pub(super) fn short_form_licences(toks: &[&str], roles: &mut [Role], screen: &Sc
         }
         let mut fits: Vec<&str> = Vec::new();
         let mut entries: Vec<usize> = Vec::new();
-        for e in 0..screen.pool.len() {
-            for w in screen.canon.all_words(e) {
-                if stands_for(t, w) {
-                    fits.push(w);
-                    entries.push(e);
+        // Each distinct word once when the pool's vocabulary is built (a
+        // screen sent again), else every word of every entry.
+        match screen.canon.distinct_words() {
+            Some(distinct) => {
+                for (w, owners) in distinct {
+                    if stands_for(t, w) {
+                        fits.push(w);
+                        entries.extend(owners.iter().map(|&o| o as usize));
+                    }
+                }
+            }
+            None => {
+                for e in 0..screen.pool.len() {
+                    for w in screen.canon.all_words(e) {
+                        if stands_for(t, w) {
+                            fits.push(w);
+                            entries.push(e);
+                        }
+                    }
                 }
             }
         }

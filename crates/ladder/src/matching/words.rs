@@ -641,7 +641,24 @@ pub(super) fn ranking_hits(
         for t in &content {
             counts.entry(*t).or_insert((0, usize::MAX)).0 += 1;
         }
-        if !content.is_empty() {
+        if !content.is_empty()
+            && let Some(vocab) = canon.vocab.get()
+        {
+            // The pool's vocabulary is built (a screen sent again): each
+            // input word's owners, looked up once, count for them (an
+            // entry is listed once however often it has the word).
+            let mut n = vec![0usize; canon.entries.len()];
+            for (t, (count, _)) in &counts {
+                for &o in vocab.owners_of(&canon.text, t).unwrap_or_default() {
+                    n[o as usize] += *count;
+                }
+            }
+            for (idx, n) in n.into_iter().enumerate() {
+                if n > 0 {
+                    add(idx, MatchKind::Containment, n as f32 / content.len() as f32);
+                }
+            }
+        } else if !content.is_empty() {
             for idx in 0..canon.entries.len() {
                 if stop.passed() {
                     break;
