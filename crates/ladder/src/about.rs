@@ -99,8 +99,8 @@ fn of(ctx: &Ctx<'_>, req: &DecideRequest, canonical: &str) -> (Vec<String>, &'st
     order.truncate(MAX);
     let by_words = order.len();
     if similar.0.is_some() {
-        let rest = similar.rest(pool.len(), &order, MAX - order.len());
-        order.extend(rest.into_iter().filter(|e| similar.of(*e).is_some_and(|s| s >= CLOSE)));
+        let rest = similar.closest(pool.len(), &order, MAX - order.len(), CLOSE);
+        order.extend(rest);
     }
     let detail = order
         .iter()

@@ -199,7 +199,20 @@ impl Similar {
     /// similar first (pool order for equal similarity): what fills a
     /// clarifier's open slots.
     pub fn rest(&self, len: usize, taken: &[usize], n: usize) -> Vec<usize> {
-        let mut rest: Vec<usize> = (0..len).filter(|i| !taken.contains(i)).collect();
+        self.most_similar((0..len).filter(|i| !taken.contains(i)).collect(), n)
+    }
+
+    /// `rest` of those at least `floor` similar to the input (none without
+    /// similarities): the same entries as `rest` keeps of them, in the
+    /// same order, without ranking the others.
+    pub fn closest(&self, len: usize, taken: &[usize], n: usize, floor: f32) -> Vec<usize> {
+        let Some(s) = &self.0 else { return Vec::new() };
+        self.most_similar((0..len).filter(|i| s.get(*i).is_some_and(|x| *x >= floor) && !taken.contains(i)).collect(), n)
+    }
+
+    /// The `n` of `rest` most similar to the input, most similar first
+    /// (their order in `rest`, ascending, for equal similarity).
+    fn most_similar(&self, mut rest: Vec<usize>, n: usize) -> Vec<usize> {
         if let Some(s) = &self.0
             && n < rest.len()
         {

@@ -243,3 +243,21 @@ fn a_pools_vectors_are_made_once_and_kept_with_it() {
     crate::testkit::turn_with(&p, &off(), &r, Some(&without));
     assert_eq!(with.held().1 - without.held().1, PoolVectors::bytes_for(6, CONCEPTS.len()));
 }
+
+proptest::proptest! {
+    /// The closest entries over a floor are the entries `rest` offers
+    /// that reach it, in its order: whatever the similarities (ties
+    /// included), the entries taken and how many are asked for.
+    #[test]
+    fn the_closest_over_a_floor_are_what_rest_offers_over_it(
+        s in proptest::collection::vec(proptest::sample::select(vec![-0.5f32, 0.0, 0.1, 0.22, 0.3, 0.3, 0.7, 1.0]), 0..40),
+        taken in proptest::collection::vec(0usize..40, 0..4),
+        n in 0usize..6,
+        floor in proptest::sample::select(vec![0.0f32, 0.22, 0.3, 2.0]),
+    ) {
+        let similar = Similar(Some(s.clone()));
+        let want: Vec<usize> = similar.rest(s.len(), &taken, n).into_iter().filter(|e| s[*e] >= floor).collect();
+        proptest::prop_assert_eq!(similar.closest(s.len(), &taken, n, floor), want);
+        proptest::prop_assert!(Similar(None).closest(s.len(), &taken, n, floor).is_empty());
+    }
+}
