@@ -61,7 +61,23 @@ pub(crate) fn canonicalize(mut draft: Draft<'_>) -> Flow<'_, Said> {
     let canonical = canon::canonicalize(input, lex);
     draft.canonical = canonical.clone();
     draft.step("ok", format!("{} tokens", words(&canonical).count()));
-    let reading = replies::reading::read(input, lex);
+    // A word the request's candidates show is theirs, never a slip of a
+    // reply word: looked at only when a word would be respelled.
+    let shown_words = std::cell::OnceCell::new();
+    let shown = |t: &str| {
+        shown_words
+            .get_or_init(|| {
+                let req = draft.req;
+                let all = req.option_candidates().iter().chain(&req.recoverable_chat_options).chain(&req.widget_items).chain(&req.commands);
+                all.flat_map(|c| {
+                    let text = crate::text::fold(&crate::text::normalize(&replies::shown_text(c))).into_owned();
+                    text.split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect::<Vec<_>>()
+                })
+                .collect::<rustc_hash::FxHashSet<String>>()
+            })
+            .contains(t)
+    };
+    let reading = replies::reading::read_over(input, lex, &shown);
     Ok(Continue((draft, Said { canonical, reading })))
 }
 

@@ -128,6 +128,16 @@ impl<'a, 'p> Context<'a, 'p> {
         fold(&normalize(&text)).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect()
     }
 
+    /// The reply word a slip of the keyboard spelled as `t`
+    /// (`Lexicon::respell`), unless `t` is a word some candidate shows:
+    /// then it is that word, as typed.
+    pub(super) fn respell<'w>(&'w self, t: &'w str) -> &'w str {
+        match self.lex.respell(t) {
+            Some(meant) if !self.entries().any(|e| self.words_of(e).iter().any(|w| w == t)) => meant,
+            _ => t,
+        }
+    }
+
     pub(super) fn values_of(&self, entry: usize) -> Vec<Value> {
         crate::values::shown(self.pool.entries[entry].cand)
     }

@@ -241,6 +241,13 @@ const YES_SIGNS: &[char] = &['\u{1F44D}', '\u{1F44C}', '\u{2705}', '\u{2714}', '
 
 /// Reads a reply's words.
 pub fn read(raw: &str, lex: &Lexicon) -> Reading {
+    read_over(raw, lex, &|_| false)
+}
+
+/// `read`, where `shown` says whether a word (normalized, folded) is a
+/// word the candidates show: such a word is theirs, never a slip of a
+/// reply word ("decline the genbu" over "Decline genbu" says no "genau").
+pub fn read_over(raw: &str, lex: &Lexicon, shown: &dyn Fn(&str) -> bool) -> Reading {
     let mut r = Reading { values: values(raw), ..Reading::default() };
     // A reply of signs alone that say yes ("👍").
     let signs = raw.trim();
@@ -270,7 +277,8 @@ pub fn read(raw: &str, lex: &Lexicon) -> Reading {
         let text = fold(&normalize(clause)).into_owned();
         // A slip of the keyboard in a reply word is that word ("sounds
         // grat", "yess", "teh 3rd one").
-        let toks: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| lex.respell(t).unwrap_or(t)).collect();
+        let toks: Vec<&str> =
+            text.split(' ').filter(|t| !t.is_empty()).map(|t| lex.respell(t).filter(|_| !shown(t)).unwrap_or(t)).collect();
         if toks.is_empty() {
             continue;
         }

@@ -365,3 +365,43 @@ fn every_reply_kind_has_a_room_in_the_table() {
     }
     assert!(crate::replies::TABLE.iter().all(|row| !row.rule.is_empty()));
 }
+
+/// A word an option shows is that option's word, never a slip of a reply
+/// word: "genbu" is one letter from "genau" (German: exactly), "suite"
+/// from "sure". Read as a yes, "decline the genbu and the berka" executed
+/// "Decline berka" alone, and "the suite room pls" was asked back.
+#[test]
+fn a_word_an_option_shows_is_never_read_as_a_reply_word() {
+    let invites = screen("invites", vec![c("d1", "Decline genbu", ""), c("a1", "Accept genbu", ""), c("d2", "Decline berka", "")]);
+    assert!(said(&Session::new().say("decline the genbu and the berka", &invites)).starts_with("clarify"));
+    assert!(said(&Session::new().say("reject genbu and berka", &invites)).starts_with("clarify"));
+    let rooms = screen("rooms", vec![c("std", "Standard room", ""), c("suite", "Suite room", ""), c("fam", "Family room", "")]);
+    assert!(said(&Session::new().say("the suite room pls", &rooms)).starts_with("execute suite"));
+    // Off the screen, the slip is still the reply word it is one letter from.
+    let one = screen("one", vec![c("r", "Réunion client", "mardi")]);
+    assert_eq!(said(&Session::new().say("ja, genua", &asking(one, Asked::Confirmation))), "execute r (reply, affirm)");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Whatever word of the options a slip of a reply word would be
+    /// ("genbu", a letter from "genau"), two options named in one request
+    /// ("decline the W and the X") are asked about, never one executed:
+    /// the word is the option's, not a yes that leaves the rest to read.
+    #[test]
+    fn an_options_word_a_letter_from_a_reply_word_is_the_options(
+        spelled in any::<prop::sample::Index>(), at in any::<prop::sample::Index>(), letter in "[a-z]", other in "(berka|zorro|miso)",
+    ) {
+        static POLICY: std::sync::LazyLock<Policy> = std::sync::LazyLock::new(Policy::defaults);
+        let lex = &POLICY.lexicon;
+        let words: Vec<&String> = lex.spelled.iter().filter(|w| w.len() >= 4 && w.chars().all(|c| c.is_ascii_lowercase())).collect();
+        let word = spelled.get(&words);
+        let i = at.index(word.len());
+        let w = format!("{}{letter}{}", &word[..i], &word[i + 1..]);
+        prop_assume!(lex.respell(&w).is_some() && w != other);
+        let invites = screen("invites", vec![c("d1", &format!("Decline {w}"), ""), c("a1", &format!("Accept {w}"), ""), c("d2", &format!("Decline {other}"), "")]);
+        let got = said(&Session::new().say(&format!("decline the {w} and the {other}"), &invites));
+        prop_assert!(!got.starts_with("execute"), "{:?} ({:?}): {}", w, lex.respell(&w), got);
+    }
+}

@@ -67,7 +67,7 @@ pub(super) struct Said {
 /// 6th one", "then number 2" (after an opener), "teh thrid one" (its words
 /// as meant).
 pub(super) fn position_said(cx: &Context<'_, '_>, text: &str) -> Option<Said> {
-    let respelled: String = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect::<Vec<_>>().join(" ");
+    let respelled: String = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.respell(t)).collect::<Vec<_>>().join(" ");
     let respelled = crate::canon::strip_filler(respelled, cx.lex);
     let core = {
         let toks: Vec<&str> = respelled.split(' ').filter(|t| !t.is_empty()).collect();

@@ -60,7 +60,7 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // The words as typed (a clause that only says "sorry" is no clause of
     // the reading), a slip of the keyboard read as the word meant.
     let text = fold(&normalize(&cx.req.input)).into_owned();
-    let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.lex.respell(t).unwrap_or(t)).collect();
+    let words: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).map(|t| cx.respell(t)).collect();
     // The cheap test's word opened no phrase of `TAKES_BACK` ("i" of "I
     // put aside", "on" of "on friday"): nothing is taken back.
     if !(r.refuses || r.abandons || r.corrects || (0..words.len()).any(|i| said_at(&words, i).is_some())) {
