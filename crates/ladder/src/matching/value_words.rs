@@ -225,9 +225,21 @@ pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<
         if screen.canon.any_word(noun, screen.stop) {
             continue;
         }
-        let mut entries: Vec<usize> =
-            licences.iter().filter(|l| l.tok == k + 1 && l.rule == "value").flat_map(|l| l.entries.clone()).collect();
-        entries.extend((0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == code)));
+        // After the noun, a code of digits and letters ("seat 4A") is the
+        // code the options show as it is said, never the day or position
+        // its letters may also spell ("4e", "4a": the 4th): "seat 4E" is
+        // no "4A" read as the 4th. A number alone ("row 14") is a value.
+        let literal: Vec<usize> = (0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == code)).collect();
+        let coded = code.bytes().any(|b| b.is_ascii_alphabetic());
+        let mut entries: Vec<usize> = if literal.is_empty() && !coded {
+            licences.iter().filter(|l| l.tok == k + 1 && l.rule == "value").flat_map(|l| l.entries.clone()).collect()
+        } else {
+            for l in licences.iter_mut().filter(|l| l.tok == k + 1 && l.rule == "value") {
+                l.entries.retain(|e| literal.contains(e));
+            }
+            licences.retain(|l| !(l.tok == k + 1 && l.rule == "value" && l.entries.is_empty()));
+            literal
+        };
         entries.sort_unstable();
         entries.dedup();
         if !entries.is_empty() {

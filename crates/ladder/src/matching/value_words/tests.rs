@@ -568,3 +568,20 @@ proptest! {
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?} over {:?}", tried, d.target_id, labels);
     }
 }
+
+/// After a value noun, a code of digits and letters is the code the
+/// options show as it is said: "seat 4E" over 4B, 4A, 4C executed 4A
+/// ("4e" and "4a" both read as the 4th), and "seat 4A" over 4A, 4B, 4E
+/// was asked between 4A and 4E. A number alone after the noun is still
+/// a value.
+#[test]
+fn a_code_after_a_value_noun_is_the_code_as_said() {
+    let seats =
+        |labels: &[&str]| -> Vec<Candidate> { labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("o{i}"), *l)).collect() };
+    let d = decide("seat 4E", &seats(&["4B · middle", "4A · window", "4C · aisle"]));
+    assert_ne!(d.outcome, Outcome::Execute, "executed {:?}", d.target_id);
+    for (said, want) in [("seat 4A", "o0"), ("seat 4E", "o2"), ("row 4b", "o1")] {
+        assert_eq!(executed(&decide(said, &seats(&["4A · window", "4B · middle", "4E · middle"]))), Some(want), "{said}");
+    }
+    assert_eq!(executed(&decide("row 14", &seats(&["Row 12", "Row 14", "Row 16"]))), Some("o1"));
+}
