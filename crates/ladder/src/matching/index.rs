@@ -56,6 +56,10 @@ pub struct CanonPool {
     /// The distinct words and who has each, built on first need
     /// (`vocab`), kept with the pool (a pool sent again has it ready).
     pub(super) vocab: std::sync::OnceLock<Vocab>,
+    /// Which of the pool's kinds each entry has, made on first need
+    /// (`kind_index`), kept with the pool: a screen sent again does not
+    /// read every candidate's kind again.
+    kinds: std::sync::OnceLock<KindIndex>,
     /// The entries' vectors when the clarifier ranks by meaning, made on
     /// first need (`vectors`), kept with the pool; the memo counts them
     /// (`PoolMemo::counting_vectors`).
@@ -77,6 +81,21 @@ pub(super) struct Vocab {
     pub(super) owners: Vec<u32>,
     /// Indices into `words`, hashed by the word's text.
     pub(super) table: hashbrown::HashTable<u32>,
+}
+
+/// A pool's distinct kinds, as typed: `first[k]` is the first entry
+/// with kind `k`, `of[e]` entry `e`'s kind.
+pub(super) struct KindIndex {
+    pub(super) of: Vec<u32>,
+    pub(super) first: Vec<u32>,
+}
+
+impl KindIndex {
+    /// What it may hold on the heap for a pool of `entries` entries
+    /// (each its own kind at most).
+    fn max_bytes(entries: usize) -> usize {
+        2 * entries * std::mem::size_of::<u32>()
+    }
 }
 
 pub(super) const VOCAB_SMALL_POOL: usize = 20_000;
@@ -279,6 +298,7 @@ impl CanonPool {
             starts: WordStarts { one: [0; 4], two: [0; 64] },
             scratch: Vec::with_capacity(8),
             vocab: std::sync::OnceLock::new(),
+            kinds: std::sync::OnceLock::new(),
             vectors: std::sync::OnceLock::new(),
         }
     }
@@ -338,6 +358,31 @@ impl CanonPool {
             + self.entries.capacity() * std::mem::size_of::<CanonEntry>()
             + (self.aliases.capacity() + self.words.capacity()) * std::mem::size_of::<(usize, usize)>()
             + Vocab::max_bytes(self.words.len())
+            + KindIndex::max_bytes(self.entries.len())
+    }
+
+    /// The pool's distinct kinds as typed, and each entry's among them
+    /// (`pool` is the pool this was built from, in order).
+    pub(super) fn kind_index(&self, pool: &Pool<'_>) -> &KindIndex {
+        self.kinds.get_or_init(|| {
+            let mut first: Vec<u32> = Vec::new();
+            let of = pool
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(idx, e)| {
+                    let raw = e.cand.kind.as_str();
+                    match first.iter().position(|&f| pool.entries[f as usize].cand.kind == raw) {
+                        Some(k) => k as u32,
+                        None => {
+                            first.push(idx as u32);
+                            (first.len() - 1) as u32
+                        }
+                    }
+                })
+                .collect();
+            KindIndex { of, first }
+        })
     }
 
     /// The entries' vectors (`meaning::Meaning::pool_vectors`), made by

@@ -378,32 +378,23 @@ pub(super) fn kind_words(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>)
     if left.is_empty() {
         return out;
     }
-    if screen.pool.entries.iter().all(|e| e.cand.kind.is_empty()) {
+    // Each distinct kind as typed, normalized once; each entry knows its
+    // kind by its place among them (kept with a pool sent again).
+    let index = screen.canon.kind_index(screen.pool);
+    let raw = |k: &u32| screen.pool.entries[*k as usize].cand.kind.as_str();
+    if index.first.iter().all(|k| raw(k).is_empty()) {
         return out;
     }
-    // Screens repeat their kinds: each kind as typed is normalized once,
-    // and each entry knows its kind by its place among them.
-    let mut kinds: Vec<(&str, String)> = Vec::new();
-    let of: Vec<usize> = screen
-        .pool
-        .entries
-        .iter()
-        .map(|e| {
-            let raw = e.cand.kind.as_str();
-            kinds.iter().position(|(r, _)| *r == raw).unwrap_or_else(|| {
-                kinds.push((raw, crate::text::normalize(raw)));
-                kinds.len() - 1
-            })
-        })
-        .collect();
+    let kinds: Vec<String> = index.first.iter().map(|k| crate::text::normalize(raw(k))).collect();
+    let of = &index.of;
     for k in left {
         let t = toks[k];
         let singular = t.strip_suffix('s');
-        let says: Vec<bool> = kinds.iter().map(|(_, n)| n.split(' ').any(|w| !w.is_empty() && (w == t || Some(w) == singular))).collect();
+        let says: Vec<bool> = kinds.iter().map(|n| n.split(' ').any(|w| !w.is_empty() && (w == t || Some(w) == singular))).collect();
         if !says.contains(&true) {
             continue;
         }
-        let entries: Vec<usize> = (0..of.len()).filter(|e| says[of[*e]]).collect();
+        let entries: Vec<usize> = (0..of.len()).filter(|e| says[of[*e] as usize]).collect();
         if !entries.is_empty() {
             roles[k] = Role::Empty;
             out.push(Licence { tok: k, word: t.to_string(), entries, rule: "kind" });
