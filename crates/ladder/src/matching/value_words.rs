@@ -231,8 +231,11 @@ pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<
         // no "4A" read as the 4th. A number alone ("row 14") is a value.
         let literal: Vec<usize> = (0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == code)).collect();
         let coded = code.bytes().any(|b| b.is_ascii_alphabetic());
-        let mut entries: Vec<usize> = if literal.is_empty() && !coded {
-            licences.iter().filter(|l| l.tok == k + 1 && l.rule == "value").flat_map(|l| l.entries.clone()).collect()
+        let mut entries: Vec<usize> = if !coded {
+            let mut all: Vec<usize> =
+                licences.iter().filter(|l| l.tok == k + 1 && l.rule == "value").flat_map(|l| l.entries.clone()).collect();
+            all.extend(literal);
+            all
         } else {
             for l in licences.iter_mut().filter(|l| l.tok == k + 1 && l.rule == "value") {
                 l.entries.retain(|e| literal.contains(e));
