@@ -26,15 +26,17 @@ use futures::executor::block_on;
 use ladder::continuity::{ContinuityState, Now};
 use ladder::decide::{Mode, decide};
 use ladder::intern::PoolMemo;
-use ladder::types::{Candidate, DecideRequest, OptionSet, Outcome, Scope, ScopeRef};
+use ladder::types::Outcome;
 use ladderd::config::Config;
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Duration;
 use support::{NoPorts, ctx};
 
+#[path = "support/screens.rs"]
+mod screens;
 #[path = "support/mod.rs"]
 mod support;
+use screens::{New, pool, request};
 
 // The daemon's allocator (src/main.rs), so the figures are the daemon's.
 #[global_allocator]
@@ -46,40 +48,6 @@ const INPUTS: &[(&str, &str, Outcome)] = &[
     ("question", "what does the revenue forecast show?", Outcome::Escape),
 ];
 const SIZES: &[usize] = &[77, 100, 1_000];
-
-/// What is new on each call.
-#[derive(Clone, Copy, PartialEq)]
-enum New {
-    Nothing,
-    Ids,
-    Labels,
-}
-
-/// The load tool's pool of `n`, call `k`'s: its ids, or its labels too,
-/// new on each call when `new` says so.
-fn pool(n: usize, new: New, k: u64) -> Arc<Vec<Candidate>> {
-    let mut p: Vec<Candidate> = ladderd_load::samples::pool(n).into_iter().map(Candidate::from).collect();
-    for c in &mut p {
-        if new != New::Nothing {
-            c.id = format!("{}-{k}", c.id);
-        }
-        if new == New::Labels {
-            c.label = format!("{} {k}", c.label);
-        }
-    }
-    Arc::new(p)
-}
-
-fn request(input: &str, candidates: Arc<Vec<Candidate>>) -> DecideRequest {
-    DecideRequest {
-        session_id: "bench".into(),
-        turn_id: "t1".into(),
-        input: input.into(),
-        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
-        options: Some(OptionSet { option_set_id: "set-1".into(), scope: Scope::Chat, candidates, ..Default::default() }),
-        ..Default::default()
-    }
-}
 
 fn bench(c: &mut Criterion) {
     let meaning = Config::default().policy().expect("the defaults");

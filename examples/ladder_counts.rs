@@ -21,15 +21,17 @@ use futures::executor::block_on;
 use ladder::continuity::{ContinuityState, Now};
 use ladder::decide::{Mode, decide};
 use ladder::intern::PoolMemo;
-use ladder::types::{Candidate, DecideRequest, OptionSet, Scope, ScopeRef};
+use ladder::types::DecideRequest;
 use ladderd::config::Config;
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::sync::Arc;
 use support::{NoPorts, ctx};
 
+#[path = "../benches/support/screens.rs"]
+mod screens;
 #[path = "../benches/support/mod.rs"]
 mod support;
+use screens::{New, pool, request};
 
 // The daemon's allocator (src/main.rs), so the counts are the daemon's.
 #[global_allocator]
@@ -39,32 +41,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[inline(never)]
 fn measured(call: &mut dyn FnMut(u64), from: u64, calls: u64) {
     (from..from + calls).for_each(call);
-}
-
-/// The load tool's pool of 100, call `k`'s: its ids new when `ids`, its
-/// labels too when `labels` (as `benches/meaning.rs` makes them).
-fn pool(ids: bool, labels: bool, k: u64) -> Arc<Vec<Candidate>> {
-    let mut p: Vec<Candidate> = ladderd_load::samples::pool(100).into_iter().map(Candidate::from).collect();
-    for c in &mut p {
-        if ids {
-            c.id = format!("{}-{k}", c.id);
-        }
-        if labels {
-            c.label = format!("{} {k}", c.label);
-        }
-    }
-    Arc::new(p)
-}
-
-fn request(input: &str, candidates: Arc<Vec<Candidate>>) -> DecideRequest {
-    DecideRequest {
-        session_id: "bench".into(),
-        turn_id: "t1".into(),
-        input: input.into(),
-        active_scope: Some(ScopeRef { scope: Scope::Chat, instance_id: "chat-1".into() }),
-        options: Some(OptionSet { option_set_id: "set-1".into(), scope: Scope::Chat, candidates, ..Default::default() }),
-        ..Default::default()
-    }
 }
 
 fn main() -> ExitCode {
@@ -82,10 +58,10 @@ fn main() -> ExitCode {
         "meaning" => {}
         _ => return usage(),
     }
-    let (ids, labels) = match screen.as_str() {
-        "memo" => (false, false),
-        "seen" => (true, false),
-        "fresh" => (true, true),
+    let new = match screen.as_str() {
+        "memo" => New::Nothing,
+        "seen" => New::Ids,
+        "fresh" => New::Labels,
         _ => return usage(),
     };
     let (Ok(warm), Ok(calls)) = (warm.parse::<u64>(), calls.parse::<u64>()) else { return usage() };
@@ -95,10 +71,10 @@ fn main() -> ExitCode {
     let memo = PoolMemo::new(64 << 20).counting_vectors(dim).with_labels(Config::default().server.label_memo_bytes);
     let state = ContinuityState::default();
     let ctx = ctx(&policy, &state, Now { mono_ms: 1_000, wall_ms: 1_700_000_000_000 }, Some(&memo));
-    let kept = request(input, pool(false, false, 0));
+    let kept = request(input, pool(100, New::Nothing, 0));
     // Made before the calls, so that making them is not counted.
     let reqs: Vec<DecideRequest> =
-        (0..warm + calls).map(|k| if ids { request(input, pool(ids, labels, k + 1)) } else { kept.clone() }).collect();
+        (0..warm + calls).map(|k| if new == New::Nothing { kept.clone() } else { request(input, pool(100, new, k + 1)) }).collect();
     let mut outcomes = std::collections::BTreeMap::new();
     let mut call = |k: u64| {
         let d = block_on(decide(&ctx, &reqs[k as usize], Mode::Turn, &NoPorts)).expect("no deadline").decision;
