@@ -153,12 +153,52 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
 /// unit's. Such a word is itself, never a slip of the keyboard for a
 /// reply word ("past" is not German "passt").
 pub fn is_a_value_word(w: &str) -> bool {
-    matches!(w, "half" | "halb" | "quarter" | "past" | "oclock" | "ish")
+    matches!(w, "half" | "halb" | "quarter" | "past" | "oclock" | "ish" | "viertel" | "kwart" | "dreiviertel")
         || LONE_CLOCKS.iter().any(|(name, _)| *name == w)
         || weekday(w).is_some()
         || month(w).is_some()
         || unit(w).is_some()
 }
+
+/// Words a time of day is said with in the lexicon's other languages
+/// ("Viertel nach acht", "ocho y media de la tarde", "huit heures du
+/// soir", "alle otto e mezza").
+const CLOCK_WORDS: &[&str] = &[
+    "viertel",
+    "nach",
+    "vor",
+    "dreiviertel",
+    "halb",
+    "kwart",
+    "over",
+    "voor",
+    "y",
+    "e",
+    "et",
+    "media",
+    "mezza",
+    "mezzo",
+    "meia",
+    "demie",
+    "cuarto",
+    "quart",
+    "menos",
+    "moins",
+    "heures",
+    "heure",
+    "tarde",
+    "noche",
+    "soir",
+    "matin",
+    "sera",
+    "mattina",
+    "abends",
+    "morgens",
+    "las",
+    "alle",
+    "om",
+    "um",
+];
 
 /// Whether `w`, a word of a reply, is a word its value of dimension `dim`
 /// is said in: a number, a unit of the dimension ("inch", "gb", "min"),
@@ -168,7 +208,10 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
         return true;
     }
     match dim {
-        Dim::Clock => matches!(w, "am" | "pm" | "h" | "uhr" | "noon" | "midnight" | "half" | "quarter" | "past" | "oclock" | "o'clock"),
+        Dim::Clock => {
+            matches!(w, "am" | "pm" | "h" | "uhr" | "noon" | "midnight" | "half" | "quarter" | "past" | "oclock" | "o'clock")
+                || CLOCK_WORDS.contains(&w)
+        }
         Dim::Weekday => weekday(w).is_some(),
         Dim::Month | Dim::Day => month(w).is_some() || matches!(w, "st" | "nd" | "rd" | "th"),
         Dim::Count | Dim::Bare | Dim::Year => false,
@@ -235,6 +278,9 @@ fn word_values(text: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
+    // The word before was an article that says one ("an hour", "eine
+    // Stunde", "une heure"): a length of time after it is one of it.
+    let mut one = false;
     while i < bytes.len() {
         if !bytes[i].is_ascii_alphabetic() {
             i += 1;
@@ -250,7 +296,12 @@ fn word_values(text: &str) -> Vec<Value> {
         buf.copy_from_slice(&bytes[start..i]);
         buf.make_ascii_lowercase();
         let Ok(w) = std::str::from_utf8(buf) else { continue };
-        out.extend(read_word(&[], 0, w).map(|(v, _)| v));
+        if one && let Some((Dim::Duration, f)) = unit(w).filter(|_| w.len() > 2) {
+            out.push(Value::new(Dim::Duration, f));
+        } else {
+            out.extend(read_word(&[], 0, w).map(|(v, _)| v));
+        }
+        one = matches!(w, "a" | "an" | "eine" | "une" | "una" | "een" | "uma");
     }
     out
 }

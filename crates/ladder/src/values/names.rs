@@ -198,6 +198,11 @@ pub(super) fn month(w: &str) -> Option<u8> {
     BY_NAME.get(w).copied()
 }
 
+/// Units that are other words as often, said apart from their number
+/// ("send 200 to Marta", "room 10 in the annex", "3 m" a letter): a unit
+/// only written onto the number ("2TB", "500go", "10in", "5m").
+pub(super) const WORDS_AS_OFTEN: &[&str] = &["to", "in", "m", "s", "mo"];
+
 /// A unit after a number: its dimension and how many of the dimension's
 /// unit one of it is.
 pub(super) fn unit(w: &str) -> Option<(Dim, f64)> {
@@ -219,10 +224,14 @@ pub(super) fn unit(w: &str) -> Option<(Dim, f64)> {
         "g" | "gram" | "grams" | "gramm" | "gramos" | "grammes" => (Dim::Mass, 1.0),
         "kg" | "kilo" | "kilos" => (Dim::Mass, 1000.0),
         "lb" | "lbs" | "pound" | "pounds" => (Dim::Mass, 453.6),
-        "min" | "mins" | "minute" | "minutes" | "minuten" | "minutos" | "m" => (Dim::Duration, 1.0),
-        "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "horas" | "heures" => (Dim::Duration, 60.0),
+        "min" | "mins" | "minute" | "minutes" | "minuten" | "minutos" | "minuto" | "minuti" | "minuut" | "m" => (Dim::Duration, 1.0),
+        "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "std" | "hora" | "horas" | "heure" | "heures" | "ora" | "ore" | "uur" => {
+            (Dim::Duration, 60.0)
+        }
         "sec" | "secs" | "second" | "seconds" | "s" => (Dim::Duration, 1.0 / 60.0),
-        "day" | "days" | "tage" | "dias" | "jours" => (Dim::Duration, 24.0 * 60.0),
+        "day" | "days" | "tag" | "tage" | "tagen" | "dia" | "dias" | "jour" | "jours" | "giorno" | "giorni" | "dag" | "dagen" => {
+            (Dim::Duration, 24.0 * 60.0)
+        }
         "usd" | "dollar" | "dollars" | "bucks" | "quid" | "eur" | "euro" | "euros" | "gbp" | "pounds sterling" | "nis" | "shekel"
         | "shekels" => (Dim::Price, 100.0),
         _ => return None,

@@ -175,8 +175,20 @@ pub(super) fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Optio
         return dated.then(|| (self::dated(s.value, of_month), 1));
     }
     let digits = format!("{}", s.value);
-    // "At one" is a time, as "at 1" is.
-    let at_a_time = word_before(i).is_some_and(|(_, w)| AT.contains(&w));
+    // "At one" is a time, as "at 1" is, and "alle otto" ("a" is as
+    // often an article: "a one-way").
+    // "à neuf heures", "à une heure et demie": French "à" folds to "a".
+    let (at_time, at_a_time) = said_at(toks, i);
+    if s.counting
+        && at_time
+        && let Some(v) = hour_of_day(toks, i, s.value, true)
+    {
+        return Some(v);
+    }
+    // "one pm": an hour.
+    if s.counting && meridiem(toks, i + 1).is_some() {
+        return read_number(toks, i, &digits);
+    }
     if s.counting && !at_a_time {
         // First, or after punctuation: a clause opens with it.
         let before = prev(i).map(|j| &toks[j]);
@@ -205,6 +217,10 @@ pub(super) fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Optio
             }
             None => {}
         }
+    }
+    // "huit heures et demie", "ocho y media de la tarde", "a las nueve".
+    if let Some(v) = hour_of_day(toks, i, s.value, at_time) {
+        return Some(v);
     }
     // "nine o'clock".
     if let Some((j, "o'clock" | "oclock")) = word_at(toks, i + 1)
@@ -236,6 +252,23 @@ pub(super) fn twelve_hours(h: f64, m: f64) -> Option<Value> {
 /// "Half past six", "quarter past seven", "quarter to eight" (in words or
 /// digits): a time on a twelve-hour clock.
 pub(super) fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    let before_hour = |hour: f64| if hour == 1.0 { 12.0 } else { hour - 1.0 };
+    // German and Dutch quarters: "Viertel nach acht", "kwart voor negen",
+    // "dreiviertel neun" (a quarter before nine).
+    if matches!(w, "viertel" | "kwart") {
+        let (j, how) = word_at(toks, i + 1)?;
+        let (k, hour) = hour_at(toks, j + 1)?;
+        let v = match how {
+            "nach" | "over" => twelve_hours(hour, 15.0)?,
+            "vor" | "voor" => twelve_hours(before_hour(hour), 45.0)?,
+            _ => return None,
+        };
+        return Some((v, k + 1 - i));
+    }
+    if w == "dreiviertel" {
+        let (k, hour) = hour_at(toks, i + 1)?;
+        return Some((twelve_hours(before_hour(hour), 45.0)?, k + 1 - i));
+    }
     let past = match w {
         "half" => 30.0,
         "quarter" => 15.0,
@@ -271,6 +304,86 @@ pub(super) fn read_time_words(toks: &[Tok], i: usize, w: &str) -> Option<(Value,
         _ => return None,
     };
     Some((v, k + 1 - i))
+}
+
+/// After an hour, the minutes the words from token `i` add in the
+/// lexicon's languages ("ocho y media", "otto e mezza", "huit heures et
+/// quart", "nueve menos cuarto"; negative: before the hour), and the index
+/// of their last token.
+pub(super) fn minutes_after(toks: &[Tok], i: usize) -> Option<(f64, usize)> {
+    let (j, w) = word_at(toks, i)?;
+    // French "quart" is read as a number (a fourth): after "et" or "moins
+    // le", it is the quarter.
+    let quart = |k: usize| matches!(next_solid(toks, k), Some((_, Tok::Spelled(s))) if s.value == 4.0);
+    if let Some((k, _)) = next_solid(toks, j + 1).filter(|_| w == "et" && quart(j + 1)) {
+        return Some((15.0, k));
+    }
+    if w == "moins"
+        && let Some((l, "le")) = word_at(toks, j + 1)
+        && let Some((k, _)) = next_solid(toks, l + 1).filter(|_| quart(l + 1))
+    {
+        return Some((-15.0, k));
+    }
+    let (k, next) = word_at(toks, j + 1)?;
+    match (w, next) {
+        ("y" | "e" | "et", "media" | "mezza" | "mezzo" | "meia" | "demie" | "demi") => Some((30.0, k)),
+        ("y" | "et", "cuarto" | "quart") => Some((15.0, k)),
+        ("menos", "cuarto") | ("moins", "quart") => Some((-15.0, k)),
+        ("moins", "le") => word_at(toks, k + 1).filter(|(_, q)| *q == "quart").map(|(l, _)| (-15.0, l)),
+        _ => None,
+    }
+}
+
+/// Whether the token before `i` makes a number there a time of day: a
+/// word of `AT_TIME` (German "um" is read as Portuguese "um", one, a
+/// number that counts); and whether it says so alone ("a" and "as" are
+/// as often an article and a word: "at", "um", "a las" say the time).
+pub(super) fn said_at(toks: &[Tok], i: usize) -> (bool, bool) {
+    let before = toks[..i].iter().rev().find(|t| **t != Tok::Space);
+    let at = before.is_some_and(|t| match t {
+        Tok::Word(w) => AT_TIME.contains(&w.as_ref()),
+        Tok::Spelled(s) => s.counting && s.value == 1.0,
+        _ => false,
+    });
+    (at, at && !matches!(before, Some(Tok::Word(w)) if matches!(w.as_ref(), "a" | "as")))
+}
+
+/// Words before a number that make it a time of day in the lexicon's
+/// languages ("a las ocho", "alle otto", "om acht", "à huit heures":
+/// "à" folds to "a").
+pub(super) const AT_TIME: &[&str] = &["at", "um", "las", "alle", "om", "a", "vers", "as"];
+
+/// An hour (0 to 23) said at token `i` as a time of day with what follows
+/// it: "huit heures", "dix heures et demie", "ocho y media", "ocho de la
+/// tarde", "neun Uhr". `at`: a word before it says a time ("a las",
+/// "à"). "Deux heures" alone, with nothing before it, is a duration.
+pub(super) fn hour_of_day(toks: &[Tok], i: usize, hour: f64, at: bool) -> Option<(Value, usize)> {
+    if !(0.0..24.0).contains(&hour) || hour.fract() != 0.0 {
+        return None;
+    }
+    let (end, said_hours) = match word_at(toks, i + 1) {
+        Some((j, "heures" | "heure" | "uhr" | "h")) => (j, true),
+        _ => (i, false),
+    };
+    let (minutes, end) = match minutes_after(toks, end + 1) {
+        Some((m, k)) => (m, k),
+        None => (0.0, end),
+    };
+    let mer = meridiem(toks, end + 1);
+    // "18 heures" is no length of time; "2 heures" may be, unless "à" or
+    // "du soir" says the time. An hour with only "pm" after it ("nine
+    // pm", "ocho de la tarde") is read where its digits are.
+    if minutes == 0.0 && !(said_hours && (at || hour >= 13.0 || mer.is_some())) {
+        return None;
+    }
+    let (h, m) = if minutes < 0.0 { (if hour == 0.0 { 23.0 } else { hour - 1.0 }, 60.0 + minutes) } else { (hour, minutes) };
+    let end = mer.map_or(end, |(k, _)| k);
+    let v = match mer {
+        Some((_, mer)) => Value::new(Dim::Clock, clock(h, m, Some(mer))?),
+        None if h <= 12.0 => twelve_hours(h, m)?,
+        None => Value::new(Dim::Clock, clock(h, m, None)?),
+    };
+    Some((v, end + 1 - i))
 }
 
 /// An hour of a twelve-hour clock from token `i` on, in digits or words:
@@ -339,6 +452,19 @@ pub(super) fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> 
                 _ => None,
             }
         }
+        // "de la tarde", "du soir", "di sera", "da manhã", and German's
+        // "abends", "morgens".
+        "de" | "du" | "di" | "del" | "da" => {
+            let (k, next) = word_at(toks, j + 1)?;
+            let (k, part) = if matches!(next, "la" | "l") { word_at(toks, k + 1)? } else { (k, next) };
+            match part {
+                "tarde" | "noche" | "soir" | "sera" | "pomeriggio" | "notte" | "noite" => Some((k, "pm")),
+                "manana" | "madrugada" | "matin" | "mattina" | "mattino" | "manha" => Some((k, "am")),
+                _ => None,
+            }
+        }
+        "abends" | "nachmittags" | "soir" => Some((j, "pm")),
+        "morgens" | "vormittags" | "matin" => Some((j, "am")),
         // "p.m." and "a.m.": a letter, a dot, a letter.
         "a" | "p" => {
             let (k, m) = word_at(toks, j + 2)?;
@@ -445,6 +571,28 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
     {
         return Some((Value::new(Dim::Bare, x * 1000.0), 2));
     }
+    // "18 heures", "8 y media", "9 de la noche" (a time said on an hour).
+    // German "um" is read as Portuguese "um" (one), a word that counts.
+    let (at, at_the_hour) = said_at(toks, i);
+    if !n.contains(['.', ','])
+        && let Some(v) = hour_of_day(toks, i, x, at)
+    {
+        return Some(v);
+    }
+    // "8 o'clock".
+    if let Some((j, "o'clock" | "oclock")) = word_at(toks, i + 1)
+        && let Some(v) = twelve_hours(x, 0.0).filter(|_| (1.0..=12.0).contains(&x) && x.fract() == 0.0)
+    {
+        return Some((v, j + 1 - i));
+    }
+    // "14. Mai", "3. März": a German day and its month.
+    if let Some(Tok::Sym('.')) = adjacent(i + 1)
+        && x.fract() == 0.0
+        && (1.0..=31.0).contains(&x)
+        && let Some((k, m)) = month_after(toks, i + 2)
+    {
+        return Some((dated(x, Some(m)), k + 1 - i));
+    }
     // "9 Uhr".
     if let Some((j, "uhr")) = word_at(toks, i + 1) {
         return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), j + 1 - i));
@@ -459,7 +607,10 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
         _ => word_at(toks, i + 1),
     };
     if let Some((j, w)) = after {
-        if let Some((dim, f)) = unit(w) {
+        // "2TB", "14-inch"; "to" apart from its number is a word ("200 to
+        // Marta").
+        let written_onto = j == i + 1 || (j == i + 2 && matches!(adjacent(i + 1), Some(Tok::Sym('-'))));
+        if let Some((dim, f)) = unit(w).filter(|_| written_onto || !names::WORDS_AS_OFTEN.contains(&w)) {
             return Some((Value::new(dim, x * f), j + 1 - i));
         }
         // "March 14th" is read from the month; "14th of March", "4 Aug",
@@ -476,9 +627,20 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
         {
             return Some((dated(x, Some(m)), k + 1 - i));
         }
-        // "2 people", "4 tickets": a count of its noun.
-        if let Some(v) = counted_by(x, w).filter(|v| v.dim == Dim::Count) {
+        // "2 people", "4 tickets": a count of its noun; after "um", "a
+        // las", "at", an hour ("um zehn passt").
+        if let Some(v) = counted_by(x, w).filter(|v| v.dim == Dim::Count && !(at && x.fract() == 0.0 && (0.0..24.0).contains(&x))) {
             return Some((v, j + 1 - i));
+        }
+    }
+    // "at two", "um 10", "a las nueve": an hour, never the 2 of "Table for
+    // 2" nor the tenth option.
+    if at_the_hour && x.fract() == 0.0 && !n.contains(['.', ',']) {
+        if (1.0..=12.0).contains(&x) {
+            return Some((twelve_hours(x, 0.0)?, 1));
+        }
+        if (13.0..24.0).contains(&x) {
+            return Some((Value::new(Dim::Clock, clock(x, 0.0, None)?), 1));
         }
     }
     Some((Value::new(Dim::Bare, x), 1))
@@ -506,7 +668,9 @@ pub fn is_number_word(w: &str) -> bool {
 /// The value a number `x` says before `next`: a unit's ("two hours"), or
 /// a count of `next` ("2 people", "one ticket").
 pub(super) fn counted_by(x: f64, next: &str) -> Option<Value> {
-    if let Some((dim, f)) = unit(next) {
+    // Said apart from its number ("two hundred to Marta"), such a unit is
+    // a word.
+    if let Some((dim, f)) = unit(next).filter(|_| !names::WORDS_AS_OFTEN.contains(&next)) {
         return Some(Value::new(dim, x * f));
     }
     (x.fract() == 0.0

@@ -108,7 +108,7 @@ fn numbers_in_words_are_values_like_their_digits() {
     let twelve = |minutes: f64| Value { dim: Dim::Clock, amount: minutes, unit: TWELVE_HOURS.into() };
     let table: &[(&str, Vec<Value>)] = &[
         ("nine pm", vec![Value { dim: Dim::Clock, amount: 21.0 * 60.0, unit: "hour".into() }]),
-        ("at nine", vec![Value::new(Dim::Bare, 9.0)]),
+        ("at nine", vec![twelve(9.0 * 60.0)]),
         ("for eight", vec![Value::new(Dim::Bare, 8.0)]),
         ("twenty dollars", vec![Value::new(Dim::Price, 2000.0)]),
         ("twenty-one", vec![Value::new(Dim::Bare, 21.0)]),
@@ -120,7 +120,7 @@ fn numbers_in_words_are_values_like_their_digits() {
         ("nine o'clock", vec![twelve(9.0 * 60.0)]),
         ("at nine thirty", vec![twelve(9.0 * 60.0 + 30.0)]),
         ("nine thirty pm", vec![Value::new(Dim::Clock, 21.0 * 60.0 + 30.0)]),
-        ("at one", vec![Value::new(Dim::Bare, 1.0)]),
+        ("at one", vec![twelve(60.0)]),
         ("on the twelfth", vec![Value::new(Dim::Day, 12.0)]),
         ("for the second", vec![Value::new(Dim::Day, 2.0)]),
         ("the twelfth of may", vec![dated(12.0, 5)]),
@@ -164,6 +164,62 @@ fn numbers_in_words_are_values_like_their_digits() {
     assert!(values("half past seven")[0].conflicts(&seven));
     assert!(!values("seven o'clock")[0].conflicts(&seven), "either half of the day");
     assert!(!values("quarter to 7")[0].conflicts(&values("6:30 pm · 7 pm")), "within the span shown");
+}
+
+/// A time of day as the lexicon's other languages say it (quarters and
+/// halves after or before the hour, the part of the day), a length of
+/// time with an article or its short unit, and a German date: the value
+/// its digits would be.
+#[test]
+fn times_and_lengths_of_time_in_the_lexicons_languages() {
+    let twelve = |minutes: f64| Value { dim: Dim::Clock, amount: minutes, unit: TWELVE_HOURS.into() };
+    let clock = |minutes: f64| Value::new(Dim::Clock, minutes);
+    let table: &[(&str, Vec<Value>)] = &[
+        ("Viertel nach acht", vec![twelve(8.0 * 60.0 + 15.0)]),
+        ("viertel vor neun", vec![twelve(8.0 * 60.0 + 45.0)]),
+        ("dreiviertel neun", vec![twelve(8.0 * 60.0 + 45.0)]),
+        ("kwart over 8", vec![twelve(8.0 * 60.0 + 15.0)]),
+        ("las ocho y media", vec![twelve(8.0 * 60.0 + 30.0)]),
+        ("a las ocho y media de la tarde", vec![clock(20.0 * 60.0 + 30.0)]),
+        ("alle otto e mezza", vec![twelve(8.0 * 60.0 + 30.0)]),
+        ("à huit heures du soir", vec![clock(20.0 * 60.0)]),
+        ("à dix heures et quart", vec![twelve(10.0 * 60.0 + 15.0)]),
+        ("à neuf heures moins le quart", vec![twelve(8.0 * 60.0 + 45.0)]),
+        ("18 heures", vec![clock(18.0 * 60.0)]),
+        ("9 uhr abends", vec![clock(21.0 * 60.0)]),
+        ("8 o'clock", vec![twelve(8.0 * 60.0)]),
+        // After "um", "at", "a las": an hour, never a count of what follows.
+        ("um zehn passt", vec![twelve(600.0)]),
+        ("um 10 passt", vec![twelve(600.0)]),
+        ("at two", vec![twelve(120.0)]),
+        ("one pm", vec![Value { dim: Dim::Clock, amount: 13.0 * 60.0, unit: "hour".into() }]),
+        // "Deux heures" alone may be a length of time.
+        ("deux heures", vec![Value::new(Dim::Duration, 120.0)]),
+        ("eine Stunde vorher", vec![Value::new(Dim::Duration, 60.0)]),
+        ("an hour later", vec![Value::new(Dim::Duration, 60.0)]),
+        ("2 std vorher", vec![Value::new(Dim::Duration, 120.0)]),
+        ("1 Tag vorher", vec![Value::new(Dim::Duration, 24.0 * 60.0)]),
+        ("14. Mai", vec![dated(14.0, 5)]),
+    ];
+    for (text, want) in table {
+        assert_eq!(&values(text), want, "{text:?}");
+    }
+}
+
+/// A unit that is another word as often ("to", "in", "m") is a unit only
+/// written onto its number: "200 to Marta" is no 200 terabytes.
+#[test]
+fn a_unit_that_is_a_word_too_is_one_only_on_its_number() {
+    for (text, want) in [
+        ("send 200 to Marta", vec![Value::new(Dim::Bare, 200.0)]),
+        ("yep, two hundred to Marta", vec![Value::new(Dim::Bare, 200.0)]),
+        ("room 10 in the annex", vec![Value::new(Dim::Bare, 10.0)]),
+        ("2TB", vec![Value::new(Dim::Bytes, 2e12)]),
+        ("a 14-in screen", vec![Value::new(Dim::Length, 14.0 * 25.4)]),
+        ("5m", vec![Value::new(Dim::Duration, 5.0)]),
+    ] {
+        assert_eq!(values(text), want, "{text:?}");
+    }
 }
 
 #[test]
