@@ -191,6 +191,9 @@ pub struct Row {
 /// - a choice taken back for another ("the first... no wait, the
 ///   third"): the last choice stands, before the refusal, the abandon or
 ///   the first choice in it is read;
+/// - a value that differs from the one the option proposed shows ("make
+///   it 8 instead" to 7:30): a change, before its number reads as a
+///   position or its words as a request;
 /// - a choice in a clause of its own, then a question or a request ("the
 ///   blue one - is it machine washable?"): as a yes does, before its
 ///   question or its words are read as anything else;
@@ -218,6 +221,7 @@ pub static TABLE: &[Row] = &[
     Row { room: None, rule: "a command the turn offers, said whole", read: a_command_said },
     Row { room: Some(ReplyKind::Cancel), rule: "a yes right after an execute", read: acknowledges_the_execute },
     Row { room: Some(ReplyKind::SelfCorrection), rule: "a choice taken back for another", read: taken_back_for_another },
+    Row { room: Some(ReplyKind::Decline), rule: "a changed value, to the option proposed", read: a_changed_value },
     Row { room: Some(ReplyKind::Position), rule: "a position, then a question or a request", read: a_position_then_more },
     Row { room: Some(ReplyKind::Detail), rule: "a choice by its words, then a question or a request", read: a_detail_then_more },
     Row { room: Some(ReplyKind::Detail), rule: "a negation that names what is wanted", read: negated_then_wanted },

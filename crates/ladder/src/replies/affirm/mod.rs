@@ -54,6 +54,13 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // option's whole name proposes it ("Little sounds good. What time is
     // it showing?").
     let named = || if cx.question().is_none() { follow_up::named_in_the_yes(cx, r).map(|e| (e, By::Screen, false)) } else { None };
+    // "Yes, send her a hundred and fifteen" to €150: a later clause that
+    // speaks of the option with another value changes it.
+    if let Some((entry, _, true)) = proposed
+        && let Some(a) = changes_it_later(cx, r, entry)
+    {
+        return Some(a);
+    }
     if let Some(p) = proposed.or_else(named) {
         match follow_up::after_the_yes(cx, r, p.0, follow_up::is_an_offer(cx, p)) {
             AfterYes::TakenBack => return Some(Answered::pass()),
@@ -98,9 +105,14 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // "actually, I love that one") changes nothing it shows.
     // Such a yes is asked about again, never read by the ladder, whose
     // positions would take "yes at 4" for the fourth option.
+    // To a question about the option, a value of a kind it shows, and not
+    // what it shows, refuses it as proposed ("yes but at ten" to 9:00):
+    // `declined`, the app changes it. Any other change, or one to an
+    // option a plain screen shows, asks about it again.
     let shown = cx.values_of(entry);
     if r.changes_a_detail() || r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
-        return Some(Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm }));
+        let ask = || Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
+        return Some(if confirmed { super::decline::changed(cx, entry, r, ReplyKind::Affirm).unwrap_or_else(ask) } else { ask() });
     }
     // A word the option shows negated ("no subtitles"), said without a
     // negation ("play it with subtitles"), changes that detail.
@@ -122,6 +134,26 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
         return Some(Answered::of(Answer::Confirm { entry, kind: kind_of_reply }));
     }
     Some(Answered::of(Answer::Execute { entry, kind: kind_of_reply, by }))
+}
+
+/// To a question about `entry`: a clause after the yes that says a word
+/// of its label and a value of a kind it shows, not what it shows ("yes,
+/// send her a hundred and fifteen" to "Send €150.00"), changes it
+/// (`decline::changed`). A clause of something else ("yes, and add 2
+/// towels") is a follow-up, read as one.
+fn changes_it_later(cx: &Context<'_, '_>, r: &Reading, entry: usize) -> Option<Answered> {
+    let first_yes = r.clauses.iter().position(|c| c.affirms)?;
+    let raw = cx.req.input.as_str();
+    let label: Vec<&str> =
+        cx.canon.label_words_of(entry).filter(|w| !cx.lex.generic_nouns.contains(*w) && !cx.lex.function_words.contains(*w)).collect();
+    let speaks_of_it = r.clauses[first_yes + 1..].iter().any(|c| {
+        let text = raw.get(c.start..).unwrap_or_default();
+        c.rest.iter().any(|w| label.contains(&w.as_str())) && !values(text).is_empty()
+    });
+    if !speaks_of_it {
+        return None;
+    }
+    super::decline::changed(cx, entry, r, ReplyKind::Affirm).filter(|a| matches!(a.answer, Answer::Escape { .. }))
 }
 
 /// A reply that only closes ("thanks", "that's all"), to an option

@@ -21,9 +21,13 @@ fn affirm_executes_what_was_proposed() {
 
 #[test]
 fn affirm_with_a_changed_detail_or_to_several_options_executes_nothing() {
+    // A changed detail refuses the option as proposed: the app changes it.
     let confirm = asking(booking(), Asked::Confirmation);
-    assert_eq!(said(&Session::new().say("yes but for 3 people", &confirm)), "clarify book (reply, affirm)");
-    assert_eq!(said(&Session::new().say("ok, at 8 instead", &confirm)), "clarify book (reply, affirm)");
+    assert_eq!(said(&Session::new().say("yes but for 3 people", &confirm)), "escape declined (reply, affirm)");
+    assert_eq!(said(&Session::new().say("ok, at 8 instead", &confirm)), "escape declined (reply, affirm)");
+    // On a plain screen of one option, nothing was proposed to refuse: it
+    // is asked about again.
+    assert_eq!(said(&Session::new().say("yes but for 3 people", &booking())), "clarify book (reply, affirm)");
     let s = Session::new();
     s.say("links panel", &panels());
     assert_eq!(said(&s.say("yes", &panels())), "clarify d, e (reply, affirm)");
@@ -90,7 +94,7 @@ fn changed_detail() -> impl Strategy<Value = String> {
 fn an_apology_before_a_yes_to_the_value_shown_is_a_yes() {
     let eight = screen("eight", vec![c("t8", "Table for 2", "Saturday 8:00 pm")]);
     let s = Session::new();
-    assert_eq!(said(&s.say("yes but at 9", &asking(eight.clone(), Asked::Confirmation))), "clarify t8 (reply, affirm)");
+    assert_eq!(said(&s.say("yes but at 9", &asking(eight.clone(), Asked::Confirmation))), "escape declined (reply, affirm)");
     assert_eq!(said(&s.say("sorry, yes - 8 is fine", &eight)), "execute t8 (reply, affirm)");
     let s = Session::new();
     s.say("yes but at 9", &asking(eight.clone(), Asked::Confirmation));

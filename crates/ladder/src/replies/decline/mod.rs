@@ -19,6 +19,58 @@ pub(super) fn what_follows_an_abandon(cx: &Context<'_, '_>, r: &Reading) -> Opti
     Some(Answered::of(Answer::Again { text: r.after_abandon.join(" "), without: Vec::new(), kind: ReplyKind::Decline }))
 }
 
+/// "Make it 8 instead", "send her two hundred", "mejor a las ocho de la
+/// tarde" to the confirmation of one option: a value of a kind the
+/// option shows, and not what it shows, refuses the option as proposed.
+/// It escapes `declined`: the app changes the detail. A value another
+/// option shows names that option instead (the ladder's to read).
+pub(super) fn a_changed_value(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if r.values.is_empty() || r.affirms || r.refuses || r.abandons || r.asks {
+        return None;
+    }
+    let (entry, _, confirmed) = proposal(cx)?;
+    if !confirmed {
+        return None;
+    }
+    changed(cx, entry, r, ReplyKind::Decline).filter(|a| matches!(a.answer, Answer::Escape { .. }))
+}
+
+/// What a reply that changes a detail of the option proposed (`entry`)
+/// comes to: `declined` where the values it changes are no other option's
+/// (a changed detail refuses the option as proposed: the app changes it),
+/// else the option asked about again. `None`: it changes nothing the
+/// option shows a value of.
+pub(super) fn changed(cx: &Context<'_, '_>, entry: usize, r: &Reading, kind: ReplyKind) -> Option<Answered> {
+    let shown = cx.values_of(entry);
+    let differs = |v: &&Value| !shown.iter().any(|s| v.names(s));
+    let changed: Vec<&Value> = r.values.iter().filter(differs).collect();
+    if changed.is_empty() || !changed.iter().any(|v| shows_a_value_like(&shown, v)) {
+        return None;
+    }
+    let elsewhere = cx.options().into_iter().any(|e| {
+        e != entry && {
+            let other = cx.values_of(e);
+            changed.iter().all(|v| other.iter().any(|s| v.names(s)))
+        }
+    });
+    Some(Answered::of(if elsewhere {
+        Answer::Ask { entries: vec![entry], kind }
+    } else {
+        Answer::Escape { reason: EscapeReason::Declined, kind }
+    }))
+}
+
+/// Whether `shown` holds a value of the kind `v` is: its dimension; for
+/// a number said alone, a time, an amount, a count or a day it may be;
+/// for a count ("3 people"), a number shown alone ("Table for 2").
+fn shows_a_value_like(shown: &[Value], v: &Value) -> bool {
+    shown.iter().any(|s| {
+        s.dim == v.dim
+            || (v.dim == Dim::Bare && matches!(s.dim, Dim::Clock | Dim::Price | Dim::Count | Dim::Day))
+            || (v.dim == Dim::Count && s.dim == Dim::Bare)
+    })
+}
+
 fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // A refusal of something it names ("no chicken curry", "nicht den
     // ersten") is a negation: the ladder reads it.

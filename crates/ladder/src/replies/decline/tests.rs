@@ -96,3 +96,89 @@ fn a_value_said_before_the_refusal_is_refused() {
     );
     assert_eq!(d.target_id.as_deref(), Some("a"), "{}", said(&d));
 }
+
+/// A changed value to the confirmation of one option, in a yes or
+/// without one, in digits or words, in the lexicon's languages: the
+/// option as proposed is refused (`declined`: the app changes it); the
+/// value it shows, said in words, is the yes it is in digits. Nothing was
+/// proposed on a plain screen: the change is never declined there.
+#[test]
+fn a_changed_value_to_a_confirmation_is_declined() {
+    let table = asking(screen("table", vec![c("t", "Table for 2", "Fri 7:00 pm")]), Asked::Confirmation);
+    let send = asking(screen("send", vec![high("m", "Send $80.00 to Sam Ortiz")]), Asked::Confirmation);
+    for (input, set, kind) in [
+        ("push it to half past eight", &table, "decline"),
+        ("lieber um neun", &table, "decline"),
+        ("mejor a las nueve y media", &table, "decline"),
+        ("plutôt à huit heures du soir", &table, "decline"),
+        ("four of us actually", &table, "decline"),
+        ("sure, but at quarter to eight", &table, "affirm"),
+        ("send him sixty", &send, "decline"),
+        ("yes, send him sixty dollars", &send, "affirm"),
+        ("ok but only 70", &send, "affirm"),
+    ] {
+        assert_eq!(said(&Session::new().say(input, set)), format!("escape declined (reply, {kind})"), "{input:?}");
+    }
+    for (input, set) in [("yes, seven o'clock works", &table), ("ja, um sieben", &table), ("yep, eighty to Sam", &send)] {
+        assert_eq!(said(&Session::new().say(input, set)), format!("execute {} (reply, affirm)", set.candidates[0].id), "{input:?}");
+    }
+    let plain = screen("table", vec![c("t", "Table for 2", "Fri 7:00 pm")]);
+    let d = Session::new().say("push it to half past eight", &plain);
+    assert_ne!(d.outcome, Outcome::Execute);
+    assert_ne!(d.escape_reason, Some(EscapeReason::Declined), "{}", said(&d));
+}
+
+/// Hours of a twelve-hour clock, 1 to 12, in English, German and Spanish.
+const HOURS: [[&str; 3]; 12] = [
+    ["one", "eins", "una"],
+    ["two", "zwei", "dos"],
+    ["three", "drei", "tres"],
+    ["four", "vier", "cuatro"],
+    ["five", "fünf", "cinco"],
+    ["six", "sechs", "seis"],
+    ["seven", "sieben", "siete"],
+    ["eight", "acht", "ocho"],
+    ["nine", "neun", "nueve"],
+    ["ten", "zehn", "diez"],
+    ["eleven", "elf", "once"],
+    ["twelve", "zwölf", "doce"],
+];
+
+/// To the app's confirmation of a table at 7:00 pm, any other time, said
+/// in digits or words, in English, German or Spanish, with or without a
+/// lead-in or "instead", is declined, never executed; 7 said the same
+/// ways executes it (counted).
+#[test]
+fn a_changed_time_in_any_form_is_declined_and_the_same_one_confirms() {
+    let branches = Branches::default();
+    let forms = |h: usize, lang: usize| -> Vec<String> {
+        let w = HOURS[h - 1][lang];
+        match lang {
+            0 => vec![format!("at {w}"), format!("{h} pm"), format!("{w} pm"), format!("half past {w}"), format!("{h}:30")],
+            1 => vec![format!("um {w}"), format!("um {h} Uhr"), format!("Viertel nach {w}")],
+            _ => vec![format!("a las {w}"), format!("a las {w} y media"), format!("a las {w} de la tarde")],
+        }
+    };
+    let leads = one_of(&["", "make it ", "actually ", "hmm, ", "lieber ", "mejor "]);
+    let cases = (1usize..=12, 0usize..3, 0usize..5, leads, one_of(&["", " instead", " please"]));
+    let table = asking(screen("table", vec![c("t", "Table for 2", "Fri 7:00 pm")]), Asked::Confirmation);
+    check_cases(CASES, file!(), &cases, |(h, lang, form, lead, tail)| {
+        let all = forms(h, lang);
+        let said_as = &all[form % all.len()];
+        let input = format!("{lead}{said_as}{tail}");
+        let d = Session::new().say(&input, &table);
+        // 7 pm said on the hour, in any half of the day it names, is 7 pm.
+        let same =
+            h == 7 && !said_as.contains("half") && !said_as.contains(":30") && !said_as.contains("Viertel") && !said_as.contains("media");
+        if same {
+            prop_assert_ne!(d.escape_reason, Some(EscapeReason::Declined), "{:?} came to {}", input, said(&d));
+            branches.hit("the time shown");
+        } else {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} came to {}", input, said(&d));
+            prop_assert_eq!(d.escape_reason, Some(EscapeReason::Declined), "{:?} came to {}", input, said(&d));
+            branches.hit("another time");
+        }
+        Ok(())
+    });
+    branches.expect(&[("another time", CASES as usize * 3 / 4), ("the time shown", 1)]);
+}
