@@ -517,7 +517,14 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
                     .map(|(mer, _)| mer),
             ),
         };
-        return Some((Value::new(Dim::Clock, clock(h, m, mer)?), end + 1 - i));
+        let mut v = Value::new(Dim::Clock, clock(h, m, mer)?);
+        // "9:30" with no am or pm is either half of the day as said ("make
+        // it 9:30" for 21:30); "09:30" is the morning, and the start of a
+        // span before its end's pm ("11:00-1:00 pm") its own.
+        if mer.is_none() && (1.0..=12.0).contains(&h) && !n.starts_with('0') && range_meridiem(toks, i + 1).is_none() {
+            v.unit = TWELVE_HOURS.into();
+        }
+        return Some((v, end + 1 - i));
     }
     let x = number(n)?;
     let adjacent = |k: usize| toks.get(k);

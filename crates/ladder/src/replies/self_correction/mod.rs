@@ -110,22 +110,34 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // there, so a long reply costs no more than a short one) name nothing,
     // and the end says a word of the label or a value ("with subtitles"
     // beside a sublabel "no subtitles" chooses nothing).
+    // Said before a word of acceptance or a reason ("K is better",
+    // "plutôt 21h15 je finis tard"): the choice ends where what follows
+    // names nothing (four content words at most, no value, no negation).
+    let tail_names_nothing = |j: usize| {
+        let tail = &after[j..];
+        j == after.len()
+            || (!cx.names_something(&content(cx, tail))
+                && typed(end + j, words.len()).is_some_and(|t| crate::values::values(t).is_empty())
+                && !(0..tail.len()).any(|k| cx.lex.negations.match_at(tail, k).is_some()))
+    };
     let chosen = (0..after.len()).take_while(|i| content(cx, &after[..*i]).len() <= 3).find_map(|i| {
         let skipped = content(cx, &after[..i]);
         if i > 0 && cx.names_something(&skipped) {
             return None;
         }
-        let side = typed(end + i, words.len());
-        match choice(cx, &after[i..], side)? {
-            Choice::Entry(e) if i > 0 => {
-                let said = content(cx, &after[i..]);
-                let by_label = cx.canon.label_words_of(e).any(|w| said.iter().any(|s| s == w));
-                (by_label || side.is_some_and(|t| !crate::values::values(t).is_empty())).then_some((i, Choice::Entry(e)))
+        (i + 1..=after.len()).rev().take_while(|j| content(cx, &after[*j..]).len() <= 4).filter(|j| tail_names_nothing(*j)).find_map(|j| {
+            let side = typed(end + i, end + j);
+            match choice(cx, &after[i..j], side)? {
+                Choice::Entry(e) if i > 0 => {
+                    let said = content(cx, &after[i..j]);
+                    let by_label = cx.canon.label_words_of(e).any(|w| said.iter().any(|s| s == w));
+                    (by_label || side.is_some_and(|t| !crate::values::values(t).is_empty())).then_some((i, j, Choice::Entry(e)))
+                }
+                c => Some((i, j, c)),
             }
-            c => Some((i, c)),
-        }
+        })
     });
-    let Some((from, wanted)) = chosen else {
+    let Some((from, to, wanted)) = chosen else {
         // Only what is said as a choice ("the purple one"), not a sentence
         // of its own ("... is actually awesome, now find me a drama").
         let taken = taken.filter(|_| content(cx, after).len() <= 2)?;
@@ -165,7 +177,7 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
                 return None;
             }
             let without: Vec<usize> = taken.filter(|t| Some(*t) != again).into_iter().collect();
-            Some(Answered::of(Answer::Again { text: after[from..].join(" "), without, kind: ReplyKind::SelfCorrection }))
+            Some(Answered::of(Answer::Again { text: after[from..to].join(" "), without, kind: ReplyKind::SelfCorrection }))
         }
     }
 }
@@ -230,10 +242,23 @@ fn names_several(cx: &Context<'_, '_>, words: &[&str]) -> bool {
 /// · direct", "tuesday" names "Tue 4 Mar". A word of a value is the
 /// value's, not a word the label must show.
 fn named(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<Choice> {
-    let said = typed.map(crate::values::values).unwrap_or_default();
+    let at = typed.map(crate::values::values_at).unwrap_or_default();
+    let said: Vec<crate::values::Value> = at.iter().map(|(v, _)| v.clone()).collect();
+    // The words a value is said in ("ocho y media"), folded as `words` are.
+    let in_values: Vec<String> = at
+        .iter()
+        .filter_map(|(_, span)| typed?.get(span.clone()))
+        .flat_map(|t| fold(&normalize(t)).split(' ').map(str::to_string).collect::<Vec<_>>())
+        .collect();
     let content: Vec<String> = content(cx, words)
         .into_iter()
-        .filter(|w| said.is_empty() || !(w.chars().any(|c| c.is_ascii_digit()) || crate::values::is_a_value_word(w) || is_number_word(w)))
+        .filter(|w| {
+            said.is_empty()
+                || !(w.chars().any(|c| c.is_ascii_digit())
+                    || crate::values::is_a_value_word(w)
+                    || is_number_word(w)
+                    || in_values.contains(w))
+        })
         .collect();
     if content.is_empty() && said.is_empty() {
         return None;

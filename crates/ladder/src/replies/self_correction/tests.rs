@@ -92,8 +92,11 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
         prop_oneof![4 => Just(After::Alone), 1 => Just(After::Negated), 1 => (0usize..3).prop_map(After::Two)],
         any::<bool>(),
         any::<bool>(),
+        // Words of acceptance or a reason after the last choice name
+        // nothing: the choice stands as if said alone.
+        prop::sample::select(vec!["", "", " is fine", " is better", ", works for me", " then, I'm in a hurry", " je préfère"]),
     );
-    check_cases(256, file!(), &cases, |(first, last, marker, after, choice, risky)| {
+    check_cases(256, file!(), &cases, |(first, last, marker, after, choice, risky, ending)| {
         let mut set = sweaters();
         if risky {
             let mut cands = set.candidates.to_vec();
@@ -110,7 +113,7 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
                 format!("{} or {}", last.text(), Pick::Colour(k).text())
             }
         };
-        let input = format!("{}{marker}{tail}", first.text());
+        let input = format!("{}{marker}{tail}{ending}", first.text());
         let d = Session::new().say(&input, &set);
         let got = d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute);
         if let (Some(taken), Some(got)) = (first.entry(), got) {
@@ -160,6 +163,43 @@ fn a_take_back_with_its_accent_is_read() {
     let choice = asking(shirts(), Asked::Choice);
     assert_eq!(said(&Session::new().say("2, perdón, 3", &choice)), "execute blue (reply, self_correction)");
     assert_eq!(said(&Session::new().say("2, perdon, 3", &choice)), "execute blue (reply, self_correction)");
+}
+
+/// What follows the last choice and names nothing ("the compact is fine",
+/// "K is better", "plutôt 21h15 je finis tard") leaves it standing; a
+/// time said in another language's words ("la de las ocho y media") or
+/// with no am or pm ("make it 9:30" for 21:30) chooses as its digits do;
+/// a tail that names another option or a value, or negates, does not.
+#[test]
+fn words_after_the_last_choice_that_name_nothing_leave_it_standing() {
+    let cars = asking(
+        screen(
+            "cars",
+            vec![c("small", "Small car", "Kia Picanto"), c("big", "Estate car", "Skoda Octavia"), c("bus", "Minibus", "9 seats")],
+        ),
+        Asked::Choice,
+    );
+    let shows = asking(
+        screen("shows", vec![c("a", "Funció 18:00", "Sala 1"), c("b", "Funció 20:30", "Sala 3"), c("c", "Funció 22:45", "Sala 2")]),
+        Asked::Choice,
+    );
+    for (input, set, want) in [
+        ("the estate... no, actually the small one works for me", &cars, "execute small (reply, self_correction)"),
+        ("minibus, sorry, estate is better honestly", &cars, "execute big (reply, self_correction)"),
+        ("la de las seis... no, mejor la de las ocho y media", &shows, "execute b (reply, self_correction)"),
+        ("the 6pm, actually make it 10:45", &shows, "execute c (reply, self_correction)"),
+        ("celle de 18h... plutôt 22h45, je finis tard", &shows, "execute c (reply, self_correction)"),
+    ] {
+        assert_eq!(said(&Session::new().say(input, set)), want, "{input}");
+    }
+    for input in [
+        "the estate... no, actually the small one, or the minibus",
+        "the estate... no, the small one at 9",
+        "minibus, sorry, estate is better, not small",
+    ] {
+        let d = Session::new().say(input, &cars);
+        assert_ne!(d.outcome, Outcome::Execute, "{input}: {}", said(&d));
+    }
 }
 
 /// A side that says a value the options show ("the 7:45", "tuesday", "the
