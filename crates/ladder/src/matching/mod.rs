@@ -537,6 +537,7 @@ pub fn find(
         roles[p.span.0..p.span.1].iter_mut().filter(|r| **r == Role::Content).for_each(|r| *r = Role::Reference);
     }
     value_words::value_nouns(&toks, &mut roles, &mut licences, &screen);
+    value_words::codes_as_said(&toks, &mut licences, &screen);
     licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));

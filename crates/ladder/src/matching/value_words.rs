@@ -252,6 +252,35 @@ pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<
     }
 }
 
+/// A code of digits and letters ("8a", "4E") that some options show as
+/// it is said names those, never the day or place its letters may also
+/// spell ("8a", "8e": the 8th): "8a please" over "8A · window", "8E ·
+/// middle" is 8A. Its value licences are narrowed to the options that
+/// show it as said (as after a value noun, [`value_nouns`]); where none
+/// does, the value reading stands, but never for an option that shows
+/// another code of the same digits ("4e" is no "4A").
+pub(super) fn codes_as_said(toks: &[&str], licences: &mut Vec<Licence>, screen: &Screen<'_>) {
+    for (k, code) in toks.iter().enumerate() {
+        let coded = code.bytes().any(|b| b.is_ascii_digit()) && code.bytes().any(|b| b.is_ascii_alphabetic());
+        if !coded || !licences.iter().any(|l| l.tok == k && l.rule == "value") {
+            continue;
+        }
+        let digits: String = code.chars().filter(char::is_ascii_digit).collect();
+        let another_code = |w: &str| {
+            w != *code && w.bytes().any(|b| b.is_ascii_alphabetic()) && w.chars().filter(char::is_ascii_digit).collect::<String>() == digits
+        };
+        let literal: Vec<usize> = (0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == *code)).collect();
+        for l in licences.iter_mut().filter(|l| l.tok == k && l.rule == "value") {
+            if literal.is_empty() {
+                l.entries.retain(|e| !screen.canon.all_words(*e).any(another_code));
+            } else {
+                l.entries.retain(|e| literal.contains(e));
+            }
+        }
+        licences.retain(|l| !(l.tok == k && l.rule == "value" && l.entries.is_empty()));
+    }
+}
+
 /// Where `words` run in `toks`, from `from` on, and how many tokens they
 /// take there: an article the canonical text leaves out ("the" of "9 in
 /// the morning") is skipped.

@@ -584,4 +584,12 @@ fn a_code_after_a_value_noun_is_the_code_as_said() {
         assert_eq!(executed(&decide(said, &seats(&["4A · window", "4B · middle", "4E · middle"]))), Some(want), "{said}");
     }
     assert_eq!(executed(&decide("row 14", &seats(&["Row 12", "Row 14", "Row 16"]))), Some("o1"));
+    // Without the noun too (found by the value property): "8a" is the 8A
+    // the options show, not the 8th that "8a" and "8E" may both spell.
+    for (said, want) in [("8a please", "o0"), ("8E", "o1"), ("the 4a", "o2")] {
+        assert_eq!(executed(&decide(said, &seats(&["8A · window", "8E · middle", "4A · window"]))), Some(want), "{said}");
+    }
+    // Where no option shows the code as said, its value reading stands:
+    // "4e" over 4A and 4B names no code, and is never 4A executed.
+    assert_ne!(executed(&decide("4e", &seats(&["4A · window", "4B · middle"]))), Some("o0"));
 }
