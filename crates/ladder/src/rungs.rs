@@ -277,8 +277,11 @@ pub(crate) fn matching<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<
     let query = Query::new(text, lex);
     let rules = matching::Rules { lex, params: &p.matching, ranked: p.tie_len(), stop };
     let matches = matching::find(&req.input, &query, pool, index, commands, rules)?;
-    // Two requests in order: the first, the rest handed back.
-    let asked_one = req.options.as_ref().is_some_and(|o| o.asked != Asked::Unspecified) || draft.ctx.state.question().is_some();
+    // Two requests in order: the first, the rest handed back. Also as the
+    // answer to "which one?" ("dishwasher first, then the washing
+    // machine"); never to a yes-or-no question about one option.
+    let asked_one = req.options.as_ref().is_some_and(|o| o.asked == Asked::Confirmation)
+        || draft.ctx.state.question().is_some_and(|q| q.kind == crate::question::QuestionKind::Confirmation);
     let names_one = |q: &Query, m: &Matches| {
         let c = crate::classify::classify(&Evidence {
             pool,

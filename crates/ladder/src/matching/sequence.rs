@@ -13,8 +13,10 @@
 //! alternatives ("mute tv or dim lights", "then again"), a bare "and"
 //! ("panel d and panel e"), a condition ("if it rains then close the
 //! blinds"), a rest that refuses, corrects or cancels ("mute the tv, then
-//! no, forget it"), and anything said where one choice was asked
-//! (`ASKED_CHOICE`, or ladderd's own question pending).
+//! no, forget it"), and anything said to a yes-or-no question about one
+//! option (`ASKED_CONFIRMATION`, or ladderd's own confirmation pending).
+//! The answer to "which one?" may be a sequence ("dishwasher first, then
+//! the washing machine").
 //!
 //! Tests: `sequence/tests.rs`.
 
@@ -137,7 +139,7 @@ fn trim(s: &str) -> &str {
 
 /// The first of two requests in order, read as the input: its query and
 /// matches, and the rest to hand back. Only where `asked_one` is false
-/// (no "which one?" of the app's or ladderd's), the whole input (`whole`:
+/// (no yes-or-no question about one option, the app's or ladderd's), the whole input (`whole`:
 /// its query and matches) neither negates nor names one option itself,
 /// and the first request alone names one option (executed, or confirmed
 /// where it is high risk). `names_one`: whether a reading names one

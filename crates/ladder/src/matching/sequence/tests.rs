@@ -73,8 +73,14 @@ fn the_first_of_two_requests_executes_and_the_rest_follows() {
         let d = decide(input, &cands, Asked::Unspecified);
         assert_eq!(d.outcome, Outcome::Clarify, "{input:?}: {:?}", d.target_id);
     }
+    // The answer to "which one?" may put two in order ("dishwasher first,
+    // then the washing machine"): the first, the rest handed back. To a
+    // yes-or-no question about one option it is no sequence.
     let d = decide("mute the tv and then dim the lights", &cands, Asked::Choice);
-    assert_eq!(d.outcome, Outcome::Clarify, "under ASKED_CHOICE: {:?}", d.target_id);
+    assert_eq!(executed(&d), Some("h2"), "under ASKED_CHOICE: {:?}", d.outcome);
+    assert_eq!(d.follow_up.map(|f| f.text), Some("dim the lights".to_string()));
+    let d = decide("mute the tv and then dim the lights", &cands, Asked::Confirmation);
+    assert!(d.follow_up.is_none() || d.target_id.as_deref() != Some("h2"), "under ASKED_CONFIRMATION: {d:?}");
 }
 
 /// A `RISK_HIGH` first is confirmed, never executed; a `RISK_HIGH` second
@@ -98,9 +104,11 @@ proptest! {
 
     /// A sequence executes only its first request, and only where a
     /// person would: over generated screens of device actions, "A <order
-    /// word> B" executes A with B handed back; "A or B", "A and B", the
-    /// app's "which one?", a rest that takes A back and a high-risk A never
-    /// execute, nor does a negated A; B is never what executes.
+    /// word> B" executes A with B handed back, as the answer to the app's
+    /// "which one?" too; "A or B", "A and B", the app's yes-or-no question
+    /// (A not the one it asked about), a rest that takes A back and a
+    /// high-risk A never execute, nor does a negated A; B is never what
+    /// executes.
     #[test]
     fn a_sequence_executes_only_its_first_request(
         labels in prop::sample::subsequence(
@@ -122,19 +130,21 @@ proptest! {
             .collect();
         let (la, lb) = (labels[a].to_lowercase(), labels[b].to_lowercase());
         let said = order.replace("{A}", &la).replace("{B}", &lb);
-        let d = decide(&said, &cands, Asked::Unspecified);
         let (ia, ib) = (format!("c{a}"), format!("c{b}"));
-        prop_assert_ne!(executed(&d), Some(ib.as_str()), "{:?} executed the second", said);
-        if high {
-            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: a high-risk first executed {:?}", said, d.target_id);
-        } else {
-            prop_assert_eq!(executed(&d), Some(ia.as_str()), "{:?} over {:?}", said, labels);
-            prop_assert_eq!(d.follow_up.map(|f| (f.kind, f.text)), Some((FollowUpKind::Request, lb.clone())));
+        for asked in [Asked::Unspecified, Asked::Choice] {
+            let d = decide(&said, &cands, asked);
+            prop_assert_ne!(executed(&d), Some(ib.as_str()), "{:?} ({:?}) executed the second", said, asked);
+            if high {
+                prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: a high-risk first executed {:?}", said, d.target_id);
+            } else {
+                prop_assert_eq!(executed(&d), Some(ia.as_str()), "{:?} ({:?}) over {:?}", said, asked, labels);
+                prop_assert_eq!(d.follow_up.map(|f| (f.kind, f.text)), Some((FollowUpKind::Request, lb.clone())));
+            }
         }
         let (tried, asked) = match spoiler {
             0 => (format!("{la} or {lb}"), Asked::Unspecified),
             1 => (format!("{la} and {lb}"), Asked::Unspecified),
-            2 => (said.clone(), Asked::Choice),
+            2 => (said.clone(), Asked::Confirmation),
             3 => (format!("{said}, no wait, forget it"), Asked::Unspecified),
             4 => (format!("don't {said}"), Asked::Unspecified),
             _ => (format!("{la} then {lb} or {la}"), Asked::Unspecified),
