@@ -292,14 +292,27 @@ pub(crate) fn matching<'a>(mut draft: Draft<'a>, said: &Said, replied: &Replied<
         matches!(c.winner, Some(Winner::Entry(_))) || c.confirm.is_some()
     };
     let first = matching::sequence::first_of(&req.input, (&query, &matches), asked_one, pool, index, commands, rules, &names_one)?;
+    let mut aside = false;
     let (query, matches) = match first {
         Some((first, matches, rest)) => {
             draft.then = Some(rest);
             (first, matches)
         }
-        None => (query, matches),
+        // A choice, then a remark that names nothing and asks nothing
+        // ("-1 pls, closer to the exit"): the choice.
+        None => match matching::aside::first_of(&req.input, (&query, &matches), pool, index, commands, rules, &names_one)? {
+            Some((first, matches)) => {
+                aside = true;
+                (first, matches)
+            }
+            None => (query, matches),
+        },
     };
-    let sequence = draft.then.as_ref().map_or(String::new(), |rest| format!("; sequence: the first request, then {rest:?}"));
+    let sequence = match &draft.then {
+        Some(rest) => format!("; sequence: the first request, then {rest:?}"),
+        None if aside => "; aside: the first clause, then a remark".to_string(),
+        None => String::new(),
+    };
     draft.step(format!("{} hits", matches.hits.len()), format!("{}{sequence}", matches.describe(pool)));
     Ok(Continue((draft, Matched { query, matches })))
 }

@@ -54,6 +54,8 @@ pub enum Dim {
     /// A number written with a sign, alone or in a code ("+2", "utc-3",
     /// "GMT+05:30" is 5.5): an offset or a code, named only with its sign.
     Signed,
+    /// A share, written with "%" ("40%", "20% off").
+    Percent,
 }
 
 /// A value found in a text.

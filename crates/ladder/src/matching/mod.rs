@@ -59,6 +59,7 @@
 //! (`intern::pool_index`); `intern/tests.rs` checks that it never changes a
 //! match or a decision.
 
+pub(crate) mod aside;
 mod commands;
 mod index;
 mod mentions;

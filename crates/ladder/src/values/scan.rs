@@ -534,6 +534,10 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
     {
         return Some((Value::new(Dim::Price, money(n)?), j + 1 - i));
     }
+    // "40%", "20 %".
+    if let Some((j, Tok::Sym('%'))) = next_solid(toks, i + 1) {
+        return Some((Value::new(Dim::Percent, x), j + 1 - i));
+    }
     // "7h10", "14h30", "9h" (a French or German time), "1h 5m" (a duration).
     if let Some(Tok::Word(w)) = adjacent(i + 1)
         && w == "h"

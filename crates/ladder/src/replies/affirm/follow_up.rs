@@ -345,8 +345,13 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
             Answer::Confirm { entry, kind: room }
         }));
     }
-    let follow_up = FollowUp { kind, text: rest.trim().to_string() };
-    Some(Answered { answer: Answer::Execute { entry, kind: room, by }, rejected: None, follow_up: Some(follow_up) })
+    // A remark after the choice ("first class, work is paying") asks
+    // nothing of the app: no follow-up.
+    let remark = !question
+        && cx.pool.len() <= crate::matching::aside::SCREEN_READ
+        && crate::matching::aside::remarks_only(rest, cx.pool, cx.canon, lex, cx.stop);
+    let follow_up = (!remark).then(|| FollowUp { kind, text: rest.trim().to_string() });
+    Some(Answered { answer: Answer::Execute { entry, kind: room, by }, rejected: None, follow_up })
 }
 
 /// The one option on screen whose whole label the reply's opening yes

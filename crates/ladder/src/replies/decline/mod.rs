@@ -16,6 +16,16 @@ pub(super) fn what_follows_an_abandon(cx: &Context<'_, '_>, r: &Reading) -> Opti
     if !r.abandons || cx.abandon_is_an_action() || r.abandon_has_object || !cx.names_something(&r.after_abandon) {
         return None;
     }
+    // What is said before an abandon that ends the reply ("-1 pls, no
+    // wait") is what it abandons, never what is wanted.
+    let abandons = |c: &reading::Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| cx.lex.abandons.match_at(&toks, i).is_some())
+    };
+    let last = r.clauses.iter().rposition(|c| !c.rest.is_empty());
+    if r.clauses.iter().rposition(abandons).is_some_and(|a| last.is_none_or(|l| a >= l)) {
+        return None;
+    }
     Some(Answered::of(Answer::Again { text: r.after_abandon.join(" "), without: Vec::new(), kind: ReplyKind::Decline }))
 }
 
@@ -109,7 +119,10 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // "no no keep it, just move it to friday", "no, I meant the Rolling
     // Stones one"): that, without what was refused (what was proposed, or
     // the execute just had, which the refusal then rejects).
-    if !r.after_refusal.is_empty() && !r.alternatives && cx.names_something(&r.after_refusal) {
+    // What is said before a refusal that ends the reply ("-1 pls, no
+    // wait") is what it refuses, never what is wanted.
+    let something_follows = r.refused_at.is_none_or(|at| r.clauses.iter().any(|c| c.start > at && !c.rest.is_empty()));
+    if !r.after_refusal.is_empty() && !r.alternatives && something_follows && cx.names_something(&r.after_refusal) {
         let text = r.after_refusal.join(" ");
         let had = if asked { None } else { cx.state.last_execute().and_then(|h| Some((cx.executed_entry(&h)?, h.id))) };
         let without: Vec<usize> = proposed.into_iter().chain(had.as_ref().map(|(e, _)| *e)).collect();

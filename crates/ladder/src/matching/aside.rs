@@ -1,0 +1,180 @@
+//! A choice, then an aside (docs/deciding.md): "-1 pls, closer to the
+//! exit", "the +1 one, that's way cheaper", "first class, works paying".
+//! A first clause that alone names one option, then a remark or a reason
+//! that names nothing on screen and asks for nothing: the first clause is
+//! the turn's request, and the aside is no request of its own (no
+//! follow-up: it asks nothing of the app).
+//!
+//! Never an aside: a clause that asks ("?", a question opener), refuses,
+//! negates, corrects, cancels, asks for others, adds ("also", "and"),
+//! relates ("cheaper than"), requests (a verb of choosing, an everyday
+//! verb, an action, a request opener), says a word of an option (its
+//! label, aliases, sublabel or kind), or says a value of a kind an option
+//! shows ("the 7pm one, I'm free till 9" is no aside: 9 may be the time
+//! meant). Only on a screen the user takes in at a glance
+//! ([`SCREEN_READ`]): the aside's words are looked up in every option's
+//! sublabel and kind. A two-requests-in-order split (`sequence`) is read
+//! first.
+//!
+//! Tests: `aside/tests.rs`.
+
+use super::{CanonPool, Matches, Query, Rules};
+use crate::cost::DeadlinePassed;
+use crate::scope::Pool;
+use crate::text::{fold, normalize};
+use crate::types::Candidate;
+use crate::values::{Dim, Value, values};
+
+/// The most options an aside is read beside: its words are compared with
+/// every option's sublabel and kind.
+pub const SCREEN_READ: usize = 24;
+
+/// The most words an aside says: a longer rest is a sentence of its own.
+const LONGEST: usize = 10;
+
+/// An input split at its first clause boundary: the choice as typed, and
+/// the aside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Aside<'a> {
+    pub first: &'a str,
+    pub rest: &'a str,
+}
+
+/// Where the input's first clause ends (a comma, a semicolon, a full
+/// stop, an exclamation mark, a dash between spaces, an ellipsis), with
+/// words on both sides.
+pub fn split(raw: &str) -> Option<Aside<'_>> {
+    let bytes = raw.as_bytes();
+    let at = raw.char_indices().find_map(|(i, c)| {
+        let dash = matches!(c, '-' | '\u{2013}' | '\u{2014}') && i > 0 && bytes[i - 1] == b' ' && raw[i + c.len_utf8()..].starts_with(' ');
+        let stop = matches!(c, ',' | ';' | '!' | '\u{2026}')
+            || (c == '.' && !raw[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
+            || matches!(c, '\u{2013}' | '\u{2014}')
+            || dash;
+        stop.then_some(i)
+    })?;
+    let first = raw[..at].trim();
+    let rest = raw[at..]
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | '!' | '-' | '\u{2013}' | '\u{2014}' | '\u{2026}'));
+    let rest = rest.trim();
+    (first.chars().any(char::is_alphanumeric) && rest.chars().any(char::is_alphanumeric)).then_some(Aside { first, rest })
+}
+
+/// Whether `rest` is an aside over `pool` (the module's doc).
+fn is_an_aside(rest: &str, pool: &Pool<'_>, canon: &CanonPool, rules: &Rules<'_>) -> bool {
+    remarks_only(rest, pool, canon, rules.lex, rules.stop)
+}
+
+/// Whether `rest`, said after a choice, is only a remark over `pool`: it
+/// asks, requests, refuses and names nothing (the module's doc). The
+/// reply rung's choice-then-more reads it too: a remark is no follow-up.
+pub(crate) fn remarks_only(
+    rest: &str,
+    pool: &Pool<'_>,
+    canon: &CanonPool,
+    lex: &crate::lexicon::Lexicon,
+    stop: &crate::cost::DeadlineWatch,
+) -> bool {
+    if rest.contains('?') {
+        return false;
+    }
+    let norm = fold(&normalize(rest)).into_owned();
+    let words: Vec<&str> = norm.split(' ').filter(|w| !w.is_empty()).collect();
+    if words.is_empty() || words.len() > LONGEST {
+        return false;
+    }
+    // Anywhere in it: a refusal, a correction (but "only", as in "I'm
+    // only in town till Sunday", corrects only where it opens the clause:
+    // "only two"), an addition, a verb of asking for an item.
+    let anywhere = [
+        &lex.negations,
+        &lex.refusals,
+        &lex.abandons,
+        &lex.alternatives,
+        &lex.additive_openers,
+        &lex.selection_verbs,
+        &lex.everyday_verbs,
+        &lex.cancel_openers,
+        &lex.others,
+        &lex.not_that,
+        &lex.relations,
+        &lex.plurals,
+        &lex.conjunctions,
+        &lex.searches,
+    ];
+    // Where it opens the clause: a question or a request ("is it...",
+    // "can you...", "something cheaper", "only two").
+    let opening = [&lex.question_openers, &lex.request_openers, &lex.openers, &lex.asks_for_others, &lex.corrections];
+    // A phrase of one function word ("an", "is") says nothing alone.
+    let says = |set: &crate::lexicon::PhraseSet, i: usize| {
+        set.match_at(&words, i).is_some_and(|n| n > 1 || !lex.function_words.contains(words[i]))
+    };
+    let corrects = |i: usize| lex.corrections.match_at(&words, i).is_some_and(|n| n > 1 || words[i] != "only");
+    if (0..words.len()).any(|i| anywhere.iter().any(|set| says(set, i)) || corrects(i)) || opening.iter().any(|set| says(set, 0)) {
+        return false;
+    }
+    if words.iter().any(|w| lex.actions.contains(*w) || lex.cancel.contains(*w)) {
+        return false;
+    }
+    // No word of any option: its label and aliases (the pool's index), its
+    // sublabel and kind.
+    let canonical = crate::canon::canonicalize(rest, lex);
+    let content: Vec<&str> = canonical.split(' ').filter(|w| !w.is_empty() && !lex.function_words.contains(*w)).collect();
+    if content.iter().any(|w| canon.any_word(w, stop)) {
+        return false;
+    }
+    let shown_words = |c: &Candidate| {
+        let text = fold(&normalize(&format!("{} {}", c.sublabel, c.kind.replace('_', " ")))).into_owned();
+        content.iter().any(|w| text.split(' ').any(|t| t == *w))
+    };
+    if pool.entries.iter().any(|e| shown_words(e.cand)) {
+        return false;
+    }
+    // No value of a kind an option shows.
+    let said = values(rest);
+    if said.is_empty() {
+        return true;
+    }
+    let like = |v: &Value, s: &Value| {
+        s.dim == v.dim || (v.dim == Dim::Bare && matches!(s.dim, Dim::Clock | Dim::Price | Dim::Count | Dim::Day | Dim::Bare))
+    };
+    !pool.entries.iter().any(|e| {
+        let shown = crate::values::shown(e.cand);
+        said.iter().any(|v| shown.iter().any(|s| like(v, s)))
+    })
+}
+
+/// The first clause of a choice followed by an aside, read as the input:
+/// its query and matches. Only where the whole input (`whole`) neither
+/// negates nor names one option itself, the screen is short, and the
+/// first clause alone names one option (executed, or confirmed where it
+/// is high risk). `names_one`: as in `sequence::first_of`.
+pub(crate) fn first_of(
+    raw: &str,
+    whole: (&Query, &Matches),
+    pool: &Pool<'_>,
+    canon: &CanonPool,
+    commands: &[Candidate],
+    rules: Rules<'_>,
+    names_one: &dyn Fn(&Query, &Matches) -> bool,
+) -> Result<Option<(Query, Matches)>, DeadlinePassed> {
+    if whole.1.reading.negation || pool.len() > SCREEN_READ || names_one(whole.0, whole.1) {
+        return Ok(None);
+    }
+    let Some(aside) = split(raw) else { return Ok(None) };
+    if !is_an_aside(aside.rest, pool, canon, &rules) {
+        return Ok(None);
+    }
+    let lex = rules.lex;
+    let text = crate::canon::canonicalize(aside.first, lex);
+    let text = super::in_the_labels_words(&text, canon, lex).unwrap_or(text);
+    let query = Query::new(text, lex);
+    let matches = super::find(aside.first, &query, pool, canon, commands, rules)?;
+    if !names_one(&query, &matches) || matches.reading.negation {
+        return Ok(None);
+    }
+    Ok(Some((query, matches)))
+}
+
+#[cfg(test)]
+mod tests;

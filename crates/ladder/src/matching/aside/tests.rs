@@ -1,0 +1,141 @@
+//! A choice, then an aside (`aside`): where the input splits, and end to
+//! end through the ladder: the choice executes, with no follow-up; an
+//! aside that names an option, says a value of a kind they show, asks,
+//! refuses or requests never lets the choice execute alone. A property
+//! tries to make an aside execute what a careful person would not.
+
+use super::{Aside, split};
+use crate::matching::tests::{executed, request};
+use crate::policy::Policy;
+use crate::testkit::{Fake, turn};
+use crate::types::*;
+use proptest::prelude::*;
+
+fn decide(input: &str, cands: &[Candidate]) -> Decision {
+    turn(&Policy::defaults(), &Fake::quiet(), &request(input, cands)).decision
+}
+
+fn levels() -> Vec<Candidate> {
+    [("l2", "Level 2", "3 free"), ("l1", "Level 1", "11 free"), ("m1", "Level -1", "25 free"), ("m2", "Level -2", "40 free")]
+        .iter()
+        .map(|(id, l, s)| Candidate { sublabel: (*s).into(), kind: "parking_level".into(), ..Candidate::new(*id, *l) })
+        .collect()
+}
+
+fn fares() -> Vec<Candidate> {
+    [("std", "Standard", "£42"), ("fc", "First Class", "£89"), ("sl", "Sleeper berth", "£140")]
+        .iter()
+        .map(|(id, l, s)| Candidate { sublabel: (*s).into(), kind: "fare".into(), ..Candidate::new(*id, *l) })
+        .collect()
+}
+
+#[test]
+fn the_first_clause_ends_at_a_comma_a_stop_or_a_dash() {
+    let table: &[(&str, Option<(&str, &str)>)] = &[
+        ("-1 pls, closer to the exit", Some(("-1 pls", "closer to the exit"))),
+        ("the +1 one. that's way cheaper", Some(("the +1 one", "that's way cheaper"))),
+        ("first class — work is paying", Some(("first class", "work is paying"))),
+        ("sleeper - long night ahead", Some(("sleeper", "long night ahead"))),
+        ("sleeper... long night ahead", Some(("sleeper", "long night ahead"))),
+        ("the 2.5 kg one", None),
+        ("first class", None),
+        ("first class,", None),
+    ];
+    for (input, want) in table {
+        assert_eq!(split(input), want.map(|(first, rest)| Aside { first, rest }), "{input:?}");
+    }
+}
+
+/// The choice executes beside a remark that names nothing; an aside that
+/// names an option, says a value of a kind the options show, asks,
+/// refuses, negates or requests does not let it.
+#[test]
+fn a_choice_then_a_remark_executes_the_choice() {
+    for (input, cands, id) in [
+        ("-1 pls, closer to the exit", levels(), "m1"),
+        ("-2 please, I'm staying an hour", levels(), "m2"),
+        ("first class, work is paying 😎", fares(), "fc"),
+        ("sleeper berth — long night ahead", fares(), "sl"),
+        ("standard. money is tight this month", fares(), "std"),
+    ] {
+        let d = decide(input, &cands);
+        assert_eq!(executed(&d), Some(id), "{input:?}: {:?}", d.outcome);
+        assert!(d.follow_up.is_none(), "{input:?}: an aside asks nothing: {:?}", d.follow_up);
+    }
+    for (input, cands) in [
+        ("-1 pls, or level 1", levels()),
+        ("-1 pls, the one with 40 free", levels()),
+        ("-1 pls, is it covered?", levels()),
+        ("-1 pls, no wait", levels()),
+        ("first class, or the sleeper", fares()),
+        ("first class, it costs £89 right", fares()),
+    ] {
+        let d = decide(input, &cands);
+        assert_ne!(d.outcome, Outcome::Execute, "{input:?}: {:?}", d.target_id);
+    }
+}
+
+/// A request after the choice is no remark: it is handed back
+/// (`follow_up`), as a choice that also asks for more is.
+#[test]
+fn a_request_after_the_choice_is_handed_back() {
+    let d = decide("standard, and book a taxi", &fares());
+    assert_eq!(executed(&d), Some("std"));
+    assert_eq!(d.follow_up.map(|f| (f.kind, f.text)), Some((FollowUpKind::Request, "and book a taxi".to_string())));
+}
+
+/// A high-risk choice beside a remark is confirmed, never executed.
+#[test]
+fn a_high_risk_choice_with_a_remark_is_confirmed() {
+    let mut cands = fares();
+    cands[1].risk = Risk::High;
+    let d = decide("first class, work is paying", &cands);
+    assert_ne!(d.outcome, Outcome::Execute, "{:?}", d.target_id);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(256)))]
+
+    /// Over generated fare screens, "<choice>, <remark>" executes the
+    /// choice, with no follow-up, when the remark names nothing; a remark
+    /// that names another option, takes the choice back or requests never
+    /// lets any option execute, and a question is handed back with it.
+    #[test]
+    fn an_aside_never_executes_what_a_careful_person_would_not(
+        labels in prop::sample::subsequence(vec!["Standard", "First Class", "Sleeper berth", "Flexi", "Saver", "Business"], 3..=5),
+        pick in 0usize..5,
+        other in 0usize..5,
+        remark in prop::sample::select(vec!["long night ahead", "work is paying", "my back hurts", "tbh", "lol", "it's a long trip"]),
+        spoiler in 0usize..6,
+    ) {
+        let (pick, other) = (pick % labels.len(), other % labels.len());
+        prop_assume!(pick != other);
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate { kind: "fare".into(), ..Candidate::new(format!("f{i}"), *l) }).collect();
+        let choice = labels[pick].to_lowercase();
+        let said = format!("{choice}, {remark}");
+        let d = decide(&said, &cands);
+        let id = format!("f{pick}");
+        prop_assert_eq!(executed(&d), Some(id.as_str()), "{:?} over {:?}", said, labels);
+        prop_assert!(d.follow_up.is_none());
+        let o = labels[other].to_lowercase();
+        let tried = match spoiler {
+            0 => format!("{choice}, {remark}, or {o}"),
+            1 => format!("{choice}, {o} maybe"),
+            2 => format!("{choice}, {remark}?"),
+            3 => format!("{choice}, {o} is nice too"),
+            4 => format!("{choice}, no wait, {remark}"),
+            _ => format!("{choice}, and {o} for my son"),
+        };
+        let d = decide(&tried, &cands);
+        if spoiler == 2 {
+            // A question after the choice: executed only with it handed
+            // back (a choice that also asks), never as a remark dropped.
+            if d.outcome == Outcome::Execute {
+                prop_assert_eq!(d.target_id.as_deref(), Some(id.as_str()));
+                prop_assert_eq!(d.follow_up.map(|f| f.kind), Some(FollowUpKind::Question), "{:?}", tried);
+            }
+        } else {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", tried, labels, d.target_id);
+        }
+    }
+}
