@@ -259,10 +259,10 @@ pub fn short_weekdays(text: &str) -> Cow<'_, str> {
 pub fn values(text: &str) -> Vec<Value> {
     // Numbers said in words are read as their digits are.
     let spelled = spelled_numbers(text);
-    // Without a digit, a currency sign or a number word, every value is a
+    // Without a digit, a currency sign, a plus or a number word, every value is a
     // word alone (a month's or a weekday's name, "noon"): ASCII text is
     // read word by word, without tokens (most turns name no value).
-    if spelled.is_empty() && text.is_ascii() && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$') {
+    if spelled.is_empty() && text.is_ascii() && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$' || b == b'+') {
         return word_values(text);
     }
     scanned_values(text, &spelled)

@@ -134,6 +134,12 @@ pub(super) fn read_at(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
             let cents = money(n)?;
             Some((Value::new(Dim::Price, cents), j + 1 - i))
         }
+        // "Menu 2 pizze + bibita", "Coffee + croissant": a noun added with
+        // a plus and no number is one of it (a bundle says it).
+        Tok::Sym('+') if i > 0 => {
+            let (j, w) = word_at(toks, i + 1)?;
+            counted_by(1.0, w).filter(|v| v.dim == Dim::Count).map(|v| (v, j + 1 - i))
+        }
         Tok::Num(n) => read_number(toks, i, n),
         Tok::Word(w) => read_time_words(toks, i, w).or_else(|| read_word(toks, i, w)),
         Tok::Spelled(s) => read_spelled(toks, i, *s),

@@ -222,6 +222,18 @@ fn a_unit_that_is_a_word_too_is_one_only_on_its_number() {
     }
 }
 
+/// A thing added with a plus and no number is one of it: a bundle shows
+/// it ("Menu 2 pizze + bibita", "Coffee + croissant"); a plus before a
+/// number adds that many; an offset keeps its sign.
+#[test]
+fn a_thing_added_with_a_plus_is_one_of_it() {
+    let count = |n: f64, unit: &str| Value { dim: Dim::Count, amount: n, unit: unit.into() };
+    assert_eq!(values("Menu 2 pizze margherita + bibita"), vec![count(2.0, "pizze"), count(1.0, "bibita")]);
+    assert_eq!(values("Coffee + croissant"), vec![count(1.0, "croissant")]);
+    assert_eq!(values("Group (3 kids + 1 adult)"), vec![count(3.0, "kid"), count(1.0, "adult")]);
+    assert_eq!(values("+2"), vec![Value::new(Dim::Signed, 2.0)]);
+}
+
 #[test]
 fn durations_sizes_and_years() {
     assert_eq!(one("58 min"), (Dim::Duration, 58.0));

@@ -506,13 +506,24 @@ fn a_quantity_names_the_option_of_its_noun() {
             &shown(&[("e6", "Eggs, 6 pcs", ""), ("e10", "Eggs, 10 pcs", ""), ("kit", "Breakfast box: 6 eggs, bacon, toast", "")]),
             Some("e6"),
         ),
+        // A bundle that adds a thing with a plus and no number says one
+        // of it: "2 pizzas margherita" is never the menu with a drink.
+        (
+            "2 pizzas margherita",
+            &shown(&[
+                ("pm", "Pizza margherita", "€6.50"),
+                ("menu", "Menu 2 pizzas margherita + drink", "€14.90"),
+                ("pd", "Pizza diavola", ""),
+            ]),
+            Some("pm"),
+        ),
         // A word that only looks like the noun's singular ("ros", "Ross").
         ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);
         assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-        assert!(!matches!(executed(&d), Some("grp" | "combo" | "kit")), "{input:?} executed a bundle");
+        assert!(!matches!(executed(&d), Some("grp" | "combo" | "kit" | "menu")), "{input:?} executed a bundle");
     }
 }
 
@@ -531,7 +542,7 @@ proptest! {
         n in 1u32..=6,
         m in 1u32..=6,
         items in prop::sample::subsequence(vec![0usize, 1, 2], 1..=3),
-        bundle in prop::sample::select(vec!["Group ({a} {A} + {b} {B})", "Family pass: {a} {A}, {b} {B}", "{a} {A} & {b} {B} bundle"]),
+        bundle in prop::sample::select(vec!["Group ({a} {A} + {b} {B})", "Family pass: {a} {A}, {b} {B}", "{a} {A} & {b} {B} bundle", "Menu {a} {A} + {B}"]),
         form in prop::sample::select(vec!["{n} {N}", "{n} {N} please", "i need {n} {N}", "{n} {N}, thanks", "{n} {N} pls"]),
         item_form in prop::sample::select(vec!["{X}", "{X} ticket", "{X} fare"]),
         high in any::<bool>(),
