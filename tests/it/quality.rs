@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh60/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh61/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -583,10 +583,11 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
     // (set, dialogues, clear executed, escapes right, fully right)
     for (set, dialogues, executed_min, escaped_min, fully_min) in [
         ("fresh56", 45, 60, 6, 30),
-        ("fresh57", 40, 35, 7, 23),
-        ("fresh58", 40, 33, 11, 18),
-        ("fresh59", 40, 34, 11, 19),
-        ("fresh60", 40, 36, 7, 16),
+        ("fresh57", 40, 39, 7, 26),
+        ("fresh58", 40, 37, 11, 22),
+        ("fresh59", 40, 37, 11, 22),
+        ("fresh60", 40, 37, 7, 17),
+        ("fresh61", 40, 46, 7, 23),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
