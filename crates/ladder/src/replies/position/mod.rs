@@ -124,14 +124,32 @@ pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, said: &Said) -> Answ
     let screen = cx.options();
     let by_question = place(n, listed.len()).and_then(|k| listed[k]);
     let by_screen = place(n, screen.len()).map(|k| screen[k]);
+    // A word of the position that one of its two readings also shows,
+    // and no other offered option ("final" over "Q3_budget_v2.xlsx" and
+    // "Q3_budget_FINAL.xlsx", listed in another order than the screen's):
+    // that one.
+    // A number ("number 2" with "Pack of 2") is a value as often: asked.
+    let worded = |w: &String| w.chars().all(char::is_alphabetic) && !crate::values::is_number_word(w);
+    let shows_the_word = |e: usize| cx.words_of(e).iter().any(|w| worded(w) && said.words.contains(w));
+    // The one option, of those offered and on the screen, that shows the
+    // word, when it is one of the position's readings.
+    let the_one_showing = |readings: &[usize]| {
+        let mut showing = asked.iter().chain(&screen).chain(readings).copied().filter(|e| shows_the_word(*e));
+        let one = showing.next()?;
+        (readings.contains(&one) && showing.all(|e| e == one)).then_some(one)
+    };
     let entry = match (by_question, by_screen) {
-        (Some(a), Some(b)) if a != b => return Answered::of(Answer::Ask { entries: vec![a, b], kind: ReplyKind::Position }),
+        (Some(a), Some(b)) if a != b => match the_one_showing(&[a, b]) {
+            Some(one) => one,
+            None => return Answered::of(Answer::Ask { entries: vec![a, b], kind: ReplyKind::Position }),
+        },
         (Some(a), _) => a,
         // A place neither list has is no position ("the 7" of three: a
         // value, for a detail answer to read).
         (None, None) if place(n, listed.len().max(screen.len())).is_none() => return Answered::pass(),
         // The question's place is empty (outside it, or its option gone
         // from the screen): asked among what it offered, and the screen's.
+        (None, Some(b)) if the_one_showing(&[b]).is_some() => b,
         (None, b) => {
             let mut entries = asked;
             entries.extend(b.filter(|b| !entries.contains(b)));

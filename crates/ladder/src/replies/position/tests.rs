@@ -20,6 +20,27 @@ fn a_position_word_two_labels_say_is_asked() {
     assert_eq!(said(&Session::new().say("the last one", &asking(files, Asked::Choice))), "execute nt (reply, position)");
 }
 
+/// "final" after ladderd's "which one?" over three files, the screen now
+/// two of them: whatever place the question gave the final one, the word
+/// and the screen's reading name the same file, which executes. Where
+/// both files say it, both are asked.
+#[test]
+fn a_position_word_that_one_reading_alone_shows_executes_it() {
+    let three = screen(
+        "three",
+        vec![c("v2", "Q3_budget_v2.xlsx", ""), c("fin", "Q3_budget_FINAL.xlsx", ""), c("notes", "Q3_budget_notes.docx", "")],
+    );
+    let two = screen("two", vec![c("v2", "Q3_budget_v2.xlsx", ""), c("fin", "Q3_budget_FINAL.xlsx", "")]);
+    let s = Session::new();
+    assert_eq!(s.say("q3 budget", &three).outcome, Outcome::Clarify);
+    assert_eq!(said(&s.say("final", &two)), "execute fin (reply, position)");
+    let both = screen("both", vec![c("v2", "Q3 budget v2 final.xlsx", ""), c("fin", "Q3_budget_FINAL.xlsx", "")]);
+    let s = Session::new();
+    s.say("q3 budget", &three);
+    let d = s.say("final", &both);
+    assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
+}
+
 #[test]
 fn a_position_counts_in_the_order_the_question_listed() {
     let s = Session::new();
