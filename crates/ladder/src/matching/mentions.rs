@@ -570,16 +570,56 @@ pub(super) fn mark_verb_uses(toks: &[&str], roles: &mut [Role], screen: &Screen<
     any
 }
 
+/// The most options whose label words are scanned for a word said as two
+/// ("check out") when the pool keeps no vocabulary.
+const JOINED_SCAN: usize = 64;
+
 /// The input in the words of a label it says otherwise: a verb and its
 /// particle split by a pronoun ("check me in" for "Check in", "turn it
 /// on" for "Turn on"), or a feature negated by another negation word than
 /// the label's ("cheeseburger without onions" for "Cheeseburger — no
-/// onions"). `None` when nothing is said otherwise. A label's own
-/// phrasing is no negation of it and no word left over.
+/// onions"), or one word of a label said as two ("check out" for "Go to
+/// checkout", "log in" for "Login"). `None` when nothing is said
+/// otherwise. A label's own phrasing is no negation of it and no word
+/// left over.
 pub fn in_the_labels_words(text: &str, canon: &CanonPool, lex: &Lexicon) -> Option<String> {
     const PRONOUNS: &[&str] = &["me", "it", "us", "him", "her", "them", "you", "this", "that"];
     let toks: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).collect();
     let negation = |t: &str| lex.negations.is_phrase(&[t]);
+    // A word of some label: looked up in the pool's vocabulary, else, on
+    // a short screen, in its labels' words.
+    let label_word = |w: &str| match canon.entries_with_any([w]) {
+        Some(owners) => !owners.is_empty(),
+        None => canon.entries.len() <= JOINED_SCAN && (0..canon.entries.len()).any(|e| canon.label_words_of(e).any(|x| x == w)),
+    };
+    let joined = |i: usize| -> Option<String> {
+        let (a, b) = (*toks.get(i)?, *toks.get(i + 1)?);
+        let alpha = |t: &str| t.chars().all(char::is_alphabetic);
+        if !(alpha(a) && alpha(b)) || a.len() + b.len() < 5 || lex.function_words.contains(a) {
+            return None;
+        }
+        let one = format!("{a}{b}");
+        (!label_word(a) && !label_word(b) && label_word(&one)).then_some(one)
+    };
+    let any_joined = toks.len() >= 2 && (0..toks.len() - 1).any(|i| joined(i).is_some());
+    if any_joined {
+        let mut out: Vec<String> = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            match joined(i) {
+                Some(one) => {
+                    out.push(one);
+                    i += 2;
+                }
+                None => {
+                    out.push(toks[i].to_string());
+                    i += 1;
+                }
+            }
+        }
+        let text = out.join(" ");
+        return Some(in_the_labels_words(&text, canon, lex).unwrap_or(text));
+    }
     if !toks.iter().any(|t| PRONOUNS.contains(t) || negation(t)) {
         return None;
     }

@@ -476,3 +476,22 @@ fn everyday_verbs_and_kind_words_of_common_items() {
     assert_eq!(executes("accept the Acme offer", &risky), None);
     assert_eq!(executes("accept the Acme offer tomorrow", &offers), None);
 }
+
+/// One word of a label said as two ("check out" for "Go to checkout",
+/// "log in" for "Login", "roll over" for "401k rollover") is that word;
+/// two words that are each a label's own stay as they are.
+#[test]
+fn a_label_word_said_as_two_is_that_word() {
+    use crate::policy::Policy;
+    use crate::testkit::{Fake, turn};
+    let decide = |input: &str, labels: &[&str]| {
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("o{i}"), *l)).collect();
+        turn(&Policy::defaults(), &Fake::quiet(), &request(input, &cands)).decision
+    };
+    let executed = |d: &crate::types::Decision| d.target_id.clone().filter(|_| d.outcome == crate::types::Outcome::Execute);
+    assert_eq!(executed(&decide("log in", &["Login", "Sign up", "Help"])), Some("o0".into()));
+    assert_eq!(executed(&decide("please check out", &["Go to checkout", "Add fries", "Add a drink"])), Some("o0".into()));
+    assert_eq!(executed(&decide("roll over my 401k", &["401k rollover", "401k balance", "Open an IRA"])), Some("o0".into()));
+    // "sign up" says both words of "Sign up": no joining.
+    assert_eq!(executed(&decide("sign up", &["Login", "Sign up", "Signup bonus"])), Some("o1".into()));
+}
