@@ -222,9 +222,9 @@ pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<
         if roles[k] != Role::Content || !VALUE_NOUNS.contains(&noun) || !code.bytes().any(|b| b.is_ascii_digit()) {
             continue;
         }
-        if screen.canon.any_word(noun, screen.stop) {
-            continue;
-        }
+        // A noun some label says ("exit row") is still the value's noun
+        // where the value names options: "aisle, row 14" is the 14C.
+        let a_label_word = screen.canon.any_word(noun, screen.stop);
         // After the noun, a code of digits and letters ("seat 4A") is the
         // code the options show as it is said, never the day or position
         // its letters may also spell ("4e", "4a": the 4th): "seat 4E" is
@@ -245,6 +245,11 @@ pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<
         };
         entries.sort_unstable();
         entries.dedup();
+        // Where a label says the noun, only the options that show the
+        // value and the noun alike ("Row 14") or the value alone may take it.
+        if a_label_word && entries.is_empty() {
+            continue;
+        }
         if !entries.is_empty() {
             roles[k] = Role::Empty;
             licences.push(Licence { tok: k, word: noun.to_string(), entries, rule: "value_noun" });

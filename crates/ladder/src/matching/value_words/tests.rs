@@ -600,6 +600,12 @@ fn a_code_after_a_value_noun_is_the_code_as_said() {
     for (said, want) in [("8a please", "o0"), ("8E", "o1"), ("the 4a", "o2")] {
         assert_eq!(executed(&decide(said, &seats(&["8A · window", "8E · middle", "4A · window"]))), Some(want), "{said}");
     }
+    // A noun another label says ("exit row") is still the value's noun:
+    // "aisle, row 14" is 14C, never the exit row.
+    let cabin = seats(&["12A · Window", "12B · Middle", "14C · Aisle", "21F · Window · exit row"]);
+    assert_eq!(executed(&decide("aisle, row 14", &cabin)), Some("o2"));
+    assert_eq!(executed(&decide("row 14", &cabin)), Some("o2"));
+    assert_ne!(executed(&decide("exit row 14", &cabin)), Some("o3"));
     // Where no option shows the code as said, its value reading stands:
     // "4e" over 4A and 4B names no code, and is never 4A executed.
     assert_ne!(executed(&decide("4e", &seats(&["4A · window", "4B · middle"]))), Some("o0"));
