@@ -103,12 +103,12 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // ("ok, at 7 instead"), or a value it does not show ("yes but for 3"),
     // changes it; a correction alone ("I'd rather see Breakthrough",
     // "actually, I love that one") changes nothing it shows.
-    // Such a yes is asked about again, never read by the ladder, whose
-    // positions would take "yes at 4" for the fourth option.
-    // To a question about the option, a value of a kind it shows, and not
-    // what it shows, refuses it as proposed ("yes but at ten" to 9:00):
-    // `declined`, the app changes it. Any other change, or one to an
-    // option a plain screen shows, asks about it again.
+    // Such a yes is never read by the ladder, whose positions would take
+    // "yes at 4" for the fourth option. To a question about the option, a
+    // value of a kind it shows, and not what it shows, refuses it as
+    // proposed ("yes but at ten" to 9:00): `declined`, the app changes it.
+    // Any other change, or one to an option a plain screen shows, asks
+    // about it again.
     let shown = cx.values_of(entry);
     if r.changes_a_detail() || r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
         let ask = || Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
