@@ -140,6 +140,17 @@ impl Value {
     }
 }
 
+/// Whether a value said (`said`) may be of the kind a value shown is: the
+/// same dimension; for a number said alone, a time, an amount, a count or
+/// a day ("make it 8" to 7:30 pm); for a count ("3 people"), a number
+/// shown alone ("Table for 2"). What a change of a detail, or an aside
+/// that says none, is judged by.
+pub fn of_a_kind(said: &Value, shown: &Value) -> bool {
+    shown.dim == said.dim
+        || (said.dim == Dim::Bare && matches!(shown.dim, Dim::Clock | Dim::Price | Dim::Count | Dim::Day | Dim::Bare))
+        || (said.dim == Dim::Count && shown.dim == Dim::Bare)
+}
+
 /// Whether counts said ("3 kids") say less than the counts an option shows
 /// ("Group (3 kids + 1 adult)"): a count said is of a noun the option
 /// counts, and the option shows a count none said names. A quantity of

@@ -23,7 +23,7 @@ use crate::cost::DeadlinePassed;
 use crate::scope::Pool;
 use crate::text::{fold, normalize};
 use crate::types::Candidate;
-use crate::values::{Dim, Value, values};
+use crate::values::values;
 
 /// The most options an aside is read beside: its words are compared with
 /// every option's sublabel and kind.
@@ -135,12 +135,9 @@ pub(crate) fn remarks_only(
     if said.is_empty() {
         return true;
     }
-    let like = |v: &Value, s: &Value| {
-        s.dim == v.dim || (v.dim == Dim::Bare && matches!(s.dim, Dim::Clock | Dim::Price | Dim::Count | Dim::Day | Dim::Bare))
-    };
     !pool.entries.iter().any(|e| {
         let shown = crate::values::shown(e.cand);
-        said.iter().any(|v| shown.iter().any(|s| like(v, s)))
+        said.iter().any(|v| shown.iter().any(|s| crate::values::of_a_kind(v, s)))
     })
 }
 

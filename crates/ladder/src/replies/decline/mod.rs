@@ -54,7 +54,7 @@ pub(super) fn changed(cx: &Context<'_, '_>, entry: usize, r: &Reading, kind: Rep
     let shown = cx.values_of(entry);
     let differs = |v: &&Value| !shown.iter().any(|s| v.names(s));
     let changed: Vec<&Value> = r.values.iter().filter(differs).collect();
-    if changed.is_empty() || !changed.iter().any(|v| shows_a_value_like(&shown, v)) {
+    if changed.is_empty() || !changed.iter().any(|v| shown.iter().any(|s| crate::values::of_a_kind(v, s))) {
         return None;
     }
     let elsewhere = cx.options().into_iter().any(|e| {
@@ -68,17 +68,6 @@ pub(super) fn changed(cx: &Context<'_, '_>, entry: usize, r: &Reading, kind: Rep
     } else {
         Answer::Escape { reason: EscapeReason::Declined, kind }
     }))
-}
-
-/// Whether `shown` holds a value of the kind `v` is: its dimension; for
-/// a number said alone, a time, an amount, a count or a day it may be;
-/// for a count ("3 people"), a number shown alone ("Table for 2").
-fn shows_a_value_like(shown: &[Value], v: &Value) -> bool {
-    shown.iter().any(|s| {
-        s.dim == v.dim
-            || (v.dim == Dim::Bare && matches!(s.dim, Dim::Clock | Dim::Price | Dim::Count | Dim::Day))
-            || (v.dim == Dim::Count && s.dim == Dim::Bare)
-    })
 }
 
 fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
