@@ -155,22 +155,16 @@ pub(crate) fn first_of(
     rules: Rules<'_>,
     names_one: &dyn Fn(&Query, &Matches) -> bool,
 ) -> Result<Option<(Query, Matches)>, DeadlinePassed> {
-    if whole.1.reading.negation || pool.len() > SCREEN_READ || names_one(whole.0, whole.1) {
+    // The cheap tests first: most inputs have no clause after a choice,
+    // and classifying the whole input again costs a match's worth.
+    if whole.1.reading.negation || pool.len() > SCREEN_READ {
         return Ok(None);
     }
     let Some(aside) = split(raw) else { return Ok(None) };
-    if !is_an_aside(aside.rest, pool, canon, &rules) {
+    if !is_an_aside(aside.rest, pool, canon, &rules) || names_one(whole.0, whole.1) {
         return Ok(None);
     }
-    let lex = rules.lex;
-    let text = crate::canon::canonicalize(aside.first, lex);
-    let text = super::in_the_labels_words(&text, canon, lex).unwrap_or(text);
-    let query = Query::new(text, lex);
-    let matches = super::find(aside.first, &query, pool, canon, commands, rules)?;
-    if !names_one(&query, &matches) || matches.reading.negation {
-        return Ok(None);
-    }
-    Ok(Some((query, matches)))
+    super::sequence::read_alone(aside.first, pool, canon, commands, rules, names_one)
 }
 
 #[cfg(test)]

@@ -163,15 +163,26 @@ pub(crate) fn first_of(
     if names_one(whole.0, whole.1) {
         return Ok(None);
     }
+    Ok(read_alone(seq.first, pool, canon, commands, rules, names_one)?.map(|(query, matches)| (query, matches, seq.rest.to_string())))
+}
+
+/// A part of the input (the first of two requests, a choice before an
+/// aside) read as an input of its own: its query and matches, where it
+/// names one option and negates nothing.
+pub(crate) fn read_alone(
+    part: &str,
+    pool: &Pool<'_>,
+    canon: &CanonPool,
+    commands: &[Candidate],
+    rules: Rules<'_>,
+    names_one: &dyn Fn(&Query, &Matches) -> bool,
+) -> Result<Option<(Query, Matches)>, DeadlinePassed> {
     let lex = rules.lex;
-    let text = crate::canon::canonicalize(seq.first, lex);
+    let text = crate::canon::canonicalize(part, lex);
     let text = super::in_the_labels_words(&text, canon, lex).unwrap_or(text);
     let query = Query::new(text, lex);
-    let matches = super::find(seq.first, &query, pool, canon, commands, rules)?;
-    if !names_one(&query, &matches) || matches.reading.negation {
-        return Ok(None);
-    }
-    Ok(Some((query, matches, seq.rest.to_string())))
+    let matches = super::find(part, &query, pool, canon, commands, rules)?;
+    Ok((names_one(&query, &matches) && !matches.reading.negation).then_some((query, matches)))
 }
 
 #[cfg(test)]
