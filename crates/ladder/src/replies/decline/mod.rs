@@ -18,15 +18,22 @@ pub(super) fn what_follows_an_abandon(cx: &Context<'_, '_>, r: &Reading) -> Opti
     }
     // What is said before an abandon that ends the reply ("-1 pls, no
     // wait") is what it abandons, never what is wanted.
-    let abandons = |c: &reading::Clause| {
-        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-        (0..toks.len()).any(|i| cx.lex.abandons.match_at(&toks, i).is_some())
-    };
-    let last = r.clauses.iter().rposition(|c| !c.rest.is_empty());
-    if r.clauses.iter().rposition(abandons).is_some_and(|a| last.is_none_or(|l| a >= l)) {
+    if ends_the_reply(r, &cx.lex.abandons) {
         return None;
     }
     Some(Answered::of(Answer::Again { text: r.after_abandon.join(" "), without: Vec::new(), kind: ReplyKind::Decline }))
+}
+
+/// Whether a phrase of `set` (a refusal, an abandon) is said in the
+/// reply's last clause that says anything: what came before it is what
+/// it takes back ("-1 pls, no wait"), nothing follows it to read again.
+fn ends_the_reply(r: &Reading, set: &crate::lexicon::PhraseSet) -> bool {
+    let says = |c: &reading::Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| set.match_at(&toks, i).is_some())
+    };
+    let last = r.clauses.iter().rposition(|c| !c.rest.is_empty());
+    r.clauses.iter().rposition(says).is_some_and(|a| last.is_none_or(|l| a >= l))
 }
 
 /// "Make it 8 instead", "send her two hundred", "mejor a las ocho de la
@@ -110,8 +117,7 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // the execute just had, which the refusal then rejects).
     // What is said before a refusal that ends the reply ("-1 pls, no
     // wait") is what it refuses, never what is wanted.
-    let something_follows = r.refused_at.is_none_or(|at| r.clauses.iter().any(|c| c.start > at && !c.rest.is_empty()));
-    if !r.after_refusal.is_empty() && !r.alternatives && something_follows && cx.names_something(&r.after_refusal) {
+    if !r.after_refusal.is_empty() && !r.alternatives && !ends_the_reply(r, &cx.lex.refusals) && cx.names_something(&r.after_refusal) {
         let text = r.after_refusal.join(" ");
         let had = if asked { None } else { cx.state.last_execute().and_then(|h| Some((cx.executed_entry(&h)?, h.id))) };
         let without: Vec<usize> = proposed.into_iter().chain(had.as_ref().map(|(e, _)| *e)).collect();
