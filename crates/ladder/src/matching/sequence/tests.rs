@@ -80,7 +80,8 @@ fn the_first_of_two_requests_executes_and_the_rest_follows() {
     assert_eq!(executed(&d), Some("h2"), "under ASKED_CHOICE: {:?}", d.outcome);
     assert_eq!(d.follow_up.map(|f| f.text), Some("dim the lights".to_string()));
     let d = decide("mute the tv and then dim the lights", &cands, Asked::Confirmation);
-    assert!(d.follow_up.is_none() || d.target_id.as_deref() != Some("h2"), "under ASKED_CONFIRMATION: {d:?}");
+    assert!(d.follow_up.is_none(), "under ASKED_CONFIRMATION: {d:?}");
+    assert!(!d.trace.iter().any(|s| s.detail.contains("sequence")), "under ASKED_CONFIRMATION: {:?}", d.trace);
 }
 
 /// A `RISK_HIGH` first is confirmed, never executed; a `RISK_HIGH` second
