@@ -273,7 +273,12 @@ fn scope(v: Option<&Value>, name: &str) -> Result<i32, String> {
     }
 }
 
+/// A candidate of the proto JSON; `phrases` (how the blind sets' briefs
+/// write a command's phrases, docs/evaluation.md) are more `aliases`, as
+/// the proto keeps a command's phrases.
 fn candidate(v: &Value) -> Result<pb::Candidate, String> {
+    let mut aliases = strings(v, "aliases", "aliases")?;
+    aliases.extend(strings(v, "phrases", "phrases")?);
     Ok(pb::Candidate {
         id: string(v, "id", "id")?,
         label: string(v, "label", "label")?,
@@ -281,7 +286,7 @@ fn candidate(v: &Value) -> Result<pb::Candidate, String> {
         badge: string(v, "badge", "badge")?,
         kind: string(v, "kind", "kind")?,
         path: string(v, "path", "path")?,
-        aliases: strings(v, "aliases", "aliases")?,
+        aliases,
         risk: match field(v, "risk", "risk") {
             None => 0,
             Some(Value::Number(n)) => n.as_i64().map(|n| n as i32).ok_or("risk: not a Risk")?,
@@ -372,6 +377,17 @@ mod tests {
         assert_eq!(a.request.active_scope.unwrap().instance_id, "c1");
         assert_eq!(a.request.widget_items.len(), 1);
         assert!(!a.request.session_id.is_empty(), "each line gets a session of its own");
+    }
+
+    #[test]
+    fn a_commands_phrases_are_its_aliases() {
+        let line = serde_json::json!({"input": "run a speed test", "expect": {"escape": "command"},
+            "commands": [{"id": "speed", "label": "Run speed test", "aliases": ["speedtest"], "phrases": ["test my speed", "run a speed test"]}]});
+        let c = case("f:1", &line).unwrap();
+        assert_eq!(c.request.commands[0].aliases, vec!["speedtest", "test my speed", "run a speed test"]);
+        let bad =
+            serde_json::json!({"input": "x", "expect": {"escape": "command"}, "commands": [{"id": "s", "label": "S", "phrases": "test"}]});
+        assert!(case("f:1", &bad).unwrap_err().contains("phrases must be a list"));
     }
 
     #[test]
