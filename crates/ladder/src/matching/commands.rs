@@ -61,7 +61,8 @@ pub(super) fn match_command(
 }
 
 /// Whether every token of `toks` is one of `words` (or all of them
-/// joined), or request phrasing that names nothing.
+/// joined), or request phrasing that names nothing (an acknowledgement
+/// before it too: "ok, noted. run a speed test").
 fn only_phrasing_besides(toks: &[&str], words: &[&str], lex: &Lexicon) -> bool {
     let joined = words.concat();
     let mut i = 0;
@@ -71,7 +72,11 @@ fn only_phrasing_besides(toks: &[&str], words: &[&str], lex: &Lexicon) -> bool {
             i += 1;
             continue;
         }
-        match [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers].iter().filter_map(|set| set.match_at(toks, i)).max() {
+        match [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers, &lex.acknowledgements]
+            .iter()
+            .filter_map(|set| set.match_at(toks, i))
+            .max()
+        {
             Some(n) => i += n,
             None => return false,
         }

@@ -17,6 +17,9 @@ fn commands_match_only_when_named_whole() {
         ("log me out", Some(("out", true))),
         ("logout", Some(("out", true))),
         ("show my notifications", Some(("notif", true))),
+        // An acknowledgement before the command names nothing.
+        ("got it, thanks. log me out", Some(("out", false))),
+        ("noted, log out of the shared account", None),
         ("open sales report", None),
         ("open", None),
         ("settings", None),

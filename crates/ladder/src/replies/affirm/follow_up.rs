@@ -13,7 +13,9 @@
 //! that only acknowledges ("ok", "alright"), a new search does too ("Okay,
 //! could you look in Walnut Creek?"). A `RISK_HIGH` option is never
 //! executed on a yes that asks about it: the question is handed back and
-//! the confirmation stays pending. Tests: `follow_up/tests.rs`.
+//! the confirmation stays pending; nor on an acknowledgement alone ("ok,
+//! noted") before a request or a question of the user's, which is a turn
+//! of its own, as it is after an offer. Tests: `follow_up/tests.rs`.
 
 use crate::lexicon::PhraseSet;
 use crate::replies::reading::{Clause, Reading};
@@ -177,6 +179,10 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
         cx.canon.label_words_of(entry).filter(|w| !lex.generic_nouns.contains(*w) && !lex.function_words.contains(*w)).collect();
     let names_it = |c: &Clause| c.rest.iter().any(|w| label.contains(&w.as_str()));
     let accepts_later = later.iter().any(|c| c.affirms && !only_acknowledges(c, cx));
+    // To a `RISK_HIGH` option, a confirmation too: "ok, noted. check my
+    // bill" to "Upgrade to Fiber 500?" takes in what was said and asks
+    // for something else; it pays for nothing.
+    let offer = offer || cx.high_risk(entry);
     if offer && only_an_acknowledgement && !accepts_later && !later.iter().all(closes) && !later.iter().any(names_it) {
         return AfterYes::NewTurn { question: later.iter().any(|c| asks(cx, c)) };
     }

@@ -191,6 +191,41 @@ fn an_acknowledgement_then_a_request_or_a_question_is_no_yes_to_an_offer() {
     ]);
 }
 
+/// To a `RISK_HIGH` option, the app's confirmation or ladderd's, an
+/// acknowledgement alone ("ok", "noted", "got it") before a request or a
+/// question of the user's pays for nothing ("ok, noted. check my bill"
+/// to "Upgrade to Fiber 500?"); a yes that accepts, and then a plain yes,
+/// still do (counted).
+#[test]
+fn an_acknowledgement_then_more_never_executes_a_high_risk_option() {
+    const ACKS: &[&str] = &["Ok", "Okay, noted", "Alright", "Noted", "I see", "Got it", "OK then", "Understood", "Cool"];
+    const THEN: &[&str] =
+        &["Check my bill.", "Can you test my line speed?", "What's included?", "Send me the invoice.", "I also need a new router."];
+    let upgrade = |asked| screen("plan", vec![Candidate { risk: Risk::High, ..c("fiber", "Upgrade to Fiber 500", "$59/mo") }], asked);
+    let branches = Branches::default();
+    let cases = (any::<bool>(), prop::sample::select(ACKS), prop::sample::select(THEN), prop::sample::select(vec![". ", ", ", " - "]));
+    check_cases(128, file!(), &cases, |(app_asked, ack, then, sep)| {
+        let s = Session::new();
+        let set = if app_asked {
+            upgrade(Asked::Confirmation)
+        } else {
+            let set = upgrade(Asked::Unspecified);
+            let d = s.say("upgrade", &set);
+            prop_assert_eq!(d.clarifier.map(|c| c.kind), Some(PendingClarifier::Confirmation));
+            set
+        };
+        let input = format!("{ack}{sep}{then}");
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}: {:?}", input, d);
+        branches.hit("an acknowledgement: no execute");
+        if s.say(&format!("Yes{sep}{then}"), &set).outcome == Outcome::Execute {
+            branches.hit("a yes: executed");
+        }
+        Ok(())
+    });
+    branches.expect(&[("an acknowledgement: no execute", 128), ("a yes: executed", 60)]);
+}
+
 fn number_word(n: u32) -> &'static str {
     ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"][n as usize]
 }
