@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh61/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh62/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -587,7 +587,8 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh58", 40, 37, 11, 22),
         ("fresh59", 40, 37, 11, 22),
         ("fresh60", 40, 37, 7, 17),
-        ("fresh61", 40, 46, 7, 23),
+        ("fresh61", 40, 46, 9, 24),
+        ("fresh62", 40, 39, 7, 17),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
