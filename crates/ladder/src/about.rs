@@ -138,7 +138,7 @@ fn named(req: &DecideRequest, query: &Query, pool: &Pool<'_>, index: &CanonPool,
     if sharing.is_empty() {
         return Some(matching::Matches::default());
     }
-    if let Some(hits) = shared_only(&toks, &sharing, index, rules.lex) {
+    if let Some(hits) = shared_only(&toks, &sharing, pool, index, rules.lex) {
         return Some(matching::Matches { hits, ..Default::default() });
     }
     read_among(req, query, pool, &sharing, rules)
@@ -180,7 +180,13 @@ fn read_among(
 /// Then the entries that share a word other than a function word are
 /// named alike (`Containment`), as `find` names them: the more of the
 /// question's words an entry has, the earlier; pool order among equals.
-fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate::lexicon::Lexicon) -> Option<Vec<matching::Hit>> {
+fn shared_only(
+    toks: &[&str],
+    sharing: &[usize],
+    pool: &Pool<'_>,
+    index: &CanonPool,
+    lex: &crate::lexicon::Lexicon,
+) -> Option<Vec<matching::Hit>> {
     let function = |w: &str| lex.function_words.contains(w);
     let outside: Vec<&str> = toks.iter().copied().filter(|w| !function(w) && !lex.words.contains(*w)).collect();
     if lex.words.is_empty() || outside.is_empty() || toks.iter().any(|t| t.chars().count() < 2) {
@@ -218,7 +224,7 @@ fn shared_only(toks: &[&str], sharing: &[usize], index: &CanonPool, lex: &crate:
     // A word of an option's kind ("the panel ones") may be read for every
     // option of that kind (the `kind` rule): the match rung reads it.
     let mut kinds: Vec<&str> = Vec::new();
-    for kind in (0..index.len()).filter_map(|e| index.kind_text(e)) {
+    for kind in index.distinct_kinds(pool) {
         if !kinds.contains(&kind) {
             kinds.push(kind);
         }

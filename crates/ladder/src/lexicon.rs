@@ -745,17 +745,30 @@ impl Lexicon {
         {
             return None;
         }
-        let trimmed = token.trim_end_matches(token.chars().last()?);
-        let repeated = format!("{trimmed}{}", token.chars().last()?);
-        if repeated != token && self.spelled.contains(&repeated) {
-            return self.spelled.iter().find(|w| **w == repeated).map(String::as_str);
+        let last = token.chars().last()?;
+        let trimmed = token.trim_end_matches(last);
+        // A letter held down ("yesss"): the word with it once.
+        if trimmed.len() + last.len_utf8() < token.len() {
+            let repeated = format!("{trimmed}{last}");
+            if self.spelled.contains(&repeated) {
+                return self.spelled.iter().find(|w| **w == repeated).map(String::as_str);
+            }
         }
-        let mut ids: Vec<u32> = std::iter::once(token.to_string())
-            .chain(deletions(token))
-            .filter_map(|f| self.spelled_forms.get(&f))
-            .flatten()
-            .copied()
-            .collect();
+        // The spelled words one deletion from the token, or the token
+        // itself, away (a symmetric deletion index): each form looked up
+        // in one buffer, as most tokens are no slip of anything.
+        let mut ids: Vec<u32> = Vec::new();
+        let mut form = String::with_capacity(token.len());
+        for (i, c) in std::iter::once((token.len(), ' ')).chain(token.char_indices()) {
+            form.clear();
+            form.push_str(&token[..i]);
+            if i < token.len() {
+                form.push_str(&token[i + c.len_utf8()..]);
+            }
+            if let Some(found) = self.spelled_forms.get(form.as_str()) {
+                ids.extend_from_slice(found);
+            }
+        }
         ids.sort_unstable();
         ids.dedup();
         let mut near = ids.iter().map(|i| &self.spelled[*i as usize]).filter(|w| {

@@ -247,7 +247,7 @@ fn a_question_that_only_shares_words_is_read_as_the_match_rung_reads_it() {
             return Ok(());
         };
         cases.fetch_add(1, Relaxed);
-        let Some(hits) = shared_only(&toks, &sharing, &index, &lex) else { return Ok(()) };
+        let Some(hits) = shared_only(&toks, &sharing, &pool, &index, &lex) else { return Ok(()) };
         fast.fetch_add(1, Relaxed);
         let mut r = req(&input);
         r.options.as_mut().unwrap().candidates = cands.clone().into();

@@ -533,6 +533,13 @@ impl CanonPool {
         out
     }
 
+    /// The canonical kind of one entry of each distinct kind the pool
+    /// has (`pool`: the pool this was built from), in pool order; two raw
+    /// kinds may read alike.
+    pub(crate) fn distinct_kinds<'s>(&'s self, pool: &Pool<'_>) -> impl Iterator<Item = &'s str> {
+        self.kind_index(pool).first.iter().filter_map(|&f| self.kind_text(f as usize))
+    }
+
     /// The candidate's kind, canonical, if it has one.
     pub(crate) fn kind_text(&self, idx: usize) -> Option<&str> {
         self.entries[idx].kind.map(|(s, e)| &self.text[s..e])
