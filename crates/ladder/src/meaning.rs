@@ -104,7 +104,7 @@ impl Meaning {
         if vectors.dim != self.model.dim() || !self.model.embed(input, &mut v) {
             return None;
         }
-        Some(vectors.rows.iter().map(|row| dot(row, &v)).collect())
+        Some(dot::dots(&vectors.rows, &v))
     }
 }
 
@@ -147,20 +147,6 @@ impl PoolVectors {
     pub fn bytes_for(entries: usize, dim: usize) -> usize {
         entries * dim * std::mem::size_of::<f32>()
     }
-}
-
-/// The dot product, in eight lanes (a single running sum waits on each
-/// addition; eight independent ones vectorize).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let (ca, ra) = a.as_chunks::<8>();
-    let (cb, rb) = b.as_chunks::<8>();
-    let mut lanes = [0.0f32; 8];
-    for (x, y) in ca.iter().zip(cb) {
-        for i in 0..8 {
-            lanes[i] += x[i] * y[i];
-        }
-    }
-    lanes.iter().sum::<f32>() + ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>()
 }
 
 wire_enum! { "kebab-case",
