@@ -273,7 +273,11 @@ pub fn values(text: &str) -> Vec<Value> {
     // Without a digit, a currency sign, a plus or a number word, every value is a
     // word alone (a month's or a weekday's name, "noon"): ASCII text is
     // read word by word, without tokens (most turns name no value).
-    if spelled.is_empty() && text.is_ascii() && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$' || b == b'+') {
+    if spelled.is_empty()
+        && text.is_ascii()
+        && !text.bytes().any(|b| b.is_ascii_digit() || b == b'$' || b == b'+')
+        && !text.split(|c: char| !c.is_ascii_alphabetic() && c != '\'').any(|w| FRACTIONS.iter().any(|f| f.eq_ignore_ascii_case(w)))
+    {
         return word_values(text);
     }
     scanned_values(text, &spelled)

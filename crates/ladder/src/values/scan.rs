@@ -140,11 +140,149 @@ pub(super) fn read_at(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
             let (j, w) = word_at(toks, i + 1)?;
             counted_by(1.0, w).filter(|v| v.dim == Dim::Count).map(|v| (v, j + 1 - i))
         }
-        Tok::Num(n) => read_number(toks, i, n),
-        Tok::Word(w) => read_time_words(toks, i, w).or_else(|| read_word(toks, i, w)),
-        Tok::Spelled(s) => read_spelled(toks, i, *s),
+        Tok::Num(n) => time_and_a_half(toks, i).or_else(|| read_number(toks, i, n)),
+        Tok::Word(w) => time_and_a_half(toks, i).or_else(|| read_time_words(toks, i, w)).or_else(|| read_word(toks, i, w)),
+        Tok::Spelled(s) => time_and_a_half(toks, i).or_else(|| read_spelled(toks, i, *s)),
         _ => None,
     }
+}
+
+/// Words that say part of a length of time ([`time_and_a_half`]): text
+/// without any is read without them.
+pub(super) const FRACTIONS: &[&str] = &[
+    "half",
+    "quarter",
+    "quarters",
+    "halbe",
+    "anderthalb",
+    "eineinhalb",
+    "media",
+    "demi",
+    "mezz'ora",
+    "mezzora",
+    "mezza",
+    "mezzo",
+    "meia",
+    "anderhalf",
+];
+
+/// A length of time said with a half or a quarter, from token `i`: "half
+/// an hour", "an hour and a half", "two and a half hours", "a quarter of
+/// an hour", "three quarters of an hour", "media hora", "una hora y
+/// media", "eine halbe Stunde", "anderthalb Stunden", "une demi-heure",
+/// "mezz'ora", "un'ora e mezza", "meia hora", "een half uur", "anderhalf
+/// uur". Without it, "half" was read as half past ("hour and a half" as
+/// 1:30) and "half an hour" as "an hour". Its minutes, and the tokens it
+/// takes. A time of day with a half ("half past six", "la una y media",
+/// "halb acht") has no unit of time and is none of these.
+pub(super) fn time_and_a_half(toks: &[Tok], i: usize) -> Option<(Value, usize)> {
+    #[derive(Clone, Copy)]
+    enum P<'s> {
+        W(&'s str),
+        N(f64),
+    }
+    // Most words start none: a word of it, an article, a unit of time.
+    let starts = match &toks[i] {
+        Tok::Word(w) => {
+            let w = w.as_ref();
+            FRACTIONS.contains(&w)
+                || matches!(w, "a" | "an" | "eine" | "une" | "un'ora")
+                || unit(w).is_some_and(|(d, _)| d == Dim::Duration)
+        }
+        _ => true,
+    };
+    if !starts {
+        return None;
+    }
+    // The next few pieces, skipping spaces, hyphens ("demi-heure") and
+    // apostrophes.
+    let mut seq = [(0usize, P::N(0.0)); 6];
+    let mut len = 0;
+    let mut k = i;
+    while len < seq.len() && k < toks.len() {
+        let piece = match &toks[k] {
+            Tok::Space | Tok::Sym('-' | '\'' | '\u{2019}') => None,
+            Tok::Word(w) => Some(P::W(w.as_ref())),
+            Tok::Spelled(s) if !s.ordinal => Some(P::N(s.value)),
+            Tok::Num(d) if d.bytes().all(|b| b.is_ascii_digit()) => Some(P::N(number(d)?)),
+            _ => break,
+        };
+        if let Some(piece) = piece {
+            seq[len] = (k, piece);
+            len += 1;
+        }
+        k += 1;
+    }
+    let seq = &seq[..len];
+    let w = |j: usize| match seq.get(j) {
+        Some((_, P::W(w))) => Some(*w),
+        _ => None,
+    };
+    let n = |j: usize| match seq.get(j) {
+        Some((_, P::N(v))) => Some(*v),
+        _ => None,
+    };
+    // Italian "un'ora" is one hour in one word.
+    let hours = |j: usize| match w(j) {
+        Some("un'ora") => Some(60.0),
+        w => w.and_then(unit).filter(|(d, _)| *d == Dim::Duration).map(|(_, f)| f),
+    };
+    let one = |j: usize| matches!(w(j), Some("a" | "an" | "eine" | "une")) || n(j) == Some(1.0);
+    let done = |minutes: f64, last: usize| Some((Value::new(Dim::Duration, minutes), seq[last].0 + 1 - i));
+    // "une demi-heure", "eine halbe Stunde", "una media hora"
+    if one(0) && matches!(w(1), Some("media" | "meia" | "halbe" | "demi")) {
+        return hours(2).and_then(|u| done(u / 2.0, 2));
+    }
+    match (w(0), w(1)) {
+        // "half an hour", "half a day", "half hour", "een half uur"
+        (Some("half"), Some("a" | "an")) => return hours(2).and_then(|u| done(u / 2.0, 2)),
+        (Some("half"), _) => return hours(1).and_then(|u| done(u / 2.0, 1)),
+        // "media hora", "meia hora", "halbe Stunde", "demi-heure"
+        (Some("media" | "meia" | "halbe" | "demi"), _) => return hours(1).and_then(|u| done(u / 2.0, 1)),
+        (Some("mezz'ora" | "mezzora"), _) => return done(30.0, 0),
+        (Some("anderthalb" | "eineinhalb" | "anderhalf"), _) => return hours(1).and_then(|u| done(u * 1.5, 1)),
+        // "a quarter of an hour", "quarter of an hour"
+        (Some("a"), Some("quarter")) | (Some("quarter"), _) => {
+            let q = usize::from(w(0) == Some("a"));
+            if w(q + 1) == Some("of") && one(q + 2) {
+                return hours(q + 3).and_then(|u| done(u / 4.0, q + 3));
+            }
+            return None;
+        }
+        _ => {}
+    }
+    // "three quarters of an hour"
+    if n(0) == Some(3.0) && w(1) == Some("quarters") && w(2) == Some("of") && one(3) {
+        return hours(4).and_then(|u| done(u * 0.75, 4));
+    }
+    // "an hour and a half", "hour and a half", "una hora y media",
+    // "un'ora e mezza", "uma hora e meia"
+    let start = usize::from(one(0) && hours(0).is_none());
+    if let Some(u) = hours(start)
+        && matches!(w(start + 1), Some("and" | "y" | "e" | "und"))
+    {
+        let half = match (w(start + 2), w(start + 3)) {
+            (Some("a"), Some("half")) => Some(start + 3),
+            (Some("media" | "mezza" | "mezzo" | "meia" | "halbe"), _) => Some(start + 2),
+            _ => None,
+        };
+        if let Some(last) = half.filter(|_| start == 1 || !matches!(w(start), Some("horas" | "hours" | "ore" | "stunden"))) {
+            return done(u * 1.5, last);
+        }
+    }
+    // "two and a half hours", "dos horas y media"
+    if let Some(count) = n(0).filter(|v| *v >= 1.0 && v.fract() == 0.0) {
+        if matches!(w(1), Some("and")) && w(2) == Some("a") && w(3) == Some("half") {
+            return hours(4).and_then(|u| done((count + 0.5) * u, 4));
+        }
+        if let Some(u) = hours(1)
+            && matches!(w(2), Some("y" | "e" | "und"))
+            && matches!(w(3), Some("media" | "mezza" | "mezzo" | "meia"))
+        {
+            return done((count + 0.5) * u, 3);
+        }
+    }
+    None
 }
 
 /// A number said in words, read as its digits are ("nine pm", "twenty

@@ -234,6 +234,44 @@ fn a_thing_added_with_a_plus_is_one_of_it() {
     assert_eq!(values("+2"), vec![Value::new(Dim::Signed, 2.0)]);
 }
 
+/// A length of time with a half or a quarter, in the lexicon's languages:
+/// its minutes, never half past an hour or a count ("half an hour" was
+/// an hour; "the hour and a half one" was 1:30).
+#[test]
+fn a_half_or_a_quarter_of_a_length_of_time() {
+    let minutes = |m: f64| vec![Value::new(Dim::Duration, m)];
+    for (text, m) in [
+        ("half an hour more", 30.0),
+        ("the hour and a half one", 90.0),
+        ("an hour and a half", 90.0),
+        ("two and a half hours", 150.0),
+        ("2 and a half hours", 150.0),
+        ("half a day", 720.0),
+        ("a quarter of an hour", 15.0),
+        ("three quarters of an hour", 45.0),
+        ("media hora", 30.0),
+        ("una hora y media", 90.0),
+        ("dos horas y media", 150.0),
+        ("eine halbe Stunde", 30.0),
+        ("anderthalb Stunden", 90.0),
+        ("une demi-heure", 30.0),
+        ("mezz'ora", 30.0),
+        ("un'ora e mezza", 90.0),
+        ("meia hora", 30.0),
+        ("uma hora e meia", 90.0),
+        ("een half uur", 30.0),
+        ("anderhalf uur", 90.0),
+    ] {
+        assert_eq!(values(text), minutes(m), "{text}");
+    }
+    // A half that is no length of time: half past an hour, a half of
+    // something else.
+    assert_eq!(values("half past six")[0].dim, Dim::Clock);
+    assert_eq!(values("halb acht")[0].dim, Dim::Clock);
+    assert!(values("half a pizza").is_empty());
+    assert!(values("social media").is_empty());
+}
+
 #[test]
 fn durations_sizes_and_years() {
     assert_eq!(one("58 min"), (Dim::Duration, 58.0));
