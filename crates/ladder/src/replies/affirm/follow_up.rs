@@ -297,10 +297,17 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
             if words.is_empty() {
                 return None;
             }
+            // A noun of the kind the screen lists is its own where it is
+            // the option's whole label ("delivery, how long will it
+            // take?" over "Delivery" and "Pickup").
+            let whole = |e: usize| {
+                let mut label = cx.canon.label_words_of(e).filter(|l| !lex.function_words.contains(*l)).peekable();
+                label.peek().is_some() && label.all(|l| words.iter().any(|w| w.as_str() == l))
+            };
             let holds = |e: usize| {
                 let own = cx.words_of(e);
                 words.iter().all(|w| own.contains(w) || common.contains(w) || lex.generic_nouns.contains(*w))
-                    && words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w))
+                    && (words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w)) || whole(e))
             };
             let mut named = listed.iter().copied().filter(|e| holds(*e));
             match (named.next(), named.next()) {

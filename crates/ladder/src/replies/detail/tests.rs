@@ -162,6 +162,30 @@ fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
     branches.expect(&[("a spoiler: no execute", 150), ("high risk: no execute", 15), ("the choice, with its follow-up", 30)]);
 }
 
+/// A choice whose whole label is a noun of what the screen lists, then a
+/// question ("delivery please — how long will it take?" over "Delivery"
+/// and "Pickup"); a hedge in the question ("¿cuánto cuesta más o
+/// menos?") is no "or". A noun that is only a word of a label ("the card,
+/// is it blocked?" over "Freeze card") or two options named ask nothing
+/// of the choice: no execute.
+#[test]
+fn a_whole_label_that_is_a_noun_of_the_kind_is_a_choice_before_a_question() {
+    let fulfilment = screen("f", vec![c("a", "Delivery", "€2.99 fee"), c("b", "Pickup", "free")]);
+    let d = Session::new().say("delivery please — how long will it take?", &fulfilment);
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("a")), "{}", said(&d));
+    assert_eq!(d.follow_up.map(|f| (f.kind, f.text)), Some((FollowUpKind::Question, "how long will it take?".to_string())));
+    let d = Session::new().say("delivery or pickup, which is faster?", &fulfilment);
+    assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
+    let cards = screen("c", vec![c("f", "Freeze card", ""), c("x", "Close account", ""), c("s", "Statements", "")]);
+    let d = Session::new().say("the card, is it blocked?", &cards);
+    assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
+    let rides =
+        screen("r", vec![c("e", "Económico", "llega en 4 min"), c("k", "Confort", "llega en 6 min"), c("x", "XL", "llega en 9 min")]);
+    let d = Session::new().say("el confort, ¿cuánto cuesta más o menos?", &rides);
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("k")), "{}", said(&d));
+    assert_ne!(Session::new().say("el confort o el XL", &rides).outcome, Outcome::Execute);
+}
+
 /// A negation alone to "which one?" ("not the blue one"): where it leaves
 /// exactly one offered option, that one (counted), confirmed when it is
 /// `RISK_HIGH`; never an option it names, never where it leaves two,
