@@ -368,7 +368,12 @@ pub(crate) fn collision<'a, 't>(
 ) -> Flow<'a, Tie<'t>> {
     let (ctx, req) = (draft.ctx, draft.req);
     let p = ctx.policy;
-    let (pool, matches, reading) = (&replied.pool, &matched.matches, &said.reading);
+    let (pool, matches) = (&replied.pool, &matched.matches);
+    // Of two requests in order, what the first says: "accept it first,
+    // then tell them I can only stay 30 minutes" changes nothing the
+    // invite shows.
+    let first_only = draft.then.as_ref().map(|_| replies::reading::read(&matched.query.full, &p.lexicon));
+    let reading = first_only.as_ref().unwrap_or(&said.reading);
     draft.begin("collision");
     match class.winner {
         // A high-risk option picked by position executes only in reply

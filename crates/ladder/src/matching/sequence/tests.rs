@@ -84,6 +84,22 @@ fn the_first_of_two_requests_executes_and_the_rest_follows() {
     assert!(!d.trace.iter().any(|s| s.detail.contains("sequence")), "under ASKED_CONFIRMATION: {:?}", d.trace);
 }
 
+/// What the second request says (a correction, a value: "I can only stay
+/// 30 minutes") changes nothing of the first: the first executes, the
+/// rest is handed back. The same words in the first request change it.
+#[test]
+fn the_second_requests_values_are_its_own() {
+    let invite: Vec<Candidate> = [("d", "Decline"), ("a", "Accept"), ("p", "Propose new time")]
+        .iter()
+        .map(|(id, l)| Candidate { sublabel: "Budget sync · Thu 10:00".into(), ..Candidate::new(*id, *l) })
+        .collect();
+    let d = decide("accept it first, then tell them I can only stay 30 minutes", &invite, Asked::Unspecified);
+    assert_eq!(executed(&d), Some("a"), "{:?}", d.outcome);
+    assert_eq!(d.follow_up.map(|f| f.text), Some("tell them I can only stay 30 minutes".to_string()));
+    let d = decide("accept only 30 minutes first, then tell them hi", &invite, Asked::Unspecified);
+    assert_eq!(executed(&d), None, "{:?}", d.outcome);
+}
+
 /// A `RISK_HIGH` first is confirmed, never executed; a `RISK_HIGH` second
 /// is handed back, to be confirmed on its own turn.
 #[test]
