@@ -299,6 +299,8 @@ fn example_pool(name: &str) -> serde_json::Value {
         "contacts" => &[("text", "Text Lee"), ("sam", "Text Sam")],
         "menu" => &[("fries", "Add fries · $3.50"), ("drink", "Add a drink"), ("checkout", "Go to checkout")],
         "dates" => &[("a4", "Mon 4 Aug"), ("a5", "Tue 5 Aug"), ("s4", "Thu 4 Sep")],
+        "trains" => &[("m", "07:45 → Munich Hbf"), ("e", "19:45 → Munich Hbf")],
+        "slots" => &[("a", "Sat 18:00"), ("b", "Sat 19:30"), ("c", "Sun 10:00")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],

@@ -56,6 +56,10 @@ pub enum Dim {
     Signed,
     /// A share, written with "%" ("40%", "20% off").
     Percent,
+    /// A part of the day said alone ("the evening one", "morgens", "le
+    /// soir"): the index of its span in `names::DAY_PARTS`. It names the
+    /// times of day inside that span.
+    DayPart,
 }
 
 /// A value found in a text.
@@ -80,6 +84,7 @@ impl Value {
     /// version" names 1968, "the 16" names 16-inch and 16GB alike).
     pub fn names(&self, shown: &Value) -> bool {
         match (self.dim, shown.dim) {
+            (Dim::DayPart, Dim::Clock) => names::in_day_part(self.amount, shown.amount),
             // A time said on a twelve-hour clock without am or pm ("half
             // past six", "nine o'clock") is either half of the day.
             (Dim::Clock, Dim::Clock) if self.unit == TWELVE_HOURS => {
@@ -110,6 +115,15 @@ impl Value {
         }
     }
 
+    /// Whether this value, said of an option that shows `shown`, says
+    /// nothing against it: it names one of them, or it is a part of the
+    /// day and the option shows no time of day ("that's the movie I'll
+    /// go with tonight" to a film offered without a time). What a yes or
+    /// a choice is judged by; which options a value picks is `names`'.
+    pub fn said_of(&self, shown: &[Value]) -> bool {
+        shown.iter().any(|s| self.names(s)) || (self.dim == Dim::DayPart && !shown.iter().any(|s| s.dim == Dim::Clock))
+    }
+
     /// Where the value stands among values of its dimension: its amount,
     /// and for a day with its month, the month first ("28 May" before "4
     /// Jun").
@@ -124,7 +138,9 @@ impl Value {
     /// shows of the same kind ("3 people" where it shows "2 people", "7:15
     /// pm" where it shows "6:45 pm"): a reply that says it changes a detail.
     pub fn conflicts(&self, shown: &[Value]) -> bool {
-        let same_kind = |v: &&Value| v.dim == self.dim && (self.dim != Dim::Count || v.unit == self.unit);
+        // A part of the day is of the times of day shown.
+        let dim = if self.dim == Dim::DayPart { Dim::Clock } else { self.dim };
+        let same_kind = |v: &&Value| v.dim == dim && (self.dim != Dim::Count || v.unit == self.unit);
         let of_kind: Vec<&Value> = shown.iter().filter(same_kind).collect();
         // A time within the span of the times an option shows ("free from
         // 6:30 pm · to 7 pm", "quarter to 7") is no other time.
@@ -147,6 +163,7 @@ impl Value {
 /// that says none, is judged by.
 pub fn of_a_kind(said: &Value, shown: &Value) -> bool {
     shown.dim == said.dim
+        || (said.dim == Dim::DayPart && shown.dim == Dim::Clock)
         || (said.dim == Dim::Bare && matches!(shown.dim, Dim::Clock | Dim::Price | Dim::Count | Dim::Day | Dim::Bare))
         || (said.dim == Dim::Count && shown.dim == Dim::Bare)
 }
@@ -165,9 +182,15 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
 /// ("past", "half", "quarter", "noon"), a weekday's, a month's or a
 /// unit's. Such a word is itself, never a slip of the keyboard for a
 /// reply word ("past" is not German "passt").
+/// Whether a word says a part of the day ("evening", "tonight", "abends").
+pub fn is_day_part(w: &str) -> bool {
+    names::day_part(w).is_some()
+}
+
 pub fn is_a_value_word(w: &str) -> bool {
     matches!(w, "half" | "halb" | "quarter" | "past" | "oclock" | "ish" | "viertel" | "kwart" | "dreiviertel")
         || LONE_CLOCKS.iter().any(|(name, _)| *name == w)
+        || names::day_part(w).is_some()
         || weekday(w).is_some()
         || month(w).is_some()
         || unit(w).is_some()
@@ -236,6 +259,9 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
 pub fn shown(c: &crate::types::Candidate) -> Vec<Value> {
     let mut v = values(&short_weekdays(&c.label));
     v.extend(values(&short_weekdays(&c.sublabel)));
+    // "Morning Yoga" shows a word, not a time: what it says is read as
+    // words.
+    v.retain(|v| v.dim != Dim::DayPart);
     v
 }
 

@@ -359,7 +359,8 @@ fn shown_values(screen: &Screen<'_>, entry: usize) -> Vec<Value> {
                     .next_back()
                     .is_some_and(char::is_alphanumeric);
             let until = before.rsplit(' ').next().is_some_and(|w| matches!(w.to_lowercase().as_str(), "to" | "until" | "till"));
-            if !(ends_span || until) {
+            // "Morning Yoga" shows a word, not a time (`values::shown`).
+            if !(ends_span || until || v.dim == Dim::DayPart) {
                 out.push(v);
             }
         }

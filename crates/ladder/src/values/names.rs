@@ -188,6 +188,32 @@ fn by_name(table: &'static [(&'static str, u8)]) -> FxHashMap<&'static str, u8> 
     map
 }
 
+/// The parts of the day a word names alone, as times of day in minutes
+/// from the start of the span to before its end: the morning (5:00 to
+/// noon), the afternoon (noon to 18:00), the evening (17:00 to 23:00),
+/// tonight (17:00 to midnight).
+pub(super) const DAY_PARTS: [(f64, f64); 4] = [(300.0, 720.0), (720.0, 1080.0), (1020.0, 1380.0), (1020.0, 1440.0)];
+
+/// The part of the day (an index into [`DAY_PARTS`]) a word says, in the
+/// lexicon's languages; never a word that is as often another one
+/// ("morgen" is tomorrow, "mañana" tomorrow, "tarde" late, "night" in
+/// "good night" a closing).
+pub(super) fn day_part(w: &str) -> Option<usize> {
+    Some(match w {
+        "morning" | "mornings" | "morgens" | "vormittag" | "vormittags" | "matin" | "matinee" | "mattina" | "mattino" | "manha"
+        | "ochtend" | "ochtends" => 0,
+        "afternoon" | "afternoons" | "nachmittag" | "nachmittags" | "pomeriggio" | "middag" | "middags" => 1,
+        "evening" | "evenings" | "abend" | "abends" | "soir" | "soiree" | "sera" | "serata" | "avond" | "avonds" => 2,
+        "tonight" => 3,
+        _ => return None,
+    })
+}
+
+/// Whether a time of day (minutes) is inside the part of the day `part`.
+pub(super) fn in_day_part(part: f64, minutes: f64) -> bool {
+    DAY_PARTS.get(part as usize).is_some_and(|(from, to)| (*from..*to).contains(&minutes))
+}
+
 pub(super) fn weekday(w: &str) -> Option<u8> {
     static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(WEEKDAYS));
     BY_NAME.get(w).copied()

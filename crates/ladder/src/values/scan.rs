@@ -913,5 +913,8 @@ pub(super) fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize
     if let Some(d) = weekday(day) {
         return Some((Value::new(Dim::Weekday, f64::from(d)), 1));
     }
+    if let Some(part) = names::day_part(w) {
+        return Some((Value::new(Dim::DayPart, part as f64), 1));
+    }
     LONE_CLOCKS.iter().find(|(name, _)| *name == w).map(|&(_, minutes)| (Value::new(Dim::Clock, minutes), 1))
 }

@@ -272,6 +272,28 @@ fn a_half_or_a_quarter_of_a_length_of_time() {
     assert!(values("social media").is_empty());
 }
 
+/// A part of the day names the times of day inside it; to an option
+/// that shows a time outside it, it is a change; to one that shows no
+/// time, it says nothing against it.
+#[test]
+fn a_part_of_the_day_names_the_times_inside_it() {
+    let at = |m: f64| Value::new(Dim::Clock, m);
+    let evening = &values("the evening one")[0];
+    assert_eq!(evening.dim, Dim::DayPart);
+    assert!(evening.names(&at(19.0 * 60.0 + 45.0)) && !evening.names(&at(7.0 * 60.0 + 45.0)));
+    assert!(evening.conflicts(&[at(9.0 * 60.0)]) && !evening.conflicts(&[at(20.0 * 60.0)]));
+    assert!(evening.said_of(&[]) && !evening.said_of(&[at(9.0 * 60.0)]));
+    for (w, part) in [("morning", 0.0), ("nachmittags", 1.0), ("soir", 2.0), ("sera", 2.0), ("avond", 2.0), ("tonight", 3.0)] {
+        assert_eq!(values(w), vec![Value::new(Dim::DayPart, part)], "{w}");
+    }
+    // Words that are as often another word name no part of the day.
+    for w in ["morgen", "mañana", "tarde", "good night"] {
+        assert!(values(w).is_empty(), "{w}");
+    }
+    let yoga = crate::types::Candidate::new("y", "Morning Yoga");
+    assert!(shown(&yoga).is_empty(), "a label's word is no time");
+}
+
 #[test]
 fn durations_sizes_and_years() {
     assert_eq!(one("58 min"), (Dim::Duration, 58.0));

@@ -129,6 +129,24 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
 }
 
 /// The classify step names the rule that said each value word.
+/// A part of the day says the one option whose time is in it ("the
+/// evening one" between 07:45 and 19:45); two in it, or none, are asked;
+/// a label that says the word ("Morning Yoga") shows no time, and is read
+/// by its words.
+#[test]
+fn a_part_of_the_day_says_the_option_whose_time_is_in_it() {
+    let trains = shown(&[("m", "07:45 → Munich Hbf", "ICE · 2h 05m"), ("e", "19:45 → Munich Hbf", "ICE · 2h 05m")]);
+    for (input, want) in [("the evening one", Some("e")), ("the morning one", Some("m")), ("abends", Some("e")), ("le soir", Some("e"))] {
+        assert_eq!(executed(&decide(input, &trains)), want, "{input}");
+    }
+    assert_eq!(executed(&decide("the afternoon one", &trains)), None, "in neither");
+    let slots = shown(&[("a", "Sat 18:00", ""), ("b", "Sat 19:30", ""), ("c", "Sun 10:00", "")]);
+    assert_eq!(executed(&decide("the evening one", &slots)), None, "two in the evening");
+    assert_eq!(executed(&decide("sunday morning", &slots)), Some("c"));
+    let workouts = shown(&[("y", "Morning Yoga", "20 min"), ("s", "Evening Stretch", "10 min")]);
+    assert_eq!(executed(&decide("morning yoga", &workouts)), Some("y"));
+}
+
 #[test]
 fn the_trace_names_the_value_rule_per_word() {
     let dates = shown(&[("a4", "Mon 4 Aug", ""), ("a5", "Tue 5 Aug", "")]);

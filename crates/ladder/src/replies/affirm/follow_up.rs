@@ -118,7 +118,7 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
             && !has(c, &lex.negations)
             && !has(c, &lex.corrections)
             && explains(cx, entry, &words)
-            && said.iter().all(|v| shown.iter().any(|s| v.names(s)))
+            && said.iter().all(|v| v.said_of(&shown))
     };
     let k = (0..r.clauses.len()).take_while(|i| stands(*i)).count();
     // "Thanks. I need a cab there.": a closing that opens the reply
@@ -334,7 +334,7 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     // A value the choice says that the option does not show changes it
     // (a position's number is its place).
     let shown = cx.values_of(entry);
-    if position.is_none() && values(choice).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+    if position.is_none() && values(choice).iter().any(|v| !v.said_of(&shown)) {
         return None;
     }
     // A quantity names the option of its noun, never a bundle that says
@@ -495,7 +495,7 @@ pub(super) fn answer(
     // The yes itself changes nothing the option shows ("yes, for 3
     // people. ..." is asked).
     let shown = cx.values_of(entry);
-    if values(yes).iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+    if values(yes).iter().any(|v| !v.said_of(&shown)) {
         return Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
     }
     if crate::replies::says_what_it_negates(cx, entry, r) {

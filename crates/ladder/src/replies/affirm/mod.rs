@@ -110,7 +110,7 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // Any other change, or one to an option a plain screen shows, asks
     // about it again.
     let shown = cx.values_of(entry);
-    if r.changes_a_detail() || r.values.iter().any(|v| !shown.iter().any(|s| v.names(s))) {
+    if r.changes_a_detail() || r.values.iter().any(|v| !v.said_of(&shown)) {
         let ask = || Answered::of(Answer::Ask { entries: vec![entry], kind: ReplyKind::Affirm });
         return Some(if confirmed { super::decline::changed(cx, entry, r, ReplyKind::Affirm).unwrap_or_else(ask) } else { ask() });
     }
@@ -122,8 +122,18 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // Every word left is the option's own (a number of a value it shows
     // is, and so is its unit: "yes, two tickets" to 2 tickets, "yes,
     // fifty dollars" to $50).
-    let rest: Vec<String> =
-        r.rest.iter().filter(|w| !values::is_number_word(w) && !shown.iter().any(|s| values::is_value_word(w, s.dim))).cloned().collect();
+    // A part of the day to an option that shows no time ("yes,
+    // tonight") says nothing against it.
+    let rest: Vec<String> = r
+        .rest
+        .iter()
+        .filter(|w| {
+            !values::is_number_word(w)
+                && !shown.iter().any(|s| values::is_value_word(w, s.dim))
+                && !(values::is_day_part(w) && !shown.iter().any(|s| s.dim == values::Dim::Clock))
+        })
+        .cloned()
+        .collect();
     if !explains(cx, entry, &rest) {
         return Some(Answered::pass());
     }

@@ -59,7 +59,7 @@ pub(super) fn a_changed_value(cx: &Context<'_, '_>, r: &Reading) -> Option<Answe
 /// option shows a value of.
 pub(super) fn changed(cx: &Context<'_, '_>, entry: usize, r: &Reading, kind: ReplyKind) -> Option<Answered> {
     let shown = cx.values_of(entry);
-    let differs = |v: &&Value| !shown.iter().any(|s| v.names(s));
+    let differs = |v: &&Value| !v.said_of(&shown);
     let changed: Vec<&Value> = r.values.iter().filter(differs).collect();
     if changed.is_empty() || !changed.iter().any(|v| shown.iter().any(|s| crate::values::of_a_kind(v, s))) {
         return None;

@@ -116,8 +116,16 @@ fn a_changed_value_to_a_confirmation_is_declined() {
         ("send him sixty", &send, "decline"),
         ("yes, send him sixty dollars", &send, "affirm"),
         ("ok but only 70", &send, "affirm"),
+        ("yes, in the morning", &table, "affirm"),
     ] {
         assert_eq!(said(&Session::new().say(input, set)), format!("escape declined (reply, {kind})"), "{input:?}");
+    }
+    // A part of the day the time is in is no change; to an option that
+    // shows no time, none either.
+    let film = asking(screen("film", vec![c("f", "Play movie: Dune", "")]), Asked::Confirmation);
+    for (input, set) in [("yes, in the evening", &table), ("yes, tonight", &film)] {
+        let d = Session::new().say(input, set);
+        assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(set.candidates[0].id.as_str())), "{input:?}");
     }
     for (input, set) in [("yes, seven o'clock works", &table), ("ja, um sieben", &table), ("yep, eighty to Sam", &send)] {
         assert_eq!(said(&Session::new().say(input, set)), format!("execute {} (reply, affirm)", set.candidates[0].id), "{input:?}");
