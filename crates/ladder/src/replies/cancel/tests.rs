@@ -238,6 +238,12 @@ const CLOSINGS: &[&str] = &[
     "that's everything",
     "all set",
     "nothing more, thanks",
+    "thanks, have a great day",
+    "merci beaucoup, bonne journée",
+    "danke, schönen Tag noch",
+    "gracias, hasta luego",
+    "grazie, buona serata",
+    "bedankt, fijne dag",
 ];
 
 /// A closing with nothing pending: "awesome thank you!!", "cool thx,
