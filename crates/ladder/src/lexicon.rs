@@ -473,7 +473,7 @@ pub struct Lexicon {
 
 /// What a comparative compares: a dimension (`COMPARED`) and whether the
 /// most or the least of it is meant, coded as one number for `PhraseSet`.
-pub const COMPARED: &[&str] = &["price", "clock", "duration", "size", "year", "count"];
+pub const COMPARED: &[&str] = &["price", "clock", "duration", "size", "year", "count", "distance"];
 
 /// The code of `dimension:most|least`, or `None` when it is not one.
 pub fn comparison_code(value: &str) -> Option<i32> {

@@ -227,7 +227,7 @@ pub(super) fn month(w: &str) -> Option<u8> {
 /// Units that are other words as often, said apart from their number
 /// ("send 200 to Marta", "room 10 in the annex", "3 m" a letter): a unit
 /// only written onto the number ("2TB", "500go", "10in", "5m").
-pub(super) const WORDS_AS_OFTEN: &[&str] = &["to", "in", "m", "s", "mo"];
+pub(super) const WORDS_AS_OFTEN: &[&str] = &["to", "in", "m", "s", "mo", "mi"];
 
 /// A unit after a number: its dimension and how many of the dimension's
 /// unit one of it is.
@@ -242,6 +242,9 @@ pub(super) fn unit(w: &str) -> Option<(Dim, f64)> {
         "cm" => (Dim::Length, 10.0),
         "in" | "inch" | "inches" | "zoll" | "pouces" | "pulgadas" => (Dim::Length, 25.4),
         "ft" | "feet" | "foot" => (Dim::Length, 304.8),
+        "meter" | "meters" | "metre" | "metres" | "metros" | "metri" => (Dim::Length, 1000.0),
+        "km" | "kms" | "kilometer" | "kilometers" | "kilometre" | "kilometres" | "kilometros" | "kilometri" => (Dim::Length, 1e6),
+        "mi" | "mile" | "miles" | "millas" => (Dim::Length, 1_609_344.0),
         "ml" => (Dim::Volume, 1.0),
         "cl" => (Dim::Volume, 10.0),
         "dl" => (Dim::Volume, 100.0),

@@ -47,6 +47,9 @@ fn comparing(cx: &Context<'_, '_>, r: &Reading, code: i32) -> Answered {
         "size" => &[Dim::Bytes, Dim::Length, Dim::Volume, Dim::Mass, Dim::Count],
         "year" => &[Dim::Year, Dim::Day],
         "count" => &[Dim::Count],
+        // How far: a length ("0.4 km"), else the time to get there ("3
+        // min away").
+        "distance" => &[Dim::Length, Dim::Duration],
         _ => &[],
     };
     let shown: Vec<Vec<Value>> = entries.iter().map(|e| cx.values_of(*e)).collect();

@@ -14,6 +14,32 @@ fn a_comparison_with_one_extreme_picks_it() {
     assert_eq!(said(&s.say("the earliest", &times())), "execute t6 (reply, comparison)");
 }
 
+/// The closest is the least of a distance shown, else of the time to get
+/// there ("3 min away"); a tie is asked again.
+#[test]
+fn the_closest_is_the_least_distance_or_time_away() {
+    let rides = asking(
+        screen(
+            "rides",
+            vec![c("x", "UberX · 3 min away", "$18.20"), c("c", "Comfort · 5 min away", "$24.60"), c("g", "Green · 9 min away", "$17.10")],
+        ),
+        Asked::Choice,
+    );
+    for (input, want) in [("whichever's closest", "x"), ("the nearest one", "x"), ("el más cercano", "x"), ("the furthest", "g")] {
+        assert_eq!(said(&Session::new().say(input, &rides)), format!("execute {want} (reply, comparison)"), "{input}");
+    }
+    let shops = asking(
+        screen("shops", vec![c("a", "Main St", "1.2 km"), c("b", "Park Ave", "0.4 km"), c("d", "Dock Rd", "0.9 km")]),
+        Asked::Choice,
+    );
+    assert_eq!(said(&Session::new().say("the closest", &shops)), "execute b (reply, comparison)", "lengths");
+    // A distance and a time away are not compared with each other.
+    let mixed = asking(screen("mixed", vec![c("a", "Main St", "1.2 km"), c("d", "Dock Rd", "3 min away")]), Asked::Choice);
+    assert_ne!(Session::new().say("the closest", &mixed).outcome, Outcome::Execute);
+    let tied = asking(screen("tied", vec![c("a", "Main St", "0.4 km"), c("b", "Park Ave", "0.4 km")]), Asked::Choice);
+    assert_eq!(Session::new().say("the closest", &tied).outcome, Outcome::Clarify);
+}
+
 /// `n` shirts, each at its own price, the cheapest listed last.
 fn many_shirts(n: usize) -> OptionSet {
     screen("many", (0..n).map(|i| c(&format!("s{i}"), &format!("Shirt {}", 100 + i), &format!("${}", 90 - i))).collect())
