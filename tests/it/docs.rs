@@ -398,6 +398,12 @@ fn reply_pool(name: &str) -> serde_json::Value {
         "grid" => (1..=15)
             .map(|k| if k == 5 { c("p5", "Trail Runners GTX", "") } else { c(&format!("p{k}"), &format!("Shoe {k}"), "") })
             .collect(),
+        "rides" => {
+            vec![c("x", "UberX · 3 min away", "$18.20"), c("c", "Comfort · 5 min away", "$24.60"), c("g", "Green · 9 min away", "$17.10")]
+        }
+        "cart" => {
+            vec![c("checkout", "Go to checkout", "3 items · $27.40"), c("fries", "Add fries", "$3.50"), c("drink", "Add a drink", "")]
+        }
         "bands" => vec![
             c("b", "Paint It Black", "The Beatles"),
             c("r", "Paint It Black", "The Rolling Stones"),

@@ -203,7 +203,8 @@ pub struct Row {
 ///   could take the turn;
 /// - a closing alone acknowledges what was proposed, or ends the task;
 /// - a thanks before a request acknowledges what was proposed, the rest
-///   the user's next turn;
+///   the user's next turn; with nothing proposed, the request is read
+///   alone;
 /// - a turn that says nothing a reply says: a position, else a request
 ///   that points at the one option proposed (nothing else: the ladder's);
 /// - a label the reply says is that request (the ladder's), before any
@@ -229,6 +230,7 @@ pub static TABLE: &[Row] = &[
     Row { room: Some(ReplyKind::Detail), rule: "the plain one, said as a request", read: the_plain_one_asked },
     Row { room: Some(ReplyKind::Affirm), rule: "a closing, to an option proposed", read: closing },
     Row { room: Some(ReplyKind::Cancel), rule: "a closing, with nothing proposed", read: closing_with_nothing_proposed },
+    Row { room: Some(ReplyKind::Cancel), rule: "a closing, then a request, nothing proposed", read: a_closing_then_a_request },
     Row { room: Some(ReplyKind::Affirm), rule: "a thanks before a request", read: thanks_then_a_request },
     Row { room: Some(ReplyKind::Position), rule: "a position, in no reply words", read: a_position },
     Row { room: Some(ReplyKind::Affirm), rule: "a request that points at the one proposed", read: a_request_of_the_proposal },

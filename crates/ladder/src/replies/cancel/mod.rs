@@ -102,6 +102,32 @@ pub(super) fn closing_with_nothing_proposed(cx: &Context<'_, '_>, r: &Reading) -
     Some(if cx.question().is_none() { ends_the_task() } else { Answered::pass() })
 }
 
+/// "That's everything, check out", "thanks! oh wait, also add a side of
+/// fries" with nothing proposed or asked: a closing that opens the reply,
+/// then a request of its own. The closing ends nothing; the request is
+/// read alone (the ladder's, again), after the words that only hold the
+/// turn. An abandon, a refusal or a question in it is read as before.
+/// With an option proposed, the affirm room's "a thanks before a
+/// request" reads it.
+pub(super) fn a_closing_then_a_request(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if !r.closes_first || r.clauses.is_empty() || r.affirms || r.refuses || r.alternatives || r.not_that || r.the_other || r.asks {
+        return None;
+    }
+    if r.comparison.is_some() || r.repeats || proposal(cx).is_some() || cx.question().is_some() {
+        return None;
+    }
+    let rest = crate::canon::canonicalize(&cx.req.input[r.clauses[0].start..], cx.lex);
+    let toks: Vec<&str> = rest.split(' ').filter(|t| !t.is_empty()).collect();
+    let from = toks.iter().take_while(|t| HOLDS.contains(t) || **t == "oh").count();
+    let toks = &toks[from..];
+    if toks.is_empty()
+        || (0..toks.len()).any(|i| cx.lex.abandons.match_at(toks, i).is_some() || cx.lex.closings.match_at(toks, i).is_some())
+    {
+        return None;
+    }
+    Some(Answered::of(Answer::Again { text: toks.join(" "), without: Vec::new(), kind: ReplyKind::Cancel }))
+}
+
 /// "Yes", "ok", "do it", "thanks" right after an execute, with nothing
 /// asked since, on a screen that shows that one option alone (the app sent
 /// its screen again): an acknowledgement of what was just done, never a

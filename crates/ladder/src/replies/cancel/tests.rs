@@ -296,6 +296,29 @@ fn a_closing_with_nothing_pending_cancels_and_never_executes() {
     branches.expect(&[("a closing alone: cancel", 25), ("a closing with more: never the end", 100), ("one option proposed: the yes", 25)]);
 }
 
+/// A closing that opens the reply, then a request of its own, with
+/// nothing proposed or asked ("that's everything, check out", "thanks!
+/// oh wait, also add a side of fries"): the request is read alone and
+/// executes what it names; an abandon after the closing still cancels,
+/// and a request that names two options is asked.
+#[test]
+fn a_closing_then_a_request_reads_the_request_alone() {
+    let cart = screen(
+        "cart",
+        vec![c("checkout", "Go to checkout", "3 items · $27.40"), c("fries", "Add fries", "$3.50"), c("drink", "Add a drink", "")],
+    );
+    for (input, want) in [
+        ("that's everything, check out", "checkout"),
+        ("thanks! oh wait, also add a side of fries", "fries"),
+        ("merci beaucoup. add a drink", "drink"),
+    ] {
+        let d = Session::new().say(input, &cart);
+        assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(want)), "{input}: {}", said(&d));
+    }
+    assert_eq!(Session::new().say("thanks! oh wait, never mind", &cart).escape_reason, Some(EscapeReason::Cancel));
+    assert_eq!(Session::new().say("thanks! add a drink and fries", &cart).outcome, Outcome::Clarify);
+}
+
 /// Words that only hold the turn before a position ("wait no, second",
 /// "hold on, the 2nd one") leave the position standing: the choice is
 /// read, the turn is not lost. An abandon that ends the task still
