@@ -22,6 +22,12 @@ fn decline_escapes_declined() {
     let s = Session::new();
     s.say("close", &cards());
     assert_eq!(said(&s.say("nope", &cards())), "escape declined (reply, decline)");
+    // Doing it oneself ends the task: no other options are wanted.
+    for input in ["neither of those, I'll look for it myself", "none of these, I'll do it myself", "ninguno, lo busco yo"] {
+        let s = Session::new();
+        s.say("links panel", &panels());
+        assert_eq!(s.say(input, &panels()).escape_reason, Some(EscapeReason::Cancel), "{input}");
+    }
 }
 
 const DECLINES: &[&str] = &[
