@@ -244,6 +244,10 @@ const CLOSINGS: &[&str] = &[
     "gracias, hasta luego",
     "grazie, buona serata",
     "bedankt, fijne dag",
+    "thats it thx",
+    "that's all then",
+    "grax!!",
+    "merci, c'est tout pour moi",
 ];
 
 /// A closing with nothing pending: "awesome thank you!!", "cool thx,
