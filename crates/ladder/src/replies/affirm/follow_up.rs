@@ -243,7 +243,10 @@ fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
 /// position (the position room's row) or words (the detail room's).
 pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, by_position: bool) -> Option<Answered> {
     use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
-    if r.clauses.len() < 2 || r.affirms || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
+    // "ok the navy one then. do you have it in L?": an acknowledgement
+    // before the choice, with nothing proposed, says yes to nothing.
+    let acknowledges_only = r.clauses.iter().filter(|c| c.affirms).all(|c| only_acknowledges(c, cx)) && super::proposal(cx).is_none();
+    if r.clauses.len() < 2 || (r.affirms && !acknowledges_only) || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
         return None;
     }
     if r.not_that || r.the_other || r.comparison.is_some() || r.closes {

@@ -186,6 +186,20 @@ fn a_whole_label_that_is_a_noun_of_the_kind_is_a_choice_before_a_question() {
     assert_ne!(Session::new().say("el confort o el XL", &rides).outcome, Outcome::Execute);
 }
 
+/// An acknowledgement before a choice, with nothing proposed ("ok the
+/// navy one then. do you have it in L?"), says yes to nothing: the choice
+/// executes with its question. A yes that accepts ("yes, the navy one.
+/// ...") or a choice that names two is read as before.
+#[test]
+fn an_acknowledgement_before_a_choice_then_a_question_is_the_choice() {
+    let jackets = screen("j", vec![c("r", "Rain jacket", "red"), c("n", "Rain jacket", "navy"), c("f", "Fleece", "grey")]);
+    let d = Session::new().say("ok the navy one then. do you have it in L?", &jackets);
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("n")), "{}", said(&d));
+    assert_eq!(d.follow_up.map(|f| f.kind), Some(FollowUpKind::Question));
+    let d = Session::new().say("ok the navy or the red one. do you have it in L?", &jackets);
+    assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
+}
+
 /// A negation alone to "which one?" ("not the blue one"): where it leaves
 /// exactly one offered option, that one (counted), confirmed when it is
 /// `RISK_HIGH`; never an option it names, never where it leaves two,
