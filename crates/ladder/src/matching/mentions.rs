@@ -424,6 +424,19 @@ pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention
     if mentions.is_empty() {
         return set_to_words(toks, roles, screen);
     }
+    // Set ... to a part of one option, no label said whole ("set my home
+    // clock to +2" for "UTC+2 (Johannesburg)"): the setting verb and the
+    // thing set are phrasing for that option, as they are for a label.
+    if whole.is_empty() {
+        let entry = mentions[0].entry;
+        if mentions.iter().any(|o| o.entry != entry) || screen.high_risk(entry) {
+            return out;
+        }
+        let start = mentions.iter().map(|o| o.span.0).min().unwrap_or(0);
+        let end = mentions.iter().map(|o| o.span.1).max().unwrap_or(0);
+        set_to(toks, roles, screen, entry, (start, end), &mut out);
+        return out;
+    }
     let [m] = whole[..] else { return out };
     if screen.high_risk(m.entry) || mentions.iter().any(|o| o.entry != m.entry) {
         return out;
@@ -438,20 +451,7 @@ pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention
     let first = roles.iter().position(|r| *r != Role::Empty).unwrap_or(0);
     let rest_empty = roles[end..].iter().all(|r| *r == Role::Empty);
     // Set ... to <option>.
-    if rest_empty && start >= 2 && lex.setting_links.contains(toks[start - 1]) {
-        if let Some(n) = lex.setting_verbs.match_at(toks, first).filter(|n| first + n < start) {
-            let between = first + n..start - 1;
-            let free =
-                between.clone().all(|k| roles[k] == Role::Empty || (roles[k] == Role::Content && screen.free_object(toks[k], false)));
-            if free {
-                for k in first..first + n {
-                    grant(&mut out, roles, k, "set_to");
-                }
-                for k in between {
-                    grant(&mut out, roles, k, "set_to");
-                }
-            }
-        }
+    if set_to(toks, roles, screen, m.entry, m.span, &mut out) {
         return out;
     }
     // A verb and its particle around the option ("turn the bedroom lamp
@@ -482,6 +482,34 @@ pub(super) fn verb_frames(toks: &[&str], roles: &mut [Role], mentions: &[Mention
         }
     }
     out
+}
+
+/// Set ... to <option> (its words at `span`, the rest of the input
+/// empty): a setting verb opening the input, the thing set (words no
+/// option shows), the link word before the option. The verb and the
+/// thing are phrasing for `entry` (rule `set_to`). Whether the input is
+/// so shaped (granted or not: a thing set that an option shows is not).
+fn set_to(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, entry: usize, span: (usize, usize), out: &mut Vec<Licence>) -> bool {
+    let lex = screen.lex;
+    let (start, end) = span;
+    let first = roles.iter().position(|r| *r != Role::Empty).unwrap_or(0);
+    let rest_empty = roles[end..].iter().all(|r| *r == Role::Empty);
+    if !(rest_empty && start >= 2 && lex.setting_links.contains(toks[start - 1])) {
+        return false;
+    }
+    if let Some(n) = lex.setting_verbs.match_at(toks, first).filter(|n| first + n < start) {
+        let between = first + n..start - 1;
+        let free = between.clone().all(|k| roles[k] == Role::Empty || (roles[k] == Role::Content && screen.free_object(toks[k], false)));
+        if free {
+            for k in (first..first + n).chain(between) {
+                if roles[k] == Role::Content {
+                    roles[k] = Role::Empty;
+                    out.push(Licence { tok: k, word: toks[k].to_string(), entries: vec![entry], rule: "set_to" });
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Set ... to an option named by its words, not whole ("set pickup to

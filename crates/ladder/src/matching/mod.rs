@@ -542,7 +542,10 @@ pub fn find(
     licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));
-    licences.extend(verb_frames(&toks, &mut roles, &mentions, &screen));
+    // A badge or a signed number names an option as a label does: "set my
+    // home clock to +2" sets the option it names.
+    let named: Vec<Mention> = mentions.iter().chain(&badges).cloned().collect();
+    licences.extend(verb_frames(&toks, &mut roles, &named, &screen));
     licences.extend(mentions::fitting_verbs(&toks, &mut roles, &screen));
     licences.extend(mentions::kind_words(&toks, &mut roles, &screen));
     let words = word_evidence(&toks, &roles, canon, lex, params, stop);

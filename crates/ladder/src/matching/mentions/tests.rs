@@ -109,6 +109,24 @@ fn executes(input: &str, cands: &[Candidate]) -> Option<String> {
 /// executes, whatever leads the verb. The same object said as a noun
 /// ("my parcel") executes (counted: the property is not vacuous), and an
 /// option that says the verb executes.
+/// Set ... to an option named by a signed number or a badge, as by its
+/// label: "set my home clock to +2" for "UTC+2 (Johannesburg)". A thing
+/// set that another option shows ("the lagos clock"), or a value no
+/// option shows, is asked.
+#[test]
+fn set_to_an_option_named_by_a_signed_number_or_a_badge() {
+    let zones: Vec<Candidate> = [("a", "UTC−5 (Bogotá)"), ("b", "UTC+1 (Lagos)"), ("c", "UTC+2 (Johannesburg)")]
+        .iter()
+        .map(|(id, l)| Candidate::new(*id, *l))
+        .collect();
+    for input in ["set my home clock to +2", "set it to utc+2", "set the clock to +2"] {
+        assert_eq!(executes(input, &zones).as_deref(), Some("c"), "{input}");
+    }
+    for input in ["set the lagos clock to +2", "set my home clock to +3", "set my home clock to +2 and +1"] {
+        assert_eq!(executes(input, &zones), None, "{input}");
+    }
+}
+
 #[test]
 fn a_noun_said_as_the_verb_asks_for_its_action() {
     use proptest::prelude::*;
