@@ -219,7 +219,10 @@ const VALUE_NOUNS: &[&str] =
 pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<Licence>, screen: &Screen<'_>) {
     for k in 0..toks.len().saturating_sub(1) {
         let (noun, code) = (toks[k], toks[k + 1]);
-        if roles[k] != Role::Content || !VALUE_NOUNS.contains(&noun) || !code.bytes().any(|b| b.is_ascii_digit()) {
+        // A number in words is a value as its digits are ("row fourteen").
+        let digits = code.bytes().any(|b| b.is_ascii_digit());
+        let spelled = !digits && licences.iter().any(|l| l.tok == k + 1 && l.rule == "value");
+        if roles[k] != Role::Content || !VALUE_NOUNS.contains(&noun) || !(digits || spelled) {
             continue;
         }
         // A noun some label says ("exit row") is still the value's noun
@@ -230,7 +233,7 @@ pub(super) fn value_nouns(toks: &[&str], roles: &mut [Role], licences: &mut Vec<
         // its letters may also spell ("4e", "4a": the 4th): "seat 4E" is
         // no "4A" read as the 4th. A number alone ("row 14") is a value.
         let literal: Vec<usize> = (0..screen.pool.len()).filter(|e| screen.canon.all_words(*e).any(|w| w == code)).collect();
-        let coded = code.bytes().any(|b| b.is_ascii_alphabetic());
+        let coded = digits && code.bytes().any(|b| b.is_ascii_alphabetic());
         let mut entries: Vec<usize> = if !coded {
             let mut all: Vec<usize> =
                 licences.iter().filter(|l| l.tok == k + 1 && l.rule == "value").flat_map(|l| l.entries.clone()).collect();

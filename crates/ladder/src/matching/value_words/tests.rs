@@ -613,6 +613,11 @@ fn a_code_after_a_value_noun_is_the_code_as_said() {
         assert_eq!(executed(&decide(said, &seats(&["4A · window", "4B · middle", "4E · middle"]))), Some(want), "{said}");
     }
     assert_eq!(executed(&decide("row 14", &seats(&["Row 12", "Row 14", "Row 16"]))), Some("o1"));
+    // A number in words after the noun is its value ("row fourteen").
+    let window = seats(&["14A · window", "22F · window"]);
+    assert_eq!(executed(&decide("row fourteen", &window)), Some("o0"));
+    assert_eq!(executed(&decide("row twenty-two", &window)), Some("o1"));
+    assert_eq!(executed(&decide("row sixteen", &window)), None);
     // Without the noun too (found by the value property): "8a" is the 8A
     // the options show, not the 8th that "8a" and "8E" may both spell.
     for (said, want) in [("8a please", "o0"), ("8E", "o1"), ("the 4a", "o2")] {
