@@ -124,14 +124,12 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // fifty dollars" to $50).
     // A part of the day to an option that shows no time ("yes,
     // tonight") says nothing against it.
+    let shows_a_time = shown.iter().any(|s| s.dim == values::Dim::Clock);
+    let says_nothing_against = |w: &str| values::is_day_part(w) && !shows_a_time;
     let rest: Vec<String> = r
         .rest
         .iter()
-        .filter(|w| {
-            !values::is_number_word(w)
-                && !shown.iter().any(|s| values::is_value_word(w, s.dim))
-                && !(values::is_day_part(w) && !shown.iter().any(|s| s.dim == values::Dim::Clock))
-        })
+        .filter(|w| !values::is_number_word(w) && !shown.iter().any(|s| values::is_value_word(w, s.dim)) && !says_nothing_against(w))
         .cloned()
         .collect();
     if !explains(cx, entry, &rest) {
