@@ -587,8 +587,8 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh58", 40, 38, 12, 24),
         ("fresh59", 40, 39, 12, 24),
         ("fresh60", 40, 38, 9, 19),
-        ("fresh61", 40, 51, 11, 30),
-        ("fresh62", 40, 41, 7, 18),
+        ("fresh61", 40, 52, 11, 30),
+        ("fresh62", 40, 42, 7, 19),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();

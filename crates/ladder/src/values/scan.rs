@@ -645,6 +645,15 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
             Some((h, m)) => h.parse::<f64>().ok()? + m.parse::<f64>().ok()? / 60.0,
             None => n.replace(',', ".").parse::<f64>().ok()?,
         };
+        // A length of time with a sign ("-1h", "+15 min") is that length:
+        // before or after, the options say.
+        let per = word_at(toks, i + 1).and_then(|(k, w)| match w {
+            "h" => Some((k, 60.0)),
+            w => unit(w).filter(|(d, _)| *d == Dim::Duration).map(|(_, f)| (k, f)),
+        });
+        if let Some((k, per)) = per {
+            return Some((Value::new(Dim::Duration, amount * per), k + 1 - i));
+        }
         return Some((Value::new(Dim::Signed, if sign == '+' { amount } else { -amount }), 1));
     }
     // "7:00", "12:30 PM", "9:00 Uhr".

@@ -86,6 +86,11 @@ fn a_number_with_a_sign_is_an_offset_named_only_with_its_sign() {
     assert!(values("utc+2")[0].names(&shown[0]));
     assert!(!values("utc-2")[0].names(&shown[0]));
     assert!(!values("the 2")[0].names(&shown[0]), "a bare number is said without its sign");
+    // A length of time with a sign is that length: before or after, the
+    // options say ("-1h" for "1 hour before").
+    for (text, minutes) in [("-1h", 60.0), ("+1h pls", 60.0), ("-15 min", 15.0), ("+1 day", 1440.0)] {
+        assert_eq!(one(text), (Dim::Duration, minutes), "{text}");
+    }
 }
 
 #[test]
