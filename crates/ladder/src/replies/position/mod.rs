@@ -134,6 +134,11 @@ pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, said: &Said) -> Answ
     // The one option, of those offered and on the screen, that shows the
     // word, when it is one of the position's readings.
     let the_one_showing = |readings: &[usize]| {
+        // One of the readings must show it: read those two first, the
+        // screen (a hundred options, each read whole) only then.
+        if !readings.iter().any(|e| shows_the_word(*e)) {
+            return None;
+        }
         let mut showing = asked.iter().chain(&screen).chain(readings).copied().filter(|e| shows_the_word(*e));
         let one = showing.next()?;
         (readings.contains(&one) && showing.all(|e| e == one)).then_some(one)
