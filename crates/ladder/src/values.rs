@@ -121,7 +121,7 @@ impl Value {
     /// go with tonight" to a film offered without a time). What a yes or
     /// a choice is judged by; which options a value picks is `names`'.
     pub fn said_of(&self, shown: &[Value]) -> bool {
-        shown.iter().any(|s| self.names(s)) || (self.dim == Dim::DayPart && !shown.iter().any(|s| s.dim == Dim::Clock))
+        shown.iter().any(|s| self.names(s)) || (self.dim == Dim::DayPart && !shows_a_time(shown))
     }
 
     /// Where the value stands among values of its dimension: its amount,
@@ -182,6 +182,12 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
 /// ("past", "half", "quarter", "noon"), a weekday's, a month's or a
 /// unit's. Such a word is itself, never a slip of the keyboard for a
 /// reply word ("past" is not German "passt").
+/// Whether an option's values hold a time of day: a part of the day said
+/// to one that holds none says nothing against it (`Value::said_of`).
+pub fn shows_a_time(shown: &[Value]) -> bool {
+    shown.iter().any(|s| s.dim == Dim::Clock)
+}
+
 /// Whether a word says a part of the day ("evening", "tonight", "abends").
 pub fn is_day_part(w: &str) -> bool {
     names::day_part(w).is_some()

@@ -245,8 +245,10 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
     // "ok the navy one then. do you have it in L?": an acknowledgement
     // before the choice, with nothing proposed, says yes to nothing.
-    let acknowledges_only = r.clauses.iter().filter(|c| c.affirms).all(|c| only_acknowledges(c, cx)) && super::proposal(cx).is_none();
-    if r.clauses.len() < 2 || (r.affirms && !acknowledges_only) || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
+    if r.clauses.len() < 2 || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
+        return None;
+    }
+    if r.affirms && !(r.clauses.iter().filter(|c| c.affirms).all(|c| only_acknowledges(c, cx)) && super::proposal(cx).is_none()) {
         return None;
     }
     if r.not_that || r.the_other || r.comparison.is_some() || r.closes {

@@ -124,7 +124,7 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     // fifty dollars" to $50).
     // A part of the day to an option that shows no time ("yes,
     // tonight") says nothing against it.
-    let shows_a_time = shown.iter().any(|s| s.dim == values::Dim::Clock);
+    let shows_a_time = values::shows_a_time(&shown);
     let says_nothing_against = |w: &str| values::is_day_part(w) && !shows_a_time;
     let rest: Vec<String> = r
         .rest

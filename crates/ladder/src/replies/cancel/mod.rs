@@ -118,7 +118,7 @@ pub(super) fn a_closing_then_a_request(cx: &Context<'_, '_>, r: &Reading) -> Opt
     }
     let rest = crate::canon::canonicalize(&cx.req.input[r.clauses[0].start..], cx.lex);
     let toks: Vec<&str> = rest.split(' ').filter(|t| !t.is_empty()).collect();
-    let from = toks.iter().take_while(|t| HOLDS.contains(t) || **t == "oh").count();
+    let from = toks.iter().take_while(|t| HOLDS.contains(t) || cx.lex.interjections.is_phrase(&[**t])).count();
     let toks = &toks[from..];
     if toks.is_empty()
         || (0..toks.len()).any(|i| cx.lex.abandons.match_at(toks, i).is_some() || cx.lex.closings.match_at(toks, i).is_some())
