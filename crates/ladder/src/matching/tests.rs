@@ -136,3 +136,31 @@ proptest::proptest! {
         }
     }
 }
+
+/// The noun for what every option is, in the request's language ("la
+/// chanson", "la chambre", "le tarif", "das Zimmer Doppel Meerblick"): it says no option,
+/// and the words beside it name one. Said alone it names none.
+#[test]
+fn the_kind_of_every_option_in_other_languages_names_none() {
+    use crate::testkit::Session;
+    use crate::types::{Candidate, OptionSet, Outcome};
+    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
+    let songs = set(vec![Candidate::new("b", "La dernière danse"), Candidate::new("c", "Deuxième chance")]);
+    let rooms =
+        set(vec![Candidate::new("a", "Double standard"), Candidate::new("b", "Double vue mer"), Candidate::new("c", "Suite junior")]);
+    let zimmer = set(vec![Candidate::new("a", "Einzel Standard"), Candidate::new("b", "Doppel Meerblick")]);
+    for (input, set, want) in [
+        ("la chanson Deuxième chance", &songs, Some("c")),
+        ("la chambre vue mer, s'il vous plaît", &rooms, Some("b")),
+        ("la habitación suite junior", &rooms, Some("c")),
+        ("das Zimmer Doppel Meerblick, bitte", &zimmer, Some("b")),
+        ("la chambre", &rooms, None),
+        ("la canción", &songs, None),
+    ] {
+        let d = Session::new().say(input, set);
+        match want {
+            Some(id) => assert_eq!(d.target_id.as_deref(), Some(id), "{input}: {:?}", d.outcome),
+            None => assert_ne!(d.outcome, Outcome::Execute, "{input}"),
+        }
+    }
+}
