@@ -61,18 +61,24 @@ pub(super) fn match_command(
 }
 
 /// Whether every token of `toks` is one of `words` (or all of them
-/// joined), or request phrasing that names nothing (an acknowledgement
-/// before it too: "ok, noted. run a speed test").
+/// joined), or request phrasing that names nothing (an acknowledgement or
+/// a yes before it too: "ok, noted. run a speed test", "right, show me
+/// the price list"), or a word of the order ("the price list first").
 fn only_phrasing_besides(toks: &[&str], words: &[&str], lex: &Lexicon) -> bool {
     let joined = words.concat();
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
-        if words.contains(&t) || t == joined || lex.function_words.contains(t) || lex.deictic.contains(t) {
+        if words.contains(&t)
+            || t == joined
+            || lex.function_words.contains(t)
+            || lex.deictic.contains(t)
+            || super::sequence::FIRST_WORDS.contains(&t)
+        {
             i += 1;
             continue;
         }
-        match [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers, &lex.acknowledgements]
+        match [&lex.selection_verbs, &lex.conjunctions, &lex.request_openers, &lex.acknowledgements, &lex.affirmations]
             .iter()
             .filter_map(|set| set.match_at(toks, i))
             .max()

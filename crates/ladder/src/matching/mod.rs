@@ -73,7 +73,7 @@ mod words;
 
 pub use index::{CanonLabel, CanonPool};
 pub use mentions::in_the_labels_words;
-pub use positions::{parse_ordinal, value_digits};
+pub use positions::{parse_ordinal, says_the_place_otherwise, value_digits};
 
 use super::lexicon::Lexicon;
 use super::scope::Pool;
@@ -580,7 +580,18 @@ pub fn find(
                 }
             }
             None if pos.also_word => {}
-            Some(entry) => mentions.push(Mention { span: pos.span, entry, kind: MatchKind::Ordinal }),
+            Some(entry) => {
+                mentions.push(Mention { span: pos.span, entry, kind: MatchKind::Ordinal });
+                // The same place said another way by a label ("el primero"
+                // with "Primer plato"), or a number a label's code starts
+                // with ("room 3" with "Room 3B"): those options are named
+                // too, and a person asks which.
+                for other in positions::other_readings(&toks[pos.span.0..pos.span.1], pos.n, canon, lex, stop) {
+                    if other != entry && !mentions.iter().any(|m| m.entry == other && m.span == pos.span) {
+                        mentions.push(Mention { span: pos.span, entry: other, kind: MatchKind::Ordinal });
+                    }
+                }
+            }
             None => out_of_range = true,
         }
     }
@@ -633,6 +644,12 @@ pub fn find(
     let words = value_words::narrow(words, &licences, !mentions.is_empty());
     let words = synonyms::narrow(words, &licences);
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
+    let command = match_command(&raw_input, q, commands, lex, params);
+    // Beside a command said whole, "first" is said of the order, not of
+    // a place in the list ("show me the price list first").
+    if command.is_some() {
+        mentions.retain(|m| !(m.kind == MatchKind::Ordinal && toks[m.span.0..m.span.1].iter().all(|t| sequence::FIRST_WORDS.contains(t))));
+    }
 
     let mut reading =
         Referents { out_of_range, words, plural: structure.plural, relation: structure.relation, licences, ..Referents::default() };
@@ -678,7 +695,6 @@ pub fn find(
     hits.sort_by(|a, b| {
         b.kind.tier().cmp(&a.kind.tier()).then(b.score.total_cmp(&a.score)).then(b.kind.cmp(&a.kind)).then(a.entry.cmp(&b.entry))
     });
-    let command = match_command(&raw_input, q, commands, lex, params);
     if stop.passed_now() {
         return Err(DeadlinePassed);
     }

@@ -363,6 +363,37 @@ pub(super) fn position_mentions(
     out
 }
 
+/// Whether a label's word `w` says the place `n` that `said` (a
+/// position's tokens) names, in another way: an ordinal word of the same
+/// place counted from the start ("primer" of "Primer plato: sopa" for "el
+/// primero", "2nd" of "2nd floor" for "the second"), or, for a number said in digits, a code that
+/// starts with it ("3b" of "Room 3B" for "room 3": a value inside a code,
+/// as "3" of "3B" is).
+pub fn says_the_place_otherwise(said: &[&str], n: i32, w: &str, lex: &Lexicon) -> bool {
+    match said {
+        [d] if d.bytes().all(|b| b.is_ascii_digit()) => {
+            w.len() > d.len() && w.starts_with(d) && w[d.len()..].bytes().all(|b| b.is_ascii_alphabetic())
+        }
+        // Counted from the start: a label's "final" or "last" says what
+        // the option is ("Q3 report (final).pdf") more often than a place.
+        _ => {
+            n > 0
+                && !said.contains(&w)
+                && w.bytes().any(|b| b.is_ascii_alphabetic())
+                && ordinal_at(&[w], 0, false, lex).is_some_and(|(_, m)| m == n)
+        }
+    }
+}
+
+/// The entries whose labels say the place `n` that `said` names in another
+/// way (`says_the_place_otherwise`).
+pub(super) fn other_readings(said: &[&str], n: i32, canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) -> Vec<usize> {
+    if stop.passed() {
+        return Vec::new();
+    }
+    (0..canon.entries.len()).filter(|e| canon.label_words_of(*e).any(|w| says_the_place_otherwise(said, n, w, lex))).collect()
+}
+
 /// A label that is itself a position word ("Final", "Last", "Top"), said
 /// inside a longer input ("the final one", "final version"): the position
 /// is read too, as it is for a position word anywhere in a label ("the

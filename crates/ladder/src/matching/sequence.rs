@@ -55,7 +55,7 @@ const ORDER_WORDS: &[&[&str]] = &[
 
 /// Words that put the first request first ("first mute the tv", "close
 /// the blinds first"): said of the order, not of any option.
-const FIRST_WORDS: &[&str] = &["first", "firstly", "primero", "dabord", "zuerst", "erst", "prima", "primeiro", "eerst"];
+pub(crate) const FIRST_WORDS: &[&str] = &["first", "firstly", "primero", "dabord", "zuerst", "erst", "prima", "primeiro", "eerst"];
 
 /// Words that make the order word something else: a hedge ("then again"),
 /// an alternative, a condition.

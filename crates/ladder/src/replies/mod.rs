@@ -291,7 +291,11 @@ fn a_command_said(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     r.clauses
         .iter()
         .any(|c| {
-            let q = crate::matching::Query::new(canon(&c.words.join(" ")), cx.lex);
+            // A word of the order names nothing ("show me the price list
+            // first", "first show me the price list": before the yes).
+            let said: Vec<&str> =
+                c.words.iter().map(String::as_str).filter(|w| !crate::matching::sequence::FIRST_WORDS.contains(w)).collect();
+            let q = crate::matching::Query::new(canon(&said.join(" ")), cx.lex);
             let bare: Vec<&str> = q.core.split(' ').filter(|w| !w.is_empty() && !cx.lex.function_words.contains(*w)).collect();
             names.iter().any(|n| *n == q.full || *n == q.core || *n == bare.join(" "))
         })

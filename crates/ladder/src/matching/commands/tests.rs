@@ -19,6 +19,9 @@ fn commands_match_only_when_named_whole() {
         ("show my notifications", Some(("notif", true))),
         // An acknowledgement before the command names nothing.
         ("got it, thanks. log me out", Some(("out", false))),
+        // A yes before it, or a word of the order, names nothing either.
+        ("right, log me out first", Some(("out", false))),
+        ("first, log out", Some(("out", false))),
         ("noted, log out of the shared account", None),
         ("open sales report", None),
         ("open", None),

@@ -430,3 +430,20 @@ fn yes_and_no_in_portuguese_italian_and_dutch() {
         assert_eq!(Session::new().say(first, &three).target_id.as_deref(), Some("a"), "{first}");
     }
 }
+
+/// "Right, show me the price list first" to the app's confirmation of a
+/// booking, with a "Price list" command: the command, asked for before the
+/// yes; the "right" accepts nothing and "first" is no place in the list.
+#[test]
+fn a_command_said_before_the_yes_is_that_command() {
+    let mut req = on("", &asking(booking(), Asked::Confirmation));
+    req.commands = vec![Candidate::new("prices", "Price list")];
+    let fake = crate::testkit::Fake::quiet();
+    for input in ["right, show me the price list first", "right, first show me the price list", "ok, the price list first"] {
+        req.input = input.into();
+        let d = crate::testkit::turn(crate::testkit::policy(), &fake, &req).decision;
+        assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::Command)), "{input}: {}", said(&d));
+    }
+    req.input = "right, book it".into();
+    assert_eq!(said(&crate::testkit::turn(crate::testkit::policy(), &fake, &req).decision), "execute book (reply, affirm)");
+}

@@ -163,9 +163,21 @@ pub(super) fn position_n(cx: &Context<'_, '_>, r: &Reading, said: &Said) -> Answ
     };
     // A word of the position that is also another offered option's word
     // ("number 2" with "Pack of 2", "the final one" with
-    // "report_final.pdf"): both readings are asked.
-    let also: Vec<usize> =
-        asked.iter().copied().filter(|e| *e != entry && cx.words_of(*e).iter().any(|w| said.words.contains(w))).collect();
+    // "report_final.pdf"), or the same place said another way by its
+    // label ("el primero" with "Primer plato", "3" with "Room 3B"): both
+    // readings are asked.
+    let said_words: Vec<&str> = said.words.iter().map(String::as_str).collect();
+    let also: Vec<usize> = asked
+        .iter()
+        .copied()
+        .filter(|e| {
+            *e != entry
+                && cx
+                    .words_of(*e)
+                    .iter()
+                    .any(|w| said.words.contains(w) || crate::matching::says_the_place_otherwise(&said_words, n, w, cx.lex))
+        })
+        .collect();
     if !also.is_empty() {
         let mut both = also;
         both.insert(0, entry);

@@ -147,6 +147,78 @@ fn a_position_word_that_is_also_a_label_word_never_executes() {
     branches.expect(&[("both offered", CASES as usize / 2), ("the position alone executes", CASES as usize / 4)]);
 }
 
+/// The same place said one way and shown another: an ordinal in another
+/// form ("el primero" with "Primer plato", "the second" with "2nd
+/// floor"), or a number a code starts with ("room 3" with "Room 3B").
+const PLACES_SHOWN_OTHERWISE: &[(&str, &str, i32)] = &[
+    ("el primero", "Primer {name}", 1),
+    ("la primera", "{name} primer turno", 1),
+    ("el tercero", "Tercer {name}", 3),
+    ("the second one", "2nd {name}", 2),
+    ("the first", "{name} 1st", 1),
+    ("3", "Room 3B {name}", 3),
+    ("room 2", "Room 2A {name}", 2),
+    ("2", "{name} 2C", 2),
+];
+
+/// A place said one way that a label shows another way (an ordinal in
+/// another form, a code that starts with the number) names two options:
+/// the one at that place and the one that shows it, and the place alone
+/// never executes (a code may be read as the code it starts), on a plain
+/// screen, on the app's "which one?" and on ladderd's. Over
+/// generated screens of 3 to 5 options, one of them showing the place,
+/// never the one at it. Counted: both readings offered.
+#[test]
+fn a_place_a_label_shows_another_way_never_executes() {
+    let branches = Branches::default();
+    let cases = (prop::sample::select(PLACES_SHOWN_OTHERWISE), (3usize..=5).prop_flat_map(|n| (Just(n), 0..n)), 0u8..3);
+    check_cases(CASES, file!(), &cases, |((input, shown, n), (len, k), setting)| {
+        let at = (n - 1) as usize;
+        let marked = if k == at { (at + 1) % len } else { k };
+        let options: Vec<Candidate> = (0..len)
+            .map(|k| {
+                let name = REPORT_NAMES[k];
+                // Every label says "room", so ladderd's "which one?" over
+                // "room" lists them all.
+                let label = if k == marked { format!("{} room", shown.replace("{name}", name)) } else { format!("{name} room") };
+                Candidate::new(format!("r{k}"), label)
+            })
+            .collect();
+        let s = Session::new();
+        let set = screen("rooms", options);
+        let set = match setting {
+            0 => set,
+            1 => asking(set, Asked::Choice),
+            _ => {
+                let d = s.say("room", &set);
+                if d.outcome != Outcome::Clarify {
+                    return Ok(());
+                }
+                set
+            }
+        };
+        let d = s.say(input, &set);
+        // A number a code shows may be read as that code ("room 2" for
+        // "Room 2A", as "8a" is the 8A shown); never as the place alone.
+        let code = input.bytes().any(|b| b.is_ascii_digit());
+        let read_as_the_code = code && d.target_id == Some(format!("r{marked}"));
+        prop_assert!(
+            d.outcome != Outcome::Execute || read_as_the_code,
+            "{:?} over {:?} ({}): {}",
+            input,
+            set.candidates,
+            setting,
+            said(&d)
+        );
+        let offered = d.clarifier.as_ref().map(|c| c.option_ids.clone()).unwrap_or_default();
+        if offered.contains(&format!("r{at}")) && offered.contains(&format!("r{marked}")) {
+            branches.hit("both offered");
+        }
+        Ok(())
+    });
+    branches.expect(&[("both offered", CASES as usize / 2)]);
+}
+
 /// A position said as people say it, and the 1-based place it names in
 /// a list of `len` (None: out of range).
 #[derive(Debug, Clone)]
