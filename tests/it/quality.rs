@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh62/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh63/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -583,12 +583,13 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
     // (set, dialogues, clear executed, escapes right, fully right)
     for (set, dialogues, executed_min, escaped_min, fully_min) in [
         ("fresh56", 45, 61, 6, 31),
-        ("fresh57", 40, 40, 7, 27),
+        ("fresh57", 40, 40, 8, 28),
         ("fresh58", 40, 38, 12, 24),
-        ("fresh59", 40, 39, 12, 24),
+        ("fresh59", 40, 40, 12, 25),
         ("fresh60", 40, 38, 9, 19),
         ("fresh61", 40, 52, 11, 30),
-        ("fresh62", 40, 42, 7, 19),
+        ("fresh62", 40, 45, 7, 21),
+        ("fresh63", 40, 42, 12, 24),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
