@@ -52,7 +52,17 @@ fn repeating(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         let words = cx.words_of(entry);
         rest.iter().all(|w| words.contains(w) || cx.lex.generic_nouns.contains(w.as_str()) || EMPTY_IN_ANSWERS.contains(&w.as_str()))
     };
-    let had = cx.state.last_execute().and_then(|had| cx.executed_entry(&had));
+    let last = cx.state.last_execute();
+    let had = last.as_ref().and_then(|had| cx.executed_entry(had));
+    if had.is_none()
+        && let Some(last) = &last
+        && let Some(entry) = the_same_for(cx, &last.label, &rest)
+    {
+        return match cx.high_risk(entry) {
+            true => Answered::of(Answer::Confirm { entry, kind: ReplyKind::Repeat }),
+            false => Answered::of(Answer::Execute { entry, kind: ReplyKind::Repeat, by: By::Screen }),
+        };
+    }
     let Some(entry) = had else {
         // Its whole label said ("log another glass of water": "Log water"),
         // and no word another option shows ("links plus report" names two).
@@ -76,6 +86,39 @@ fn repeating(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Repeat });
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Repeat, by: By::Ladder })
+}
+
+/// "Same again for tomorrow", "do the same in the bedroom": the execute
+/// just had, now gone from the screen, for what the reply says instead of
+/// a part of it. The one option whose label is the executed label
+/// (`label`) with some of its words replaced by words the reply says, and
+/// nothing else: every word it has beyond the executed label is said, and
+/// every word said is its own ("Bedroom · Dim to 30%" after "Living room
+/// · Dim to 30%"; not "Bedroom · Off", whose "off" nobody said).
+fn the_same_for(cx: &Context<'_, '_>, label: &str, rest: &[&String]) -> Option<usize> {
+    if label.is_empty() || rest.is_empty() {
+        return None;
+    }
+    let had = crate::canon::canonicalize(label, cx.lex);
+    let had: Vec<&str> = crate::text::words(&had).collect();
+    let said: Vec<&str> = rest
+        .iter()
+        .map(|w| w.as_str())
+        .filter(|w| !EMPTY_IN_ANSWERS.contains(w) && !cx.lex.function_words.contains(*w) && !cx.lex.everyday_verbs.is_phrase(&[*w]))
+        .filter(|w| !matches!(*w, "do" | "same"))
+        .collect();
+    if said.is_empty() {
+        return None;
+    }
+    let fits = |e: usize| {
+        let own: Vec<&str> = cx.canon.label_words_of(e).collect();
+        let new: Vec<&&str> = own.iter().filter(|w| !had.contains(w)).collect();
+        let gone = had.iter().any(|w| !own.contains(w));
+        !new.is_empty() && gone && new.iter().all(|w| said.contains(w)) && said.iter().all(|w| own.contains(w))
+    };
+    let mut fitting = cx.options().into_iter().filter(|e| fits(*e));
+    let one = fitting.next()?;
+    fitting.next().is_none().then_some(one)
 }
 
 /// The words that say who a request is for: the noun after "for my",

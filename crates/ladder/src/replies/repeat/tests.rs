@@ -115,3 +115,75 @@ fn a_word_of_repetition_an_option_shows_is_that_options() {
         assert!(d.outcome != Outcome::Execute || d.target_id.as_deref() == Some("plus"), "{input}: {}", said(&d));
     }
 }
+
+#[test]
+fn the_same_for_another_thing_is_the_execute_with_that_part_replaced() {
+    let s = Session::new();
+    let living = screen(
+        "living",
+        vec![c("lr_30", "Living room · Dim to 30%", ""), c("lr_off", "Living room · Off", ""), c("bed_off", "Bedroom · Off", "")],
+    );
+    assert_eq!(said(&s.say("dim the living room to 30%", &living)), "execute lr_30 (deterministic, -)");
+    let bedroom = screen(
+        "bedroom",
+        vec![c("bed_30", "Bedroom · Dim to 30%", ""), c("bed_off", "Bedroom · Off", ""), c("lr_off", "Living room · Off", "")],
+    );
+    assert_eq!(said(&s.say("do the same in the bedroom", &bedroom)), "execute bed_30 (reply, repeat)");
+}
+
+const ROOMS: [&str; 4] = ["Kitchen", "Bedroom", "Hallway", "Office"];
+const ACTIONS: [&str; 4] = ["Dim to 30%", "Turn off", "Turn on", "Night light"];
+const THE_SAME: &[&str] = &["do the same in the {r}", "same for the {r}", "the same in the {r} please", "same again for the {r}"];
+
+/// "The same for X": after an execute the screen no longer shows, the
+/// reply executes only the option whose label is the executed one with
+/// its part replaced by what the reply says, and nothing else said: never
+/// an option with another action (a word nobody said), never where two
+/// options fit or none does, and a RISK_HIGH one is confirmed first.
+/// Over generated screens of rooms and actions. Counted: executes, and
+/// screens without the fitting option.
+#[test]
+fn the_same_for_another_thing_executes_only_the_label_with_that_part_replaced() {
+    let branches = Branches::default();
+    let cases = (
+        0usize..4,
+        0usize..4,
+        1usize..4,
+        prop::collection::vec((0usize..4, 0usize..4), 1..5),
+        prop::bool::ANY,
+        prop::bool::weighted(0.2),
+        one_of(THE_SAME),
+    );
+    check_cases(CASES, file!(), &cases, |(room, action, shift, others, fitting_shown, risky, input)| {
+        let other = (room + shift) % 4;
+        let s = Session::new();
+        let first = screen("first", vec![c("had", &format!("{} · {}", ROOMS[room], ACTIONS[action]), "")]);
+        let d = s.say(&format!("{} {}", ROOMS[room].to_lowercase(), ACTIONS[action].to_lowercase()), &first);
+        if d.outcome != Outcome::Execute {
+            return Ok(());
+        }
+        let mut cands: Vec<Candidate> = others
+            .iter()
+            .enumerate()
+            .filter(|(_, (r, a))| !(*r == other && *a == action))
+            .map(|(k, (r, a))| c(&format!("o{k}"), &format!("{} · {}", ROOMS[*r], ACTIONS[*a]), ""))
+            .collect();
+        if fitting_shown {
+            let label = format!("{} · {}", ROOMS[other], ACTIONS[action]);
+            cands.push(if risky { high("fit", &label) } else { c("fit", &label, "") });
+        }
+        let set = screen("second", cands);
+        let input = input.replace("{r}", &ROOMS[other].to_lowercase());
+        let d = s.say(&input, &set);
+        if d.outcome == Outcome::Execute {
+            prop_assert_eq!(d.target_id.as_deref(), Some("fit"), "{:?} over {:?}: {}", input, set.candidates, said(&d));
+            prop_assert!(!risky, "a RISK_HIGH option executed: {}", said(&d));
+            branches.hit("executes the fitting option");
+        }
+        if !fitting_shown {
+            branches.hit("nothing fits");
+        }
+        Ok(())
+    });
+    branches.expect(&[("executes the fitting option", CASES as usize / 4), ("nothing fits", CASES as usize / 4)]);
+}
