@@ -542,6 +542,7 @@ pub fn find(
     licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));
+    licences.extend(synonyms::compound_licences(&toks, &mut roles, &screen));
     // A badge or a signed number names an option as a label does: "set my
     // home clock to +2" sets the option it names.
     let named: Vec<Mention> = mentions.iter().chain(&badges).cloned().collect();

@@ -317,6 +317,24 @@ pub(super) fn position_mentions(
             i += 1;
             continue;
         }
+        // "First" that ends a request of its own, one that says a label's
+        // word ("let me talk to support first", "show my cart first"), is
+        // said of the order, not of a place: it names nothing. Not after
+        // "the" or a negation ("anything but the first").
+        if !prefixed
+            && len == 1
+            && end == toks.len()
+            && at >= 2
+            && super::sequence::FIRST_WORDS.contains(&toks[at])
+            && !lex.function_words.contains(toks[at - 1])
+            && lex.negations.match_at(toks, at - 1).is_none()
+            && !canon.any_word(toks[at], stop)
+            && toks[..at].iter().any(|t| !lex.function_words.contains(*t) && canon.any_word(t, stop))
+        {
+            roles[at] = Role::Empty;
+            i += 1;
+            continue;
+        }
         // A quantity or a date is not a position: "1
         // ticket", "2 people" (a number counting what follows it), "on the
         // 1st", "the 1st of March" (a day), "a second card" (another one).

@@ -66,6 +66,35 @@ pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Scree
     out
 }
 
+/// A noun said alone that ends one option's word, as the head of a word
+/// made of two ("licht" of "Deckenlicht", "maschine" of
+/// "Kaffeemaschine"): said for that option (rule `compound`), when no
+/// label has it as a word of its own and no other option's word ends
+/// with it. Nouns of the kind ("zimmer" of "Wohnzimmer" and
+/// "Schlafzimmer" names neither) and short words ("tür") are left alone.
+pub(super) fn compound_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        if roles[k] != Role::Content
+            || t.chars().count() < 5
+            || !t.chars().all(char::is_alphabetic)
+            || screen.lex.generic_nouns.contains(*t)
+            || screen.lex.function_words.contains(*t)
+            || screen.stop.passed_now()
+            || screen.canon.any_word(t, screen.stop)
+        {
+            continue;
+        }
+        let ends = |w: &str| w.len() >= t.len() + 3 && w.ends_with(t);
+        let entries: Vec<usize> = (0..screen.pool.len()).filter(|e| screen.canon.label_words_of(*e).any(ends)).collect();
+        if let [one] = entries[..] {
+            roles[k] = Role::Empty;
+            out.push(Licence { tok: k, word: (*t).to_string(), entries: vec![one], rule: "compound" });
+        }
+    }
+    out
+}
+
 /// Among the options the other words share, those whose label says the
 /// action a verb of selection is a synonym of ("approve omar" over
 /// "Accept Omar's request" and "Decline Omar's request"): the verb is

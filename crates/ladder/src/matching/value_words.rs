@@ -415,8 +415,10 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
 /// them the values name. Words that point at another option than the
 /// values do are split between them (asked).
 pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
-    let mut sets =
-        licences.iter().filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity" | "synonym")).map(|l| &l.entries);
+    let mut sets = licences
+        .iter()
+        .filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity" | "synonym" | "compound"))
+        .map(|l| &l.entries);
     let Some(first) = sets.next() else { return words };
     let mut common = first.clone();
     let mut union = first.clone();

@@ -123,3 +123,55 @@ proptest! {
         }
     }
 }
+
+/// The new verbs: "talk to support" for "Contact support", "zip it" for
+/// "Compress", "regarder d'autres dates" for "Voir d'autres dates"; and
+/// "first" that ends such a request is said of the order.
+#[test]
+fn more_everyday_verbs_say_their_options() {
+    let help = ["Cancel subscription", "Pause subscription", "Contact support"];
+    let files = ["Rename", "Compress", "Duplicate"];
+    let table: &[(&str, &[&str], Option<&str>)] = &[
+        ("let me talk to support", &help, Some("o2")),
+        ("hmm actually let me talk to support first", &help, Some("o2")),
+        ("zip it up", &files, Some("o1")),
+        ("anything but the first", &help, None),
+    ];
+    for (input, labels, want) in table {
+        let d = decide(input, labels);
+        assert_eq!(executed(&d), *want, "{input}: {:?}", d.outcome);
+    }
+}
+
+/// A noun said alone that ends one option's word ("licht" of
+/// "Deckenlicht"): that option; where two options' words end with it
+/// ("maschine" of "Kaffeemaschine" and "Waschmaschine"), or a label has
+/// it as a word of its own, it says nothing more. Over generated screens
+/// of German compounds.
+#[test]
+fn the_head_of_one_options_compound_names_it_and_no_other() {
+    const HEADS: [&str; 4] = ["licht", "maschine", "lampe", "heizung"];
+    const FRONTS: [&str; 5] = ["Decken", "Kaffee", "Wasch", "Steh", "Boden"];
+    let cases = (
+        prop::collection::vec((0usize..5, 0usize..4), 2..5),
+        0usize..4,
+        prop::sample::select(&["das {h}", "und das {h} auch", "{h} an"][..]),
+    );
+    crate::testkit::check_cases(crate::testkit::cases(64), file!(), &cases, |(words, head, form)| {
+        let mut labels: Vec<String> = words.iter().map(|(f, h)| format!("{}{}", FRONTS[*f], HEADS[*h])).collect();
+        labels.sort();
+        labels.dedup();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let input = form.replace("{h}", HEADS[head]);
+        let d = decide(&input, &refs);
+        let ending: Vec<usize> = (0..labels.len()).filter(|k| labels[*k].to_lowercase().ends_with(HEADS[head])).collect();
+        match ending[..] {
+            [one] => {
+                let want = format!("o{one}");
+                prop_assert_eq!(executed(&d), Some(want.as_str()), "{} over {:?}", input, labels)
+            }
+            _ => prop_assert_ne!(d.outcome, Outcome::Execute, "{} over {:?}", input, labels),
+        }
+        Ok(())
+    });
+}
