@@ -4,8 +4,28 @@ use super::*;
 
 /// A refusal or a request for other options (`Reading::refuses`,
 /// `Reading::alternatives`).
+/// A request for other options that an option's label says ("d'autres
+/// dates" with "Voir d'autres dates" on screen, "more options" with "More
+/// options") asks for that option: the ladder reads it.
 pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
+    if r.alternatives && !r.refuses && alternatives_shown(cx, r) {
+        return None;
+    }
     (r.refuses || r.alternatives).then(|| declining(cx, r))
+}
+
+/// Whether a phrase of alternatives in the reply is words an option shows.
+fn alternatives_shown(cx: &Context<'_, '_>, r: &Reading) -> bool {
+    let shown: Vec<Vec<String>> = cx.options().into_iter().map(|e| cx.words_of(e)).collect();
+    r.clauses.iter().any(|c| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        (0..toks.len()).any(|i| {
+            cx.lex.alternatives.match_at(&toks, i).is_some_and(|n| {
+                let phrase = &toks[i..i + n];
+                shown.iter().any(|own| own.windows(n).any(|w| w.iter().zip(phrase).all(|(a, b)| a == b)))
+            })
+        })
+    })
 }
 
 /// "No wait, I'd rather see other dates": what follows an abandon that
@@ -142,6 +162,41 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             }
             _ => Answered::rejecting(Answer::Again { text, without, kind: ReplyKind::Decline }, rejected),
         };
+    }
+    // "No, change size", "not quite, wrong size. change it to a 10": a
+    // refusal in a sentence of its own, then sentences that say another
+    // option's whole label (words of it the reading takes for a
+    // correction or a noun of the kind: "change", "size"): that request,
+    // without what was refused.
+    if r.refuses && !r.alternatives && asked && r.clauses.len() >= 2 && r.clauses[0].rest.is_empty() {
+        let after: Vec<&str> = r.clauses[1..].iter().flat_map(|c| c.words.iter().map(String::as_str)).collect();
+        let whole: Vec<usize> = cx
+            .options()
+            .into_iter()
+            .filter(|e| Some(*e) != proposed)
+            .filter(|e| {
+                let mut label = cx.canon.label_words_of(*e).peekable();
+                label.peek().is_some() && label.all(|w| after.contains(&w))
+            })
+            .collect();
+        if let [one] = whole[..] {
+            // Nothing else said but a number, the new value of what it
+            // changes ("change it to a 10" with "Change size"): that one.
+            let own: Vec<&str> = cx.canon.label_words_of(one).collect();
+            let accounted =
+                |w: &String| own.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) || EMPTY_IN_ANSWERS.contains(&w.as_str());
+            if r.clauses[1..].iter().all(|c| c.rest.iter().all(accounted)) && !cx.high_risk(one) {
+                return Answered::rejecting(
+                    Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Screen },
+                    proposed.map(|e| cx.pool.entries[e].cand.id.clone()),
+                );
+            }
+            let text = after.join(" ");
+            return Answered::rejecting(
+                Answer::Again { text, without: proposed.into_iter().collect(), kind: ReplyKind::Decline },
+                proposed.map(|e| cx.pool.entries[e].cand.id.clone()),
+            );
+        }
     }
     // Nothing asked: a refusal on its own ("no thanks", "none of these")
     // ends the task; one with words of its own ("do they use a different

@@ -196,3 +196,78 @@ fn a_changed_time_in_any_form_is_declined_and_the_same_one_confirms() {
     });
     branches.expect(&[("another time", CASES as usize * 3 / 4), ("the time shown", 1)]);
 }
+
+/// A refusal in a sentence of its own, then another option's whole label
+/// ("no, change size", "not quite, wrong size. change it to a 10"): that
+/// option, never the one refused; more words beside it are read by the
+/// ladder.
+#[test]
+fn a_refusal_then_another_options_label_is_that_option() {
+    let set = screen("order", vec![place(), c("size", "Change size", "Trail Runner 2 · size 9"), c("save", "Save for later", "")]);
+    for (input, want) in
+        [("no, change size", "size"), ("not quite, wrong size. change it to a 10", "size"), ("nope. save for later", "save")]
+    {
+        let s = Session::new();
+        assert_eq!(s.say("order them", &set).outcome, Outcome::Clarify, "{input}");
+        let d = s.say(input, &set);
+        assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(want)), "{input}: {}", said(&d));
+    }
+}
+
+/// "Place order", RISK_HIGH, of kind "order": "order them" asks to
+/// confirm it.
+fn place() -> Candidate {
+    let mut p = high("place", "Place order");
+    p.kind = "order".into();
+    p
+}
+
+const REFUSALS: &[&str] = &["no", "nope", "not quite", "no thanks", "nah"];
+const EXTRAS: &[&str] = &["", " please", " to a 10", " and gift wrap it", " for tomorrow"];
+
+/// A refusal, then another option's whole label, to ladderd's
+/// confirmation of a RISK_HIGH option: never the refused option, never a
+/// third one (a RISK_HIGH one only as its whole label is: said whole).
+/// Over generated screens. Counted: executes of the named option.
+#[test]
+fn a_refusal_then_a_label_never_executes_what_was_refused() {
+    let branches = Branches::default();
+    let actions = ["Change size", "Save for later", "Add gift note", "Track parcel", "Apply coupon"];
+    let cases =
+        (0usize..5, 1usize..5, prop::sample::select(REFUSALS), prop::sample::select(EXTRAS), prop::bool::weighted(0.2), prop::bool::ANY);
+    check_cases(CASES, file!(), &cases, |(a, shift, refusal, extra, risky, comma)| {
+        let b = (a + shift) % 5;
+        let named = if risky { high("named", actions[a]) } else { c("named", actions[a], "") };
+        let set = screen("order", vec![place(), named, c("other", actions[b], "")]);
+        let s = Session::new();
+        if s.say("order them", &set).outcome != Outcome::Clarify {
+            return Ok(());
+        }
+        let input = format!("{refusal}{} {}{extra}", if comma { "," } else { "." }, actions[a].to_lowercase());
+        let d = s.say(&input, &set);
+        prop_assert_ne!(d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute), Some("place"), "{}: {}", input, said(&d));
+        prop_assert_ne!(d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute), Some("other"), "{}: {}", input, said(&d));
+        if d.outcome == Outcome::Execute && !risky {
+            branches.hit("the named option executes");
+        }
+        Ok(())
+    });
+    branches.expect(&[("the named option executes", CASES as usize / 4)]);
+}
+
+/// A request for other options that an option's label says ("d'autres
+/// dates" with "Voir d'autres dates") asks for that option; where no
+/// label says it, it declines what was proposed.
+#[test]
+fn other_options_an_option_offers_are_that_option() {
+    let mut v710 = high("v710", "Réserver le vol de 7h10");
+    v710.kind = "flight".into();
+    let set = screen("vols", vec![v710, high("v945", "Réserver le vol de 9h45"), c("dates", "Voir d'autres dates", "")]);
+    for (input, want) in [("regarder d'autres dates", Some("dates")), ("je préfère voir d'autres dates", Some("dates"))] {
+        let d = Session::new().say(input, &asking(set.clone(), Asked::Confirmation));
+        assert_eq!(d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute), want, "{input}: {}", said(&d));
+    }
+    let plain = screen("vols", vec![high("v710", "Réserver le vol de 7h10"), high("v945", "Réserver le vol de 9h45")]);
+    let d = Session::new().say("d'autres dates", &asking(plain, Asked::Confirmation));
+    assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::Declined)), "{}", said(&d));
+}
