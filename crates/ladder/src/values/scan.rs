@@ -680,6 +680,16 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
         return Some((v, end + 1 - i));
     }
     let x = number(n)?;
+    // "8–10 am", "6–8 pm": the start of a span of hours takes the end's
+    // half of the day, when it is not later than the end then, as
+    // "2:00–3:00 PM" does.
+    if x.fract() == 0.0
+        && (1.0..=12.0).contains(&x)
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && let Some((mer, _)) = range_meridiem(toks, i + 1).filter(|(mer, until)| clock(x, 0.0, Some(mer)).is_some_and(|at| at <= *until))
+    {
+        return Some((Value::new(Dim::Clock, clock(x, 0.0, Some(mer))?), 1));
+    }
     let adjacent = |k: usize| toks.get(k);
     // "9.99 €", "412 €", "20 dollars".
     if let Some((j, Tok::Sym(c))) = next_solid(toks, i + 1)
@@ -890,6 +900,12 @@ pub(super) fn month_after(toks: &[Tok], i: usize) -> Option<(usize, u8)> {
     let (j, w) = word_at(toks, i)?;
     if let Some(m) = month(w) {
         return Some((j, m));
+    }
+    // After a day's number, "mar" is March ("Sat 15 Mar", "16 mar"), as
+    // in Spanish and French; before one it stays ambiguous with their
+    // Tuesday ("mar 16").
+    if w == "mar" {
+        return Some((j, 3));
     }
     if matches!(w, "of" | "de") {
         let (k, w) = word_at(toks, j + 1)?;

@@ -535,3 +535,29 @@ fn a_weekday_in_short_is_read_on_an_option_before_a_time() {
     assert_eq!(one("giovedi"), (Dim::Weekday, 3.0));
     assert_eq!(one("woensdag"), (Dim::Weekday, 2.0));
 }
+
+/// "Mar" after a day's number is March ("Sat 15 Mar"); before one it
+/// stays unread, as Spanish and French write Tuesday so ("mar 16").
+#[test]
+fn mar_after_a_day_is_march() {
+    for text in ["16 Mar", "Sun 16 Mar", "16 mar."] {
+        let days: Vec<Value> = values(text).into_iter().filter(|v| v.dim == Dim::Day).collect();
+        assert_eq!(days.len(), 1, "{text}");
+        assert_eq!((days[0].amount, days[0].unit.as_str()), (16.0, "3"), "{text}");
+    }
+    assert!(values("mar 16").iter().all(|v| v.dim != Dim::Day), "{:?}", values("mar 16"));
+}
+
+/// The start of a span of hours takes the end's half of the day ("8–10
+/// am" starts at 8:00, "6–8 pm" at 18:00), unless that puts it after the
+/// end ("11–1 pm") or it is no span of hours ("pages 8-10").
+#[test]
+fn a_span_of_hours_starts_in_its_ends_half_of_the_day() {
+    for (text, start) in [("8–10 am", 480.0), ("Tomorrow 8–10 am", 480.0), ("6–8 pm", 1080.0), ("2-3 pm", 840.0)] {
+        let v = values(text);
+        assert_eq!((v[0].dim, v[0].amount), (Dim::Clock, start), "{text}: {v:?}");
+    }
+    for text in ["11–1 pm", "pages 8-10", "Room 2-3"] {
+        assert_ne!(values(text)[0].dim, Dim::Clock, "{text}");
+    }
+}
