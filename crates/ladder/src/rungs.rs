@@ -112,7 +112,20 @@ pub(crate) fn exclusions<'a>(mut draft: Draft<'a>, said: &Said) -> Flow<'a, Read
         && reading.rest.iter().all(|w| lex.generic_nouns.contains(w) || lex.function_words.contains(w));
     // A question after a clause of its own that says something ("the
     // blue one - is it washable?") may follow a choice (the reply rung).
-    let after_a_clause = reading.clauses.len() > 1 && !reading.clauses[0].asks && !reading.clauses[0].rest.is_empty();
+    // A function word of one language that a label says counts ("the van
+    // - can I return it at the airport?" with "Van · Ford Transit").
+    let says_something = |c: &crate::replies::reading::Clause| {
+        !c.rest.is_empty()
+            || c.words.iter().any(|w| {
+                lex.function_words.contains(w.as_str())
+                    && req.options.as_ref().is_some_and(|o| {
+                        o.candidates
+                            .iter()
+                            .any(|cand| crate::text::words(&crate::canon::canonicalize(&cand.label, lex)).any(|l| l == w.as_str()))
+                    })
+            })
+    };
+    let after_a_clause = reading.clauses.len() > 1 && !reading.clauses[0].asks && says_something(&reading.clauses[0]);
     let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others || after_a_clause);
     draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
     if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
@@ -221,6 +234,9 @@ pub(crate) fn reply<'a>(
     let taken = match answered.answer {
         Answer::Execute { .. } => said.reading.affirms || answered.follow_up.is_some(),
         Answer::Escape { reason: EscapeReason::Declined, .. } => first.only_for_others,
+        // A choice two options fit, then a question: which one is asked
+        // first (`replies::a_choice_then_more`).
+        Answer::Ask { kind: replies::ReplyKind::Detail, .. } => true,
         _ => false,
     };
     if first.question_after_yes && !taken {

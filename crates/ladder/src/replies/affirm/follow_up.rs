@@ -255,8 +255,25 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
         return None;
     }
     let lex = cx.lex;
-    let first = &r.clauses[0];
-    if first.asks || first.negated || first.rest.is_empty() || has(first, &lex.negations) || asks(cx, first) {
+    // Acknowledgements in sentences of their own before the choice ("OK,
+    // the van then - can I return it at the airport?") are skipped, with
+    // nothing proposed (above).
+    let k = r.clauses.iter().take_while(|c| c.affirms && c.rest.is_empty() && only_acknowledges(c, cx)).count();
+    if r.clauses.len() < k + 2 {
+        return None;
+    }
+    let first = &r.clauses[k];
+    // A function word of one language that a listed option's label says
+    // is that option's word ("the van" with "Van · Ford Transit": Dutch
+    // "van" is "of").
+    let label_word = |w: &String| cx.options().into_iter().any(|e| cx.canon.label_words_of(e).any(|l| l == w.as_str()));
+    let shown_function_words: Vec<&String> = first.words.iter().filter(|w| lex.function_words.contains(*w) && label_word(w)).collect();
+    if first.asks
+        || first.negated
+        || (first.rest.is_empty() && shown_function_words.is_empty())
+        || has(first, &lex.negations)
+        || asks(cx, first)
+    {
         return None;
     }
     let (listed, by): (Vec<usize>, By) = match cx.question() {
@@ -274,7 +291,7 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
         return None;
     }
     let raw = cx.req.input.as_str();
-    let choice = &raw[..r.clauses[1].start];
+    let choice = &raw[first.start..r.clauses[k + 1].start];
     let canonical = crate::canon::canonicalize(choice, lex);
     let position = position_said(cx, &canonical);
     if position.is_some() != by_position {
@@ -298,6 +315,7 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
                 .rest
                 .iter()
                 .filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !THE_ONE.contains(&w.as_str()) && !lex.function_words.contains(*w))
+                .chain(shown_function_words.iter().copied())
                 .collect();
             if words.is_empty() {
                 return None;
@@ -314,9 +332,18 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
                 words.iter().all(|w| own.contains(w) || common.contains(w) || lex.generic_nouns.contains(*w))
                     && (words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w)) || whole(e))
             };
-            let mut named = listed.iter().copied().filter(|e| holds(*e));
-            match (named.next(), named.next()) {
-                (Some(one), None) => one,
+            let named: Vec<usize> = listed.iter().copied().filter(|e| holds(*e)).collect();
+            match named[..] {
+                [one] => one,
+                // A choice that two listed options fit, then a question
+                // ("the salmon, is it spicy?" over "Grilled salmon" and
+                // "Salmon poke bowl"): which one is asked first, among
+                // those. Not where what follows tells them apart ("and a
+                // coke, not diet").
+                [_, _, ..] if r.clauses[k + 1..].iter().all(|c| asks(cx, c) && !c.negated) => {
+                    let room = if by_position { ReplyKind::Position } else { ReplyKind::Detail };
+                    return Some(Answered::of(Answer::Ask { entries: named, kind: room }));
+                }
                 _ => return None,
             }
         }
@@ -349,11 +376,12 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     }
     // Nor does what follows change what it shows ("the blue one - can you
     // make it for Friday?" where it shows Thursday).
-    if values(&raw[r.clauses[1].start..]).iter().any(|v| v.conflicts(&shown)) {
+    if values(&raw[r.clauses[k + 1].start..]).iter().any(|v| v.conflicts(&shown)) {
         return None;
     }
-    let rest = raw[r.clauses[1].start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | ',' | '.' | ';'));
-    let question = r.clauses[1..].iter().any(|c| asks(cx, c));
+    let rest =
+        raw[r.clauses[k + 1].start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | ',' | '.' | ';'));
+    let question = r.clauses[k + 1..].iter().any(|c| asks(cx, c));
     let kind = if question { FollowUpKind::Question } else { FollowUpKind::Request };
     let room = if by_position { ReplyKind::Position } else { ReplyKind::Detail };
     if cx.high_risk(entry) {

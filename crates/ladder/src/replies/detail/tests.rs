@@ -263,3 +263,34 @@ fn a_count_to_a_choice_names_its_noun_never_a_bundle() {
     assert_eq!(said(&Session::new().say("plus 2 limes", &groceries)), "execute lime (deterministic, -)");
     assert_eq!(said(&Session::new().say("the kit", &groceries)), "execute kit (deterministic, -)");
 }
+
+/// A choice two options fit, then a question ("the salmon, is it
+/// spicy?" over "Grilled salmon" and "Salmon poke bowl"): which one is
+/// asked first, among those two; one option fitting it executes with the
+/// question as a follow-up.
+#[test]
+fn a_choice_two_options_fit_then_a_question_asks_which() {
+    let set = screen("dishes", vec![c("a", "Grilled salmon", ""), c("b", "Salmon poke bowl", ""), c("c", "Mushroom risotto", "")]);
+    assert_eq!(said(&Session::new().say("the salmon, is it spicy?", &set)), "clarify a, b (reply, detail)");
+    let d = Session::new().say("the risotto, is it spicy?", &set);
+    assert_eq!((said(&d), d.follow_up.map(|f| f.kind)), ("execute c (reply, detail)".to_string(), Some(FollowUpKind::Question)));
+}
+
+/// "OK, the van then - can I return it at the airport?": an
+/// acknowledgement in a sentence of its own before the choice says yes to
+/// nothing; the choice then the question executes with a follow-up. Dutch
+/// "van" ("of") is still the label's word where a label says it.
+#[test]
+fn an_acknowledgement_in_a_sentence_of_its_own_before_a_choice_then_a_question() {
+    let cars =
+        screen("cars", vec![c("a", "Compact · Toyota Yaris", ""), c("b", "SUV · Kia Sportage", ""), c("c", "Van · Ford Transit", "")]);
+    for input in
+        ["OK, the van then — can I return it at the airport?", "the van - can I return it at the airport?", "ok. the suv, is it automatic?"]
+    {
+        let d = Session::new().say(input, &cars);
+        assert_eq!(d.outcome, Outcome::Execute, "{input}: {}", said(&d));
+        assert_eq!(d.follow_up.map(|f| f.kind), Some(FollowUpKind::Question), "{input}");
+    }
+    let menu = screen("menu", vec![c("cb", "Cheeseburger", "$8.50"), c("coke", "Coke", "$2.50"), c("diet", "Diet Coke", "$2.50")]);
+    assert_eq!(said(&Session::new().say("a coke, not diet", &menu)), "execute coke (deterministic, detail)");
+}
