@@ -298,8 +298,34 @@ pub fn short_weekdays(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` with each Portuguese weekday said with "feira" ("segunda-feira",
+/// "na quarta feira") written as its English name: said alone, "segunda"
+/// is as often "second".
+fn portuguese_weekdays(text: &str) -> Cow<'_, str> {
+    const DAYS: [(&str, &str); 6] = [
+        ("segunda", "monday"),
+        ("terça", "tuesday"),
+        ("terca", "tuesday"),
+        ("quarta", "wednesday"),
+        ("quinta", "thursday"),
+        ("sexta", "friday"),
+    ];
+    let lower = text.to_lowercase();
+    if !lower.contains("feira") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = lower;
+    for (day, english) in DAYS {
+        for joint in ["-feira", " feira"] {
+            out = out.replace(&format!("{day}{joint}"), english);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
+    let text = &*portuguese_weekdays(text);
     // Numbers said in words are read as their digits are.
     let spelled = spelled_numbers(text);
     // Without a digit, a currency sign, a plus or a number word, every value is a

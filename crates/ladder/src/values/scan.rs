@@ -459,8 +459,13 @@ pub(super) fn minutes_after(toks: &[Tok], i: usize) -> Option<(f64, usize)> {
     // French "quart" is read as a number (a fourth): after "et" or "moins
     // le", it is the quarter.
     let quart = |k: usize| matches!(next_solid(toks, k), Some((_, Tok::Spelled(s))) if s.value == 4.0);
-    if let Some((k, _)) = next_solid(toks, j + 1).filter(|_| w == "et" && quart(j + 1)) {
+    // Spanish "cuarto" is read as an ordinal (the fourth) the same way:
+    // "las diez y cuarto", "nueve menos cuarto".
+    if let Some((k, _)) = next_solid(toks, j + 1).filter(|_| matches!(w, "et" | "y") && quart(j + 1)) {
         return Some((15.0, k));
+    }
+    if let Some((k, _)) = next_solid(toks, j + 1).filter(|_| w == "menos" && quart(j + 1)) {
+        return Some((-15.0, k));
     }
     if w == "moins"
         && let Some((l, "le")) = word_at(toks, j + 1)
@@ -618,6 +623,53 @@ pub(super) fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> 
     }
 }
 
+/// A date in digits from token `i` (its text `n`), and the tokens it
+/// takes: year first with hyphens ("2025-04-03"); a day and a month with a
+/// slash where one of the two can only be the day ("17/03", "03/17",
+/// "17/03/2025"; "03/04" is left unread, as people write it both ways);
+/// German day and month with their dots ("4.3.").
+fn numeric_date(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
+    let num = |k: usize| match toks.get(k) {
+        Some(Tok::Num(d)) if (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_digit()) => d.parse::<u8>().ok(),
+        _ => None,
+    };
+    let sym = |k: usize, c: char| matches!(toks.get(k), Some(Tok::Sym(s)) if *s == c);
+    let valid = |day: u8, month: u8| (1..=31).contains(&day) && (1..=12).contains(&month);
+    if n.len() == 4 && n.bytes().all(|b| b.is_ascii_digit()) && sym(i + 1, '-') && sym(i + 3, '-') {
+        let (month, day) = (num(i + 2)?, num(i + 4)?);
+        return valid(day, month).then(|| (dated(f64::from(day), Some(month)), 5));
+    }
+    if (1..=2).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()) && sym(i + 1, '/') {
+        let (a, b) = (n.parse::<u8>().ok()?, num(i + 2)?);
+        let (day, month) = match (a > 12, b > 12) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            _ => return None,
+        };
+        if !valid(day, month) {
+            return None;
+        }
+        let year = sym(i + 3, '/') && matches!(toks.get(i + 4), Some(Tok::Num(y)) if y.len() == 4 || y.len() == 2);
+        return Some((dated(f64::from(day), Some(month)), if year { 5 } else { 3 }));
+    }
+    // After a word that says a date follows ("am 4.3.", "Di, 4.3."): a
+    // version ("v2.3.") or a sentence's last number is no date.
+    let dated_word = toks[..i].iter().rev().find(|t| !matches!(t, Tok::Space | Tok::Sym(','))).is_some_and(
+        |t| matches!(t, Tok::Word(w) if matches!(w.as_ref(), "am" | "ab" | "bis" | "vom" | "zum" | "den") || weekday(w).is_some()),
+    );
+    if dated_word
+        && let Some((d, m)) = n.split_once('.')
+        && sym(i + 1, '.')
+        && (1..=2).contains(&d.len())
+        && (1..=2).contains(&m.len())
+        && let (Ok(day), Ok(month)) = (d.parse::<u8>(), m.parse::<u8>())
+        && valid(day, month)
+    {
+        return Some((dated(f64::from(day), Some(month)), 2));
+    }
+    None
+}
+
 /// After a time without am or pm, the end of its span ("–3:00 PM", "-
 /// 4pm"): the end's am or pm, and the end in minutes.
 pub(super) fn range_meridiem(toks: &[Tok], i: usize) -> Option<(&'static str, f64)> {
@@ -632,6 +684,9 @@ pub(super) fn range_meridiem(toks: &[Tok], i: usize) -> Option<(&'static str, f6
 }
 
 pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
+    if let Some(date) = numeric_date(toks, i, n) {
+        return Some(date);
+    }
     // "+2", "utc-3", "(GMT+05:30)": the sign right before the digits, no
     // number before the sign ("2-3" is a range). A plus before what it
     // counts adds it ("3 kids +1 adult").
@@ -878,6 +933,8 @@ pub fn singular(w: &str) -> String {
         "people" | "persons" | "person" | "ppl" | "pax" | "guests" | "guest" | "personas" | "persona" | "personnes" | "personne"
         | "personen" | "persone" | "pessoas" | "pessoa" => "person".into(),
         "children" => "child".into(),
+        // "the 8-seater": a room or car of 8 seats.
+        "seater" | "seaters" => "seat".into(),
         // "glass", "Ross": no plural.
         _ if w.ends_with("ss") => w.to_string(),
         _ => w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string(),
@@ -915,6 +972,16 @@ pub(super) fn month_after(toks: &[Tok], i: usize) -> Option<(usize, u8)> {
 }
 
 pub(super) fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize)> {
+    // "minus eins", "menos dos", "minus 1": a number with its sign in a
+    // word, as "-1" is ("plus" joins as often as it signs: left alone).
+    if matches!(w, "minus" | "menos" | "moins" | "meno" | "min") {
+        let (k, x) = match next_solid(toks, i + 1)? {
+            (k, Tok::Spelled(s)) if !s.ordinal => (k, s.value),
+            (k, Tok::Num(n)) if n.bytes().all(|b| b.is_ascii_digit()) => (k, number(n)?),
+            _ => return None,
+        };
+        return Some((Value::new(Dim::Signed, -x), k + 1 - i));
+    }
     if month(w).is_some() {
         // "March 14th", "Mar 2": the day; a month alone is the month.
         if let Some((j, Tok::Num(n))) = next_solid(toks, i + 1)

@@ -561,3 +561,42 @@ fn a_span_of_hours_starts_in_its_ends_half_of_the_day() {
         assert_ne!(values(text)[0].dim, Dim::Clock, "{text}");
     }
 }
+
+/// Dates in digits as options and people write them: year first, a day
+/// and a month with a slash where one can only be the day, German day and
+/// month with their dots after a word that says a date; never a version
+/// or a decimal.
+#[test]
+fn dates_in_digits_in_their_common_forms() {
+    for (text, day, month) in [
+        ("Thu 2025-04-03", 3.0, "4"),
+        ("Entrega seg. 17/03", 17.0, "3"),
+        ("03/17", 17.0, "3"),
+        ("17/03/2025", 17.0, "3"),
+        ("am 4.3.", 4.0, "3"),
+        ("Dienstag 4.3.", 4.0, "3"),
+    ] {
+        let days: Vec<Value> = values(text).into_iter().filter(|v| v.dim == Dim::Day).collect();
+        assert_eq!(days.len(), 1, "{text}: {:?}", values(text));
+        assert_eq!((days[0].amount, days[0].unit.as_str()), (day, month), "{text}");
+    }
+    for text in ["03/04", "v2.3.", "Release 2.3.", "9.5", "4.3 kg"] {
+        assert!(values(text).iter().all(|v| v.dim != Dim::Day), "{text}: {:?}", values(text));
+    }
+}
+
+/// More values said in words: a Portuguese weekday with "feira", a
+/// number with its sign in a word, a quarter hour in Spanish, an
+/// "8-seater".
+#[test]
+fn more_values_in_the_lexicons_languages() {
+    assert_eq!(one("pode ser na segunda-feira"), (Dim::Weekday, 0.0));
+    assert_eq!(one("na quarta feira"), (Dim::Weekday, 2.0));
+    assert_eq!(one("minus eins"), (Dim::Signed, -1.0));
+    assert_eq!(one("menos dos"), (Dim::Signed, -2.0));
+    assert_eq!(one("a las diez y cuarto"), (Dim::Clock, 615.0));
+    assert_eq!(one("las nueve menos cuarto"), (Dim::Clock, 525.0));
+    let v = values("the 8-seater");
+    assert_eq!((v[0].dim, v[0].amount, v[0].unit.as_str()), (Dim::Count, 8.0, "seat"));
+    assert!(values("segunda").iter().all(|v| v.dim != Dim::Weekday), "said alone, the second");
+}
