@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh63/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh64/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -588,8 +588,9 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh59", 40, 40, 12, 25),
         ("fresh60", 40, 38, 9, 19),
         ("fresh61", 40, 52, 11, 30),
-        ("fresh62", 40, 49, 7, 25),
-        ("fresh63", 40, 42, 12, 24),
+        ("fresh62", 40, 50, 7, 26),
+        ("fresh63", 40, 45, 12, 26),
+        ("fresh64", 40, 31, 14, 20),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
