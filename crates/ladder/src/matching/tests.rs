@@ -164,3 +164,20 @@ fn the_kind_of_every_option_in_other_languages_names_none() {
         }
     }
 }
+
+/// A hedge before a value ("around five in the evening", "approximately
+/// 5 pm") is phrasing: the value names the option that shows it.
+#[test]
+fn a_hedge_before_a_value_is_phrasing() {
+    use crate::testkit::Session;
+    use crate::types::{Candidate, OptionSet};
+    let times = OptionSet {
+        option_set_id: "times".into(),
+        candidates: vec![Candidate::new("a", "09:00"), Candidate::new("b", "12:00"), Candidate::new("c", "17:00")].into(),
+        ..Default::default()
+    };
+    for input in ["around five in the evening", "around 5 pm", "approximately 5pm", "give or take 5 pm"] {
+        let d = Session::new().say(input, &times);
+        assert_eq!(d.target_id.as_deref(), Some("c"), "{input}: {:?}", d.outcome);
+    }
+}
