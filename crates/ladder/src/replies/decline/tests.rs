@@ -271,3 +271,15 @@ fn other_options_an_option_offers_are_that_option() {
     let d = Session::new().say("d'autres dates", &asking(plain, Asked::Confirmation));
     assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::Declined)), "{}", said(&d));
 }
+
+/// "I meant" in the lexicon's languages, after an execute: "nee, falsch –
+/// Wohnzimmer meinte ich", "Nee, falsch, ich wollte die Funghi" take the
+/// one they name instead.
+#[test]
+fn i_meant_in_other_languages_corrects_the_execute() {
+    let lights = screen("licht", vec![c("a", "Licht Küche", ""), c("b", "Licht Wohnzimmer", ""), c("c", "Licht Schlafzimmer", "")]);
+    let s = Session::new();
+    assert_eq!(said(&s.say("Küche an", &lights)), "execute a (deterministic, -)");
+    let d = s.say("nee, falsch – Wohnzimmer meinte ich", &lights);
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("b")), "{}", said(&d));
+}

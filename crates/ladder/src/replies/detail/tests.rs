@@ -294,3 +294,13 @@ fn an_acknowledgement_in_a_sentence_of_its_own_before_a_choice_then_a_question()
     let menu = screen("menu", vec![c("cb", "Cheeseburger", "$8.50"), c("coke", "Coke", "$2.50"), c("diet", "Diet Coke", "$2.50")]);
     assert_eq!(said(&Session::new().say("a coke, not diet", &menu)), "execute coke (deterministic, detail)");
 }
+
+/// The other languages' acknowledgements and everyday verbs: "va bene,
+/// prendo la galleria. C'è l'ascensore?" picks the gallery with a question.
+#[test]
+fn an_acknowledgement_and_a_choice_in_italian() {
+    let seats = screen("posti", vec![c("a", "Platea · fila F", "48 €"), c("b", "Galleria · fila B", "32 €"), c("c", "Palco 3", "60 €")]);
+    let d = Session::new().say("va bene, prendo la galleria. C'è l'ascensore?", &seats);
+    assert_eq!((said(&d), d.follow_up.map(|f| f.kind)), ("execute b (reply, detail)".to_string(), Some(FollowUpKind::Question)));
+    assert_eq!(said(&Session::new().say("prendo la galleria", &seats)), "execute b (deterministic, -)");
+}
