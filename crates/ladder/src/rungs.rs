@@ -125,8 +125,9 @@ pub(crate) fn exclusions<'a>(mut draft: Draft<'a>, said: &Said) -> Flow<'a, Read
                     })
             })
     };
-    let after_a_clause = reading.clauses.len() > 1 && !reading.clauses[0].asks && says_something(&reading.clauses[0]);
-    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others || after_a_clause);
+    // Read only for a question (it may canonicalize the labels).
+    let after_a_clause = || reading.clauses.len() > 1 && !reading.clauses[0].asks && says_something(&reading.clauses[0]);
+    let question_after_yes = exclusion == Some(EscapeReason::QuestionIntent) && (reading.affirms || only_for_others || after_a_clause());
     draft.step(if question_after_yes { "question_after_yes" } else { exclusion.map_or("pass", EscapeReason::as_str) }, String::new());
     if let Some(reason) = exclusion.filter(|_| !question_after_yes) {
         return Ok(Break(escape(draft, reason)));

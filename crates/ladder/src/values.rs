@@ -310,11 +310,12 @@ fn portuguese_weekdays(text: &str) -> Cow<'_, str> {
         ("quinta", "thursday"),
         ("sexta", "friday"),
     ];
-    let lower = text.to_lowercase();
-    if !lower.contains("feira") {
+    // Every value read goes through here (each turn's input, each
+    // option's label): nothing is allocated unless "feira" is said.
+    if !text.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"feira")) {
         return Cow::Borrowed(text);
     }
-    let mut out = lower;
+    let mut out = text.to_lowercase();
     for (day, english) in DAYS {
         for joint in ["-feira", " feira"] {
             out = out.replace(&format!("{day}{joint}"), english);

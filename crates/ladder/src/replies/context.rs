@@ -143,6 +143,23 @@ impl<'a, 'p> Context<'a, 'p> {
     }
 
     /// Whether some word of `words` is a word of some candidate.
+    /// Whether a phrase of `set` said in the reply (a repetition, a
+    /// request for others) is words an option shows ("standard plus" with
+    /// "Standard Plus", "d'autres dates" with "Voir d'autres dates"): that
+    /// option's words, not the reply's.
+    pub(super) fn phrase_shown(&self, r: &super::reading::Reading, set: &crate::lexicon::PhraseSet) -> bool {
+        let shown: Vec<Vec<String>> = self.options().into_iter().map(|e| self.words_of(e)).collect();
+        r.clauses.iter().any(|c| {
+            let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+            (0..toks.len()).any(|i| {
+                set.match_at(&toks, i).is_some_and(|n| {
+                    let phrase = &toks[i..i + n];
+                    shown.iter().any(|own| own.windows(n).any(|w| w.iter().zip(phrase).all(|(a, b)| a == b)))
+                })
+            })
+        })
+    }
+
     pub(super) fn names_something(&self, words: &[String]) -> bool {
         self.entries().any(|e| {
             let own = self.words_of(e);

@@ -8,24 +8,10 @@ use super::*;
 /// dates" with "Voir d'autres dates" on screen, "more options" with "More
 /// options") asks for that option: the ladder reads it.
 pub(super) fn decline(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    if r.alternatives && !r.refuses && alternatives_shown(cx, r) {
+    if r.alternatives && !r.refuses && cx.phrase_shown(r, &cx.lex.alternatives) {
         return None;
     }
     (r.refuses || r.alternatives).then(|| declining(cx, r))
-}
-
-/// Whether a phrase of alternatives in the reply is words an option shows.
-fn alternatives_shown(cx: &Context<'_, '_>, r: &Reading) -> bool {
-    let shown: Vec<Vec<String>> = cx.options().into_iter().map(|e| cx.words_of(e)).collect();
-    r.clauses.iter().any(|c| {
-        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-        (0..toks.len()).any(|i| {
-            cx.lex.alternatives.match_at(&toks, i).is_some_and(|n| {
-                let phrase = &toks[i..i + n];
-                shown.iter().any(|own| own.windows(n).any(|w| w.iter().zip(phrase).all(|(a, b)| a == b)))
-            })
-        })
-    })
 }
 
 /// "No wait, I'd rather see other dates": what follows an abandon that
@@ -180,22 +166,17 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
             })
             .collect();
         if let [one] = whole[..] {
+            let refused = proposed.map(|e| cx.pool.entries[e].cand.id.clone());
             // Nothing else said but a number, the new value of what it
             // changes ("change it to a 10" with "Change size"): that one.
             let own: Vec<&str> = cx.canon.label_words_of(one).collect();
             let accounted =
                 |w: &String| own.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) || EMPTY_IN_ANSWERS.contains(&w.as_str());
             if r.clauses[1..].iter().all(|c| c.rest.iter().all(accounted)) && !cx.high_risk(one) {
-                return Answered::rejecting(
-                    Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Screen },
-                    proposed.map(|e| cx.pool.entries[e].cand.id.clone()),
-                );
+                return Answered::rejecting(Answer::Execute { entry: one, kind: ReplyKind::Decline, by: By::Screen }, refused);
             }
             let text = after.join(" ");
-            return Answered::rejecting(
-                Answer::Again { text, without: proposed.into_iter().collect(), kind: ReplyKind::Decline },
-                proposed.map(|e| cx.pool.entries[e].cand.id.clone()),
-            );
+            return Answered::rejecting(Answer::Again { text, without: proposed.into_iter().collect(), kind: ReplyKind::Decline }, refused);
         }
     }
     // Nothing asked: a refusal on its own ("no thanks", "none of these")

@@ -11,21 +11,7 @@ use super::*;
 /// and "Standard Plus", "the encore set") is that option's word, not
 /// "again": the ladder reads it.
 pub(super) fn repeat(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    (r.repeats && !repetition_shown(cx, r)).then(|| repeating(cx, r))
-}
-
-/// Whether a phrase of repetition in the reply is words an option shows.
-fn repetition_shown(cx: &Context<'_, '_>, r: &Reading) -> bool {
-    let shown: Vec<Vec<String>> = cx.options().into_iter().map(|e| cx.words_of(e)).collect();
-    r.clauses.iter().any(|c| {
-        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-        (0..toks.len()).any(|i| {
-            cx.lex.repetitions.match_at(&toks, i).is_some_and(|n| {
-                let phrase = &toks[i..i + n];
-                shown.iter().any(|own| own.windows(n).any(|w| w.iter().zip(phrase).all(|(a, b)| a == b)))
-            })
-        })
-    })
+    (r.repeats && !cx.phrase_shown(r, &cx.lex.repetitions)).then(|| repeating(cx, r))
 }
 
 fn repeating(cx: &Context<'_, '_>, r: &Reading) -> Answered {
