@@ -160,10 +160,13 @@ impl<'a, 'p> Context<'a, 'p> {
         })
     }
 
+    /// Whether a word of `words` that is neither a function word nor a
+    /// generic noun is one some option shows, in either number ("nails"
+    /// names "Nail trim").
     pub(super) fn names_something(&self, words: &[String]) -> bool {
         self.entries().any(|e| {
             let own = self.words_of(e);
-            words.iter().any(|w| own.contains(w) && !self.lex.function_words.contains(w) && !self.lex.generic_nouns.contains(w))
+            words.iter().any(|w| shows_word(&own, w) && !self.lex.function_words.contains(w) && !self.lex.generic_nouns.contains(w))
         })
     }
 
@@ -239,6 +242,12 @@ impl<'a, 'p> Context<'a, 'p> {
             None => self.canon.every_form().any(says_it),
         }
     }
+}
+
+/// Whether an option's words `own` show `w`, or `w` in another number
+/// ("nails" of "Nail trim").
+pub(super) fn shows_word(own: &[String], w: &str) -> bool {
+    own.iter().any(|o| o == w) || own.iter().any(|o| crate::values::singular(o) == crate::values::singular(w))
 }
 
 /// Whether `text` holds `words` as whole words (both space-separated,

@@ -55,6 +55,7 @@ use crate::values::{self, Dim, Value, values};
 use affirm::*;
 use cancel::*;
 use comparison::*;
+use context::shows_word;
 pub use context::{Context, asked};
 use decline::*;
 pub use detail::detail;

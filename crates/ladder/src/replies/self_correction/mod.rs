@@ -83,7 +83,9 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // The side taken back chooses one option, a position, or words that
     // name several ("economy... no, business" over "Economy" and "Economy
     // Plus"): the choice after the take-back stands all the same.
-    let taken = match choice(cx, before, typed(0, start)) {
+    // Words on that side that name nothing ("full groom for Biscuit", a
+    // pet's name) are passed over as long as the rest names one option.
+    let taken = match choice(cx, before, typed(0, start)).or_else(|| naming_part(cx, before)) {
         Some(Choice::Entry(e)) => Some(e),
         Some(Choice::Position(said)) => position_on_screen(cx, &said),
         None if names_several(cx, before) => None,
@@ -220,6 +222,27 @@ fn choice(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<C
     named(cx, words, typed).or_else(|| position_said(cx, &words.join(" ")).map(Choice::Position))
 }
 
+/// The one option the words of `words` that some option shows name,
+/// when the words no option shows name nothing ("full groom for
+/// Biscuit": "Full groom"). At least one word must name it.
+fn naming_part(cx: &Context<'_, '_>, words: &[&str]) -> Option<Choice> {
+    let asked = asked_or_screen(cx)?;
+    let content = content(cx, words);
+    let (named, rest): (Vec<String>, Vec<String>) =
+        content.into_iter().partition(|w| asked.iter().any(|e| shows_word(&cx.words_of(*e), w)));
+    if named.is_empty() || rest.len() > 2 || cx.names_something(&rest) {
+        return None;
+    }
+    let mut fits = asked.into_iter().filter(|e| {
+        let own = cx.words_of(*e);
+        named.iter().all(|w| shows_word(&own, w))
+    });
+    match (fits.next(), fits.next()) {
+        (Some(one), None) => Some(Choice::Entry(one)),
+        _ => None,
+    }
+}
+
 /// Whether `words` name two or more options, each showing every content
 /// word of them ("economy" over "Economy" and "Economy Plus").
 fn names_several(cx: &Context<'_, '_>, words: &[&str]) -> bool {
@@ -230,7 +253,7 @@ fn names_several(cx: &Context<'_, '_>, words: &[&str]) -> bool {
                 .into_iter()
                 .filter(|e| {
                     let own = cx.words_of(*e);
-                    content.iter().all(|w| own.contains(w))
+                    content.iter().all(|w| shows_word(&own, w))
                 })
                 .count()
                 >= 2
@@ -267,7 +290,7 @@ fn named(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<Ch
     let mut named = asked.into_iter().filter(|e| {
         let own = cx.words_of(*e);
         let shown = cx.values_of(*e);
-        content.iter().all(|w| own.contains(w)) && said.iter().all(|v| shown.iter().any(|s| v.names(s)))
+        content.iter().all(|w| shows_word(&own, w)) && said.iter().all(|v| shown.iter().any(|s| v.names(s)))
     });
     match (named.next(), named.next()) {
         (Some(one), None) => Some(Choice::Entry(one)),
@@ -275,8 +298,9 @@ fn named(cx: &Context<'_, '_>, words: &[&str], typed: Option<&str>) -> Option<Ch
     }
 }
 
-/// The words that may name an option: no article, filler, sound or
-/// word with no detail in an answer.
+/// The words that may name an option: no article, filler, sound,
+/// conjunction no option shows ("wash and fold" names "Wash & fold",
+/// "economy plus" still says "plus") or word with no detail in an answer.
 fn content(cx: &Context<'_, '_>, words: &[&str]) -> Vec<String> {
     let lex = cx.lex;
     words
@@ -288,6 +312,7 @@ fn content(cx: &Context<'_, '_>, words: &[&str]) -> Vec<String> {
                 || lex.function_words.contains(w[0])
                 || lex.deictic.contains(w[0])
                 || lex.filler.is_phrase(&w)
+                || (lex.conjunctions.is_phrase(&w) && !cx.names_something(&[w[0].to_string()]))
                 || lex.interjections.is_phrase(&w))
         })
         .map(|w| w.to_string())

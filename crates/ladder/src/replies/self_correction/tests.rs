@@ -95,8 +95,9 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
         // Words of acceptance or a reason after the last choice name
         // nothing: the choice stands as if said alone.
         prop::sample::select(vec!["", "", " is fine", " is better", ", works for me", " then, I'm in a hurry", " je préfère"]),
+        prop::sample::select(vec!["", "", " for my sister", " for Biscuit"]),
     );
-    check_cases(256, file!(), &cases, |(first, last, marker, after, choice, risky, ending)| {
+    check_cases(256, file!(), &cases, |(first, last, marker, after, choice, risky, ending, extra)| {
         let mut set = sweaters();
         if risky {
             let mut cands = set.candidates.to_vec();
@@ -113,7 +114,10 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
                 format!("{} or {}", last.text(), Pick::Colour(k).text())
             }
         };
-        let input = format!("{}{marker}{tail}{ending}", first.text());
+        // Words that name nothing beside a colour taken back ("the blue
+        // one for my sister") leave it the one taken back.
+        let carried = if matches!(first, Pick::Colour(_)) { extra } else { "" };
+        let input = format!("{}{carried}{marker}{tail}{ending}", first.text());
         let d = Session::new().say(&input, &set);
         let got = d.target_id.as_deref().filter(|_| d.outcome == Outcome::Execute);
         if let (Some(taken), Some(got)) = (first.entry(), got) {
@@ -141,6 +145,39 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
         ("high risk by a word: no execute", 5),
         ("the last choice executes", 40),
     ]);
+}
+
+/// Each side read with the words it carries: a conjunction the label
+/// writes as a sign ("wash and fold" for "Wash & fold"), words that name
+/// nothing beside the choice taken back ("for Rex", "my suit"), a noun in
+/// another number ("his nails" for "Nail trim"), and "this time" or "only"
+/// after the last choice. Two options named after the take-back are
+/// still asked.
+#[test]
+fn each_side_of_a_take_back_is_read_with_the_words_it_carries() {
+    let lab = |id: &str, label: &str| Candidate::new(id, label);
+    let care = screen(
+        "care",
+        vec![
+            lab("wash", "Wash & fold"),
+            lab("dry", "Dry cleaning"),
+            lab("iron", "Ironing only"),
+            lab("groom", "Full groom"),
+            lab("nails", "Nail trim"),
+        ],
+    );
+    for (input, want) in [
+        ("wash and fold, sorry, the ironing", "execute iron"),
+        ("full groom for Rex - no wait, just his nails this time", "execute nails"),
+        ("dry cleaning for my suit... actually no, wash and fold only", "execute wash"),
+    ] {
+        for set in [care.clone(), asking(care.clone(), Asked::Choice)] {
+            assert_eq!(said(&Session::new().say(input, &set)), format!("{want} (reply, self_correction)"), "{input}");
+        }
+    }
+    for input in ["wash and fold, sorry, ironing and nails", "dry cleaning for Rex, no, the wash or the nails"] {
+        assert_ne!(Session::new().say(input, &care).outcome, Outcome::Execute, "{input}");
+    }
 }
 
 /// A take-back word with the same option named on both sides ("coffee no
