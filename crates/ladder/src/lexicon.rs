@@ -148,6 +148,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub acknowledgements: Vec<String>,
     #[serde(default)]
+    pub verdicts: Vec<String>,
+    #[serde(default)]
     pub reactions: Vec<String>,
     #[serde(default)]
     pub searches: Vec<String>,
@@ -432,6 +434,9 @@ pub struct Lexicon {
     /// Yes words that only acknowledge ("ok", "alright"): they select only
     /// when nothing after them searches again.
     pub acknowledgements: PhraseSet,
+    /// What a user says of the option just named, right after it ("the
+    /// armchair is fine", "pickup's easier"): a verdict, no request.
+    pub verdicts: PhraseSet,
     /// Words of reaction that may open a closing ("awesome thank you",
     /// "great thanks bye"): with a closing, the clause only closes.
     pub reactions: PhraseSet,
@@ -657,6 +662,7 @@ impl Lexicon {
             asks_for_others: PhraseSet::build(&all(|l| &l.asks_for_others)),
             asks_for_facts: PhraseSet::build(&all(|l| &l.asks_for_facts)),
             acknowledgements: PhraseSet::build(&all(|l| &l.acknowledgements)),
+            verdicts: PhraseSet::build(&all(|l| &l.verdicts)),
             reactions: PhraseSet::build(&all(|l| &l.reactions)),
             searches: PhraseSet::build(&all(|l| &l.searches)),
             first_person: PhraseSet::build(&all(|l| &l.first_person)),
@@ -797,7 +803,7 @@ impl Lexicon {
 
     /// The lists of the reply vocabulary, in the order `reply_words` reads
     /// them (`ReplyWord`'s).
-    fn reply_lists(&self) -> [(&PhraseSet, ReplyWord); 14] {
+    fn reply_lists(&self) -> [(&PhraseSet, ReplyWord); 15] {
         [
             (&self.not_that, ReplyWord::NotThat),
             (&self.others, ReplyWord::TheOther),
@@ -808,6 +814,9 @@ impl Lexicon {
             (&self.comparatives, ReplyWord::Comparison),
             (&self.corrections, ReplyWord::Correction),
             (&self.affirmations, ReplyWord::Affirmation),
+            // A verdict on what the reply names ("la poltrona va
+            // benissimo") accepts it as a yes does.
+            (&self.verdicts, ReplyWord::Affirmation),
             (&self.repetitions, ReplyWord::Repetition),
             (&self.everyday_verbs, ReplyWord::Verb),
             (&self.filler, ReplyWord::Filler),

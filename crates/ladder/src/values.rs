@@ -240,6 +240,12 @@ const CLOCK_WORDS: &[&str] = &[
     "alle",
     "om",
     "um",
+    // "a las diez en punto", "às dez em ponto", "à dix heures pile",
+    // "Punkt acht": on the hour.
+    "punto",
+    "ponto",
+    "pile",
+    "punkt",
 ];
 
 /// Whether `w`, a word of a reply, is a word its value of dimension `dim`

@@ -60,6 +60,49 @@ pub fn split(raw: &str) -> Option<Aside<'_>> {
     (first.chars().any(char::is_alphanumeric) && rest.chars().any(char::is_alphanumeric)).then_some(Aside { first, rest })
 }
 
+/// An input split where a verdict on what it names starts (the
+/// lexicon's `verdicts`: "the armchair is fine", "pickup's easier", "la
+/// poltrona va benissimo"), after one word at least: the choice as typed,
+/// and what follows the verdict (often nothing). A word's "'s" is a word
+/// of its own.
+pub fn split_at_verdict<'a>(raw: &'a str, lex: &crate::lexicon::Lexicon) -> Option<Aside<'a>> {
+    // The words as typed, where each starts and ends.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut start = None;
+    for (i, c) in raw.char_indices().chain(std::iter::once((raw.len(), ' '))) {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                let tok = &raw[s..i];
+                match tok.strip_suffix("'s").or_else(|| tok.strip_suffix("\u{2019}s")) {
+                    Some(stem) if !stem.is_empty() => spans.extend([(s, s + stem.len()), (s + stem.len(), i)]),
+                    _ => spans.push((s, i)),
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    // Each word normalized; a word that normalizes to nothing (a dash) is
+    // left out, one that normalizes to several keeps its span for each.
+    let mut words: Vec<String> = Vec::new();
+    let mut at: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in &spans {
+        let t = &raw[s..e];
+        let t = if t == "'s" || t == "\u{2019}s" { "s".into() } else { fold(&normalize(t)).into_owned() };
+        for w in t.split(' ').filter(|w| !w.is_empty()) {
+            words.push(w.to_string());
+            at.push((s, e));
+        }
+    }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let (i, n) = (1..words.len()).find_map(|i| lex.verdicts.match_at(&words, i).map(|n| (i, n)))?;
+    let edge = |c: char| c.is_whitespace() || !c.is_alphanumeric();
+    let first = raw[..at[i].0].trim_end_matches(edge);
+    let rest = raw[at[i + n - 1].1..].trim_matches(edge);
+    first.chars().any(char::is_alphanumeric).then_some(Aside { first, rest })
+}
+
 /// Whether `rest` is an aside over `pool` (the module's doc).
 fn is_an_aside(rest: &str, pool: &Pool<'_>, canon: &CanonPool, rules: &Rules<'_>) -> bool {
     remarks_only(rest, pool, canon, rules.lex, rules.stop)
@@ -160,8 +203,16 @@ pub(crate) fn first_of(
     if whole.1.reading.negation || pool.len() > SCREEN_READ {
         return Ok(None);
     }
-    let Some(aside) = split(raw) else { return Ok(None) };
-    if !is_an_aside(aside.rest, pool, canon, &rules) || names_one(whole.0, whole.1) {
+    // A clause after the choice, else a verdict on it ("the armchair is
+    // fine"), with nothing after it or a remark.
+    let aside = match split(raw) {
+        Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => aside,
+        _ => match split_at_verdict(raw, rules.lex) {
+            Some(aside) if aside.rest.is_empty() || is_an_aside(aside.rest, pool, canon, &rules) => aside,
+            _ => return Ok(None),
+        },
+    };
+    if names_one(whole.0, whole.1) {
         return Ok(None);
     }
     super::sequence::read_alone(aside.first, pool, canon, commands, rules, names_one)

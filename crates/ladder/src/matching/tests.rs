@@ -181,3 +181,34 @@ fn a_hedge_before_a_value_is_phrasing() {
         assert_eq!(d.target_id.as_deref(), Some("c"), "{input}: {:?}", d.outcome);
     }
 }
+
+/// A pronoun or a preposition of a request names no option, in the
+/// lexicon's languages ("talk to him", "just his beard this time", "un
+/// corte con lavado"): the words beside it do. "only", "this time" and
+/// "for now" are phrasing; said alone, a pronoun names nothing.
+#[test]
+fn pronouns_and_prepositions_of_a_request_name_nothing() {
+    use crate::testkit::Session;
+    use crate::types::{Candidate, OptionSet, Outcome};
+    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
+    let door =
+        set(vec![Candidate::new("chime", "Chime on"), Candidate::new("talk", "Talk to visitor"), Candidate::new("dnd", "Do not disturb")]);
+    let barber = set(vec![Candidate::new("cut", "Haircut"), Candidate::new("beard", "Beard trim"), Candidate::new("kids", "Kids cut")]);
+    let salon = set(vec![Candidate::new("c", "Corte"), Candidate::new("l", "Lavado y secado"), Candidate::new("t", "Tinte")]);
+    for (input, set, want) in [
+        ("let me talk to him", &door, Some("talk")),
+        ("I'll talk to them", &door, Some("talk")),
+        ("just his beard this time", &barber, Some("beard")),
+        ("book her a haircut", &barber, Some("cut")),
+        ("beard trim only for now", &barber, Some("beard")),
+        ("el tinte con su lavado", &salon, None),
+        ("them", &door, None),
+        ("his", &barber, None),
+    ] {
+        let d = Session::new().say(input, set);
+        match want {
+            Some(id) => assert_eq!(d.target_id.as_deref(), Some(id), "{input}: {:?}", d.outcome),
+            None => assert_ne!(d.outcome, Outcome::Execute, "{input}"),
+        }
+    }
+}

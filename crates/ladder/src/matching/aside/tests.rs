@@ -4,7 +4,7 @@
 //! refuses or requests never lets the choice execute alone. A property
 //! tries to make an aside execute what a careful person would not.
 
-use super::{Aside, split};
+use super::{Aside, split, split_at_verdict};
 use crate::matching::tests::{executed, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
@@ -75,6 +75,45 @@ fn a_choice_then_a_remark_executes_the_choice() {
     }
 }
 
+#[test]
+fn a_verdict_on_the_choice_starts_after_one_word_at_least() {
+    let lex = &Policy::defaults().lexicon;
+    let table: &[(&str, Option<(&str, &str)>)] = &[
+        ("the sleeper is fine", Some(("the sleeper", ""))),
+        ("pickup's easier", Some(("pickup", ""))),
+        ("the flexi works for me, thanks", Some(("the flexi", "thanks"))),
+        ("la poltrona va benissimo", Some(("la poltrona", ""))),
+        ("die normale passt", Some(("die normale", ""))),
+        ("is fine", None),
+        ("first class", None),
+    ];
+    for (input, want) in table {
+        assert_eq!(split_at_verdict(input, lex), want.map(|(first, rest)| Aside { first, rest }), "{input:?}");
+    }
+}
+
+/// A verdict on what the input names ("standard is fine", "sleeper
+/// would be great", "die erste Klasse ist gut") leaves the choice as if
+/// said alone; a choice of two, a negation or a question is no verdict's.
+#[test]
+fn a_choice_then_a_verdict_executes_the_choice() {
+    for (input, id) in [
+        ("standard is fine", "std"),
+        ("the sleeper berth would be great", "sl"),
+        ("first class works for me, cheers", "fc"),
+        ("sleeper's easier", "sl"),
+        ("standard me va bien", "std"),
+    ] {
+        let d = decide(input, &fares());
+        assert_eq!(executed(&d), Some(id), "{input:?}: {:?}", d.outcome);
+        assert!(d.follow_up.is_none(), "{input:?}: {:?}", d.follow_up);
+    }
+    for input in ["standard or first class is fine", "not standard, is fine", "first class is fine?", "standard is fine but not today"] {
+        let d = decide(input, &fares());
+        assert_ne!(d.outcome, Outcome::Execute, "{input:?}: {:?}", d.target_id);
+    }
+}
+
 /// A request after the choice is no remark: it is handed back
 /// (`follow_up`), as a choice that also asks for more is.
 #[test]
@@ -127,6 +166,15 @@ proptest! {
             _ => format!("{choice}, and {o} for my son"),
         };
         let d = decide(&tried, &cands);
+        // A verdict on the choice ("is fine", "works for me", "va bene")
+        // executes what the choice said alone executes, and nothing when
+        // it names another option too.
+        let verdict = ["is fine", "works for me", "would be great", "va bene", "ist gut", "me va bien"][spoiler];
+        let alone = decide(&choice, &cands);
+        let judged = decide(&format!("{choice} {verdict}"), &cands);
+        prop_assert_eq!(executed(&judged), executed(&alone), "{:?} {:?} over {:?}", choice, verdict, labels);
+        let both = decide(&format!("{choice} or {o} {verdict}"), &cands);
+        prop_assert_ne!(both.outcome, Outcome::Execute, "{:?} or {:?} {:?}: {:?}", choice, o, verdict, both.target_id);
         if spoiler == 2 {
             // A question after the choice: executed only with it handed
             // back (a choice that also asks), never as a remark dropped.
