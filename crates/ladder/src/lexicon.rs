@@ -66,6 +66,10 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub possessives: Vec<String>,
     #[serde(default)]
+    pub plain: Vec<String>,
+    #[serde(default)]
+    pub omissions: Vec<String>,
+    #[serde(default)]
     pub others: Vec<String>,
     #[serde(default)]
     pub not_that: Vec<String>,
@@ -349,6 +353,13 @@ pub struct Lexicon {
     /// Words that make a following position the user's own thing ("my
     /// second card"), not a place in the list.
     pub possessives: HashSet<String>,
+    /// Words that tell an option is the plain one of its kind ("the
+    /// original despacito", "die normale"): of options that are one and
+    /// the same with extras, the one without.
+    pub plain: HashSet<String>,
+    /// Words of leaving an option out ("skip", "without", "ohne"): after a
+    /// no to the one option proposed, with its words, they refuse it again.
+    pub omissions: HashSet<String>,
     /// "The other one": with two options, the one the session did not just
     /// act on (`continuity::the_other`).
     pub others: PhraseSet,
@@ -587,6 +598,8 @@ impl Lexicon {
             item_nouns: words(all(|l| &l.item_nouns)),
             deictic: words(all(|l| &l.deictic)),
             possessives: words(all(|l| &l.possessives)),
+            plain: words(all(|l| &l.plain)),
+            omissions: words(all(|l| &l.omissions)),
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),
             words: HashSet::default(),

@@ -164,10 +164,14 @@ impl<'a, 'p> Context<'a, 'p> {
     /// generic noun is one some option shows, in either number ("nails"
     /// names "Nail trim").
     pub(super) fn names_something(&self, words: &[String]) -> bool {
-        self.entries().any(|e| {
-            let own = self.words_of(e);
-            words.iter().any(|w| shows_word(&own, w) && !self.lex.function_words.contains(w) && !self.lex.generic_nouns.contains(w))
-        })
+        self.entries().any(|e| self.names_entry(e, words))
+    }
+
+    /// Whether a word of `words` that is neither a function word nor a
+    /// generic noun is one `entry` shows, in either number.
+    pub(super) fn names_entry(&self, entry: usize, words: &[String]) -> bool {
+        let own = self.words_of(entry);
+        words.iter().any(|w| shows_word(&own, w) && !self.lex.function_words.contains(w) && !self.lex.generic_nouns.contains(w))
     }
 
     /// Whether the input's first word is an action some label starts with

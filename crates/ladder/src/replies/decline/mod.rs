@@ -124,6 +124,28 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // What is said before a refusal that ends the reply ("-1 pls, no
     // wait") is what it refuses, never what is wanted.
     if !r.after_refusal.is_empty() && !r.alternatives && !ends_the_reply(r, &cx.lex.refusals) && cx.names_something(&r.after_refusal) {
+        // What follows says only words of the label of the one option
+        // proposed and of leaving it out ("no, skip the alignment", "no,
+        // don't add the alignment" to "Add wheel alignment?"), no value:
+        // it refuses it again. A word its label does not show ("no, make
+        // it four tickets", "no, with subtitles" beside a sublabel "no
+        // subtitles") is a change, read below.
+        let label: Vec<String> = proposed.map(|e| cx.canon.label_words_of(e).map(str::to_string).collect()).unwrap_or_default();
+        let named = r.after_refusal.iter().any(|w| shows_word(&label, w) && !cx.lex.function_words.contains(w.as_str()));
+        let again = |w: &String| {
+            shows_word(&label, w)
+                || cx.lex.omissions.contains(w.as_str())
+                || cx.lex.negations.is_phrase(&[w.as_str()])
+                || EMPTY_IN_ANSWERS.contains(&w.as_str())
+        };
+        if let Some(e) = proposed
+            && r.values.is_empty()
+            && named
+            && r.after_refusal.iter().all(again)
+        {
+            let refused = Some(cx.pool.entries[e].cand.id.clone());
+            return Answered::rejecting(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, refused);
+        }
         let text = r.after_refusal.join(" ");
         let had = if asked { None } else { cx.state.last_execute().and_then(|h| Some((cx.executed_entry(&h)?, h.id))) };
         let without: Vec<usize> = proposed.into_iter().chain(had.as_ref().map(|(e, _)| *e)).collect();

@@ -283,3 +283,55 @@ fn i_meant_in_other_languages_corrects_the_execute() {
     let d = s.say("nee, falsch – Wohnzimmer meinte ich", &lights);
     assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("b")), "{}", said(&d));
 }
+
+/// A no to the one option proposed, then only its label's words and
+/// words of leaving it out ("no, skip the alignment", "no, don't add the
+/// alignment", "nein, ohne Politur"), refuses it again: `declined`. A
+/// word its label does not show (a sublabel's, a value, another option's
+/// word) is a change, never this refusal.
+#[test]
+fn a_no_that_names_what_was_proposed_declines_it() {
+    let extra = |label: &str, sub: &str| {
+        asking(screen("extra", vec![Candidate { sublabel: sub.into(), ..Candidate::new("x", label) }]), Asked::Confirmation)
+    };
+    let alignment = extra("Add wheel alignment", "£45");
+    let polish = extra("Politur hinzufügen", "15 €");
+    for (input, set) in [
+        ("no, skip the alignment", &alignment),
+        ("no, don't add the alignment", &alignment),
+        ("no thanks, leave the alignment off", &alignment),
+        ("nein, ohne Politur", &polish),
+    ] {
+        assert_eq!(said(&Session::new().say(input, set)), "escape declined (reply, decline)", "{input}");
+    }
+    let film = extra("Play movie: Sunset", "no subtitles");
+    for (input, set) in [("no, play it with subtitles", &film), ("no, the alignment for £30", &alignment)] {
+        let d = Session::new().say(input, set);
+        assert_ne!(d.escape_reason, Some(EscapeReason::Declined), "{input}: {}", said(&d));
+        assert_ne!(d.outcome, Outcome::Execute, "{input}: {}", said(&d));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(128)))]
+
+    /// Over a confirmation of one generated option beside others on
+    /// screen, a no then words never executes the option proposed; it
+    /// declines only when every word after the no is the proposed label's
+    /// or one of leaving out.
+    #[test]
+    fn a_no_with_the_proposed_words_never_executes_it(
+        label in prop::sample::subsequence(vec!["wheel", "alignment", "polish", "wax", "interior", "valet"], 1..=3),
+        said_words in prop::sample::subsequence(vec!["wheel", "alignment", "polish", "wax", "interior", "valet", "skip", "tyres", "4"], 1..=3),
+    ) {
+        let label = label.join(" ");
+        let set = asking(screen("x", vec![Candidate::new("p", format!("Add {label}"))]), Asked::Confirmation);
+        let input = format!("no, {}", said_words.join(" "));
+        let d = Session::new().say(&input, &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} to {:?}", input, label);
+        let own = |w: &&str| label.split(' ').any(|l| l == *w) || *w == "skip";
+        if d.escape_reason == Some(EscapeReason::Declined) && said_words.iter().any(|w| label.split(' ').any(|l| l == *w)) {
+            prop_assert!(said_words.iter().all(own), "{:?} declined {:?}", input, label);
+        }
+    }
+}

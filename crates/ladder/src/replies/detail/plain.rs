@@ -15,20 +15,18 @@ pub(in crate::replies) fn the_plain_one_in_a_reply(cx: &Context<'_, '_>, r: &Rea
     if r.is_reply_shaped() { the_plain_one(cx, r) } else { None }
 }
 
-/// Words that tell an option is the plain one of its kind ("the original
-/// despacito", "the regular one").
-const PLAIN: &[&str] = &["original", "regular", "plain", "normal", "standard", "classic", "basic", "ordinary", "usual"];
-
 /// "The original despacito": among the options (a short screen) that show
 /// the reply's other words, the one whose label every other's holds and
 /// adds to ("Despacito" beside "Despacito - Remix" and "Despacito
 /// (Acoustic)").
 fn the_plain_one(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
-    let plain: Vec<&String> = r.rest.iter().filter(|w| PLAIN.contains(&w.as_str())).collect();
+    // The lexicon's `plain` words ("original", "regular", "die normale").
+    let is_plain = |w: &str| cx.lex.plain.contains(w);
+    let plain: Vec<&String> = r.rest.iter().filter(|w| is_plain(w)).collect();
     if plain.len() != 1 || r.asks || !r.values.is_empty() {
         return None;
     }
-    let words: Vec<&String> = r.rest.iter().filter(|w| !PLAIN.contains(&w.as_str()) && !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
+    let words: Vec<&String> = r.rest.iter().filter(|w| !is_plain(w) && !EMPTY_IN_ANSWERS.contains(&w.as_str())).collect();
     let options = cx.options();
     if options.len() > SCREEN_READ {
         return None;

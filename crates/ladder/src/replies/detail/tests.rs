@@ -304,3 +304,21 @@ fn an_acknowledgement_and_a_choice_in_italian() {
     assert_eq!((said(&d), d.follow_up.map(|f| f.kind)), ("execute b (reply, detail)".to_string(), Some(FollowUpKind::Question)));
     assert_eq!(said(&Session::new().say("prendo la galleria", &seats)), "execute b (deterministic, -)");
 }
+
+/// "The plain one" in the lexicon's languages ("the regular one", "die
+/// normale", "la normal", "le classique"): of options that are one and
+/// the same with extras, the one without. Where no label is held by every
+/// other's, or the word is no plain word, nothing is picked.
+#[test]
+fn the_plain_one_in_any_language_is_the_one_without_extras() {
+    let lab = |id: &str, label: &str| Candidate::new(id, label);
+    let milk = screen("milk", vec![lab("oat", "Hafermilch 1 l"), lab("barista", "Hafermilch Barista 1 l"), lab("xl", "Hafermilch 1 l XL")]);
+    for input in ["the regular one", "die normale", "la normal", "le classique", "quella normale", "a normal", "de gewone"] {
+        assert_eq!(said(&Session::new().say(input, &milk)), "execute oat (reply, detail)", "{input}");
+    }
+    let two = screen("two", vec![lab("a", "Hafermilch Barista"), lab("b", "Hafermilch Bio"), lab("c", "Mandelmilch")]);
+    for input in ["die normale", "the regular one"] {
+        assert_ne!(Session::new().say(input, &two).outcome, Outcome::Execute, "{input}");
+    }
+    assert_ne!(Session::new().say("die kleine", &milk).outcome, Outcome::Execute);
+}
