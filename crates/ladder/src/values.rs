@@ -78,6 +78,13 @@ impl Value {
         Value { dim, amount, unit: String::new() }
     }
 
+    /// A value read in the unit `word`: a weight in pounds keeps the word,
+    /// as "ten pounds" is as often £10 (`names`).
+    fn in_unit(dim: Dim, amount: f64, word: &str) -> Self {
+        let unit = if dim == Dim::Mass && matches!(word, "pound" | "pounds") { POUNDS.to_string() } else { String::new() };
+        Value { dim, amount, unit }
+    }
+
     /// Whether this value, said in a reply, names `shown`, a value an
     /// option shows: the same dimension and amount, or a bare number that
     /// is the shown value's number ("the 7" names 7:00 PM, "the 1968
@@ -96,6 +103,8 @@ impl Value {
                 (h.fract() == 0.0) && (h == at || h + 12.0 == at) && shown.amount % 60.0 == 0.0
             }
             (Dim::Bare, Dim::Price) => self.amount * 100.0 == shown.amount,
+            // "Ten pounds" names "£10" as it names "10 lb".
+            (Dim::Mass, Dim::Price) if self.unit == POUNDS => (self.amount / 453.6 * 100.0).round() == shown.amount,
             // A weekday or a month is said by its name, never by a number
             // ("the 6" is no Sunday, "the 5" no May).
             // Nor is an offset or a code said without its sign ("the 2" is
@@ -246,6 +255,15 @@ const CLOCK_WORDS: &[&str] = &[
     "ponto",
     "pile",
     "punkt",
+    // Dutch "acht uur 's avonds", French "de l'après-midi".
+    "uur",
+    "s",
+    "avonds",
+    "middags",
+    "ochtends",
+    "apres",
+    "lapres",
+    "midi",
 ];
 
 /// Whether `w`, a word of a reply, is a word its value of dimension `dim`
@@ -261,8 +279,12 @@ pub fn is_value_word(w: &str, dim: Dim) -> bool {
                 || CLOCK_WORDS.contains(&w)
         }
         Dim::Weekday => weekday(w).is_some(),
+        // "'s avonds": the Dutch article is the part of the day's.
+        Dim::DayPart => names::day_part(w).is_some() || w == "s",
         Dim::Month | Dim::Day => month(w).is_some() || matches!(w, "st" | "nd" | "rd" | "th"),
         Dim::Count | Dim::Bare | Dim::Year => false,
+        // "ten pounds" of "£10" (`Value::names`).
+        Dim::Price if matches!(w, "pound" | "pounds") => true,
         d => unit(w).is_some_and(|(u, _)| u == d),
     }
 }
@@ -304,6 +326,36 @@ pub fn short_weekdays(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` with each German weekday in short said before a part of the
+/// day ("Di abends", "Sa vormittags") written as its English name: alone,
+/// "do", "so" and "mi" are words of other languages.
+fn german_short_weekdays(text: &str) -> Cow<'_, str> {
+    const PARTS: [&str; 5] = ["morgens", "vormittags", "mittags", "nachmittags", "abends"];
+    // Nothing is allocated unless a part of the day in German is said.
+    let ends = |w: &[u8]| w.eq_ignore_ascii_case(b"ends") || w.eq_ignore_ascii_case(b"gens") || w.eq_ignore_ascii_case(b"tags");
+    if !text.as_bytes().windows(4).any(ends) {
+        return Cow::Borrowed(text);
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    for (k, w) in words.iter().enumerate() {
+        let next = words.get(k + 1).map(|n| n.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase());
+        let day = w.trim_end_matches(['.', ',']);
+        let full = match day.to_lowercase().as_str() {
+            "mo" => "monday",
+            "di" => "tuesday",
+            "mi" => "wednesday",
+            "do" => "thursday",
+            "fr" => "friday",
+            "sa" => "saturday",
+            "so" => "sunday",
+            _ => "",
+        };
+        out.push(if !full.is_empty() && next.is_some_and(|n| PARTS.contains(&n.as_str())) { full } else { w });
+    }
+    Cow::Owned(out.join(" "))
+}
+
 /// `text` with each Portuguese weekday said with "feira" ("segunda-feira",
 /// "na quarta feira") written as its English name: said alone, "segunda"
 /// is as often "second".
@@ -333,6 +385,7 @@ fn portuguese_weekdays(text: &str) -> Cow<'_, str> {
 /// The values in `text`, in order.
 pub fn values(text: &str) -> Vec<Value> {
     let text = &*portuguese_weekdays(text);
+    let text = &*german_short_weekdays(text);
     // Numbers said in words are read as their digits are.
     let spelled = spelled_numbers(text);
     // Without a digit, a currency sign, a plus or a number word, every value is a
@@ -351,6 +404,9 @@ pub fn values(text: &str) -> Vec<Value> {
 /// The unit of a time of day said without am or pm on a twelve-hour
 /// clock ("half past six"): it names that time in either half of the day.
 const TWELVE_HOURS: &str = "12h";
+
+/// The unit of a weight said in pounds, which may be money (`Value::in_unit`).
+const POUNDS: &str = "pound";
 
 /// `values` of ASCII text with no digit, no currency sign and no number
 /// word: its words (a letter, then letters and apostrophes, as `scan`

@@ -511,7 +511,7 @@ pub(super) fn hour_of_day(toks: &[Tok], i: usize, hour: f64, at: bool) -> Option
         return None;
     }
     let (end, said_hours) = match word_at(toks, i + 1) {
-        Some((j, "heures" | "heure" | "uhr" | "h")) => (j, true),
+        Some((j, "heures" | "heure" | "uhr" | "uur" | "h")) => (j, true),
         _ => (i, false),
     };
     let (minutes, end) = match minutes_after(toks, end + 1) {
@@ -580,14 +580,25 @@ pub(super) fn clock(h: f64, m: f64, meridiem: Option<&str>) -> Option<f64> {
     let h = match meridiem {
         Some("pm") if h < 12.0 => h + 12.0,
         Some("am") if h == 12.0 => 0.0,
+        // "16 h de l'après-midi": a 24-hour time said with its half.
+        Some("pm") if h > 12.0 => h,
         Some(_) if h > 12.0 => return None,
         _ => h,
     };
     Some(h * 60.0 + m)
 }
 
+/// The next word from token `i`, past spaces, apostrophes and hyphens
+/// ("l'après-midi", "'s avonds").
+fn word_past_marks<'t>(toks: &'t [Tok<'_>], i: usize) -> Option<(usize, &'t str)> {
+    match toks.iter().enumerate().skip(i).find(|(_, t)| !matches!(t, Tok::Space | Tok::Sym('\'' | '\u{2019}' | '-')))? {
+        (j, Tok::Word(w)) => Some((j, w.as_ref())),
+        _ => None,
+    }
+}
+
 pub(super) fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> {
-    let (j, w) = word_at(toks, i)?;
+    let (j, w) = word_past_marks(toks, i)?;
     match w {
         "am" => Some((j, "am")),
         "pm" => Some((j, "pm")),
@@ -605,13 +616,23 @@ pub(super) fn meridiem(toks: &[Tok], i: usize) -> Option<(usize, &'static str)> 
         // "abends", "morgens".
         "de" | "du" | "di" | "del" | "da" => {
             let (k, next) = word_at(toks, j + 1)?;
-            let (k, part) = if matches!(next, "la" | "l") { word_at(toks, k + 1)? } else { (k, next) };
+            let (k, part) = if matches!(next, "la" | "l") { word_past_marks(toks, k + 1)? } else { (k, next) };
+            // "l'après" is one word as typed.
+            let part = part.strip_prefix("l'").or_else(|| part.strip_prefix("l\u{2019}")).unwrap_or(part);
             match part {
                 "tarde" | "noche" | "soir" | "sera" | "pomeriggio" | "notte" | "noite" => Some((k, "pm")),
+                // "de l'après-midi".
+                "apres" => word_past_marks(toks, k + 1).filter(|(_, w)| *w == "midi").map(|(k, _)| (k, "pm")),
                 "manana" | "madrugada" | "matin" | "mattina" | "mattino" | "manha" => Some((k, "am")),
                 _ => None,
             }
         }
+        // Dutch "'s avonds", "'s middags", "'s ochtends".
+        "s" => match word_past_marks(toks, j + 1)? {
+            (k, "avonds" | "middags" | "nachts") => Some((k, "pm")),
+            (k, "ochtends" | "morgens") => Some((k, "am")),
+            _ => None,
+        },
         "abends" | "nachmittags" | "soir" => Some((j, "pm")),
         "morgens" | "vormittags" | "matin" => Some((j, "am")),
         // "p.m." and "a.m.": a letter, a dot, a letter.
@@ -745,6 +766,18 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
     {
         return Some((Value::new(Dim::Clock, clock(x, 0.0, Some(mer))?), 1));
     }
+    // "18–20 Uhr", "8-10 h", "19–21 uur": the start of a span of hours on
+    // a 24-hour clock, said with the end's word for the hour.
+    if x.fract() == 0.0
+        && (0.0..24.0).contains(&x)
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && let Some((j, Tok::Sym('-' | '\u{2013}' | '\u{2014}'))) = next_solid(toks, i + 1)
+        && let Some((k, Tok::Num(end))) = next_solid(toks, j + 1)
+        && number(end).is_some_and(|e| e > x && e <= 24.0)
+        && word_at(toks, k + 1).is_some_and(|(_, w)| matches!(w, "uhr" | "h" | "uur" | "heures"))
+    {
+        return Some((Value::new(Dim::Clock, x * 60.0), 1));
+    }
     let adjacent = |k: usize| toks.get(k);
     // "9.99 €", "412 €", "20 dollars".
     if let Some((j, Tok::Sym(c))) = next_solid(toks, i + 1)
@@ -840,7 +873,7 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
         // Marta").
         let written_onto = j == i + 1 || (j == i + 2 && matches!(adjacent(i + 1), Some(Tok::Sym('-'))));
         if let Some((dim, f)) = unit(w).filter(|_| written_onto || !names::WORDS_AS_OFTEN.contains(&w)) {
-            return Some((Value::new(dim, x * f), j + 1 - i));
+            return Some((Value::in_unit(dim, x * f, w), j + 1 - i));
         }
         // "March 14th" is read from the month; "14th of March", "4 Aug",
         // "the 1st": a day, with its month where one follows.
@@ -900,7 +933,7 @@ pub(super) fn counted_by(x: f64, next: &str) -> Option<Value> {
     // Said apart from its number ("two hundred to Marta"), such a unit is
     // a word.
     if let Some((dim, f)) = unit(next).filter(|_| !names::WORDS_AS_OFTEN.contains(&next)) {
-        return Some(Value::new(dim, x * f));
+        return Some(Value::in_unit(dim, x * f, next));
     }
     (x.fract() == 0.0
         && next.chars().count() > 2

@@ -600,3 +600,44 @@ fn more_values_in_the_lexicons_languages() {
     assert_eq!((v[0].dim, v[0].amount, v[0].unit.as_str()), (Dim::Count, 8.0, "seat"));
     assert!(values("segunda").iter().all(|v| v.dim != Dim::Weekday), "said alone, the second");
 }
+
+/// Times, months and money as fresh64's authors wrote them: French "de
+/// l'après-midi", Dutch "om acht uur 's avonds", German "18–20 Uhr" and
+/// "Di abends", Dutch, Italian and Portuguese months, and "ten pounds"
+/// as £10 (and as a weight). Never a time where nothing says one.
+#[test]
+fn times_months_and_pounds_as_people_write_them() {
+    let clocks = |t: &str| values(t).into_iter().filter(|v| v.dim == Dim::Clock).map(|v| v.amount).collect::<Vec<f64>>();
+    assert_eq!(clocks("samedi à quatre heures de l'après-midi"), [960.0]);
+    assert_eq!(clocks("à 16 h de l’après-midi"), [960.0]);
+    assert_eq!(clocks("om 8 uur 's avonds"), [1200.0]);
+    assert_eq!(clocks("Dienstag, 18–20 Uhr"), [1080.0, 1200.0]);
+    assert_eq!(clocks("19–21 uur"), [1140.0, 1260.0]);
+    assert!(clocks("2-3 people").is_empty());
+    let v = values("Di abends");
+    assert_eq!((v[0].dim, v[0].amount), (Dim::Weekday, 1.0), "{v:?}");
+    assert!(values("do it tonight").iter().all(|v| v.dim != Dim::Weekday));
+    for (text, day, month) in [("Zaterdag 8 maart", 8.0, "3"), ("14 de março", 14.0, "3"), ("3 maggio", 3.0, "5"), ("1 okt", 1.0, "10")] {
+        let days: Vec<Value> = values(text).into_iter().filter(|v| v.dim == Dim::Day).collect();
+        assert_eq!((days[0].amount, days[0].unit.as_str()), (day, month), "{text}");
+    }
+    let pounds = values("ten pounds");
+    let price = |c: f64| Value::new(Dim::Price, c);
+    assert!(pounds[0].names(&price(1000.0)) && !pounds[0].names(&price(500.0)), "{pounds:?}");
+    assert!(pounds[0].names(&Value::new(Dim::Mass, 4536.0)));
+    assert!(!values("ten kilos")[0].names(&price(1000.0)));
+}
+
+proptest! {
+    /// A weight said in pounds names the price of that many pounds and
+    /// no other; one in kilos names no price.
+    #[test]
+    fn pounds_name_one_price(n in 1u32..500, m in 1u32..500) {
+        let said = values(&format!("{n} pounds"));
+        let price = |c: u32| Value::new(Dim::Price, f64::from(c) * 100.0);
+        prop_assert!(said[0].names(&price(n)));
+        prop_assert_eq!(said[0].names(&price(m)), n == m);
+        let kilos = values(&format!("{n} kilos"));
+        prop_assert!(!kilos[0].names(&price(n)));
+    }
+}
