@@ -362,7 +362,9 @@ pub(super) fn position_mentions(
             // label alone ("21st century"; not "the first report" among
             // reports, the list's own noun).
             let of_a_label = |a: &str, b: &str| canon.any_entry_has_both(a, b, stop);
-            let after_own = i > 0 && of_a_label(toks[i - 1], toks[at]);
+            // An article a label also has is no word of it ("la prima" with
+            // "La prima volta": the position or the label).
+            let after_own = i > 0 && !lex.function_words.contains(toks[i - 1]) && of_a_label(toks[i - 1], toks[at]);
             let bare = len == 1 && is_number(toks[at]) && !after_own;
             let ordinal = !toks[at..end].iter().any(|t| is_number(t))
                 && !after_own

@@ -241,9 +241,12 @@ pub(super) fn in_day_part(part: f64, minutes: f64) -> bool {
     DAY_PARTS.get(part as usize).is_some_and(|(from, to)| (*from..*to).contains(&minutes))
 }
 
+/// A weekday's number from its name, or its name in the plural ("does
+/// she do saturdays?", "los sábados"; a short name has none: "tues" is
+/// Tuesday).
 pub(super) fn weekday(w: &str) -> Option<u8> {
     static BY_NAME: LazyLock<FxHashMap<&'static str, u8>> = LazyLock::new(|| by_name(WEEKDAYS));
-    BY_NAME.get(w).copied()
+    BY_NAME.get(w).or_else(|| w.strip_suffix('s').filter(|s| s.len() >= 6).and_then(|s| BY_NAME.get(s))).copied()
 }
 
 pub(super) fn month(w: &str) -> Option<u8> {

@@ -614,6 +614,9 @@ fn times_months_and_pounds_as_people_write_them() {
     assert_eq!(clocks("Dienstag, 18–20 Uhr"), [1080.0, 1200.0]);
     assert_eq!(clocks("19–21 uur"), [1140.0, 1260.0]);
     assert!(clocks("2-3 people").is_empty());
+    assert_eq!(one("does she do saturdays"), (Dim::Weekday, 5.0));
+    assert_eq!(one("los sábados"), (Dim::Weekday, 5.0));
+    assert!(values("tues").iter().all(|v| v.amount == 1.0));
     let v = values("Di abends");
     assert_eq!((v[0].dim, v[0].amount), (Dim::Weekday, 1.0), "{v:?}");
     assert!(values("do it tonight").iter().all(|v| v.dim != Dim::Weekday));

@@ -397,3 +397,24 @@ fn a_label_that_is_a_position_word_said_with_more_is_read_both_ways() {
     });
     branches.expect(&[("both offered", 64), ("the label alone executes", 16), ("the readings agree and execute", 48)]);
 }
+
+/// An article a label also has is no word of that label before a
+/// position ("la prima" with "La prima volta" third, "le premier" with
+/// "Le premier jour"): both readings are offered; the label said on
+/// past the ordinal executes it.
+#[test]
+fn an_article_before_an_ordinal_that_a_label_says_is_read_both_ways() {
+    for (labels, input, both) in [
+        (["Ultimo bacio", "Estate al mare", "La prima volta"], "metti la prima", ["c0", "c2"]),
+        (["Ultimo bacio", "Estate al mare", "La prima volta"], "la prima", ["c0", "c2"]),
+        (["Les nuits", "Le vent", "Le premier jour"], "le premier", ["c0", "c2"]),
+    ] {
+        let cands = labelled(&labels);
+        let req = super::super::tests::request(input, &cands);
+        let d = crate::testkit::turn(crate::testkit::policy(), &crate::testkit::Fake::quiet(), &req).decision;
+        assert_eq!(d.outcome, crate::types::Outcome::Clarify, "{input}");
+        let offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
+        assert!(both.iter().all(|id| offered.contains(&id.to_string())), "{input}: {offered:?}");
+        assert_eq!(executes(&format!("{input} {}", labels[2].split(' ').last().unwrap()), &cands).as_deref(), Some("c2"));
+    }
+}

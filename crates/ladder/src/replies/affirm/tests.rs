@@ -408,6 +408,11 @@ fn an_acknowledgement_then_a_question_about_more_is_that_question() {
     }
     let d = Session::new().say("yes please. do you also do tyre rotation?", &confirm);
     assert_eq!(d.target_id.as_deref(), Some("oil"), "{}", said(&d));
+    // A weekday in the plural is a day as its name is: another day than
+    // the option's asks about a change, never accepts it.
+    for input in ["ok cool, do you do sundays tho?", "ok, are you open on fridays?"] {
+        assert_ne!(Session::new().say(input, &confirm).outcome, Outcome::Execute, "{input}");
+    }
 }
 
 /// The reply words of Portuguese, Italian and Dutch: a yes executes what
