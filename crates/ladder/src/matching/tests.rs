@@ -212,3 +212,23 @@ fn pronouns_and_prepositions_of_a_request_name_nothing() {
         }
     }
 }
+
+/// Hedges and particles that only phrase a request ("tbh", German
+/// "einfach", "mal"), and German verbs of putting ("stell's in die
+/// Garage"): the words beside them name the option.
+#[test]
+fn hedges_and_particles_name_nothing() {
+    use crate::testkit::Session;
+    use crate::types::{Candidate, OptionSet};
+    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
+    let chat = set(vec![Candidate::new("mute", "Mute for 1 hour"), Candidate::new("notif", "Notification settings")]);
+    let drop = set(vec![Candidate::new("garage", "Ablageort: Garage"), Candidate::new("nachbar", "Beim Nachbarn abgeben")]);
+    for (input, set, want) in [
+        ("tbh just open notification settings", &chat, "notif"),
+        ("honestly, mute for 1 hour", &chat, "mute"),
+        ("leg's einfach in die Garage", &drop, "garage"),
+        ("stell es mal in die Garage", &drop, "garage"),
+    ] {
+        assert_eq!(Session::new().say(input, set).target_id.as_deref(), Some(want), "{input}");
+    }
+}
