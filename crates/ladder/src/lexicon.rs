@@ -68,6 +68,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub plain: Vec<String>,
     #[serde(default)]
+    pub additive_tails: Vec<String>,
+    #[serde(default)]
     pub omissions: Vec<String>,
     #[serde(default)]
     pub others: Vec<String>,
@@ -357,6 +359,9 @@ pub struct Lexicon {
     /// original despacito", "die normale"): of options that are one and
     /// the same with extras, the one without.
     pub plain: HashSet<String>,
+    /// Words that end a request for one more thing by its words ("the GPS
+    /// too"): phrasing where nothing in the request is a position.
+    pub additive_tails: PhraseSet,
     /// Words of leaving an option out ("skip", "without", "ohne"): after a
     /// no to the one option proposed, with its words, they refuse it again.
     pub omissions: HashSet<String>,
@@ -599,6 +604,7 @@ impl Lexicon {
             deictic: words(all(|l| &l.deictic)),
             possessives: words(all(|l| &l.possessives)),
             plain: words(all(|l| &l.plain)),
+            additive_tails: PhraseSet::build(&all(|l| &l.additive_tails)),
             omissions: words(all(|l| &l.omissions)),
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),

@@ -469,6 +469,16 @@ pub struct Rules<'a> {
     pub stop: &'a DeadlineWatch,
 }
 
+/// Marks the words that end the input asking for one more thing
+/// ("too", "as well": the lexicon's `additive_tails`) as phrasing, when
+/// some word before them is content (a word of their own names nothing).
+fn additive_tail(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
+    let Some(at) = (1..toks.len()).find(|i| lex.additive_tails.match_at(toks, *i) == Some(toks.len() - i)) else { return };
+    if roles[at..].iter().all(|r| *r == Role::Content) && roles[..at].iter().any(|r| *r != Role::Empty) {
+        roles[at..].fill(Role::Empty);
+    }
+}
+
 /// Whether `t` is the word `k`, or one is the other with an "s" ("panel"
 /// and "panels"): how a kind is said.
 pub(crate) fn same_or_plural(k: &str, t: &str) -> bool {
@@ -507,6 +517,11 @@ pub fn find(
     let mut out_of_range = false;
     let values = value_digits(raw);
     let positions = position_mentions(&toks, &mut roles, canon, lex, params, &values, stop);
+    // "the GPS too", "the overstory as well": one more option named by its
+    // words; beside a position the tail stays a word of its own.
+    if positions.is_empty() {
+        additive_tail(&toks, &mut roles, lex);
+    }
     let mut badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
     let (signed, unshown) = signed_mentions(raw, &toks, &mut roles, pool, stop);
     positions::drop_other_signs(raw, &mut mentions, pool);

@@ -232,3 +232,61 @@ fn hedges_and_particles_name_nothing() {
         assert_eq!(Session::new().say(input, set).target_id.as_deref(), Some(want), "{input}");
     }
 }
+
+/// "The GPS too", "lisinopril as well": a request for one more thing by
+/// its words executes what those words alone do; with a negation or two
+/// options, nothing executes.
+#[test]
+fn one_more_by_its_words_is_those_words() {
+    use crate::testkit::Session;
+    use crate::types::{Candidate, OptionSet, Outcome};
+    let extras = OptionSet {
+        option_set_id: "x".into(),
+        candidates: vec![
+            Candidate::new("gps", "Add GPS"),
+            Candidate::new("seat", "Add child seat"),
+            Candidate::new("suv", "Upgrade to SUV"),
+        ]
+        .into(),
+        ..Default::default()
+    };
+    for (input, want) in [("the GPS too", "gps"), ("child seat as well", "seat"), ("upgrade to suv also", "suv")] {
+        assert_eq!(Session::new().say(input, &extras).target_id.as_deref(), Some(want), "{input}");
+    }
+    for input in ["not the GPS too", "GPS and child seat too", "too"] {
+        assert_ne!(Session::new().say(input, &extras).outcome, Outcome::Execute, "{input}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::testkit::cases(128)))]
+
+    /// Over generated screens, "<words> too" executes what "<words>"
+    /// alone executes, or nothing; "not <words> too" never executes.
+    #[test]
+    fn an_additive_tail_never_executes_what_the_words_alone_do_not(
+        labels in proptest::sample::subsequence(vec!["Add GPS", "Add child seat", "Upgrade to SUV", "Extra driver", "Roof box", "Snow chains"], 2..=5),
+        pick in 0usize..5,
+        words in 1usize..3,
+        tail in proptest::sample::select(vec!["too", "as well"]),
+    ) {
+        use crate::testkit::Session;
+        use crate::types::{Candidate, OptionSet, Outcome};
+        let set = OptionSet {
+            option_set_id: "x".into(),
+            candidates: labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect::<Vec<_>>().into(),
+            ..Default::default()
+        };
+        let label = labels[pick % labels.len()].to_lowercase();
+        let said: Vec<&str> = label.split(' ').rev().take(words).collect::<Vec<_>>().into_iter().rev().collect();
+        let said = said.join(" ");
+        let alone = Session::new().say(&said, &set);
+        let more = Session::new().say(&format!("{said} {tail}"), &set);
+        let executed = |d: &crate::types::Decision| d.target_id.clone().filter(|_| d.outcome == Outcome::Execute);
+        if let Some(got) = executed(&more) {
+            proptest::prop_assert_eq!(Some(got), executed(&alone), "{:?} {:?} over {:?}", said, tail, labels);
+        }
+        let negated = Session::new().say(&format!("not {said} {tail}"), &set);
+        proptest::prop_assert_ne!(negated.outcome, Outcome::Execute, "not {:?} {:?} over {:?}", said, tail, labels);
+    }
+}

@@ -415,6 +415,6 @@ fn an_article_before_an_ordinal_that_a_label_says_is_read_both_ways() {
         assert_eq!(d.outcome, crate::types::Outcome::Clarify, "{input}");
         let offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
         assert!(both.iter().all(|id| offered.contains(&id.to_string())), "{input}: {offered:?}");
-        assert_eq!(executes(&format!("{input} {}", labels[2].split(' ').last().unwrap()), &cands).as_deref(), Some("c2"));
+        assert_eq!(executes(&format!("{input} {}", labels[2].split(' ').next_back().unwrap()), &cands).as_deref(), Some("c2"));
     }
 }
