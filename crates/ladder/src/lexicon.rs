@@ -70,6 +70,10 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub additive_tails: Vec<String>,
     #[serde(default)]
+    pub for_whom: Vec<String>,
+    #[serde(default)]
+    pub people: Vec<String>,
+    #[serde(default)]
     pub omissions: Vec<String>,
     #[serde(default)]
     pub others: Vec<String>,
@@ -362,6 +366,11 @@ pub struct Lexicon {
     /// Words that end a request for one more thing by its words ("the GPS
     /// too"): phrasing where nothing in the request is a position.
     pub additive_tails: PhraseSet,
+    /// Who a request is for ("to my sister", "for my son"), before words
+    /// no option shows that end the input: phrasing.
+    pub for_whom: PhraseSet,
+    /// The people a request may be for (`for_whom`).
+    pub people: HashSet<String>,
     /// Words of leaving an option out ("skip", "without", "ohne"): after a
     /// no to the one option proposed, with its words, they refuse it again.
     pub omissions: HashSet<String>,
@@ -605,6 +614,8 @@ impl Lexicon {
             possessives: words(all(|l| &l.possessives)),
             plain: words(all(|l| &l.plain)),
             additive_tails: PhraseSet::build(&all(|l| &l.additive_tails)),
+            for_whom: PhraseSet::build(&all(|l| &l.for_whom)),
+            people: words(all(|l| &l.people)),
             omissions: words(all(|l| &l.omissions)),
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),

@@ -479,6 +479,29 @@ fn additive_tail(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
     }
 }
 
+/// Marks who a request is for as phrasing ("send this to my sister", "a
+/// kids cut for my son", "el tinte para mi madre": the lexicon's
+/// `for_whom`, then one or two words that end the input, the last one of
+/// its `people`, none of them a word any option shows or one of the
+/// lexicon's words for items and actions).
+fn for_whom(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) {
+    for i in 1..toks.len() {
+        let Some(n) = lex.for_whom.match_at(toks, i) else { continue };
+        let rest = toks.len().saturating_sub(i + n);
+        let whom = &toks[(i + n).min(toks.len())..];
+        if !(1..=2).contains(&rest)
+            || !whom.last().is_some_and(|w| lex.people.contains(*w))
+            || roles[i + n..].iter().any(|r| *r != Role::Content)
+            || whom.iter().any(|w| canon.any_word(w, stop) || typo::lexicon_word(w, lex) || lex.function_words.contains(*w))
+            || !roles[..i].iter().any(|r| *r != Role::Empty)
+        {
+            continue;
+        }
+        roles[i..].fill(Role::Empty);
+        return;
+    }
+}
+
 /// Whether `t` is the word `k`, or one is the other with an "s" ("panel"
 /// and "panels"): how a kind is said.
 pub(crate) fn same_or_plural(k: &str, t: &str) -> bool {
@@ -522,6 +545,7 @@ pub fn find(
     if positions.is_empty() {
         additive_tail(&toks, &mut roles, lex);
     }
+    for_whom(&toks, &mut roles, canon, lex, stop);
     let mut badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
     let (signed, unshown) = signed_mentions(raw, &toks, &mut roles, pool, stop);
     positions::drop_other_signs(raw, &mut mentions, pool);

@@ -290,3 +290,68 @@ proptest::proptest! {
         proptest::prop_assert_ne!(negated.outcome, Outcome::Execute, "not {:?} {:?} over {:?}", said, tail, labels);
     }
 }
+
+/// Who a request is for ("a kids cut for my son", "share it with my
+/// sister", "el tinte para mi madre") names nothing; a word after it
+/// that an option shows is that option's ("a case for my iphone").
+#[test]
+fn who_a_request_is_for_names_nothing() {
+    use crate::testkit::Session;
+    use crate::types::{Candidate, OptionSet, Outcome};
+    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
+    let barber = set(vec![Candidate::new("cut", "Haircut"), Candidate::new("beard", "Beard trim"), Candidate::new("kids", "Kids cut")]);
+    let salon = set(vec![Candidate::new("l", "Lavado"), Candidate::new("c", "Corte"), Candidate::new("t", "Tinte")]);
+    let lists = set(vec![Candidate::new("share", "Share playlist"), Candidate::new("rename", "Rename playlist")]);
+    let cases = set(vec![Candidate::new("ip", "iPhone case"), Candidate::new("gal", "Galaxy case")]);
+    for (input, set, want) in [
+        ("a kids cut for my son", &barber, "kids"),
+        ("book a haircut for my dad", &barber, "cut"),
+        ("el tinte para mi madre", &salon, "t"),
+        ("send the playlist to my sister", &lists, "share"),
+        ("share it with my sister", &lists, "share"),
+        ("a case for my iphone", &cases, "ip"),
+    ] {
+        assert_eq!(Session::new().say(input, set).target_id.as_deref(), Some(want), "{input}");
+    }
+    for (input, set) in [("for my son", &barber), ("a case for my phone", &cases), ("a haircut for my beard", &barber)] {
+        assert_ne!(Session::new().say(input, set).outcome, Outcome::Execute, "{input}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::testkit::cases(128)))]
+
+    /// Over generated screens, "<words> for my <someone>" executes what
+    /// the words alone execute, or nothing; "<words> for my <another
+    /// option's word>" never executes an option that lacks that word.
+    #[test]
+    fn who_a_request_is_for_never_changes_what_it_names(
+        labels in proptest::sample::subsequence(vec!["Haircut", "Beard trim", "Kids cut", "Hair colour", "Wash and dry", "Shave"], 2..=5),
+        pick in 0usize..5,
+        other in 0usize..5,
+        whom in proptest::sample::select(vec!["son", "dad", "little sister", "wife"]),
+        prep in proptest::sample::select(vec!["for my", "to my", "with my", "para mi"]),
+    ) {
+        use crate::testkit::Session;
+        use crate::types::{Candidate, OptionSet, Outcome};
+        let set = OptionSet {
+            option_set_id: "x".into(),
+            candidates: labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect::<Vec<_>>().into(),
+            ..Default::default()
+        };
+        let (pick, other) = (pick % labels.len(), other % labels.len());
+        let said = labels[pick].to_lowercase();
+        let executed = |d: &crate::types::Decision| d.target_id.clone().filter(|_| d.outcome == Outcome::Execute);
+        let alone = executed(&Session::new().say(&said, &set));
+        let for_whom = executed(&Session::new().say(&format!("{said} {prep} {whom}"), &set));
+        if for_whom.is_some() {
+            proptest::prop_assert_eq!(&for_whom, &alone, "{:?} {:?} {:?} over {:?}", said, prep, whom, labels);
+        }
+        let word = labels[other].split(' ').next().unwrap().to_lowercase();
+        let d = Session::new().say(&format!("{said} {prep} {word}"), &set);
+        if let Some(got) = executed(&d) {
+            let label = labels[got[1..].parse::<usize>().unwrap()].to_lowercase();
+            proptest::prop_assert!(label.split(' ').any(|w| w == word), "{:?} {:?} {:?} executed {:?}", said, prep, word, label);
+        }
+    }
+}
