@@ -70,8 +70,10 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     if cx.a_label_says_it() {
         return None;
     }
-    let (start, end) = last_take_back(cx, &words)?;
-    let (before, after) = (&words[..start], &words[end..]);
+    // The side taken back starts after the take-back before it, if any
+    // ("patel. no wait okafor. actually patel": "okafor").
+    let (from, start, end) = last_take_back(cx, &words)?;
+    let (before, after) = (&words[from..start], &words[end..]);
     // Each side as typed, where the words line up with the input's, for
     // the values it says ("the 8:15", "tuesday").
     let input = cx.req.input.as_str();
@@ -85,7 +87,7 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
     // Plus"): the choice after the take-back stands all the same.
     // Words on that side that name nothing ("full groom for Biscuit", a
     // pet's name) are passed over as long as the rest names one option.
-    let taken = match choice(cx, before, typed(0, start)).or_else(|| naming_part(cx, before)) {
+    let taken = match choice(cx, before, typed(from, start)).or_else(|| naming_part(cx, before)) {
         Some(Choice::Entry(e)) => Some(e),
         Some(Choice::Position(said)) => position_on_screen(cx, &said),
         None if names_several(cx, before) => None,
@@ -140,6 +142,15 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
         })
     });
     let Some((from, to, wanted)) = chosen else {
+        // What follows names several options, then words that name
+        // nothing ("... actually patel, she knows biscuit" over two Dr.
+        // Patel slots): those are asked, never the one taken back.
+        if let Some(entries) = (1..=after.len()).rev().filter(|j| tail_names_nothing(*j)).find_map(|j| {
+            let several: Vec<usize> = named_all(cx, &after[..j]).into_iter().filter(|e| Some(*e) != taken).collect();
+            (several.len() >= 2).then_some(several)
+        }) {
+            return Some(Answered::of(Answer::Ask { entries, kind: ReplyKind::SelfCorrection }));
+        }
         // Only what is said as a choice ("the purple one"), not a sentence
         // of its own ("... is actually awesome, now find me a drama").
         let taken = taken.filter(|_| content(cx, after).len() <= 2)?;
@@ -191,8 +202,9 @@ fn said_at(words: &[&str], i: usize) -> Option<usize> {
 }
 
 /// The last run of words that take back (`TAKES_BACK`, a refusal, an
-/// abandon) with words on either side: where it starts and ends.
-fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize)> {
+/// abandon) with words on either side: where the run before it ends (0
+/// when there is none), and where it starts and ends.
+fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize, usize)> {
     let lex = cx.lex;
     let at = |i: usize| {
         said_at(words, i).into_iter().chain([lex.refusals.match_at(words, i), lex.abandons.match_at(words, i)].into_iter().flatten()).max()
@@ -212,7 +224,10 @@ fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize)
             None => i += 1,
         }
     }
-    runs.into_iter().rev().find(|(s, e)| *s > 0 && *e < words.len())
+    let k = runs.iter().rposition(|(s, e)| *s > 0 && *e < words.len())?;
+    let (start, end) = runs[k];
+    let from = runs[..k].iter().rev().map(|(_, e)| *e).find(|e| *e < start).unwrap_or(0);
+    Some((from, start, end))
 }
 
 /// What `words` choose: the one option every content word of which it
@@ -241,6 +256,23 @@ fn naming_part(cx: &Context<'_, '_>, words: &[&str]) -> Option<Choice> {
         (Some(one), None) => Some(Choice::Entry(one)),
         _ => None,
     }
+}
+
+/// The options (asked about, else the screen) that show every content
+/// word of `words`; none when it has no content word.
+fn named_all(cx: &Context<'_, '_>, words: &[&str]) -> Vec<usize> {
+    let content = content(cx, words);
+    if content.is_empty() {
+        return Vec::new();
+    }
+    asked_or_screen(cx)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| {
+            let own = cx.words_of(*e);
+            content.iter().all(|w| shows_word(&own, w))
+        })
+        .collect()
 }
 
 /// Whether `words` name two or more options, each showing every content

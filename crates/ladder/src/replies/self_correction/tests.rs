@@ -180,6 +180,26 @@ fn each_side_of_a_take_back_is_read_with_the_words_it_carries() {
     }
 }
 
+/// Two take-backs: the side taken back last is the one between them
+/// ("patel. no wait okafor. actually patel"); a last choice that names
+/// several options, then words that name nothing, asks among them,
+/// never the one taken back.
+#[test]
+fn the_choice_before_the_last_take_back_is_the_one_taken_back() {
+    let lab = |id: &str, label: &str| Candidate::new(id, label);
+    let slots = asking(
+        screen("slots", vec![lab("p1", "Dr. Patel · Mon 9:00"), lab("ok", "Dr. Okafor · Mon 11:30"), lab("p2", "Dr. Patel · Wed 16:00")]),
+        Asked::Choice,
+    );
+    for input in ["patel. no wait okafor. ugh actually patel, she knows biscuit", "okafor - no, patel, she is nice"] {
+        let d = Session::new().say(input, &slots);
+        assert_eq!(d.outcome, Outcome::Clarify, "{input}: {}", said(&d));
+        let offered = d.clarifier.map(|c| c.option_ids).unwrap_or_default();
+        assert_eq!(offered, ["p1", "p2"], "{input}");
+    }
+    assert_eq!(said(&Session::new().say("okafor. no wait, patel. no, okafor", &slots)), "execute ok (reply, self_correction)");
+}
+
 /// A take-back word with the same option named on both sides ("coffee no
 /// sales a" over "Coffee sales A") takes nothing back for another: it is
 /// a negation inside the request, and never executes (found by
