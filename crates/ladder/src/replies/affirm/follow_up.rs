@@ -293,7 +293,11 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     let raw = cx.req.input.as_str();
     let choice = &raw[first.start..r.clauses[k + 1].start];
     let canonical = crate::canon::canonicalize(choice, lex);
-    let position = position_said(cx, &canonical);
+    // A word an option shows is that option's, not a position's ("the
+    // riverside one" over a sublabel "riverside").
+    let position = position_said(cx, &canonical).filter(|said| {
+        !said.words.iter().any(|w| !w.chars().all(|c| c.is_ascii_digit()) && listed.iter().any(|e| cx.words_of(*e).contains(w)))
+    });
     if position.is_some() != by_position {
         return None;
     }
@@ -358,6 +362,7 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
         !own.contains(w)
             && !common.contains(w)
             && !lex.function_words.contains(w)
+            && !lex.filler.is_phrase(&[w.as_str()])
             && listed.iter().any(|e| *e != entry && cx.words_of(*e).contains(w))
     };
     if r.clauses.iter().any(|c| c.words.iter().any(another)) {

@@ -322,3 +322,23 @@ fn the_plain_one_in_any_language_is_the_one_without_extras() {
     }
     assert_ne!(Session::new().say("die kleine", &milk).outcome, Outcome::Execute);
 }
+
+/// A choice by a sublabel's word said as "the ... one", then a question,
+/// where another option's sublabel says "the" ("next to the showers"):
+/// "one" is no position and "the" no word of that option; the choice
+/// executes with its question. A second option named still asks.
+#[test]
+fn a_sublabel_word_said_as_the_one_then_a_question_is_the_choice() {
+    let pitches = screen(
+        "p",
+        vec![c("a", "Pitch 14", "riverside, electric hook-up"), c("b", "Pitch 22", "woodland"), c("c", "Pitch 31", "next to the showers")],
+    );
+    for (input, want) in [("the riverside one — does it get any shade?", "a"), ("the woodland one, can you add a tent?", "b")] {
+        let d = Session::new().say(input, &pitches);
+        assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(want)), "{input}: {}", said(&d));
+        assert!(d.follow_up.is_some(), "{input}");
+    }
+    for input in ["the riverside one, or the woodland?", "the riverside one, is it next to the showers?"] {
+        assert_ne!(Session::new().say(input, &pitches).outcome, Outcome::Execute, "{input}");
+    }
+}
