@@ -222,8 +222,15 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::rejecting(Answer::Escape { reason: EscapeReason::Cancel, kind: ReplyKind::Decline }, refused);
     }
     // What it refused is recorded as a rejection is: a vague turn next
-    // does not bring it back.
-    let refused = proposed.filter(|_| r.refuses).map(|e| cx.pool.entries[e].cand.id.clone());
+    // does not bring it back. A no that says another value than the
+    // option shows ("nee, lieber halb vier" to 15:00) asks for it changed:
+    // the app proposes it again changed, under the same id, and a yes to
+    // that is no yes to what was refused.
+    let changes = |e: usize| {
+        let shown = cx.values_of(e);
+        r.values.iter().any(|v| !v.said_of(&shown) && shown.iter().any(|s| crate::values::of_a_kind(v, s)))
+    };
+    let refused = proposed.filter(|e| r.refuses && !changes(*e)).map(|e| cx.pool.entries[e].cand.id.clone());
     Answered::rejecting(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, refused)
 }
 

@@ -335,3 +335,24 @@ proptest! {
         }
     }
 }
+
+/// A no that asks for another value ("nee, lieber halb vier" to 15:00)
+/// declines the option as proposed and refuses nothing: the app proposes
+/// it changed under the same id, and a yes to that executes it.
+#[test]
+fn a_no_that_changes_a_value_refuses_nothing() {
+    let cut = |time: &str| {
+        asking(
+            screen(
+                "cut",
+                vec![Candidate { sublabel: "bei Jana".into(), ..Candidate::new("a", format!("Haarschnitt · Di 14.05., {time}")) }],
+            ),
+            Asked::Confirmation,
+        )
+    };
+    for (no, yes) in [("nee, lieber halb vier", "halb vier, ja passt"), ("no, make it 3:30 instead", "yes")] {
+        let s = Session::new();
+        assert_eq!(s.say(no, &cut("15:00")).escape_reason, Some(EscapeReason::Declined), "{no}");
+        assert_eq!(said(&s.say(yes, &cut("15:30"))), "execute a (reply, affirm)", "{no} then {yes}");
+    }
+}
