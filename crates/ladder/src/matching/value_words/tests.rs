@@ -69,7 +69,10 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
         ("for 8", &rooms, None),
         ("tiny", &sizes, None),
         ("join Thursday's 2pm", &meetings, Some("th14")),
-        ("join Tuesday's 3:30", &meetings, None),
+        // Inside a span, not its start ("Tuesday's", a weekday with its
+        // "'s", is Tuesday: the one Tuesday option).
+        ("join Thursday's 3:30", &meetings, None),
+        ("join Tuesday's call", &meetings, Some("tu15")),
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);
