@@ -951,6 +951,10 @@ pub(super) const NOT_COUNTED: &[&str] = &[
     "los", "las", "une", "des", "les", "pour", "avec", "und", "oder", "bitte", "mit", "fur", "dann", "more", "other", "others", "that",
     "this", "more", "way", "thing", "time", "day", "bit", "sec", "second", "moment", "minute", "mas", "plus", "mehr", "you", "your",
     "today", "tomorrow", "tonight", "date", "soon",
+    // A verdict on the value said ("8 works", "vier tachtig klopt"): no
+    // noun it counts.
+    "works", "work", "is", "sounds", "suits", "fits", "fine", "good", "great", "perfect", "better", "okay", "klopt", "passt", "geht", "est",
+    "esta", "va", "funciona", "serve", "werkt",
 ];
 
 /// "14th", "1st", "2nd", "3rd", "1er", "1o".

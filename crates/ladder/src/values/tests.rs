@@ -617,6 +617,9 @@ fn times_months_and_pounds_as_people_write_them() {
     assert_eq!(one("does she do saturdays"), (Dim::Weekday, 5.0));
     assert_eq!(one("los sábados"), (Dim::Weekday, 5.0));
     assert!(values("tues").iter().all(|v| v.amount == 1.0));
+    // A verdict after a number counts nothing ("yes 8 works" is 8).
+    assert_eq!(one("yes 8 works"), (Dim::Bare, 8.0));
+    assert_eq!(one("half eleven works too"), (Dim::Clock, 690.0));
     let v = values("Di abends");
     assert_eq!((v[0].dim, v[0].amount), (Dim::Weekday, 1.0), "{v:?}");
     assert!(values("do it tonight").iter().all(|v| v.dim != Dim::Weekday));
