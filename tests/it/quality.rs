@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh64/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh67/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -583,14 +583,17 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
     // (set, dialogues, clear executed, escapes right, fully right)
     for (set, dialogues, executed_min, escaped_min, fully_min) in [
         ("fresh56", 45, 61, 6, 31),
-        ("fresh57", 40, 40, 8, 28),
-        ("fresh58", 40, 39, 12, 25),
-        ("fresh59", 40, 40, 12, 25),
+        ("fresh57", 40, 41, 8, 29),
+        ("fresh58", 40, 42, 12, 27),
+        ("fresh59", 40, 41, 12, 26),
         ("fresh60", 40, 38, 9, 19),
         ("fresh61", 40, 52, 11, 30),
         ("fresh62", 40, 51, 7, 27),
-        ("fresh63", 40, 48, 12, 29),
-        ("fresh64", 40, 31, 14, 20),
+        ("fresh63", 40, 50, 12, 31),
+        ("fresh64", 40, 44, 15, 31),
+        ("fresh65", 40, 49, 7, 27),
+        ("fresh66", 40, 27, 6, 11),
+        ("fresh67", 40, 34, 9, 18),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
