@@ -97,7 +97,7 @@ pub fn split_at_verdict<'a>(raw: &'a str, lex: &crate::lexicon::Lexicon) -> Opti
     }
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let (i, n) = (1..words.len()).find_map(|i| lex.verdicts.match_at(&words, i).map(|n| (i, n)))?;
-    let edge = |c: char| c.is_whitespace() || !c.is_alphanumeric();
+    let edge = |c: char| !c.is_alphanumeric();
     let first = raw[..at[i].0].trim_end_matches(edge);
     let rest = raw[at[i + n - 1].1..].trim_matches(edge);
     first.chars().any(char::is_alphanumeric).then_some(Aside { first, rest })

@@ -471,7 +471,7 @@ pub struct Rules<'a> {
 
 /// Marks the words that end the input asking for one more thing
 /// ("too", "as well": the lexicon's `additive_tails`) as phrasing, when
-/// some word before them is content (a word of their own names nothing).
+/// a word before them is not phrasing ("too" alone names nothing).
 fn additive_tail(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
     let Some(at) = (1..toks.len()).find(|i| lex.additive_tails.match_at(toks, *i) == Some(toks.len() - i)) else { return };
     if roles[at..].iter().all(|r| *r == Role::Content) && roles[..at].iter().any(|r| *r != Role::Empty) {
@@ -482,8 +482,9 @@ fn additive_tail(toks: &[&str], roles: &mut [Role], lex: &Lexicon) {
 /// Marks who a request is for as phrasing ("send this to my sister", "a
 /// kids cut for my son", "el tinte para mi madre": the lexicon's
 /// `for_whom`, then one or two words that end the input, the last one of
-/// its `people`, none of them a word any option shows or one of the
-/// lexicon's words for items and actions).
+/// its `people`, none of them a word any option shows, a function word,
+/// or one of the lexicon's words for items and actions), after a word
+/// that is not phrasing.
 fn for_whom(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) {
     for i in 1..toks.len() {
         let Some(n) = lex.for_whom.match_at(toks, i) else { continue };

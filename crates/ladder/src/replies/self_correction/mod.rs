@@ -145,7 +145,10 @@ pub(super) fn taken_back_for_another(cx: &Context<'_, '_>, r: &Reading) -> Optio
         // What follows names several options, then words that name
         // nothing ("... actually patel, she knows biscuit" over two Dr.
         // Patel slots): those are asked, never the one taken back.
-        if let Some(entries) = (1..=after.len()).rev().filter(|j| tail_names_nothing(*j)).find_map(|j| {
+        // The search stops at four content words after the choice, as the
+        // one above does.
+        let ends = (1..=after.len()).rev().take_while(|j| content(cx, &after[*j..]).len() <= 4);
+        if let Some(entries) = ends.filter(|j| tail_names_nothing(*j)).find_map(|j| {
             let several: Vec<usize> = named_all(cx, &after[..j]).into_iter().filter(|e| Some(*e) != taken).collect();
             (several.len() >= 2).then_some(several)
         }) {
@@ -278,18 +281,7 @@ fn named_all(cx: &Context<'_, '_>, words: &[&str]) -> Vec<usize> {
 /// Whether `words` name two or more options, each showing every content
 /// word of them ("economy" over "Economy" and "Economy Plus").
 fn names_several(cx: &Context<'_, '_>, words: &[&str]) -> bool {
-    let content = content(cx, words);
-    !content.is_empty()
-        && asked_or_screen(cx).is_some_and(|asked| {
-            asked
-                .into_iter()
-                .filter(|e| {
-                    let own = cx.words_of(*e);
-                    content.iter().all(|w| shows_word(&own, w))
-                })
-                .count()
-                >= 2
-        })
+    named_all(cx, words).len() >= 2
 }
 
 /// The one option that shows every content word of `words` and every
