@@ -60,15 +60,24 @@ pub(super) fn match_command(
     best.map(|(h, _)| h)
 }
 
+/// Words that only hold the turn before a command ("hold on, show logs
+/// first", "wait, show logs").
+const HOLDS: &[&[&str]] = &[&["hold", "on"], &["hang", "on"], &["wait"], &["one", "sec"], &["just", "a", "sec"], &["one", "moment"]];
+
 /// Whether every token of `toks` is one of `words` (or all of them
 /// joined), or request phrasing that names nothing (an acknowledgement or
 /// a yes before it too: "ok, noted. run a speed test", "right, show me
-/// the price list"), or a word of the order ("the price list first").
+/// the price list"; words that hold the turn: "hold on, show logs"), or a
+/// word of the order ("the price list first").
 fn only_phrasing_besides(toks: &[&str], words: &[&str], lex: &Lexicon) -> bool {
     let joined = words.concat();
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
+        if let Some(hold) = HOLDS.iter().find(|h| toks.get(i..i + h.len()) == Some(**h)) {
+            i += hold.len();
+            continue;
+        }
         if words.contains(&t)
             || t == joined
             || lex.function_words.contains(t)

@@ -22,6 +22,11 @@ fn commands_match_only_when_named_whole() {
         // A yes before it, or a word of the order, names nothing either.
         ("right, log me out first", Some(("out", false))),
         ("first, log out", Some(("out", false))),
+        // So do words that only hold the turn; alone they name nothing.
+        ("hold on, log me out first", Some(("out", false))),
+        ("wait, log out", Some(("out", false))),
+        ("hold on", None),
+        ("hold on, log", None),
         ("noted, log out of the shared account", None),
         ("open sales report", None),
         ("open", None),
