@@ -326,9 +326,10 @@ pub fn short_weekdays(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `text` with each German weekday in short said before a part of the
-/// day ("Di abends", "Sa vormittags") written as its English name: alone,
-/// "do", "so" and "mi" are words of other languages.
+/// `text` with each weekday in short (`names::SHORT_WEEKDAYS`) said
+/// before a German part of the day ("Di abends", "Sa vormittags") written
+/// as its English name: alone, "do", "so" and "mi" are words of other
+/// languages.
 fn german_short_weekdays(text: &str) -> Cow<'_, str> {
     const PARTS: [&str; 5] = ["morgens", "vormittags", "mittags", "nachmittags", "abends"];
     // Nothing is allocated unless a part of the day in German is said.
@@ -340,18 +341,9 @@ fn german_short_weekdays(text: &str) -> Cow<'_, str> {
     let mut out: Vec<&str> = Vec::with_capacity(words.len());
     for (k, w) in words.iter().enumerate() {
         let next = words.get(k + 1).map(|n| n.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase());
-        let day = w.trim_end_matches(['.', ',']);
-        let full = match day.to_lowercase().as_str() {
-            "mo" => "monday",
-            "di" => "tuesday",
-            "mi" => "wednesday",
-            "do" => "thursday",
-            "fr" => "friday",
-            "sa" => "saturday",
-            "so" => "sunday",
-            _ => "",
-        };
-        out.push(if !full.is_empty() && next.is_some_and(|n| PARTS.contains(&n.as_str())) { full } else { w });
+        let full =
+            names::short_weekday(w.trim_end_matches(['.', ','])).filter(|_| next.as_ref().is_some_and(|n| PARTS.contains(&n.as_str())));
+        out.push(full.unwrap_or(w));
     }
     Cow::Owned(out.join(" "))
 }

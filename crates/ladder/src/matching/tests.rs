@@ -39,6 +39,25 @@ pub(super) fn executed(d: &crate::types::Decision) -> Option<&str> {
     (d.outcome == crate::types::Outcome::Execute).then(|| d.target_id.as_deref().unwrap_or(""))
 }
 
+/// A turn on a fresh chat screen of `cands` through the whole ladder: the
+/// id it executes, if any.
+pub(super) fn executes(input: &str, cands: &[Candidate]) -> Option<String> {
+    let d = crate::testkit::turn(crate::testkit::policy(), &crate::testkit::Fake::quiet(), &request(input, cands)).decision;
+    executed(&d).map(str::to_string)
+}
+
+/// Candidates from (id, label) pairs.
+pub(super) fn options(pairs: &[(&str, &str)]) -> Vec<Candidate> {
+    pairs.iter().map(|(id, label)| Candidate::new(*id, *label)).collect()
+}
+
+/// Each row: the option `input` executes on its screen, `None` for none.
+fn decides_as(table: &[(&str, &[Candidate], Option<&str>)]) {
+    for (input, cands, want) in table {
+        assert_eq!(executes(input, cands).as_deref(), *want, "{input:?}");
+    }
+}
+
 pub(super) fn panels() -> Vec<Candidate> {
     vec![Candidate::new("p", "Links Panels"), Candidate::new("d", "Links Panel D"), Candidate::new("e", "Links Panel E")]
 }
@@ -142,43 +161,26 @@ proptest::proptest! {
 /// and the words beside it name one. Said alone it names none.
 #[test]
 fn the_kind_of_every_option_in_other_languages_names_none() {
-    use crate::testkit::Session;
-    use crate::types::{Candidate, OptionSet, Outcome};
-    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
-    let songs = set(vec![Candidate::new("b", "La dernière danse"), Candidate::new("c", "Deuxième chance")]);
-    let rooms =
-        set(vec![Candidate::new("a", "Double standard"), Candidate::new("b", "Double vue mer"), Candidate::new("c", "Suite junior")]);
-    let zimmer = set(vec![Candidate::new("a", "Einzel Standard"), Candidate::new("b", "Doppel Meerblick")]);
-    for (input, set, want) in [
+    let songs = options(&[("b", "La dernière danse"), ("c", "Deuxième chance")]);
+    let rooms = options(&[("a", "Double standard"), ("b", "Double vue mer"), ("c", "Suite junior")]);
+    let zimmer = options(&[("a", "Einzel Standard"), ("b", "Doppel Meerblick")]);
+    decides_as(&[
         ("la chanson Deuxième chance", &songs, Some("c")),
         ("la chambre vue mer, s'il vous plaît", &rooms, Some("b")),
         ("la habitación suite junior", &rooms, Some("c")),
         ("das Zimmer Doppel Meerblick, bitte", &zimmer, Some("b")),
         ("la chambre", &rooms, None),
         ("la canción", &songs, None),
-    ] {
-        let d = Session::new().say(input, set);
-        match want {
-            Some(id) => assert_eq!(d.target_id.as_deref(), Some(id), "{input}: {:?}", d.outcome),
-            None => assert_ne!(d.outcome, Outcome::Execute, "{input}"),
-        }
-    }
+    ]);
 }
 
 /// A hedge before a value ("around five in the evening", "approximately
 /// 5 pm") is phrasing: the value names the option that shows it.
 #[test]
 fn a_hedge_before_a_value_is_phrasing() {
-    use crate::testkit::Session;
-    use crate::types::{Candidate, OptionSet};
-    let times = OptionSet {
-        option_set_id: "times".into(),
-        candidates: vec![Candidate::new("a", "09:00"), Candidate::new("b", "12:00"), Candidate::new("c", "17:00")].into(),
-        ..Default::default()
-    };
+    let times = options(&[("a", "09:00"), ("b", "12:00"), ("c", "17:00")]);
     for input in ["around five in the evening", "around 5 pm", "approximately 5pm", "give or take 5 pm"] {
-        let d = Session::new().say(input, &times);
-        assert_eq!(d.target_id.as_deref(), Some("c"), "{input}: {:?}", d.outcome);
+        assert_eq!(executes(input, &times).as_deref(), Some("c"), "{input}");
     }
 }
 
@@ -188,14 +190,10 @@ fn a_hedge_before_a_value_is_phrasing() {
 /// "for now" are phrasing; said alone, a pronoun names nothing.
 #[test]
 fn pronouns_and_prepositions_of_a_request_name_nothing() {
-    use crate::testkit::Session;
-    use crate::types::{Candidate, OptionSet, Outcome};
-    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
-    let door =
-        set(vec![Candidate::new("chime", "Chime on"), Candidate::new("talk", "Talk to visitor"), Candidate::new("dnd", "Do not disturb")]);
-    let barber = set(vec![Candidate::new("cut", "Haircut"), Candidate::new("beard", "Beard trim"), Candidate::new("kids", "Kids cut")]);
-    let salon = set(vec![Candidate::new("c", "Corte"), Candidate::new("l", "Lavado y secado"), Candidate::new("t", "Tinte")]);
-    for (input, set, want) in [
+    let door = options(&[("chime", "Chime on"), ("talk", "Talk to visitor"), ("dnd", "Do not disturb")]);
+    let barber = options(&[("cut", "Haircut"), ("beard", "Beard trim"), ("kids", "Kids cut")]);
+    let salon = options(&[("c", "Corte"), ("l", "Lavado y secado"), ("t", "Tinte")]);
+    decides_as(&[
         ("let me talk to him", &door, Some("talk")),
         ("I'll talk to them", &door, Some("talk")),
         ("just his beard this time", &barber, Some("beard")),
@@ -204,13 +202,7 @@ fn pronouns_and_prepositions_of_a_request_name_nothing() {
         ("el tinte con su lavado", &salon, None),
         ("them", &door, None),
         ("his", &barber, None),
-    ] {
-        let d = Session::new().say(input, set);
-        match want {
-            Some(id) => assert_eq!(d.target_id.as_deref(), Some(id), "{input}: {:?}", d.outcome),
-            None => assert_ne!(d.outcome, Outcome::Execute, "{input}"),
-        }
-    }
+    ]);
 }
 
 /// Hedges and particles that only phrase a request ("tbh", German
@@ -218,19 +210,14 @@ fn pronouns_and_prepositions_of_a_request_name_nothing() {
 /// Garage"): the words beside them name the option.
 #[test]
 fn hedges_and_particles_name_nothing() {
-    use crate::testkit::Session;
-    use crate::types::{Candidate, OptionSet};
-    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
-    let chat = set(vec![Candidate::new("mute", "Mute for 1 hour"), Candidate::new("notif", "Notification settings")]);
-    let drop = set(vec![Candidate::new("garage", "Ablageort: Garage"), Candidate::new("nachbar", "Beim Nachbarn abgeben")]);
-    for (input, set, want) in [
-        ("tbh just open notification settings", &chat, "notif"),
-        ("honestly, mute for 1 hour", &chat, "mute"),
-        ("leg's einfach in die Garage", &drop, "garage"),
-        ("stell es mal in die Garage", &drop, "garage"),
-    ] {
-        assert_eq!(Session::new().say(input, set).target_id.as_deref(), Some(want), "{input}");
-    }
+    let chat = options(&[("mute", "Mute for 1 hour"), ("notif", "Notification settings")]);
+    let drop = options(&[("garage", "Ablageort: Garage"), ("nachbar", "Beim Nachbarn abgeben")]);
+    decides_as(&[
+        ("tbh just open notification settings", &chat, Some("notif")),
+        ("honestly, mute for 1 hour", &chat, Some("mute")),
+        ("leg's einfach in die Garage", &drop, Some("garage")),
+        ("stell es mal in die Garage", &drop, Some("garage")),
+    ]);
 }
 
 /// "The GPS too", "lisinopril as well": a request for one more thing by
@@ -238,24 +225,15 @@ fn hedges_and_particles_name_nothing() {
 /// options, nothing executes.
 #[test]
 fn one_more_by_its_words_is_those_words() {
-    use crate::testkit::Session;
-    use crate::types::{Candidate, OptionSet, Outcome};
-    let extras = OptionSet {
-        option_set_id: "x".into(),
-        candidates: vec![
-            Candidate::new("gps", "Add GPS"),
-            Candidate::new("seat", "Add child seat"),
-            Candidate::new("suv", "Upgrade to SUV"),
-        ]
-        .into(),
-        ..Default::default()
-    };
-    for (input, want) in [("the GPS too", "gps"), ("child seat as well", "seat"), ("upgrade to suv also", "suv")] {
-        assert_eq!(Session::new().say(input, &extras).target_id.as_deref(), Some(want), "{input}");
-    }
-    for input in ["not the GPS too", "GPS and child seat too", "too"] {
-        assert_ne!(Session::new().say(input, &extras).outcome, Outcome::Execute, "{input}");
-    }
+    let extras = options(&[("gps", "Add GPS"), ("seat", "Add child seat"), ("suv", "Upgrade to SUV")]);
+    decides_as(&[
+        ("the GPS too", &extras, Some("gps")),
+        ("child seat as well", &extras, Some("seat")),
+        ("upgrade to suv also", &extras, Some("suv")),
+        ("not the GPS too", &extras, None),
+        ("GPS and child seat too", &extras, None),
+        ("too", &extras, None),
+    ]);
 }
 
 proptest::proptest! {
@@ -270,24 +248,15 @@ proptest::proptest! {
         words in 1usize..3,
         tail in proptest::sample::select(vec!["too", "as well"]),
     ) {
-        use crate::testkit::Session;
-        use crate::types::{Candidate, OptionSet, Outcome};
-        let set = OptionSet {
-            option_set_id: "x".into(),
-            candidates: labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect::<Vec<_>>().into(),
-            ..Default::default()
-        };
+        let set = labelled(&labels);
         let label = labels[pick % labels.len()].to_lowercase();
         let said: Vec<&str> = label.split(' ').rev().take(words).collect::<Vec<_>>().into_iter().rev().collect();
         let said = said.join(" ");
-        let alone = Session::new().say(&said, &set);
-        let more = Session::new().say(&format!("{said} {tail}"), &set);
-        let executed = |d: &crate::types::Decision| d.target_id.clone().filter(|_| d.outcome == Outcome::Execute);
-        if let Some(got) = executed(&more) {
-            proptest::prop_assert_eq!(Some(got), executed(&alone), "{:?} {:?} over {:?}", said, tail, labels);
+        if let Some(got) = executes(&format!("{said} {tail}"), &set) {
+            proptest::prop_assert_eq!(Some(got), executes(&said, &set), "{:?} {:?} over {:?}", said, tail, labels);
         }
-        let negated = Session::new().say(&format!("not {said} {tail}"), &set);
-        proptest::prop_assert_ne!(negated.outcome, Outcome::Execute, "not {:?} {:?} over {:?}", said, tail, labels);
+        let negated = executes(&format!("not {said} {tail}"), &set);
+        proptest::prop_assert_eq!(negated, None, "not {:?} {:?} over {:?}", said, tail, labels);
     }
 }
 
@@ -296,26 +265,21 @@ proptest::proptest! {
 /// that an option shows is that option's ("a case for my iphone").
 #[test]
 fn who_a_request_is_for_names_nothing() {
-    use crate::testkit::Session;
-    use crate::types::{Candidate, OptionSet, Outcome};
-    let set = |cands: Vec<Candidate>| OptionSet { option_set_id: "os".into(), candidates: cands.into(), ..Default::default() };
-    let barber = set(vec![Candidate::new("cut", "Haircut"), Candidate::new("beard", "Beard trim"), Candidate::new("kids", "Kids cut")]);
-    let salon = set(vec![Candidate::new("l", "Lavado"), Candidate::new("c", "Corte"), Candidate::new("t", "Tinte")]);
-    let lists = set(vec![Candidate::new("share", "Share playlist"), Candidate::new("rename", "Rename playlist")]);
-    let cases = set(vec![Candidate::new("ip", "iPhone case"), Candidate::new("gal", "Galaxy case")]);
-    for (input, set, want) in [
-        ("a kids cut for my son", &barber, "kids"),
-        ("book a haircut for my dad", &barber, "cut"),
-        ("el tinte para mi madre", &salon, "t"),
-        ("send the playlist to my sister", &lists, "share"),
-        ("share it with my sister", &lists, "share"),
-        ("a case for my iphone", &cases, "ip"),
-    ] {
-        assert_eq!(Session::new().say(input, set).target_id.as_deref(), Some(want), "{input}");
-    }
-    for (input, set) in [("for my son", &barber), ("a case for my phone", &cases), ("a haircut for my beard", &barber)] {
-        assert_ne!(Session::new().say(input, set).outcome, Outcome::Execute, "{input}");
-    }
+    let barber = options(&[("cut", "Haircut"), ("beard", "Beard trim"), ("kids", "Kids cut")]);
+    let salon = options(&[("l", "Lavado"), ("c", "Corte"), ("t", "Tinte")]);
+    let lists = options(&[("share", "Share playlist"), ("rename", "Rename playlist")]);
+    let cases = options(&[("ip", "iPhone case"), ("gal", "Galaxy case")]);
+    decides_as(&[
+        ("a kids cut for my son", &barber, Some("kids")),
+        ("book a haircut for my dad", &barber, Some("cut")),
+        ("el tinte para mi madre", &salon, Some("t")),
+        ("send the playlist to my sister", &lists, Some("share")),
+        ("share it with my sister", &lists, Some("share")),
+        ("a case for my iphone", &cases, Some("ip")),
+        ("for my son", &barber, None),
+        ("a case for my phone", &cases, None),
+        ("a haircut for my beard", &barber, None),
+    ]);
 }
 
 proptest::proptest! {
@@ -332,24 +296,15 @@ proptest::proptest! {
         whom in proptest::sample::select(vec!["son", "dad", "little sister", "wife"]),
         prep in proptest::sample::select(vec!["for my", "to my", "with my", "para mi"]),
     ) {
-        use crate::testkit::Session;
-        use crate::types::{Candidate, OptionSet, Outcome};
-        let set = OptionSet {
-            option_set_id: "x".into(),
-            candidates: labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("c{i}"), *l)).collect::<Vec<_>>().into(),
-            ..Default::default()
-        };
+        let set = labelled(&labels);
         let (pick, other) = (pick % labels.len(), other % labels.len());
         let said = labels[pick].to_lowercase();
-        let executed = |d: &crate::types::Decision| d.target_id.clone().filter(|_| d.outcome == Outcome::Execute);
-        let alone = executed(&Session::new().say(&said, &set));
-        let for_whom = executed(&Session::new().say(&format!("{said} {prep} {whom}"), &set));
+        let for_whom = executes(&format!("{said} {prep} {whom}"), &set);
         if for_whom.is_some() {
-            proptest::prop_assert_eq!(&for_whom, &alone, "{:?} {:?} {:?} over {:?}", said, prep, whom, labels);
+            proptest::prop_assert_eq!(&for_whom, &executes(&said, &set), "{:?} {:?} {:?} over {:?}", said, prep, whom, labels);
         }
         let word = labels[other].split(' ').next().unwrap().to_lowercase();
-        let d = Session::new().say(&format!("{said} {prep} {word}"), &set);
-        if let Some(got) = executed(&d) {
+        if let Some(got) = executes(&format!("{said} {prep} {word}"), &set) {
             let label = labels[got[1..].parse::<usize>().unwrap()].to_lowercase();
             proptest::prop_assert!(label.split(' ').any(|w| w == word), "{:?} {:?} {:?} executed {:?}", said, prep, word, label);
         }

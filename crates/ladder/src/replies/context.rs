@@ -249,9 +249,10 @@ impl<'a, 'p> Context<'a, 'p> {
 }
 
 /// Whether an option's words `own` show `w`, or `w` in another number
-/// ("nails" of "Nail trim").
+/// ("nails" of "Nail trim"), as matching says a kind
+/// (`matching::same_or_plural`).
 pub(super) fn shows_word(own: &[String], w: &str) -> bool {
-    own.iter().any(|o| o == w) || own.iter().any(|o| crate::values::singular(o) == crate::values::singular(w))
+    own.iter().any(|o| crate::matching::same_or_plural(o, w))
 }
 
 /// Whether `text` holds `words` as whole words (both space-separated,

@@ -691,12 +691,19 @@ fn numeric_date(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usize)> {
     None
 }
 
+/// After a number, the end of its span ("–3:00 PM", "- 4pm", "–20
+/// Uhr"): the end as written, and the token after it.
+fn span_end<'a>(toks: &[Tok<'a>], i: usize) -> Option<(&'a str, usize)> {
+    let (j, Tok::Sym('-' | '\u{2013}' | '\u{2014}')) = next_solid(toks, i)? else { return None };
+    let (k, Tok::Num(n)) = next_solid(toks, j + 1)? else { return None };
+    Some((*n, k + 1))
+}
+
 /// After a time without am or pm, the end of its span ("–3:00 PM", "-
 /// 4pm"): the end's am or pm, and the end in minutes.
 pub(super) fn range_meridiem(toks: &[Tok], i: usize) -> Option<(&'static str, f64)> {
-    let (j, Tok::Sym('-' | '\u{2013}' | '\u{2014}')) = next_solid(toks, i)? else { return None };
-    let (k, Tok::Num(n)) = next_solid(toks, j + 1)? else { return None };
-    let (_, mer) = meridiem(toks, k + 1)?;
+    let (n, after) = span_end(toks, i)?;
+    let (_, mer) = meridiem(toks, after)?;
     let (h, m) = match n.split_once(':') {
         Some((h, m)) => (h.parse().ok()?, m.parse().ok()?),
         None => (n.parse().ok()?, 0.0),
@@ -771,10 +778,9 @@ pub(super) fn read_number(toks: &[Tok], i: usize, n: &str) -> Option<(Value, usi
     if x.fract() == 0.0
         && (0.0..24.0).contains(&x)
         && n.bytes().all(|b| b.is_ascii_digit())
-        && let Some((j, Tok::Sym('-' | '\u{2013}' | '\u{2014}'))) = next_solid(toks, i + 1)
-        && let Some((k, Tok::Num(end))) = next_solid(toks, j + 1)
+        && let Some((end, after)) = span_end(toks, i + 1)
         && number(end).is_some_and(|e| e > x && e <= 24.0)
-        && word_at(toks, k + 1).is_some_and(|(_, w)| matches!(w, "uhr" | "h" | "uur" | "heures"))
+        && word_at(toks, after).is_some_and(|(_, w)| matches!(w, "uhr" | "h" | "uur" | "heures"))
     {
         return Some((Value::new(Dim::Clock, x * 60.0), 1));
     }

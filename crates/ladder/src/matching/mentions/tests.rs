@@ -1,4 +1,4 @@
-use super::super::tests::{find_on, find_with, labelled, panels, request};
+use super::super::tests::{executes, find_on, find_with, labelled, panels, request};
 use super::*;
 use crate::types::Candidate;
 
@@ -97,11 +97,6 @@ proptest::proptest! {
 /// action, and options without the object.
 fn screen(object: &str, rest: &str) -> Vec<Candidate> {
     vec![Candidate::new("x", format!("{object} {rest}")), Candidate::new("r", "Returns"), Candidate::new("h", "Contact us")]
-}
-
-fn executes(input: &str, cands: &[Candidate]) -> Option<String> {
-    let d = crate::testkit::turn(&crate::policy::Policy::defaults(), &crate::testkit::Fake::quiet(), &request(input, cands)).decision;
-    (d.outcome == crate::types::Outcome::Execute).then(|| d.target_id.unwrap_or_default())
 }
 
 /// A noun that is also an action, said as the request's verb ("track my

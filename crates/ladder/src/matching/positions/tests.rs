@@ -1,4 +1,4 @@
-use super::super::tests::{find_on, labelled, panels};
+use super::super::tests::{executes, find_on, labelled, panels};
 use super::*;
 use crate::types::Candidate;
 
@@ -75,14 +75,6 @@ fn a_quantity_or_a_date_is_no_position() {
         let (m, _) = find_on(input, &cands, &[]);
         assert!(m.hits.iter().any(|h| h.kind == MatchKind::Ordinal && h.entry == n), "{input:?}: {:?}", m.hits);
     }
-}
-
-/// A turn on a chat screen of `cands` through the whole ladder: the id it
-/// executes, if any.
-fn executes(input: &str, cands: &[Candidate]) -> Option<String> {
-    let req = super::super::tests::request(input, cands);
-    let d = crate::testkit::turn(crate::testkit::policy(), &crate::testkit::Fake::quiet(), &req).decision;
-    (d.outcome == crate::types::Outcome::Execute).then(|| d.target_id.unwrap_or_default())
 }
 
 #[test]

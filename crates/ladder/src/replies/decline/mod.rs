@@ -64,12 +64,11 @@ pub(super) fn a_changed_value(cx: &Context<'_, '_>, r: &Reading) -> Option<Answe
 /// else the option asked about again. `None`: it changes nothing the
 /// option shows a value of.
 pub(super) fn changed(cx: &Context<'_, '_>, entry: usize, r: &Reading, kind: ReplyKind) -> Option<Answered> {
-    let shown = cx.values_of(entry);
-    let differs = |v: &&Value| !v.said_of(&shown);
-    let changed: Vec<&Value> = r.values.iter().filter(differs).collect();
-    if changed.is_empty() || !changed.iter().any(|v| shown.iter().any(|s| crate::values::of_a_kind(v, s))) {
+    if !says_another_value(cx, entry, r) {
         return None;
     }
+    let shown = cx.values_of(entry);
+    let changed: Vec<&Value> = r.values.iter().filter(|v| !v.said_of(&shown)).collect();
     let elsewhere = cx.options().into_iter().any(|e| {
         e != entry && {
             let other = cx.values_of(e);
@@ -81,6 +80,13 @@ pub(super) fn changed(cx: &Context<'_, '_>, entry: usize, r: &Reading, kind: Rep
     } else {
         Answer::Escape { reason: EscapeReason::Declined, kind }
     }))
+}
+
+/// Whether the reply says a value of a kind `entry` shows, and not what
+/// it shows ("make it 8" to 7:30 pm, "lieber halb vier" to 15:00).
+fn says_another_value(cx: &Context<'_, '_>, entry: usize, r: &Reading) -> bool {
+    let shown = cx.values_of(entry);
+    r.values.iter().any(|v| !v.said_of(&shown) && shown.iter().any(|s| crate::values::of_a_kind(v, s)))
 }
 
 fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
@@ -226,11 +232,7 @@ fn declining(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // option shows ("nee, lieber halb vier" to 15:00) asks for it changed:
     // the app proposes it again changed, under the same id, and a yes to
     // that is no yes to what was refused.
-    let changes = |e: usize| {
-        let shown = cx.values_of(e);
-        r.values.iter().any(|v| !v.said_of(&shown) && shown.iter().any(|s| crate::values::of_a_kind(v, s)))
-    };
-    let refused = proposed.filter(|e| r.refuses && !changes(*e)).map(|e| cx.pool.entries[e].cand.id.clone());
+    let refused = proposed.filter(|e| r.refuses && !says_another_value(cx, *e, r)).map(|e| cx.pool.entries[e].cand.id.clone());
     Answered::rejecting(Answer::Escape { reason: EscapeReason::Declined, kind: ReplyKind::Decline }, refused)
 }
 
