@@ -303,6 +303,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "slots" => &[("a", "Sat 18:00"), ("b", "Sat 19:30"), ("c", "Sun 10:00")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
+        "heat" => &[("l1", "Lower 1 °C"), ("l2", "Lower 2 °C"), ("r1", "Raise 1 °C"), ("r2", "Raise 2 °C")],
         "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],
         "garage" => &[("open", "Open garage"), ("close", "Close garage"), ("lock", "Lock front door")],
         "offers" => &[("acme", "Acme · $95k"), ("globex", "Globex · $90k")],

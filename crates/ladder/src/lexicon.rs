@@ -76,6 +76,12 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub omissions: Vec<String>,
     #[serde(default)]
+    pub raising: Vec<String>,
+    #[serde(default)]
+    pub relative_days: Vec<String>,
+    #[serde(default)]
+    pub lowering: Vec<String>,
+    #[serde(default)]
     pub others: Vec<String>,
     #[serde(default)]
     pub not_that: Vec<String>,
@@ -374,6 +380,17 @@ pub struct Lexicon {
     /// Words of leaving an option out ("skip", "without", "ohne"): after a
     /// no to the one option proposed, with its words, they refuse it again.
     pub omissions: HashSet<String>,
+    /// Label words of a change up or later ("Raise 2 °C", "30 min after"):
+    /// a number said with "+" is the amount of the option that says one
+    /// (`positions::signed_mentions`).
+    pub raising: HashSet<String>,
+    /// A day said from today ("tomorrow", "tmrw", "demain"): phrasing on
+    /// a screen whose options show no day (`matching::relative_days`).
+    pub relative_days: HashSet<String>,
+    /// Label words of a change down or earlier ("Lower 2 °C", "30 min
+    /// before"): a number said with "-" is the amount of the option that
+    /// says one.
+    pub lowering: HashSet<String>,
     /// "The other one": with two options, the one the session did not just
     /// act on (`continuity::the_other`).
     pub others: PhraseSet,
@@ -617,6 +634,9 @@ impl Lexicon {
             for_whom: PhraseSet::build(&all(|l| &l.for_whom)),
             people: words(all(|l| &l.people)),
             omissions: words(all(|l| &l.omissions)),
+            raising: words(all(|l| &l.raising)),
+            relative_days: words(all(|l| &l.relative_days)),
+            lowering: words(all(|l| &l.lowering)),
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),
             words: HashSet::default(),

@@ -103,6 +103,11 @@ impl Value {
                 (h.fract() == 0.0) && (h == at || h + 12.0 == at) && shown.amount % 60.0 == 0.0
             }
             (Dim::Bare, Dim::Price) => self.amount * 100.0 == shown.amount,
+            // A year said by its last two digits ("the 24 one" for
+            // "Budget_2024.xlsx").
+            (Dim::Bare, Dim::Year) => {
+                self.amount == shown.amount || ((10.0..100.0).contains(&self.amount) && shown.amount % 100.0 == self.amount)
+            }
             // "Ten pounds" names "£10" as it names "10 lb".
             (Dim::Mass, Dim::Price) if self.unit == POUNDS => (self.amount / 453.6 * 100.0).round() == shown.amount,
             // A weekday or a month is said by its name, never by a number

@@ -503,6 +503,35 @@ fn for_whom(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon,
     }
 }
 
+/// Marks a day said from today with a time of day ("7:15 tomorrow",
+/// "quarter past seven tmrw", "morgen um 8": the lexicon's
+/// `relative_days`) as phrasing where options show times and none shows
+/// a day (a weekday, a date, a month, or such a word): the user says
+/// which day the time is on, and no option differs by it. Without a time
+/// it may say when to act ("accept the offer tomorrow"): a word like any
+/// other.
+fn relative_days(raw: &str, toks: &[&str], roles: &mut [Role], pool: &Pool<'_>, lex: &Lexicon) {
+    use crate::values::Dim;
+    let said: Vec<usize> = (0..toks.len()).filter(|k| roles[*k] == Role::Content && lex.relative_days.contains(toks[*k])).collect();
+    if said.is_empty() || !crate::values::values(raw).iter().any(|v| matches!(v.dim, Dim::Clock | Dim::DayPart)) {
+        return;
+    }
+    if !pool.entries.iter().any(|e| crate::values::shown(e.cand).iter().any(|v| v.dim == Dim::Clock)) {
+        return;
+    }
+    let day = |v: &crate::values::Value| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day);
+    let shows_day = |c: &Candidate| {
+        crate::values::shown(c).iter().any(day)
+            || [&c.label, &c.sublabel].iter().any(|t| crate::text::normalize(t).split(' ').any(|w| lex.relative_days.contains(w)))
+    };
+    if pool.entries.iter().any(|e| shows_day(e.cand)) {
+        return;
+    }
+    for k in said {
+        roles[k] = Role::Empty;
+    }
+}
+
 /// Whether `t` is the word `k`, or one is the other with an "s" ("panel"
 /// and "panels"): how a kind is said.
 pub(crate) fn same_or_plural(k: &str, t: &str) -> bool {
@@ -547,8 +576,9 @@ pub fn find(
         additive_tail(&toks, &mut roles, lex);
     }
     for_whom(&toks, &mut roles, canon, lex, stop);
+    relative_days(raw, &toks, &mut roles, pool, lex);
     let mut badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
-    let (signed, unshown) = signed_mentions(raw, &toks, &mut roles, pool, stop);
+    let (signed, unshown, directions) = signed_mentions(raw, &toks, &mut roles, pool, canon, lex, stop);
     positions::drop_other_signs(raw, &mut mentions, pool);
     badges.extend(signed);
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
@@ -563,6 +593,7 @@ pub fn find(
         roles[p.span.0..p.span.1].fill(Role::Content);
     }
     let mut licences = value_words::value_licences(raw, &toks, &mut roles, &read_as_positions, &screen);
+    licences.extend(directions);
     let valued = |p: &positions::Position| licences.iter().any(|l| l.rule == "value" && p.span.0 <= l.tok && l.tok < p.span.1);
     let positions: Vec<positions::Position> = positions.into_iter().filter(|p| !(past_end(p) && valued(p))).collect();
     let ordinals: Vec<((usize, usize), i32)> = positions

@@ -209,19 +209,22 @@ pub(crate) fn signed_numbers(text: &str) -> Vec<Signed<'_>> {
 /// Numbers written with a sign name the options that show them with that
 /// sign ("gmt+2" the option showing "GMT+02:00", never "UTC-2" nor "Room
 /// 2"): each such option is named (a badge: a value the label shows), and
-/// where several show it they are asked among. The pieces of a signed
+/// where several show it they are asked among. One that no option shows
+/// with its sign may say its direction ([`directed`]). The pieces of a signed
 /// number no option shows are returned: no option accounts for them.
 pub(super) fn signed_mentions<'r>(
     raw: &'r str,
     toks: &[&str],
     roles: &mut [Role],
     pool: &Pool<'_>,
+    canon: &CanonPool,
+    lex: &Lexicon,
     stop: &DeadlineWatch,
-) -> (Vec<Mention>, Vec<&'r str>) {
+) -> (Vec<Mention>, Vec<&'r str>, Vec<super::Licence>) {
     let said = signed_numbers(raw);
-    let (mut out, mut unshown) = (Vec::new(), Vec::new());
+    let (mut out, mut unshown, mut directions) = (Vec::new(), Vec::new(), Vec::new());
     if said.is_empty() {
-        return (out, unshown);
+        return (out, unshown, directions);
     }
     let shows = |idx: usize, amount: f64| signed_shown(pool.entries[idx].cand).any(|a| a == amount);
     for number in &said {
@@ -229,7 +232,20 @@ pub(super) fn signed_mentions<'r>(
         if at.is_empty() {
             continue;
         }
-        let owners: Vec<usize> = (0..pool.len()).take_while(|_| !stop.passed()).filter(|idx| shows(*idx, number.amount)).collect();
+        let mut owners: Vec<usize> = (0..pool.len()).take_while(|_| !stop.passed()).filter(|idx| shows(*idx, number.amount)).collect();
+        let mut by_direction = false;
+        if owners.is_empty() {
+            owners = directed(number, pool, canon, lex);
+            by_direction = true;
+            // Other words of the input tell them apart ("+1 day" beside
+            // "Move 1 hour later" and "Move 1 day later").
+            for (k, t) in toks.iter().enumerate() {
+                let with: Vec<usize> = owners.iter().copied().filter(|e| canon.label_words_of(*e).any(|w| w == *t)).collect();
+                if roles[k] == Role::Content && !with.is_empty() && with.len() < owners.len() {
+                    owners = with;
+                }
+            }
+        }
         if owners.is_empty() {
             unshown.extend(number.pieces.iter().copied());
             continue;
@@ -237,6 +253,10 @@ pub(super) fn signed_mentions<'r>(
         for k in &at {
             roles[*k] = Role::Reference;
             out.extend(owners.iter().map(|entry| Mention { span: (*k, *k + 1), entry: *entry, kind: MatchKind::Badge }));
+            // The sign says the label's word of direction ("Raise").
+            if by_direction {
+                directions.push(super::Licence { tok: *k, word: toks[*k].to_string(), entries: owners.clone(), rule: "direction" });
+            }
         }
         // The zone's code before the offset ("utc-3" for "GMT-03:00"):
         // the same clock, said for the options that show an offset.
@@ -251,7 +271,26 @@ pub(super) fn signed_mentions<'r>(
             out.extend(owners.iter().map(|entry| Mention { span: (code, code + 1), entry: *entry, kind: MatchKind::Badge }));
         }
     }
-    (out, unshown)
+    (out, unshown, directions)
+}
+
+/// The options a signed number no option shows says by its direction
+/// ("+2" for "Raise 2 °C" beside "Lower 2 °C", "-30" for "30 min before"):
+/// where every option that shows the number unsigned says a word of a
+/// change up (the lexicon's `raising`) or down (`lowering`), those whose
+/// word goes the sign's way; none where any of them says neither.
+fn directed(number: &Signed<'_>, pool: &Pool<'_>, canon: &CanonPool, lex: &Lexicon) -> Vec<usize> {
+    let [magnitude] = number.pieces[..] else { return Vec::new() };
+    if number.amount == 0.0 {
+        return Vec::new();
+    }
+    let (way, against) = if number.amount > 0.0 { (&lex.raising, &lex.lowering) } else { (&lex.lowering, &lex.raising) };
+    let showing: Vec<usize> = (0..pool.len()).filter(|e| canon.label_words_of(*e).any(|w| w == magnitude)).collect();
+    let says = |e: usize, set: &rustc_hash::FxHashSet<String>| canon.label_words_of(e).any(|w| set.contains(w));
+    if showing.iter().any(|e| !says(*e, way) && !says(*e, against)) {
+        return Vec::new();
+    }
+    showing.into_iter().filter(|e| says(*e, way) && !says(*e, against)).collect()
 }
 
 /// The codes a time zone's offset is written after ("UTC+2", "GMT-03:00").

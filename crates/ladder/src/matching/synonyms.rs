@@ -10,7 +10,9 @@
 //! (`value_words::narrow`). The label's action is then said
 //! (`words::Said::says`). A verb of selection that is a synonym
 //! ("approve" for "Accept Omar's request") stays phrasing for every
-//! option and says the label's action too (rule `synonym_phrasing`). A synonym of a word no label says stays a word
+//! option and says the label's action too (rule `synonym_phrasing`);
+//! said alone ("send it" for "Share"), it is the request, as any synonym
+//! is. A synonym of a word no label says stays a word
 //! of its own ("shut the garage" over "Open garage" alone asks), and so
 //! does one that two label words fit ("deny" with "Decline" and
 //! "Reject" shown).
@@ -56,7 +58,11 @@ pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Scree
         if entries.is_empty() {
             continue;
         }
-        if phrasing {
+        // Said with nothing else of content ("send it" for "Share",
+        // "approve" for "Accept"), the verb is the whole request: it says
+        // that label's action as any synonym does.
+        let alone = (0..toks.len()).all(|i| i == k || roles[i] == Role::Empty);
+        if phrasing && !alone {
             out.push(Licence { tok: k, word: (*t).to_string(), entries, rule: "synonym_phrasing" });
             continue;
         }

@@ -310,3 +310,52 @@ proptest::proptest! {
         }
     }
 }
+
+/// A day said from today with a time ("7:15 tomorrow", "quarter past
+/// seven tmrw", "morgen um 8") names nothing where no option shows a day;
+/// where one does, it is a word like any other ("7:15 tomorrow" beside
+/// "Mon 07:15"), and so it is without a time ("accept it tomorrow" may
+/// ask to act later).
+#[test]
+fn a_day_said_from_today_names_nothing_where_no_option_shows_a_day() {
+    let pickups = options(&[("a", "Pickup 07:15"), ("b", "Pickup 07:45"), ("c", "Pickup 08:15")]);
+    let days = options(&[("mon", "Mon 07:15"), ("tue", "Tue 07:45")]);
+    let today = options(&[("t", "Today 07:15"), ("m", "Tomorrow 07:15")]);
+    decides_as(&[
+        ("7:15 tomorrow", &pickups, Some("a")),
+        ("quarter past seven tmrw", &pickups, Some("a")),
+        ("morgen um 8:15", &pickups, Some("c")),
+        ("tomorrow", &pickups, None),
+        ("7:30 tomorrow", &pickups, None),
+        ("7:15 tomorrow", &days, None),
+        ("7:15 tomorrow", &today, Some("m")),
+        ("pickup tomorrow", &options(&[("a", "Pickup"), ("d", "Delivery")]), None),
+    ]);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::testkit::cases(128)))]
+
+    /// Over generated screens of times, with or without a day before
+    /// each, "<time> <day from today>" executes what "<time>" alone does
+    /// where no option shows a day, and never where one does (unless an
+    /// option shows that very word).
+    #[test]
+    fn a_day_said_from_today_never_picks_an_option_by_its_day(
+        times in proptest::sample::subsequence(vec!["07:15", "07:45", "08:15", "12:00", "18:30"], 2..=5),
+        day in proptest::prelude::any::<bool>(),
+        pick in 0usize..5,
+        word in proptest::sample::select(vec!["tomorrow", "tmrw", "today", "demain", "morgen"]),
+    ) {
+        let labels: Vec<String> = times.iter().enumerate().map(|(k, t)| if day { format!("{} {t}", ["Mon", "Tue"][k % 2]) } else { format!("Pickup {t}") }).collect();
+        let set = labelled(&labels.iter().map(String::as_str).collect::<Vec<_>>());
+        let said = times[pick % times.len()];
+        let with = executes(&format!("{said} {word}"), &set);
+        if day {
+            proptest::prop_assert_eq!(with, None, "{:?} {:?} over {:?}", said, word, labels);
+        } else {
+            proptest::prop_assert_eq!(&with, &executes(said, &set), "{:?} {:?} over {:?}", said, word, labels);
+            proptest::prop_assert!(with.is_some(), "{:?} {:?} over {:?}", said, word, labels);
+        }
+    }
+}

@@ -115,10 +115,39 @@ pub(super) fn value_licences(
 /// exactly the counts said, as licences (rule `quantity`). Counts of two
 /// or more nouns ("2 adults and a child") are left to the other rules:
 /// only an option that shows exactly those counts accounts for them. A
-/// `RISK_HIGH` option is never said by a count ("1 kid" is not its label).
+/// `RISK_HIGH` option is never said by a count ("1 kid" is not its label),
+/// nor is a pack of another number ("10 masks" is not "Masks – box of
+/// 50": its number is said against).
 /// Units that count an item in pieces ("Eier, 10 Stück", "Bolts, 20
 /// pcs"): the item's own count, not another noun's.
 const PIECES: &[&str] = &["stuck", "stk", "pieces", "piece", "pcs", "pc", "pezzi", "unidades", "uds", "unites", "stuks"];
+
+/// Words of a pack of several of an item ("box of 50", "6-pack",
+/// "caixa de 50"): its number is how many it holds.
+const PACKS: &[&str] = &[
+    "box",
+    "pack",
+    "pk",
+    "case",
+    "carton",
+    "set",
+    "bag",
+    "tub",
+    "caja",
+    "paquete",
+    "caixa",
+    "pacote",
+    "boite",
+    "paquet",
+    "packung",
+    "schachtel",
+    "karton",
+    "scatola",
+    "confezione",
+    "doos",
+    "pak",
+    "verpakking",
+];
 
 pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
     let mut out = Vec::new();
@@ -158,7 +187,7 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
     // among other things without a count ("Coffee + croissant") is a
     // bundle too: "2 croissants" is not it.
     let a_plain_noun = (0..screen.pool.len()).any(|e| the_noun(e) && !says_more(e));
-    let entries: Vec<usize> = (0..screen.pool.len())
+    let mut entries: Vec<usize> = (0..screen.pool.len())
         .filter(|e| {
             let shown = counts_of(*e);
             (the_noun(*e) && !(a_plain_noun && says_more(*e)))
@@ -167,6 +196,13 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         // A high-risk option needs its whole label: a count is not it.
         .filter(|e| !screen.high_risk(*e))
         .collect();
+    // A pack of another number ("Surgical masks – box of 50") is not what
+    // "10 masks" says: its number differs from the count.
+    let a_pack = |e: &usize| {
+        screen.canon.label_words_of(*e).any(|w| PACKS.contains(&w))
+            && crate::values::shown(screen.pool.entries[*e].cand).iter().any(|v| v.dim == Dim::Bare && v.amount != count.amount)
+    };
+    entries.retain(|e| !a_pack(e));
     if entries.is_empty() || screen.stop.passed_now() {
         return out;
     }

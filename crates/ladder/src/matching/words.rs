@@ -457,6 +457,8 @@ impl Said<'_> {
                     && match l.rule {
                         "short_form" => super::short_forms::stands_for(t, a),
                         "synonym" | "synonym_phrasing" => super::synonyms::says(t, a, self.lex),
+                        // "+2" says "Raise" of the option it names by its sign.
+                        "direction" => self.lex.raising.contains(a) || self.lex.lowering.contains(a),
                         _ => false,
                     }
             })

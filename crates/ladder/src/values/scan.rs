@@ -969,7 +969,7 @@ pub(super) fn ordinal_day(x: f64, suffix: &str) -> Option<f64> {
 }
 
 /// A noun in its singular form, as a count's `unit` is ("kids" is
-/// "kid", "people" is "person").
+/// "kid", "people" is "person", "batteries" and "battery" are "battery").
 pub fn singular(w: &str) -> String {
     match w {
         // People, in the lexicon's languages ("4 ppl", "quattro persone").
@@ -980,7 +980,16 @@ pub fn singular(w: &str) -> String {
         "seater" | "seaters" => "seat".into(),
         // "glass", "Ross": no plural.
         _ if w.ends_with("ss") => w.to_string(),
-        _ => w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string(),
+        _ => {
+            let one = w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w);
+            // "batteries" and "battery" alike: a plural in "-ies" and its
+            // singular in "-y" are one noun ("movies" and "movie" too: the
+            // form is a key, never shown).
+            match one.strip_suffix("ie") {
+                Some(stem) if stem.len() > 1 => format!("{stem}y"),
+                _ => one.to_string(),
+            }
+        }
     }
 }
 

@@ -647,3 +647,24 @@ proptest! {
         prop_assert!(!kilos[0].names(&price(n)));
     }
 }
+
+proptest! {
+    /// A number of two digits said alone names a year that ends in it
+    /// ("the 24 one" for "Budget_2024.xlsx") and no other year; a number
+    /// of one digit or of three names no year but its own.
+    #[test]
+    fn two_digits_name_the_year_they_end(said in 0u32..1000, year in 1950u32..2100) {
+        let v = values(&format!("the {said} one"));
+        let shown = Value::new(Dim::Year, f64::from(year));
+        let names = v.iter().any(|v| v.names(&shown));
+        prop_assert_eq!(names, said == year || ((10..100).contains(&said) && year % 100 == said), "{} over {}: {:?}", said, year, v);
+    }
+}
+
+#[test]
+fn a_year_is_named_by_its_last_two_digits() {
+    let year = |text: &str| values(text).into_iter().find(|v| v.dim == Dim::Year).map(|v| v.amount);
+    assert_eq!(year("Budget_2024_final.xlsx"), Some(2024.0));
+    let bare = values("the 24 one");
+    assert!(bare[0].names(&Value::new(Dim::Year, 2024.0)) && !bare[0].names(&Value::new(Dim::Year, 2023.0)), "{bare:?}");
+}

@@ -410,3 +410,71 @@ fn an_article_before_an_ordinal_that_a_label_says_is_read_both_ways() {
         assert_eq!(executes(&format!("{input} {}", labels[2].split(' ').next_back().unwrap()), &cands).as_deref(), Some("c2"));
     }
 }
+
+/// A signed number no option shows with its sign says the option that
+/// shows the number with a word of the sign's direction ("+2" for "Raise
+/// 2 °C", "-30" for "30 min before"), and the input's other words tell
+/// two such apart ("+1 day"). Never where an option showing the number
+/// says no direction ("+2" over rooms), nor against the sign.
+#[test]
+fn a_signed_number_says_the_option_of_its_direction() {
+    let heat = labelled(&["Lower 1 °C", "Lower 2 °C", "Raise 1 °C", "Raise 2 °C"]);
+    assert_eq!(executes("+2", &heat).as_deref(), Some("c3"));
+    assert_eq!(executes("-1 please", &heat).as_deref(), Some("c0"));
+    assert_eq!(executes("+3", &heat), None, "no option shows 3");
+    let reminders = labelled(&["10 min before", "30 min before", "1 day before"]);
+    assert_eq!(executes("-30", &reminders).as_deref(), Some("c1"));
+    assert_eq!(executes("+30", &reminders), None, "against the sign");
+    let moves = labelled(&["Move 1 day earlier", "Move 1 hour later", "Move 1 day later"]);
+    assert_eq!(executes("+1 day", &moves).as_deref(), Some("c2"));
+    assert_eq!(executes("+1", &moves), None, "two later moves show 1");
+    assert_eq!(executes("+1 week", &moves), None);
+    assert_eq!(executes("+2", &labelled(&["Room 2", "Room 3"])), None);
+    assert_eq!(executes("-30", &labelled(&["30 min", "30 min before"])), None, "one of them says no direction");
+}
+
+/// Over generated screens of 2 to 6 changes of one kind, each an amount
+/// with a word up ("Raise", "later", "more") or down ("Lower",
+/// "earlier", "less"), or with none ("Room 2"), and an input "+n" or "-n" with or without
+/// "please": an execute targets an option that shows n, says a word of
+/// the sign's way and none of the other, and is the only such one; and
+/// never where an option showing n says no direction. Counted: executes,
+/// and questions among several of the same way.
+#[test]
+fn a_signed_number_never_executes_against_its_sign() {
+    use crate::testkit::{Branches, check_cases};
+    use proptest::prelude::*;
+    let branches = Branches::default();
+    // (amount, way: 0 up, 1 down, 2 none), one form for the screen
+    let option = (1u32..=4, 0u8..3);
+    let cases = (prop::collection::vec(option, 2..=6), 0u8..3, 1u32..=4, any::<bool>(), any::<bool>());
+    check_cases(crate::testkit::cases(128), file!(), &cases, |(opts, form, n, up, please)| {
+        let label = |(amount, way): (u32, u8)| match (way, form) {
+            (0, 0) => format!("Raise {amount} °C"),
+            (0, 1) => format!("{amount} min later"),
+            (0, _) => format!("Add {amount} more"),
+            (1, 0) => format!("Lower {amount} °C"),
+            (1, 1) => format!("{amount} min earlier"),
+            (1, _) => format!("{amount} less"),
+            (_, 0) => format!("Room {amount}"),
+            (_, 1) => format!("{amount} guests"),
+            _ => format!("Table {amount}"),
+        };
+        let cands: Vec<Candidate> = opts.iter().enumerate().map(|(k, o)| Candidate::new(format!("c{k}"), label(*o))).collect();
+        let input = format!("{}{n}{}", if up { "+" } else { "-" }, if please { " please" } else { "" });
+        let way = if up { 0 } else { 1 };
+        let showing: Vec<usize> = (0..opts.len()).filter(|k| opts[*k].0 == n).collect();
+        let fitting: Vec<String> = showing.iter().filter(|k| opts[**k].1 == way).map(|k| format!("c{k}")).collect();
+        let undirected = showing.iter().any(|k| opts[*k].1 == 2);
+        match executes(&input, &cands) {
+            Some(id) => {
+                prop_assert!(!undirected && fitting == [id.clone()], "{input:?} over {cands:?}: executed {id}");
+                branches.hit("the one option of its way");
+            }
+            None if fitting.len() > 1 => branches.hit("asked among several of its way"),
+            None => {}
+        }
+        Ok(())
+    });
+    branches.expect(&[("the one option of its way", 12), ("asked among several of its way", 4)]);
+}

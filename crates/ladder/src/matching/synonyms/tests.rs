@@ -23,6 +23,7 @@ fn a_verb_in_other_words_says_the_option_whose_label_has_it() {
     let requests = ["Accept Dana's request", "Decline Dana's request", "Accept Omar's request", "Decline Omar's request"];
     let opened = ["Open garage", "Lock front door"];
     let tv = ["Mute TV", "Unmute TV", "TV off"];
+    let song = ["Add to queue", "Save to Liked Songs", "Share", "Go to artist"];
     let table: &[(&str, &[&str], Option<&str>)] = &[
         ("shut the garage", &garage, Some("o3")),
         ("accept omar", &requests, Some("o2")),
@@ -38,6 +39,13 @@ fn a_verb_in_other_words_says_the_option_whose_label_has_it() {
         ("approve omar and dana", &requests, None),
         ("approve omar's holiday", &requests, None),
         ("approve", &requests, None),
+        // A verb of selection said alone is the request: the option whose
+        // label says its synonym.
+        ("send it", &song, Some("o2")),
+        ("send this", &song, Some("o2")),
+        ("approve", &["Accept", "Decline"], Some("o0")),
+        ("approve", &["Accept", "Decline", "Accept all"], None),
+        ("send it to the queue", &song, None),
     ];
     for (input, labels, want) in table {
         let d = decide(input, labels);

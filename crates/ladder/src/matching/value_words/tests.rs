@@ -491,6 +491,8 @@ fn a_quantity_names_the_option_of_its_noun() {
         ("kit", "Guacamole kit: 3 avocados, lime, chili", "€4.99"),
         ("lime", "Lime", "€0.40 each"),
     ]);
+    let masks =
+        shown(&[("one", "Surgical mask", "€0.50 each"), ("box", "Surgical masks – box of 50", "€19.90"), ("gel", "Hand gel 500 ml", "")]);
     let table: &[(&str, &[Candidate], Option<&str>)] = &[
         ("3 kids", &fares, Some("kid")),
         ("two adults please", &fares, Some("adult")),
@@ -538,6 +540,16 @@ fn a_quantity_names_the_option_of_its_noun() {
             ]),
             Some("pm"),
         ),
+        // A pack of another number is not the noun's option where one
+        // shows no number; the pack of that very number is.
+        ("10 masks", &masks, Some("one")),
+        (
+            "dez máscaras",
+            &shown(&[("one", "Máscara cirúrgica", "0,50 € / unidade"), ("box", "Máscaras cirúrgicas – caixa de 50", "19,90 €")]),
+            Some("one"),
+        ),
+        ("50 masks", &masks, Some("box")),
+        ("masks", &masks, None),
         // A word that only looks like the noun's singular ("ros", "Ross").
         ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
     ];
@@ -545,6 +557,9 @@ fn a_quantity_names_the_option_of_its_noun() {
         let d = decide(input, cands);
         assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
         assert!(!matches!(executed(&d), Some("grp" | "combo" | "kit" | "menu")), "{input:?} executed a bundle");
+        if *input != "50 masks" {
+            assert_ne!(executed(&d), Some("box"), "{input:?} executed a pack of another number");
+        }
     }
 }
 
@@ -598,6 +613,42 @@ proptest! {
         };
         let d = decide(&tried, &cands);
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} executed {:?} over {:?}", tried, d.target_id, labels);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// Over generated screens of an item, packs of it of other sizes and
+    /// another item, "N <items>" never executes a pack whose number is
+    /// not N; where the item alone is on screen it executes the item or
+    /// the pack of exactly N. Counted: the item alone executes.
+    #[test]
+    fn a_quantity_never_executes_a_pack_of_another_number(
+        noun in prop::sample::select(vec![("mask", "masks"), ("bottle", "bottles"), ("battery", "batteries"), ("candle", "candles")]),
+        packs in prop::collection::btree_set(2u32..=60, 1..=3),
+        n in 1u32..=60,
+        alone in any::<bool>(),
+        form in prop::sample::select(vec!["{X} – box of {p}", "{X}, pack of {p}", "{X} ({p} pcs)", "Box of {p} {Y}"]),
+    ) {
+        let capital = |w: &str| w[..1].to_uppercase() + &w[1..];
+        let mut cands: Vec<Candidate> = packs
+            .iter()
+            .map(|p| Candidate::new(format!("p{p}"), form.replace("{X}", &capital(noun.1)).replace("{Y}", noun.1).replace("{p}", &p.to_string())))
+            .collect();
+        if alone {
+            cands.push(Candidate::new("item", capital(noun.0)));
+        }
+        cands.push(Candidate::new("other", "Gift card"));
+        let said = format!("{n} {}", if n == 1 { noun.0 } else { noun.1 });
+        let d = decide(&said, &cands);
+        let labels: Vec<&str> = cands.iter().map(|c| c.label.as_str()).collect();
+        if let Some(id) = executed(&d) {
+            prop_assert!(id == "item" || id == format!("p{n}"), "{:?} over {:?}: executed {}", said, labels, id);
+        }
+        if alone && !packs.contains(&n) {
+            prop_assert_eq!(executed(&d), Some("item"), "{:?} over {:?}", said, labels);
+        }
     }
 }
 
