@@ -303,6 +303,8 @@ fn example_pool(name: &str) -> serde_json::Value {
         "slots" => &[("a", "Sat 18:00"), ("b", "Sat 19:30"), ("c", "Sun 10:00")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
+        "classes" => &[("second", "Second class – £39"), ("first", "First class – £69")],
+        "plans" => &[("one", "1 TB – $1.99/mo"), ("two", "2 TB – $9.99/mo"), ("family", "2 TB + VPN + 5 family seats – $14.99/mo")],
         "heat" => &[("l1", "Lower 1 °C"), ("l2", "Lower 2 °C"), ("r1", "Raise 1 °C"), ("r2", "Raise 2 °C")],
         "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],
         "garage" => &[("open", "Open garage"), ("close", "Close garage"), ("lock", "Lock front door")],

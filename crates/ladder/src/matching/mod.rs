@@ -532,6 +532,31 @@ fn relative_days(raw: &str, toks: &[&str], roles: &mut [Role], pool: &Pool<'_>, 
     }
 }
 
+/// Whether the input's words, a position word among them, are the words
+/// of one label but its numbers ("first class" for "First class – £69"
+/// beside "Second class – £39", "la dernière séance" for "Dernière séance
+/// – 22h40"): the label's name said whole, which no position reading
+/// stands beside. Never where the words are those of two labels, or one
+/// of them is no word of that label ("the final one").
+fn names_one_label(toks: &[&str], roles: &[Role], span: (usize, usize), canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) -> bool {
+    let said: Vec<&str> = (0..toks.len())
+        .filter(|k| ((span.0..span.1).contains(k) || roles[*k] == Role::Content) && !lex.function_words.contains(toks[*k]))
+        .map(|k| toks[k])
+        .collect();
+    let named = |e: usize| {
+        let name: Vec<&str> = canon.label_words_of(e).filter(|w| !w.bytes().any(|b| b.is_ascii_digit())).collect();
+        name.len() >= 2 && said.len() == name.len() && said.iter().all(|t| name.contains(t))
+    };
+    let mut found = 0;
+    for e in 0..canon.entries.len() {
+        if stop.passed_now() {
+            return false;
+        }
+        found += usize::from(named(e));
+    }
+    found == 1
+}
+
 /// Whether `t` is the word `k`, or one is the other with an "s" ("panel"
 /// and "panels"): how a kind is said.
 pub(crate) fn same_or_plural(k: &str, t: &str) -> bool {
@@ -647,7 +672,9 @@ pub fn find(
             // position ("2" with "Song 2" third): both are named, and a
             // person asks which.
             Some(entry) if pos.also_word => {
-                if !toks[pos.span.0..pos.span.1].iter().any(|t| canon.label_words_of(entry).any(|w| w == *t)) {
+                if !toks[pos.span.0..pos.span.1].iter().any(|t| canon.label_words_of(entry).any(|w| w == *t))
+                    && !names_one_label(&toks, &roles, pos.span, canon, lex, stop)
+                {
                     mentions.push(Mention { span: pos.span, entry, kind: MatchKind::Ordinal });
                 }
             }
@@ -714,6 +741,7 @@ pub fn find(
     };
     let words = widen_by_shared_forms(words, &toks, &roles, canon, lex, stop);
     let words = value_words::narrow(words, &licences, !mentions.is_empty());
+    let words = value_words::plain_of_share(words, &toks, &licences, &screen);
     let words = synonyms::narrow(words, &licences);
     mentions.sort_by_key(|m| (m.span.0, std::cmp::Reverse(m.kind)));
     let command = match_command(&raw_input, q, commands, lex, params);

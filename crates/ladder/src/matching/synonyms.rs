@@ -21,6 +21,7 @@
 
 use super::mentions::Screen;
 use super::{Licence, Role};
+use crate::text::fold;
 
 /// The licences of the verbs of `toks` said in other words (their roles
 /// become `Role::Empty`).
@@ -74,9 +75,10 @@ pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Scree
 
 /// A noun said alone that ends one option's word, as the head of a word
 /// made of two ("licht" of "Deckenlicht", "maschine" of
-/// "Kaffeemaschine"): said for that option (rule `compound`), when no
-/// label has it as a word of its own and no other option's word ends
-/// with it. Nouns of the kind ("zimmer" of "Wohnzimmer" and
+/// "Kaffeemaschine"), or one option's word with a noun of what it is
+/// after it ("tagesgeldkonto" for "Tagesgeld" of kind "Konto"): said for
+/// that option (rule `compound`), when no label has it as a word of its
+/// own and no other option's word fits it so. Nouns of the kind ("zimmer" of "Wohnzimmer" and
 /// "Schlafzimmer" names neither) and short words ("tür") are left alone.
 pub(super) fn compound_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
     let mut out = Vec::new();
@@ -92,7 +94,16 @@ pub(super) fn compound_licences(toks: &[&str], roles: &mut [Role], screen: &Scre
             continue;
         }
         let ends = |w: &str| w.len() >= t.len() + 3 && w.ends_with(t);
-        let entries: Vec<usize> = (0..screen.pool.len()).filter(|e| screen.canon.label_words_of(*e).any(ends)).collect();
+        // The label's word with a noun of what it is after it, written as
+        // one ("tagesgeldkonto" for "Tagesgeld" of kind "Konto").
+        let kind_after = |e: usize, w: &str| {
+            w.chars().count() >= 4 && t.len() >= w.len() + 3 && t.starts_with(w) && t.is_char_boundary(w.len()) && {
+                let noun = &t[w.len()..];
+                screen.lex.generic_nouns.contains(noun) || fold(&screen.pool.entries[e].cand.kind.to_lowercase()) == noun
+            }
+        };
+        let entries: Vec<usize> =
+            (0..screen.pool.len()).filter(|e| screen.canon.label_words_of(*e).any(|w| ends(w) || kind_after(*e, w))).collect();
         if let [one] = entries[..] {
             roles[k] = Role::Empty;
             out.push(Licence { tok: k, word: (*t).to_string(), entries: vec![one], rule: "compound" });

@@ -409,11 +409,16 @@ fn shown_values(screen: &Screen<'_>, entry: usize) -> Vec<Value> {
 
 /// A size word ("medium", "large", "mediano") said of the options that
 /// are sizes: those labelled only with a form of the same size ("M",
-/// "Medium"), where two or more options are sizes.
+/// "Medium"), beside words every option says ("Maat M"), where two or
+/// more options are sizes.
 fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &mut Vec<Licence>) {
     let sizes = &screen.lex.sizes;
+    // A word every option's label says ("Maat M", "Size M") is what they
+    // all are: the size is the word left.
+    let n = screen.pool.len();
+    let everyone = |w: &str| n >= 2 && (0..n).all(|e| screen.canon.label_words_of(e).any(|x| x == w));
     let size_of = |e: usize| {
-        let mut words = screen.canon.label_words_of(e);
+        let mut words = screen.canon.label_words_of(e).filter(|w| !everyone(w));
         match (words.next(), words.next()) {
             (Some(w), None) => sizes.get(w),
             _ => None,
@@ -482,6 +487,50 @@ pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
         }
         Words::Shared { entries, typo } => single(entries.into_iter().filter(|e| common.contains(e)).collect(), typo),
         w => w,
+    }
+}
+
+/// Of options a value said and the words share, the one that is what
+/// they say and no more ("2 tb" for "2 TB – $9.99/mo" beside "2 TB with
+/// VPN – $14.99/mo"): its words but its values in digits are all said,
+/// and every other one says a word more. A bundle that adds something
+/// is not what the plain thing's words name. Nothing changes where two
+/// or none are plain so.
+pub(super) fn plain_of_share(words: Words, toks: &[&str], licences: &[Licence], screen: &Screen<'_>) -> Words {
+    let Words::Shared { entries, typo: false } = &words else { return words };
+    if entries.len() > 8 || !licences.iter().any(|l| l.rule == "value") {
+        return words;
+    }
+    let more = |e: usize| {
+        let label = &screen.pool.entries[e].cand.label;
+        let mut name = String::with_capacity(label.len());
+        let mut at = 0;
+        // Values in digits only: a word that is also a value ("Morning
+        // Run", "1:1 with Marco") stays a word of the name.
+        let in_digits = |v: &Value, r: &std::ops::Range<usize>| {
+            !matches!(v.dim, Dim::DayPart | Dim::Month | Dim::Weekday | Dim::Day) && label[r.clone()].bytes().any(|b| b.is_ascii_digit())
+        };
+        for (_, range) in values_at(label).into_iter().filter(|(v, r)| in_digits(v, r)) {
+            name.push_str(&label[at.min(range.start)..range.start]);
+            name.push(' ');
+            // What the value is per ("$9.99/mo", "€5/month") is the value's.
+            at = range.end;
+            if label[at..].starts_with('/') {
+                at = label[at..].find(char::is_whitespace).map_or(label.len(), |n| at + n);
+            }
+        }
+        name.push_str(&label[at..]);
+        let name = crate::text::normalize(&name);
+        let name = crate::text::fold(&name);
+        name.split(' ').filter(|w| !w.is_empty() && !w.bytes().any(|b| b.is_ascii_digit()) && !toks.contains(w)).count()
+    };
+    if screen.stop.passed_now() {
+        return words;
+    }
+    let plain: Vec<usize> = entries.iter().copied().filter(|e| more(*e) == 0).collect();
+    match plain[..] {
+        [entry] => Words::Unique { entry, kind: MatchKind::Partial },
+        _ => words,
     }
 }
 

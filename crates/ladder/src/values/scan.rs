@@ -975,6 +975,8 @@ pub fn singular(w: &str) -> String {
         // People, in the lexicon's languages ("4 ppl", "quattro persone").
         "people" | "persons" | "person" | "ppl" | "pax" | "guests" | "guest" | "personas" | "persona" | "personnes" | "personne"
         | "personen" | "persone" | "pessoas" | "pessoa" => "person".into(),
+        // Players are people ("4 ppl" for "4 players").
+        "players" | "player" | "spieler" | "jugadores" | "joueurs" | "giocatori" | "spelers" | "jogadores" => "person".into(),
         "children" => "child".into(),
         // "the 8-seater": a room or car of 8 seats.
         "seater" | "seaters" => "seat".into(),

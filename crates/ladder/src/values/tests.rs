@@ -661,6 +661,14 @@ proptest! {
     }
 }
 
+/// Players are people: "4 ppl" counts what "4 players" does.
+#[test]
+fn players_are_people() {
+    let (ppl, players) = (values("4 ppl"), values("4 players"));
+    assert_eq!((ppl[0].dim, players[0].dim), (Dim::Count, Dim::Count));
+    assert!(ppl[0].names(&players[0]) && !values("5 ppl")[0].names(&players[0]));
+}
+
 #[test]
 fn a_year_is_named_by_its_last_two_digits() {
     let year = |text: &str| values(text).into_iter().find(|v| v.dim == Dim::Year).map(|v| v.amount);

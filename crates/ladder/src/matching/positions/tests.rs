@@ -478,3 +478,56 @@ fn a_signed_number_never_executes_against_its_sign() {
     });
     branches.expect(&[("the one option of its way", 12), ("asked among several of its way", 4)]);
 }
+
+/// A label's name said whole, a position word among its words, is that
+/// label, prices and times aside: "first class" over "Second class –
+/// £39" and "First class – £69", "on prend la dernière séance" for
+/// "Dernière séance – 22h40" listed first. Said with a word no label has,
+/// or naming two labels, both readings stay asked ("the final one").
+#[test]
+fn a_label_name_said_whole_is_no_position() {
+    let fares = labelled(&["Second class – £39", "First class – £69"]);
+    let shows = labelled(&["Dernière séance – 22h40", "Séance de 20h15", "Séance de 18h30"]);
+    let files = labelled(&["report_final.pdf", "report_final_v3.pdf", "notes.txt"]);
+    assert_eq!(executes("first class", &fares).as_deref(), Some("c1"));
+    assert_eq!(executes("the first class please", &fares).as_deref(), Some("c1"));
+    assert_eq!(executes("on prend la dernière séance", &shows).as_deref(), Some("c0"));
+    assert_eq!(executes("the first", &fares), None);
+    assert_eq!(executes("the first one", &fares), None);
+    assert_eq!(executes("the first cheap class", &fares), None);
+    assert_eq!(executes("the final one", &files), None);
+}
+
+/// Over generated screens of fares "<Ordinal> class – £n" in any order
+/// (never at their own place), "<ordinal> class" executes the fare whose
+/// label says it and never the one at that place; "the <ordinal> one"
+/// executes neither. Counted: the label executes.
+#[test]
+fn a_label_name_said_whole_never_executes_the_place() {
+    use crate::testkit::{Branches, check_cases};
+    use proptest::prelude::*;
+    const WORDS: &[&str] = &["First", "Second", "Third"];
+    let branches = Branches::default();
+    let cases = (Just(()).prop_flat_map(|_| Just(vec![0usize, 1, 2]).prop_shuffle()), 0usize..3, 10u32..200, any::<bool>());
+    check_cases(crate::testkit::cases(64), file!(), &cases, |(order, said, price, please)| {
+        let cands: Vec<Candidate> = order
+            .iter()
+            .enumerate()
+            .map(|(i, w)| Candidate::new(format!("c{i}"), format!("{} class – £{}", WORDS[*w], price + i as u32)))
+            .collect();
+        let own = format!("c{}", order.iter().position(|w| *w == said).unwrap());
+        let input = format!("{} class{}", WORDS[said].to_lowercase(), if please { " please" } else { "" });
+        let got = executes(&input, &cands);
+        prop_assert!(got.is_none() || got.as_deref() == Some(own.as_str()), "{:?} over {:?}: {:?}", input, cands, got);
+        if got.is_some() {
+            branches.hit("the label executes");
+        }
+        let place = format!("c{said}");
+        if place != own {
+            let one = executes(&format!("the {} one", WORDS[said].to_lowercase()), &cands);
+            prop_assert!(one.is_none(), "the {} one over {:?}: {:?}", WORDS[said], cands, one);
+        }
+        Ok(())
+    });
+    branches.expect(&[("the label executes", 48)]);
+}

@@ -183,3 +183,14 @@ fn the_head_of_one_options_compound_names_it_and_no_other() {
         Ok(())
     });
 }
+
+/// One option's word with a noun of what it is after it, written as one
+/// ("tagesgeldkonto" for "Tagesgeld" among accounts of kind "Konto"): that
+/// option; a word two options' words start is neither.
+#[test]
+fn a_label_word_with_its_kind_written_as_one_names_it() {
+    assert_eq!(executed(&decide("zeig mal das tagesgeldkonto", &["Girokonto", "Tagesgeld", "Depot"])), Some("o1"));
+    assert_eq!(executed(&decide("depotkonto", &["Girokonto", "Tagesgeld", "Depot"])), Some("o2"));
+    assert_eq!(executed(&decide("tagesgeldkonto", &["Tagesgeld", "Tagesgeld plus"])), None);
+    assert_eq!(executed(&decide("tagesgeldfreund", &["Girokonto", "Tagesgeld", "Depot"])), None);
+}

@@ -687,3 +687,67 @@ fn a_code_after_a_value_noun_is_the_code_as_said() {
     // "4e" over 4A and 4B names no code, and is never 4A executed.
     assert_ne!(executed(&decide("4e", &seats(&["4A · window", "4B · middle"]))), Some("o0"));
 }
+
+/// A value that a plain option and a bundle share ("2 tb" for "2 TB –
+/// $9.99/mo" beside "2 TB + VPN + 5 family seats – $14.99/mo") says the
+/// plain one; where both say more than the input, or two are plain,
+/// it is asked. A size word over sizes that share a word ("Maat M") is
+/// that size; "roaming stuff" is Roaming.
+#[test]
+fn a_value_says_the_plain_option_not_the_bundle() {
+    let plans =
+        shown(&[("one", "1 TB – $1.99/mo", ""), ("two", "2 TB – $9.99/mo", ""), ("family", "2 TB + VPN + 5 family seats – $14.99/mo", "")]);
+    let extend = shown(&[("h", "Extend 1 hour – $4", ""), ("wash", "Extend 1 hour + car wash – $9", ""), ("end", "End parking now", "")]);
+    let bundles = shown(&[("vpn", "2 TB + VPN", ""), ("family", "2 TB + family seats", "")]);
+    let sizes = shown(&[("s", "Maat S", ""), ("m", "Maat M", ""), ("l", "Maat L", ""), ("xl", "Maat XL", "")]);
+    let menu = shown(&[("plan", "My plan", ""), ("billing", "Billing", ""), ("roaming", "Roaming", ""), ("support", "Support", "")]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("2 tb", &plans, Some("two")),
+        ("2 tb is plenty", &plans, Some("two")),
+        ("extend 1 hour", &extend, Some("h")),
+        ("2 tb", &bundles, None),
+        ("medium", &sizes, Some("m")),
+        ("medium graag", &sizes, Some("m")),
+        ("medium", &shown(&[("s", "Size S", ""), ("m", "Size M", ""), ("p", "Large pizza", "")]), None),
+        ("roaming stuff", &menu, Some("roaming")),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(64)))]
+
+    /// Over generated screens of a plan of one size and bundles of the
+    /// same size that add things, "<size>" never executes a bundle, and
+    /// executes the plain plan where there is one; a thing of a bundle
+    /// said beside it never executes the plain plan.
+    #[test]
+    fn a_value_never_executes_a_bundle_that_says_more(
+        tb in 1u32..=9,
+        extras in prop::sample::subsequence(vec!["VPN", "5 family seats", "Backup", "Photos", "Priority support"], 1..=3),
+        plain in any::<bool>(),
+        price in 1u32..50,
+    ) {
+        let mut cands: Vec<Candidate> = extras
+            .iter()
+            .enumerate()
+            .map(|(i, x)| Candidate::new(format!("b{i}"), format!("{tb} TB + {x} – ${}.99/mo", price + i as u32 + 1)))
+            .collect();
+        if plain {
+            cands.push(Candidate::new("plain", format!("{tb} TB – ${price}.99/mo")));
+        }
+        cands.push(Candidate::new("other", format!("{} TB – $0.99/mo", tb + 10)));
+        let labels: Vec<&str> = cands.iter().map(|c| c.label.as_str()).collect();
+        let got = executed(&decide(&format!("{tb} tb"), &cands)).map(str::to_string);
+        if plain {
+            prop_assert_eq!(got.as_deref(), Some("plain"), "{:?}", labels);
+        } else {
+            prop_assert!(got.as_deref().is_none_or(|g| !g.starts_with('b')) || extras.len() == 1, "{:?}: {:?}", labels, got);
+        }
+        let with = executed(&decide(&format!("{tb} tb with {}", extras[0].to_lowercase()), &cands)).map(str::to_string);
+        prop_assert_ne!(with.as_deref(), Some("plain"), "{:?}", labels);
+    }
+}

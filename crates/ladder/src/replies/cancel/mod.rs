@@ -16,6 +16,16 @@ pub(super) fn cancel(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     if r.abandons && r.refuses && proposal(cx).is_some() && only_holds_and_refuses(cx) {
         return None;
     }
+    // "No wait XL", "hang on the comfort one": words that only hold the
+    // turn, then a choice of an option shown: the choice is read again
+    // (the ladder's), never a cancel of it.
+    if r.abandons
+        && r.abandon_has_object
+        && cx.names_something(&r.abandon_object)
+        && let Some(rest) = without_holds_and_refusals(cx)
+    {
+        return Some(Answered::of(Answer::Again { text: rest, without: Vec::new(), kind: ReplyKind::Cancel }));
+    }
     r.abandons.then(|| abandon(cx, r))
 }
 

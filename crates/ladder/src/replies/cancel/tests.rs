@@ -336,3 +336,45 @@ fn a_position_after_words_that_hold_the_turn_is_the_choice() {
     assert!(said(&Session::new().say("no, forget it, the second", &choice)).starts_with("escape cancel ("));
     assert!(said(&Session::new().say("wait, never mind", &choice)).starts_with("escape cancel ("));
 }
+
+/// "No wait XL", "hang on the comfort one": words that only hold the turn
+/// before a choice, with no comma, are no cancel of it: the choice is read
+/// again. An abandon word that ends the task still cancels ("no wait,
+/// forget it"), and so does "stop the XL".
+#[test]
+fn words_that_hold_the_turn_before_a_choice_cancel_nothing() {
+    let rides = screen("rides", vec![c("std", "Standard", ""), c("comfort", "Comfort", ""), c("xl", "XL", "")]);
+    assert_eq!(said(&Session::new().say("no wait XL", &rides)), "execute xl (deterministic, cancel)");
+    assert_eq!(said(&Session::new().say("no wait the comfort one", &rides)), "execute comfort (deterministic, cancel)");
+    assert_eq!(said(&Session::new().say("no wait", &rides)), "escape cancel (reply, cancel)");
+    assert_eq!(said(&Session::new().say("wait no, forget it", &rides)), "escape cancel (reply, cancel)");
+    assert_eq!(said(&Session::new().say("stop the XL", &rides)), "escape cancel (reply, cancel)");
+    assert_ne!(Session::new().say("no wait not XL", &rides).outcome, Outcome::Execute);
+}
+
+/// Over generated screens, "<hold words> <option's label>" executes what
+/// the label alone executes, or nothing; with an abandon word that ends
+/// the task among them, it never executes.
+#[test]
+fn a_choice_after_words_that_hold_the_turn_is_the_choice_alone() {
+    let branches = Branches::default();
+    let labels = ["Standard", "Comfort", "XL", "Green", "Pet friendly"];
+    let cases = (0usize..5, prop::sample::select(vec!["no wait", "wait", "hold on", "hang on", "no no wait"]), any::<bool>());
+    check_cases(crate::testkit::cases(64), file!(), &cases, |(k, hold, abandon)| {
+        let set = screen("rides", labels.iter().enumerate().map(|(i, l)| c(&format!("r{i}"), l, "")).collect());
+        let label = labels[k].to_lowercase();
+        let input = if abandon { format!("{hold} forget it {label}") } else { format!("{hold} {label}") };
+        let d = Session::new().say(&input, &set);
+        if abandon {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?}", input);
+        } else {
+            let alone = Session::new().say(&label, &set);
+            if d.outcome == Outcome::Execute {
+                prop_assert_eq!(&d.target_id, &alone.target_id, "{:?}", input);
+                branches.hit("the choice executes");
+            }
+        }
+        Ok(())
+    });
+    branches.expect(&[("the choice executes", 16)]);
+}
