@@ -80,6 +80,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub relative_days: Vec<String>,
     #[serde(default)]
+    pub reasons: Vec<String>,
+    #[serde(default)]
     pub lowering: Vec<String>,
     #[serde(default)]
     pub others: Vec<String>,
@@ -387,6 +389,10 @@ pub struct Lexicon {
     /// A day said from today ("tomorrow", "tmrw", "demain"): phrasing on
     /// a screen whose options show no day (`matching::relative_days`).
     pub relative_days: HashSet<String>,
+    /// Words that open a reason or a remark after a choice with no comma
+    /// before them ("+2 pls its freezing in here", "medium bc im tired"):
+    /// where the choice ends (`matching::aside::split_at_reason`).
+    pub reasons: HashSet<String>,
     /// Label words of a change down or earlier ("Lower 2 °C", "30 min
     /// before"): a number said with "-" is the amount of the option that
     /// says one.
@@ -636,6 +642,7 @@ impl Lexicon {
             omissions: words(all(|l| &l.omissions)),
             raising: words(all(|l| &l.raising)),
             relative_days: words(all(|l| &l.relative_days)),
+            reasons: words(all(|l| &l.reasons)),
             lowering: words(all(|l| &l.lowering)),
             others: PhraseSet::build(&all(|l| &l.others)),
             not_that: PhraseSet::build(&all(|l| &l.not_that)),

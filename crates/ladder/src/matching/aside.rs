@@ -14,7 +14,8 @@
 //! meant). Only on a screen the user takes in at a glance
 //! ([`SCREEN_READ`]): the aside's words are looked up in every option's
 //! sublabel and kind. A two-requests-in-order split (`sequence`) is read
-//! first.
+//! first. Texting's run-on has no comma: a word that opens a reason
+//! ("its", "cuz", "weil": the lexicon's `reasons`) ends the choice too.
 //!
 //! Tests: `aside/tests.rs`.
 
@@ -101,6 +102,24 @@ pub fn split_at_verdict<'a>(raw: &'a str, lex: &crate::lexicon::Lexicon) -> Opti
     let first = raw[..at[i].0].trim_end_matches(edge);
     let rest = raw[at[i + n - 1].1..].trim_matches(edge);
     first.chars().any(char::is_alphanumeric).then_some(Aside { first, rest })
+}
+
+/// An input split before a word that opens a reason or a remark (the
+/// lexicon's `reasons`: "its", "cuz", "weil"), after a word at least,
+/// where no comma or full stop comes first: texting's run-on "+2 pls its
+/// freezing in here". The choice as typed, and the rest from that word.
+pub fn split_at_reason<'a>(raw: &'a str, lex: &crate::lexicon::Lexicon) -> Option<Aside<'a>> {
+    let mut seen = 0;
+    for w in raw.split_whitespace() {
+        let at = w.as_ptr() as usize - raw.as_ptr() as usize;
+        let word: String = w.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+        if seen >= 1 && lex.reasons.contains(word.as_str()) {
+            let first = raw[..at].trim();
+            return first.chars().any(char::is_alphanumeric).then_some(Aside { first, rest: raw[at..].trim() });
+        }
+        seen += usize::from(word.chars().any(char::is_alphanumeric));
+    }
+    None
 }
 
 /// Whether `rest` is an aside over `pool` (the module's doc).
@@ -209,7 +228,10 @@ pub(crate) fn first_of(
         Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => aside,
         _ => match split_at_verdict(raw, rules.lex) {
             Some(aside) if aside.rest.is_empty() || is_an_aside(aside.rest, pool, canon, &rules) => aside,
-            _ => return Ok(None),
+            _ => match split_at_reason(raw, rules.lex) {
+                Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => aside,
+                _ => return Ok(None),
+            },
         },
     };
     if names_one(whole.0, whole.1) {

@@ -409,8 +409,8 @@ fn shown_values(screen: &Screen<'_>, entry: usize) -> Vec<Value> {
 
 /// A size word ("medium", "large", "mediano") said of the options that
 /// are sizes: those labelled only with a form of the same size ("M",
-/// "Medium"), beside words every option says ("Maat M"), where two or
-/// more options are sizes.
+/// "Medium"), beside words every option says ("Maat M") and numbers ("M
+/// (38–40)"), where two or more options are sizes.
 fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &mut Vec<Licence>) {
     let sizes = &screen.lex.sizes;
     // A word every option's label says ("Maat M", "Size M") is what they
@@ -418,7 +418,7 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
     let n = screen.pool.len();
     let everyone = |w: &str| n >= 2 && (0..n).all(|e| screen.canon.label_words_of(e).any(|x| x == w));
     let size_of = |e: usize| {
-        let mut words = screen.canon.label_words_of(e).filter(|w| !everyone(w));
+        let mut words = screen.canon.label_words_of(e).filter(|w| !everyone(w) && !w.bytes().all(|b| b.is_ascii_digit()));
         match (words.next(), words.next()) {
             (Some(w), None) => sizes.get(w),
             _ => None,

@@ -504,7 +504,8 @@ impl Said<'_> {
 
     /// Whether the input names the entry by its object alone, which is
     /// enough: the input says the whole object (every label word
-    /// after the action) and no verb of its own, no other candidate shows
+    /// after the action but its values, a file's extension and version)
+    /// and no verb of its own, no other candidate shows
     /// any word the input says (its label, aliases, sublabel or kind), and
     /// the entry is not high risk. "a refund please" says "Request a refund" beside "Track
     /// parcel"; "account" never says "Close Account" beside "Account
@@ -566,7 +567,15 @@ impl Said<'_> {
             .filter_map(|(_, r)| label.get(r.clone()))
             .flat_map(|text| words(&canonicalize(text, self.lex)).map(str::to_owned).collect::<Vec<_>>())
             .collect();
-        self.canon.label_words_of(entry).skip(1).filter(|w| !valued.iter().any(|v| v == w)).collect()
+        // A file's extension and version ("contract_v2.docx") are details
+        // of it too: "the contract" says "Share contract_v2.docx".
+        let extension = |w: &str| {
+            label
+                .split_whitespace()
+                .any(|part| part.rsplit_once('.').is_some_and(|(name, ext)| !name.is_empty() && ext.eq_ignore_ascii_case(w)))
+        };
+        let version = |w: &str| w.strip_prefix('v').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        self.canon.label_words_of(entry).skip(1).filter(|w| !valued.iter().any(|v| v == w) && !extension(w) && !version(w)).collect()
     }
 
     /// A state word of the entry's label ("blocked" in "Pin blocked"),

@@ -218,8 +218,11 @@ fn by_name(table: &'static [(&'static str, u8)]) -> FxHashMap<&'static str, u8> 
 /// The parts of the day a word names alone, as times of day in minutes
 /// from the start of the span to before its end: the morning (5:00 to
 /// noon), the afternoon (noon to 18:00), the evening (17:00 to 23:00),
-/// tonight (17:00 to midnight).
-pub(super) const DAY_PARTS: [(f64, f64); 4] = [(300.0, 720.0), (720.0, 1080.0), (1020.0, 1380.0), (1020.0, 1440.0)];
+/// tonight (17:00 to midnight); the halves of a twelve-hour clock said
+/// alone ("the am one": midnight to noon, "the pm one": noon to
+/// midnight).
+pub(super) const DAY_PARTS: [(f64, f64); 6] =
+    [(300.0, 720.0), (720.0, 1080.0), (1020.0, 1380.0), (1020.0, 1440.0), (0.0, 720.0), (720.0, 1440.0)];
 
 /// The part of the day (an index into [`DAY_PARTS`]) a word says, in the
 /// lexicon's languages; never a word that is as often another one

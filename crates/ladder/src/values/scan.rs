@@ -1062,5 +1062,16 @@ pub(super) fn read_word(toks: &[Tok], i: usize, w: &str) -> Option<(Value, usize
     if let Some(part) = names::day_part(w) {
         return Some((Value::new(Dim::DayPart, part as f64), 1));
     }
+    // "The am one", "the pm one": a half of the day, said alone before
+    // "one" ("am" alone is as often German "on the").
+    let list_noun = match next_solid(toks, i + 1) {
+        Some((_, Tok::Word(s))) => matches!(s.as_ref(), "one" | "ones"),
+        // "one", spelled: a word as often as a number.
+        Some((_, Tok::Spelled(n))) => n.counting && n.value == 1.0,
+        _ => false,
+    };
+    if matches!(w, "am" | "pm") && list_noun {
+        return Some((Value::new(Dim::DayPart, if w == "am" { 4.0 } else { 5.0 }), 1));
+    }
     LONE_CLOCKS.iter().find(|(name, _)| *name == w).map(|&(_, minutes)| (Value::new(Dim::Clock, minutes), 1))
 }

@@ -661,6 +661,19 @@ proptest! {
     }
 }
 
+/// "The am one", "the pm one": a half of the day; German "am Montag"
+/// is none.
+#[test]
+fn am_and_pm_said_alone_before_a_list_noun_are_halves_of_the_day() {
+    let half = |t: &str| values(t).into_iter().find(|v| v.dim == Dim::DayPart).map(|v| v.amount);
+    assert_eq!(half("the am one"), Some(4.0));
+    assert_eq!(half("the pm one please"), Some(5.0));
+    assert_eq!(half("am Montag"), None);
+    assert_eq!(half("i am"), None);
+    let am = values("the am one");
+    assert!(am[0].names(&Value::new(Dim::Clock, 540.0)) && !am[0].names(&Value::new(Dim::Clock, 840.0)));
+}
+
 /// Players are people: "4 ppl" counts what "4 players" does.
 #[test]
 fn players_are_people() {

@@ -4,7 +4,7 @@
 //! refuses or requests never lets the choice execute alone. A property
 //! tries to make an aside execute what a careful person would not.
 
-use super::{Aside, split, split_at_verdict};
+use super::{Aside, split, split_at_reason, split_at_verdict};
 use crate::matching::tests::{executed, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
@@ -185,5 +185,55 @@ proptest! {
         } else {
             prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", tried, labels, d.target_id);
         }
+    }
+}
+
+/// Texting's run-on: a word that opens a reason ends the choice where no
+/// comma does ("+2 pls its freezing in here", "XL cuz theres 5 of us"),
+/// after one word at least; a reason that names an option or negates
+/// leaves the turn asked.
+#[test]
+fn a_reason_with_no_comma_ends_the_choice() {
+    let lex = crate::testkit::lexicon();
+    assert_eq!(split_at_reason("+2 pls its freezing in here", lex), Some(Aside { first: "+2 pls", rest: "its freezing in here" }));
+    assert_eq!(split_at_reason("XL cuz theres 5 of us", lex), Some(Aside { first: "XL", rest: "cuz theres 5 of us" }));
+    assert_eq!(split_at_reason("its the XL", lex), None);
+    assert_eq!(split_at_reason("sleeper berth", lex), None);
+    for (input, want) in [
+        ("sleeper berth cuz its a long night", Some("sl")),
+        ("standard bc money is tight", Some("std")),
+        ("standard weil ich sparen muss", Some("std")),
+        ("standard because first class is full", None),
+        ("standard because it isnt worth it", None),
+        ("standard its cheaper than first class", None),
+    ] {
+        assert_eq!(executed(&decide(input, &fares())), want, "{input:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(128)))]
+
+    /// Over generated fare screens, "<choice> <reason word> <remark>"
+    /// with no comma executes what "<choice>, <remark>" does; a reason
+    /// that names another option never executes anything.
+    #[test]
+    fn a_reason_with_no_comma_reads_as_one_with_a_comma(
+        labels in prop::sample::subsequence(vec!["Standard", "First Class", "Sleeper berth", "Flexi", "Saver", "Business"], 3..=5),
+        pick in 0usize..5,
+        other in 0usize..5,
+        opener in prop::sample::select(vec!["cuz", "bc", "because", "its", "im", "weil"]),
+        remark in prop::sample::select(vec!["long night ahead", "work is paying", "my back hurts", "a long trip"]),
+    ) {
+        let (pick, other) = (pick % labels.len(), other % labels.len());
+        prop_assume!(pick != other);
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate { kind: "fare".into(), ..Candidate::new(format!("f{i}"), *l) }).collect();
+        let choice = labels[pick].to_lowercase();
+        let run_on = decide(&format!("{choice} {opener} {remark}"), &cands);
+        let comma = decide(&format!("{choice}, {opener} {remark}"), &cands);
+        prop_assert_eq!(executed(&run_on), executed(&comma), "{:?} {:?} {:?} over {:?}", choice, opener, remark, labels);
+        let o = labels[other].to_lowercase();
+        let spoiled = decide(&format!("{choice} {opener} {o} is nice"), &cands);
+        prop_assert_ne!(spoiled.outcome, Outcome::Execute, "{:?} {:?} {:?} over {:?}", choice, opener, o, labels);
     }
 }

@@ -710,6 +710,12 @@ fn a_value_says_the_plain_option_not_the_bundle() {
         ("medium graag", &sizes, Some("m")),
         ("medium", &shown(&[("s", "Size S", ""), ("m", "Size M", ""), ("p", "Large pizza", "")]), None),
         ("roaming stuff", &menu, Some("roaming")),
+        // Sizes with their numbers ("M (38–40)").
+        ("medium please", &shown(&[("s", "S (36)", ""), ("m", "M (38–40)", ""), ("l", "L (42–44)", ""), ("xl", "XL (46)", "")]), Some("m")),
+        // A half of the day said alone before a noun of the list.
+        ("the am one", &shown(&[("b", "Tomorrow 9:00 AM", ""), ("c", "Tomorrow 2:00 PM", "")]), Some("b")),
+        ("the pm one", &shown(&[("b", "Tomorrow 9:00 AM", ""), ("c", "Tomorrow 2:00 PM", "")]), Some("c")),
+        ("the am one", &shown(&[("a", "Mon 9:00", ""), ("b", "Mon 14:00", ""), ("c", "Tue 8:00", "")]), None),
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);

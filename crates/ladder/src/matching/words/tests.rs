@@ -585,6 +585,10 @@ fn each_rule_executes_what_it_should_and_nothing_else() {
         // A shorthand or partial that leaves the winner's action unsaid.
         ("account", &["Close Account", "Account settings", "Statements"], None),
         ("a refund please", &["Request a refund", "Track parcel", "Change address"], Some("c0")),
+        // A file's extension and version are details of the object.
+        ("the contract", &["Download invoice_march.pdf", "Share contract_v2.docx", "Delete old_backup.zip"], Some("c1")),
+        ("the contract", &["Download contract_v1.pdf", "Share contract_v2.docx"], None),
+        ("the backup", &["Download invoice_march.pdf", "Share contract_v2.docx", "Delete old_backup.zip"], None),
         ("statements", &cards, Some("c3")),
         ("card", &cards, None),
         ("start my playlist", &["Update playlist", "Next song", "Play music"], None),
