@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh67/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh69/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -582,18 +582,20 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 async fn the_fresh_blind_sets_hold_what_they_hold_today() {
     // (set, dialogues, clear executed, escapes right, fully right)
     for (set, dialogues, executed_min, escaped_min, fully_min) in [
-        ("fresh56", 45, 61, 6, 31),
+        ("fresh56", 45, 62, 6, 32),
         ("fresh57", 40, 41, 8, 29),
         ("fresh58", 40, 42, 12, 27),
-        ("fresh59", 40, 41, 12, 26),
+        ("fresh59", 40, 42, 12, 27),
         ("fresh60", 40, 38, 9, 19),
-        ("fresh61", 40, 52, 11, 30),
-        ("fresh62", 40, 51, 7, 27),
+        ("fresh61", 40, 53, 11, 31),
+        ("fresh62", 40, 52, 7, 28),
         ("fresh63", 40, 50, 12, 31),
-        ("fresh64", 40, 44, 15, 31),
-        ("fresh65", 40, 49, 7, 27),
-        ("fresh66", 40, 27, 6, 11),
-        ("fresh67", 40, 34, 9, 18),
+        ("fresh64", 40, 46, 15, 32),
+        ("fresh65", 40, 52, 7, 29),
+        ("fresh66", 40, 29, 7, 12),
+        ("fresh67", 40, 40, 9, 22),
+        ("fresh68", 40, 52, 9, 29),
+        ("fresh69", 40, 50, 9, 26),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
