@@ -230,7 +230,8 @@ fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
 
 /// A choice that also asks (docs/replies.md): a first clause of
 /// its own that accounts for one listed option (a position, or words and
-/// values only it shows: "the blue one", "option 2", "green"), then a
+/// values only it shows, in any form: "the blue one", "option 2", "green",
+/// "wednesday at 11" for "Wed 11:00"), then a
 /// question or a request ("- is it machine washable?", "and can you
 /// gift-wrap it?"). It works as a yes does: the option executes and the
 /// rest is handed back (`follow_up`). Listed: the options asked about
@@ -331,10 +332,24 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
                 let mut label = cx.canon.label_words_of(e).filter(|l| !lex.function_words.contains(*l)).peekable();
                 label.peek().is_some() && label.all(|l| words.iter().any(|w| w.as_str() == l))
             };
+            // A value the option shows, said in another form ("wednesday
+            // at 11" for "Wed 11:00"): its words are that option's.
+            let said_values = crate::values::values_at(choice);
+            let value_words: Vec<String> = said_values
+                .iter()
+                .flat_map(|(_, r)| crate::canon::canonicalize(&choice[r.clone()], lex).split(' ').map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            let values_fit = |e: usize| {
+                let shown = cx.values_of(e);
+                !said_values.is_empty() && said_values.iter().all(|(v, _)| shown.iter().any(|s| v.names(s)))
+            };
             let holds = |e: usize| {
                 let own = cx.words_of(e);
-                words.iter().all(|w| own.contains(w) || common.contains(w) || lex.generic_nouns.contains(*w))
-                    && (words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w)) || whole(e))
+                let fit = values_fit(e);
+                words
+                    .iter()
+                    .all(|w| own.contains(w) || common.contains(w) || lex.generic_nouns.contains(*w) || (fit && value_words.contains(w)))
+                    && (words.iter().any(|w| own.contains(w) && !common.contains(w) && !lex.generic_nouns.contains(*w)) || whole(e) || fit)
             };
             let named: Vec<usize> = listed.iter().copied().filter(|e| holds(*e)).collect();
             match named[..] {

@@ -342,3 +342,41 @@ fn a_sublabel_word_said_as_the_one_then_a_question_is_the_choice() {
         assert_ne!(Session::new().say(input, &pitches).outcome, Outcome::Execute, "{input}");
     }
 }
+
+/// A choice by a value in another form, then a question or a request
+/// ("wednesday at 11, and can you text me when it's ready?" over "Mon
+/// 9:00", "Mon 14:00", "Wed 11:00"): the option that shows that value,
+/// with its follow-up. A value two options show, or none, asks.
+#[test]
+fn a_choice_by_a_value_said_another_way_then_a_question_is_the_choice() {
+    let slots = screen("s", vec![c("a", "Mon 9:00", ""), c("b", "Mon 14:00", ""), c("c", "Wed 11:00", "")]);
+    let d = Session::new().say("wednesday at 11, and can you text me when it's ready?", &slots);
+    assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("c")), "{}", said(&d));
+    assert!(d.follow_up.is_some());
+    assert_ne!(Session::new().say("monday, can you text me?", &slots).outcome, Outcome::Execute);
+    assert_ne!(Session::new().say("tuesday at 11, can you text me?", &slots).outcome, Outcome::Execute);
+    assert_ne!(Session::new().say("wednesday at 10, can you text me?", &slots).outcome, Outcome::Execute);
+}
+
+/// Over generated slot screens, "<weekday> at <hour>, <question>" executes
+/// only the one slot that shows that day and hour, never another.
+#[test]
+fn a_choice_by_a_value_then_a_question_never_executes_another_value() {
+    const DAYS: &[(&str, &str)] = &[("Mon", "monday"), ("Tue", "tuesday"), ("Wed", "wednesday"), ("Thu", "thursday")];
+    let cases = (prop::collection::vec((0usize..4, 8u32..18), 2..=5), 0usize..4, 8u32..18);
+    let branches = Branches::default();
+    check_cases(128, file!(), &cases, |(slots, day, hour)| {
+        let set =
+            screen("s", slots.iter().enumerate().map(|(i, (d, h))| c(&format!("s{i}"), &format!("{} {h}:00", DAYS[*d].0), "")).collect());
+        let input = format!("{} at {hour}, can you text me when it's ready?", DAYS[day].1);
+        let d = Session::new().say(&input, &set);
+        let fitting: Vec<String> =
+            slots.iter().enumerate().filter(|(_, (d, h))| *d == day && *h == hour).map(|(i, _)| format!("s{i}")).collect();
+        if d.outcome == Outcome::Execute {
+            prop_assert!(fitting.len() == 1 && d.target_id.as_ref() == Some(&fitting[0]), "{:?} over {:?}: {}", input, slots, said(&d));
+            branches.hit("the one slot executes");
+        }
+        Ok(())
+    });
+    branches.expect(&[("the one slot executes", 8)]);
+}
