@@ -510,21 +510,29 @@ fn for_whom(toks: &[&str], roles: &mut [Role], canon: &CanonPool, lex: &Lexicon,
 /// which day the time is on, and no option differs by it. Without a time
 /// it may say when to act ("accept the offer tomorrow"): a word like any
 /// other.
-fn relative_days(raw: &str, toks: &[&str], roles: &mut [Role], pool: &Pool<'_>, lex: &Lexicon) {
+fn relative_days(raw: &str, toks: &[&str], roles: &mut [Role], pool: &Pool<'_>, lex: &Lexicon, stop: &DeadlineWatch) {
     use crate::values::Dim;
     let said: Vec<usize> = (0..toks.len()).filter(|k| roles[*k] == Role::Content && lex.relative_days.contains(toks[*k])).collect();
     if said.is_empty() || !crate::values::values(raw).iter().any(|v| matches!(v.dim, Dim::Clock | Dim::DayPart)) {
         return;
     }
-    if !pool.entries.iter().any(|e| crate::values::shown(e.cand).iter().any(|v| v.dim == Dim::Clock)) {
+    // Each option's values are read once, within the deadline.
+    let mut shown = Vec::with_capacity(pool.len());
+    for e in &pool.entries {
+        if stop.passed() {
+            return;
+        }
+        shown.push(crate::values::shown(e.cand));
+    }
+    if !shown.iter().any(|v| v.iter().any(|v| v.dim == Dim::Clock)) {
         return;
     }
     let day = |v: &crate::values::Value| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day);
-    let shows_day = |c: &Candidate| {
-        crate::values::shown(c).iter().any(day)
+    let shows_day = |k: usize, c: &Candidate| {
+        shown[k].iter().any(day)
             || [&c.label, &c.sublabel].iter().any(|t| crate::text::normalize(t).split(' ').any(|w| lex.relative_days.contains(w)))
     };
-    if pool.entries.iter().any(|e| shows_day(e.cand)) {
+    if pool.entries.iter().enumerate().any(|(k, e)| shows_day(k, e.cand)) || stop.passed_now() {
         return;
     }
     for k in said {
@@ -549,7 +557,7 @@ fn names_one_label(toks: &[&str], roles: &[Role], span: (usize, usize), canon: &
     };
     let mut found = 0;
     for e in 0..canon.entries.len() {
-        if stop.passed_now() {
+        if stop.passed() {
             return false;
         }
         found += usize::from(named(e));
@@ -601,7 +609,7 @@ pub fn find(
         additive_tail(&toks, &mut roles, lex);
     }
     for_whom(&toks, &mut roles, canon, lex, stop);
-    relative_days(raw, &toks, &mut roles, pool, lex);
+    relative_days(raw, &toks, &mut roles, pool, lex, stop);
     let mut badges = badge_mentions(&toks, &mut roles, canon, lex, &values, stop);
     let (signed, unshown, directions) = signed_mentions(raw, &toks, &mut roles, pool, canon, lex, stop);
     positions::drop_other_signs(raw, &mut mentions, pool);

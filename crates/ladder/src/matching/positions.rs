@@ -235,7 +235,7 @@ pub(super) fn signed_mentions<'r>(
         let mut owners: Vec<usize> = (0..pool.len()).take_while(|_| !stop.passed()).filter(|idx| shows(*idx, number.amount)).collect();
         let mut by_direction = false;
         if owners.is_empty() {
-            owners = directed(number, pool, canon, lex);
+            owners = directed(number, pool, canon, lex, stop);
             by_direction = true;
             // Other words of the input tell them apart ("+1 day" beside
             // "Move 1 hour later" and "Move 1 day later").
@@ -279,13 +279,14 @@ pub(super) fn signed_mentions<'r>(
 /// where every option that shows the number unsigned says a word of a
 /// change up (the lexicon's `raising`) or down (`lowering`), those whose
 /// word goes the sign's way; none where any of them says neither.
-fn directed(number: &Signed<'_>, pool: &Pool<'_>, canon: &CanonPool, lex: &Lexicon) -> Vec<usize> {
+fn directed(number: &Signed<'_>, pool: &Pool<'_>, canon: &CanonPool, lex: &Lexicon, stop: &DeadlineWatch) -> Vec<usize> {
     let [magnitude] = number.pieces[..] else { return Vec::new() };
     if number.amount == 0.0 {
         return Vec::new();
     }
     let (way, against) = if number.amount > 0.0 { (&lex.raising, &lex.lowering) } else { (&lex.lowering, &lex.raising) };
-    let showing: Vec<usize> = (0..pool.len()).filter(|e| canon.label_words_of(*e).any(|w| w == magnitude)).collect();
+    let showing: Vec<usize> =
+        (0..pool.len()).take_while(|_| !stop.passed()).filter(|e| canon.label_words_of(*e).any(|w| w == magnitude)).collect();
     let says = |e: usize, set: &rustc_hash::FxHashSet<String>| canon.label_words_of(e).any(|w| set.contains(w));
     if showing.iter().any(|e| !says(*e, way) && !says(*e, against)) {
         return Vec::new();

@@ -416,7 +416,16 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
     // A word every option's label says ("Maat M", "Size M") is what they
     // all are: the size is the word left.
     let n = screen.pool.len();
-    let everyone = |w: &str| n >= 2 && (0..n).all(|e| screen.canon.label_words_of(e).any(|x| x == w));
+    let common: Vec<&str> = if n >= 2 {
+        screen
+            .canon
+            .label_words_of(0)
+            .filter(|w| (1..n).take_while(|_| !screen.stop.passed()).all(|e| screen.canon.label_words_of(e).any(|x| x == *w)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let everyone = |w: &str| common.contains(&w);
     let size_of = |e: usize| {
         let mut words = screen.canon.label_words_of(e).filter(|w| !everyone(w) && !w.bytes().all(|b| b.is_ascii_digit()));
         match (words.next(), words.next()) {
