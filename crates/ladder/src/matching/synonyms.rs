@@ -96,8 +96,10 @@ pub(super) fn compound_licences(toks: &[&str], roles: &mut [Role], screen: &Scre
         let ends = |w: &str| w.len() >= t.len() + 3 && w.ends_with(t);
         // The label's word with a noun of what it is after it, written as
         // one ("tagesgeldkonto" for "Tagesgeld" of kind "Konto").
+        // (Read only for a word long enough to hold both.)
+        let long = t.len() >= 7;
         let kind_after = |e: usize, w: &str| {
-            w.chars().count() >= 4 && t.len() >= w.len() + 3 && t.starts_with(w) && t.is_char_boundary(w.len()) && {
+            long && t.len() >= w.len() + 3 && t.starts_with(w) && w.chars().count() >= 4 && t.is_char_boundary(w.len()) && {
                 let noun = &t[w.len()..];
                 screen.lex.generic_nouns.contains(noun) || fold(&screen.pool.entries[e].cand.kind.to_lowercase()) == noun
             }
