@@ -594,8 +594,8 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh65", 40, 52, 7, 29),
         ("fresh66", 40, 29, 7, 12),
         ("fresh67", 40, 41, 9, 23),
-        ("fresh68", 40, 52, 9, 29),
-        ("fresh69", 40, 50, 9, 26),
+        ("fresh68", 40, 52, 10, 30),
+        ("fresh69", 40, 50, 10, 27),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();

@@ -130,6 +130,19 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
             Classification::llm(AmbiguityReason::MultiMatchNoExactWinner)
         }
     };
+    // A command said whole whose words a relation or a plural also reads
+    // ("start over"), naming, singling out and negating no option: the
+    // command, as it is without such a word.
+    if let Some(c) = matches.command
+        && c.exact
+        && !r.negation
+        && r.named.is_empty()
+        && r.negated.is_empty()
+        && !r.out_of_range
+        && matches!(r.words, Words::None | Words::Unexplained)
+    {
+        return Classification::high(Winner::Command(c.index));
+    }
     // A negation, a relation or a plural: several candidates are in play,
     // and a person asks.
     if r.never_executes() {
@@ -404,6 +417,17 @@ mod tests {
         // A shared verb alone is not a command.
         let (c, _) = classify_input("open", &songs, &cmds, None, MatchParams::default());
         assert_ne!(c.winner, Some(Winner::Command(1)));
+        // A command said whole that a word of relation is part of ("start
+        // over") is the command; not with a negation, nor beside an option
+        // it names.
+        let over = vec![Candidate { aliases: vec!["start over".into()], ..Candidate::new("new", "New search") }];
+        let trains = options(&["Taxi", "Last train"]);
+        let (_, winner) = classify_input("start over", &trains, &over, None, MatchParams::default());
+        assert_eq!(winner, vec!["cmd:new".to_string()]);
+        let (c, _) = classify_input("don't start over", &trains, &over, None, MatchParams::default());
+        assert_ne!(c.winner, Some(Winner::Command(0)));
+        let (c, _) = classify_input("start over", &options(&["Start over", "Taxi"]), &over, None, MatchParams::default());
+        assert_ne!(c.winner, Some(Winner::Command(0)));
     }
 
     #[test]
