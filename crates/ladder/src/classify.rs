@@ -130,19 +130,6 @@ pub fn classify(ev: &Evidence<'_>) -> Classification {
             Classification::llm(AmbiguityReason::MultiMatchNoExactWinner)
         }
     };
-    // A command said whole whose words a relation or a plural also reads
-    // ("start over"), naming, singling out and negating no option: the
-    // command, as it is without such a word.
-    if let Some(c) = matches.command
-        && c.exact
-        && !r.negation
-        && r.named.is_empty()
-        && r.negated.is_empty()
-        && !r.out_of_range
-        && matches!(r.words, Words::None | Words::Unexplained)
-    {
-        return Classification::high(Winner::Command(c.index));
-    }
     // A negation, a relation or a plural: several candidates are in play,
     // and a person asks.
     if r.never_executes() {

@@ -761,6 +761,12 @@ pub fn find(
 
     let mut reading =
         Referents { out_of_range, words, plural: structure.plural, relation: structure.relation, licences, ..Referents::default() };
+    // A word of relation or of plural inside a command said whole ("start
+    // over") relates nothing: it is the command's, as one inside a label
+    // the input says is the label's (`read_structure`).
+    if command.is_some_and(|c| c.exact) {
+        (reading.relation, reading.plural) = (None, false);
+    }
     reading.negation = structure.negation_at.is_some();
     for m in &mentions {
         if structure.negation_at.is_some_and(|at| m.span.0 >= at) {
