@@ -309,6 +309,11 @@ fn example_pool(name: &str) -> serde_json::Value {
         "smarthome" => &[("blinds", "Close blinds"), ("movie", "Movie scene"), ("mute", "Mute TV"), ("dim", "Dim lights")],
         "garage" => &[("open", "Open garage"), ("close", "Close garage"), ("lock", "Lock front door")],
         "offers" => &[("acme", "Acme · $95k"), ("globex", "Globex · $90k")],
+        "blinds" => &[("up", "Tapparelle: Su"), ("down", "Tapparelle: Giù"), ("off", "Luci: Off")],
+        "files2" => &[("archive", "Archive"), ("trash", "Move to Trash"), ("del", "Delete permanently")],
+        "copies" => &[("delcopy", "Delete copy"), ("rename", "Rename")],
+        "player" => &[("pause", "Pause"), ("next", "Next track"), ("shuffle", "Shuffle")],
+        "photos" => &[("album", "Add to album"), ("share", "Share link"), ("rotate", "Rotate 90°")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
     // The docs' cards mark "Close Account" high risk.

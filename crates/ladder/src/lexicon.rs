@@ -15,6 +15,20 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+/// Words of a group each mapped to the group's other words (one word
+/// each: a phrase is left out).
+fn groups<'a>(lists: impl Iterator<Item = &'a Vec<String>>) -> HashMap<String, Vec<String>> {
+    let mut same: HashMap<String, Vec<String>> = HashMap::default();
+    for group in lists {
+        let group: Vec<String> = group.iter().map(|v| norm(v)).filter(|v| !v.is_empty() && !v.contains(' ')).collect();
+        for v in &group {
+            let mates = same.entry(v.clone()).or_default();
+            mates.extend(group.iter().filter(|m| *m != v && !mates.contains(m)).cloned().collect::<Vec<_>>());
+        }
+    }
+    same
+}
+
 /// The lexicon shipped inside the binary.
 pub const SHIPPED: &str = include_str!("lexicon.toml");
 
@@ -77,6 +91,10 @@ pub struct LanguageLexicon {
     pub omissions: Vec<String>,
     #[serde(default)]
     pub raising: Vec<String>,
+    #[serde(default)]
+    pub light_verbs: Vec<String>,
+    #[serde(default)]
+    pub noun_synonyms: Vec<Vec<String>>,
     #[serde(default)]
     pub relative_days: Vec<String>,
     #[serde(default)]
@@ -386,6 +404,12 @@ pub struct Lexicon {
     /// a number said with "+" is the amount of the option that says one
     /// (`positions::signed_mentions`).
     pub raising: HashSet<String>,
+    /// Verbs that carry the action of the word after them ("Make a copy",
+    /// "Move to Trash"): a synonym of that word said says the action.
+    pub light_verbs: HashSet<String>,
+    /// Nouns of the kind of an item that name the same kind ("song",
+    /// "track"): one said describes an option whose label says another.
+    pub noun_synonyms: HashMap<String, Vec<String>>,
     /// A day said from today ("tomorrow", "tmrw", "demain"): phrasing on
     /// a screen whose options show no day (`matching::relative_days`).
     pub relative_days: HashSet<String>,
@@ -641,6 +665,7 @@ impl Lexicon {
             people: words(all(|l| &l.people)),
             omissions: words(all(|l| &l.omissions)),
             raising: words(all(|l| &l.raising)),
+            light_verbs: words(all(|l| &l.light_verbs)),
             relative_days: words(all(|l| &l.relative_days)),
             reasons: words(all(|l| &l.reasons)),
             lowering: words(all(|l| &l.lowering)),
@@ -660,17 +685,8 @@ impl Lexicon {
                 }
                 fits
             },
-            verb_synonyms: {
-                let mut same: HashMap<String, Vec<String>> = HashMap::default();
-                for group in langs.iter().flat_map(|l| &l.verb_synonyms) {
-                    let group: Vec<String> = group.iter().map(|v| norm(v)).filter(|v| !v.is_empty() && !v.contains(' ')).collect();
-                    for v in &group {
-                        let mates = same.entry(v.clone()).or_default();
-                        mates.extend(group.iter().filter(|m| *m != v && !mates.contains(m)).cloned().collect::<Vec<_>>());
-                    }
-                }
-                same
-            },
+            noun_synonyms: groups(langs.iter().flat_map(|l| &l.noun_synonyms)),
+            verb_synonyms: groups(langs.iter().flat_map(|l| &l.verb_synonyms)),
             value_fits: {
                 let mut fits: HashMap<String, Vec<String>> = HashMap::default();
                 for l in langs {

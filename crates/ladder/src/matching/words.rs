@@ -480,7 +480,11 @@ impl Said<'_> {
     /// to the label instead of replacing its own ("delete account" is not
     /// "Delete Card").
     fn describes(&self, entry: usize, t: &str, extra: &[String]) -> bool {
-        let plural = |a: &str, b: &str| a == b || a.strip_suffix('s') == Some(b) || b.strip_suffix('s') == Some(a);
+        let one = |a: &str, b: &str| a == b || a.strip_suffix('s') == Some(b) || b.strip_suffix('s') == Some(a);
+        // "song" says what "Next track" is ("skip this song").
+        let plural = |a: &str, b: &str| {
+            one(a, b) || self.lex.noun_synonyms.get(a.strip_suffix('s').unwrap_or(a)).is_some_and(|m| m.iter().any(|m| one(m, b)))
+        };
         let generic =
             |w: &str| self.lex.generic_nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| self.lex.generic_nouns.contains(s));
         extra.iter().any(|w| plural(w, t))
@@ -495,11 +499,25 @@ impl Said<'_> {
     fn action_unsaid(&self, entry: usize, stop: &DeadlineWatch) -> bool {
         // The action a label opens with ("Close Account", "Pay bill"): a
         // noun later in a label ("Sales Report", "Address Change") is not one.
-        self.canon
-            .label_words_of(entry)
-            .take(1)
-            .filter(|w| self.lex.actions.contains(*w) && !self.says(w))
-            .any(|a| self.others_lack(entry, a, stop))
+        let mut words = self.canon.label_words_of(entry);
+        let Some(a) = words.next() else { return false };
+        if !self.lex.actions.contains(a) || self.says(a) {
+            return false;
+        }
+        // A light verb carries the action of the word after it ("Make a
+        // copy", "Move to Trash"): a synonym of that word said for the
+        // entry ("duplicate it", "bin it") says the action.
+        if self.lex.light_verbs.contains(a) {
+            let object = words.find(|w| !self.lex.function_words.contains(*w));
+            if object.is_some_and(|o| {
+                self.licences
+                    .iter()
+                    .any(|l| l.rule == "synonym" && l.entries.contains(&entry) && super::synonyms::says(&l.word, o, self.lex))
+            }) {
+                return false;
+            }
+        }
+        self.others_lack(entry, a, stop)
     }
 
     /// Whether the input names the entry by its object alone, which is

@@ -80,6 +80,14 @@ const PAIRS: &[(&str, &str, &str)] = &[
     ("Buy", "purchase", "Sell"),
     ("Restart", "reboot", "Stop"),
     ("Pay", "settle", "Dispute"),
+    ("Duplicate", "copy", "Delete"),
+    ("Next", "skip", "Previous"),
+    ("Freeze", "lock", "Unfreeze"),
+    ("Pause", "hold", "Resume"),
+    ("Apagar", "apaga", "Encender"),
+    ("Spegni", "spegnere", "Accendi"),
+    ("Baisser", "baisse", "Monter"),
+    ("Teilen", "schicken", "Löschen"),
 ];
 
 proptest! {
@@ -193,4 +201,78 @@ fn a_label_word_with_its_kind_written_as_one_names_it() {
     assert_eq!(executed(&decide("depotkonto", &["Girokonto", "Tagesgeld", "Depot"])), Some("o2"));
     assert_eq!(executed(&decide("tagesgeldkonto", &["Tagesgeld", "Tagesgeld plus"])), None);
     assert_eq!(executed(&decide("tagesgeldfreund", &["Girokonto", "Tagesgeld", "Depot"])), None);
+}
+
+/// Everyday verbs in the lexicon's other languages ("apaga la luz" for
+/// "Apagar luz"); a label whose verb only carries the action of the word
+/// after it ("Make a copy", "Move to Trash": `light_verbs`), said by a
+/// synonym of that word; a noun of the item's kind said another way
+/// ("song" for "track": `noun_synonyms`). Never a synonym of a word a
+/// label says under another action ("Delete copy"), nor a noun of
+/// another kind.
+#[test]
+fn everyday_verbs_in_other_languages_light_verbs_and_kind_nouns() {
+    let lights = ["Encender luz", "Apagar luz"];
+    let volets = ["Monter les volets", "Baisser les volets", "Éteindre la lumière"];
+    let trash = ["Archive", "Move to Trash", "Delete permanently"];
+    let copies = ["Move to Trash", "Make a copy", "Rename"];
+    let dup = ["Move to Trash", "Duplicate", "Rename"];
+    let player = ["Pause", "Next track", "Shuffle"];
+    let card = ["Freeze card", "Report stolen", "Change PIN"];
+    let table: &[(&str, &[&str], Option<&str>)] = &[
+        ("apaga la luz", &lights, Some("o1")),
+        ("baisse les volets", &volets, Some("o1")),
+        ("coupe la lumière", &volets, Some("o2")),
+        ("e abbassa le tapparelle", &["Tapparelle: Su", "Tapparelle: Giù"], Some("o1")),
+        ("bin it", &trash, Some("o1")),
+        ("duplicate it", &copies, Some("o1")),
+        ("duplicate it", &dup, Some("o1")),
+        ("skip this song", &player, Some("o1")),
+        ("lock my card", &card, Some("o0")),
+        // "copy" under another action; a noun of another kind; an opposite.
+        ("duplicate it", &["Delete copy", "Rename"], None),
+        ("skip this video", &player, None),
+        ("don't bin it", &trash, None),
+        ("bin it", &["Archive", "Delete permanently"], None),
+        ("enciende la luz", &["Apagar luz", "Luz 50 %"], None),
+    ];
+    for (input, labels, want) in table {
+        let d = decide(input, labels);
+        assert_eq!(executed(&d), *want, "{input:?} over {labels:?}: {:?} {:?}", d.outcome, d.trace);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(64)))]
+
+    /// Over generated objects: a synonym of the word after a light verb
+    /// ("bin the <x>" for "Move <x> to Trash") executes that option or
+    /// asks; where the word stands under another action ("Delete <x>
+    /// copy"), high risk, negated or beside a word no option has, never.
+    #[test]
+    fn a_light_verb_is_said_only_by_its_own_words_synonym(
+        objects in prop::collection::vec("[bcdfgklmnprst][aeiou][bcdfgklmnprst]{2}[aeiou]", 2),
+        spoiler in 0usize..4,
+    ) {
+        prop_assume!(objects[0] != objects[1]);
+        let labels = [format!("Make a copy of {}", objects[0]), format!("Delete {} copy", objects[1]), format!("Rename {}", objects[0])];
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let d = decide(&format!("duplicate {}", objects[0]), &labels);
+        prop_assert!(matches!(executed(&d), Some("o0") | None), "executed {:?} over {:?}", d.target_id, labels);
+        let d = decide(&format!("duplicate {}", objects[1]), &labels);
+        prop_assert_eq!(executed(&d), None, "the copy under Delete executed");
+        let tried = match spoiler {
+            0 => format!("don't duplicate {}", objects[0]),
+            1 => format!("duplicate {} for grandma", objects[0]),
+            2 => format!("duplicate {} and {}", objects[0], objects[1]),
+            _ => format!("duplicate {}", objects[0]),
+        };
+        let cands: Vec<Candidate> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Candidate { risk: if i == 0 && spoiler == 3 { Risk::High } else { Risk::Normal }, ..Candidate::new(format!("o{i}"), *l) })
+            .collect();
+        let d = turn(&Policy::defaults(), &Fake::quiet(), &request(&tried, &cands)).decision;
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", tried, labels, d.target_id);
+    }
 }

@@ -91,6 +91,9 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
             // names, read again.
             Some(_) if !r.rest.is_empty() && !r.corrects => Some(again(r)),
             Some(_) => Some(Answered::pass()),
+            // A request with a yes phrase inside it ("send this one to my
+            // sister"): no yes, the ladder's to read whole.
+            None if opens_with_a_request(cx, r) => Some(Answered::pass()),
             // "Sounds good, gimme the veggie one": what it names, read again.
             None if !r.rest.is_empty() && !r.corrects => Some(again(r)),
             // "Great, thanks, bye" with nothing asked: the end of the task,
@@ -233,6 +236,21 @@ pub(super) fn a_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
 /// execute to repair ("I'd like the other one").
 pub(super) fn a_request(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     if !r.verbs.is_empty() && proposal(cx).is_some() { affirm(cx, r) } else { None }
+}
+
+/// Whether the reply opens with a verb of its own, not reply phrasing
+/// ("send this one to my sister"): a yes phrase later in it is a part of
+/// the request, not a yes ("Dumbo is nice" names what it accepts).
+fn opens_with_a_request(cx: &Context<'_, '_>, r: &Reading) -> bool {
+    let lex = cx.lex;
+    let verb = |w: &str| {
+        lex.actions.contains(w)
+            || lex.selection_verbs.is_phrase(&[w])
+            || lex.everyday_verbs.is_phrase(&[w])
+            || lex.verb_synonyms.contains_key(w)
+    };
+    let first = r.clauses.first().and_then(|c| c.words.first());
+    first.is_some_and(|w| r.rest.first() == Some(w) && verb(w))
 }
 
 /// The reply's own words, read again by the ladder, reply phrasing left out.

@@ -452,3 +452,19 @@ fn a_command_said_before_the_yes_is_that_command() {
     req.input = "right, book it".into();
     assert_eq!(said(&crate::testkit::turn(crate::testkit::policy(), &fake, &req).decision), "execute book (reply, affirm)");
 }
+
+/// A request that opens with its verb and says a yes phrase inside it
+/// ("send this one to my sister", "book this one for friday"), with
+/// nothing proposed: no yes, the request read whole. A yes that names
+/// what it accepts ("Dumbo is nice") is still one.
+#[test]
+fn a_yes_phrase_inside_a_request_is_part_of_the_request() {
+    let photos = screen(
+        "photos",
+        vec![c("album", "Add to album", ""), c("share", "Share link", ""), c("rotate", "Rotate 90°", ""), high("del", "Delete forever")],
+    );
+    assert_eq!(said(&Session::new().say("send this one to my sister", &photos)), "execute share (deterministic, -)");
+    assert_eq!(said(&Session::new().say("send this one to the bin", &photos)).split(' ').next(), Some("clarify"));
+    let films = screen("films", vec![c("dumbo", "Dumbo", ""), c("gloria", "Gloria Bell", "")]);
+    assert_eq!(said(&Session::new().say("Dumbo is nice.", &films)), "execute dumbo (deterministic, affirm)");
+}
