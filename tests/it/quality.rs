@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh69/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh70/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -596,6 +596,7 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh67", 40, 41, 9, 23),
         ("fresh68", 40, 52, 10, 30),
         ("fresh69", 40, 50, 10, 27),
+        ("fresh70", 40, 45, 12, 27),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
