@@ -578,6 +578,13 @@ pub(super) fn badge_mentions(
             if prev.is_some_and(|p| !canon.label_words_of(idx).any(|w| w == p) && !canon.kind_is(idx, p)) {
                 continue;
             }
+            // Nor a word that has a number of its own in the label: "reihe
+            // 7" is not the 7 that ends "Reihe 13, Platz 7".
+            if let Some(p) = prev
+                && canon.label_words_of(idx).zip(canon.label_words_of(idx).skip(1)).any(|(w, next)| w == p && is_number(next) && next != t)
+            {
+                continue;
+            }
             any = true;
             out.push(Mention { span: (i, i + 1), entry: idx, kind: MatchKind::Badge });
         }

@@ -531,3 +531,45 @@ fn a_label_name_said_whole_never_executes_the_place() {
     });
     branches.expect(&[("the label executes", 48)]);
 }
+
+/// A number after a word of a label that gives that word a number of its
+/// own is no badge: "reihe 7" is not the 7 that ends "Reihe 13, Platz 7"
+/// (it executed it before).
+#[test]
+fn a_badge_after_a_word_with_another_number_is_none() {
+    let seats = labelled(&["Reihe 7, Platz 12", "Reihe 7, Platz 13", "Reihe 13, Platz 7"]);
+    assert_eq!(executes("reihe 7, platz dreizehn", &seats), None);
+    assert_eq!(executes("reihe 7 platz 13", &seats), Some("c1".into()));
+    assert_eq!(executes("platz 7", &seats), Some("c2".into()));
+    assert_eq!(executes("links panel d", &panels()), Some("d".into()));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::testkit::cases(128)))]
+
+    /// Over generated screens of two numbered parts ("Row 7, Seat 13"),
+    /// "<first part> <x>, <second part> <y>" (y in digits or words) never
+    /// executes an option whose label gives the first part another
+    /// number.
+    #[test]
+    fn a_number_said_after_a_part_is_never_another_parts_number(
+        parts in proptest::sample::select(vec![("row", "seat"), ("reihe", "platz"), ("deck", "cabin"), ("gate", "stand")]),
+        x in 1u32..40,
+        y in 1usize..=12,
+        z in 1usize..=12,
+        words in proptest::bool::ANY,
+    ) {
+        proptest::prop_assume!(y != z && x as usize != y && x as usize != z);
+        const EN: [&str; 13] = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+        const DE: [&str; 13] = ["", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf"];
+        let (a, b) = parts;
+        let labels = [format!("{a} {x}, {b} {y}"), format!("{a} {x}, {b} {z}"), format!("{a} {y}, {b} {x}")];
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let set = labelled(&labels);
+        let y_said = if !words { y.to_string() } else if a == "reihe" { DE[y].to_string() } else { EN[y].to_string() };
+        let said = format!("{a} {x}, {b} {y_said}");
+        if let Some(id) = executes(&said, &set) {
+            proptest::prop_assert_eq!(id, "c0", "{:?} over {:?}", said, labels);
+        }
+    }
+}
