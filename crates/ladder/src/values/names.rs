@@ -286,14 +286,17 @@ pub(super) fn unit(w: &str) -> Option<(Dim, f64)> {
         "g" | "gram" | "grams" | "gramm" | "gramos" | "grammes" => (Dim::Mass, 1.0),
         "kg" | "kilo" | "kilos" => (Dim::Mass, 1000.0),
         "lb" | "lbs" | "pound" | "pounds" => (Dim::Mass, 453.6),
-        "min" | "mins" | "minute" | "minutes" | "minuten" | "minutos" | "minuto" | "minuti" | "minuut" | "m" => (Dim::Duration, 1.0),
-        "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "std" | "hora" | "horas" | "heure" | "heures" | "ora" | "ore" | "uur" => {
-            (Dim::Duration, 60.0)
+        "min" | "mins" | "minute" | "minutes" | "minuten" | "minutos" | "minuto" | "minuti" | "minuut" | "minuutje" | "minuutjes" | "m" => {
+            (Dim::Duration, 1.0)
         }
+        // Dutch says an hour small as people say it ("een uurtje", "twee
+        // uurtjes") and half an hour in one word ("een halfuur").
+        "halfuur" | "halfuurtje" => (Dim::Duration, 30.0),
+        "hr" | "hrs" | "hour" | "hours" | "stunde" | "stunden" | "std" | "hora" | "horas" | "heure" | "heures" | "ora" | "ore" | "uur"
+        | "uren" | "uurtje" | "uurtjes" => (Dim::Duration, 60.0),
         "sec" | "secs" | "second" | "seconds" | "s" => (Dim::Duration, 1.0 / 60.0),
-        "day" | "days" | "tag" | "tage" | "tagen" | "dia" | "dias" | "jour" | "jours" | "giorno" | "giorni" | "dag" | "dagen" => {
-            (Dim::Duration, 24.0 * 60.0)
-        }
+        "day" | "days" | "tag" | "tage" | "tagen" | "dia" | "dias" | "jour" | "jours" | "giorno" | "giorni" | "dag" | "dagen" | "dagje"
+        | "dagjes" => (Dim::Duration, 24.0 * 60.0),
         "usd" | "dollar" | "dollars" | "bucks" | "quid" | "eur" | "euro" | "euros" | "gbp" | "pounds sterling" | "nis" | "shekel"
         | "shekels" => (Dim::Price, 100.0),
         _ => return None,

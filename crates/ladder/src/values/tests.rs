@@ -689,3 +689,14 @@ fn a_year_is_named_by_its_last_two_digits() {
     let bare = values("the 24 one");
     assert!(bare[0].names(&Value::new(Dim::Year, 2024.0)) && !bare[0].names(&Value::new(Dim::Year, 2023.0)), "{bare:?}");
 }
+
+/// Dutch says hours small ("twee uurtjes"), in the plural ("drie uren")
+/// and half an hour in one word ("een halfuur").
+#[test]
+fn dutch_hours_as_people_say_them() {
+    assert_eq!(one("twee uurtjes"), (Dim::Duration, 120.0));
+    assert_eq!(one("drie uren"), (Dim::Duration, 180.0));
+    assert_eq!(one("een half uurtje"), (Dim::Duration, 30.0));
+    assert_eq!(one("een halfuur"), (Dim::Duration, 30.0));
+    assert_eq!(one("tien minuutjes"), (Dim::Duration, 10.0));
+}

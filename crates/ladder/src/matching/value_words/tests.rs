@@ -392,7 +392,18 @@ fn say(kind: Kind, v: u32, month: usize, f: usize) -> Option<String> {
             if word.is_empty() {
                 return None;
             }
-            vec![word.to_string(), format!("a {word} please"), format!("{word} one")]
+            // The same size as Portuguese, Dutch and Italian screens say it.
+            let other: &[&str] = match v {
+                0 => &["extraklein"],
+                1 => &["tamanho pequeno", "klein", "piccola"],
+                2 => &["tamanho médio", "middel", "taglia media"],
+                3 => &["grande", "groot", "taglia grande"],
+                _ => &["extragrande"],
+            };
+            [word.to_string(), format!("a {word} please"), format!("{word} one")]
+                .into_iter()
+                .chain(other.iter().map(|w| w.to_string()))
+                .collect()
         }
         Kind::Seat => {
             let seat = format!("{}{}", v / 6 + 4, ["A", "B", "C", "D", "E", "F"][(v % 6) as usize]);
@@ -755,5 +766,33 @@ proptest! {
         }
         let with = executed(&decide(&format!("{tb} tb with {}", extras[0].to_lowercase()), &cands)).map(str::to_string);
         prop_assert_ne!(with.as_deref(), Some("plain"), "{:?}", labels);
+    }
+}
+
+/// Sizes as Portuguese, Italian and Dutch screens show and say them
+/// ("tamanho médio" for "M" among P, M, G and GG); Dutch lengths of time
+/// said small ("twee uurtjes", "een half uurtje", "een halfuur"). Never
+/// another size, nor another length.
+#[test]
+fn sizes_and_small_hours_in_more_languages() {
+    let pt = shown(&[("p", "P", ""), ("m", "M", ""), ("g", "G", ""), ("gg", "GG", "")]);
+    let shirts = shown(&[("p", "Camiseta básica · P", ""), ("m", "Camiseta básica · M", ""), ("g", "Camiseta básica · G", "")]);
+    let parking = shown(&[("h1", "1 uur (€ 2,40)", ""), ("h2", "2 uur (€ 4,80)", ""), ("day", "Hele dag (€ 12,00)", "")]);
+    let short = shown(&[("m30", "30 min", ""), ("h1", "1 uur", ""), ("h2", "2 uur", "")]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("tamanho médio", &pt, Some("m")),
+        ("o grande", &pt, Some("g")),
+        ("tamanho médio", &shirts, Some("m")),
+        ("twee uurtjes graag", &parking, Some("h2")),
+        ("een uurtje", &parking, Some("h1")),
+        ("een half uurtje", &short, Some("m30")),
+        ("een halfuur", &short, Some("m30")),
+        ("drie uurtjes", &parking, None),
+        ("tamanho pequeno", &shirts, Some("p")),
+        ("tamanho extra grande", &shirts, None),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
     }
 }
