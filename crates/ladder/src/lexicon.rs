@@ -94,6 +94,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub light_verbs: Vec<String>,
     #[serde(default)]
+    pub excess: Vec<String>,
+    #[serde(default)]
     pub noun_synonyms: Vec<Vec<String>>,
     #[serde(default)]
     pub relative_days: Vec<String>,
@@ -407,6 +409,10 @@ pub struct Lexicon {
     /// Verbs that carry the action of the word after them ("Make a copy",
     /// "Move to Trash"): a synonym of that word said says the action.
     pub light_verbs: HashSet<String>,
+    /// Words that say an option is too much ("too", "zu", "te"): a
+    /// remark after a choice that says one of another option rules it
+    /// out (`matching::aside`).
+    pub excess: HashSet<String>,
     /// Nouns of the kind of an item that name the same kind ("song",
     /// "track"): one said describes an option whose label says another.
     pub noun_synonyms: HashMap<String, Vec<String>>,
@@ -666,6 +672,7 @@ impl Lexicon {
             omissions: words(all(|l| &l.omissions)),
             raising: words(all(|l| &l.raising)),
             light_verbs: words(all(|l| &l.light_verbs)),
+            excess: words(all(|l| &l.excess)),
             relative_days: words(all(|l| &l.relative_days)),
             reasons: words(all(|l| &l.reasons)),
             lowering: words(all(|l| &l.lowering)),

@@ -127,16 +127,9 @@ fn is_an_aside(rest: &str, pool: &Pool<'_>, canon: &CanonPool, rules: &Rules<'_>
     remarks_only(rest, pool, canon, rules.lex, rules.stop)
 }
 
-/// Whether `rest`, said after a choice, is only a remark over `pool`: it
-/// asks, requests, refuses and names nothing (the module's doc). The
-/// reply rung's choice-then-more reads it too: a remark is no follow-up.
-pub(crate) fn remarks_only(
-    rest: &str,
-    pool: &Pool<'_>,
-    canon: &CanonPool,
-    lex: &crate::lexicon::Lexicon,
-    stop: &crate::cost::DeadlineWatch,
-) -> bool {
+/// Whether `rest` asks, requests, refuses, corrects, adds and cancels
+/// nothing (the module's doc): what every aside is.
+fn asks_nothing(rest: &str, lex: &crate::lexicon::Lexicon) -> bool {
     if rest.contains('?') {
         return false;
     }
@@ -175,7 +168,66 @@ pub(crate) fn remarks_only(
     if (0..words.len()).any(|i| anywhere.iter().any(|set| says(set, i)) || corrects(i)) || opening.iter().any(|set| says(set, 0)) {
         return false;
     }
-    if words.iter().any(|w| lex.actions.contains(*w) || lex.cancel.contains(*w)) {
+    !words.iter().any(|w| lex.actions.contains(*w) || lex.cancel.contains(*w))
+}
+
+/// Where the lexicon's `excess` word ("too", "zu", "te") says something is
+/// too much: before a word of its own that is no option's ("the L too"
+/// asks for both).
+fn says_excess(words: &[&str], canon: &CanonPool, lex: &crate::lexicon::Lexicon, stop: &crate::cost::DeadlineWatch) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        lex.excess.contains(*w) && words.get(i + 1).is_some_and(|next| !lex.function_words.contains(*next) && !canon.any_word(next, stop))
+    })
+}
+
+/// Whether a clause after the first (at a comma, a stop, a dash, or a
+/// word of reason) names an option and says it is too much ("IC 2, the
+/// ICE is too expensive", "medium, the M is too big"): the input as a
+/// whole is never executed; its first clause alone may be (`first_of`).
+pub(crate) fn judged_too_much(raw: &str, canon: &CanonPool, lex: &crate::lexicon::Lexicon, stop: &crate::cost::DeadlineWatch) -> bool {
+    [split(raw), split_at_reason(raw, lex)].into_iter().flatten().any(|aside| {
+        let canonical = crate::canon::canonicalize(aside.rest, lex);
+        let words: Vec<&str> = canonical.split(' ').filter(|w| !w.is_empty()).collect();
+        says_excess(&words, canon, lex, stop) && words.iter().any(|w| !lex.function_words.contains(*w) && canon.any_word(w, stop))
+    })
+}
+
+/// Whether `rest`, said after a choice of `chosen`, rules another option
+/// out: it asks for nothing, says an option is too much ("der ICE ist mir
+/// zu teuer", "de L viel te groot": the lexicon's `excess`, before a
+/// word of its own: "the L too" asks for both), and the option words it
+/// says are of other options, never of the one chosen.
+fn rules_out_another(rest: &str, chosen: usize, pool: &Pool<'_>, canon: &CanonPool, rules: &Rules<'_>) -> bool {
+    let lex = rules.lex;
+    if !asks_nothing(rest, lex) {
+        return false;
+    }
+    let canonical = crate::canon::canonicalize(rest, lex);
+    let words: Vec<&str> = canonical.split(' ').filter(|w| !w.is_empty()).collect();
+    if !says_excess(&words, canon, lex, rules.stop) {
+        return false;
+    }
+    let content: Vec<&str> = words.iter().copied().filter(|w| !lex.function_words.contains(*w)).collect();
+    let of_chosen = |w: &str| {
+        canon.label_words_of(chosen).chain(canon.alias_words_of(chosen)).any(|l| l == w)
+            || fold(&normalize(&pool.entries[chosen].cand.sublabel)).split(' ').any(|t| t == w)
+    };
+    let of_another =
+        |w: &str| (0..pool.len()).any(|e| e != chosen && canon.label_words_of(e).chain(canon.alias_words_of(e)).any(|l| l == w));
+    !content.iter().any(|w| of_chosen(w)) && content.iter().any(|w| of_another(w))
+}
+
+/// Whether `rest`, said after a choice, is only a remark over `pool`: it
+/// asks, requests, refuses and names nothing (the module's doc). The
+/// reply rung's choice-then-more reads it too: a remark is no follow-up.
+pub(crate) fn remarks_only(
+    rest: &str,
+    pool: &Pool<'_>,
+    canon: &CanonPool,
+    lex: &crate::lexicon::Lexicon,
+    stop: &crate::cost::DeadlineWatch,
+) -> bool {
+    if !asks_nothing(rest, lex) {
         return false;
     }
     // No word of any option: its label and aliases (the pool's index), its
@@ -224,12 +276,17 @@ pub(crate) fn first_of(
     }
     // A clause after the choice, else a verdict on it ("the armchair is
     // fine"), with nothing after it or a remark.
-    let aside = match split(raw) {
-        Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => aside,
+    // Else a remark that rules another option out ("den IC 2 bitte, der
+    // ICE ist mir zu teuer"), read once the choice is known.
+    let excess = |rest: &str| rest.split(' ').any(|w| rules.lex.excess.contains(fold(&normalize(w)).as_ref()));
+    let (aside, ruling) = match split(raw) {
+        Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => (aside, false),
+        Some(aside) if excess(aside.rest) => (aside, true),
         _ => match split_at_verdict(raw, rules.lex) {
-            Some(aside) if aside.rest.is_empty() || is_an_aside(aside.rest, pool, canon, &rules) => aside,
+            Some(aside) if aside.rest.is_empty() || is_an_aside(aside.rest, pool, canon, &rules) => (aside, false),
             _ => match split_at_reason(raw, rules.lex) {
-                Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => aside,
+                Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => (aside, false),
+                Some(aside) if excess(aside.rest) => (aside, true),
                 _ => return Ok(None),
             },
         },
@@ -237,7 +294,14 @@ pub(crate) fn first_of(
     if names_one(whole.0, whole.1) {
         return Ok(None);
     }
-    super::sequence::read_alone(aside.first, pool, canon, commands, rules, names_one)
+    let read = super::sequence::read_alone(aside.first, pool, canon, commands, rules, names_one)?;
+    if ruling {
+        let chosen = read.as_ref().and_then(|(_, m)| m.hits.first()).map(|h| h.entry);
+        if !chosen.is_some_and(|c| rules_out_another(aside.rest, c, pool, canon, &rules)) {
+            return Ok(None);
+        }
+    }
+    Ok(read)
 }
 
 #[cfg(test)]

@@ -237,6 +237,10 @@ pub struct Referents {
     pub relation: Option<Relation>,
     /// "both", "all", "either".
     pub plural: bool,
+    /// A clause after the first says an option it names is too much ("...,
+    /// the ICE is too expensive"): never executed as a whole
+    /// (`aside::judged_too_much`; the first clause alone may be).
+    pub excess: bool,
     /// A position outside the list ("the fifth one" of three, "the middle
     /// one" of four).
     pub out_of_range: bool,
@@ -257,7 +261,7 @@ impl Referents {
     /// Whether the input names, excludes or relates candidates in a way a
     /// person never acts on without asking.
     pub fn never_executes(&self) -> bool {
-        self.negation || self.relation.is_some() || self.plural
+        self.negation || self.relation.is_some() || self.plural || self.excess
     }
 
     /// Whether the input accounts for this entry and nothing else.
@@ -333,6 +337,9 @@ impl Matches {
         let r = &self.reading;
         if r.negation {
             part(&mut out, format_args!("negation"));
+        }
+        if r.excess {
+            part(&mut out, format_args!("excess"));
         }
         if let Some(rel) = r.relation {
             part(&mut out, format_args!("{}", format!("relation:{rel:?}").to_lowercase()));
@@ -768,6 +775,7 @@ pub fn find(
         (reading.relation, reading.plural) = (None, false);
     }
     reading.negation = structure.negation_at.is_some();
+    reading.excess = toks.iter().any(|t| lex.excess.contains(*t)) && aside::judged_too_much(raw, canon, lex, stop);
     for m in &mentions {
         if structure.negation_at.is_some_and(|at| m.span.0 >= at) {
             if !reading.negated.contains(&m.entry) {

@@ -359,3 +359,21 @@ proptest::proptest! {
         }
     }
 }
+
+/// Verbs of taking an item in Spanish, Portuguese, Italian and Dutch
+/// ("cojo", "me quedo con", "pego", "scelgo", "ik kies") are request
+/// phrasing, as "I'll take" is; they never name an option alone.
+#[test]
+fn verbs_of_taking_in_more_languages_are_phrasing() {
+    let shirts = options(&[("r", "Camiseta roja"), ("a", "Camiseta azul"), ("v", "Camiseta verde")]);
+    let lines = options(&[("l24", "Línea 24"), ("l3", "Línea 3"), ("l1", "Línea 1")]);
+    decides_as(&[
+        ("me quedo con la roja", &shirts, Some("r")),
+        ("cojo la azul", &shirts, Some("a")),
+        ("pego a verde", &shirts, Some("v")),
+        ("scelgo la verde", &shirts, Some("v")),
+        ("coger la línea 3", &lines, Some("l3")),
+        ("cojo", &shirts, None),
+        ("me quedo con la negra", &shirts, None),
+    ]);
+}

@@ -251,3 +251,65 @@ fn a_reason_with_no_comma_reads_as_one_with_a_comma() {
     });
     branches.expect(&[("the choice executes", 64)]);
 }
+
+/// A remark after a choice that says another option is too much rules
+/// that option out, and the choice executes ("den IC 2 bitte, der ICE
+/// ist mir zu teuer", "medium graag, de L viel te groot"); one that says
+/// it of the option chosen, names it, asks for both ("the L too") or
+/// negates, never lets the choice execute alone.
+#[test]
+fn a_remark_that_rules_another_option_out_keeps_the_choice() {
+    let trains = fare_screen(&["ICE 578", "ICE 1024", "IC 2"]);
+    let sizes = fare_screen(&["Maat S", "Maat M", "Maat L"]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("den IC 2 bitte, der ICE ist mir echt zu teuer", &trains, Some("f2")),
+        ("IC 2, the ICE is too expensive", &trains, Some("f2")),
+        ("medium graag, de L viel vorige keer veel te groot", &sizes, Some("f1")),
+        ("medium please, the L is too big", &sizes, Some("f1")),
+        ("medium please, the M is too big", &sizes, None),
+        ("medium please, the L too", &sizes, None),
+        ("medium, and the L too", &sizes, None),
+        ("medium, the L is not too big", &sizes, None),
+        ("medium, is the L too big?", &sizes, None),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.trace);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(64)))]
+
+    /// Over generated screens of named fares: "<one>, the <other> is too
+    /// <word>" executes the one or nothing; said of the one chosen, with
+    /// "too" ending the remark, or negated, it never executes.
+    #[test]
+    fn a_remark_of_excess_never_executes_what_it_rules_out(
+        names in prop::collection::btree_set("[bcdfgklmnprst][aeiou][bcdfgklmnprst][aeiou]", 3),
+        pick in 0usize..3,
+        other in 0usize..3,
+        too in prop::sample::select(vec!["too expensive", "too far", "zu teuer", "te groot", "trop cher"]),
+        spoiler in 0usize..4,
+    ) {
+        let names: Vec<String> = names.into_iter().collect();
+        let labels: Vec<String> = names.iter().map(|n| format!("{n} fare")).collect();
+        let screen = fare_screen(&labels.iter().map(String::as_str).collect::<Vec<_>>());
+        let said = format!("{} please, the {} is {too}", names[pick], names[other]);
+        let d = decide(&said, &screen);
+        let chosen = format!("f{pick}");
+        if pick == other {
+            prop_assert_eq!(executed(&d), None, "{:?} executed though the remark rules out the choice", said);
+        } else {
+            prop_assert!(executed(&d).is_none() || executed(&d) == Some(chosen.as_str()), "{:?} executed {:?}", said, d.target_id);
+        }
+        let tried = match spoiler {
+            0 => format!("{} please, the {} too", names[pick], names[other]),
+            1 => format!("{} please, the {} is not {too}", names[pick], names[other]),
+            2 => format!("{} please, is the {} {too}?", names[pick], names[other]),
+            _ => format!("{} please, and the {} {too}", names[pick], names[other]),
+        };
+        let d = decide(&tried, &screen);
+        prop_assert!(pick == other && spoiler == 0 || executed(&d).is_none(), "{:?} executed {:?}", tried, d.target_id);
+    }
+}

@@ -256,6 +256,12 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
         return None;
     }
     let lex = cx.lex;
+    // A clause that says something is too much ("..., the ICE is too
+    // expensive") judges an option: the ladder reads it
+    // (`matching::aside::judged_too_much`).
+    if r.clauses.iter().skip(1).any(|c| c.words.windows(2).any(|w| lex.excess.contains(w[0].as_str()))) {
+        return None;
+    }
     // Acknowledgements in sentences of their own before the choice ("OK,
     // the van then - can I return it at the airport?") are skipped, with
     // nothing proposed (above).
