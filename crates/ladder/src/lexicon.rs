@@ -15,15 +15,15 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// Words of a group each mapped to the group's other words (one word
-/// each: a phrase is left out).
+/// Words and phrases of a group each mapped to the group's other words
+/// (a phrase is a key, never a mate: labels are compared word by word).
 fn groups<'a>(lists: impl Iterator<Item = &'a Vec<String>>) -> HashMap<String, Vec<String>> {
     let mut same: HashMap<String, Vec<String>> = HashMap::default();
     for group in lists {
-        let group: Vec<String> = group.iter().map(|v| norm(v)).filter(|v| !v.is_empty() && !v.contains(' ')).collect();
+        let group: Vec<String> = group.iter().map(|v| norm(v)).filter(|v| !v.is_empty()).collect();
         for v in &group {
             let mates = same.entry(v.clone()).or_default();
-            mates.extend(group.iter().filter(|m| *m != v && !mates.contains(m)).cloned().collect::<Vec<_>>());
+            mates.extend(group.iter().filter(|m| *m != v && !m.contains(' ') && !mates.contains(m)).cloned().collect::<Vec<_>>());
         }
     }
     same
@@ -409,6 +409,9 @@ pub struct Lexicon {
     /// Verbs that carry the action of the word after them ("Make a copy",
     /// "Move to Trash"): a synonym of that word said says the action.
     pub light_verbs: HashSet<String>,
+    /// The phrases of `verb_synonyms` ("push back", "call off"): read at
+    /// a place in the input (`matching::synonyms`).
+    pub verb_phrases: PhraseSet,
     /// Words that say an option is too much ("too", "zu", "te"): a
     /// remark after a choice that says one of another option rules it
     /// out (`matching::aside`).
@@ -672,6 +675,14 @@ impl Lexicon {
             omissions: words(all(|l| &l.omissions)),
             raising: words(all(|l| &l.raising)),
             light_verbs: words(all(|l| &l.light_verbs)),
+            verb_phrases: PhraseSet::build(
+                &langs
+                    .iter()
+                    .flat_map(|l| l.verb_synonyms.iter().flatten())
+                    .filter(|v| v.trim().contains(' '))
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ),
             excess: words(all(|l| &l.excess)),
             relative_days: words(all(|l| &l.relative_days)),
             reasons: words(all(|l| &l.reasons)),

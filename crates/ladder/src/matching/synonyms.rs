@@ -70,7 +70,66 @@ pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Scree
         roles[k] = Role::Empty;
         out.push(Licence { tok: k, word: (*t).to_string(), entries, rule: "synonym" });
     }
+    phrase_licences(toks, roles, screen, &mut out);
     out
+}
+
+/// Pronouns a phrasal verb may hold between its words ("push it back").
+const HELD: &[&str] = &["it", "this", "that", "them", "these", "those", "everything", "him", "her"];
+
+/// The verb phrases of `verb_synonyms` ("push back", "call off", "write
+/// back"), said whole or around a pronoun ("push it back"), where no
+/// option says the phrase's first word: as a one-word synonym is, said
+/// for the options whose label says the one word of the group a label
+/// says (the licence on its first word, the phrase as its word).
+fn phrase_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &mut Vec<Licence>) {
+    let phrases = &screen.lex.verb_phrases;
+    if phrases.is_empty() {
+        return;
+    }
+    for k in 0..toks.len() {
+        // A verb of selection ("send") is phrasing alone, a verb in its phrase.
+        let selection = roles[k] == Role::Empty && screen.lex.selection_verbs.is_phrase(&[toks[k]]);
+        if !(matches!(roles[k], Role::Content | Role::Verb) || selection) || !phrases.starts_with(toks[k]) {
+            continue;
+        }
+        // The phrase's words: right after the verb, or after one pronoun.
+        let (span, words): (Vec<usize>, Vec<&str>) = match phrases.match_at(toks, k) {
+            Some(n) => ((k..k + n).collect(), toks[k..k + n].to_vec()),
+            None if toks.get(k + 1).is_some_and(|t| HELD.contains(t)) => {
+                let rest: Vec<&str> = std::iter::once(toks[k]).chain(toks[k + 2..].iter().copied()).collect();
+                match phrases.match_at(&rest, 0) {
+                    Some(n) if n > 1 => (std::iter::once(k).chain(k + 2..k + 1 + n).collect(), rest[..n].to_vec()),
+                    _ => continue,
+                }
+            }
+            None => continue,
+        };
+        let phrase = words.join(" ");
+        if screen.stop.passed_now() || screen.canon.any_word(toks[k], screen.stop) {
+            continue;
+        }
+        let Some(mates) = screen.lex.verb_synonyms.get(&phrase) else { continue };
+        let mut said: Option<&str> = None;
+        let mut entries = Vec::new();
+        for e in 0..screen.pool.len() {
+            if let Some(w) = screen.canon.label_words_of(e).find(|w| mates.iter().any(|m| m == w)) {
+                if said.is_some_and(|s| s != w) {
+                    entries.clear();
+                    break;
+                }
+                said = Some(w);
+                entries.push(e);
+            }
+        }
+        if entries.is_empty() {
+            continue;
+        }
+        for i in &span {
+            roles[*i] = Role::Empty;
+        }
+        out.push(Licence { tok: k, word: phrase, entries, rule: "synonym" });
+    }
 }
 
 /// A noun said alone that ends one option's word, as the head of a word

@@ -463,13 +463,17 @@ impl Said<'_> {
                     }
             })
         };
-        self.toks.iter().any(|t| {
-            short(t)
-                || *t == a
-                || (bound > 0
-                    && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound
-                    && may_be_slip(t, a, known_word(t, self.canon, self.lex, self.stop)))
-        })
+        // A verb phrase that says it ("push back" says "reschedule").
+        let phrase =
+            || self.licences.iter().any(|l| l.rule == "synonym" && l.word.contains(' ') && super::synonyms::says(&l.word, a, self.lex));
+        phrase()
+            || self.toks.iter().any(|t| {
+                short(t)
+                    || *t == a
+                    || (bound > 0
+                        && rapidfuzz::distance::osa::distance(t.chars(), a.chars()) <= bound
+                        && may_be_slip(t, a, known_word(t, self.canon, self.lex, self.stop)))
+            })
     }
 
     /// Whether a generic noun the entry does not have may describe it: the

@@ -88,6 +88,10 @@ const PAIRS: &[(&str, &str, &str)] = &[
     ("Spegni", "spegnere", "Accendi"),
     ("Baisser", "baisse", "Monter"),
     ("Teilen", "schicken", "Löschen"),
+    ("Reschedule", "push back", "Cancel"),
+    ("Reply", "write back", "Forward"),
+    ("Return", "send back", "Exchange"),
+    ("Cancel", "call off", "Reschedule"),
 ];
 
 proptest! {
@@ -274,5 +278,30 @@ proptest! {
             .collect();
         let d = turn(&Policy::defaults(), &Fake::quiet(), &request(&tried, &cands)).decision;
         prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?} executed {:?}", tried, labels, d.target_id);
+    }
+}
+
+/// A verb and its particle ("push back", "call off", "write back"), said
+/// whole or around a pronoun ("push it back"), is the one action its
+/// group's label word says; beside an opposite, with a negation or two
+/// objects, it is asked.
+#[test]
+fn a_phrasal_verb_says_the_action_of_its_group() {
+    let meeting = ["Reschedule", "Decline", "Add note"];
+    let order = ["Return item", "Exchange item", "Track parcel"];
+    let mail = ["Reply", "Forward", "Archive"];
+    let table: &[(&str, &[&str], Option<&str>)] = &[
+        ("push it back", &meeting, Some("o0")),
+        ("can you push back the meeting", &meeting, Some("o0")),
+        ("send it back", &order, Some("o0")),
+        ("write back", &mail, Some("o0")),
+        ("don't push it back", &meeting, None),
+        ("push it back or decline", &meeting, None),
+        ("push it forward", &meeting, None),
+        ("push it back", &["Reschedule", "Postpone"], None),
+    ];
+    for (input, labels, want) in table {
+        let d = decide(input, labels);
+        assert_eq!(executed(&d), *want, "{input:?} over {labels:?}: {:?} {:?}", d.outcome, d.trace);
     }
 }
