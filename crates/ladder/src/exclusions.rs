@@ -93,6 +93,11 @@ fn clause_asks(raw: &str, canonical: &str, lex: &Lexicon) -> bool {
     if !toks.is_empty() && lex.request_openers.match_at(&toks, 0).is_some() {
         return false;
     }
+    // A yes said whole that opens with a question word asks nothing
+    // ("why not?"; "correct?" still asks).
+    if lex.question_openers.match_at(&toks, 0).is_some() && lex.affirmations.is_phrase(&toks) {
+        return false;
+    }
     if !toks.is_empty() && lex.question_openers.match_at(&toks, 0).is_some() {
         return true;
     }

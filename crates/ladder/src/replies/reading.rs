@@ -300,7 +300,10 @@ pub fn read_over(raw: &str, lex: &Lexicon, shown: &dyn Fn(&str) -> bool) -> Read
         }
         static WH_WORDS: LazyLock<FxHashSet<&'static str>> = LazyLock::new(|| WH.iter().copied().collect());
         let wh = toks.iter().any(|t| WH_WORDS.contains(t));
-        let asks = (question_mark && (!polite || wh)) || opens_question;
+        // A yes said whole that opens with a question word asks nothing
+        // ("why not?"; "correct?" still asks).
+        let yes = opens_question && lex.affirmations.is_phrase(&toks);
+        let asks = ((question_mark && (!polite || wh)) || opens_question) && !yes;
         r.asks |= asks;
         let (rest_before, other_before, affirms_before, refuses_before) = (r.rest.len(), r.the_other, r.affirms, r.refuses);
         r.affirms = false;

@@ -299,6 +299,9 @@ fn a_phrasal_verb_says_the_action_of_its_group() {
         ("push it back or decline", &meeting, None),
         ("push it forward", &meeting, None),
         ("push it back", &["Reschedule", "Postpone"], None),
+        ("switch off the hallway lights", &["Lock front door", "Turn off hallway lights", "Open garage"], Some("o1")),
+        ("i'll pick them up", &["Deliver tomorrow", "Collect in store today"], Some("o1")),
+        ("switch off the porch lights", &["Lock front door", "Turn off hallway lights", "Open garage"], None),
     ];
     for (input, labels, want) in table {
         let d = decide(input, labels);

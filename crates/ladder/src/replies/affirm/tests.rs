@@ -468,3 +468,13 @@ fn a_yes_phrase_inside_a_request_is_part_of_the_request() {
     let films = screen("films", vec![c("dumbo", "Dumbo", ""), c("gloria", "Gloria Bell", "")]);
     assert_eq!(said(&Session::new().say("Dumbo is nice.", &films)), "execute dumbo (deterministic, affirm)");
 }
+
+/// A yes with a question word in it ("why not", "sure why not") asks
+/// nothing: to the app's confirmation, it executes; "why?" asks.
+#[test]
+fn why_not_is_a_yes() {
+    let confirm = asking(booking(), Asked::Confirmation);
+    assert_eq!(said(&Session::new().say("why not", &confirm)), "execute book (reply, affirm)");
+    assert_eq!(said(&Session::new().say("why not?", &confirm)), "execute book (reply, affirm)");
+    assert_eq!(said(&Session::new().say("why?", &confirm)).split(' ').take(2).collect::<Vec<_>>(), ["escape", "question_intent"]);
+}

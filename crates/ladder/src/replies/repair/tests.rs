@@ -207,3 +207,27 @@ fn a_repair_names_what_was_meant_where_the_screen_shows_what_the_execute_became(
     // Words three options share name none of them alone.
     assert_ne!(again("not that, the radio one").outcome, Outcome::Execute);
 }
+
+/// "Wrong one" in the lexicon's other languages ("não, errei", "me
+/// equivoqué", "ho sbagliato", "verkeerde", "falsch", "mauvais"), then
+/// what was meant: the one meant executes, never the one
+/// refused.
+#[test]
+fn a_correction_in_other_languages_names_what_was_meant() {
+    let forms = [
+        "não, errei, é o de terça-feira",
+        "uy no, me equivoqué, el del martes",
+        "ho sbagliato, quello di martedì",
+        "nee, de verkeerde, die van dinsdag",
+        "falsch, den am Dienstag",
+        "mauvais, celui de mardi",
+    ];
+    for input in forms {
+        let s = Session::new();
+        let set = slots(None);
+        assert_eq!(s.say("monday", &set).outcome, Outcome::Execute);
+        s.record("mon", "slots", crate::continuity::ActionOutcome::Executed);
+        let d = s.say(input, &set);
+        assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("tue")), "{input:?}: {}", said(&d));
+    }
+}
