@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh70/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh71/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -583,20 +583,21 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
     // (set, dialogues, clear executed, escapes right, fully right)
     for (set, dialogues, executed_min, escaped_min, fully_min) in [
         ("fresh56", 45, 62, 6, 32),
-        ("fresh57", 40, 41, 8, 29),
+        ("fresh57", 40, 42, 8, 30),
         ("fresh58", 40, 42, 12, 27),
-        ("fresh59", 40, 42, 12, 27),
+        ("fresh59", 40, 43, 12, 28),
         ("fresh60", 40, 41, 9, 21),
-        ("fresh61", 40, 53, 11, 31),
-        ("fresh62", 40, 52, 7, 28),
+        ("fresh61", 40, 54, 11, 31),
+        ("fresh62", 40, 54, 7, 30),
         ("fresh63", 40, 50, 12, 31),
         ("fresh64", 40, 46, 15, 32),
-        ("fresh65", 40, 52, 7, 29),
-        ("fresh66", 40, 29, 7, 12),
-        ("fresh67", 40, 41, 9, 23),
+        ("fresh65", 40, 53, 7, 29),
+        ("fresh66", 40, 33, 7, 13),
+        ("fresh67", 40, 43, 9, 24),
         ("fresh68", 40, 52, 10, 30),
-        ("fresh69", 40, 50, 10, 27),
+        ("fresh69", 40, 52, 10, 29),
         ("fresh70", 40, 45, 12, 27),
+        ("fresh71", 40, 46, 7, 22),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
