@@ -49,7 +49,9 @@ pub(super) const WEEKDAYS: &[(&str, u8)] = &[
     ("samstag", 5),
     ("sonntag", 6),
     // Italian and Dutch (Portuguese days are ordinals, "segunda", said
-    // alone: only their short forms beside a time, below).
+    // alone: only their short forms beside a time, below, and "terça",
+    // which is no ordinal).
+    ("terca", 1),
     ("lunedi", 0),
     ("martedi", 1),
     ("mercoledi", 2),

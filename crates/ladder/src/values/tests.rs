@@ -592,6 +592,8 @@ fn dates_in_digits_in_their_common_forms() {
 fn more_values_in_the_lexicons_languages() {
     assert_eq!(one("pode ser na segunda-feira"), (Dim::Weekday, 0.0));
     assert_eq!(one("na quarta feira"), (Dim::Weekday, 2.0));
+    // "terça" is no ordinal ("terceira" is): the day said alone.
+    assert_eq!(one("é o de terça"), (Dim::Weekday, 1.0));
     assert_eq!(one("minus eins"), (Dim::Signed, -1.0));
     assert_eq!(one("menos dos"), (Dim::Signed, -2.0));
     assert_eq!(one("a las diez y cuarto"), (Dim::Clock, 615.0));

@@ -216,6 +216,7 @@ fn a_repair_names_what_was_meant_where_the_screen_shows_what_the_execute_became(
 fn a_correction_in_other_languages_names_what_was_meant() {
     let forms = [
         "não, errei, é o de terça-feira",
+        "não, errei, a de terça",
         "uy no, me equivoqué, el del martes",
         "ho sbagliato, quello di martedì",
         "nee, de verkeerde, die van dinsdag",
