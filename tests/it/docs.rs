@@ -315,6 +315,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "player" => &[("pause", "Pause"), ("next", "Next track"), ("shuffle", "Shuffle")],
         "photos" => &[("album", "Add to album"), ("share", "Share link"), ("rotate", "Rotate 90°")],
         "meeting" => &[("resched", "Reschedule"), ("decline", "Decline"), ("note", "Add note")],
+        "filas" => &[("f7", "Fila F · asiento 7"), ("f8", "Fila F · asiento 8"), ("g8", "Fila G · asiento 8")],
         "seats" => &[("r1s5", "Row 1, Seat 5"), ("r1s2", "Row 1, Seat 2"), ("r5s1", "Row 5, Seat 1")],
         "ptsizes" => &[("p", "P"), ("m", "M"), ("g", "G"), ("gg", "GG")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),

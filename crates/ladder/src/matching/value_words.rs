@@ -325,6 +325,36 @@ pub(super) fn codes_as_said(toks: &[&str], licences: &mut Vec<Licence>, screen: 
     }
 }
 
+/// A seat or place code said as one ("F8", "7c") where options show its
+/// parts apart ("Fila F · asiento 8", "Row 7 · Seat C"): said for the
+/// options that show its letter and its number each as a word of their
+/// own (rule `code_parts`). Never where an option shows the code as said
+/// (that is its word), nor where no option shows both parts.
+pub(super) fn code_parts(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>) -> Vec<Licence> {
+    let mut out = Vec::new();
+    for (k, code) in toks.iter().enumerate() {
+        if roles[k] != Role::Content || code.len() > 4 {
+            continue;
+        }
+        let (letters, digits): (String, String) = code.chars().partition(char::is_ascii_alphabetic);
+        let shaped = letters.len() == 1
+            && !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && (code.starts_with(letters.as_str()) || code.ends_with(letters.as_str()));
+        if !shaped || screen.stop.passed_now() || screen.canon.any_word(code, screen.stop) {
+            continue;
+        }
+        let shows = |e: usize, part: &str| screen.canon.all_words(e).any(|w| w == part);
+        let entries: Vec<usize> = (0..screen.pool.len()).filter(|e| shows(*e, &letters) && shows(*e, &digits)).collect();
+        if entries.is_empty() {
+            continue;
+        }
+        roles[k] = Role::Empty;
+        out.push(Licence { tok: k, word: (*code).to_string(), entries, rule: "code_parts" });
+    }
+    out
+}
+
 /// Where `words` run in `toks`, from `from` on, and how many tokens they
 /// take there: an article the canonical text leaves out ("the" of "9 in
 /// the morning") is skipped.
@@ -467,7 +497,7 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
 pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
     let mut sets = licences
         .iter()
-        .filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity" | "synonym" | "compound"))
+        .filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity" | "synonym" | "compound" | "code_parts"))
         .map(|l| &l.entries);
     let Some(first) = sets.next() else { return words };
     let mut common = first.clone();

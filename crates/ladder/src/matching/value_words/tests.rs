@@ -796,3 +796,55 @@ fn sizes_and_small_hours_in_more_languages() {
         assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
     }
 }
+
+/// A seat code said as one ("F8", "7c") where options show its letter
+/// and number apart ("Fila F · asiento 8", "Row 7 · Seat C"): the option
+/// that shows both. A letter or number no option shows with the other
+/// ("h7", "G7") names nothing, on a plain screen and in answer to "which
+/// one?".
+#[test]
+fn a_code_said_as_one_names_the_option_that_shows_its_parts() {
+    let seats = shown(&[("f7", "Fila F · asiento 7", ""), ("f8", "Fila F · asiento 8", ""), ("g8", "Fila G · asiento 8", "")]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("la F8", &seats, Some("f8")),
+        ("g8 please", &seats, Some("g8")),
+        ("h7", &seats, None),
+        ("la G7", &seats, None),
+        ("f9", &seats, None),
+    ];
+    for (input, cands, want) in table {
+        let d = decide(input, cands);
+        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(64)))]
+
+    /// Over generated seat maps ("Row B · Seat 4"), a code said as one
+    /// executes the option that shows its letter and its number, or
+    /// nothing; one whose letter or number no option shows with the other
+    /// never executes, on a plain screen or after "which one?".
+    #[test]
+    fn a_code_never_executes_an_option_that_shows_one_of_its_parts(
+        seats in prop::collection::btree_set((0usize..5, 1u32..12), 2..5),
+        said in (0usize..6, 1u32..13),
+        asked in any::<bool>(),
+    ) {
+        const ROWS: [&str; 6] = ["A", "B", "C", "D", "E", "F"];
+        let seats: Vec<(usize, u32)> = seats.into_iter().collect();
+        let labels: Vec<String> = seats.iter().map(|(r, n)| format!("Row {} · Seat {n}", ROWS[*r])).collect();
+        let mut cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("s{i}"), l.as_str())).collect();
+        cands.iter_mut().for_each(|c| c.kind = "seat".into());
+        let code = format!("{}{}", ROWS[said.0].to_lowercase(), said.1);
+        let mut req = crate::matching::tests::request(&code, &cands);
+        if asked && let Some(o) = req.options.as_mut() {
+            o.asked = Asked::Choice;
+        }
+        let d = turn(&Policy::defaults(), &Fake::quiet(), &req).decision;
+        let meant = seats.iter().position(|s| *s == said).map(|i| format!("s{i}"));
+        if let Some(id) = executed(&d) {
+            prop_assert_eq!(Some(id.to_string()), meant, "{:?} over {:?} executed {}", code, labels, id);
+        }
+    }
+}

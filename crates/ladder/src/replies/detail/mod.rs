@@ -45,6 +45,18 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         },
     };
     let Some(entry) = picked.and_then(|id| cx.entry_of(&id)) else { return Answered::pass() };
+    // A code said as one ("h7", "F8") is one value: the option shows it,
+    // or its letter and its number each as a word ("Fila F · asiento 8");
+    // its number alone picks nothing ("h7" is not "Fila F · asiento 7").
+    let shown = cx.words_of(entry);
+    let code_shown = |w: &str| {
+        let (letters, digits): (String, String) = w.chars().partition(char::is_ascii_alphabetic);
+        let code = letters.len() == 1 && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) && w.len() <= 4;
+        !code || shown.iter().any(|s| s == w) || (shown.contains(&letters) && shown.contains(&digits))
+    };
+    if !words.iter().all(|w| code_shown(w)) {
+        return Answered::pass();
+    }
     // A word of the answer that is also a position naming another option
     // ("first" of "the first report" with "Roadmap report first" second):
     // both readings, never a pick.
