@@ -398,6 +398,23 @@ pub fn values(text: &str) -> Vec<Value> {
     scanned_values(text, &spelled)
 }
 
+/// A seat or place code said as one ("f8", "7c"): one letter before or
+/// after a number of one to three digits; its letter and its number.
+pub fn code_parts(w: &str) -> Option<(&str, &str)> {
+    if w.len() > 4 || w.len() < 2 || !w.is_ascii() {
+        return None;
+    }
+    let (first, last) = (w.as_bytes()[0], w.as_bytes()[w.len() - 1]);
+    let (letter, digits) = if first.is_ascii_alphabetic() {
+        w.split_at(1)
+    } else if last.is_ascii_alphabetic() {
+        (&w[w.len() - 1..], &w[..w.len() - 1])
+    } else {
+        return None;
+    };
+    (letter.as_bytes()[0].is_ascii_alphabetic() && digits.bytes().all(|b| b.is_ascii_digit())).then_some((letter, digits))
+}
+
 /// The unit of a time of day said without am or pm on a twelve-hour
 /// clock ("half past six"): it names that time in either half of the day.
 const TWELVE_HOURS: &str = "12h";

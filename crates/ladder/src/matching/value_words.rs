@@ -336,16 +336,12 @@ pub(super) fn code_parts(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>)
         if roles[k] != Role::Content || code.len() > 4 {
             continue;
         }
-        let (letters, digits): (String, String) = code.chars().partition(char::is_ascii_alphabetic);
-        let shaped = letters.len() == 1
-            && !digits.is_empty()
-            && digits.chars().all(|c| c.is_ascii_digit())
-            && (code.starts_with(letters.as_str()) || code.ends_with(letters.as_str()));
-        if !shaped || screen.stop.passed_now() || screen.canon.any_word(code, screen.stop) {
+        let Some((letter, digits)) = crate::values::code_parts(code) else { continue };
+        if screen.stop.passed_now() || screen.canon.any_word(code, screen.stop) {
             continue;
         }
         let shows = |e: usize, part: &str| screen.canon.all_words(e).any(|w| w == part);
-        let entries: Vec<usize> = (0..screen.pool.len()).filter(|e| shows(*e, &letters) && shows(*e, &digits)).collect();
+        let entries: Vec<usize> = (0..screen.pool.len()).filter(|e| shows(*e, letter) && shows(*e, digits)).collect();
         if entries.is_empty() {
             continue;
         }

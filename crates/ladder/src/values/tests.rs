@@ -702,3 +702,13 @@ fn dutch_hours_as_people_say_them() {
     assert_eq!(one("een halfuur"), (Dim::Duration, 30.0));
     assert_eq!(one("tien minuutjes"), (Dim::Duration, 10.0));
 }
+
+/// A code said as one: one letter before or after one to three digits.
+#[test]
+fn a_code_is_a_letter_and_a_number() {
+    assert_eq!(code_parts("f8"), Some(("f", "8")));
+    assert_eq!(code_parts("12c"), Some(("c", "12")));
+    for no in ["8", "ff8", "1f2", "f1234", "f", "é8"] {
+        assert_eq!(code_parts(no), None, "{no}");
+    }
+}

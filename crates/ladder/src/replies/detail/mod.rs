@@ -49,10 +49,9 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     // or its letter and its number each as a word ("Fila F · asiento 8");
     // its number alone picks nothing ("h7" is not "Fila F · asiento 7").
     let shown = cx.words_of(entry);
-    let code_shown = |w: &str| {
-        let (letters, digits): (String, String) = w.chars().partition(char::is_ascii_alphabetic);
-        let code = letters.len() == 1 && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) && w.len() <= 4;
-        !code || shown.iter().any(|s| s == w) || (shown.contains(&letters) && shown.contains(&digits))
+    let code_shown = |w: &str| match crate::values::code_parts(w) {
+        Some((letter, digits)) => shown.iter().any(|s| s == w) || (shown.iter().any(|s| s == letter) && shown.iter().any(|s| s == digits)),
+        None => true,
     };
     if !words.iter().all(|w| code_shown(w)) {
         return Answered::pass();
