@@ -277,16 +277,17 @@ pub(crate) fn first_of(
     // A clause after the choice, else a verdict on it ("the armchair is
     // fine"), with nothing after it or a remark.
     // Else a remark that rules another option out ("den IC 2 bitte, der
-    // ICE ist mir zu teuer"), read once the choice is known.
-    let excess = |rest: &str| rest.split(' ').any(|w| rules.lex.excess.contains(fold(&normalize(w)).as_ref()));
+    // ICE ist mir zu teuer": what `judged_too_much` found for the whole
+    // input), read once the choice is known.
+    let excess = whole.1.reading.excess;
     let (aside, ruling) = match split(raw) {
         Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => (aside, false),
-        Some(aside) if excess(aside.rest) => (aside, true),
+        Some(aside) if excess => (aside, true),
         _ => match split_at_verdict(raw, rules.lex) {
             Some(aside) if aside.rest.is_empty() || is_an_aside(aside.rest, pool, canon, &rules) => (aside, false),
             _ => match split_at_reason(raw, rules.lex) {
                 Some(aside) if is_an_aside(aside.rest, pool, canon, &rules) => (aside, false),
-                Some(aside) if excess(aside.rest) => (aside, true),
+                Some(aside) if excess => (aside, true),
                 _ => return Ok(None),
             },
         },

@@ -44,18 +44,7 @@ pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Scree
         if screen.stop.passed_now() || screen.canon.any_word(t, screen.stop) {
             continue;
         }
-        let mut said: Option<&str> = None;
-        let mut entries = Vec::new();
-        for e in 0..screen.pool.len() {
-            if let Some(w) = screen.canon.label_words_of(e).find(|w| mates.iter().any(|m| m == w)) {
-                if said.is_some_and(|s| s != w) {
-                    entries.clear();
-                    break;
-                }
-                said = Some(w);
-                entries.push(e);
-            }
-        }
+        let entries = saying_one_of(mates, screen);
         if entries.is_empty() {
             continue;
         }
@@ -72,6 +61,24 @@ pub(super) fn synonym_licences(toks: &[&str], roles: &mut [Role], screen: &Scree
     }
     phrase_licences(toks, roles, screen, &mut out);
     out
+}
+
+/// The options whose labels say one word of `mates`, when the labels say
+/// one such word only ("deny" with "Decline" and "Reject" shown says
+/// neither): else none.
+fn saying_one_of(mates: &[String], screen: &Screen<'_>) -> Vec<usize> {
+    let mut said: Option<&str> = None;
+    let mut entries = Vec::new();
+    for e in 0..screen.pool.len() {
+        if let Some(w) = screen.canon.label_words_of(e).find(|w| mates.iter().any(|m| m == w)) {
+            if said.is_some_and(|s| s != w) {
+                return Vec::new();
+            }
+            said = Some(w);
+            entries.push(e);
+        }
+    }
+    entries
 }
 
 /// Pronouns a phrasal verb may hold between its words ("push it back").
@@ -110,18 +117,7 @@ fn phrase_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: 
             continue;
         }
         let Some(mates) = screen.lex.verb_synonyms.get(&phrase) else { continue };
-        let mut said: Option<&str> = None;
-        let mut entries = Vec::new();
-        for e in 0..screen.pool.len() {
-            if let Some(w) = screen.canon.label_words_of(e).find(|w| mates.iter().any(|m| m == w)) {
-                if said.is_some_and(|s| s != w) {
-                    entries.clear();
-                    break;
-                }
-                said = Some(w);
-                entries.push(e);
-            }
-        }
+        let entries = saying_one_of(mates, screen);
         if entries.is_empty() {
             continue;
         }
