@@ -52,7 +52,7 @@ pub(super) fn options(pairs: &[(&str, &str)]) -> Vec<Candidate> {
 }
 
 /// Each row: the option `input` executes on its screen, `None` for none.
-fn decides_as(table: &[(&str, &[Candidate], Option<&str>)]) {
+pub(super) fn decides_as(table: &[(&str, &[Candidate], Option<&str>)]) {
     for (input, cands, want) in table {
         assert_eq!(executes(input, cands).as_deref(), *want, "{input:?}");
     }

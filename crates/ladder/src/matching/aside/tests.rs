@@ -5,7 +5,7 @@
 //! tries to make an aside execute what a careful person would not.
 
 use super::{Aside, split, split_at_reason, split_at_verdict};
-use crate::matching::tests::{executed, request};
+use crate::matching::tests::{decides_as, executed, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
 use crate::types::*;
@@ -272,10 +272,7 @@ fn a_remark_that_rules_another_option_out_keeps_the_choice() {
         ("medium, the L is not too big", &sizes, None),
         ("medium, is the L too big?", &sizes, None),
     ];
-    for (input, cands, want) in table {
-        let d = decide(input, cands);
-        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.trace);
-    }
+    decides_as(table);
 }
 
 proptest! {

@@ -2,7 +2,7 @@
 //! ladder: examples that execute and that ask, and a property that tries
 //! to make a value execute what a careful person would not.
 
-use crate::matching::tests::{executed, request};
+use crate::matching::tests::{decides_as, executed, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
 use crate::types::*;
@@ -74,10 +74,7 @@ fn a_value_said_another_way_says_the_option_that_shows_it() {
         ("join Thursday's 3:30", &meetings, None),
         ("join Tuesday's call", &meetings, Some("tu15")),
     ];
-    for (input, cands, want) in table {
-        let d = decide(input, cands);
-        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-    }
+    decides_as(table);
 }
 
 /// More forms of a value beyond the first rule: a seat or a room with
@@ -125,10 +122,7 @@ fn more_forms_of_a_value_say_the_option_that_shows_it() {
         ("the 12th", &months, None),
         ("Oct 13", &months, None),
     ];
-    for (input, cands, want) in table {
-        let d = decide(input, cands);
-        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-    }
+    decides_as(table);
 }
 
 /// The classify step names the rule that said each value word.
@@ -728,10 +722,7 @@ fn a_value_says_the_plain_option_not_the_bundle() {
         ("the pm one", &shown(&[("b", "Tomorrow 9:00 AM", ""), ("c", "Tomorrow 2:00 PM", "")]), Some("c")),
         ("the am one", &shown(&[("a", "Mon 9:00", ""), ("b", "Mon 14:00", ""), ("c", "Tue 8:00", "")]), None),
     ];
-    for (input, cands, want) in table {
-        let d = decide(input, cands);
-        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-    }
+    decides_as(table);
 }
 
 proptest! {
@@ -791,10 +782,7 @@ fn sizes_and_small_hours_in_more_languages() {
         ("tamanho pequeno", &shirts, Some("p")),
         ("tamanho extra grande", &shirts, None),
     ];
-    for (input, cands, want) in table {
-        let d = decide(input, cands);
-        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-    }
+    decides_as(table);
 }
 
 /// A seat code said as one ("F8", "7c") where options show its letter
@@ -812,10 +800,7 @@ fn a_code_said_as_one_names_the_option_that_shows_its_parts() {
         ("la G7", &seats, None),
         ("f9", &seats, None),
     ];
-    for (input, cands, want) in table {
-        let d = decide(input, cands);
-        assert_eq!(executed(&d), *want, "{input:?}: {:?} {:?}", d.outcome, d.target_id);
-    }
+    decides_as(table);
 }
 
 proptest! {
