@@ -61,7 +61,7 @@ pub fn shipped() -> Result<Meaning, String> {
     if sum != SHIPPED_SHA256 {
         return Err(format!("the shipped model's checksum is {sum}, expected {SHIPPED_SHA256}: the build is damaged"));
     }
-    let m = read(SHIPPED)?;
+    let m = read_from(SHIPPED, Some(SHIPPED))?.meaning();
     *held = Some(Held { model: Arc::downgrade(&m.model), name: m.name.clone(), languages: m.languages.clone() });
     Ok(m)
 }
@@ -89,6 +89,12 @@ pub fn load(path: &Path) -> Result<Meaning, String> {
 
 /// The model in `bytes` (a model file), its checksum verified.
 pub fn read(bytes: &[u8]) -> Result<Meaning, String> {
+    Ok(read_from(bytes, None)?.meaning())
+}
+
+/// [`read`], with the file's bytes when they live as long as the program
+/// (the compiled-in model: its table is read where it is, not copied).
+fn read_from(bytes: &[u8], shipped: Option<&'static [u8]>) -> Result<Static, String> {
     let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| format!("not a model file (safetensors): {e}"))?;
     let meta: BTreeMap<String, String> = header.metadata().clone().unwrap_or_default().into_iter().collect();
     let field = |k: &str| meta.get(k).ok_or_else(|| format!("not a model file: no `{k}` in its metadata"));
@@ -112,8 +118,9 @@ pub fn read(bytes: &[u8]) -> Result<Meaning, String> {
     let model = StaticModel::from_bytes(tokenizer.as_bytes(), bytes, config.as_bytes(), Some(true))
         .map_err(|e| format!("cannot read the model: {e:#}"))?
         .quantize_int8();
+    let by_word = words::ByWord::new(&tensors, tokenizer, shipped);
     let languages = field("languages")?.split(',').map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
-    Ok(Meaning { model: Arc::new(Static(model)), name: name.clone(), languages })
+    Ok(Static { model, by_word, name: name.clone(), languages })
 }
 
 /// The checksum a model file's `content_sha256` holds: SHA-256 over every
@@ -143,16 +150,31 @@ pub fn content_sha256(tensors: &SafeTensors<'_>, meta: &BTreeMap<String, String>
     hex::encode(h.finalize())
 }
 
-/// A model2vec static model as the ladder's [`Embedder`].
-struct Static(StaticModel);
+/// A model2vec static model as the ladder's [`Embedder`]: a request, and
+/// any text with the label memo off, through the model's own path; labels
+/// with the label memo on word by word where the model allows it
+/// (`words`), to the same bits.
+struct Static {
+    model: StaticModel,
+    by_word: Option<words::ByWord>,
+    name: String,
+    languages: Vec<String>,
+}
+
+impl Static {
+    fn meaning(self) -> Meaning {
+        let (name, languages) = (self.name.clone(), self.languages.clone());
+        Meaning { model: Arc::new(self), name, languages }
+    }
+}
 
 impl Embedder for Static {
     fn dim(&self) -> usize {
-        self.0.dim()
+        self.model.dim()
     }
 
     fn embed(&self, text: &str, out: &mut [f32]) -> bool {
-        let v = self.0.encode_single(text);
+        let v = self.model.encode_single(text);
         if v.len() != out.len() || v.iter().all(|x| *x == 0.0) {
             out.fill(0.0);
             return false;
@@ -160,7 +182,22 @@ impl Embedder for Static {
         out.copy_from_slice(&v);
         true
     }
+
+    fn embed_labels(&self, texts: &[&str], out: &mut [f32]) {
+        let dim = self.dim();
+        let mut done = vec![false; texts.len()];
+        if let Some(by_word) = &self.by_word {
+            by_word.embed_many(texts, out, &mut done);
+        }
+        for ((text, row), done) in texts.iter().zip(out.chunks_mut(dim)).zip(done) {
+            if !done {
+                self.embed(text, row);
+            }
+        }
+    }
 }
+
+mod words;
 
 #[cfg(test)]
 mod tests;

@@ -395,7 +395,7 @@ mod tests {
         // Kept the second time they are seen.
         for _ in 0..2 {
             memo.labels.labels(&keys, &policy.lexicon, &Default::default()).unwrap();
-            memo.labels.vectors(&cands, |missing| meaning.vectors_of(missing.iter().copied()));
+            memo.labels.vectors(&cands, |missing| meaning.vectors_of(missing.iter().copied(), true));
         }
         let ((labels, label_bytes), (vectors, vector_bytes)) = memo.labels.held_counts();
         let distinct: std::collections::HashSet<(&str, &str, &str)> =

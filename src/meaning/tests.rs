@@ -146,3 +146,179 @@ async fn alone_a_generation_on_another_model_releases_the_shipped_one() {
     daemon.reload(off).unwrap();
     assert!(!shipped_held(), "turned off: released");
 }
+
+/// The compiled-in model as read, with its word path.
+fn shipped_static() -> Static {
+    let s = read_from(SHIPPED, Some(SHIPPED)).expect("the shipped model");
+    assert!(s.by_word.is_some(), "the shipped model is read word by word");
+    s
+}
+
+/// Each of `texts` through the word path (`embed_labels`, in batches as
+/// the ladder sends them) and through the model's own path (`embed`): the
+/// same bits.
+fn same_bits(m: &Static, texts: &[String]) -> Result<(), String> {
+    let dim = m.dim();
+    for batch in texts.chunks(16) {
+        let refs: Vec<&str> = batch.iter().map(String::as_str).collect();
+        let mut many = vec![1.0; dim * refs.len()];
+        m.embed_labels(&refs, &mut many);
+        for (text, row) in refs.iter().zip(many.chunks(dim)) {
+            let mut one = vec![0.0; dim];
+            m.embed(text, &mut one);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            if bits(row) != bits(&one) {
+                return Err(format!("{text:?}: the word path's vector differs from the model's"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Pieces of text that try the tokenizer's corners: accents and combining
+/// marks, cased Greek (a final sigma), CJK (split per character), control
+/// and zero-width characters, every kind of whitespace, the special
+/// tokens, a word-piece prefix, punctuation inside words, and a word over
+/// the tokenizer's 100 characters.
+const PIECES: &[&str] = &[
+    "Room",
+    "2A",
+    "09:00-10:00",
+    "links",
+    "panel",
+    "Café",
+    "NAÏVE",
+    "e\u{301}",
+    "\u{301}x",
+    "ΣΊΣΥΦΟΣ",
+    "οδός",
+    "東京駅",
+    "a\u{0}b",
+    "\u{7f}",
+    "\u{200b}",
+    "[UNK]",
+    "[CLS]x",
+    "##ing",
+    "don't",
+    "U.S.A.",
+    "$20",
+    "·",
+    "—",
+    "😀",
+    "ﬁle",
+    "İstanbul",
+    "ß",
+    "x²",
+    "supercalifragilisticexpialidocious",
+    "Ab1",
+    "QWERTYUIOPASDFGHJKLZXCVBNMQWERTYUIOPASDFGHJKLZXCVBNMQWERTYUIOPASDFGHJKLZXCVBNMQWERTYUIOPASDFGHJKLZXCVBNM",
+    "unbelievable",
+    "reschedule",
+    "Mon",
+    "4",
+    "Aug",
+    "(3 kids + 1 adult)",
+    "report_final_v3.pdf",
+];
+const SPACES: &[&str] = &["\u{b}", "\u{c}", "\u{85}", " ", "  ", "\t", "\n", "\u{a0}", "\u{3000}", "\u{2009}", "", ". ", "\r\n"];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// A label embedded word by word is the model's own vector, bit for
+    /// bit, whatever its words and whitespace, and whatever words the memo
+    /// already holds (each case's texts go through it in turn).
+    #[test]
+    fn a_label_word_by_word_is_the_models_own_vector(
+        texts in proptest::collection::vec(
+            proptest::collection::vec((0..PIECES.len(), 0..SPACES.len()), 0..12),
+            1..20,
+        ),
+        long in 0..600usize,
+        any in proptest::collection::vec(proptest::prelude::any::<String>(), 0..4),
+    ) {
+        let m = &*SHIPPED_STATIC;
+        let mut texts: Vec<String> = texts.iter().map(|t| t.iter().map(|(p, s)| format!("{}{}", PIECES[*p], SPACES[*s])).collect()).collect();
+        // One text around the length the word path reads at most.
+        texts.push("word ".repeat(long / 5 + 1)[..long.max(1)].to_string());
+        // And any characters at all.
+        texts.extend(any);
+        proptest::prop_assert_eq!(same_bits(m, &texts), Ok(()));
+    }
+}
+
+/// The word path, read once for the property's cases.
+static SHIPPED_STATIC: std::sync::LazyLock<Static> = std::sync::LazyLock::new(shipped_static);
+
+#[test]
+fn every_label_of_the_corpora_word_by_word_is_the_models_own_vector() {
+    let mut texts = std::collections::BTreeSet::new();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                for line in std::fs::read_to_string(&path).unwrap().lines() {
+                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                        candidate_texts(&v, &mut texts);
+                    }
+                }
+            }
+        }
+    }
+    assert!(texts.len() > 5_000, "the corpora's candidates: {}", texts.len());
+    let texts: Vec<String> = texts.into_iter().collect();
+    same_bits(&SHIPPED_STATIC, &texts).unwrap();
+}
+
+/// The text the ladder embeds (`ladder::meaning::candidate_text`) of every
+/// candidate in `v`.
+fn candidate_texts(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            if let Ok(c) = serde_json::from_value::<ladder::types::Candidate>(v.clone())
+                && o.contains_key("label")
+            {
+                let mut text = String::new();
+                ladder::meaning::candidate_text(&c, &mut text);
+                out.insert(text);
+            }
+            o.values().for_each(|x| candidate_texts(x, out));
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| candidate_texts(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_word_memo_keeps_only_labels_within_its_bytes() {
+    let m = shipped_static();
+    let by_word = m.by_word.as_ref().unwrap();
+    // A request is embedded by the model's own path: none of its words kept.
+    let mut v = vec![0.0; m.dim()];
+    assert!(m.embed("move money between my accounts", &mut v));
+    assert_eq!(by_word.kept(), (0, 0));
+    // Nor with the label memo off (labels through `embed_many`).
+    let mut rows = vec![0.0; m.dim() * 2];
+    m.embed_many(&["Room 2A", "Room 2B"], &mut rows);
+    assert_eq!(by_word.kept(), (0, 0));
+    // With it on, a label's words are kept once each.
+    m.embed_labels(&["Room 2A", "Room 2B"], &mut rows);
+    assert_eq!(by_word.kept().0, 3, "room, 2a, 2b");
+    // Screens of words never seen: the memo never holds more than its
+    // bytes, and forgets all to fill again.
+    let mut most = 0;
+    for screen in 0..800 {
+        let labels: Vec<String> = (0..16).map(|i| format!("w{screen}x{i}{} label", "q".repeat(120))).collect();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let mut rows = vec![0.0; m.dim() * refs.len()];
+        m.embed_labels(&refs, &mut rows);
+        let (_, bytes) = by_word.kept();
+        assert!(bytes <= words::WORDS_BYTES, "{bytes}");
+        most = most.max(bytes);
+    }
+    assert!(most > words::WORDS_BYTES / 2, "filled to {most}");
+}

@@ -86,7 +86,7 @@ pub fn pool_vectors(memo: Option<&PoolMemo>, m: &crate::meaning::Meaning, pool: 
     match memo.filter(|memo| !memo.labels.is_off()) {
         Some(memo) => {
             let cands: Vec<&Candidate> = pool.entries.iter().map(|e| e.cand).collect();
-            let rows = memo.labels.vectors(&cands, |missing| m.vectors_of(missing.iter().copied()));
+            let rows = memo.labels.vectors(&cands, |missing| m.vectors_of(missing.iter().copied(), true));
             crate::meaning::PoolVectors::new(m.model.dim(), rows)
         }
         None => m.pool_vectors(pool),

@@ -37,6 +37,17 @@ pub trait Embedder: Send + Sync {
             self.embed(text, row);
         }
     }
+
+    /// `embed_many` of candidates' texts where the label memo is on: the
+    /// same vectors, which a model may make sooner by keeping what it
+    /// reads in them across calls and sessions (the daemon's keeps their
+    /// words' token ids). Never called with a request's text, nor with
+    /// the label memo off (`server.label_memo_bytes = 0`), so that what
+    /// one session's screen leaves behind is bounded by that setting
+    /// (docs/security.md).
+    fn embed_labels(&self, texts: &[&str], out: &mut [f32]) {
+        self.embed_many(texts, out)
+    }
 }
 
 /// The model the clarifier ranks with, and the languages it reads.
@@ -66,12 +77,13 @@ impl Meaning {
 
     /// The vectors of `pool`'s entries, in pool order.
     pub fn pool_vectors(&self, pool: &Pool<'_>) -> PoolVectors {
-        PoolVectors { dim: self.model.dim(), rows: self.vectors_of(pool.entries.iter().map(|e| e.cand)) }
+        PoolVectors { dim: self.model.dim(), rows: self.vectors_of(pool.entries.iter().map(|e| e.cand), false) }
     }
 
     /// The vector of each of `cands` (`candidate_text`), in order: made
-    /// together (`Embedder::embed_many`).
-    pub fn vectors_of<'c>(&self, cands: impl Iterator<Item = &'c Candidate>) -> Vec<Arc<[f32]>> {
+    /// together (`Embedder::embed_many`, or `Embedder::embed_labels` when
+    /// `memo` says the label memo is on).
+    pub fn vectors_of<'c>(&self, cands: impl Iterator<Item = &'c Candidate>, memo: bool) -> Vec<Arc<[f32]>> {
         let dim = self.model.dim();
         let texts: Vec<String> = cands
             .map(|c| {
@@ -91,7 +103,11 @@ impl Meaning {
         let mut rows = Vec::with_capacity(texts.len());
         for some in texts.chunks(16) {
             let flat = &mut flat[..dim * some.len()];
-            self.model.embed_many(some, flat);
+            if memo {
+                self.model.embed_labels(some, flat);
+            } else {
+                self.model.embed_many(some, flat);
+            }
             rows.extend(flat.chunks(dim).map(Arc::from));
         }
         rows

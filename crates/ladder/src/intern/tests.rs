@@ -319,7 +319,7 @@ proptest::proptest! {
             decided(&other, Some(&memo));
             memo.labels.labels(&keys, &p.lexicon, &DeadlineWatch::default());
             if let Some(m) = &p.meaning {
-                memo.labels.vectors(&all, |missing| m.vectors_of(missing.iter().copied()));
+                memo.labels.vectors(&all, |missing| m.vectors_of(missing.iter().copied(), true));
             }
         }
         proptest::prop_assert!(memo.labels.held(&all).iter().all(Option::is_some), "every label held");
