@@ -301,6 +301,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "dates" => &[("a4", "Mon 4 Aug"), ("a5", "Tue 5 Aug"), ("s4", "Thu 4 Sep")],
         "trains" => &[("m", "07:45 → Munich Hbf"), ("e", "19:45 → Munich Hbf")],
         "slots" => &[("a", "Sat 18:00"), ("b", "Sat 19:30"), ("c", "Sun 10:00")],
+        "evenings" => &[("t5", "Today 5 PM"), ("m5", "Tomorrow 5 PM")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "classes" => &[("second", "Second class – £39"), ("first", "First class – £69")],

@@ -100,6 +100,10 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub relative_days: Vec<String>,
     #[serde(default)]
+    pub today_words: Vec<String>,
+    #[serde(default)]
+    pub today_phrases: Vec<String>,
+    #[serde(default)]
     pub reasons: Vec<String>,
     #[serde(default)]
     pub lowering: Vec<String>,
@@ -422,6 +426,13 @@ pub struct Lexicon {
     /// A day said from today ("tomorrow", "tmrw", "demain"): phrasing on
     /// a screen whose options show no day (`matching::relative_days`).
     pub relative_days: HashSet<String>,
+    /// Words a label says today with ("Today 5 PM", "Heute 19:00",
+    /// "Tonight 8 PM"): what a part of today said names
+    /// (`matching::value_words::today_licences`).
+    pub today_words: HashSet<String>,
+    /// A part of today said without "today" ("tonight", "this evening",
+    /// "ce soir", "vanavond").
+    pub today_phrases: PhraseSet,
     /// Words that open a reason or a remark after a choice with no comma
     /// before them ("+2 pls its freezing in here", "medium bc im tired"):
     /// where the choice ends (`matching::aside::split_at_reason`).
@@ -685,6 +696,8 @@ impl Lexicon {
             ),
             excess: words(all(|l| &l.excess)),
             relative_days: words(all(|l| &l.relative_days)),
+            today_words: words(all(|l| &l.today_words)),
+            today_phrases: PhraseSet::build(&all(|l| &l.today_phrases)),
             reasons: words(all(|l| &l.reasons)),
             lowering: words(all(|l| &l.lowering)),
             others: PhraseSet::build(&all(|l| &l.others)),

@@ -651,6 +651,7 @@ pub fn find(
     value_words::value_nouns(&toks, &mut roles, &mut licences, &screen);
     value_words::codes_as_said(&toks, &mut licences, &screen);
     licences.extend(value_words::code_parts(&toks, &mut roles, &screen));
+    value_words::today_licences(&toks, &mut roles, &mut licences, &screen);
     licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));

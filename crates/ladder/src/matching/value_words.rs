@@ -485,6 +485,59 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
     }
 }
 
+/// A part of today said without "today" ("tonight", "this evening", "ce
+/// soir", "vanavond": the lexicon's `today_phrases`) where options show
+/// their days: said for the options whose label says today ("Today 5
+/// PM", "Tonight 8 PM": `today_words`), as a value is (rule `today`); the
+/// part of the day it names narrows them as its value does ("this
+/// evening" over "Today 9 AM", "Today 5 PM", "Tomorrow 5 PM" is the 5
+/// PM of today); where no option of today is in it, nothing ("this
+/// morning" over "Tomorrow 9:00" alone is asked). Never where an option
+/// shows no day (it may be today's), nor where a word of the phrase is
+/// a label's (the word names it).
+pub(super) fn today_licences(toks: &[&str], roles: &mut [Role], licences: &mut Vec<Licence>, screen: &Screen<'_>) {
+    let lex = screen.lex;
+    let mut k = 0;
+    while k < toks.len() {
+        let Some(n) = lex.today_phrases.match_at(toks, k) else {
+            k += 1;
+            continue;
+        };
+        let span = k..k + n;
+        k += n;
+        if roles[span.clone()].iter().any(|r| !matches!(r, Role::Content | Role::Empty))
+            || screen.stop.passed_now()
+            || toks[span.clone()].iter().any(|t| screen.canon.any_word(t, screen.stop))
+        {
+            continue;
+        }
+        let says_today = |e: usize| screen.canon.all_words(e).any(|w| lex.today_words.contains(w));
+        let today: Vec<usize> = (0..screen.pool.len()).filter(|e| says_today(*e)).collect();
+        // The part of the day the phrase names, where it names one: of
+        // today's options, those whose time is in it ("this afternoon"
+        // is no "Today 11 AM").
+        let parts: Vec<Value> =
+            crate::values::values(&toks[span.clone()].join(" ")).into_iter().filter(|v| v.dim == Dim::DayPart).collect();
+        let entries: Vec<usize> =
+            today.into_iter().filter(|e| parts.iter().all(|p| p.said_of(&crate::values::shown(screen.pool.entries[*e].cand)))).collect();
+        let shows_a_day = |e: usize| {
+            says_today(e)
+                || screen.canon.all_words(e).any(|w| lex.relative_days.contains(w))
+                || crate::values::shown(screen.pool.entries[e].cand).iter().any(|v| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day))
+        };
+        if !(0..screen.pool.len()).all(shows_a_day) {
+            continue;
+        }
+        roles[span.clone()].fill(Role::Empty);
+        if entries.is_empty() {
+            // Its part of the day names no option of another day either.
+            licences.retain(|l| !(span.contains(&l.tok) && l.rule == "value"));
+        } else {
+            licences.push(Licence { tok: span.start, word: toks[span].join(" "), entries, rule: "today" });
+        }
+    }
+}
+
 /// What the words single out, narrowed by the options the values said
 /// show (`value_licences`): with nothing else said, the one option
 /// every value names; with words that several options share, those of
@@ -493,7 +546,7 @@ fn size_licences(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, out: &m
 pub(super) fn narrow(words: Words, licences: &[Licence], named: bool) -> Words {
     let mut sets = licences
         .iter()
-        .filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity" | "synonym" | "compound" | "code_parts"))
+        .filter(|l| matches!(l.rule, "value" | "size" | "short_form" | "quantity" | "synonym" | "compound" | "code_parts" | "today"))
         .map(|l| &l.entries);
     let Some(first) = sets.next() else { return words };
     let mut common = first.clone();

@@ -2,7 +2,7 @@
 //! ladder: examples that execute and that ask, and a property that tries
 //! to make a value execute what a careful person would not.
 
-use crate::matching::tests::{decides_as, executed, request};
+use crate::matching::tests::{decides_as, executed, labelled, request};
 use crate::policy::Policy;
 use crate::testkit::{Fake, turn};
 use crate::types::*;
@@ -803,6 +803,34 @@ fn a_code_said_as_one_names_the_option_that_shows_its_parts() {
     decides_as(table);
 }
 
+/// A part of today said without "today" ("tonight", "this evening", "ce
+/// soir", "vanavond") names the option whose label says today, within
+/// that part of the day; never one of another day, nor one whose time is
+/// in another part, nor anything where an option shows no day.
+#[test]
+fn a_part_of_today_names_the_option_of_today() {
+    let five = labelled(&["Today 5 PM", "Tomorrow 5 PM"]);
+    let three = labelled(&["Today 9 AM", "Today 5 PM", "Tomorrow 5 PM"]);
+    let fr = labelled(&["Aujourd'hui 19h", "Demain 19h"]);
+    let nl = labelled(&["Vandaag 19:00", "Morgen 19:00"]);
+    let eleven = labelled(&["Today 11 AM", "Tomorrow 11 AM"]);
+    let late = labelled(&["Today 9 AM", "Tomorrow 8 PM"]);
+    let dated = labelled(&["Fri 10:00", "Sat 10:00"]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("tonight", &five, Some("c0")),
+        ("tonight please", &five, Some("c0")),
+        ("this evening", &three, Some("c1")),
+        ("this morning", &three, Some("c0")),
+        ("ce soir", &fr, Some("c0")),
+        ("vanavond graag", &nl, Some("c0")),
+        ("this afternoon", &eleven, None),
+        ("tonight", &late, None),
+        ("this morning", &dated, None),
+        ("tonight or tomorrow", &five, None),
+    ];
+    decides_as(table);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(64)))]
 
@@ -830,6 +858,47 @@ proptest! {
         let meant = seats.iter().position(|s| *s == said).map(|i| format!("s{i}"));
         if let Some(id) = executed(&d) {
             prop_assert_eq!(Some(id.to_string()), meant, "{:?} over {:?} executed {}", code, labels, id);
+        }
+    }
+
+    /// Over generated screens of days and times, a part of today said
+    /// without "today" executes only an option whose label says today
+    /// and whose time is in that part of the day, on a plain screen and
+    /// after "which one?".
+    #[test]
+    fn a_part_of_today_never_executes_another_days_option(
+        slots in prop::collection::btree_set((0usize..4, 0usize..5), 2..5),
+        said in 0usize..7,
+        asked in any::<bool>(),
+    ) {
+        const DAYS: [&str; 4] = ["Today", "Tomorrow", "Fri 12 Sep", "Mon"];
+        const HOURS: [u32; 5] = [9, 11, 14, 17, 20];
+        // Each phrase with the hours of its part of the day (none: any).
+        const SAID: [(&str, Option<(u32, u32)>); 7] = [
+            ("tonight", Some((17, 24))),
+            ("this morning", Some((5, 12))),
+            ("this afternoon", Some((12, 18))),
+            ("this evening please", Some((17, 23))),
+            ("ce soir", Some((17, 23))),
+            ("esta noche", None),
+            ("vanavond", None),
+        ];
+        let slots: Vec<(usize, usize)> = slots.into_iter().collect();
+        let labels: Vec<String> = slots.iter().map(|(d, h)| format!("{} {}:00", DAYS[*d], HOURS[*h])).collect();
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("s{i}"), l.as_str())).collect();
+        let (phrase, part) = SAID[said];
+        let mut req = request(phrase, &cands);
+        if asked && let Some(o) = req.options.as_mut() {
+            o.asked = Asked::Choice;
+        }
+        let d = turn(&Policy::defaults(), &Fake::quiet(), &req).decision;
+        if let Some(id) = executed(&d) {
+            let i: usize = id[1..].parse().unwrap();
+            let (day, hour) = slots[i];
+            prop_assert_eq!(DAYS[day], "Today", "{:?} over {:?} executed {}", phrase, labels, id);
+            if let Some((from, to)) = part {
+                prop_assert!((from..to).contains(&HOURS[hour]), "{:?} over {:?} executed {}", phrase, labels, id);
+            }
         }
     }
 }

@@ -56,6 +56,12 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if !words.iter().all(|w| code_shown(w)) {
         return Answered::pass();
     }
+    // A part of today said without "today" ("tonight", "this morning":
+    // the lexicon's `today_phrases`) is today's: never an option that
+    // shows another day ("tonight" is not "Tomorrow 8 PM").
+    if says_a_part_of_today(cx) && shows_another_day(cx, entry) {
+        return Answered::pass();
+    }
     // A word of the answer that is also a position naming another option
     // ("first" of "the first report" with "Roadmap report first" second):
     // both readings, never a pick.
@@ -82,6 +88,25 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
         return Answered::of(Answer::Confirm { entry, kind: ReplyKind::Detail });
     }
     Answered::of(Answer::Execute { entry, kind: ReplyKind::Detail, by })
+}
+
+/// Whether the reply says a part of today without "today" (`detail`).
+fn says_a_part_of_today(cx: &Context<'_, '_>) -> bool {
+    let toks: Vec<&str> = cx.canonical.split(' ').filter(|w| !w.is_empty()).collect();
+    (0..toks.len()).any(|k| cx.lex.today_phrases.match_at(&toks, k).is_some())
+}
+
+/// Whether `entry` shows a day that is not said to be today: a word of
+/// another day from today ("Tomorrow 8 PM"), a weekday or a date, and no
+/// word of today (`detail`).
+fn shows_another_day(cx: &Context<'_, '_>, entry: usize) -> bool {
+    use crate::values::Dim;
+    let words = cx.words_of(entry);
+    if words.iter().any(|w| cx.lex.today_words.contains(w)) {
+        return false;
+    }
+    words.iter().any(|w| cx.lex.relative_days.contains(w))
+        || crate::values::shown(cx.pool.entries[entry].cand).iter().any(|v| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day))
 }
 
 /// Whether the reply counts a noun that `entry` counts among other
