@@ -585,7 +585,7 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh56", 45, 62, 6, 32),
         ("fresh57", 40, 42, 8, 30),
         ("fresh58", 40, 42, 12, 27),
-        ("fresh59", 40, 43, 12, 28),
+        ("fresh59", 40, 44, 12, 28),
         ("fresh60", 40, 41, 9, 21),
         ("fresh61", 40, 54, 11, 31),
         ("fresh62", 40, 54, 7, 30),
@@ -595,7 +595,7 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh66", 40, 33, 7, 13),
         ("fresh67", 40, 43, 9, 24),
         ("fresh68", 40, 52, 10, 30),
-        ("fresh69", 40, 53, 10, 30),
+        ("fresh69", 40, 54, 10, 30),
         ("fresh70", 40, 45, 12, 27),
         ("fresh71", 40, 47, 7, 23),
     ] {
