@@ -302,6 +302,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "trains" => &[("m", "07:45 → Munich Hbf"), ("e", "19:45 → Munich Hbf")],
         "slots" => &[("a", "Sat 18:00"), ("b", "Sat 19:30"), ("c", "Sun 10:00")],
         "evenings" => &[("t5", "Today 5 PM"), ("m5", "Tomorrow 5 PM")],
+        "drinks" => &[("s", "250 ml"), ("m", "500 ml"), ("l", "1 L")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "classes" => &[("second", "Second class – £39"), ("first", "First class – £69")],

@@ -62,6 +62,15 @@ pub enum Dim {
     DayPart,
 }
 
+impl Dim {
+    /// A quantity of a unit one can say one or half of ("an hour", "a
+    /// litre", "half a kilo", "a mile"): a length of time, a volume, a
+    /// weight or a length.
+    pub fn is_measure(self) -> bool {
+        matches!(self, Dim::Duration | Dim::Volume | Dim::Mass | Dim::Length)
+    }
+}
+
 /// A value found in a text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Value {
@@ -431,7 +440,8 @@ fn word_values(text: &str) -> Vec<Value> {
     let bytes = text.as_bytes();
     let mut i = 0;
     // The word before was an article that says one ("an hour", "eine
-    // Stunde", "une heure"): a length of time after it is one of it.
+    // Stunde", "une heure", "a litre", "a kilo"): a length of time, a
+    // volume, a weight or a length after it is one of it.
     let mut one = false;
     while i < bytes.len() {
         if !bytes[i].is_ascii_alphabetic() {
@@ -448,8 +458,8 @@ fn word_values(text: &str) -> Vec<Value> {
         buf.copy_from_slice(&bytes[start..i]);
         buf.make_ascii_lowercase();
         let Ok(w) = std::str::from_utf8(buf) else { continue };
-        if one && let Some((Dim::Duration, f)) = unit(w).filter(|_| w.len() > 2) {
-            out.push(Value::new(Dim::Duration, f));
+        if one && let Some((dim, f)) = unit(w).filter(|(d, _)| d.is_measure() && w.len() > 2) {
+            out.push(Value::new(dim, f));
         } else {
             out.extend(read_word(&[], 0, w).map(|(v, _)| v));
         }

@@ -229,16 +229,29 @@ pub(super) fn time_and_a_half(toks: &[Tok], i: usize) -> Option<(Value, usize)> 
     };
     let one = |j: usize| matches!(w(j), Some("a" | "an" | "eine" | "une")) || n(j) == Some(1.0);
     let done = |minutes: f64, last: usize| Some((Value::new(Dim::Duration, minutes), seq[last].0 + 1 - i));
+    // Half of a unit ("half an hour", "half a litre", "half a kilo"): of
+    // its dimension.
+    let measure = |j: usize| w(j).and_then(unit).filter(|(d, _)| d.is_measure());
+    let half = |j: usize| measure(j).map(|(d, u)| (Value::new(d, u / 2.0), seq[j].0 + 1 - i));
+    // One of a unit said with its article ("a litre", "a kilo", "a
+    // mile"): that amount of it (a length of time keeps its own reading,
+    // "an hour and a half" below).
+    if matches!(w(0), Some("a" | "an"))
+        && let Some((d, u)) = measure(1).filter(|(d, _)| *d != Dim::Duration && w(1).is_some_and(|w| w.len() > 2))
+    {
+        return Some((Value::new(d, u), seq[1].0 + 1 - i));
+    }
     // "une demi-heure", "eine halbe Stunde", "una media hora"
     if one(0) && matches!(w(1), Some("media" | "meia" | "halbe" | "demi")) {
-        return hours(2).and_then(|u| done(u / 2.0, 2));
+        return half(2);
     }
     match (w(0), w(1)) {
-        // "half an hour", "half a day", "half hour", "een half uur"
-        (Some("half"), Some("a" | "an")) => return hours(2).and_then(|u| done(u / 2.0, 2)),
-        (Some("half"), _) => return hours(1).and_then(|u| done(u / 2.0, 1)),
+        // "half an hour", "half a day", "half hour", "een half uur", "half
+        // a litre"
+        (Some("half"), Some("a" | "an")) => return half(2),
+        (Some("half"), _) => return half(1),
         // "media hora", "meia hora", "halbe Stunde", "demi-heure"
-        (Some("media" | "meia" | "halbe" | "demi"), _) => return hours(1).and_then(|u| done(u / 2.0, 1)),
+        (Some("media" | "meia" | "halbe" | "demi"), _) => return half(1),
         (Some("mezz'ora" | "mezzora"), _) => return done(30.0, 0),
         (Some("anderthalb" | "eineinhalb" | "anderhalf"), _) => return hours(1).and_then(|u| done(u * 1.5, 1)),
         // "a quarter of an hour", "quarter of an hour"

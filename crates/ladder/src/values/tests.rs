@@ -703,6 +703,26 @@ fn dutch_hours_as_people_say_them() {
     assert_eq!(one("tien minuutjes"), (Dim::Duration, 10.0));
 }
 
+/// One or half of a unit said with its article ("a litre", "half a
+/// kilo", "a mile") is that amount of it, as "an hour" and "half an hour"
+/// are; a unit word of two letters or fewer after "a" is no unit ("a l",
+/// "a m"), and a word that is no unit ("a lot") no value.
+#[test]
+fn one_or_half_of_a_unit_is_its_amount() {
+    assert_eq!(one("a litre"), (Dim::Volume, 1000.0));
+    assert_eq!(one("half a litre"), (Dim::Volume, 500.0));
+    assert_eq!(one("half a liter please"), (Dim::Volume, 500.0));
+    assert_eq!(one("a kilo"), (Dim::Mass, 1000.0));
+    assert_eq!(one("half a kilo"), (Dim::Mass, 500.0));
+    assert_eq!(one("a pound"), (Dim::Mass, 453.6));
+    assert_eq!(one("a mile"), (Dim::Length, 1_609_344.0));
+    assert_eq!(one("half an hour"), (Dim::Duration, 30.0));
+    assert_eq!(one("an hour"), (Dim::Duration, 60.0));
+    for none in ["a lot", "a l", "half a dozen", "a kb"] {
+        assert!(values(none).is_empty(), "{none}: {:?}", values(none));
+    }
+}
+
 /// A code said as one: one letter before or after one to three digits.
 #[test]
 fn a_code_is_a_letter_and_a_number() {

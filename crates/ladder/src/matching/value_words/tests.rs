@@ -803,6 +803,25 @@ fn a_code_said_as_one_names_the_option_that_shows_its_parts() {
     decides_as(table);
 }
 
+/// One or half of a unit said with its article ("a litre", "half a
+/// kilo") names the option that shows that amount, in any unit of its
+/// kind; an amount no option shows names nothing.
+#[test]
+fn one_or_half_of_a_unit_names_the_option_of_that_amount() {
+    let drinks = labelled(&["250 ml", "500 ml", "1 L"]);
+    let bags = labelled(&["500 g", "1 kg", "2 kg"]);
+    let small = labelled(&["250 ml", "330 ml"]);
+    let table: &[(&str, &[Candidate], Option<&str>)] = &[
+        ("a litre", &drinks, Some("c2")),
+        ("half a litre please", &drinks, Some("c1")),
+        ("a kilo", &bags, Some("c1")),
+        ("half a kilo", &bags, Some("c0")),
+        ("a litre", &small, None),
+        ("half a litre", &small, None),
+    ];
+    decides_as(table);
+}
+
 /// A part of today said without "today" ("tonight", "this evening", "ce
 /// soir", "vanavond") names the option whose label says today, within
 /// that part of the day; never one of another day, nor one whose time is
@@ -899,6 +918,32 @@ proptest! {
             if let Some((from, to)) = part {
                 prop_assert!((from..to).contains(&HOURS[hour]), "{:?} over {:?} executed {}", phrase, labels, id);
             }
+        }
+    }
+
+    /// Over generated screens of volumes, in ml or in litres, one or half
+    /// a litre executes only the option that shows that amount.
+    #[test]
+    fn one_or_half_a_unit_never_executes_another_amount(
+        amounts in prop::collection::btree_set(0usize..6, 2..5),
+        in_litres in any::<bool>(),
+        half in any::<bool>(),
+        asked in any::<bool>(),
+    ) {
+        const ML: [u32; 6] = [250, 330, 500, 750, 1000, 2000];
+        let amounts: Vec<usize> = amounts.into_iter().collect();
+        let label = |ml: u32| if in_litres && ml >= 500 { format!("{} L", f64::from(ml) / 1000.0) } else { format!("{ml} ml") };
+        let labels: Vec<String> = amounts.iter().map(|a| label(ML[*a])).collect();
+        let cands: Vec<Candidate> = labels.iter().enumerate().map(|(i, l)| Candidate::new(format!("s{i}"), l.as_str())).collect();
+        let (said, ml) = if half { ("half a litre", 500) } else { ("a litre", 1000) };
+        let mut req = request(said, &cands);
+        if asked && let Some(o) = req.options.as_mut() {
+            o.asked = Asked::Choice;
+        }
+        let d = turn(&Policy::defaults(), &Fake::quiet(), &req).decision;
+        if let Some(id) = executed(&d) {
+            let i: usize = id[1..].parse().unwrap();
+            prop_assert_eq!(ML[amounts[i]], ml, "{:?} over {:?} executed {}", said, labels, id);
         }
     }
 }
