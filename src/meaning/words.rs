@@ -62,8 +62,8 @@ impl ByWord {
     /// This path for a model file's `tensors` and `tokenizer` (its
     /// `tokenizer.json`), or `None` where its results could differ from
     /// the model's own: a table not of int8 rows with a float32 scale each,
-    /// a token mapping, a tokenizer that is not WordPiece, or a special
-    /// token with whitespace in it. `shipped` is the whole file when it
+    /// a token mapping, a tokenizer that is not WordPiece or has ids the
+    /// table has no row for, or a special token with whitespace in it. `shipped` is the whole file when it
     /// lives as long as the program (the compiled-in model): its table is
     /// read where it is; a file's is copied.
     pub(super) fn new(tensors: &SafeTensors<'_>, tokenizer: &str, shipped: Option<&'static [u8]>) -> Option<ByWord> {
@@ -80,6 +80,10 @@ impl ByWord {
         let mut tokenizer = Tokenizer::from_bytes(tokenizer.as_bytes()).ok()?;
         tokenizer.with_truncation(None).ok()?;
         tokenizer.with_padding(None);
+        // Every id the tokenizer can give has its row.
+        if tokenizer.get_vocab_size(true) > rows {
+            return None;
+        }
         let ModelWrapper::WordPiece(wp) = tokenizer.get_model() else { return None };
         let unk = tokenizer.token_to_id(&wp.unk_token);
         if tokenizer.get_added_tokens_decoder().values().any(|t| t.content.contains(char::is_whitespace)) {
@@ -99,8 +103,9 @@ impl ByWord {
     }
 
     /// The vector of each of `texts` into the rows of `out`, as the
-    /// model's `encode_single` makes it; false for a text this path leaves
-    /// to the model (longer than [`LONGEST`]), whose row is untouched.
+    /// model's `encode_single` makes it, with `done[i]` true; false for a
+    /// text this path leaves to the model (longer than [`LONGEST`]),
+    /// whose row the caller fills.
     pub(super) fn embed_many(&self, texts: &[&str], out: &mut [f32], done: &mut [bool]) {
         let mut learned: Vec<(Box<str>, Box<[u32]>)> = Vec::new();
         let mut ids: Vec<u32> = Vec::new();
@@ -138,7 +143,8 @@ impl ByWord {
             }
         }
         // The rows of texts left to the model are overwritten by it.
-        dot::mean_units(&mut out[..texts.len() * self.dim], self.dim, &counts);
+        let filled = out.len().min(texts.len() * self.dim);
+        dot::mean_units(&mut out[..filled], self.dim, &counts);
         if !learned.is_empty() {
             let mut kept = self.kept.write().unwrap_or_else(|p| p.into_inner());
             for (word, ids) in learned {

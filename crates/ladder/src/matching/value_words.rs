@@ -511,23 +511,30 @@ pub(super) fn today_licences(toks: &[&str], roles: &mut [Role], licences: &mut V
         {
             continue;
         }
+        // Each option's values are read once, within the deadline.
+        let mut shown = Vec::with_capacity(screen.pool.len());
+        for e in &screen.pool.entries {
+            if screen.stop.passed() {
+                return;
+            }
+            shown.push(crate::values::shown(e.cand));
+        }
         let says_today = |e: usize| screen.canon.all_words(e).any(|w| lex.today_words.contains(w));
-        let today: Vec<usize> = (0..screen.pool.len()).filter(|e| says_today(*e)).collect();
+        let shows_a_day = |e: usize| {
+            says_today(e)
+                || screen.canon.all_words(e).any(|w| lex.relative_days.contains(w))
+                || shown[e].iter().any(|v| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day))
+        };
+        if !(0..screen.pool.len()).all(shows_a_day) || screen.stop.passed_now() {
+            continue;
+        }
         // The part of the day the phrase names, where it names one: of
         // today's options, those whose time is in it ("this afternoon"
         // is no "Today 11 AM").
         let parts: Vec<Value> =
             crate::values::values(&toks[span.clone()].join(" ")).into_iter().filter(|v| v.dim == Dim::DayPart).collect();
         let entries: Vec<usize> =
-            today.into_iter().filter(|e| parts.iter().all(|p| p.said_of(&crate::values::shown(screen.pool.entries[*e].cand)))).collect();
-        let shows_a_day = |e: usize| {
-            says_today(e)
-                || screen.canon.all_words(e).any(|w| lex.relative_days.contains(w))
-                || crate::values::shown(screen.pool.entries[e].cand).iter().any(|v| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day))
-        };
-        if !(0..screen.pool.len()).all(shows_a_day) {
-            continue;
-        }
+            (0..screen.pool.len()).filter(|e| says_today(*e) && parts.iter().all(|p| p.said_of(&shown[*e]))).collect();
         roles[span.clone()].fill(Role::Empty);
         if entries.is_empty() {
             // Its part of the day names no option of another day either.
