@@ -201,14 +201,16 @@ pub fn says_less(said: &[Value], shown: &[Value]) -> bool {
     of_its_noun && shown.iter().filter(counts).any(|v| !said.iter().any(|s| s.names(v)))
 }
 
-/// Whether `w` (normalized) is a word a value is said in: a time's
-/// ("past", "half", "quarter", "noon"), a weekday's, a month's or a
-/// unit's. Such a word is itself, never a slip of the keyboard for a
-/// reply word ("past" is not German "passt").
 /// Whether an option's values hold a time of day: a part of the day said
 /// to one that holds none says nothing against it (`Value::said_of`).
 pub fn shows_a_time(shown: &[Value]) -> bool {
     shown.iter().any(|s| s.dim == Dim::Clock)
+}
+
+/// Whether an option's values hold its day: a weekday, a month or a date
+/// (a day said from today, "Tomorrow", is a word of the lexicon's).
+pub fn shows_a_date(shown: &[Value]) -> bool {
+    shown.iter().any(|s| matches!(s.dim, Dim::Weekday | Dim::Month | Dim::Day))
 }
 
 /// Whether a word says a part of the day ("evening", "tonight", "abends").
@@ -216,6 +218,10 @@ pub fn is_day_part(w: &str) -> bool {
     names::day_part(w).is_some()
 }
 
+/// Whether `w` (normalized) is a word a value is said in: a time's
+/// ("past", "half", "quarter", "noon"), a weekday's, a month's or a
+/// unit's. Such a word is itself, never a slip of the keyboard for a
+/// reply word ("past" is not German "passt").
 pub fn is_a_value_word(w: &str) -> bool {
     matches!(w, "half" | "halb" | "quarter" | "past" | "oclock" | "ish" | "viertel" | "kwart" | "dreiviertel")
         || LONE_CLOCKS.iter().any(|(name, _)| *name == w)

@@ -534,9 +534,8 @@ fn relative_days(raw: &str, toks: &[&str], roles: &mut [Role], pool: &Pool<'_>, 
     if !shown.iter().any(|v| v.iter().any(|v| v.dim == Dim::Clock)) {
         return;
     }
-    let day = |v: &crate::values::Value| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day);
     let shows_day = |k: usize, c: &Candidate| {
-        shown[k].iter().any(day)
+        crate::values::shows_a_date(&shown[k])
             || [&c.label, &c.sublabel].iter().any(|t| crate::text::normalize(t).split(' ').any(|w| lex.relative_days.contains(w)))
     };
     if pool.entries.iter().enumerate().any(|(k, e)| shows_day(k, e.cand)) || stop.passed_now() {

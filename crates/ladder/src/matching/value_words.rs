@@ -519,11 +519,9 @@ pub(super) fn today_licences(toks: &[&str], roles: &mut [Role], licences: &mut V
             }
             shown.push(crate::values::shown(e.cand));
         }
-        let says_today = |e: usize| screen.canon.all_words(e).any(|w| lex.today_words.contains(w));
+        let today: Vec<bool> = (0..screen.pool.len()).map(|e| screen.canon.all_words(e).any(|w| lex.today_words.contains(w))).collect();
         let shows_a_day = |e: usize| {
-            says_today(e)
-                || screen.canon.all_words(e).any(|w| lex.relative_days.contains(w))
-                || shown[e].iter().any(|v| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day))
+            today[e] || crate::values::shows_a_date(&shown[e]) || screen.canon.all_words(e).any(|w| lex.relative_days.contains(w))
         };
         if !(0..screen.pool.len()).all(shows_a_day) || screen.stop.passed_now() {
             continue;
@@ -533,8 +531,7 @@ pub(super) fn today_licences(toks: &[&str], roles: &mut [Role], licences: &mut V
         // is no "Today 11 AM").
         let parts: Vec<Value> =
             crate::values::values(&toks[span.clone()].join(" ")).into_iter().filter(|v| v.dim == Dim::DayPart).collect();
-        let entries: Vec<usize> =
-            (0..screen.pool.len()).filter(|e| says_today(*e) && parts.iter().all(|p| p.said_of(&shown[*e]))).collect();
+        let entries: Vec<usize> = (0..screen.pool.len()).filter(|e| today[*e] && parts.iter().all(|p| p.said_of(&shown[*e]))).collect();
         roles[span.clone()].fill(Role::Empty);
         if entries.is_empty() {
             // Its part of the day names no option of another day either.

@@ -100,13 +100,12 @@ fn says_a_part_of_today(cx: &Context<'_, '_>) -> bool {
 /// another day from today ("Tomorrow 8 PM"), a weekday or a date, and no
 /// word of today (`detail`).
 fn shows_another_day(cx: &Context<'_, '_>, entry: usize) -> bool {
-    use crate::values::Dim;
     let words = cx.words_of(entry);
     if words.iter().any(|w| cx.lex.today_words.contains(w)) {
         return false;
     }
     words.iter().any(|w| cx.lex.relative_days.contains(w))
-        || crate::values::shown(cx.pool.entries[entry].cand).iter().any(|v| matches!(v.dim, Dim::Weekday | Dim::Month | Dim::Day))
+        || crate::values::shows_a_date(&crate::values::shown(cx.pool.entries[entry].cand))
 }
 
 /// Whether the reply counts a noun that `entry` counts among other
