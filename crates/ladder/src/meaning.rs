@@ -82,8 +82,9 @@ impl Meaning {
 
     /// The vector of each of `cands` (`candidate_text`), in order: made
     /// together (`Embedder::embed_many`, or `Embedder::embed_labels` when
-    /// `memo` says the label memo is on).
-    pub fn vectors_of<'c>(&self, cands: impl Iterator<Item = &'c Candidate>, memo: bool) -> Vec<Arc<[f32]>> {
+    /// `memo` says the label memo is on), each a [`Row`] of one allocation
+    /// they share.
+    pub fn vectors_of<'c>(&self, cands: impl Iterator<Item = &'c Candidate>, memo: bool) -> Vec<Row> {
         let dim = self.model.dim();
         let texts: Vec<String> = cands
             .map(|c| {
@@ -92,25 +93,25 @@ impl Meaning {
                 text
             })
             .collect();
-        if dim == 0 {
-            return texts.iter().map(|_| Arc::from(Vec::new())).collect();
-        }
-        // Sixteen at a time through one small buffer: a buffer of a whole
-        // screen's floats would be memory the allocator hands back to the
-        // system and takes again on every new screen.
-        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let mut flat = vec![0.0; dim * 16.min(texts.len())];
-        let mut rows = Vec::with_capacity(texts.len());
-        for some in texts.chunks(16) {
-            let flat = &mut flat[..dim * some.len()];
-            if memo {
-                self.model.embed_labels(some, flat);
-            } else {
-                self.model.embed_many(some, flat);
+        // One allocation for all: a vector of its own for each would be
+        // an allocation and a copy a label (a fifth of a new screen's
+        // ranking, BENCHMARKS.md).
+        let mut floats: Arc<[f32]> = std::iter::repeat_n(0.0, dim * texts.len()).collect();
+        if dim > 0 {
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            // Not yet shared: written in place.
+            let flat = Arc::make_mut(&mut floats);
+            // Sixteen at a time, so that a model's working memory stays
+            // small (`ByWord` keeps each text's token rows).
+            for (some, flat) in texts.chunks(16).zip(flat.chunks_mut(dim * 16)) {
+                if memo {
+                    self.model.embed_labels(some, flat);
+                } else {
+                    self.model.embed_many(some, flat);
+                }
             }
-            rows.extend(flat.chunks(dim).map(Arc::from));
         }
-        rows
+        (0..texts.len()).map(|i| Row { floats: floats.clone(), at: i * dim, dim }).collect()
     }
 
     /// The similarity of `input` to each entry of `vectors` (in pool
@@ -143,25 +144,65 @@ pub fn candidate_text(c: &Candidate, out: &mut String) {
 /// The unit vectors of a pool's entries, row `i` for entry `i` (a zero row
 /// for an entry the model reads nothing in). Kept with the pool's
 /// canonical index (`matching::CanonPool::vectors`), so a screen sent
-/// again is embedded once; each row may be shared with a memo that keeps
-/// it for a label that comes again on another screen (`intern::LabelMemo`).
-#[derive(Debug, Clone, PartialEq)]
+/// again is embedded once; a row may be a memo's, kept for a label that
+/// comes again on another screen (`intern::LabelMemo`).
+#[derive(Debug, Clone)]
 pub struct PoolVectors {
     dim: usize,
-    rows: Vec<Arc<[f32]>>,
+    rows: Vec<Row>,
 }
 
 impl PoolVectors {
     /// The vectors of a pool's entries, `rows[i]` for entry `i`, each of
     /// `dim` floats.
-    pub fn new(dim: usize, rows: Vec<Arc<[f32]>>) -> Self {
-        debug_assert!(rows.iter().all(|r| r.len() == dim));
+    pub fn new(dim: usize, rows: Vec<Row>) -> Self {
+        debug_assert!(rows.iter().all(|r| r.as_ref().len() == dim));
         PoolVectors { dim, rows }
     }
 
     /// Heap bytes of the vectors of `entries` entries of `dim` floats.
     pub fn bytes_for(entries: usize, dim: usize) -> usize {
         entries * dim * std::mem::size_of::<f32>()
+    }
+}
+
+/// Two pools' vectors are equal when each row holds the same floats,
+/// wherever they are kept.
+impl PartialEq for PoolVectors {
+    fn eq(&self, other: &Self) -> bool {
+        self.dim == other.dim
+            && self.rows.len() == other.rows.len()
+            && self.rows.iter().zip(&other.rows).all(|(a, b)| a.as_ref() == b.as_ref())
+    }
+}
+
+/// One vector: `dim` floats from `at` of an allocation it may share with
+/// the other vectors made with it (`Meaning::vectors_of`), or a vector of
+/// its own (a memo's, [`Row::own`]).
+#[derive(Debug, Clone)]
+pub struct Row {
+    floats: Arc<[f32]>,
+    at: usize,
+    dim: usize,
+}
+
+impl Row {
+    /// A vector of its own.
+    pub fn own(floats: Arc<[f32]>) -> Self {
+        let dim = floats.len();
+        Row { floats, at: 0, dim }
+    }
+
+    /// The vector as one of its own, to be kept apart from the others
+    /// made with it (a copy where it shares its allocation).
+    pub fn to_own(&self) -> Arc<[f32]> {
+        if self.at == 0 && self.floats.len() == self.dim { self.floats.clone() } else { Arc::from(self.as_ref()) }
+    }
+}
+
+impl AsRef<[f32]> for Row {
+    fn as_ref(&self) -> &[f32] {
+        self.floats.get(self.at..self.at + self.dim).unwrap_or_default()
     }
 }
 

@@ -22,6 +22,7 @@ use crate::cost::DeadlineWatch;
 use crate::fingerprint::Signed;
 use crate::lexicon::Lexicon;
 use crate::matching::CanonLabel;
+use crate::meaning::Row;
 use crate::memo::{ByteMemo, Key, Piece, hash_of};
 use crate::types::Candidate;
 use std::sync::Arc;
@@ -130,11 +131,11 @@ impl LabelMemo {
 
     /// The vector of each of `cands`, in order: the memo's when it holds
     /// the same text, else made by `embed` (given the candidates it has
-    /// none for, it returns their vectors in order), and kept when it was
-    /// made lately.
-    pub fn vectors<'c>(&self, cands: &[&'c Candidate], embed: impl FnOnce(&[&'c Candidate]) -> Vec<Arc<[f32]>>) -> Vec<Arc<[f32]>> {
+    /// none for, it returns their vectors in order), and kept (a copy of
+    /// its own) when it was made lately.
+    pub fn vectors<'c>(&self, cands: &[&'c Candidate], embed: impl FnOnce(&[&'c Candidate]) -> Vec<Row>) -> Vec<Row> {
         let keys: Vec<(u64, LabelKey<'c>)> = cands.iter().map(|c| (hash_of(&LabelKey(c)), LabelKey(c))).collect();
-        let mut found = self.vectors.get_many(&keys);
+        let mut found: Vec<Option<Row>> = self.vectors.get_many(&keys).into_iter().map(|v| v.map(Row::own)).collect();
         let missing: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_none()).collect();
         if !missing.is_empty() {
             let made = embed(&missing.iter().map(|&i| cands[i]).collect::<Vec<_>>());
@@ -142,7 +143,9 @@ impl LabelMemo {
             let mut kept = Vec::with_capacity(made.len());
             for (&i, v) in missing.iter().zip(made) {
                 if self.vectors.offer(keys[i].0) {
-                    kept.push((keys[i].0, keys[i].1, v.clone(), std::mem::size_of_val::<[f32]>(&v)));
+                    let own = v.to_own();
+                    let bytes = std::mem::size_of_val::<[f32]>(&own);
+                    kept.push((keys[i].0, keys[i].1, own, bytes));
                 }
                 found[i] = Some(v);
             }
