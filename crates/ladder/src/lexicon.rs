@@ -188,6 +188,8 @@ pub struct LanguageLexicon {
     #[serde(default)]
     pub asks_for_facts: Vec<String>,
     #[serde(default)]
+    pub asks_for_stock: Vec<String>,
+    #[serde(default)]
     pub acknowledgements: Vec<String>,
     #[serde(default)]
     pub verdicts: Vec<String>,
@@ -523,6 +525,10 @@ pub struct Lexicon {
     /// Words that ask for facts of the option shown ("their address", "the
     /// cost"): after a yes, a question the app answers (`FollowUp`).
     pub asks_for_facts: PhraseSet,
+    /// Words that ask what the app has or sells ("do you have", "have you
+    /// got"): after an acknowledgement alone, a question with one is about
+    /// something more than what was proposed.
+    pub asks_for_stock: PhraseSet,
     /// Yes words that only acknowledge ("ok", "alright"): they select only
     /// when nothing after them searches again.
     pub acknowledgements: PhraseSet,
@@ -765,6 +771,7 @@ impl Lexicon {
             asks_about: PhraseSet::build(&all(|l| &l.asks_about)),
             asks_for_others: PhraseSet::build(&all(|l| &l.asks_for_others)),
             asks_for_facts: PhraseSet::build(&all(|l| &l.asks_for_facts)),
+            asks_for_stock: PhraseSet::build(&all(|l| &l.asks_for_stock)),
             acknowledgements: PhraseSet::build(&all(|l| &l.acknowledgements)),
             verdicts: PhraseSet::build(&all(|l| &l.verdicts)),
             reactions: PhraseSet::build(&all(|l| &l.reactions)),

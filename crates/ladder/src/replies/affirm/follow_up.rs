@@ -188,8 +188,10 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
     }
     // To anything proposed, a confirmation too, an acknowledgement alone
     // then a question about something more ("ok cool. do u guys also do
-    // tyre rotation?") asks before it accepts: that question.
-    let about_more = |c: &Clause| asks(cx, c) && c.words.iter().any(|w| ALSO.contains(&w.as_str())) && !names_it(c);
+    // tyre rotation?", "got it. do you have this laptop in silver?") asks
+    // before it accepts: that question.
+    let about_more =
+        |c: &Clause| asks(cx, c) && (c.words.iter().any(|w| ALSO.contains(&w.as_str())) || has(c, &lex.asks_for_stock)) && !names_it(c);
     if only_an_acknowledgement && !accepts_later && later.iter().any(about_more) {
         return AfterYes::NewTurn { question: true };
     }

@@ -226,6 +226,43 @@ fn an_acknowledgement_then_more_never_executes_a_high_risk_option() {
     branches.expect(&[("an acknowledgement: no execute", 128), ("a yes: executed", 60)]);
 }
 
+/// To anything proposed, a confirmation too, an acknowledgement alone
+/// ("got it", "I see", "ok") then a question of what the app has or
+/// sells that names nothing of the option ("got it. do you have this
+/// laptop in silver?", "verstanden. haben Sie auch Gutscheine?") asks
+/// before it accepts: that question, never an execute. A yes with the
+/// same question after it executes, the question handed back (counted).
+#[test]
+fn an_acknowledgement_then_a_question_of_what_they_have_is_that_question() {
+    const ACKS: &[&str] = &["Got it", "I see", "Ok", "Okay", "Noted", "Understood", "Alright", "Verstanden", "Entendido", "D'accord"];
+    const ASKS: &[&str] = &[
+        "Do you have this laptop in silver?",
+        "Do you sell gift cards?",
+        "Have you got a vegan menu?",
+        "Do you guys carry phone chargers?",
+        "Do you offer student discounts?",
+        "Haben Sie auch Gutscheine?",
+        "¿Tienen menú infantil?",
+        "Vous avez des places en terrasse ?",
+    ];
+    let branches = Branches::default();
+    let cases = (0u8..3, prop::sample::select(ACKS), prop::sample::select(ASKS), prop::sample::select(vec![". ", ", ", " - "]));
+    check_cases(128, file!(), &cases, |(setting, ack, ask, sep)| {
+        let input = format!("{ack}{sep}{ask}");
+        let (s, set) = proposed(setting);
+        let d = s.say(&input, &set);
+        prop_assert_eq!((d.outcome, d.escape_reason), (Outcome::Escape, Some(EscapeReason::QuestionIntent)), "{:?}: {:?}", input, d);
+        branches.hit("an acknowledgement: that question");
+        let (s, set) = proposed(setting);
+        let d = s.say(&format!("Yes{sep}{ask}"), &set);
+        if d.outcome == Outcome::Execute && d.follow_up.is_some() {
+            branches.hit("a yes: executed, the question handed back");
+        }
+        Ok(())
+    });
+    branches.expect(&[("an acknowledgement: that question", 128), ("a yes: executed, the question handed back", 40)]);
+}
+
 fn number_word(n: u32) -> &'static str {
     ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"][n as usize]
 }
