@@ -608,7 +608,8 @@ pub fn find(
     let structure = read_structure(&toks, &mut roles, canon, lex, stop);
     let mut out_of_range = false;
     let values = value_digits(raw);
-    let positions = position_mentions(&toks, &mut roles, canon, lex, params, &values, stop);
+    let screen = Screen { pool, canon, lex, params, stop };
+    let positions = position_mentions(&toks, &mut roles, &screen, &values);
     // "the GPS too", "the overstory as well": one more option named by its
     // words; beside a position the tail stays a word of its own.
     if positions.is_empty() {
@@ -622,7 +623,6 @@ pub fn find(
     badges.extend(signed);
     mark_empty_words(&toks, &mut roles, canon, lex, stop);
     unless_only_phrasing(&toks, &mut roles, canon, lex, stop);
-    let screen = Screen { pool, canon, lex, params, stop };
     // A number past the end of the list ("the 12th" over three dates, "9"
     // over five times) is no position: a value that options show reads it
     // (`value_words`), or it is asked as out of range.

@@ -7,6 +7,7 @@
 //! Tests: `positions/tests.rs`.
 
 use super::index::{CanonPool, is_badge_token, is_number};
+use super::mentions::Screen;
 use super::{MatchKind, MatchParams, Mention, Role};
 use crate::cost::DeadlineWatch;
 use crate::lexicon::Lexicon;
@@ -329,15 +330,8 @@ pub(super) struct Position {
 ///
 /// A number that is a value (`value_digits`: "2.7", "v2", "$2.50") is
 /// never a position, whatever follows it.
-pub(super) fn position_mentions(
-    toks: &[&str],
-    roles: &mut [Role],
-    canon: &CanonPool,
-    lex: &Lexicon,
-    params: &MatchParams,
-    values: &[&str],
-    stop: &DeadlineWatch,
-) -> Vec<Position> {
+pub(super) fn position_mentions(toks: &[&str], roles: &mut [Role], screen: &Screen<'_>, values: &[&str]) -> Vec<Position> {
+    let Screen { pool, canon, lex, params, stop } = *screen;
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -382,6 +376,17 @@ pub(super) fn position_mentions(
             i += 1;
             continue;
         }
+        // An ordinal word the next word goes on with as an option's
+        // sublabel does ("send it to second street" with "12 Second
+        // Street", "the first floor one" with "First floor · 2 beds"):
+        // those words of what the option shows, not a place in the list.
+        if !prefixed
+            && toks[at..end].iter().all(|t| !t.bytes().any(|b| b.is_ascii_digit()))
+            && goes_on_as_a_sublabel(toks, end, pool, lex, stop)
+        {
+            i += 1;
+            continue;
+        }
         // "the second one", "2nd option": the noun after it is part of it.
         let list_noun = toks.get(end).is_some_and(|t| lex.ordinal_suffixes.contains(*t));
         let end = if list_noun { end + 1 } else { end };
@@ -421,6 +426,20 @@ pub(super) fn position_mentions(
         i = end;
     }
     out
+}
+
+/// Whether the word before `end` and the word at `end` (not a list noun)
+/// are two words in a row of some option's sublabel.
+fn goes_on_as_a_sublabel(toks: &[&str], end: usize, pool: &Pool<'_>, lex: &Lexicon, stop: &DeadlineWatch) -> bool {
+    let (Some(last), Some(next)) = (end.checked_sub(1).map(|k| toks[k]), toks.get(end)) else { return false };
+    if lex.ordinal_suffixes.contains(*next) || lex.function_words.contains(*next) {
+        return false;
+    }
+    pool.entries.iter().take_while(|_| !stop.passed()).any(|e| {
+        let sub = crate::canon::canonicalize(&e.cand.sublabel, lex);
+        let words: Vec<&str> = sub.split(' ').filter(|w| !w.is_empty()).collect();
+        words.windows(2).any(|w| w[0] == last && w[1] == *next)
+    })
 }
 
 /// Whether a label's word `w` says the place `n` that `said` (a

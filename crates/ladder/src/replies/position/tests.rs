@@ -453,3 +453,50 @@ fn a_position_on_a_long_screen_counts_where_the_user_was_shown_it() {
     });
     branches.expect(&[("executes the place shown", 60), ("executes nothing", 30), ("after an execute, on the screen as sent", 5)]);
 }
+
+/// An ordinal word the next word goes on with as an option's sublabel
+/// does ("send it to second street" with "Home · 12 Second Street") is
+/// those words, not a place in the list: over generated screens of 3 to 5
+/// addresses, one of whose sublabels says the ordinal and its street
+/// word, the option at the ordinal's place is never executed unless it is
+/// that one. Counted: the same ordinal alone ("the second one")
+/// executes its place.
+#[test]
+fn an_ordinal_an_option_shows_with_the_next_word_is_no_place() {
+    const STREETS: &[&str] = &["Street", "Avenue", "Road", "Floor", "Row", "Lane"];
+    const NAMES: &[&str] = &["Home", "Office", "Gym", "Mom", "Studio"];
+    let branches = Branches::default();
+    let cases = (
+        prop::sample::select(&POSITION_WORDS[..3]),
+        (3usize..=5).prop_flat_map(|n| (Just(n), 0..n)),
+        prop::sample::select(STREETS),
+        one_of(&["send it to {w} {s}", "{w} {s}", "the {w} {s} one", "ship to {w} {s} please"]),
+        any::<bool>(),
+    );
+    check_cases(CASES, file!(), &cases, |((w, n), (len, holder), street, input, asked)| {
+        let at = (n - 1) as usize;
+        let options: Vec<Candidate> = (0..len)
+            .map(|k| {
+                let sublabel = if k == holder {
+                    format!("12 {} {street}, Apt 4", w[..1].to_uppercase() + &w[1..])
+                } else {
+                    format!("{} Main {street}", 100 + k)
+                };
+                Candidate { sublabel, ..Candidate::new(format!("a{k}"), NAMES[k]) }
+            })
+            .collect();
+        let set = screen("addresses", options);
+        let set = if asked { asking(set, Asked::Choice) } else { set };
+        let input = input.replace("{w}", w).replace("{s}", &street.to_lowercase());
+        let d = Session::new().say(&input, &set);
+        let place = format!("a{at}");
+        if at != holder {
+            prop_assert_ne!(d.target_id.as_deref(), Some(place.as_str()), "{:?} over {:?}: {}", input, set.candidates, said(&d));
+        }
+        if Session::new().say(&format!("the {w} one"), &set).target_id.as_deref() == Some(place.as_str()) {
+            branches.hit("the ordinal alone: its place");
+        }
+        Ok(())
+    });
+    branches.expect(&[("the ordinal alone: its place", CASES as usize / 2)]);
+}
