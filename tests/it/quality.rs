@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh71/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh73/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -596,8 +596,10 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh67", 40, 43, 9, 24),
         ("fresh68", 40, 52, 10, 30),
         ("fresh69", 40, 54, 10, 30),
-        ("fresh70", 40, 45, 12, 27),
+        ("fresh70", 40, 45, 13, 27),
         ("fresh71", 40, 47, 7, 23),
+        ("fresh72", 40, 45, 11, 19),
+        ("fresh73", 40, 36, 9, 13),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
