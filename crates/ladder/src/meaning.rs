@@ -179,7 +179,7 @@ impl PartialEq for PoolVectors {
 /// One vector: `dim` floats from `at` of an allocation it may share with
 /// the other vectors made with it (`Meaning::vectors_of`), or a vector of
 /// its own (a memo's, [`Row::own`]).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Row {
     floats: Arc<[f32]>,
     at: usize,
@@ -197,6 +197,13 @@ impl Row {
     /// made with it (a copy where it shares its allocation).
     pub fn to_own(&self) -> Arc<[f32]> {
         if self.at == 0 && self.floats.len() == self.dim { self.floats.clone() } else { Arc::from(self.as_ref()) }
+    }
+}
+
+/// Its own floats, not the allocation's.
+impl std::fmt::Debug for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_ref()).finish()
     }
 }
 

@@ -435,7 +435,10 @@ fn goes_on_as_a_sublabel(toks: &[&str], end: usize, pool: &Pool<'_>, lex: &Lexic
     if lex.ordinal_suffixes.contains(*next) || lex.function_words.contains(*next) {
         return false;
     }
-    pool.entries.iter().take_while(|_| !stop.passed()).any(|e| {
+    // Only a sublabel whose text holds the next word (any case) is read:
+    // a long screen's sublabels are not canonicalized for every ordinal.
+    let holds = |sub: &str| !next.is_ascii() || sub.as_bytes().windows(next.len()).any(|w| w.eq_ignore_ascii_case(next.as_bytes()));
+    pool.entries.iter().take_while(|_| !stop.passed()).filter(|e| !e.cand.sublabel.is_empty() && holds(&e.cand.sublabel)).any(|e| {
         let sub = crate::canon::canonicalize(&e.cand.sublabel, lex);
         let words: Vec<&str> = sub.split(' ').filter(|w| !w.is_empty()).collect();
         words.windows(2).any(|w| w[0] == last && w[1] == *next)
