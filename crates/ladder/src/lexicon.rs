@@ -843,6 +843,21 @@ impl Lexicon {
         lex
     }
 
+    /// The day an option shows, from its `words` (normalized) and its
+    /// `shown` values: today where a word of today is among them ("Today 5
+    /// PM", "Tonight 8 PM": `today_words`); else another day where a word
+    /// of a day from today ("Tomorrow": `relative_days`), a weekday, a
+    /// month or a date is; else none.
+    pub fn shown_day(&self, words: &[&str], shown: &[crate::values::Value]) -> Option<ShownDay> {
+        if words.iter().any(|w| self.today_words.contains(*w)) {
+            Some(ShownDay::Today)
+        } else if words.iter().any(|w| self.relative_days.contains(*w)) || crate::values::shows_a_date(shown) {
+            Some(ShownDay::Another)
+        } else {
+            None
+        }
+    }
+
     /// The reply word a slip of the keyboard spelled as `token` (a
     /// normalized word the lexicon does not know): the one word of
     /// `spelled` one edit away (a letter in, out, changed or two swapped)
@@ -988,3 +1003,10 @@ fn toml_parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LexiconEr
 
 #[cfg(test)]
 mod tests;
+
+/// The day an option shows (`Lexicon::shown_day`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShownDay {
+    Today,
+    Another,
+}

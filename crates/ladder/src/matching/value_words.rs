@@ -23,6 +23,7 @@
 
 use super::mentions::Screen;
 use super::{Licence, MatchKind, Role, Words};
+use crate::lexicon::ShownDay;
 use crate::values::{Dim, Value, values_at};
 
 /// The words of each value the input says that options show, as
@@ -519,11 +520,10 @@ pub(super) fn today_licences(toks: &[&str], roles: &mut [Role], licences: &mut V
             }
             shown.push(crate::values::shown(e.cand));
         }
-        let today: Vec<bool> = (0..screen.pool.len()).map(|e| screen.canon.all_words(e).any(|w| lex.today_words.contains(w))).collect();
-        let shows_a_day = |e: usize| {
-            today[e] || crate::values::shows_a_date(&shown[e]) || screen.canon.all_words(e).any(|w| lex.relative_days.contains(w))
-        };
-        if !(0..screen.pool.len()).all(shows_a_day) || screen.stop.passed_now() {
+        let days: Vec<Option<ShownDay>> =
+            (0..screen.pool.len()).map(|e| lex.shown_day(&screen.canon.all_words(e).collect::<Vec<_>>(), &shown[e])).collect();
+        let today: Vec<bool> = days.iter().map(|d| *d == Some(ShownDay::Today)).collect();
+        if days.iter().any(Option::is_none) || screen.stop.passed_now() {
             continue;
         }
         // The part of the day the phrase names, where it names one: of

@@ -101,11 +101,8 @@ fn says_a_part_of_today(cx: &Context<'_, '_>) -> bool {
 /// word of today (`detail`).
 fn shows_another_day(cx: &Context<'_, '_>, entry: usize) -> bool {
     let words = cx.words_of(entry);
-    if words.iter().any(|w| cx.lex.today_words.contains(w)) {
-        return false;
-    }
-    words.iter().any(|w| cx.lex.relative_days.contains(w))
-        || crate::values::shows_a_date(&crate::values::shown(cx.pool.entries[entry].cand))
+    let shown = crate::values::shown(cx.pool.entries[entry].cand);
+    cx.lex.shown_day(&words.iter().map(String::as_str).collect::<Vec<_>>(), &shown) == Some(crate::lexicon::ShownDay::Another)
 }
 
 /// Whether the reply counts a noun that `entry` counts among other
