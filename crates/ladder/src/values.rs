@@ -144,7 +144,10 @@ impl Value {
     /// go with tonight" to a film offered without a time). What a yes or
     /// a choice is judged by; which options a value picks is `names`'.
     pub fn said_of(&self, shown: &[Value]) -> bool {
-        shown.iter().any(|s| self.names(s)) || (self.dim == Dim::DayPart && !shows_a_time(shown))
+        shown.iter().any(|s| self.names(s))
+            || (self.dim == Dim::DayPart && !shows_a_time(shown))
+            // "yes, four people" to "Table for 4": the number it shows alone.
+            || (self.dim == Dim::Count && shown.iter().any(|s| s.dim == Dim::Bare && s.amount == self.amount))
     }
 
     /// Where the value stands among values of its dimension: its amount,

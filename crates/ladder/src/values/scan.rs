@@ -375,6 +375,29 @@ pub(super) fn read_spelled(toks: &[Tok], i: usize, s: spelled::Spelled) -> Optio
             None => {}
         }
     }
+    // "forty-two fifty", "twelve ninety-nine dollars": units and cents,
+    // as a price is said. Before a unit of money, any number of units;
+    // without one, a number that is no hour and opens no year
+    // ("nineteen ninety-nine", "twenty twenty-four" stay two numbers).
+    if let Some((j, Tok::Spelled(m))) = next_solid(toks, i + 1)
+        && !m.ordinal
+        && !m.counting
+        && (10.0..100.0).contains(&m.value)
+        && s.value.fract() == 0.0
+        && (1.0..1000.0).contains(&s.value)
+    {
+        let amount = s.value + m.value / 100.0;
+        match word_at(toks, j + 1).and_then(|(k, w)| counted_by(amount, w).filter(|v| v.dim == Dim::Price).map(|v| (k, v))) {
+            Some((k, v)) => return Some((v, k + 1 - i)),
+            None if s.value >= 13.0
+                && !matches!(s.value as u32, 19 | 20)
+                && word_at(toks, j + 1).is_none_or(|(_, w)| counted_by(m.value, w).is_none()) =>
+            {
+                return Some((Value::new(Dim::Bare, amount), j + 1 - i));
+            }
+            None => {}
+        }
+    }
     // "huit heures et demie", "ocho y media de la tarde", "a las nueve".
     if let Some(v) = hour_of_day(toks, i, s.value, at_time) {
         return Some(v);

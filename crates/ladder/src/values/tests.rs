@@ -663,6 +663,33 @@ proptest! {
     }
 }
 
+/// A price said as people say it, units then cents ("forty-two fifty",
+/// "twelve ninety-nine dollars"), is that price; an hour and its minutes
+/// stay a time, and the first half of a year ("nineteen ninety-nine")
+/// is no price.
+#[test]
+fn units_then_cents_are_a_price() {
+    let price = |c: f64| Value::new(Dim::Price, c);
+    for (text, cents) in [("forty-two fifty", 4250.0), ("yep, forty two fifty is fine", 4250.0), ("thirty-nine ninety-nine", 3999.0)] {
+        let v = values(text);
+        assert!(matches!(&v[..], [one] if one.names(&price(cents))), "{text}: {v:?}");
+    }
+    assert_eq!(values("twelve ninety-nine dollars"), vec![price(1299.0)]);
+    assert_eq!(one("seven thirty"), (Dim::Clock, 450.0));
+    assert_eq!(one("at six fifteen"), (Dim::Clock, 375.0));
+    assert!(values("nineteen ninety-nine").iter().all(|v| !v.names(&price(1999.0))));
+    assert!(values("forty-two people").iter().all(|v| v.dim == Dim::Count && v.amount == 42.0));
+}
+
+/// A count said ("four people") is the number an option shows alone
+/// ("Table for 4"): a yes that says it says nothing against it.
+#[test]
+fn a_count_is_said_of_the_number_shown_alone() {
+    let shown = values("Table for 4 (Sat 7:00 pm)");
+    assert!(values("four people").iter().all(|v| v.said_of(&shown)));
+    assert!(!values("three people").iter().all(|v| v.said_of(&shown)));
+}
+
 /// "The am one", "the pm one": a half of the day; German "am Montag"
 /// is none.
 #[test]

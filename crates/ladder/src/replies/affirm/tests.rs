@@ -182,7 +182,7 @@ fn changed_detail_in_words() -> impl Strategy<Value = String> {
 /// pm; "yes, at half past six", "ok, for the twelfth", "sure, for twenty
 /// dollars"), whoever proposed the option and however the yes and the
 /// value are joined. Counted: the same yes with the value the option shows,
-/// in words ("at seven pm"), executes it.
+/// in words ("at seven pm", "two people" for its "for 2"), executes it.
 #[test]
 fn a_value_in_words_that_differs_never_confirms() {
     let branches = Branches::default();
@@ -192,8 +192,9 @@ fn a_value_in_words_that_differs_never_confirms() {
         one_of(&[" ", ", ", " but ", ". ", " - "]),
         changed_detail_in_words(),
         one_of(&["", " instead"]),
+        one_of(&["at seven pm", "two people", "two people at seven"]),
     );
-    check_cases(CASES, file!(), &cases, |(asking, yes, join, detail, tail)| {
+    check_cases(CASES, file!(), &cases, |(asking, yes, join, detail, tail, shown)| {
         let (s, set, _) = asking.set_up();
         let input = format!("{yes}{join}{detail}{tail}");
         let d = s.say(&input, &set);
@@ -201,7 +202,7 @@ fn a_value_in_words_that_differs_never_confirms() {
         branches.hit("changed in words");
         if matches!(asking, Asking::AppConfirmation | Asking::PlainOne) {
             let (s, set, proposed) = asking.set_up();
-            let same = s.say(&format!("{yes}{join}at seven pm"), &set);
+            let same = s.say(&format!("{yes}{join}{shown}"), &set);
             if same.outcome == Outcome::Execute {
                 prop_assert_eq!(same.target_id.as_deref(), proposed);
                 branches.hit("the value it shows, in words, executes");
