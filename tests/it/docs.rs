@@ -305,6 +305,8 @@ fn example_pool(name: &str) -> serde_json::Value {
         "drinks" => &[("s", "250 ml"), ("m", "500 ml"), ("l", "1 L")],
         "sizes" => &[("s", "S"), ("m", "M"), ("l", "L")],
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
+        "packs" => &[("r4", "Rolls (4 pack)"), ("r8", "Rolls (8 pack)"), ("kit", "Breakfast kit: 8 rolls, jam, butter")],
+        "kits" => &[("r4", "Rolls (4 pack)"), ("kit", "Breakfast kit: 8 rolls, jam, butter")],
         "classes" => &[("second", "Second class – £39"), ("first", "First class – £69")],
         "plans" => &[("one", "1 TB – $1.99/mo"), ("two", "2 TB – $9.99/mo"), ("family", "2 TB + VPN + 5 family seats – $14.99/mo")],
         "heat" => &[("l1", "Lower 1 °C"), ("l2", "Lower 2 °C"), ("r1", "Raise 1 °C"), ("r2", "Raise 2 °C")],

@@ -652,6 +652,13 @@ pub fn find(
     licences.extend(value_words::code_parts(&toks, &mut roles, &screen));
     value_words::today_licences(&toks, &mut roles, &mut licences, &screen);
     licences.extend(value_words::quantity_licences(raw, &toks, &mut roles, &screen));
+    // A count's noun that is a label's name too names only the options
+    // the count says ("12 eggs" over "Eggs (6 pack)", "Eggs (12 pack)").
+    // Only a mention said within the count's words ("eggs"), never a
+    // label said around it ("iphone 15 pro max").
+    mentions.retain(|m| {
+        !(m.span.0..m.span.1).all(|k| licences.iter().any(|l| l.rule == "quantity" && l.tok == k && !l.entries.contains(&m.entry)))
+    });
     licences.extend(short_forms::short_form_licences(&toks, &mut roles, &screen));
     licences.extend(synonyms::synonym_licences(&toks, &mut roles, &screen));
     licences.extend(synonyms::compound_licences(&toks, &mut roles, &screen));

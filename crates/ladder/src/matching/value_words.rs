@@ -162,7 +162,7 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         shown.retain(|v| v.dim == Dim::Count);
         shown
     };
-    let names_noun = |e: usize| screen.canon.label_words_of(e).any(|w| w == count.unit || crate::values::singular(w) == count.unit);
+    let names_noun = |e: usize| screen.canon.label_words_of(e).any(|w| same_noun(&count.unit, w));
     // "Eier, 10 Stück": the noun, counted in pieces; the count said
     // ("10 eier") is of it when the numbers agree.
     let pieces = |e: usize| {
@@ -170,7 +170,23 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         (names_noun(e) && shown.len() == 1 && PIECES.contains(&shown[0].unit.as_str())).then(|| shown[0].amount)
     };
     let in_pieces = |e: usize| pieces(e) == Some(count.amount);
-    let the_noun = |e: usize| (counts_of(e).is_empty() && names_noun(e)) || in_pieces(e);
+    // A label that lists several things ("Brunch box: 12 eggs, bacon",
+    // "2 tickets + popcorn", "Eggs & bacon"): a bundle, whatever it counts.
+    let lists = |e: usize| lists_several(&screen.pool.entries[e].cand.label, screen.canon.label_words_of(e), screen.lex);
+    // "1 ream (500 sheets)", "1 adult ticket": one of the noun, which the
+    // count says how many of.
+    let one_of_it = |e: usize| one_of_the_noun(count, &screen.pool.entries[e].cand.label, screen.canon.label_words_of(e), screen.lex);
+    let the_noun = |e: usize| (counts_of(e).is_empty() && names_noun(e)) || in_pieces(e) || one_of_it(e);
+    // "12 eggs" over "Eggs (6 pack)" and "Eggs (12 pack)", "two tickets"
+    // over "1 adult ticket" and "2 adult tickets": the option of the noun
+    // that shows that very count, alone and in no list, is what is said,
+    // before the noun's single.
+    let exactly: Vec<usize> = (0..screen.pool.len())
+        .filter(|e| {
+            let shown = counts_of(*e);
+            names_noun(*e) && shown.len() == 1 && shown[0].amount == count.amount && !lists(*e) && !screen.high_risk(*e)
+        })
+        .collect();
     // A bundle that counts the noun among other things ("Guacamole kit: 3
     // avocados, lime, chili"): its label says more than the input, so it
     // is not what the count names where an option is the noun itself.
@@ -192,11 +208,14 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
         .filter(|e| {
             let shown = counts_of(*e);
             (the_noun(*e) && !(a_plain_noun && says_more(*e)))
-                || (shown.len() == 1 && count.names(&shown[0]) && !(a_noun_shown && says_more(*e)))
+                || (shown.len() == 1 && count.names(&shown[0]) && !((a_noun_shown || lists(*e)) && says_more(*e)))
         })
         // A high-risk option needs its whole label: a count is not it.
         .filter(|e| !screen.high_risk(*e))
         .collect();
+    if !exactly.is_empty() {
+        entries = exactly;
+    }
     // A pack of another number ("Surgical masks – box of 50") is not what
     // "10 masks" says: its number differs from the count.
     let a_pack = |e: &usize| {
@@ -212,13 +231,76 @@ pub(super) fn quantity_licences(raw: &str, toks: &[&str], roles: &mut [Role], sc
     let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
     let Some((at, len)) = run_at(toks, &words, 0) else { return out };
     for k in at..at + len {
-        if roles[k] != Role::Content {
-            continue;
+        // The noun may also be a label's name ("eggs" of "Eggs (6 pack)"
+        // and "Eggs (12 pack)"): it names only what the count says
+        // (`matching::find` drops its other mentions).
+        match roles[k] {
+            Role::Content => roles[k] = Role::Empty,
+            Role::Reference => {}
+            _ => continue,
         }
-        roles[k] = Role::Empty;
         out.push(Licence { tok: k, word: toks[k].to_string(), entries: entries.clone(), rule: "quantity" });
     }
     out
+}
+
+/// Whether a label lists several things ("Brunch box: 12 eggs, bacon",
+/// "2 tickets + popcorn", "Eggs & bacon", "bread and butter"): a bundle,
+/// whatever it counts. `words`: its canonical words.
+pub(super) fn lists_several<'w>(label: &str, mut words: impl Iterator<Item = &'w str>, lex: &crate::lexicon::Lexicon) -> bool {
+    label.contains(['+', '&'])
+        || label.match_indices(',').any(|(i, _)| label[i + 1..].trim_start().starts_with(char::is_alphabetic))
+        || words.any(|w| lex.conjunctions.is_phrase(&[w]))
+}
+
+/// Whether a label is one of the noun a count said ("2 reams" of "1 ream
+/// (500 sheets)", "two seats" of "1 adult seat"): it names the noun,
+/// lists nothing, and shows one count outside brackets, of one.
+pub(super) fn one_of_the_noun<'w>(
+    said: &Value,
+    label: &str,
+    words: impl Iterator<Item = &'w str> + Clone,
+    lex: &crate::lexicon::Lexicon,
+) -> bool {
+    if !words.clone().any(|w| same_noun(&said.unit, w)) || lists_several(label, words, lex) {
+        return false;
+    }
+    let mut outside = String::with_capacity(label.len());
+    let mut depth = 0usize;
+    for c in label.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => outside.push(c),
+            _ => {}
+        }
+    }
+    let counts: Vec<Value> = crate::values::values(&outside).into_iter().filter(|v| v.dim == Dim::Count).collect();
+    matches!(counts[..], [ref one] if one.amount == 1.0)
+}
+
+/// Whether `word`, a word of a label, is the noun a count said (`said`,
+/// as `values` keeps it: singular where English drops an "s"): the same
+/// word, its singular, or its singular in the lexicon's other languages
+/// ("cannoli" of "Cannolo", "margherite" of "Margherita", "volwassenen" of
+/// "Volwassene", "panes" of "Pan"), the stem kept three letters or more.
+pub(super) fn same_noun(said: &str, word: &str) -> bool {
+    if said == word || crate::values::singular(word) == said {
+        return true;
+    }
+    let stem = |end: &str| said.strip_suffix(end).filter(|s| s.chars().count() >= 3);
+    let is = |stem: Option<&str>, end: &str| {
+        stem.is_some_and(|s| word.len() == s.len() + end.len() && word.starts_with(s) && word.ends_with(end))
+    };
+    // The said form comes singular as English makes it ("panes" comes
+    // "pane"): an "e" left of a plural in "-es" goes too.
+    is(stem("i"), "o")
+        || is(stem("i"), "e")
+        || is(stem("e"), "a")
+        || is(stem("e"), "")
+        || is(stem("es"), "")
+        || is(stem("en"), "")
+        || is(stem("n"), "")
 }
 
 /// An ordinal past the end of the list ("the twelfth" over three dates):

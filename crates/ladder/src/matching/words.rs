@@ -379,7 +379,29 @@ impl Said<'_> {
         }
         let mut shown = crate::values::shown(self.pool.entries[entry].cand);
         shown.retain(|v| v.dim == Dim::Count);
-        crate::values::says_less(said, &shown)
+        let label = &self.pool.entries[entry].cand.label;
+        // "3 rolls" of "Rolls & holder (3 rolls)": a list that counts the
+        // noun says more than the count, its other things unsaid (a list
+        // said with all its counts, "2 adults and 2 kids", is that list).
+        let all_counts = said.len() >= 2 && shown.iter().all(|v| said.iter().any(|s| s.names(v)));
+        let counts_the_noun = !all_counts && said.iter().any(|s| shown.iter().any(|v| s.names(v)));
+        if counts_the_noun && super::value_words::lists_several(label, self.canon.label_words_of(entry), self.lex) {
+            let unsaid = |w: &str| {
+                !self.toks.contains(&w)
+                    && !crate::values::is_number_word(w)
+                    && !self.lex.function_words.contains(w)
+                    && !said.iter().any(|s| super::value_words::same_noun(&s.unit, w))
+            };
+            if self.canon.label_words_of(entry).any(unsaid) {
+                return true;
+            }
+        }
+        if !crate::values::says_less(said, &shown) {
+            return false;
+        }
+        // "2 reams" of "1 ream (500 sheets)": one of the noun said is what
+        // the count says how many of.
+        !said.iter().any(|s| super::value_words::one_of_the_noun(s, label, self.canon.label_words_of(entry), self.lex))
     }
 
     /// Whether the entry's label holds a word that canonical text drops as
@@ -390,15 +412,8 @@ impl Said<'_> {
     /// so only the label as written shows it.
     fn filler_unsaid(&self, entry: usize) -> bool {
         let norm = |text: &str| crate::text::fold(&crate::text::normalize(text)).into_owned();
-        let label = norm(&self.pool.entries[entry].cand.label);
         let own: Vec<&str> = self.canon.label_words_of(entry).collect();
-        let written: Vec<&str> = label.split(' ').filter(|w| !w.is_empty()).collect();
-        if written.len() <= own.len() {
-            return false;
-        }
-        let input = norm(self.raw);
-        let said: Vec<&str> = input.split(' ').collect();
-        let dropped: Vec<&str> = written.iter().copied().filter(|w| !own.contains(w) && !said.contains(w)).collect();
+        let dropped = self.filler_of_label_unsaid(entry);
         !dropped.is_empty()
             && (0..self.pool.len()).any(|o| {
                 o != entry && own.iter().all(|w| self.canon.label_words_of(o).any(|x| x == *w)) && {
@@ -406,6 +421,21 @@ impl Said<'_> {
                     dropped.iter().any(|w| !other.split(' ').any(|x| x == *w))
                 }
             })
+    }
+
+    /// The words of the entry's label as written that its canonical form
+    /// drops as filler ("now" of "Pay now") and the input does not say.
+    fn filler_of_label_unsaid(&self, entry: usize) -> Vec<String> {
+        let norm = |text: &str| crate::text::fold(&crate::text::normalize(text)).into_owned();
+        let label = norm(&self.pool.entries[entry].cand.label);
+        let own: Vec<&str> = self.canon.label_words_of(entry).collect();
+        let written: Vec<&str> = label.split(' ').filter(|w| !w.is_empty()).collect();
+        if written.len() <= own.len() {
+            return Vec::new();
+        }
+        let input = norm(self.raw);
+        let said: Vec<&str> = input.split(' ').collect();
+        written.iter().filter(|w| !own.contains(w) && !said.contains(w)).map(|w| w.to_string()).collect()
     }
 
     /// The canonical words of the entry's sublabel and kind: they explain

@@ -557,6 +557,42 @@ fn a_quantity_names_the_option_of_its_noun() {
         ("masks", &masks, None),
         // A word that only looks like the noun's singular ("ros", "Ross").
         ("12 ros ave", &shown(&[("rose", "12 Rose Ave", ""), ("ross", "12 Ross Ave", ""), ("birch", "8 Birch Rd", "")]), None),
+        // The option of the noun that shows the very count said, alone and
+        // in no list, before the noun's single and the packs of other
+        // numbers; a count the label puts on another word ("2 adult
+        // seats") is still of the noun.
+        (
+            "8 rolls",
+            &shown(&[("r4", "Rolls (4 pack)", ""), ("r8", "Rolls (8 pack)", ""), ("kit", "Breakfast kit: 8 rolls, jam, butter", "")]),
+            Some("r8"),
+        ),
+        (
+            "two seats",
+            &shown(&[("s1", "1 adult seat", ""), ("s2", "2 adult seats", ""), ("combo", "Combo: 2 seats + popcorn", "")]),
+            Some("s2"),
+        ),
+        // No option shows the count but in a list that says more: the
+        // noun's single, which the count says how many of.
+        ("three seats", &shown(&[("s1", "1 adult seat", ""), ("s2", "2 adult seats", ""), ("combo", "3 seats & popcorn", "")]), Some("s1")),
+        ("3 seats", &shown(&[("s2", "2 adult seats", ""), ("combo", "3 seats & popcorn", "")]), None),
+        // Plurals of the lexicon's other languages: the noun's single.
+        (
+            "quattro arancini",
+            &shown(&[("ar", "Arancino al ragù", ""), ("tm", "Tiramisù", ""), ("mix", "Fritti misti (4 pezzi)", "")]),
+            Some("ar"),
+        ),
+        (
+            "due piadine",
+            &shown(&[("pi", "Piadina romagnola", ""), ("cr", "Crescione", ""), ("menu", "Menù: 2 piadine + bibita", "")]),
+            Some("pi"),
+        ),
+        ("twee pannenkoeken", &shown(&[("pk", "Pannenkoek naturel", ""), ("pf", "Poffertjes (12 stuks)", "")]), Some("pk")),
+        ("dos panes", &shown(&[("pan", "Pan de molde", ""), ("bol", "Bollería variada (2 piezas)", "")]), Some("pan")),
+        (
+            "3 pizze margherita",
+            &shown(&[("one", "Pizza margherita", ""), ("two", "2 pizze margherita", ""), ("menu", "Menù: 3 pizze + 3 bibite", "")]),
+            Some("one"),
+        ),
     ];
     for (input, cands, want) in table {
         let d = decide(input, cands);
@@ -653,6 +689,76 @@ proptest! {
         }
         if alone && !packs.contains(&n) {
             prop_assert_eq!(executed(&d), Some("item"), "{:?} over {:?}", said, labels);
+        }
+    }
+}
+
+/// The noun a count said is a label's word, its singular, or its
+/// singular in the lexicon's other languages; a word that only looks
+/// like one is not.
+#[test]
+fn a_counted_noun_is_its_singular_in_the_lexicons_languages() {
+    use crate::matching::value_words::same_noun;
+    for (said, word) in [
+        ("egg", "eggs"),
+        ("egg", "egg"),
+        ("cannoli", "cannolo"),
+        ("cani", "cane"),
+        ("margherite", "margherita"),
+        ("volwassenen", "volwassene"),
+        ("boeken", "boek"),
+        ("panes", "pan"),
+        ("brezeln", "brezel"),
+    ] {
+        assert!(same_noun(said, word), "{said} {word}");
+    }
+    for (said, word) in [("ros", "rose"), ("ream", "reams5"), ("pi", "po"), ("ai", "ao"), ("seat", "set")] {
+        assert!(!same_noun(said, word), "{said} {word}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// Over generated screens of packs of a noun, its single ("1 x",
+    /// a count of one) or none, and a bundle that lists the noun's count
+    /// among other things, "N nouns" executes the pack of exactly N,
+    /// else the single, never the bundle, never a pack of another number,
+    /// never a high-risk option. Counted: the pack of N executes.
+    #[test]
+    fn a_count_executes_the_pack_of_that_count_or_the_single(
+        noun in prop::sample::select(vec![("roll", "rolls"), ("candle", "candles"), ("battery", "batteries"), ("egg", "eggs")]),
+        packs in prop::collection::btree_set(2u32..=24, 1..=3),
+        n in 2u32..=24,
+        single in any::<bool>(),
+        high in any::<bool>(),
+        form in prop::sample::select(vec!["{X} ({p} pack)", "{p} {Y}", "{X}, box of {p}"]),
+        bundle in prop::sample::select(vec!["Starter kit: {n} {Y}, charger", "{n} {Y} + gift bag", "{X} & holder ({n} {Y})"]),
+        said_form in prop::sample::select(vec!["{n} {Y}", "{n} {Y} please", "i need {n} {Y}"]),
+    ) {
+        let capital = |w: &str| w[..1].to_uppercase() + &w[1..];
+        let mut cands: Vec<Candidate> = packs
+            .iter()
+            .map(|p| {
+                let risk = if high && *p == n { Risk::High } else { Risk::Unspecified };
+                Candidate { risk, ..Candidate::new(format!("p{p}"), form.replace("{X}", &capital(noun.1)).replace("{Y}", noun.1).replace("{p}", &p.to_string())) }
+            })
+            .collect();
+        if single {
+            cands.push(Candidate::new("one", format!("1 {}", noun.0)));
+        }
+        cands.push(Candidate::new("bundle", bundle.replace("{X}", &capital(noun.1)).replace("{Y}", noun.1).replace("{n}", &n.to_string())));
+        let said = said_form.replace("{n}", &n.to_string()).replace("{Y}", noun.1);
+        let d = decide(&said, &cands);
+        let labels: Vec<&str> = cands.iter().map(|c| c.label.as_str()).collect();
+        prop_assert_ne!(executed(&d), Some("bundle"), "{:?} over {:?}", said, labels);
+        if let Some(id) = executed(&d) {
+            prop_assert!(id == "one" || id == format!("p{n}"), "{:?} over {:?}: executed {}", said, labels, id);
+            prop_assert!(!(high && id == format!("p{n}")), "high risk: {:?} over {:?}", said, labels);
+        }
+        let pack = format!("p{n}");
+        if packs.contains(&n) && !high {
+            prop_assert_eq!(executed(&d), Some(pack.as_str()), "{:?} over {:?}", said, labels);
         }
     }
 }
