@@ -307,6 +307,7 @@ fn example_pool(name: &str) -> serde_json::Value {
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "packs" => &[("r4", "Rolls (4 pack)"), ("r8", "Rolls (8 pack)"), ("kit", "Breakfast kit: 8 rolls, jam, butter")],
         "kits" => &[("r4", "Rolls (4 pack)"), ("kit", "Breakfast kit: 8 rolls, jam, butter")],
+        "checkout" => &[("pay", "Pay now"), ("snacks", "Add snacks"), ("change", "Change tickets")],
         "classes" => &[("second", "Second class – £39"), ("first", "First class – £69")],
         "plans" => &[("one", "1 TB – $1.99/mo"), ("two", "2 TB – $9.99/mo"), ("family", "2 TB + VPN + 5 family seats – $14.99/mo")],
         "heat" => &[("l1", "Lower 1 °C"), ("l2", "Lower 2 °C"), ("r1", "Raise 1 °C"), ("r2", "Raise 2 °C")],
@@ -324,8 +325,9 @@ fn example_pool(name: &str) -> serde_json::Value {
         "ptsizes" => &[("p", "P"), ("m", "M"), ("g", "G"), ("gg", "GG")],
         other => panic!("docs/deciding.md: an example on an unknown option set {other:?}"),
     };
-    // The docs' cards mark "Close Account" high risk.
-    let risk = |id: &str| if name == "cards" && id == "close" { "RISK_HIGH" } else { "RISK_UNSPECIFIED" };
+    // The docs' cards mark "Close Account" high risk, its checkout "Pay now".
+    let risk =
+        |id: &str| if (name, id) == ("cards", "close") || (name, id) == ("checkout", "pay") { "RISK_HIGH" } else { "RISK_UNSPECIFIED" };
     // The docs' offers are of kind "offer".
     let kind = if name == "offers" { "offer" } else { "" };
     serde_json::json!({"optionSetId": name, "scope": "SCOPE_CHAT",

@@ -279,7 +279,10 @@ impl Said<'_> {
             if reading.complete.contains(&entry) {
                 continue;
             }
-            let whole = says_whole(entry, self.toks, self.canon);
+            // A high-risk label is said whole only with the words canonical
+            // forms drop as filler ("pay for them" is not "Pay now").
+            let high_risk = self.pool.entries[entry].cand.is_high_risk(&self.params.high_risk_kinds);
+            let whole = says_whole(entry, self.toks, self.canon) && (!high_risk || self.filler_of_label_unsaid(entry).is_empty());
             if self.accounts_for(entry, kind, whole, stop) {
                 reading.complete.push(entry);
                 if whole {

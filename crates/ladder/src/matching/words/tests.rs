@@ -998,3 +998,40 @@ fn the_word_that_tells_an_option_apart_says_it_with_a_noun_for_what_it_is() {
         Ok(executes(&decide_once(&request(&input, screen(mine)))) == Some("x"))
     });
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// A high-risk label is said whole only with the words canonical
+    /// forms drop as filler: over screens holding "Pay now", "Delete
+    /// files only", "Cancel order right now" (`RISK_HIGH`), alone or
+    /// beside normal options, the label without its filler ("go ahead and
+    /// pay for them", "delete files") is confirmed or asked, never
+    /// executed; with it, beside other options, the label executes.
+    #[test]
+    fn a_high_risk_label_is_whole_only_with_its_filler_words(
+        verb in prop::sample::select(vec!["Pay", "Delete", "Transfer", "Cancel"]),
+        object in prop::sample::select(vec!["", " files", " order"]),
+        filler in prop::sample::select(vec!["now", "right now", "only"]),
+        opener in prop::sample::select(vec!["", "ok go ahead and ", "please ", "yes "]),
+        tail in prop::sample::select(vec!["", " for them", " please"]),
+        others in any::<bool>(),
+    ) {
+        let label = format!("{verb}{object} {filler}");
+        let mut cands = vec![Candidate { risk: Risk::High, ..Candidate::new("risky", label.as_str()) }];
+        if others {
+            cands.push(Candidate::new("snacks", "Add snacks"));
+            cands.push(Candidate::new("change", "Change tickets"));
+        }
+        let unsaid = format!("{opener}{}{}{tail}", verb.to_lowercase(), object);
+        let d = decide_once(&request(&unsaid, cands.clone()));
+        prop_assert_ne!(executes(&d), Some("risky"), "{:?} over {:?}", unsaid, label);
+        // A yes before it is the reply room's, and a plain screen of one
+        // high-risk option confirms it first, whatever is said.
+        if opener != "yes " && others {
+            let whole = format!("{opener}{}{} {filler}", verb.to_lowercase(), object);
+            let d = decide_once(&request(&whole, cands));
+            prop_assert_eq!(executes(&d), Some("risky"), "{:?} over {:?}", whole, label);
+        }
+    }
+}
