@@ -229,7 +229,8 @@ const ALSO: &[&str] = &["also", "too", "aussi", "auch", "tambien", "ook", "anche
 /// own things), not to have something done.
 fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
     let lex = cx.lex;
-    ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(c) || asks_indirectly(c)) && !asks_to_do(cx, c)) || has(c, &lex.asks_for_facts)
+    ((c.asks || has(c, &lex.asks_about) || asks_yes_or_no(cx, c) || asks_indirectly(c)) && !asks_to_do(cx, c))
+        || has(c, &lex.asks_for_facts)
 }
 
 /// A choice that also asks (docs/replies.md): a first clause of
@@ -448,10 +449,25 @@ pub(super) fn named_in_the_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<usiz
 /// ("Can I schedule a visit?", "could you book me a cab there?"): a
 /// request, not a question, unless it asks what, when, where...
 fn asks_to_do(cx: &Context<'_, '_>, c: &Clause) -> bool {
-    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
-    let opens =
-        cx.lex.openers.match_at(&toks, 0).is_some() || ["can i", "could i", "may i"].iter().any(|o| c.words.join(" ").starts_with(o));
+    let words = opening(cx, c);
+    let toks: Vec<&str> = words.iter().map(String::as_str).collect();
+    // "Can I get ...", "could you add ...": the lexicon's openers of a
+    // request; "can I bring my own snacks?" asks leave, "can it sync?" a
+    // fact.
+    let opens = cx.lex.openers.match_at(&toks, 0).is_some();
     opens && !asks_indirectly(c) && !toks.iter().any(|t| super::reading::WH.contains(t))
+}
+
+/// A clause's words from its first that is no word of going on ("and
+/// can you add assembly?", "then can it sync with my watch?": the
+/// question or the request opens after "and", "then").
+fn opening<'c>(cx: &Context<'_, '_>, c: &'c Clause) -> &'c [String] {
+    let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+    let mut i = 0;
+    while let Some(n) = cx.lex.additive_openers.match_at(&toks, i).or_else(|| cx.lex.conjunctions.match_at(&toks, i)) {
+        i += n;
+    }
+    &c.words[i.min(c.words.len())..]
 }
 
 /// "Can you tell me if they serve liquor?", "find out whether it is
@@ -465,11 +481,12 @@ fn asks_indirectly(c: &Clause) -> bool {
 
 /// Whether a clause is a yes-or-no question without its question mark
 /// ("Are pets allowed.", "Do they have parking").
-fn asks_yes_or_no(c: &Clause) -> bool {
-    c.words
+fn asks_yes_or_no(cx: &Context<'_, '_>, c: &Clause) -> bool {
+    let words = opening(cx, c);
+    words
         .first()
         .is_some_and(|w| matches!(w.as_str(), "is" | "are" | "do" | "does" | "did" | "will" | "would" | "can" | "could" | "has" | "have"))
-        && c.words.get(1).is_some_and(|w| !matches!(w.as_str(), "you" | "u"))
+        && words.get(1).is_some_and(|w| !matches!(w.as_str(), "you" | "u"))
 }
 
 /// Whether a clause asks only of the user's own things ("when am I free

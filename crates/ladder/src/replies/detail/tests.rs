@@ -162,6 +162,34 @@ fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
     branches.expect(&[("a spoiler: no execute", 150), ("high risk: no execute", 15), ("the choice, with its follow-up", 30)]);
 }
 
+/// What follows a choice is of its kind whatever word goes on into it:
+/// a request to have something done ("and can you gift-wrap it?", "then
+/// could you add a card?", "can I get it by friday?") is a request; a
+/// question of a fact or asking leave ("and can it go in the dryer?",
+/// "then is it wool?", "can I return it in store?") is a question.
+#[test]
+fn what_follows_a_choice_is_a_request_or_a_question_whatever_goes_on_into_it() {
+    const OPEN: &[&str] = &["", "and ", "then ", "also ", "and then "];
+    const REQUESTS: &[&str] = &["can you gift-wrap it?", "could you add a card?", "please add a gift receipt", "can i get it by friday?"];
+    const QUESTIONS: &[&str] = &["can it go in the dryer?", "is it wool?", "does it run small?", "can i return it in store?"];
+    let cases =
+        (0usize..3, prop::sample::select(OPEN), any::<bool>(), 0usize..4, prop::sample::select(vec![", ", ". ", " - "]), any::<bool>());
+    let branches = Branches::default();
+    check_cases(128, file!(), &cases, |(k, open, request, n, sep, asked)| {
+        const COLOURS: &[&str] = &["blue", "green", "red"];
+        let then = if request { REQUESTS[n] } else { QUESTIONS[n] };
+        let input = format!("the {} one{sep}{open}{then}", COLOURS[k]);
+        let set = if asked { asking(sweaters(None), Asked::Choice) } else { sweaters(None) };
+        let d = Session::new().say(&input, &set);
+        prop_assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(COLOURS[k])), "{:?}: {}", input, said(&d));
+        let want = if request { FollowUpKind::Request } else { FollowUpKind::Question };
+        prop_assert_eq!(d.follow_up.map(|f| f.kind), Some(want), "{:?}", input);
+        branches.hit(if request { "a request" } else { "a question" });
+        Ok(())
+    });
+    branches.expect(&[("a request", 40), ("a question", 40)]);
+}
+
 /// A choice whose whole label is a noun of what the screen lists, then a
 /// question ("delivery please — how long will it take?" over "Delivery"
 /// and "Pickup"); a hedge in the question ("¿cuánto cuesta más o
