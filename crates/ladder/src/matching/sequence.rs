@@ -48,6 +48,10 @@ const ORDER_WORDS: &[&[&str]] = &[
     &["e", "poi"],
     &["poi"],
     &["e", "depois"],
+    &["depois"],
+    &["despues"],
+    &["e", "dopo"],
+    &["dopo"],
     &["en", "dan"],
     &["en", "daarna"],
     &["daarna"],
@@ -101,12 +105,15 @@ fn raw_words(raw: &str) -> Vec<(usize, usize, String)> {
 pub fn split(raw: &str) -> Option<Sequence<'_>> {
     let words = raw_words(raw);
     let said: Vec<&str> = words.iter().map(|(_, _, w)| w.as_str()).collect();
-    if said.iter().any(|w| NOT_AN_ORDER.contains(w)) {
-        return None;
-    }
     // The first order word after at least one word, with words after it.
     let (at, len) = (1..said.len())
         .find_map(|i| ORDER_WORDS.iter().find(|o| said.len() > i + o.len() && said[i..i + o.len()] == ***o).map(|o| (i, o.len())))?;
+    // Spanish "o" is "or"; beside Portuguese "depois" it is "the" ("me
+    // mostra o extrato, depois paga a fatura").
+    let portuguese = said[at + len - 1] == "depois";
+    if said.iter().any(|w| NOT_AN_ORDER.contains(w) && !(portuguese && *w == "o")) {
+        return None;
+    }
     // One order word only: "then ... then ..." is a list, read whole.
     let after = &said[at + len..];
     if (0..after.len()).any(|i| ORDER_WORDS.iter().any(|o| after.len() >= i + o.len() && after[i..i + o.len()] == **o)) {

@@ -37,6 +37,13 @@ fn an_order_word_splits_two_requests_and_nothing_else_does() {
         ("turn off the fan, after that lock the door", Some(("turn off the fan", "lock the door"))),
         ("first mute the tv, then dim the lights", Some(("mute the tv", "dim the lights"))),
         ("ferme les stores, puis la scène film", Some(("ferme les stores", "la scène film"))),
+        // Portuguese "o" is "the" beside "depois", never Spanish "or";
+        // "ou" still is "or".
+        ("primeiro me mostra o extrato, depois paga a fatura", Some(("me mostra o extrato", "paga a fatura"))),
+        ("mostra o extrato ou paga a fatura, depois gera o boleto", None),
+        ("apaga la luz, despues baja la persiana", Some(("apaga la luz", "baja la persiana"))),
+        ("apaga la luz o baja la persiana, despues pon musica", None),
+        ("chiudi le tende, dopo accendi la luce", Some(("chiudi le tende", "accendi la luce"))),
         ("mute tv or dim lights", None),
         ("panel d and panel e", None),
         ("the second, then again maybe the third", None),

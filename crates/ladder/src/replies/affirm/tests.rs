@@ -417,14 +417,20 @@ fn an_acknowledgement_then_a_question_about_more_is_that_question() {
 }
 
 /// The reply words of Portuguese, Italian and Dutch: a yes executes what
-/// was proposed, a no declines it, a closing ends the task; a negation
-/// never executes.
+/// was proposed ("pode": go ahead), a no declines it, a closing ends the
+/// task; a negation never executes.
 #[test]
 fn yes_and_no_in_portuguese_italian_and_dutch() {
     let confirm = asking(booking(), Asked::Confirmation);
-    for yes in ["sim, pode ser", "sì, va bene", "ja graag"] {
+    for yes in ["sim, pode ser", "sì, va bene", "ja graag", "pode"] {
         assert_eq!(said(&Session::new().say(yes, &confirm)), "execute book (reply, affirm)", "{yes}");
     }
+    // "Pode" is "go ahead" to a confirmation, with the option's own verb
+    // too ("pode pagar" to "Pagar fatura"); never a question it opens.
+    let pay =
+        asking(screen("pay", vec![Candidate { risk: Risk::High, ..c("p", "Pagar fatura do cartão", "R$ 1.240,50") }]), Asked::Confirmation);
+    assert_eq!(said(&Session::new().say("pode pagar", &pay)), "execute p (reply, affirm)");
+    assert_ne!(Session::new().say("pode me mostrar o extrato antes?", &pay).outcome, Outcome::Execute);
     for no in ["não, obrigado", "no grazie", "nee dank je"] {
         assert_eq!(Session::new().say(no, &confirm).escape_reason, Some(EscapeReason::Declined), "{no}");
     }
