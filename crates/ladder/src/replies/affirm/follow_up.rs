@@ -251,10 +251,24 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
     // "ok the navy one then. do you have it in L?": an acknowledgement
     // before the choice, with nothing proposed, says yes to nothing.
-    if r.clauses.len() < 2 || r.refuses || r.abandons || r.alternatives || r.corrects || r.repeats {
+    // "But" that opens the question ("the ridotto, but do I need an
+    // ID?") corrects nothing of the choice; anywhere else ("do you have
+    // it in green though?") it does.
+    let opens_a_question = |c: &Clause| {
+        let toks: Vec<&str> = c.words.iter().map(String::as_str).collect();
+        cx.lex.corrections.match_at(&toks, 0).is_some_and(|n| !(n..toks.len()).any(|i| cx.lex.corrections.match_at(&toks, i).is_some()))
+            && asks(cx, c)
+            && !c.negated
+            && !has(c, &cx.lex.negations)
+    };
+    let corrects = r.corrects && !r.clauses.iter().all(|c| !has(c, &cx.lex.corrections) || opens_a_question(c));
+    if r.clauses.len() < 2 || r.refuses || r.abandons || r.alternatives || corrects || r.repeats {
         return None;
     }
-    if r.affirms && !(r.clauses.iter().filter(|c| c.affirms).all(|c| only_acknowledges(c, cx)) && super::proposal(cx).is_none()) {
+    // A yes word inside the question ("does that one have a buffet?",
+    // "serve un documento?") says yes to nothing.
+    let mut yeses = r.clauses.iter().filter(|c| c.affirms && !c.asks).peekable();
+    if yeses.peek().is_some() && !(yeses.all(|c| only_acknowledges(c, cx)) && super::proposal(cx).is_none()) {
         return None;
     }
     if r.not_that || r.the_other || r.comparison.is_some() || r.closes {

@@ -126,8 +126,14 @@ fn sweaters(high_risk: Option<usize>) -> OptionSet {
 fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
     const COLOURS: &[&str] = &["blue", "green", "red"];
     const CHOICES: &[&str] = &["the {c} one", "{c}", "option {n}", "the {o} one", "{c} please"];
-    const THEN: &[&str] =
-        &[" - is it machine washable?", ", and can you gift-wrap it?", ". how long does shipping take?", " — does it run small?"];
+    const THEN: &[&str] = &[
+        " - is it machine washable?",
+        ", and can you gift-wrap it?",
+        ". how long does shipping take?",
+        " — does it run small?",
+        ". does that one run small?",
+        ", but is it machine washable?",
+    ];
     const SPOILERS: &[&str] = &["", "not ", "purple ", "the $90 ", "{x} or "];
     let ordinals = ["first", "second", "third"];
     let cases = (
@@ -160,6 +166,31 @@ fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
         Ok(())
     });
     branches.expect(&[("a spoiler: no execute", 150), ("high risk: no execute", 15), ("the choice, with its follow-up", 30)]);
+}
+
+/// A yes word inside the question after a choice ("does that one run
+/// small?": "that one" says yes elsewhere) and a "but" that opens it
+/// leave the choice a choice; a "but" or "though" elsewhere, asking for
+/// something the option does not show, or naming another, does not.
+#[test]
+fn a_question_after_a_choice_may_say_that_one_or_open_with_but() {
+    for input in ["the blue one. does that one run small?", "green, but is it machine washable?", "il blu, ma è di lana?"] {
+        let colour = if input.starts_with("green") { "green" } else { "blue" };
+        let set = if input.starts_with("il") {
+            screen(
+                "m",
+                vec![c("blue", "Maglione", "blu · 60 €"), c("green", "Maglione", "verde · 60 €"), c("red", "Maglione", "rosso · 65 €")],
+            )
+        } else {
+            sweaters(None)
+        };
+        let d = Session::new().say(input, &set);
+        assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some(colour)), "{input:?}: {}", said(&d));
+        assert_eq!(d.follow_up.map(|f| f.kind), Some(FollowUpKind::Question), "{input:?}");
+    }
+    for input in ["blue - do you have it in purple though?", "the blue one, but the green one instead", "blue, but not wool?"] {
+        assert_ne!(Session::new().say(input, &sweaters(None)).outcome, Outcome::Execute, "{input:?}");
+    }
 }
 
 /// What follows a choice is of its kind whatever word goes on into it:
