@@ -307,6 +307,11 @@ fn example_pool(name: &str) -> serde_json::Value {
         "table4" => &[("t2", "Table for 2"), ("t4", "Table for 4")],
         "packs" => &[("r4", "Rolls (4 pack)"), ("r8", "Rolls (8 pack)"), ("kit", "Breakfast kit: 8 rolls, jam, butter")],
         "kits" => &[("r4", "Rolls (4 pack)"), ("kit", "Breakfast kit: 8 rolls, jam, butter")],
+        "sims" => &[
+            ("basic", "SIM Only Basic 5 GB (£8/month)"),
+            ("plus", "SIM Only Plus 20 GB (£12/month)"),
+            ("unlimited", "SIM Only Unlimited (£20/month)"),
+        ],
         "checkout" => &[("pay", "Pay now"), ("snacks", "Add snacks"), ("change", "Change tickets")],
         "classes" => &[("second", "Second class – £39"), ("first", "First class – £69")],
         "plans" => &[("one", "1 TB – $1.99/mo"), ("two", "2 TB – $9.99/mo"), ("family", "2 TB + VPN + 5 family seats – $14.99/mo")],

@@ -230,6 +230,18 @@ pub(super) fn mark_empty_words(toks: &[&str], roles: &mut [Role], canon: &CanonP
             i += 1;
             continue;
         }
+        // So is one a label says that joins nothing: no word names
+        // anything before it ("the plus plan" with "SIM Only Plus 20 GB";
+        // "and the overstory too" goes on, as "and" and "also" do).
+        if roles[..i].iter().all(|r| *r == Role::Empty)
+            && lex.conjunctions.match_at(toks, i) == Some(1)
+            && lex.additive_openers.match_at(toks, i).is_none()
+            && i + 1 < toks.len()
+            && canon.any_word(toks[i], stop)
+        {
+            i += 1;
+            continue;
+        }
         // The everyday verbs of choosing an item ("add", "grab") are
         // phrasing too where no label has them and no
         // option is an action of its own ("add a garlic naan" on a menu;

@@ -508,3 +508,19 @@ fn a_label_word_said_as_two_is_that_word() {
     // "sign up" says both words of "Sign up": no joining.
     assert_eq!(executed(&decide("sign up", &["Login", "Sign up", "Signup bonus"])), Some("o1".into()));
 }
+
+/// A conjunction a label says, that joins nothing in the input (no word
+/// names anything before it), is that label's word: "the plus plan" is
+/// "SIM Only Plus 20 GB". Words that go on ("and", "also") are still
+/// phrasing, and a conjunction between two things still joins them.
+#[test]
+fn a_conjunction_a_label_says_that_joins_nothing_is_its_word() {
+    let plans = labelled(&["SIM Only Basic 5 GB (£8/month)", "SIM Only Plus 20 GB (£12/month)", "SIM Only Unlimited (£20/month)"]);
+    for (input, want) in
+        [("the plus plan", Some("c1")), ("the plus one", Some("c1")), ("and the basic plan", Some("c0")), ("basic plus unlimited", None)]
+    {
+        assert_eq!(executes(input, &plans).as_deref(), want, "{input:?}");
+    }
+    let books = labelled(&["The Overstory", "Bread and Butter", "Circe"]);
+    assert_eq!(executes("and the overstory too pls", &books).as_deref(), Some("c0"));
+}
