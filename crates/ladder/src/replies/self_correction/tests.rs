@@ -150,9 +150,9 @@ fn a_reply_that_corrects_itself_never_executes_what_it_took_back() {
 /// Each side read with the words it carries: a conjunction the label
 /// writes as a sign ("wash and fold" for "Wash & fold"), words that name
 /// nothing beside the choice taken back ("for Rex", "my suit"), a noun in
-/// another number ("his nails" for "Nail trim"), and "this time" or "only"
-/// after the last choice. Two options named after the take-back are
-/// still asked.
+/// another number ("his nails" for "Nail trim"), "this time" or "only"
+/// after the last choice, and the everyday verb before it ("let's do the
+/// ironing"). Two options named after the take-back are still asked.
 #[test]
 fn each_side_of_a_take_back_is_read_with_the_words_it_carries() {
     let lab = |id: &str, label: &str| Candidate::new(id, label);
@@ -170,10 +170,26 @@ fn each_side_of_a_take_back_is_read_with_the_words_it_carries() {
         ("wash and fold, sorry, the ironing", "execute iron"),
         ("full groom for Rex - no wait, just his nails this time", "execute nails"),
         ("dry cleaning for my suit... actually no, wash and fold only", "execute wash"),
+        // The everyday verb of the last choice is its phrasing ("let's
+        // do", "go with", "take").
+        ("wash and fold. actually no, let's do the ironing", "execute iron"),
+        ("the nails, sorry, i'll take the full groom", "execute groom"),
     ] {
         for set in [care.clone(), asking(care.clone(), Asked::Choice)] {
             assert_eq!(said(&Session::new().say(input, &set)), format!("{want} (reply, self_correction)"), "{input}");
         }
+    }
+    // So where the last choice is by a word of its sublabel only.
+    let shows = screen(
+        "shows",
+        vec![
+            Candidate { sublabel: "Screen 3".into(), ..lab("a", "7:10 pm") },
+            Candidate { sublabel: "IMAX".into(), ..lab("b", "8:40 pm") },
+            Candidate { sublabel: "Screen 3".into(), ..lab("c", "9:55 pm") },
+        ],
+    );
+    for set in [shows.clone(), asking(shows, Asked::Choice)] {
+        assert_eq!(said(&Session::new().say("7:10. actually no, let's do the imax one", &set)), "execute b (reply, self_correction)");
     }
     for input in ["wash and fold, sorry, ironing and nails", "dry cleaning for Rex, no, the wash or the nails"] {
         assert_ne!(Session::new().say(input, &care).outcome, Outcome::Execute, "{input}");
