@@ -25,8 +25,12 @@ pub(super) fn short_form_licences(toks: &[&str], roles: &mut [Role], screen: &Sc
     let mut out = Vec::new();
     // Beside a conjunction ("med or lrg", "or gorod" left of a reply read
     // again) a short form may be one of several things asked for: it
-    // says nothing.
-    if toks.iter().any(|t| screen.lex.conjunctions.is_phrase(&[t])) {
+    // says nothing. A word that goes on ("then", "and"), first or last
+    // ("resched then", "and upd8"), joins nothing; "or" always may.
+    let joins = |i: usize, t: &str| {
+        screen.lex.conjunctions.is_phrase(&[t]) && !((i == 0 || i + 1 == toks.len()) && screen.lex.additive_openers.is_phrase(&[t]))
+    };
+    if toks.iter().enumerate().any(|(i, t)| joins(i, t)) {
         return out;
     }
     for (k, t) in toks.iter().enumerate() {

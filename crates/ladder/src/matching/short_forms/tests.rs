@@ -44,6 +44,11 @@ fn shorthand_says_the_one_candidate_word_it_can_only_be() {
         ("med pls with oat milk", &lattes, None),
         ("not med", &lattes, None),
         ("med or lrg", &lattes, None),
+        // A conjunction that joins nothing: last, or a word that goes on
+        // first; an "or" first may offer it as one of several.
+        ("med then", &lattes, Some("o1")),
+        ("and prefs", &settings, Some("o0")),
+        ("or med", &lattes, None),
     ];
     for (input, labels, want) in table {
         let d = decide(input, labels);
