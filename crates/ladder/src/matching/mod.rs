@@ -73,7 +73,7 @@ mod words;
 
 pub use index::{CanonLabel, CanonPool};
 pub use mentions::in_the_labels_words;
-pub use positions::{parse_ordinal, says_the_place_otherwise, value_digits};
+pub use positions::{parse_ordinal, says_the_place_otherwise, signed_digits, value_digits};
 
 use super::lexicon::Lexicon;
 use super::scope::Pool;

@@ -138,6 +138,29 @@ fn clock_minutes(b: &[u8], i: usize) -> bool {
 /// ("+2", "-3", "utc+1", "(GMT-08:00)", "+44"): the sign right before
 /// them, and no digit before the sign ("2-3" is a range, "2024-05-01" a
 /// date). The sign: -1 or 1.
+/// The digit runs of `raw` written with a sign ("+1" of "the +1 one",
+/// "-3" of "utc-3"): a value no word of an option says, only a value
+/// shown with that sign.
+pub fn signed_digits(raw: &str) -> Vec<&str> {
+    let b = raw.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if signed_at(raw, start).is_some() {
+            out.push(&raw[start..i]);
+        }
+    }
+    out
+}
+
 pub(crate) fn signed_at(raw: &str, start: usize) -> Option<f64> {
     let before = &raw[..start];
     let sign = before.chars().next_back()?;

@@ -355,10 +355,15 @@ pub fn changes_what_it_shows(r: &Reading, c: &crate::types::Candidate) -> bool {
 /// What a candidate shows, for a question to keep: label, sublabel,
 /// badge and aliases.
 pub fn shown_text(c: &crate::types::Candidate) -> String {
-    let mut text = [c.label.as_str(), &c.sublabel, &c.badge].join(" ");
-    for a in &c.aliases {
-        text.push(' ');
-        text.push_str(a);
+    // Apart, as the app shows them: a value at the end of the label is
+    // not read with the sublabel's first word ("+1" and "nonstop" are no
+    // count of nonstops).
+    let mut text = c.label.clone();
+    for part in std::iter::once(&c.sublabel).chain(std::iter::once(&c.badge)).chain(&c.aliases) {
+        if !part.is_empty() {
+            text.push_str(" · ");
+            text.push_str(part);
+        }
     }
     text
 }

@@ -17,7 +17,11 @@ pub fn detail(cx: &Context<'_, '_>, r: &Reading) -> Answered {
     if r.asks || r.refuses || r.corrects || r.alternatives || r.abandons {
         return Answered::pass();
     }
-    let words: Vec<String> = r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str())).cloned().collect();
+    // A number with a sign ("the +1 one") is its value, never the word
+    // of another number a label shows ("1 stop").
+    let signed = crate::matching::signed_digits(&cx.req.input);
+    let words: Vec<String> =
+        r.rest.iter().filter(|w| !EMPTY_IN_ANSWERS.contains(&w.as_str()) && !signed.contains(&w.as_str())).cloned().collect();
     if words.is_empty() && r.values.is_empty() {
         return Answered::pass();
     }

@@ -168,6 +168,40 @@ fn a_choice_that_also_asks_executes_with_a_follow_up_and_nothing_else() {
     branches.expect(&[("a spoiler: no execute", 150), ("high risk: no execute", 15), ("the choice, with its follow-up", 30)]);
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// A number with a sign answers "which one?" by the options that show
+    /// it with its sign, never by another number a label or sublabel
+    /// shows ("the +1 one" over flights arriving "+1" and one with "1
+    /// stop"), nor by reading a label's last value with the sublabel's
+    /// first word ("+1" then "nonstop" is no count of nonstops): where two
+    /// show it, it is asked; an execute is only ever the one that shows it.
+    #[test]
+    fn a_signed_number_in_an_answer_is_its_value_alone(
+        marks in prop::collection::vec(any::<bool>(), 2..=4),
+        stops in prop::collection::vec(prop::sample::select(vec!["nonstop", "1 stop", "2 stops"]), 4),
+        form in prop::sample::select(vec!["the +1 one", "+1", "the one arriving +1"]),
+        asked in any::<bool>(),
+    ) {
+        let cands: Vec<Candidate> = marks
+            .iter()
+            .enumerate()
+            .map(|(k, m)| c(&format!("f{k}"), &format!("Dep {}:15 – arr {}:40{}", 8 + k, 12 + k, if *m { " +1" } else { "" }), stops[k]))
+            .collect();
+        let set = screen("flights", cands);
+        let set = if asked { asking(set, Asked::Choice) } else { set };
+        let d = Session::new().say(form, &set);
+        let marked: Vec<usize> = marks.iter().enumerate().filter(|(_, m)| **m).map(|(k, _)| k).collect();
+        if let (Outcome::Execute, Some(id)) = (d.outcome, d.target_id.as_deref()) {
+            prop_assert!(marked.len() == 1 && id == format!("f{}", marked[0]), "{:?} over {:?}: {}", form, marks, said(&d));
+        }
+        if marked.len() >= 2 {
+            prop_assert_ne!(d.outcome, Outcome::Execute, "{:?} over {:?}", form, marks);
+        }
+    }
+}
+
 /// A yes word inside the question after a choice ("does that one run
 /// small?": "that one" says yes elsewhere) and a "but" that opens it
 /// leave the choice a choice; a "but" or "though" elsewhere, asking for
