@@ -210,6 +210,11 @@ fn said_at(words: &[&str], i: usize) -> Option<usize> {
 fn last_take_back(cx: &Context<'_, '_>, words: &[&str]) -> Option<(usize, usize, usize)> {
     let lex = cx.lex;
     let at = |i: usize| {
+        // "No" of a negation ("no longer") takes nothing back: it
+        // negates what follows.
+        if lex.negations.match_at(words, i).is_some_and(|n| n > 1) {
+            return None;
+        }
         said_at(words, i).into_iter().chain([lex.refusals.match_at(words, i), lex.abandons.match_at(words, i)].into_iter().flatten()).max()
     };
     let mut runs = Vec::new();

@@ -312,3 +312,16 @@ fn values_and_reasons_on_either_side_of_a_take_back_are_read() {
     let colours = screen("colours", vec![lab("r", "Red"), lab("g", "Green"), lab("b", "Blue")]);
     assert_ne!(Session::new().say("red... no, green or blue", &colours).outcome, Outcome::Execute);
 }
+
+/// "No" of a negation ("no longer") takes nothing back: "the
+/// curry no longer budget report a" negates, and is never the budget
+/// report chosen over the curry (found by the negation property once the
+/// everyday verbs of a side were phrasing).
+#[test]
+fn the_no_of_a_negation_takes_nothing_back() {
+    let set = screen("r", vec![Candidate::new("report", "curry budget report a"), Candidate::new("curry", "curry")]);
+    for input in ["please show me the curry no longer budget report a", "the curry no longer budget report a"] {
+        let d = Session::new().say(input, &set);
+        assert_ne!(d.outcome, Outcome::Execute, "{input:?}: {}", said(&d));
+    }
+}
