@@ -572,7 +572,7 @@ async fn the_third_blind_dialogues_are_carried_through_as_a_careful_person_would
 
 /// The blind sets written to check the rules generalise, each by a
 /// helper that read a one-paragraph brief and none of the code
-/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh74/`, 40
+/// (`tests/corpus/fresh56/`, 45 dialogues; `fresh57/` to `fresh75/`, 40
 /// each):
 /// no wrong execute on the scored turns, and the clear requests executed,
 /// escapes right and dialogues fully right never below what holds today.
@@ -585,22 +585,23 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh56", 45, 62, 6, 32),
         ("fresh57", 40, 42, 8, 30),
         ("fresh58", 40, 42, 12, 27),
-        ("fresh59", 40, 44, 12, 28),
+        ("fresh59", 40, 45, 12, 30),
         ("fresh60", 40, 41, 9, 21),
         ("fresh61", 40, 55, 11, 32),
         ("fresh62", 40, 55, 7, 30),
-        ("fresh63", 40, 50, 12, 31),
+        ("fresh63", 40, 51, 12, 32),
         ("fresh64", 40, 46, 15, 32),
         ("fresh65", 40, 53, 7, 29),
-        ("fresh66", 40, 33, 7, 13),
-        ("fresh67", 40, 43, 9, 24),
-        ("fresh68", 40, 52, 10, 30),
+        ("fresh66", 40, 34, 7, 14),
+        ("fresh67", 40, 44, 9, 25),
+        ("fresh68", 40, 53, 10, 31),
         ("fresh69", 40, 54, 10, 30),
-        ("fresh70", 40, 45, 13, 27),
+        ("fresh70", 40, 46, 13, 28),
         ("fresh71", 40, 47, 7, 23),
-        ("fresh72", 40, 51, 11, 24),
-        ("fresh73", 40, 36, 9, 13),
-        ("fresh74", 40, 40, 11, 26),
+        ("fresh72", 40, 54, 11, 25),
+        ("fresh73", 40, 42, 9, 17),
+        ("fresh74", 40, 41, 11, 26),
+        ("fresh75", 40, 52, 7, 26),
     ] {
         let f = blind_set(set, dialogues).await;
         let mut gates = Gates::default();
