@@ -388,6 +388,7 @@ fn reply_pool(name: &str) -> serde_json::Value {
             vec![c("black", "Linen Shirt", "Black, $40"), c("white", "Linen Shirt", "White, $35"), c("blue", "Linen Shirt", "Blue, $45")]
         }
         "mugs" => vec![c("mb", "Mug", "Black, $12"), c("mw", "Mug", "White, $12"), c("mr", "Mug", "Red, $15")],
+        "bags" => vec![c("checked", "Add checked bag 23 kg", "€35"), c("cabin", "Add cabin bag", "€15"), c("none", "No extra bags", "")],
         "delete" => vec![serde_json::json!({"id": "del", "label": "Delete All Panels", "risk": "RISK_HIGH"})],
         "pair" => vec![c("d", "Links Panel D", ""), c("e", "Links Panel E", "")],
         "panel-e" => vec![c("e", "Links Panel E", "")],

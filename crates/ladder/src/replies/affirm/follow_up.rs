@@ -249,8 +249,25 @@ fn asks(cx: &Context<'_, '_>, c: &Clause) -> bool {
 /// position (the position room's row) or words (the detail room's).
 pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, by_position: bool) -> Option<Answered> {
     use crate::replies::{EMPTY_IN_ANSWERS, SCREEN_READ, THE_ONE, common_label_words, place, position_said};
-    // "ok the navy one then. do you have it in L?": an acknowledgement
-    // before the choice, with nothing proposed, says yes to nothing.
+    // A first clause that says a listed option's whole label, its own
+    // "no" with it ("No extra bags, and email me the boarding pass"), is
+    // that choice, never a refusal or a negation.
+    let raw = cx.req.input.as_str();
+    let whole: Option<usize> = (r.clauses.len() >= 2)
+        .then(|| {
+            let first = crate::canon::canonicalize(&raw[r.clauses[0].start..r.clauses[1].start], cx.lex);
+            let first = first.trim();
+            let mut saying = cx
+                .options()
+                .into_iter()
+                .filter(|e| !first.is_empty() && cx.canon.label_words_of(*e).collect::<Vec<_>>().join(" ") == first);
+            match (saying.next(), saying.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        })
+        .flatten();
+    let said_whole = whole.is_some();
     // "But" that opens the question ("the ridotto, but do I need an
     // ID?") corrects nothing of the choice; anywhere else ("do you have
     // it in green though?") it does.
@@ -262,9 +279,11 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
             && !has(c, &cx.lex.negations)
     };
     let corrects = r.corrects && !r.clauses.iter().all(|c| !has(c, &cx.lex.corrections) || opens_a_question(c));
-    if r.clauses.len() < 2 || r.refuses || r.abandons || r.alternatives || corrects || r.repeats {
+    if r.clauses.len() < 2 || (r.refuses && !said_whole) || r.abandons || r.alternatives || corrects || r.repeats {
         return None;
     }
+    // "ok the navy one then. do you have it in L?": an acknowledgement
+    // before the choice, with nothing proposed, says yes to nothing.
     // A yes word inside the question ("does that one have a buffet?",
     // "serve un documento?") says yes to nothing.
     let mut yeses = r.clauses.iter().filter(|c| c.affirms && !c.asks).peekable();
@@ -295,9 +314,9 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     let label_word = |w: &String| cx.options().into_iter().any(|e| cx.canon.label_words_of(e).any(|l| l == w.as_str()));
     let shown_function_words: Vec<&String> = first.words.iter().filter(|w| lex.function_words.contains(*w) && label_word(w)).collect();
     if first.asks
-        || first.negated
+        || (first.negated && !said_whole)
         || (first.rest.is_empty() && shown_function_words.is_empty())
-        || has(first, &lex.negations)
+        || (has(first, &lex.negations) && !said_whole)
         || asks(cx, first)
     {
         return None;
@@ -316,7 +335,6 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     if listed.len() < 2 {
         return None;
     }
-    let raw = cx.req.input.as_str();
     let choice = &raw[first.start..r.clauses[k + 1].start];
     let canonical = crate::canon::canonicalize(choice, lex);
     // A word an option shows is that option's, not a position's ("the
@@ -337,6 +355,8 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
             }
             listed[place(said.n, listed.len())?]
         }
+        // The whole label, said first (above).
+        None if whole.is_some_and(|e| k == 0 && listed.contains(&e)) => whole?,
         // Words: every one a word of the option (or one that says only
         // "one", "the", the list's own noun), one of them its own.
         None => {

@@ -202,6 +202,34 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::testkit::cases(96)))]
+
+    /// A first clause that says a listed option's whole label, its own
+    /// "no" with it ("no extra bags, and email me the boarding pass"), is
+    /// that choice with the rest as its follow-up; a "no" before another
+    /// option's words ("no cabin bag, and ...") negates it and never
+    /// executes. Counted by construction: the whole label always executes.
+    #[test]
+    fn a_label_that_says_no_is_a_choice_before_more(
+        thing in prop::sample::select(vec![("extra bags", "checked bag"), ("insurance", "travel insurance"), ("dessert", "tiramisu")]),
+        then in prop::sample::select(vec![", and email me the boarding pass please", ". can you text me the receipt?", " - and what time is boarding?"]),
+        asked in any::<bool>(),
+    ) {
+        let (none, other) = thing;
+        let set = screen(
+            "extras",
+            vec![c("add", &format!("Add {other}"), "€35"), c("more", "Add seat selection", "€12"), c("none", &format!("No {none}"), "")],
+        );
+        let set = if asked { asking(set, Asked::Choice) } else { set };
+        let d = Session::new().say(&format!("no {none}{then}"), &set);
+        prop_assert_eq!((d.outcome, d.target_id.as_deref()), (Outcome::Execute, Some("none")), "{}", said(&d));
+        prop_assert!(d.follow_up.is_some(), "{}", said(&d));
+        let d = Session::new().say(&format!("no {other}{then}"), &set);
+        prop_assert_ne!(d.outcome, Outcome::Execute, "{}", said(&d));
+    }
+}
+
 /// A yes word inside the question after a choice ("does that one run
 /// small?": "that one" says yes elsewhere) and a "but" that opens it
 /// leave the choice a choice; a "but" or "though" elsewhere, asking for
