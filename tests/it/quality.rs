@@ -598,7 +598,7 @@ async fn the_fresh_blind_sets_hold_what_they_hold_today() {
         ("fresh69", 40, 54, 10, 30),
         ("fresh70", 40, 46, 13, 28),
         ("fresh71", 40, 47, 7, 23),
-        ("fresh72", 40, 54, 11, 25),
+        ("fresh72", 40, 55, 11, 26),
         ("fresh73", 40, 42, 9, 17),
         ("fresh74", 40, 41, 11, 26),
         ("fresh75", 40, 52, 7, 26),
