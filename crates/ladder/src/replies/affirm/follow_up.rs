@@ -253,14 +253,14 @@ pub(in crate::replies) fn a_choice_then_more(cx: &Context<'_, '_>, r: &Reading, 
     // "no" with it ("No extra bags, and email me the boarding pass"), is
     // that choice, never a refusal or a negation.
     let raw = cx.req.input.as_str();
-    let whole: Option<usize> = (r.clauses.len() >= 2)
+    // Read only where the reply refuses (it says "no"), on what a short
+    // screen or a question lists.
+    let whole: Option<usize> = (r.refuses && r.clauses.len() >= 2 && (cx.question().is_some() || cx.pool.len() <= SCREEN_READ))
         .then(|| {
             let first = crate::canon::canonicalize(&raw[r.clauses[0].start..r.clauses[1].start], cx.lex);
-            let first = first.trim();
-            let mut saying = cx
-                .options()
-                .into_iter()
-                .filter(|e| !first.is_empty() && cx.canon.label_words_of(*e).collect::<Vec<_>>().join(" ") == first);
+            let first: Vec<&str> = first.split(' ').filter(|w| !w.is_empty()).collect();
+            let mut saying =
+                cx.options().into_iter().filter(|e| !first.is_empty() && cx.canon.label_words_of(*e).eq(first.iter().copied()));
             match (saying.next(), saying.next()) {
                 (Some(one), None) => Some(one),
                 _ => None,
@@ -480,7 +480,7 @@ pub(super) fn named_in_the_yes(cx: &Context<'_, '_>, r: &Reading) -> Option<usiz
 }
 
 /// Whether a clause asks to have something done, in a question's words
-/// ("Can I schedule a visit?", "could you book me a cab there?"): a
+/// ("Can I book a visit?", "could you book me a cab there?"): a
 /// request, not a question, unless it asks what, when, where...
 fn asks_to_do(cx: &Context<'_, '_>, c: &Clause) -> bool {
     let words = opening(cx, c);
