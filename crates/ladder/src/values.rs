@@ -194,6 +194,12 @@ pub fn of_a_kind(said: &Value, shown: &Value) -> bool {
         || (said.dim == Dim::Count && shown.dim == Dim::Bare)
 }
 
+/// Whether `w`, a word of a reply, is the noun a count of `said` counts
+/// ("people" of "four people"): the count's own word, not a detail.
+pub fn counts_the_word(said: &[Value], w: &str) -> bool {
+    said.iter().any(|v| v.dim == Dim::Count && v.unit == singular(w))
+}
+
 /// Whether counts said ("3 kids") say less than the counts an option shows
 /// ("Group (3 kids + 1 adult)"): a count said is of a noun the option
 /// counts, and the option shows a count none said names. A quantity of

@@ -113,9 +113,11 @@ pub(super) fn after_the_yes(cx: &Context<'_, '_>, r: &Reading, entry: usize, off
         // A value the option shows is its own, however it is said ("two
         // tickets" to 2 tickets).
         // So is the noun a count of it says ("two people" to "Table for 2").
-        let counted = |w: &str| said.iter().any(|v| v.dim == crate::values::Dim::Count && v.unit == crate::values::singular(w));
-        let words: Vec<String> =
-            if said.is_empty() { c.rest.clone() } else { c.rest.iter().filter(|w| !is_number_word(w) && !counted(w)).cloned().collect() };
+        let words: Vec<String> = if said.is_empty() {
+            c.rest.clone()
+        } else {
+            c.rest.iter().filter(|w| !is_number_word(w) && !crate::values::counts_the_word(&said, w)).cloned().collect()
+        };
         !c.asks
             && !has(c, &lex.negations)
             && !has(c, &lex.corrections)

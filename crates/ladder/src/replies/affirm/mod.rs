@@ -130,12 +130,14 @@ pub(super) fn affirm(cx: &Context<'_, '_>, r: &Reading) -> Option<Answered> {
     let shows_a_time = values::shows_a_time(&shown);
     let says_nothing_against = |w: &str| values::is_day_part(w) && !shows_a_time;
     // The noun a count says is its ("yes, four people" to "Table for 4").
-    let counted = |w: &str| r.values.iter().any(|v| v.dim == Dim::Count && v.unit == values::singular(w));
     let rest: Vec<String> = r
         .rest
         .iter()
         .filter(|w| {
-            !values::is_number_word(w) && !shown.iter().any(|s| values::is_value_word(w, s.dim)) && !says_nothing_against(w) && !counted(w)
+            !values::is_number_word(w)
+                && !shown.iter().any(|s| values::is_value_word(w, s.dim))
+                && !says_nothing_against(w)
+                && !values::counts_the_word(&r.values, w)
         })
         .cloned()
         .collect();
